@@ -1,0 +1,1 @@
+"""Compiled solver loops (private). Use :mod:`indefsvm.solvers`, which validates inputs."""

@@ -1,0 +1,46 @@
+# Kernel columns computed in C and kept in an LRU cache, for the decomposition solvers.
+#
+# Samples live in a *permuted* order so that the active (unshrunk) variables form a prefix
+# [0, active_size); a cached column holds K(x_t, x_i) for t in [0, length) of that order.
+
+cdef enum KernelKind:
+    KIND_PRECOMPUTED = 0
+    KIND_LINEAR = 1
+    KIND_POLYNOMIAL = 2
+    KIND_RBF = 3
+    KIND_SIGMOID = 4
+    KIND_L1_GAUSSIAN = 5
+    KIND_SQRT_L1_EXPONENTIAL = 6
+    KIND_SYMMETRIC_KL = 7
+
+
+cdef class KernelCache:
+    cdef int kind
+    cdef Py_ssize_t n
+    cdef Py_ssize_t d
+    cdef double gamma
+    cdef double coef0
+    cdef int degree
+    cdef double[:, ::1] X          # permuted copy of the inputs (on-the-fly kernels)
+    cdef double[:, ::1] logX       # permuted log of the inputs (symmetric KL only)
+    cdef const double[:, ::1] K    # precomputed kernel, original order (never permuted)
+    cdef double[::1] sqnorm        # squared norms of the permuted rows (rbf)
+    cdef double[::1] diag          # K(x_t, x_t) in permuted order
+    cdef Py_ssize_t[::1] perm      # perm[t] = original index of permuted position t
+    cdef Py_ssize_t nslots
+    cdef double[:, ::1] data       # nslots columns of length n
+    cdef Py_ssize_t[::1] slot_of   # slot holding column t, or -1
+    cdef Py_ssize_t[::1] owner     # column held by a slot, or -1
+    cdef Py_ssize_t[::1] length    # valid prefix length of a slot
+    cdef Py_ssize_t[::1] prev      # LRU list; index nslots is the sentinel
+    cdef Py_ssize_t[::1] nxt
+    cdef public long long n_evals  # kernel entries computed
+    cdef public long long n_hits
+    cdef public long long n_misses
+
+    cdef double* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil
+    cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
+    cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                      double* out) noexcept nogil
+    cdef void _touch(self, Py_ssize_t s) noexcept nogil
+    cdef double kernel_value(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil

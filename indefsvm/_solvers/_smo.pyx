@@ -1,0 +1,424 @@
+# cython: language_level=3
+"""Compiled SMO loop for C-SVC with possibly indefinite kernels (private).
+
+Problem (2) of Lin & Lin: min F(a) = 1/2 a'Qa - e'a, 0 <= a <= C, y'a = 0, Q = diag(y) K diag(y).
+
+Notation inside this file: ``g[t] = -y_t * grad F(a)_t``. Then
+
+* I_up = {t : a_t < C, y_t = +1  or  a_t > 0, y_t = -1},
+  I_low = {t : a_t < C, y_t = -1  or  a_t > 0, y_t = +1},
+* m = max_{I_up} g, M = min_{I_low} g, and a is stationary iff m - M <= 0 (21),
+* moving u_t = y_t a_t by +delta at i and -delta at j changes F by
+  -delta (g_i - g_j) + delta^2 a_ij / 2 with a_ij = K_ii + K_jj - 2 K_ij,
+* the gradient update is g_t -= d_i K_ti + d_j K_tj with d_s = y_s * (change of a_s).
+
+The sub-problem is solved by rule (27): the clipped Newton step when a_ij > 0, otherwise the
+step to the bound, which is what makes F strictly decrease for indefinite K (Lemma 3) and
+removes the stall of section 6 (a_i = a_j = 0, y_i != y_j, a_ij < 0).
+
+The loop runs without the GIL; it takes the GIL every few hundred iterations only to let
+Python handle signals, so Ctrl-C raises KeyboardInterrupt promptly.
+"""
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.math cimport INFINITY
+
+from indefsvm._solvers._kcache cimport KernelCache
+
+import numpy as np
+
+cdef enum:
+    AT_LOWER = 0
+    AT_UPPER = 1
+    IS_FREE = 2
+
+cdef enum:
+    STATUS_CONVERGED = 0
+    STATUS_MAX_ITER = 1
+
+# second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005)
+cdef double TAU = 1e-12
+# iterations between two looks at pending signals (Ctrl-C)
+cdef long long SIGNAL_EVERY = 256
+cdef Py_ssize_t HISTORY_CAPACITY = 1024
+
+
+cdef class SMOSolver:
+    cdef KernelCache kc
+    cdef Py_ssize_t n
+    cdef Py_ssize_t active
+    cdef double C
+    cdef double tol
+    cdef double[::1] y
+    cdef double[::1] alpha
+    cdef double[::1] g
+    cdef double[::1] gbar
+    cdef signed char[::1] status
+    cdef bint shrinking
+    cdef bint second_order
+    cdef bint unshrunk
+    cdef long long max_iter
+    cdef public long long n_iter
+    cdef public long long n_concave
+    cdef public long long n_recheck
+    cdef double F
+    cdef long long[::1] hist_it
+    cdef double[::1] hist_f
+    cdef Py_ssize_t hist_len
+    cdef long long hist_stride
+    cdef public double gap
+    cdef public double m_up
+    cdef public double M_low
+    cdef public int status_code
+
+    def __init__(self, KernelCache kc, y, alpha0, double C, double tol, bint second_order,
+                 bint shrinking, long long max_iter):
+        cdef Py_ssize_t t
+        self.kc = kc
+        self.n = y.shape[0]
+        self.active = self.n
+        self.C = C
+        self.tol = tol
+        self.y = np.array(y, dtype=np.float64, copy=True)
+        self.alpha = np.array(alpha0, dtype=np.float64, copy=True)
+        self.g = np.empty(self.n)
+        self.gbar = np.zeros(self.n)
+        self.status = np.empty(self.n, dtype=np.int8)
+        for t in range(self.n):
+            self._set_status(t)
+        self.shrinking = shrinking
+        self.second_order = second_order
+        self.unshrunk = False
+        self.max_iter = max_iter
+        self.n_iter = 0
+        self.n_concave = 0
+        self.n_recheck = 0
+        self.hist_it = np.zeros(HISTORY_CAPACITY + 1, dtype=np.int64)
+        self.hist_f = np.zeros(HISTORY_CAPACITY + 1)
+        self.hist_len = 0
+        self.hist_stride = 1
+        self.status_code = STATUS_MAX_ITER
+
+    cdef inline void _set_status(self, Py_ssize_t t) noexcept nogil:
+        if self.alpha[t] >= self.C:
+            self.status[t] = AT_UPPER
+        elif self.alpha[t] <= 0.0:
+            self.status[t] = AT_LOWER
+        else:
+            self.status[t] = IS_FREE
+
+    cdef inline bint _in_up(self, Py_ssize_t t) noexcept nogil:
+        if self.y[t] > 0:
+            return self.status[t] != AT_UPPER
+        return self.status[t] != AT_LOWER
+
+    cdef inline bint _in_low(self, Py_ssize_t t) noexcept nogil:
+        if self.y[t] > 0:
+            return self.status[t] != AT_LOWER
+        return self.status[t] != AT_UPPER
+
+    cdef void _swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef double tmp
+        cdef signed char st
+        self.kc.swap(i, j)
+        tmp = self.y[i]; self.y[i] = self.y[j]; self.y[j] = tmp
+        tmp = self.alpha[i]; self.alpha[i] = self.alpha[j]; self.alpha[j] = tmp
+        tmp = self.g[i]; self.g[i] = self.g[j]; self.g[j] = tmp
+        tmp = self.gbar[i]; self.gbar[i] = self.gbar[j]; self.gbar[j] = tmp
+        st = self.status[i]; self.status[i] = self.status[j]; self.status[j] = st
+
+    cdef int _exact_gradient(self) except -1 nogil:
+        """g and gbar from scratch over all n samples (columns of the support vectors)."""
+        cdef Py_ssize_t s, t, n = self.n, done = 0
+        cdef double* col
+        cdef double coef
+        for t in range(n):
+            self.g[t] = self.y[t]
+            self.gbar[t] = 0.0
+        for s in range(n):
+            if self.alpha[s] <= 0.0:
+                continue
+            col = self.kc.column(s, n)
+            coef = self.y[s] * self.alpha[s]
+            for t in range(n):
+                self.g[t] -= coef * col[t]
+            if self.shrinking and self.status[s] == AT_UPPER:
+                coef = self.y[s] * self.C
+                for t in range(n):
+                    self.gbar[t] -= coef * col[t]
+            done += 1
+            if done % 64 == 0:
+                with gil:
+                    PyErr_CheckSignals()
+        return 0
+
+    cdef int _reconstruct(self) except -1 nogil:
+        """Bring the gradient of the shrunk variables up to date (they are all at bounds)."""
+        cdef Py_ssize_t t, s, n = self.n, act = self.active, n_free = 0
+        cdef double* col
+        cdef double coef, acc
+        if act == n:
+            return 0
+        for t in range(act, n):
+            self.g[t] = self.gbar[t] + self.y[t]
+        for s in range(act):
+            if self.status[s] == IS_FREE:
+                n_free += 1
+        # two ways to add the free variables' part; take the one with fewer kernel entries
+        if n_free * n <= 2 * act * (n - act):
+            for s in range(act):
+                if self.status[s] == IS_FREE:
+                    col = self.kc.column(s, n)
+                    coef = self.y[s] * self.alpha[s]
+                    for t in range(act, n):
+                        self.g[t] -= coef * col[t]
+        else:
+            for t in range(act, n):
+                col = self.kc.column(t, act)
+                acc = 0.0
+                for s in range(act):
+                    if self.status[s] == IS_FREE:
+                        acc += self.y[s] * self.alpha[s] * col[s]
+                self.g[t] -= acc
+                if (t - act) % 256 == 255:
+                    with gil:
+                        PyErr_CheckSignals()
+        return 0
+
+    cdef bint _select(self, Py_ssize_t* out_i, Py_ssize_t* out_j) noexcept nogil:
+        """Working set (22) or its second-order form; True when m - M <= tol."""
+        cdef Py_ssize_t t, i = -1, j = -1, act = self.active
+        cdef double gmax = -INFINITY, gmin = INFINITY, b, a, obj, best = INFINITY
+        cdef double* Ki
+        for t in range(act):
+            if self._in_up(t) and self.g[t] >= gmax:
+                gmax = self.g[t]
+                i = t
+        if i >= 0 and self.second_order:
+            Ki = self.kc.column(i, act)
+            for t in range(act):
+                if self._in_low(t):
+                    if self.g[t] <= gmin:
+                        gmin = self.g[t]
+                    b = gmax - self.g[t]
+                    if b > 0.0:
+                        a = self.kc.diag[i] + self.kc.diag[t] - 2.0 * Ki[t]
+                        if a <= 0.0:
+                            a = TAU
+                        obj = -b * b / a
+                        if obj <= best:
+                            best = obj
+                            j = t
+        else:
+            for t in range(act):
+                if self._in_low(t) and self.g[t] <= gmin:
+                    gmin = self.g[t]
+                    j = t
+        self.m_up = gmax
+        self.M_low = gmin
+        self.gap = gmax - gmin
+        out_i[0] = i
+        out_j[0] = j
+        return i < 0 or j < 0 or self.gap <= self.tol
+
+    cdef void _update_pair(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t t, act = self.active, n = self.n
+        cdef double* Ki = self.kc.column(i, act)
+        cdef double* Kj = self.kc.column(j, act)
+        cdef double C = self.C
+        cdef double b = self.g[i] - self.g[j]
+        cdef double a = self.kc.diag[i] + self.kc.diag[j] - 2.0 * Ki[j]
+        cdef double room_i, room_j, dmax, delta, ai, aj, di, dj
+        cdef signed char old_i = self.status[i], old_j = self.status[j]
+        room_i = C - self.alpha[i] if self.y[i] > 0 else self.alpha[i]
+        room_j = self.alpha[j] if self.y[j] > 0 else C - self.alpha[j]
+        dmax = room_i if room_i < room_j else room_j
+        # rule (27): Newton step clipped to the box if the sub-problem is convex,
+        # the bound otherwise (it always decreases F since b > 0)
+        if a > 0.0:
+            delta = b / a
+            if delta > dmax:
+                delta = dmax
+        else:
+            delta = dmax
+            self.n_concave += 1
+        ai = self.alpha[i]
+        aj = self.alpha[j]
+        if self.y[i] > 0:
+            self.alpha[i] = C if delta >= room_i else ai + delta
+        else:
+            self.alpha[i] = 0.0 if delta >= room_i else ai - delta
+        if self.y[j] > 0:
+            self.alpha[j] = 0.0 if delta >= room_j else aj - delta
+        else:
+            self.alpha[j] = C if delta >= room_j else aj + delta
+        di = self.y[i] * (self.alpha[i] - ai)
+        dj = self.y[j] * (self.alpha[j] - aj)
+        self.F += (-di * self.g[i] - dj * self.g[j]
+                   + 0.5 * (di * di * self.kc.diag[i] + 2.0 * di * dj * Ki[j]
+                            + dj * dj * self.kc.diag[j]))
+        for t in range(act):
+            self.g[t] -= di * Ki[t] + dj * Kj[t]
+        self._set_status(i)
+        self._set_status(j)
+        if self.shrinking:
+            # gbar_t = -sum_{s at C} C y_s K_ts, kept for all n to rebuild shrunk gradients
+            if (old_i == AT_UPPER) != (self.status[i] == AT_UPPER):
+                Ki = self.kc.column(i, n)
+                a = C * self.y[i] if old_i == AT_UPPER else -C * self.y[i]
+                for t in range(n):
+                    self.gbar[t] += a * Ki[t]
+            if (old_j == AT_UPPER) != (self.status[j] == AT_UPPER):
+                Kj = self.kc.column(j, n)
+                a = C * self.y[j] if old_j == AT_UPPER else -C * self.y[j]
+                for t in range(n):
+                    self.gbar[t] += a * Kj[t]
+
+    cdef inline bint _shrinkable(self, Py_ssize_t t, double m, double M) noexcept nogil:
+        cdef bint up = self._in_up(t), low = self._in_low(t)
+        if up and not low:
+            return self.g[t] < M
+        if low and not up:
+            return self.g[t] > m
+        return False
+
+    cdef int _shrink(self) except -1 nogil:
+        cdef Py_ssize_t t
+        cdef double m = -INFINITY, M = INFINITY
+        for t in range(self.active):
+            if self._in_up(t) and self.g[t] > m:
+                m = self.g[t]
+            if self._in_low(t) and self.g[t] < M:
+                M = self.g[t]
+        if not self.unshrunk and m - M <= 10.0 * self.tol:
+            # close to the end: restore everything once and shrink again from exact values
+            self.unshrunk = True
+            self._reconstruct()
+            self.active = self.n
+        t = 0
+        while t < self.active:
+            if self._shrinkable(t, m, M):
+                self.active -= 1
+                while self.active > t:
+                    if not self._shrinkable(self.active, m, M):
+                        self._swap(t, self.active)
+                        break
+                    self.active -= 1
+            t += 1
+        return 0
+
+    cdef void _record(self) noexcept nogil:
+        cdef Py_ssize_t k
+        if self.n_iter % self.hist_stride != 0:
+            return
+        if self.hist_len == HISTORY_CAPACITY:
+            # keep every other sample and sample half as often from now on
+            for k in range(HISTORY_CAPACITY // 2):
+                self.hist_it[k] = self.hist_it[2 * k]
+                self.hist_f[k] = self.hist_f[2 * k]
+            self.hist_len = HISTORY_CAPACITY // 2
+            self.hist_stride *= 2
+            if self.n_iter % self.hist_stride != 0:
+                return
+        self.hist_it[self.hist_len] = self.n_iter
+        self.hist_f[self.hist_len] = self.F
+        self.hist_len += 1
+
+    cdef double _objective(self) noexcept nogil:
+        cdef Py_ssize_t t
+        cdef double acc = 0.0
+        # F = 1/2 a'(Qa) - e'a = 1/2 sum_t a_t (grad_t - 1), grad_t = -y_t g_t
+        for t in range(self.n):
+            if self.alpha[t] != 0.0:
+                acc += self.alpha[t] * (-self.y[t] * self.g[t] - 1.0)
+        return 0.5 * acc
+
+    cdef int _solve(self) except -1 nogil:
+        cdef Py_ssize_t i, j
+        cdef long long counter, shrink_every
+        cdef bint optimal
+        shrink_every = self.n if self.n < 1000 else 1000
+        counter = shrink_every
+        self._exact_gradient()
+        self.F = self._objective()
+        self._record()
+        while True:
+            while self.n_iter < self.max_iter:
+                if self.n_iter % SIGNAL_EVERY == 0:
+                    with gil:
+                        PyErr_CheckSignals()
+                if self.shrinking:
+                    counter -= 1
+                    if counter == 0:
+                        counter = shrink_every
+                        self._shrink()
+                optimal = self._select(&i, &j)
+                if optimal:
+                    if self.active == self.n:
+                        break
+                    # optimal on the shrunk problem: check it on the whole one
+                    self._reconstruct()
+                    self.active = self.n
+                    optimal = self._select(&i, &j)
+                    if optimal:
+                        break
+                    counter = 1
+                self._update_pair(i, j)
+                self.n_iter += 1
+                self._record()
+            # verify on a gradient recomputed from scratch in float64 (no drift) over all n
+            self._reconstruct()
+            self.active = self.n
+            self._exact_gradient()
+            self.n_recheck += 1
+            optimal = self._select(&i, &j)
+            if optimal or self.n_iter >= self.max_iter or self.n_recheck > 3:
+                break
+            counter = shrink_every
+        self.status_code = STATUS_CONVERGED if optimal else STATUS_MAX_ITER
+        self.F = self._objective()
+        # the last sample is the exact objective at the returned point
+        if self.hist_it[self.hist_len - 1] == self.n_iter:
+            self.hist_f[self.hist_len - 1] = self.F
+        else:
+            self.hist_it[self.hist_len] = self.n_iter
+            self.hist_f[self.hist_len] = self.F
+            self.hist_len += 1
+        return 0
+
+    def run(self):
+        """Run the loop; return a dict of results in the original sample order."""
+        with nogil:
+            self._solve()
+        perm = self.kc.permutation()
+        n = self.n
+        alpha = np.empty(n)
+        g = np.empty(n)
+        alpha[perm] = np.asarray(self.alpha)
+        g[perm] = np.asarray(self.g)
+        y = np.empty(n)
+        y[perm] = np.asarray(self.y)
+        free = (alpha > 0.0) & (alpha < self.C)
+        if free.any():
+            b = float(np.mean(g[free]))
+        else:
+            b = 0.5 * (self.m_up + self.M_low)
+        return {
+            "alpha": alpha,
+            "grad": -y * g,
+            "b": b,
+            "objective": float(self.F),
+            "n_iter": int(self.n_iter),
+            "status": int(self.status_code),
+            "kkt_gap": float(self.gap),
+            "m": float(self.m_up),
+            "M": float(self.M_low),
+            "n_concave_steps": int(self.n_concave),
+            "history": np.column_stack(
+                [np.asarray(self.hist_it[: self.hist_len], dtype=np.float64),
+                 np.asarray(self.hist_f[: self.hist_len])]
+            ),
+            "n_kernel_evals": int(self.kc.n_evals),
+            "cache_hits": int(self.kc.n_hits),
+            "cache_misses": int(self.kc.n_misses),
+        }

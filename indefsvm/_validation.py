@@ -1,0 +1,109 @@
+"""Input checks shared by the solvers, the estimator and the diagnostics (private).
+
+Every check raises ``ValueError`` naming the parameter and saying how to fix it; nothing is
+silently repaired.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+#: relative tolerance of the symmetry check: max|K - K'| <= SYMMETRY_RTOL * max|K|
+SYMMETRY_RTOL = 1e-10
+
+
+def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL) -> np.ndarray:
+    """Return ``K`` as a C-contiguous float64 square symmetric finite matrix, or raise."""
+    try:
+        K = np.asarray(K, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric 2-D array: {exc}") from None
+    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+        raise ValueError(
+            f"{name} must be a square (n_samples, n_samples) kernel matrix; got shape {K.shape}."
+        )
+    if K.shape[0] == 0:
+        raise ValueError(f"{name} is empty (0 samples).")
+    if not np.all(np.isfinite(K)):
+        bad = np.argwhere(~np.isfinite(K))[0]
+        raise ValueError(
+            f"{name} contains NaN or infinity (first at row {bad[0]}, column {bad[1]}); "
+            "fix the kernel or the data that produced it."
+        )
+    scale = float(np.max(np.abs(K)))
+    asym = float(np.max(np.abs(K - K.T))) if K.shape[0] > 1 else 0.0
+    if asym > rtol * max(scale, np.finfo(float).tiny):
+        i, j = np.unravel_index(np.argmax(np.abs(K - K.T)), K.shape)
+        raise ValueError(
+            f"{name} is not symmetric: max |K - K.T| = {asym:.3g} at ({i}, {j}), more than "
+            f"rtol={rtol:g} times max |K| = {scale:.3g}. A kernel matrix must be symmetric; "
+            f"if the asymmetry is numerical noise use (K + K.T) / 2."
+        )
+    return np.ascontiguousarray(K)
+
+
+def check_binary_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
+    """Return labels as a float64 vector of +1/-1 with both classes present, or raise."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {y.shape}.")
+    if y.shape[0] != n_samples:
+        raise ValueError(
+            f"{name} has {y.shape[0]} entries but there are {n_samples} samples; "
+            "they must have the same length."
+        )
+    try:
+        yf = y.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must contain only -1 and +1.") from None
+    values = np.unique(yf)
+    if not np.all(np.isin(values, (-1.0, 1.0))):
+        raise ValueError(
+            f"{name} must contain only -1 and +1 (got values {values[:5].tolist()}); map your "
+            "labels, e.g. y = np.where(labels == positive, 1, -1), or use IndefiniteSVC, which "
+            "does it for you."
+        )
+    if values.shape[0] < 2:
+        raise ValueError(
+            f"{name} contains only one class ({values[0]:+g}); an SVM needs samples of both "
+            "classes +1 and -1."
+        )
+    return np.ascontiguousarray(yf)
+
+
+def check_positive(value, name: str, *, allow_inf: bool = False) -> float:
+    """A real number > 0 (finite unless ``allow_inf``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a positive number; got {value!r}.")
+    value = float(value)
+    if np.isnan(value) or value <= 0 or (np.isinf(value) and not allow_inf):
+        hint = "" if allow_inf else " and finite"
+        raise ValueError(f"{name} must be > 0{hint}; got {value!r}.")
+    return value
+
+
+def check_max_iter(max_iter, n_samples: int, default_per_sample: int = 100,
+                   floor: int = 10_000_000) -> int:
+    """``None`` gives the finite default max(floor, default_per_sample * n)."""
+    if max_iter is None:
+        return int(max(floor, default_per_sample * n_samples))
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
+        raise ValueError(f"max_iter must be a positive integer or None; got {max_iter!r}.")
+    return int(max_iter)
+
+
+def check_choice(value, name: str, choices) -> str:
+    if value not in choices:
+        raise ValueError(f"Unknown {name}={value!r}; choose one of {sorted(choices)}.")
+    return value
+
+
+def check_finite_array(X, name: str = "X") -> np.ndarray:
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}.")
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name} contains NaN or infinity; remove or impute those values.")
+    return np.ascontiguousarray(X)

@@ -1,0 +1,172 @@
+"""Loaders of the small data sets bundled with indefsvm (LIBSVM format, scaled to [-1, 1])."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+from sklearn.utils import Bunch
+
+_DESCR = {
+    "heart": (
+        "Statlog (Heart), 270 x 13, scaled to [-1, 1] by LIBSVM (heart_scale, verbatim from "
+        "the LIBSVM distribution). Labels: +1 presence (120), -1 absence (150) of heart disease."
+    ),
+    "sonar": (
+        "Connectionist Bench (Sonar, Mines vs. Rocks), 208 x 60, UCI sonar.all-data scaled to "
+        "[-1, 1] with the svm-scale method. Labels: +1 rock (97), -1 mine (111)."
+    ),
+    "breast_cancer_683": (
+        "Breast Cancer Wisconsin (Original), 683 x 10 (the 699 UCI rows without missing "
+        "values), LIBSVM's breast-cancer_scale. Feature 1 is the scaled sample code number and "
+        "carries no clinical meaning. Labels: +1 malignant (239, LIBSVM label 4), -1 benign "
+        "(444, LIBSVM label 2)."
+    ),
+}
+
+
+def load_libsvm(path, *, n_features: int | None = None, dense: bool = True):
+    """Read a LIBSVM / svmlight file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        File name (``.gz`` and ``.bz2`` are decompressed).
+    n_features : int, optional
+        Number of features when the file does not use the last one.
+    dense : bool, default=True
+        Return a dense array instead of a CSR matrix.
+
+    Returns
+    -------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        The labels as written in the file.
+
+    Examples
+    --------
+    >>> import indefsvm.datasets as ds
+    >>> X, y = ds.load_libsvm(ds.data_path("heart_scale"))
+    >>> X.shape
+    (270, 13)
+    """
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"No such LIBSVM file: {path!r}.")
+    X, y = load_svmlight_file(str(path), n_features=n_features)
+    if dense:
+        X = X.toarray()
+    return X, y
+
+
+def data_path(name: str) -> str:
+    """Path of a bundled data file (``heart_scale``, ``sonar_scale``, ``breast-cancer_scale``).
+
+    Parameters
+    ----------
+    name : str
+        File name inside ``indefsvm/datasets/data``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import os, indefsvm.datasets as ds
+    >>> os.path.basename(ds.data_path("sonar_scale"))
+    'sonar_scale'
+    """
+    path = resources.files("indefsvm.datasets") / "data" / name
+    if not path.is_file():
+        raise FileNotFoundError(f"No bundled data file {name!r}.")
+    return str(path)
+
+
+def _load(key, filename, return_X_y, label_map=None):
+    X, y = load_libsvm(data_path(filename))
+    if label_map is not None:
+        y = np.vectorize(label_map.__getitem__, otypes=[float])(y)
+    y = y.astype(np.float64)
+    if return_X_y:
+        return X, y
+    return Bunch(data=X, target=y, DESCR=_DESCR[key], filename=data_path(filename),
+                 target_names=np.array([-1.0, 1.0]))
+
+
+def load_heart(*, return_X_y: bool = False):
+    """Statlog heart data, 270 x 13 in [-1, 1], labels +1 / -1 (LIBSVM ``heart_scale``).
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+        Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+
+    Returns
+    -------
+    Bunch with ``data``, ``target``, ``DESCR``, ``filename``; or ``(X, y)``.
+
+    Examples
+    --------
+    >>> from indefsvm.datasets import load_heart
+    >>> X, y = load_heart(return_X_y=True)
+    >>> X.shape, int((y == 1).sum())
+    ((270, 13), 120)
+    """
+    return _load("heart", "heart_scale", return_X_y)
+
+
+def load_sonar(*, return_X_y: bool = False):
+    """Sonar (mines vs. rocks), 208 x 60 in [-1, 1], labels +1 rock / -1 mine.
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+        Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+
+    Returns
+    -------
+    Bunch with ``data``, ``target``, ``DESCR``, ``filename``; or ``(X, y)``.
+
+    Examples
+    --------
+    >>> from indefsvm.datasets import load_sonar
+    >>> X, y = load_sonar(return_X_y=True)
+    >>> X.shape, int((y == 1).sum())
+    ((208, 60), 97)
+    """
+    return _load("sonar", "sonar_scale", return_X_y)
+
+
+def load_breast_cancer_683(*, return_X_y: bool = False):
+    """Wisconsin breast cancer (original), 683 x 10 in [-1, 1], +1 malignant / -1 benign.
+
+    This is LIBSVM's ``breast-cancer_scale`` (not scikit-learn's 569 x 30 WDBC set).
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+        Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+
+    Returns
+    -------
+    Bunch with ``data``, ``target``, ``DESCR``, ``filename``; or ``(X, y)``.
+
+    Examples
+    --------
+    >>> from indefsvm.datasets import load_breast_cancer_683
+    >>> X, y = load_breast_cancer_683(return_X_y=True)
+    >>> X.shape, int((y == 1).sum())
+    ((683, 10), 239)
+    """
+    return _load("breast_cancer_683", "breast-cancer_scale", return_X_y,
+                 label_map={2.0: -1.0, 4.0: 1.0})
+
+
+#: name used by the command line -> loader
+DATASETS = {
+    "heart": load_heart,
+    "sonar": load_sonar,
+    "breast_cancer_683": load_breast_cancer_683,
+}

@@ -1,0 +1,404 @@
+"""Kernel functions, PSD and not, and :func:`kernel_matrix`.
+
+Every function takes ``X`` of shape (n, d) and optionally ``Y`` of shape (m, d) and returns the
+(n, m) matrix ``k(x_i, y_j)`` (``Y=None`` means ``Y = X``). Parameters follow scikit-learn's
+names: ``gamma`` (``a`` in Lin & Lin's sigmoid tanh(a x'x + r)), ``coef0`` (``r``), ``degree``.
+``gamma=None`` means ``1 / n_features``.
+
+=======================  ==============================================  ===============
+name                     k(x, x')                                        PSD?
+=======================  ==============================================  ===============
+linear                   x'x                                             yes
+polynomial               (gamma x'x + coef0)^degree                      yes if coef0>=0
+rbf                      exp(-gamma ||x - x'||^2)                        yes
+sigmoid                  tanh(gamma x'x + coef0)                         in general no
+l1_gaussian              exp(-gamma ||x - x'||_1^2)                      no (seed 003 §7.5)
+sqrt_l1_exponential      exp(-gamma sqrt(||x - x'||_1)), gamma=1/2s^2    yes (seed 004)
+symmetric_kl             exp(-gamma [D(x||x') + D(x'||x)])               not known
+pseudo_euclidean         x' M x', M = diag(1_p, -1_q)                     no if q > 0
+=======================  ==============================================  ===============
+
+``exp(-sqrt(||x - x'||_1) / 2 sigma^2)`` is PSD because the square root of the L1 distance is a
+conditionally negative definite function; the other claims are checked by
+:func:`indefsvm.check_kernel` rather than taken on trust.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from scipy.spatial.distance import cdist
+
+from ._validation import check_finite_array
+
+__all__ = [
+    "KERNELS",
+    "kernel_matrix",
+    "l1_gaussian",
+    "linear",
+    "polynomial",
+    "pseudo_euclidean",
+    "rbf",
+    "sigmoid",
+    "sqrt_l1_exponential",
+    "symmetric_kl",
+]
+
+
+def _prepare(X, Y):
+    X = check_finite_array(X, "X")
+    if Y is None:
+        return X, X
+    Y = check_finite_array(Y, "Y")
+    if Y.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"X has {X.shape[1]} features but Y has {Y.shape[1]}; they must have the same number."
+        )
+    return X, Y
+
+
+def _gamma(gamma, X) -> float:
+    if gamma is None:
+        return 1.0 / X.shape[1]
+    return float(gamma)
+
+
+def linear(X, Y=None) -> np.ndarray:
+    """Linear kernel ``x'y``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), optional
+        ``None`` means ``X``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import linear
+    >>> linear(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]))
+    array([[11.]])
+    """
+    X, Y = _prepare(X, Y)
+    return X @ Y.T
+
+
+def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
+               coef0: float = 1.0) -> np.ndarray:
+    """Polynomial kernel ``(gamma x'y + coef0) ** degree``.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        See :func:`linear`.
+    degree : int, default=3
+    gamma : float, optional
+        ``None`` means ``1 / n_features``.
+    coef0 : float, default=1.0
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import polynomial
+    >>> polynomial(np.array([[1.0, 1.0]]), degree=2, gamma=1.0, coef0=1.0)
+    array([[9.]])
+    """
+    X, Y = _prepare(X, Y)
+    return (_gamma(gamma, X) * (X @ Y.T) + coef0) ** int(degree)
+
+
+def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
+    """Gaussian kernel ``exp(-gamma ||x - y||^2)``.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        See :func:`linear`.
+    gamma : float, optional
+        ``None`` means ``1 / n_features``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import rbf
+    >>> float(rbf(np.array([[0.0]]), np.array([[1.0]]), gamma=1.0)[0, 0])  # exp(-1)
+    0.36787944117144233
+    """
+    X, Y = _prepare(X, Y)
+    d2 = cdist(X, Y, "sqeuclidean")
+    return np.exp(-_gamma(gamma, X) * d2)
+
+
+def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.ndarray:
+    """Sigmoid kernel ``tanh(a x'y + r)`` with ``a = gamma`` and ``r = coef0``.
+
+    Not PSD in general. Lin & Lin (seed 000, §3) show it is conditionally positive definite for
+    ``a > 0`` and ``r`` small enough (Thm 4), and advise ``a > 0, r < 0``.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        See :func:`linear`.
+    gamma : float, optional
+        The slope ``a``; ``None`` means ``1 / n_features``.
+    coef0 : float, default=1.0
+        The shift ``r``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import sigmoid
+    >>> sigmoid(np.array([[1.0]]), gamma=1.0, coef0=-1.0)
+    array([[0.]])
+    """
+    X, Y = _prepare(X, Y)
+    return np.tanh(_gamma(gamma, X) * (X @ Y.T) + coef0)
+
+
+def l1_gaussian(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
+    """"Gaussian" of the L1 distance, ``exp(-gamma ||x - y||_1^2)`` (seed 003, §7.5).
+
+    Not PSD in general (for d >= 2): Haasdonk's Fig. 4 example of an indefinite kernel.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        See :func:`linear`.
+    gamma : float, optional
+        ``None`` means ``1 / n_features``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import l1_gaussian
+    >>> float(l1_gaussian(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]), gamma=0.25)[0, 0])
+    0.36787944117144233
+    """
+    X, Y = _prepare(X, Y)
+    d1 = cdist(X, Y, "cityblock")
+    return np.exp(-_gamma(gamma, X) * d1 * d1)
+
+
+def _gamma_sigma(gamma, sigma, X) -> float:
+    if sigma is not None:
+        if gamma is not None:
+            raise ValueError("Give gamma or sigma, not both (gamma = 1 / (2 sigma^2)).")
+        if not sigma > 0:
+            raise ValueError(f"sigma must be > 0; got {sigma!r}.")
+        return 1.0 / (2.0 * float(sigma) ** 2)
+    return _gamma(gamma, X)
+
+
+def sqrt_l1_exponential(X, Y=None, *, gamma: float | None = None,
+                        sigma: float | None = None) -> np.ndarray:
+    """``exp(-sqrt(||x - y||_1) / (2 sigma^2))``, the kernel K_v of seed 004.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        See :func:`linear`.
+    gamma : float, optional
+        ``1 / (2 sigma^2)``; ``None`` (and no ``sigma``) means ``1 / n_features``.
+    sigma : float, optional
+        Alternative to ``gamma``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import sqrt_l1_exponential
+    >>> float(sqrt_l1_exponential(np.array([[0.0]]), np.array([[4.0]]), sigma=1.0)[0, 0])
+    0.36787944117144233
+    """
+    X, Y = _prepare(X, Y)
+    g = _gamma_sigma(gamma, sigma, X)
+    return np.exp(-g * np.sqrt(cdist(X, Y, "cityblock")))
+
+
+def symmetric_kl(X, Y=None, *, gamma: float | None = None,
+                 sigma: float | None = None) -> np.ndarray:
+    """Entropic kernel ``exp(-[D(x||y) + D(y||x)] / (2 sigma^2))`` of seed 004.
+
+    ``D(x||y) + D(y||x) = sum_k (x_k - y_k)(log x_k - log y_k)``; inputs must be strictly
+    positive (typically probability vectors, e.g. histograms with a pseudo-count).
+
+    Parameters
+    ----------
+    X, Y : array-like, entries > 0
+        See :func:`linear`.
+    gamma : float, optional
+        ``1 / (2 sigma^2)``; ``None`` (and no ``sigma``) means ``1 / n_features``.
+    sigma : float, optional
+        Alternative to ``gamma``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import symmetric_kl
+    >>> P = np.array([[0.5, 0.5], [0.9, 0.1]])
+    >>> np.round(symmetric_kl(P, gamma=1.0), 4)
+    array([[1.    , 0.3679],
+           [0.3679, 1.    ]])
+    """
+    X, Y = _prepare(X, Y)
+    for name, A in (("X", X), ("Y", Y)):
+        if np.any(A <= 0):
+            raise ValueError(
+                f"symmetric_kl needs strictly positive inputs; {name} has entries <= 0 "
+                "(add a small pseudo-count and renormalise)."
+            )
+    g = _gamma_sigma(gamma, sigma, X)
+    lx, ly = np.log(X), np.log(Y)
+    # sum_k (x - y)(log x - log y) = x.lx + y.ly - x.ly - y.lx
+    div = (np.einsum("ij,ij->i", X, lx)[:, None] + np.einsum("ij,ij->i", Y, ly)[None, :]
+           - X @ ly.T - lx @ Y.T)
+    return np.exp(-g * np.maximum(div, 0.0))
+
+
+def pseudo_euclidean(X, Y=None, *, p: int) -> np.ndarray:
+    """Pseudo-Euclidean inner product ``x' M y`` with ``M = diag(1_p, -1_q)``.
+
+    The first ``p`` coordinates are "real", the remaining ``q = n_features - p`` "imaginary"
+    (seed 003, §3). ``x1 y1 - x2 y2`` on R^(1,1) is ``p=1`` with two features.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        See :func:`linear`.
+    p : int
+        Number of positive coordinates, ``0 <= p <= n_features``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import pseudo_euclidean
+    >>> pseudo_euclidean(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]), p=1)
+    array([[-5.]])
+    """
+    X, Y = _prepare(X, Y)
+    p = int(p)
+    if not 0 <= p <= X.shape[1]:
+        raise ValueError(f"p must be between 0 and n_features={X.shape[1]}; got {p}.")
+    signs = np.ones(X.shape[1])
+    signs[p:] = -1.0
+    return (X * signs) @ Y.T
+
+
+#: name -> (function, parameters it takes)
+KERNELS: dict[str, tuple[Callable[..., np.ndarray], tuple[str, ...]]] = {
+    "linear": (linear, ()),
+    "polynomial": (polynomial, ("degree", "gamma", "coef0")),
+    "rbf": (rbf, ("gamma",)),
+    "sigmoid": (sigmoid, ("gamma", "coef0")),
+    "l1_gaussian": (l1_gaussian, ("gamma",)),
+    "sqrt_l1_exponential": (sqrt_l1_exponential, ("gamma", "sigma")),
+    "symmetric_kl": (symmetric_kl, ("gamma", "sigma")),
+    "pseudo_euclidean": (pseudo_euclidean, ("p",)),
+}
+_ALIASES = {"poly": "polynomial", "gaussian": "rbf"}
+
+# codes of the kernels the compiled solver evaluates itself (see _solvers/_kcache.pxd)
+_COMPILED_KIND = {
+    "precomputed": 0,
+    "linear": 1,
+    "polynomial": 2,
+    "rbf": 3,
+    "sigmoid": 4,
+    "l1_gaussian": 5,
+    "sqrt_l1_exponential": 6,
+    "symmetric_kl": 7,
+}
+
+
+def canonical_name(kernel: str) -> str:
+    """Resolve aliases (``"poly"``, ``"gaussian"``) and check the name."""
+    name = _ALIASES.get(kernel, kernel)
+    if name != "precomputed" and name not in KERNELS:
+        raise ValueError(
+            f"Unknown kernel={kernel!r}; choose one of {sorted(KERNELS) + ['precomputed']}, "
+            "or pass a callable k(X, Y) -> matrix."
+        )
+    return name
+
+
+def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", **params) -> np.ndarray:
+    """Kernel matrix between the rows of ``X`` and ``Y``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), optional
+        ``None`` means ``X``.
+    kernel : str or callable, default="rbf"
+        A name from :data:`KERNELS` (aliases ``"poly"``, ``"gaussian"``) or a callable
+        ``kernel(X, Y, **params)`` returning an (n_samples_X, n_samples_Y) array.
+    **params
+        The kernel's parameters (``gamma``, ``coef0``, ``degree``, ``sigma``, ``p``).
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> isvm.kernel_matrix(X, kernel="pseudo_euclidean", p=1)
+    array([[-1.,  0.],
+           [ 0.,  1.]])
+    """
+    if callable(kernel):
+        Xa = check_finite_array(X, "X")
+        Ya = Xa if Y is None else check_finite_array(Y, "Y")
+        K = np.asarray(kernel(Xa, Ya, **params), dtype=np.float64)
+        if K.shape != (Xa.shape[0], Ya.shape[0]):
+            raise ValueError(
+                f"The kernel callable returned shape {K.shape}; expected "
+                f"{(Xa.shape[0], Ya.shape[0])}."
+            )
+        if not np.all(np.isfinite(K)):
+            raise ValueError("The kernel callable returned NaN or infinity.")
+        return K
+    name = canonical_name(kernel)
+    if name == "precomputed":
+        raise ValueError('kernel="precomputed" has no formula; pass the matrix itself.')
+    func, allowed = KERNELS[name]
+    unknown = set(params) - set(allowed)
+    if unknown:
+        raise ValueError(
+            f"kernel={name!r} takes parameters {list(allowed)}; got unexpected {sorted(unknown)}."
+        )
+    return func(X, Y, **params)

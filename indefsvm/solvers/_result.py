@@ -1,0 +1,113 @@
+"""The result every solver returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+STATUS_TEXT = {
+    0: "converged",
+    1: "max_iter reached",
+}
+
+
+@dataclass
+class SolverResult:
+    """Outcome of one solver run on a binary problem.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n_samples,)
+        Dual variables in the order of the input samples.
+    b : float
+        Bias of the decision function ``f(x) = sum_i alpha_i y_i k(x_i, x) + b``.
+    objective : float
+        ``F(alpha) = 1/2 alpha'Q alpha - e'alpha`` at the returned point, from a gradient
+        recomputed in float64.
+    n_iter : int
+        Iterations (two-variable updates for SMO) of the returned run.
+    converged : bool
+        The stopping rule held at the returned point (for SMO: ``kkt_gap <= tol``).
+    kkt_gap : float
+        ``m(alpha) - M(alpha)`` (seed 000, (21)); ``<= 0`` at an exact stationary point.
+    history : ndarray of shape (n_records, 2)
+        ``(iteration, objective)`` samples taken during the run; the last row is the returned
+        point.
+    status : str
+        ``"converged"`` or ``"max_iter reached"``.
+    solver : str
+        Name of the algorithm.
+    tol : float
+        Tolerance the run was asked for.
+    C : float
+        Upper bound of the box.
+    n_concave_steps : int
+        Sub-problems met with ``K_ii + K_jj - 2 K_ij <= 0`` and solved by the step to the bound
+        (rule (27)); 0 on a PSD kernel.
+    restart_objectives : list of float
+        Objective reached from each start (the first is ``init``); the lowest is returned.
+    extra : dict
+        Solver-specific counters (kernel evaluations, cache hits, ...).
+    """
+
+    alpha: np.ndarray
+    b: float
+    objective: float
+    n_iter: int
+    converged: bool
+    kkt_gap: float
+    history: np.ndarray
+    status: str
+    solver: str = "smo"
+    tol: float = 1e-3
+    C: float = 1.0
+    n_concave_steps: int = 0
+    restart_objectives: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def n_sv(self) -> int:
+        """Number of support vectors (alpha > 0)."""
+        return int(np.count_nonzero(self.alpha > 0))
+
+    @property
+    def n_bounded(self) -> int:
+        """Number of bounded support vectors (alpha = C)."""
+        return int(np.count_nonzero(self.alpha >= self.C))
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.solver} result: {self.status} after {self.n_iter} iterations",
+            f"  objective F(alpha)   {self.objective:.10g}",
+            f"  KKT gap m - M        {self.kkt_gap:.3g} (tol {self.tol:g})",
+            f"  bias b               {self.b:.6g}",
+            f"  support vectors      {self.n_sv} ({self.n_bounded} at C = {self.C:g})",
+            f"  concave sub-problems {self.n_concave_steps}",
+        ]
+        if len(self.restart_objectives) > 1:
+            objs = ", ".join(f"{o:.6g}" for o in self.restart_objectives)
+            lines.append(f"  starts' objectives   {objs}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable dictionary of the result."""
+        return {
+            "solver": self.solver,
+            "status": self.status,
+            "converged": bool(self.converged),
+            "objective": float(self.objective),
+            "kkt_gap": float(self.kkt_gap),
+            "b": float(self.b),
+            "n_iter": int(self.n_iter),
+            "tol": float(self.tol),
+            "C": float(self.C),
+            "n_sv": self.n_sv,
+            "n_bounded": self.n_bounded,
+            "n_concave_steps": int(self.n_concave_steps),
+            "restart_objectives": [float(o) for o in self.restart_objectives],
+            "alpha": self.alpha.tolist(),
+            "history": self.history.tolist(),
+            "extra": {k: (v.tolist() if isinstance(v, np.ndarray) else v)
+                      for k, v in self.extra.items()},
+        }
