@@ -303,7 +303,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         position[support] = np.arange(support.shape[0])
         dual_coef = np.zeros((max(n_classes - 1, 1), support.shape[0]))
         self._pairs = []
-        for (a, b, pos_class, idx), alpha in zip(members, alphas):
+        for (a, b, pos_class, idx), alpha in zip(members, alphas, strict=True):
             sv = idx[alpha[idx] > 0]
             coef = alpha[sv] * np.where(y_idx[sv] == pos_class, 1.0, -1.0)
             pos = position[sv]

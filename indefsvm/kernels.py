@@ -265,8 +265,8 @@ def symmetric_kl(X, Y=None, *, gamma: float | None = None,
     >>> from indefsvm.kernels import symmetric_kl
     >>> P = np.array([[0.5, 0.5], [0.9, 0.1]])
     >>> np.round(symmetric_kl(P, gamma=1.0), 4)
-    array([[1.    , 0.3679],
-           [0.3679, 1.    ]])
+    array([[1.    , 0.4152],
+           [0.4152, 1.    ]])
     """
     X, Y = _prepare(X, Y)
     for name, A in (("X", X), ("Y", Y)):
@@ -283,7 +283,7 @@ def symmetric_kl(X, Y=None, *, gamma: float | None = None,
     return np.exp(-g * np.maximum(div, 0.0))
 
 
-def pseudo_euclidean(X, Y=None, *, p: int) -> np.ndarray:
+def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
     """Pseudo-Euclidean inner product ``x' M y`` with ``M = diag(1_p, -1_q)``.
 
     The first ``p`` coordinates are "real", the remaining ``q = n_features - p`` "imaginary"
@@ -294,7 +294,7 @@ def pseudo_euclidean(X, Y=None, *, p: int) -> np.ndarray:
     X, Y : array-like
         See :func:`linear`.
     p : int
-        Number of positive coordinates, ``0 <= p <= n_features``.
+        Number of positive coordinates, ``0 <= p <= n_features`` (required).
 
     Returns
     -------
@@ -308,6 +308,11 @@ def pseudo_euclidean(X, Y=None, *, p: int) -> np.ndarray:
     array([[-5.]])
     """
     X, Y = _prepare(X, Y)
+    if p is None:
+        raise ValueError(
+            "kernel 'pseudo_euclidean' needs p, the number of positive coordinates "
+            "(IndefiniteSVC: kernel_params={'p': ...})."
+        )
     p = int(p)
     if not 0 <= p <= X.shape[1]:
         raise ValueError(f"p must be between 0 and n_features={X.shape[1]}; got {p}.")

@@ -1,0 +1,18 @@
+import pytest
+
+import indefsvm as isvm
+
+
+@pytest.fixture(scope="session")
+def heart():
+    return isvm.datasets.load_heart(return_X_y=True)
+
+
+@pytest.fixture(scope="session")
+def sonar():
+    return isvm.datasets.load_sonar(return_X_y=True)
+
+
+@pytest.fixture(scope="session")
+def breast():
+    return isvm.datasets.load_breast_cancer_683(return_X_y=True)

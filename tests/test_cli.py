@@ -1,0 +1,46 @@
+"""The ``indefsvm`` command line."""
+
+import json
+import subprocess
+import sys
+
+import indefsvm.datasets as ds
+from indefsvm.cli import main
+
+
+def test_fit_bundled_dataset_prints_the_solution(capsys):
+    code = main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "-C", "10"])
+    out = capsys.readouterr().out
+    assert code == 0
+    for word in ("iterations", "objective F(a)", "KKT gap m - M", "#SV / #bounded SV",
+                 "training accuracy", "5-fold CV accuracy", "converged"):
+        assert word in out
+
+
+def test_fit_libsvm_file_json(capsys):
+    code = main(["fit", ds.data_path("sonar_scale"), "--kernel", "rbf", "--gamma", "auto",
+                 "--cv", "3", "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["n_samples"] == 208 and summary["n_features"] == 60
+    assert summary["problems"][0]["status"] == "converged"
+    assert 0.5 < summary["cv_accuracy_mean"] <= 1.0
+    assert summary["kernel_params"]["gamma"] == 1 / 60
+
+
+def test_fit_reports_convergence_warning(capsys):
+    main(["fit", "--dataset", "heart", "--max-iter", "2", "--cv", "0"])
+    out = capsys.readouterr().out
+    assert "max_iter reached" in out and "warning: SMO stopped at max_iter=2" in out
+
+
+def test_missing_file_is_an_error(capsys):
+    assert main(["fit", "/nonexistent/file"]) == 2
+    assert "No such LIBSVM file" in capsys.readouterr().err
+
+
+def test_python_dash_m():
+    out = subprocess.run([sys.executable, "-m", "indefsvm", "fit", "--dataset", "sonar",
+                          "--cv", "0"], capture_output=True, text=True, check=True).stdout
+    assert "objective F(a)" in out

@@ -1,0 +1,41 @@
+"""Bundled data: content checked against the provenance notes."""
+
+import hashlib
+
+import numpy as np
+import pytest
+
+import indefsvm.datasets as ds
+
+SHA256 = {
+    "heart_scale": "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9",
+    "sonar_scale": "a4e300cb77cf9f5b2c5df329dc4e7d3f753f5be5c0996fa3002b66d69dbfb456",
+    "breast-cancer_scale": "3c90cd8f884810a0ff2eaf2cc7aabf09073f33c2dfcf113d826a13ca60b257ad",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHA256))
+def test_bundled_file_is_the_documented_one(name):
+    with open(ds.data_path(name), "rb") as fh:
+        assert hashlib.sha256(fh.read()).hexdigest() == SHA256[name]
+
+
+@pytest.mark.parametrize(
+    "loader,shape,n_pos",
+    [(ds.load_heart, (270, 13), 120), (ds.load_sonar, (208, 60), 97),
+     (ds.load_breast_cancer_683, (683, 10), 239)],
+)
+def test_loaders(loader, shape, n_pos):
+    bunch = loader()
+    X, y = bunch.data, bunch.target
+    assert X.shape == shape and y.shape == (shape[0],)
+    assert set(np.unique(y)) == {-1.0, 1.0} and int((y == 1).sum()) == n_pos
+    assert X.min() >= -1 and X.max() <= 1
+    assert bunch.DESCR
+    X2, y2 = loader(return_X_y=True)
+    np.testing.assert_array_equal(X, X2)
+
+
+def test_unknown_bundled_file():
+    with pytest.raises(FileNotFoundError):
+        ds.data_path("no_such_file")

@@ -1,0 +1,146 @@
+"""IndefiniteSVC: agreement with SVC, multi-class layout, kernels given three ways, warnings and
+errors."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.svm import SVC
+
+import indefsvm as isvm
+from helpers import dual_objective, kkt_gap
+from indefsvm import IndefiniteSVC
+from indefsvm.exceptions import ConvergenceWarning
+
+
+def test_binary_matches_svc(heart):
+    X, y = heart
+    ours = IndefiniteSVC(kernel="rbf", C=2.0).fit(X, y)
+    ref = SVC(kernel="rbf", C=2.0).fit(X, y)
+    # decision_function > 0 means classes_[1] in both
+    assert np.mean(ours.predict(X) == ref.predict(X)) >= 0.99
+    np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X), atol=5e-3)
+    np.testing.assert_array_equal(ours.classes_, ref.classes_)
+    assert ours.alpha_.shape == (X.shape[0],)
+    assert set(ours.support_) == set(np.flatnonzero(ours.alpha_ > 0))
+    assert ours.dual_coef_.shape == (1, ours.support_.shape[0])
+    assert ours.fit_status_ == 0 and ours.converged_
+
+
+def test_string_labels_and_sign_convention(heart):
+    X, y = heart
+    labels = np.where(y > 0, "sick", "healthy")
+    clf = IndefiniteSVC(kernel="rbf").fit(X, labels)
+    assert list(clf.classes_) == ["healthy", "sick"]
+    dec = clf.decision_function(X)
+    np.testing.assert_array_equal(clf.predict(X), np.where(dec > 0, "sick", "healthy"))
+
+
+@pytest.mark.parametrize("shape", ["ovr", "ovo"])
+def test_multiclass_matches_svc_layout(shape):
+    X, y = load_iris(return_X_y=True)
+    ours = IndefiniteSVC(tol=1e-6, decision_function_shape=shape).fit(X, y)
+    ref = SVC(tol=1e-6, decision_function_shape=shape).fit(X, y)
+    np.testing.assert_array_equal(ours.support_, ref.support_)
+    np.testing.assert_array_equal(ours.n_support_, ref.n_support_)
+    np.testing.assert_allclose(ours.dual_coef_, ref.dual_coef_, atol=1e-4)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-4)
+    np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X), atol=1e-4)
+    np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+    assert ours.alpha_.shape == (3, X.shape[0])
+    assert ours.objective_.shape == (3,) and ours.converged_.all()
+
+
+def test_kernel_three_ways_agree(sonar):
+    X, y = sonar
+    params = dict(gamma=0.05, coef0=-0.5)
+    named = IndefiniteSVC(kernel="sigmoid", C=3.0, **params).fit(X, y)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", **params)
+    pre = IndefiniteSVC(kernel="precomputed", C=3.0).fit(K, y)
+    call = IndefiniteSVC(kernel=lambda A, B: isvm.kernels.sigmoid(A, B, **params), C=3.0)
+    call.fit(X, y)
+    for m in (pre, call):
+        assert abs(m.objective_ - named.objective_) <= 1e-3 * abs(named.objective_)
+    assert pre.support_vectors_.size == 0
+    dec = named.decision_function(X)
+    np.testing.assert_allclose(pre.decision_function(K), dec, atol=1e-2)
+    np.testing.assert_allclose(call.decision_function(X), dec, atol=1e-2)
+
+
+def test_fitted_solution_is_stationary_on_indefinite_kernel(heart):
+    X, y = heart
+    clf = IndefiniteSVC(kernel="sigmoid", gamma=1.0, coef0=1.0, C=100.0).fit(X, y)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=1.0, coef0=1.0)
+    yp = np.where(y == clf.classes_[1], 1.0, -1.0)
+    assert clf.converged_ and kkt_gap(K, yp, clf.alpha_, 100.0) <= 1e-3 + 1e-9
+    assert clf.objective_ == pytest.approx(dual_objective(K, yp, clf.alpha_), rel=1e-9)
+    assert np.all(np.diff(clf.history_[:, 1]) <= 0)
+
+
+def test_gamma_scale_and_auto(heart):
+    X, y = heart
+    scale = IndefiniteSVC(gamma="scale").fit(X, y)
+    assert scale._kernel_params_fitted["gamma"] == pytest.approx(1 / (X.shape[1] * X.var()))
+    auto = IndefiniteSVC(gamma="auto").fit(X, y)
+    assert auto._kernel_params_fitted["gamma"] == pytest.approx(1 / X.shape[1])
+
+
+def test_pseudo_euclidean_needs_kernel_params():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    clf = IndefiniteSVC(kernel="pseudo_euclidean", kernel_params={"p": 1}, C=1.0).fit(X, y)
+    assert clf.converged_
+    with pytest.raises(ValueError, match="needs p"):
+        IndefiniteSVC(kernel="pseudo_euclidean").fit(X, y)
+
+
+def test_restarts_in_estimator_keep_the_lowest_objective(heart):
+    X, y = heart
+    base = IndefiniteSVC(kernel="sigmoid", gamma=1.0, coef0=1.0, C=10.0).fit(X, y)
+    rs = IndefiniteSVC(kernel="sigmoid", gamma=1.0, coef0=1.0, C=10.0, n_restarts=3,
+                       random_state=0).fit(X, y)
+    assert rs.objective_ <= base.objective_
+    assert rs.solver_results_[0].restart_objectives[0] == pytest.approx(base.objective_)
+
+
+def test_convergence_warning_names_max_iter_tol_and_gap(heart):
+    X, y = heart
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=3 .*tol=0.001.*gap"):
+        clf = IndefiniteSVC(max_iter=3).fit(X, y)
+    assert not clf.converged_ and clf.fit_status_ == 1
+
+
+@pytest.mark.parametrize(
+    "params,X,y,match",
+    [
+        ({"kernel": "precomputed"}, np.array([[1.0, 0.2], [0.3, 1.0]]), [0, 1], "not symmetric"),
+        ({"kernel": "precomputed"}, np.ones((2, 3)), [0, 1], "square"),
+        ({"kernel": "banana"}, np.eye(2), [0, 1], "Unknown kernel"),
+        ({"C": 0}, np.eye(2), [0, 1], "C must be > 0"),
+        ({"C": -2.0}, np.eye(2), [0, 1], "C must be > 0"),
+        ({"solver": "newton"}, np.eye(2), [0, 1], "Unknown solver"),
+        ({"wss": "x"}, np.eye(2), [0, 1], "Unknown wss"),
+        ({"init": "x"}, np.eye(2), [0, 1], "Unknown init"),
+        ({"gamma": "sometimes"}, np.eye(2), [0, 1], "gamma must be"),
+        ({}, np.array([[np.nan, 1.0], [1.0, 0.0]]), [0, 1], "NaN"),
+        ({}, np.eye(2), [1, 1], "only one class"),
+        ({}, np.eye(3), [0, 1], "inconsistent numbers of samples"),
+    ],
+)
+def test_bad_input(params, X, y, match):
+    with pytest.raises(ValueError, match=match):
+        IndefiniteSVC(**params).fit(X, y)
+
+
+def test_precomputed_predict_shape_is_checked(heart):
+    X, y = heart
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.1)
+    clf = IndefiniteSVC(kernel="precomputed").fit(K, y)
+    with pytest.raises(ValueError, match="features"):
+        clf.predict(K[:, :10])
+
+
+def test_no_bias_not_silently_ignored(heart):
+    X, y = heart
+    with pytest.raises(NotImplementedError, match="fit_intercept=False"):
+        IndefiniteSVC(fit_intercept=False).fit(X, y)

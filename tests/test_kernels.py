@@ -1,0 +1,121 @@
+"""Kernel functions against their formulas, and the compiled column cache against them."""
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm import kernels
+from indefsvm._solvers._kcache import KernelCache
+from indefsvm.kernels import _COMPILED_KIND
+
+rng = np.random.default_rng(0)
+X = rng.uniform(-1, 1, (7, 4))
+Y = rng.uniform(-1, 1, (5, 4))
+P = rng.uniform(0.05, 1.0, (7, 4))
+P /= P.sum(axis=1, keepdims=True)
+
+
+def brute(f, A, B):
+    return np.array([[f(a, b) for b in B] for a in A])
+
+
+FORMULAS = {
+    "linear": ({}, lambda a, b: a @ b),
+    "polynomial": (dict(degree=3, gamma=0.7, coef0=0.4), lambda a, b: (0.7 * a @ b + 0.4) ** 3),
+    "rbf": (dict(gamma=0.9), lambda a, b: np.exp(-0.9 * np.sum((a - b) ** 2))),
+    "sigmoid": (dict(gamma=0.8, coef0=-0.3), lambda a, b: np.tanh(0.8 * a @ b - 0.3)),
+    "l1_gaussian": (dict(gamma=0.6), lambda a, b: np.exp(-0.6 * np.sum(np.abs(a - b)) ** 2)),
+    "sqrt_l1_exponential": (
+        dict(gamma=0.5), lambda a, b: np.exp(-0.5 * np.sqrt(np.sum(np.abs(a - b))))),
+    "symmetric_kl": (
+        dict(gamma=0.4),
+        lambda a, b: np.exp(-0.4 * (np.sum(a * np.log(a / b)) + np.sum(b * np.log(b / a))))),
+    "pseudo_euclidean": (dict(p=2), lambda a, b: a[:2] @ b[:2] - a[2:] @ b[2:]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORMULAS))
+def test_kernel_matches_formula(name):
+    params, f = FORMULAS[name]
+    A, B = (P, P[:5]) if name == "symmetric_kl" else (X, Y)
+    got = isvm.kernel_matrix(A, B, kernel=name, **params)
+    np.testing.assert_allclose(got, brute(f, A, B), rtol=1e-12, atol=1e-12)
+    # the module-level function is the same thing
+    func = getattr(kernels, name)
+    np.testing.assert_allclose(func(A, B, **params), got, rtol=0, atol=0)
+    # Y=None means Y = X
+    np.testing.assert_allclose(isvm.kernel_matrix(A, kernel=name, **params),
+                               brute(f, A, A), rtol=1e-12, atol=1e-12)
+
+
+def test_sigma_is_gamma_over_two_sigma_squared():
+    a = kernels.sqrt_l1_exponential(X, sigma=2.0)
+    b = kernels.sqrt_l1_exponential(X, gamma=1 / 8)
+    np.testing.assert_allclose(a, b)
+    with pytest.raises(ValueError, match="gamma or sigma"):
+        kernels.symmetric_kl(P, gamma=1.0, sigma=1.0)
+
+
+def test_gamma_default_is_one_over_n_features():
+    np.testing.assert_allclose(kernels.rbf(X), kernels.rbf(X, gamma=1 / X.shape[1]))
+
+
+def test_callable_kernel():
+    K = isvm.kernel_matrix(X, Y, kernel=lambda A, B, s=1.0: s * A @ B.T, s=2.0)
+    np.testing.assert_allclose(K, 2 * X @ Y.T)
+    with pytest.raises(ValueError, match="returned shape"):
+        isvm.kernel_matrix(X, Y, kernel=lambda A, B: A @ A.T)
+
+
+def test_kernel_errors():
+    with pytest.raises(ValueError, match="Unknown kernel='nope'"):
+        isvm.kernel_matrix(X, kernel="nope")
+    with pytest.raises(ValueError, match="unexpected"):
+        isvm.kernel_matrix(X, kernel="rbf", coef0=1.0)
+    with pytest.raises(ValueError, match="strictly positive"):
+        kernels.symmetric_kl(X)
+    with pytest.raises(ValueError, match="p must be between"):
+        kernels.pseudo_euclidean(X, p=9)
+    with pytest.raises(ValueError, match="same number"):
+        kernels.linear(X, Y[:, :2])
+    with pytest.raises(ValueError, match="NaN"):
+        kernels.rbf(np.array([[np.nan, 1.0]]))
+
+
+COMPILED = [k for k in _COMPILED_KIND if k != "precomputed"]
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_compiled_columns_match_kernel_matrix(name):
+    params, _ = FORMULAS[name]
+    A = P if name == "symmetric_kl" else X
+    K = isvm.kernel_matrix(A, kernel=name, **params)
+    cache = KernelCache(_COMPILED_KIND[name], A, None, params.get("gamma", 1.0),
+                        params.get("coef0", 0.0), params.get("degree", 3), 200.0, A.shape[0])
+    for i in range(A.shape[0]):
+        np.testing.assert_allclose(cache.get_column(i, A.shape[0]), K[:, i], rtol=1e-12,
+                                   atol=1e-13)
+
+
+@pytest.mark.parametrize("kind", ["precomputed", "rbf"])
+def test_cache_stays_consistent_under_swaps_and_evictions(kind):
+    """Columns served after swaps, truncations and evictions equal the permuted matrix."""
+    r = np.random.default_rng(1)
+    A = r.uniform(-1, 1, (40, 3))
+    K = isvm.kernel_matrix(A, kernel="rbf", gamma=0.5)
+    n = A.shape[0]
+    tiny = 3 * 8 * n / 1048576  # room for three columns: constant evictions
+    if kind == "precomputed":
+        cache = KernelCache(0, None, K, 0.0, 0.0, 0, tiny, n)
+    else:
+        cache = KernelCache(_COMPILED_KIND["rbf"], A, None, 0.5, 0.0, 3, tiny, n)
+    assert cache.n_slots == 3
+    for step in range(400):
+        i, j = r.integers(0, n, 2)
+        if step % 3 == 0:
+            cache.swap_samples(int(i), int(j))
+        L = int(r.integers(1, n + 1))
+        perm = cache.permutation()
+        col = cache.get_column(int(i), L)
+        np.testing.assert_allclose(col, K[perm[:L], perm[i]], rtol=1e-12, atol=1e-14)
+    assert cache.n_hits > 0 and cache.n_misses > 0

@@ -1,0 +1,209 @@
+"""SMO: agreement with LIBSVM on PSD kernels, stationarity and monotone decrease on indefinite
+kernels, the stall case of Lin & Lin section 6, restarts, and input validation."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+import indefsvm as isvm
+from helpers import dual_objective, kkt_gap, random_indefinite
+from indefsvm.exceptions import ConvergenceWarning
+from indefsvm.solvers import random_feasible_alpha, smo
+
+PSD = [("linear", {}), ("rbf", {"gamma": 0.2}),
+       ("polynomial", {"gamma": 0.2, "coef0": 1.0, "degree": 3})]
+
+
+def _svc_alpha(K, y, C, **svc_params):
+    """Dual solution of LIBSVM (scikit-learn SVC) on a precomputed kernel."""
+    svc = SVC(kernel="precomputed", C=C, tol=1e-3, **svc_params).fit(K, y)
+    alpha = np.zeros(y.shape[0])
+    alpha[svc.support_] = np.abs(svc.dual_coef_[0])
+    return alpha, svc
+
+
+@pytest.mark.parametrize("data", ["heart", "sonar", "breast"])
+@pytest.mark.parametrize("kernel,params", PSD)
+@pytest.mark.parametrize("C", [0.1, 10.0])
+def test_matches_libsvm_on_psd_kernels(request, data, kernel, params, C):
+    X, y = request.getfixturevalue(data)
+    K = isvm.kernel_matrix(X, kernel=kernel, **params)
+    a_ref, svc = _svc_alpha(K, y, C)
+    f_ref = dual_objective(K, y, a_ref)
+    res = smo(X, y, C=C, kernel=kernel, kernel_params=params)
+    assert res.converged
+    f = dual_objective(K, y, res.alpha)
+    assert abs(f - f_ref) <= 1e-3 * abs(f_ref)
+    assert abs(res.objective - f) <= 1e-9 * abs(f)  # the reported objective is the true one
+    pred = np.where(K @ (y * res.alpha) + res.b > 0, 1.0, -1.0)
+    assert np.mean(pred == svc.predict(K)) >= 0.99
+
+
+@pytest.mark.parametrize("wss", ["first_order", "second_order"])
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_options_reach_the_same_psd_optimum(heart, wss, shrinking):
+    X, y = heart
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.1)
+    f_ref = dual_objective(K, y, _svc_alpha(K, y, 10.0)[0])
+    # tiny cache: two columns, every other request evicts
+    res = smo(X, y, C=10.0, kernel="rbf", kernel_params={"gamma": 0.1}, wss=wss,
+              shrinking=shrinking, cache_size=0.001)
+    assert res.converged and kkt_gap(K, y, res.alpha, 10.0) <= 1e-3 + 1e-9
+    assert abs(res.objective - f_ref) <= 1e-3 * abs(f_ref)
+
+
+def test_on_the_fly_equals_precomputed(sonar):
+    X, y = sonar
+    params = {"gamma": 0.05, "coef0": -0.5}
+    K = isvm.kernel_matrix(X, kernel="sigmoid", **params)
+    a = smo(X, y, C=3.0, kernel="sigmoid", kernel_params=params)
+    b = smo(K, y, C=3.0)
+    assert a.converged and b.converged
+    assert abs(a.objective - b.objective) <= 1e-3 * abs(b.objective)
+
+
+def _assert_stationary_and_monotone(K, y, res, C, tol=1e-3):
+    assert res.converged
+    assert np.all(res.alpha >= 0) and np.all(res.alpha <= C)
+    assert abs(y @ res.alpha) <= 1e-9 * max(1.0, C * len(y))
+    assert kkt_gap(K, y, res.alpha, C) <= tol + 1e-9
+    f = res.history[:, 1]
+    assert np.all(np.diff(f) <= 1e-12 * np.abs(f[1:]).max())  # Lemma 3
+    assert res.history[-1, 1] == pytest.approx(dual_objective(K, y, res.alpha), rel=1e-10)
+
+
+def test_sigmoid_positive_r_large_C(heart):
+    X, y = heart
+    params = {"gamma": 1.0, "coef0": 1.0}
+    K = isvm.kernel_matrix(X, kernel="sigmoid", **params)
+    assert np.linalg.eigvalsh(K)[0] < -1.0  # genuinely indefinite
+    d = np.diag(K)
+    assert np.any(d[:, None] + d[None, :] - 2 * K < 0)  # concave sub-problems exist
+    C = 1000.0
+    res = smo(X, y, C=C, kernel="sigmoid", kernel_params=params)
+    _assert_stationary_and_monotone(K, y, res, C)
+    assert res.n_concave_steps > 0  # the rule for a_ij <= 0 was exercised
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("wss", ["first_order", "second_order"])
+def test_random_indefinite_matrices(seed, wss):
+    rng = np.random.default_rng(seed)
+    n = 60
+    K = random_indefinite(n, rng)
+    y = np.where(rng.random(n) < 0.4, 1.0, -1.0)
+    C = float(rng.choice([0.5, 10.0, 100.0]))
+    res = smo(K, y, C=C, wss=wss, shrinking=bool(seed % 2))
+    _assert_stationary_and_monotone(K, y, res, C)
+
+
+def test_objective_never_increases_between_iterations():
+    """Lemma 3 checked from the outside: F of the k-th iterate, recomputed from alpha."""
+    rng = np.random.default_rng(7)
+    n = 40
+    K = random_indefinite(n, rng)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    values = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for k in range(1, 80):
+            res = smo(K, y, C=5.0, max_iter=k, shrinking=False)
+            values.append(dual_objective(K, y, res.alpha))
+    assert np.all(np.diff(values) <= 1e-10)
+    assert values[-1] < values[0]
+
+
+@pytest.mark.parametrize("C", [0.5, 1.0, 7.0])
+@pytest.mark.parametrize("wss", ["first_order", "second_order"])
+def test_stall_case_of_section_6(C, wss):
+    # alpha_i = alpha_j = 0, y_i != y_j, a_ij = -2 < 0: the PSD rule would not move
+    K = np.array([[0.0, 1.0], [1.0, 0.0]])
+    res = smo(K, np.array([1, -1]), C=C, wss=wss)
+    np.testing.assert_array_equal(res.alpha, [C, C])
+    assert res.converged and res.n_concave_steps == 1
+    assert res.objective == pytest.approx(-C * C - 2 * C)
+
+
+def test_restarts_never_worse_than_zero_start():
+    rng = np.random.default_rng(3)
+    for trial in range(5):
+        n = 50
+        K = random_indefinite(n, rng, n_negative=25)
+        y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+        zero = smo(K, y, C=2.0)
+        best = smo(K, y, C=2.0, n_restarts=4, random_state=trial)
+        assert len(best.restart_objectives) == 5
+        assert best.restart_objectives[0] == pytest.approx(zero.objective, rel=1e-12)
+        assert best.objective <= zero.objective
+        assert best.objective == min(best.restart_objectives)
+        assert best.objective == pytest.approx(dual_objective(K, y, best.alpha), rel=1e-9)
+
+
+def test_random_feasible_start_is_feasible():
+    rng = np.random.default_rng(0)
+    y = np.where(rng.random(30) < 0.3, 1.0, -1.0)
+    a = random_feasible_alpha(y, 2.0, rng)
+    assert np.all((a >= 0) & (a <= 2.0)) and abs(y @ a) < 1e-12
+
+
+def test_class_balanced_init_reaches_the_psd_optimum(heart):
+    X, y = heart
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.1)
+    zero = smo(K, y, C=1.0)
+    bal = smo(K, y, C=1.0, init="class_balanced")
+    assert bal.converged
+    assert abs(bal.objective - zero.objective) <= 1e-3 * abs(zero.objective)
+
+
+def test_alpha0_start_is_used():
+    K = np.array([[0.0, 1.0], [1.0, 0.0]])
+    y = np.array([1.0, -1.0])
+    res = smo(K, y, C=1.0, alpha0=[0.5, 0.5])
+    np.testing.assert_array_equal(res.alpha, [1.0, 1.0])
+    with pytest.raises(ValueError, match="y'alpha0 = 0"):
+        smo(K, y, C=1.0, alpha0=[0.5, 0.2])
+
+
+def test_max_iter_warns_with_numbers(heart):
+    X, y = heart
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=5 .*tol=0.001.*gap m - M is"):
+        res = smo(X, y, C=10.0, kernel="rbf", kernel_params={"gamma": 0.1}, max_iter=5)
+    assert not res.converged and res.n_iter == 5 and res.status == "max_iter reached"
+    assert res.kkt_gap > 1e-3
+
+
+def test_result_reporting():
+    K = np.array([[0.0, 1.0], [1.0, 0.0]])
+    res = smo(K, np.array([1, -1]), C=1.0)
+    text = str(res)
+    assert "converged" in text and "objective" in text and "KKT gap" in text
+    d = res.to_dict()
+    assert d["converged"] is True and d["alpha"] == [1.0, 1.0] and d["n_bounded"] == 2
+    assert res.history.shape[1] == 2
+
+
+@pytest.mark.parametrize(
+    "K,y,kwargs,match",
+    [
+        (np.ones((2, 3)), [1, -1], {}, "square"),
+        (np.array([[1.0, 0.5], [0.4, 1.0]]), [1, -1], {}, r"not symmetric.*\(K \+ K.T\) / 2"),
+        (np.array([[1.0, np.nan], [np.nan, 1.0]]), [1, -1], {}, "NaN"),
+        (np.eye(2), [1, 1], {}, "only one class"),
+        (np.eye(2), [0, 1], {}, "only -1 and \\+1"),
+        (np.eye(3), [1, -1], {}, "same length"),
+        (np.eye(2), [1, -1], {"C": 0.0}, "C must be > 0"),
+        (np.eye(2), [1, -1], {"C": -1.0}, "C must be > 0"),
+        (np.eye(2), [1, -1], {"C": np.inf}, "C must be > 0 and finite"),
+        (np.eye(2), [1, -1], {"tol": 0.0}, "tol must be > 0"),
+        (np.eye(2), [1, -1], {"wss": "third"}, "Unknown wss"),
+        (np.eye(2), [1, -1], {"init": "ones"}, "Unknown init"),
+        (np.eye(2), [1, -1], {"max_iter": 0}, "max_iter"),
+        (np.eye(2), [1, -1], {"kernel": "banana"}, "Unknown kernel"),
+        (np.eye(2), [1, -1], {"n_restarts": -1}, "n_restarts"),
+    ],
+)
+def test_bad_input_is_named(K, y, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        smo(K, y, **kwargs)
