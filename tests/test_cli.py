@@ -40,7 +40,9 @@ def test_missing_file_is_an_error(capsys):
     assert "No such LIBSVM file" in capsys.readouterr().err
 
 
-def test_python_dash_m():
+def test_python_dash_m(tmp_path):
+    # cwd away from the repository, so that the child imports the installed package
     out = subprocess.run([sys.executable, "-m", "indefsvm", "fit", "--dataset", "sonar",
-                          "--cv", "0"], capture_output=True, text=True, check=True).stdout
+                          "--cv", "0"], capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
     assert "objective F(a)" in out

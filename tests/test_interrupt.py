@@ -22,9 +22,10 @@ SCRIPT = textwrap.dedent(
 )
 
 
-def test_ctrl_c_raises_keyboard_interrupt():
+def test_ctrl_c_raises_keyboard_interrupt(tmp_path):
+    # cwd away from the repository, so that the child imports the installed package
     proc = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         assert proc.stdout.readline().strip() == "fitting"
         time.sleep(1.0)  # well inside the compiled loop
