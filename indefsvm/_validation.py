@@ -10,6 +10,8 @@ import numbers
 
 import numpy as np
 
+from ._solvers._kcache import matrix_defects
+
 #: relative tolerance of the symmetry check: max|K - K'| <= SYMMETRY_RTOL * max|K|
 SYMMETRY_RTOL = 1e-10
 
@@ -26,16 +28,16 @@ def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL) -> n
         )
     if K.shape[0] == 0:
         raise ValueError(f"{name} is empty (0 samples).")
-    if not np.all(np.isfinite(K)):
+    K = np.ascontiguousarray(K)
+    # one compiled pass: finiteness, scale and symmetry without n x n temporaries
+    scale, asym, (i, j), finite = matrix_defects(K)
+    if not finite:
         bad = np.argwhere(~np.isfinite(K))[0]
         raise ValueError(
             f"{name} contains NaN or infinity (first at row {bad[0]}, column {bad[1]}); "
             "fix the kernel or the data that produced it."
         )
-    scale = float(np.max(np.abs(K)))
-    asym = float(np.max(np.abs(K - K.T))) if K.shape[0] > 1 else 0.0
     if asym > rtol * max(scale, np.finfo(float).tiny):
-        i, j = np.unravel_index(np.argmax(np.abs(K - K.T)), K.shape)
         raise ValueError(
             f"{name} is not symmetric: max |K - K.T| = {asym:.3g} at ({i}, {j}), more than "
             f"rtol={rtol:g} times max |K| = {scale:.3g}. A kernel matrix must be symmetric; "

@@ -273,15 +273,18 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
             idx = np.flatnonzero((y_idx == a) | (y_idx == b))
             pos_class = b if binary else a
             y_pm = np.where(y_idx[idx] == pos_class, 1.0, -1.0)
+            whole = idx.shape[0] == n  # two classes: no copy of the data
             if precomputed or K_full is not None:
                 src = X if precomputed else K_full
-                data, kern, kp = src[np.ix_(idx, idx)], "precomputed", None
+                data = src if whole else src[np.ix_(idx, idx)]
+                kern, kp = "precomputed", None
             else:
-                data, kern, kp = X[idx], kernel_arg, params
+                data, kern, kp = (X if whole else X[idx]), kernel_arg, params
             res = smo(data, y_pm, C=self.C, tol=self.tol, wss=self.wss,
                       shrinking=self.shrinking, max_iter=self.max_iter,
                       cache_size=self.cache_size, init=self.init, n_restarts=self.n_restarts,
-                      random_state=self.random_state, kernel=kern, kernel_params=kp)
+                      random_state=self.random_state, kernel=kern, kernel_params=kp,
+                      check_input=False)
             if self.verbose:
                 print(f"classes ({self.classes_[a]!r}, {self.classes_[b]!r}):\n{res}")
             alpha = np.zeros(n)

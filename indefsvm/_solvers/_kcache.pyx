@@ -10,6 +10,7 @@ column is kept: when two samples are swapped, columns that hold both are swapped
 columns that hold only one are cut back to the shorter, still valid, prefix.
 """
 
+from libc.float cimport DBL_MAX
 from libc.math cimport exp, tanh, sqrt, fabs, pow
 from scipy.linalg.cython_blas cimport dgemv
 
@@ -175,6 +176,7 @@ cdef class KernelCache:
                       double* out) noexcept nogil:
         cdef Py_ssize_t t, k, m = end - start
         cdef const double* row
+        cdef const Py_ssize_t* pp
         cdef int bm, bd, inc = 1
         cdef double one = 1.0, zero = 0.0, acc, v, base
         cdef int p
@@ -183,8 +185,9 @@ cdef class KernelCache:
         self.n_evals += m
         if self.kind == KIND_PRECOMPUTED:
             row = &self.K[self.perm[i], 0]
+            pp = &self.perm[start]
             for t in range(m):
-                out[t] = row[self.perm[start + t]]
+                out[t] = row[pp[t]]
             return
         if self.kind == KIND_L1_GAUSSIAN or self.kind == KIND_SQRT_L1_EXPONENTIAL:
             for t in range(m):
@@ -243,3 +246,38 @@ cdef class KernelCache:
 
     def permutation(self):
         return np.asarray(self.perm).copy()
+
+
+def matrix_defects(const double[:, ::1] K):
+    """One tiled pass over a square matrix: (max |K_ij|, max |K_ij - K_ji| with its (i, j),
+    whether every entry is finite).
+
+    Tiles keep the transposed reads in cache, so this costs about one read of K.
+    """
+    cdef Py_ssize_t n = K.shape[0], bi, bj, i, j, iend, jend, B = 64
+    cdef Py_ssize_t ai = 0, aj = 0
+    cdef double vmax = 0.0, amax = 0.0, v, w, diff, poison = 0.0
+    cdef const double* Kp = &K[0, 0]
+    with nogil:
+        bi = 0
+        while bi < n:
+            iend = bi + B if bi + B < n else n
+            bj = bi
+            while bj < n:
+                jend = bj + B if bj + B < n else n
+                for i in range(bi, iend):
+                    for j in range(bj if bj > i else i, jend):
+                        v = Kp[i * n + j]
+                        w = Kp[j * n + i]
+                        # 0 * v is 0 for finite v and NaN for inf or NaN: no branch needed
+                        poison += 0.0 * v + 0.0 * w
+                        if fabs(v) > vmax:
+                            vmax = fabs(v)
+                        diff = fabs(v - w)
+                        if diff > amax:
+                            amax = diff
+                            ai = i
+                            aj = j
+                bj += B
+            bi += B
+    return vmax, amax, (ai, aj), poison == 0.0

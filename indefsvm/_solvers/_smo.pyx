@@ -25,6 +25,8 @@ from libc.math cimport INFINITY
 
 from indefsvm._solvers._kcache cimport KernelCache
 
+cimport cython
+
 import numpy as np
 
 cdef enum:
@@ -43,6 +45,7 @@ cdef long long SIGNAL_EVERY = 256
 cdef Py_ssize_t HISTORY_CAPACITY = 1024
 
 
+@cython.final
 cdef class SMOSolver:
     cdef KernelCache kc
     cdef Py_ssize_t n
@@ -60,7 +63,6 @@ cdef class SMOSolver:
     cdef long long max_iter
     cdef public long long n_iter
     cdef public long long n_concave
-    cdef public long long n_recheck
     cdef double F
     cdef long long[::1] hist_it
     cdef double[::1] hist_f
@@ -92,7 +94,6 @@ cdef class SMOSolver:
         self.max_iter = max_iter
         self.n_iter = 0
         self.n_concave = 0
-        self.n_recheck = 0
         self.hist_it = np.zeros(HISTORY_CAPACITY + 1, dtype=np.int64)
         self.hist_f = np.zeros(HISTORY_CAPACITY + 1)
         self.hist_len = 0
@@ -188,21 +189,29 @@ cdef class SMOSolver:
     cdef bint _select(self, Py_ssize_t* out_i, Py_ssize_t* out_j) noexcept nogil:
         """Working set (22) or its second-order form; True when m - M <= tol."""
         cdef Py_ssize_t t, i = -1, j = -1, act = self.active
-        cdef double gmax = -INFINITY, gmin = INFINITY, b, a, obj, best = INFINITY
+        cdef double gmax = -INFINITY, gmin = INFINITY, b, a, obj, best = INFINITY, di
         cdef double* Ki
+        # raw pointers: the loops below are the hot path of every iteration
+        cdef const double* g = &self.g[0]
+        cdef const double* y = &self.y[0]
+        cdef const signed char* st = &self.status[0]
+        cdef const double* diag = &self.kc.diag[0]
         for t in range(act):
-            if self._in_up(t) and self.g[t] >= gmax:
-                gmax = self.g[t]
+            # t in I_up: y = +1 and not at C, or y = -1 and not at 0
+            if (st[t] != AT_UPPER if y[t] > 0 else st[t] != AT_LOWER) and g[t] >= gmax:
+                gmax = g[t]
                 i = t
         if i >= 0 and self.second_order:
             Ki = self.kc.column(i, act)
+            di = diag[i]
             for t in range(act):
-                if self._in_low(t):
-                    if self.g[t] <= gmin:
-                        gmin = self.g[t]
-                    b = gmax - self.g[t]
+                # t in I_low: y = -1 and not at C, or y = +1 and not at 0
+                if st[t] != AT_LOWER if y[t] > 0 else st[t] != AT_UPPER:
+                    if g[t] <= gmin:
+                        gmin = g[t]
+                    b = gmax - g[t]
                     if b > 0.0:
-                        a = self.kc.diag[i] + self.kc.diag[t] - 2.0 * Ki[t]
+                        a = di + diag[t] - 2.0 * Ki[t]
                         if a <= 0.0:
                             a = TAU
                         obj = -b * b / a
@@ -211,8 +220,8 @@ cdef class SMOSolver:
                             j = t
         else:
             for t in range(act):
-                if self._in_low(t) and self.g[t] <= gmin:
-                    gmin = self.g[t]
+                if (st[t] != AT_LOWER if y[t] > 0 else st[t] != AT_UPPER) and g[t] <= gmin:
+                    gmin = g[t]
                     j = t
         self.m_up = gmax
         self.M_low = gmin
@@ -230,6 +239,8 @@ cdef class SMOSolver:
         cdef double a = self.kc.diag[i] + self.kc.diag[j] - 2.0 * Ki[j]
         cdef double room_i, room_j, dmax, delta, ai, aj, di, dj
         cdef signed char old_i = self.status[i], old_j = self.status[j]
+        cdef double* g
+        cdef double* gb
         room_i = C - self.alpha[i] if self.y[i] > 0 else self.alpha[i]
         room_j = self.alpha[j] if self.y[j] > 0 else C - self.alpha[j]
         dmax = room_i if room_i < room_j else room_j
@@ -257,8 +268,9 @@ cdef class SMOSolver:
         self.F += (-di * self.g[i] - dj * self.g[j]
                    + 0.5 * (di * di * self.kc.diag[i] + 2.0 * di * dj * Ki[j]
                             + dj * dj * self.kc.diag[j]))
+        g = &self.g[0]
         for t in range(act):
-            self.g[t] -= di * Ki[t] + dj * Kj[t]
+            g[t] -= di * Ki[t] + dj * Kj[t]
         self._set_status(i)
         self._set_status(j)
         if self.shrinking:
@@ -266,13 +278,15 @@ cdef class SMOSolver:
             if (old_i == AT_UPPER) != (self.status[i] == AT_UPPER):
                 Ki = self.kc.column(i, n)
                 a = C * self.y[i] if old_i == AT_UPPER else -C * self.y[i]
+                gb = &self.gbar[0]
                 for t in range(n):
-                    self.gbar[t] += a * Ki[t]
+                    gb[t] += a * Ki[t]
             if (old_j == AT_UPPER) != (self.status[j] == AT_UPPER):
                 Kj = self.kc.column(j, n)
                 a = C * self.y[j] if old_j == AT_UPPER else -C * self.y[j]
+                gb = &self.gbar[0]
                 for t in range(n):
-                    self.gbar[t] += a * Kj[t]
+                    gb[t] += a * Kj[t]
 
     cdef inline bint _shrinkable(self, Py_ssize_t t, double m, double M) noexcept nogil:
         cdef bint up = self._in_up(t), low = self._in_low(t)
@@ -342,39 +356,34 @@ cdef class SMOSolver:
         self._exact_gradient()
         self.F = self._objective()
         self._record()
-        while True:
-            while self.n_iter < self.max_iter:
-                if self.n_iter % SIGNAL_EVERY == 0:
-                    with gil:
-                        PyErr_CheckSignals()
-                if self.shrinking:
-                    counter -= 1
-                    if counter == 0:
-                        counter = shrink_every
-                        self._shrink()
+        optimal = False
+        while self.n_iter < self.max_iter:
+            if self.n_iter % SIGNAL_EVERY == 0:
+                with gil:
+                    PyErr_CheckSignals()
+            if self.shrinking:
+                counter -= 1
+                if counter == 0:
+                    counter = shrink_every
+                    self._shrink()
+            optimal = self._select(&i, &j)
+            if optimal:
+                if self.active == self.n:
+                    break
+                # optimal on the shrunk problem: check it on the whole one
+                self._reconstruct()
+                self.active = self.n
                 optimal = self._select(&i, &j)
                 if optimal:
-                    if self.active == self.n:
-                        break
-                    # optimal on the shrunk problem: check it on the whole one
-                    self._reconstruct()
-                    self.active = self.n
-                    optimal = self._select(&i, &j)
-                    if optimal:
-                        break
-                    counter = 1
-                self._update_pair(i, j)
-                self.n_iter += 1
-                self._record()
-            # verify on a gradient recomputed from scratch in float64 (no drift) over all n
-            self._reconstruct()
-            self.active = self.n
-            self._exact_gradient()
-            self.n_recheck += 1
-            optimal = self._select(&i, &j)
-            if optimal or self.n_iter >= self.max_iter or self.n_recheck > 3:
-                break
-            counter = shrink_every
+                    break
+                counter = 1
+            self._update_pair(i, j)
+            self.n_iter += 1
+            self._record()
+        # the verdict is taken on all n variables with an up-to-date gradient
+        self._reconstruct()
+        self.active = self.n
+        optimal = self._select(&i, &j)
         self.status_code = STATUS_CONVERGED if optimal else STATUS_MAX_ITER
         self.F = self._objective()
         # the last sample is the exact objective at the returned point

@@ -25,7 +25,7 @@ _WSS = ("first_order", "second_order")
 _INIT = ("zero", "class_balanced")
 
 
-def _kernel_setup(data, kernel, kernel_params):
+def _kernel_setup(data, kernel, kernel_params, check_input=True):
     """Return (kind code, X or None, K or None, gamma, coef0, degree)."""
     params = dict(kernel_params or {})
     if callable(kernel):
@@ -36,6 +36,8 @@ def _kernel_setup(data, kernel, kernel_params):
     if name == "precomputed":
         if params:
             raise ValueError(f"kernel='precomputed' takes no parameters; got {sorted(params)}.")
+        if not check_input:
+            return 0, None, np.ascontiguousarray(data, dtype=np.float64), 0.0, 0.0, 0
         return 0, None, check_kernel_matrix(data, "K"), 0.0, 0.0, 0
     X = check_finite_array(data, "X")
     _, allowed = KERNELS[name]
@@ -103,6 +105,7 @@ def smo(
     kernel="precomputed",
     kernel_params: dict | None = None,
     warn: bool = True,
+    check_input: bool = True,
 ) -> SolverResult:
     """Train a binary C-SVC by SMO, for PSD and indefinite kernels alike.
 
@@ -147,6 +150,10 @@ def smo(
         ``gamma``, ``coef0``, ``degree``, ``sigma`` or ``p`` for a named kernel.
     warn : bool, default=True
         Emit :class:`~sklearn.exceptions.ConvergenceWarning` when stopped by ``max_iter``.
+    check_input : bool, default=True
+        Check a precomputed ``K`` (square, finite, symmetric). Only for callers that have
+        checked it already, such as :class:`~indefsvm.IndefiniteSVC`; an unchecked bad matrix
+        gives meaningless results.
 
     Returns
     -------
@@ -176,7 +183,7 @@ def smo(
     >>> res.converged, res.objective
     (True, -8.0)
     """
-    kind, X, Kmat, gamma, coef0, degree = _kernel_setup(K, kernel, kernel_params)
+    kind, X, Kmat, gamma, coef0, degree = _kernel_setup(K, kernel, kernel_params, check_input)
     n = X.shape[0] if X is not None else Kmat.shape[0]
     y = check_binary_labels(y, n)
     C = check_positive(C, "C")
