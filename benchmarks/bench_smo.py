@@ -20,6 +20,7 @@ import statistics
 import time
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
@@ -44,11 +45,13 @@ def objective_from_alpha(X, y, alpha, kernel, params, K=None):
     return 0.5 * v @ Ksv @ v - alpha.sum()
 
 
-def timed(fn, repeats):
+def timed(estimator, A, y, repeats):
+    """Median wall time of ``clone(estimator).fit(A, y)`` and the last fitted model."""
     times, out = [], None
     for _ in range(repeats):
+        model = clone(estimator)
         t0 = time.perf_counter()
-        out = fn()
+        out = model.fit(A, y)
         times.append(time.perf_counter() - t0)
     return statistics.median(times), out
 
@@ -65,14 +68,12 @@ def run(sizes, repeats, C):
                 K = isvm.kernel_matrix(X, kernel=kernel, **params) if mode == "precomputed" \
                     else None
                 if K is None:
-                    t_svc, svc = timed(lambda: SVC(**svc_kw).fit(X, y), repeats)
-                    t_our, ours = timed(lambda: isvm.IndefiniteSVC(**svc_kw).fit(X, y), repeats)
+                    t_svc, svc = timed(SVC(**svc_kw), X, y, repeats)
+                    t_our, ours = timed(isvm.IndefiniteSVC(**svc_kw), X, y, repeats)
                 else:
-                    t_svc, svc = timed(
-                        lambda: SVC(kernel="precomputed", C=C, tol=1e-3).fit(K, y), repeats)
-                    t_our, ours = timed(
-                        lambda: isvm.IndefiniteSVC(kernel="precomputed", C=C).fit(K, y),
-                        repeats)
+                    pre = dict(kernel="precomputed", C=C, tol=1e-3, cache_size=200)
+                    t_svc, svc = timed(SVC(**pre), K, y, repeats)
+                    t_our, ours = timed(isvm.IndefiniteSVC(**pre), K, y, repeats)
                 a_svc = np.zeros(n)
                 a_svc[svc.support_] = np.abs(svc.dual_coef_[0])
                 f_svc = objective_from_alpha(X, y, a_svc, kernel, params, K)
