@@ -7,6 +7,8 @@ kernel_matrix, kernels
 IndefiniteSVC
     scikit-learn compatible classifier trained by SMO with the Lin & Lin rule for concave
     sub-problems.
+check_kernel, diagnostics
+    Is this kernel usable in an SVM? PSD / CPD tests, signature, eta scan, class means.
 solvers
     The solvers themselves (``solvers.smo``), returning :class:`solvers.SolverResult`.
 datasets
@@ -15,7 +17,8 @@ UnboundedObjectiveError, ConvergenceWarning
     What a solver raises or warns.
 """
 
-from . import datasets, kernels, solvers
+from . import datasets, diagnostics, kernels, solvers
+from .diagnostics import KernelReport, check_kernel
 from .estimator import IndefiniteSVC
 from .exceptions import ConvergenceWarning, UnboundedObjectiveError
 from .kernels import kernel_matrix
@@ -25,8 +28,11 @@ __version__ = "0.1.0"
 __all__ = [
     "ConvergenceWarning",
     "IndefiniteSVC",
+    "KernelReport",
     "UnboundedObjectiveError",
+    "check_kernel",
     "datasets",
+    "diagnostics",
     "kernel_matrix",
     "kernels",
     "solvers",

@@ -1,0 +1,33 @@
+"""Diagnostics of kernels (before training) and of fitted models (after training).
+
+Before training, from ``K`` (and ``y`` where named):
+
+* :func:`spectrum` - eigenvalues of ``K`` and of ``K`` on the complement of ``e``, once;
+* :func:`cpd_test` - conditional positive definiteness with a certificate ``Delta``;
+* :func:`signature` - pseudo-Euclidean signature ``(p, q, z)`` and negative mass;
+* :func:`eta_scan` - pairs where SMO's sub-problem is concave, and Thm 5 pairs;
+* :func:`sigmoid_region` - Lin & Lin's table for ``tanh(a x'x' + r)``;
+* :func:`class_mean_sqdist` - ``c'Kc``, an upper bound on ``w'Mw``;
+* :func:`check_kernel` - all of it in one :class:`KernelReport`.
+"""
+
+from .eta import EtaScan, eta_scan
+from .report import KernelReport
+from .spectrum import CPDResult, Signature, Spectrum, cpd_test, signature, spectrum
+from .suitability import SigmoidRegion, check_kernel, class_mean_sqdist, sigmoid_region
+
+__all__ = [
+    "CPDResult",
+    "EtaScan",
+    "KernelReport",
+    "SigmoidRegion",
+    "Signature",
+    "Spectrum",
+    "check_kernel",
+    "class_mean_sqdist",
+    "cpd_test",
+    "eta_scan",
+    "sigmoid_region",
+    "signature",
+    "spectrum",
+]

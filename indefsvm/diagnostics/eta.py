@@ -1,0 +1,122 @@
+"""The eta scan: where SMO meets concave sub-problems, and where problem (6) is unbounded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import check_kernel_matrix
+from ._eta import eta_pairs
+
+__all__ = ["EtaScan", "eta_scan"]
+
+
+@dataclass
+class EtaScan:
+    """Result of :func:`eta_scan`.
+
+    Attributes
+    ----------
+    n_pairs : int
+        Pairs ``i < j``.
+    n_negative : int
+        Pairs with ``eta_ij = K_ii + K_jj - 2 K_ij < -atol``: the two-variable SMO
+        sub-problem is concave there (seed 000, section 6, handled by rule (27)).
+    fraction : float
+        ``n_negative / n_pairs``.
+    n_cross_nonpositive : int or None
+        Opposite-label pairs with ``eta_ij <= atol``: by Thm 5 the dual without an upper
+        bound (problem (6)) is unbounded below, so a finite ``C`` is required. ``None``
+        without labels.
+    n_cross_pairs : int or None
+        Opposite-label pairs.
+    worst_pair : tuple of int or None
+        ``(i, j)`` with the smallest ``eta``.
+    worst_eta : float
+        The smallest ``eta_ij``.
+    atol : float
+        Absolute tolerance on ``eta`` (rounding of ``K_ii + K_jj - 2 K_ij``).
+    """
+
+    n_pairs: int
+    n_negative: int
+    fraction: float
+    n_cross_nonpositive: int | None
+    n_cross_pairs: int | None
+    worst_pair: tuple | None
+    worst_eta: float
+    atol: float
+
+    def __str__(self) -> str:
+        s = (f"eta < 0 on {self.n_negative} of {self.n_pairs} pairs ({self.fraction:.3%}); "
+             f"smallest eta {self.worst_eta:.4g} at {self.worst_pair}")
+        if self.n_cross_nonpositive is not None:
+            s += (f"; opposite-label pairs with eta <= 0: {self.n_cross_nonpositive} of "
+                  f"{self.n_cross_pairs}")
+        return s
+
+    def to_dict(self) -> dict:
+        return {"n_pairs": self.n_pairs, "n_negative": self.n_negative,
+                "fraction": self.fraction, "n_cross_nonpositive": self.n_cross_nonpositive,
+                "n_cross_pairs": self.n_cross_pairs,
+                "worst_pair": None if self.worst_pair is None else list(self.worst_pair),
+                "worst_eta": self.worst_eta, "atol": self.atol}
+
+
+def eta_scan(K, y=None, *, atol: float | None = None) -> EtaScan:
+    """Count pairs with ``eta_ij = K_ii + K_jj - 2 K_ij < 0`` (and opposite-label ``<= 0``).
+
+    ``eta_ij`` is the squared distance the kernel induces between ``x_i`` and ``x_j``
+    (seed 003, (1)) and the curvature of SMO's two-variable sub-problem (seed 000, (24)).
+    One compiled pass over the upper triangle; nothing of size ``n^2`` is allocated.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Symmetric kernel matrix.
+    y : array-like of shape (n,), optional
+        Labels (any two values); enables the opposite-label count of Thm 5.
+    atol : float, optional
+        ``eta`` within ``atol`` of 0 counts as 0. Default ``4 eps max|K_ii|``, the rounding
+        of ``K_ii + K_jj - 2 K_ij`` (so duplicates, ``eta = 0``, are not "negative").
+
+    Returns
+    -------
+    EtaScan
+
+    Notes
+    -----
+    No pair with ``eta < 0`` does **not** mean that ``K`` is PSD: the sigmoid kernel on the
+    heart data with ``a = 1/13, r = 0`` is strongly indefinite and has none.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import eta_scan
+    >>> r = eta_scan(np.array([[0.0, 1.0], [1.0, 0.0]]), y=[1, -1])
+    >>> r.n_negative, r.n_cross_nonpositive, r.worst_eta
+    (1, 1, -2.0)
+    """
+    K = check_kernel_matrix(K)
+    n = K.shape[0]
+    if y is not None:
+        y = np.asarray(y)
+        if y.ndim != 1 or y.shape[0] != n:
+            raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+        _, yf = np.unique(y, return_inverse=True)
+        yf = yf.astype(np.float64)
+    else:
+        yf = np.zeros(n)
+    if atol is None:
+        atol = 4.0 * np.finfo(np.float64).eps * float(np.max(np.abs(np.diagonal(K))))
+    n_neg, n_cross, n_cross_pairs, worst, wi, wj = eta_pairs(K, yf, y is not None, atol)
+    n_pairs = n * (n - 1) // 2
+    return EtaScan(
+        n_pairs=n_pairs, n_negative=int(n_neg),
+        fraction=float(n_neg / n_pairs) if n_pairs else 0.0,
+        n_cross_nonpositive=int(n_cross) if y is not None else None,
+        n_cross_pairs=int(n_cross_pairs) if y is not None else None,
+        worst_pair=(int(wi), int(wj)) if wi >= 0 else None,
+        worst_eta=float(worst) if wi >= 0 else float("nan"), atol=float(atol),
+    )

@@ -1,0 +1,190 @@
+"""``KernelReport``: the result of :func:`indefsvm.check_kernel`, for people and machines."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from .eta import EtaScan
+from .spectrum import CPDResult, Signature, Spectrum
+
+__all__ = ["KernelReport", "build_notes"]
+
+
+@dataclass
+class KernelReport:
+    """Suitability of a kernel matrix for an SVM, before training.
+
+    Attributes
+    ----------
+    n : int
+        Number of samples.
+    verdict : str
+        ``"PSD"``, ``"CPD"``, ``"indefinite, usable with care"`` or ``"unsuitable"``
+        (negated CPD, or a negative class-mean squared distance).
+    is_psd, is_cpd, is_cpsd, negated_cpd : bool
+        Tests on ``K``, ``K`` on the complement of ``e``, and ``-K``.
+    lam_min, lam_max : float
+        Extreme eigenvalues of ``K``.
+    spectrum : Spectrum
+    cpd : CPDResult
+    signature : Signature
+    eta : EtaScan
+    class_mean_sqdist : float or None
+        ``c'Kc`` (labels needed).
+    n_negative_diagonal : int
+        Entries ``K_ii < 0``.
+    sigmoid : SigmoidRegion or None
+        For the sigmoid kernel given with ``X``.
+    kernel : dict or None
+        Kernel name and parameters when the report built ``K``.
+    mass_thresholds : tuple
+        Negative-mass bounds of "slightly" and "strongly" indefinite.
+    notes : list of str
+        Numbered notes in plain words.
+    """
+
+    n: int
+    verdict: str
+    is_psd: bool
+    is_cpd: bool
+    is_cpsd: bool
+    negated_cpd: bool
+    lam_min: float
+    lam_max: float
+    spectrum: Spectrum
+    cpd: CPDResult
+    signature: Signature
+    eta: EtaScan
+    class_mean_sqdist: float | None
+    n_negative_diagonal: int
+    sigmoid: object | None
+    kernel: dict | None
+    mass_thresholds: tuple
+    notes: list = field(default_factory=list)
+
+    def _rows(self):
+        sig = self.signature
+        mass = "n/a" if sig.negative_mass is None else f"{sig.negative_mass:.3%}"
+        rows = [
+            ("verdict", self.verdict),
+            ("samples", str(self.n)),
+            ("lambda_min / lambda_max", f"{self.lam_min:.4g} / {self.lam_max:.4g}"),
+            ("PSD / CPD / CPSD", f"{self.is_psd} / {self.is_cpd} / {self.is_cpsd}"),
+            ("CPD certificate Delta", "none" if self.cpd.delta is None
+             else f"{self.cpd.delta:.4g}"),
+            ("signature (p, q, z)", f"({sig.p}, {sig.q}, {sig.z})"),
+            ("negative mass", mass),
+            ("negated CPD", str(self.negated_cpd)),
+            ("eta < 0 pairs", f"{self.eta.n_negative} of {self.eta.n_pairs}"),
+        ]
+        if self.eta.n_cross_nonpositive is not None:
+            rows.append(("opposite-label eta <= 0", str(self.eta.n_cross_nonpositive)))
+        if self.class_mean_sqdist is not None:
+            rows.append(("class-mean sq. distance c'Kc", f"{self.class_mean_sqdist:.4g}"))
+        rows.append(("K_ii < 0 entries", str(self.n_negative_diagonal)))
+        if self.sigmoid is not None:
+            rows.append(("sigmoid case (Lin & Lin)", str(self.sigmoid.case)))
+        rows.append(("method", self.spectrum.method))
+        return rows
+
+    def __str__(self) -> str:
+        rows = self._rows()
+        width = max(len(k) for k, _ in rows)
+        head = "Kernel check"
+        if self.kernel:
+            head += " (" + ", ".join(f"{k}={v}" for k, v in self.kernel.items()) + ")"
+        lines = [head, "-" * len(head)]
+        lines += [f"{k:<{width}}  {v}" for k, v in rows]
+        lines.append("")
+        lines += [f"{i}. {note}" for i, note in enumerate(self.notes, 1)]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
+                       f"<td>{html.escape(v)}</td></tr>" for k, v in self._rows())
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        return (f"<div><h4>Kernel check: {html.escape(self.verdict)}</h4>"
+                f"<table>{rows}</table><ol>{notes}</ol></div>")
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable dictionary (numbers, verdict and notes)."""
+        return {
+            "n": self.n, "verdict": self.verdict, "is_psd": self.is_psd, "is_cpd": self.is_cpd,
+            "is_cpsd": self.is_cpsd, "negated_cpd": self.negated_cpd,
+            "lam_min": self.lam_min, "lam_max": self.lam_max,
+            "spectrum": self.spectrum.to_dict(), "cpd": self.cpd.to_dict(),
+            "signature": self.signature.to_dict(), "eta": self.eta.to_dict(),
+            "class_mean_sqdist": self.class_mean_sqdist,
+            "n_negative_diagonal": self.n_negative_diagonal,
+            "sigmoid": None if self.sigmoid is None else self.sigmoid.to_dict(),
+            "kernel": None if self.kernel is None else {
+                k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
+                for k, v in self.kernel.items()},
+            "notes": list(self.notes),
+        }
+
+
+def build_notes(r: KernelReport) -> list[str]:
+    """The numbered notes of a report, in plain words with the numbers."""
+    sp, sig, eta = r.spectrum, r.signature, r.eta
+    notes = []
+    if r.is_psd:
+        notes.append(f"K is positive semi-definite: lambda_min = {r.lam_min:.4g} >= "
+                     f"-{sp.tol:.3g} (zero threshold). The SVM dual is convex.")
+    else:
+        notes.append(f"K is not PSD: lambda_min = {r.lam_min:.4g}, "
+                     f"{abs(r.lam_min) / sp.scale:.3%} of max |lambda| = {sp.scale:.4g}. "
+                     "The SVM dual is not convex; SMO returns a stationary point.")
+    notes.append(r.cpd.note)
+    mass = sig.negative_mass
+    if sig.q == 0:
+        kind = "Euclidean (no negative direction)"
+    elif mass is None:
+        kind = "indefinite (negative mass needs the dense method)"
+    elif mass < r.mass_thresholds[0]:
+        kind = "slightly indefinite"
+    elif mass > r.mass_thresholds[1]:
+        kind = "strongly indefinite"
+    else:
+        kind = "moderately indefinite"
+    mass_txt = "" if mass is None else f", negative mass {mass:.3%}"
+    notes.append(f"Pseudo-Euclidean signature (p, q, z) = ({sig.p}, {sig.q}, {sig.z}): the data "
+                 f"embed in R^({sig.p},{sig.q}){mass_txt}, |most negative| / largest "
+                 f"eigenvalue {sig.negative_ratio:.3g}: {kind}.")
+    if r.negated_cpd:
+        notes.append("-K is CPD (every eigenvalue on the complement of e is negative): "
+                     "w'Mw <= 0 for every solution, whatever the data. Unsuitable (seed 003, "
+                     "§7.3).")
+    if eta.n_negative:
+        notes.append(f"{eta.n_negative} of {eta.n_pairs} pairs ({eta.fraction:.3%}) have "
+                     f"eta = K_ii + K_jj - 2K_ij < 0 (smallest {eta.worst_eta:.4g} at pair "
+                     f"{eta.worst_pair}): SMO meets concave sub-problems there and takes the "
+                     "step to the bound (rule (27)).")
+    else:
+        notes.append("No pair has eta = K_ii + K_jj - 2K_ij < 0, so every SMO sub-problem is "
+                     "convex. This does NOT mean K is PSD: the spectrum decides that.")
+    if eta.n_cross_nonpositive:
+        notes.append(f"{eta.n_cross_nonpositive} opposite-label pairs have eta <= 0: without "
+                     "an upper bound problem (6) is unbounded below (Thm 5); keep C finite.")
+    if r.class_mean_sqdist is not None:
+        d = r.class_mean_sqdist
+        if d > 0:
+            notes.append(f"Squared distance of the class means c'Kc = {d:.4g} > 0: an upper "
+                         "bound on w'Mw, so a solution with w'Mw > 0 can exist (a smaller C "
+                         "may be needed).")
+        else:
+            notes.append(f"Squared distance of the class means c'Kc = {d:.4g} <= 0: every "
+                         "CH/SVM solution has w'Mw <= 0. Unsuitable for these labels "
+                         "(seed 003, §7.3).")
+    if r.n_negative_diagonal:
+        notes.append(f"{r.n_negative_diagonal} diagonal entries K_ii are negative: without "
+                     "y'alpha = 0 and a finite C the no-bias problem (19) is unbounded "
+                     "(Thm 10).")
+    if r.sigmoid is not None:
+        notes.append(str(r.sigmoid))
+    method = ("eigenvalues from one dense tridiagonalisation" if sp.method == "dense"
+              else "; ".join(sp.approximate))
+    notes.append(f"Method: {method}. Zero threshold {sp.tol:.3g} = rtol {sp.rtol:.3g} x "
+                 f"max |lambda|.")
+    return [n for n in notes if n]

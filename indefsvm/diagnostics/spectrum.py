@@ -1,0 +1,511 @@
+"""Eigenvalues of a kernel matrix, of its restriction to e-perp, and what they say.
+
+One Householder reflection ``H`` maps ``e / sqrt(n)`` to the first unit vector, so
+``H K H = [[a, b'], [b, B]]`` where ``B`` is ``K`` restricted to the complement of ``e``
+(in an orthonormal basis) and ``a = e'Ke / n``. A single LAPACK tridiagonalisation of ``HKH``
+with lower storage never touches index 0, so its tridiagonal ``T`` carries both spectra:
+``eig(T) = eig(K)`` and ``eig(T[1:, 1:]) = eig(B)``. The eigenvalues of ``B`` are those of
+the centred kernel ``JKJ``, ``J = I - ee'/n``, without its zero along ``e``: the
+pseudo-Euclidean signature and the CPD test (seed 000, Thm 3) both read them. So one
+``O(n^3)`` reduction answers the PSD test, the CPD test and the signature.
+
+Zero threshold: an eigenvalue is treated as zero when ``|lambda| <= rtol * max|lambda(K)|``
+with ``rtol = n * eps`` by default (the convention of ``numpy.linalg.matrix_rank``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg as sla
+from scipy.linalg.blas import dsyr2
+from scipy.linalg.lapack import dsytrd, dsytrd_lwork
+from scipy.sparse.linalg import LinearOperator, eigsh
+
+from .._validation import check_kernel_matrix
+
+#: matrices up to this size get the dense method (all eigenvalues)
+DENSE_MAX = 5000
+
+__all__ = ["DENSE_MAX", "CPDResult", "Signature", "Spectrum", "cpd_test", "signature",
+           "spectrum"]
+
+
+@dataclass
+class Spectrum:
+    """Eigen-information of a kernel matrix ``K`` (see :func:`spectrum`).
+
+    Attributes
+    ----------
+    n : int
+        Size of ``K``.
+    method : str
+        ``"dense"`` (every eigenvalue, from one tridiagonalisation) or ``"ldl+lanczos"``
+        (inertia by LDL' and Sylvester's law, extreme eigenvalues by Lanczos).
+    eigenvalues : ndarray or None
+        All eigenvalues of ``K``, ascending (dense method only).
+    restricted : ndarray or None
+        All eigenvalues of ``K`` on the complement of ``e`` (the centred kernel's spectrum
+        without its zero along ``e``), ascending (dense method only).
+    lam_min, lam_max : float
+        Extreme eigenvalues of ``K``.
+    restricted_min, restricted_max : float
+        Extreme eigenvalues of ``K`` on the complement of ``e``.
+    n_pos, n_neg, n_zero : int
+        Inertia of ``K`` restricted to the complement of ``e`` (``n - 1`` values).
+    scale : float
+        ``max |lambda(K)|``, the reference of the relative thresholds.
+    rtol, tol : float
+        Relative and absolute zero threshold, ``tol = rtol * scale``.
+    schur : float or None
+        ``a - b' B^{-1} b`` when ``B`` is positive definite, else ``None``. ``K + D ee'`` is
+        positive definite exactly when ``B`` is and ``schur + n D > 0``.
+    approximate : list of str
+        What, if anything, is approximate.
+    """
+
+    n: int
+    method: str
+    eigenvalues: np.ndarray | None
+    restricted: np.ndarray | None
+    lam_min: float
+    lam_max: float
+    restricted_min: float
+    restricted_max: float
+    n_pos: int
+    n_neg: int
+    n_zero: int
+    scale: float
+    rtol: float
+    tol: float
+    schur: float | None
+    approximate: list = field(default_factory=list)
+    _K: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def is_psd(self) -> bool:
+        """``lambda_min(K) >= -tol``."""
+        return bool(self.lam_min >= -self.tol)
+
+    def __str__(self) -> str:
+        return (f"Spectrum of a {self.n} x {self.n} kernel ({self.method}): "
+                f"lambda in [{self.lam_min:.4g}, {self.lam_max:.4g}], "
+                f"on e-perp [{self.restricted_min:.4g}, {self.restricted_max:.4g}], "
+                f"zero threshold {self.tol:.3g} (rtol {self.rtol:.3g})")
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable summary (without the full eigenvalue arrays)."""
+        return {
+            "n": self.n, "method": self.method, "lam_min": self.lam_min,
+            "lam_max": self.lam_max, "restricted_min": self.restricted_min,
+            "restricted_max": self.restricted_max, "n_pos": self.n_pos, "n_neg": self.n_neg,
+            "n_zero": self.n_zero, "scale": self.scale, "rtol": self.rtol, "tol": self.tol,
+            "schur": self.schur, "is_psd": self.is_psd, "approximate": list(self.approximate),
+        }
+
+
+def _householder_rotate(K: np.ndarray) -> np.ndarray:
+    """Lower triangle of ``H K H`` with ``H e/sqrt(n) = e_1``, Fortran order.
+
+    The trailing block (``K`` on the complement of ``e``) is taken from ``H (JKJ) H`` rather
+    than ``H K H``: the two are equal in exact arithmetic, but the centred matrix is computed
+    with rounding relative to its own size, so exact zeros of the centred kernel (e.g.
+    ``diag(1, -1)``, low-rank kernels) stay at the rounding level of ``JKJ``, not of ``K``.
+    The first column is ``H K u``, ``u = e / sqrt(n)``.
+    """
+    n = K.shape[0]
+    if n == 1:
+        return np.array(K, order="F", copy=True)
+    u = np.full(n, 1.0 / np.sqrt(n))
+    v = u.copy()
+    v[0] -= 1.0
+    c = v @ v
+    r = K.mean(axis=1)
+    m = r.mean()
+    C = np.array(K, order="F", copy=True)
+    C -= r[:, None]
+    C -= r[None, :]
+    C += m
+    p = C @ v
+    s = v @ p
+    w = (2.0 / c) * p - (2.0 * s / c**2) * v
+    Ct = dsyr2(-1.0, v, w, a=C, lower=1, overwrite_a=1)  # H (JKJ) H = C - v w' - w v'
+    Ku = K @ u
+    Ct[:, 0] = Ku - (2.0 / c) * (v @ Ku) * v  # H K u: a = u'Ku, then b
+    return Ct
+
+
+def _inertia(values: np.ndarray, tol: float) -> tuple[int, int, int]:
+    pos = int(np.count_nonzero(values > tol))
+    neg = int(np.count_nonzero(values < -tol))
+    return pos, neg, int(values.shape[0]) - pos - neg
+
+
+def _dense(K, rtol):
+    n = K.shape[0]
+    Kt = _householder_rotate(K)
+    lwork, _ = dsytrd_lwork(n, lower=1)
+    _, d, e, _, info = dsytrd(Kt, lower=1, lwork=max(int(lwork), 1), overwrite_a=1)
+    if info != 0:  # pragma: no cover - LAPACK argument error
+        raise RuntimeError(f"LAPACK dsytrd failed (info={info}).")
+    lam = sla.eigvalsh_tridiagonal(d, e, lapack_driver="sterf") if n > 1 else d.copy()
+    mu = (sla.eigvalsh_tridiagonal(d[1:], e[1:], lapack_driver="sterf") if n > 2
+          else d[1:].copy())
+    scale = float(np.max(np.abs(lam)))
+    tol = rtol * scale
+    pos, neg, zero = _inertia(mu, tol)
+    schur = None
+    if n > 1 and mu[0] > tol:
+        # a - b'B^{-1}b = d0 - e0^2 (T'^{-1})_{11}, T' = T[1:, 1:] tridiagonal
+        rhs = np.zeros(n - 1)
+        rhs[0] = 1.0
+        ab = np.zeros((3, n - 1))
+        ab[0, 1:] = e[1:]
+        ab[1] = d[1:]
+        ab[2, :-1] = e[1:]
+        x = sla.solve_banded((1, 1), ab, rhs)
+        schur = float(d[0] - e[0] ** 2 * x[0])
+    elif n == 1:
+        schur = float(d[0])
+    return Spectrum(
+        n=n, method="dense", eigenvalues=lam, restricted=mu,
+        lam_min=float(lam[0]), lam_max=float(lam[-1]),
+        restricted_min=float(mu[0]) if n > 1 else 0.0,
+        restricted_max=float(mu[-1]) if n > 1 else 0.0,
+        n_pos=pos, n_neg=neg, n_zero=zero, scale=scale, rtol=rtol, tol=tol, schur=schur,
+        approximate=[], _K=K,
+    )
+
+
+def _lanczos_extreme(op, n, which):
+    try:
+        val = eigsh(op, k=1, which=which, tol=1e-10, maxiter=max(1000, 10 * n),
+                    return_eigenvectors=False)
+        return float(val[0]), True
+    except Exception:  # ArpackNoConvergence and friends: report, don't hide
+        return float("nan"), False
+
+
+def _ldl(K, rtol):
+    n = K.shape[0]
+    approximate = []
+    lam_min, ok1 = _lanczos_extreme(K, n, "SA")
+    lam_max, ok2 = _lanczos_extreme(K, n, "LA")
+    if not (ok1 and ok2):
+        approximate.append("Lanczos did not converge for an extreme eigenvalue of K")
+    scale = float(np.nanmax(np.abs([lam_min, lam_max])))
+    tol = rtol * scale
+
+    # Lanczos on JKJ +/- shift * uu': the eigenvalue 0 along e moves past the end of the
+    # spectrum, so the extremes found are those of K on the complement of e
+    shift = 2.0 * scale + 1.0
+
+    def centred(v, sign):
+        mean = v.mean()
+        w = K @ (v - mean)
+        return w - w.mean() + sign * shift * mean
+
+    up = LinearOperator((n, n), matvec=lambda v: centred(v, 1.0), dtype=np.float64)
+    down = LinearOperator((n, n), matvec=lambda v: centred(v, -1.0), dtype=np.float64)
+    cmin, ok3 = _lanczos_extreme(up, n, "SA")
+    cmax, ok4 = _lanczos_extreme(down, n, "LA")
+    if not (ok3 and ok4):
+        approximate.append("Lanczos did not converge for an extreme eigenvalue on e-perp")
+    Kt = _householder_rotate(K)
+    B = np.tril(Kt[1:, 1:])
+    B = B + np.tril(B, -1).T
+    lu, dblk, perm = sla.ldl(B, lower=True, hermitian=True, overwrite_a=True,
+                             check_finite=False)
+    pivots = []
+    i = 0
+    diag, off = np.diagonal(dblk), np.diagonal(dblk, -1)
+    while i < n - 1:
+        if i + 1 < n - 1 and off[i] != 0.0:
+            pivots.extend(np.linalg.eigvalsh(dblk[i:i + 2, i:i + 2]))
+            i += 2
+        else:
+            pivots.append(diag[i])
+            i += 1
+    pivots = np.asarray(pivots)
+    pos, neg, zero = _inertia(pivots, tol)
+    approximate.append("inertia from LDL' pivots (Sylvester's law); zero pivots judged with "
+                       "the same threshold, so near-zero eigenvalues may be miscounted")
+    approximate.append("extreme eigenvalues by Lanczos (ARPACK, tol 1e-10)")
+    schur = None
+    if neg == 0 and zero == 0:
+        b = np.asarray(Kt[1:, 0]).copy()
+        L = lu[perm]
+        z = sla.solve_triangular(L, b[perm], lower=True, unit_diagonal=True)
+        z = np.linalg.solve(dblk, z) if n < 3 else sla.solve_banded(
+            (1, 1), np.vstack([np.r_[0, off], diag, np.r_[off, 0]]), z)
+        xp = sla.solve_triangular(L.T, z, lower=False, unit_diagonal=True)
+        x = np.empty_like(xp)
+        x[perm] = xp
+        schur = float(Kt[0, 0] - b @ x)
+    return Spectrum(
+        n=n, method="ldl+lanczos", eigenvalues=None, restricted=None, lam_min=lam_min,
+        lam_max=lam_max, restricted_min=cmin, restricted_max=cmax,
+        n_pos=pos, n_neg=neg, n_zero=zero, scale=scale, rtol=rtol, tol=tol, schur=schur,
+        approximate=approximate, _K=K,
+    )
+
+
+def spectrum(K, *, rtol: float | None = None, method: str = "auto") -> Spectrum:
+    """Eigenvalues of ``K`` and of ``K`` restricted to the complement of ``e``.
+
+    Computed once and read by :func:`cpd_test`, :func:`signature` and
+    :func:`indefsvm.check_kernel`.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Symmetric kernel matrix.
+    rtol : float, optional
+        Relative zero threshold; an eigenvalue with ``|lambda| <= rtol * max|lambda(K)|``
+        counts as zero. Default ``n * eps`` (as ``numpy.linalg.matrix_rank``). Genuine
+        eigenvalues of real kernels can be 1e-8 of the largest: the default keeps them.
+    method : {"auto", "dense", "ldl"}, default="auto"
+        ``"dense"``: one tridiagonalisation, every eigenvalue (``n <= DENSE_MAX`` for
+        ``"auto"``). ``"ldl"``: inertia by LDL' (Sylvester's law of inertia) and extreme
+        eigenvalues by Lanczos on operators that apply ``K`` and ``JKJ``; no eigenvalue arrays.
+
+    Returns
+    -------
+    Spectrum
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import spectrum
+    >>> s = spectrum(np.array([[1.0, 0.0], [0.0, -1.0]]))
+    >>> s.lam_min, s.lam_max, s.is_psd
+    (-1.0, 1.0, False)
+    """
+    K = check_kernel_matrix(K)
+    n = K.shape[0]
+    if rtol is None:
+        rtol = n * np.finfo(np.float64).eps
+    elif not (rtol >= 0):
+        raise ValueError(f"rtol must be >= 0; got {rtol!r}.")
+    if method not in ("auto", "dense", "ldl"):
+        raise ValueError(f"Unknown method={method!r}; choose 'auto', 'dense' or 'ldl'.")
+    if method == "dense" or (method == "auto" and n <= DENSE_MAX) or n < 3:
+        return _dense(K, float(rtol))
+    return _ldl(K, float(rtol))
+
+
+def _as_spectrum(K, rtol, method="auto") -> Spectrum:
+    if isinstance(K, Spectrum):
+        if rtol is not None and rtol != K.rtol:
+            return spectrum(K._K, rtol=rtol, method=K.method.split("+")[0])
+        return K
+    return spectrum(K, rtol=rtol, method=method)
+
+
+@dataclass
+class CPDResult:
+    """Conditional positive definiteness of ``K`` (seed 000, Thm 3).
+
+    Attributes
+    ----------
+    is_cpd : bool
+        ``v'Kv > 0`` for every ``v != 0`` with ``e'v = 0``: smallest eigenvalue on the
+        complement of ``e`` above the zero threshold.
+    is_cpsd : bool
+        ``v'Kv >= 0`` on the complement of ``e`` (up to the threshold).
+    min_eig_restricted : float
+        Smallest eigenvalue of ``K`` on the complement of ``e``.
+    n_negative_restricted : int
+        Negative eigenvalues of ``K`` on the complement of ``e`` (``q`` of the signature).
+    delta : float or None
+        A certificate: ``K + delta ee'`` was verified positive definite by a Cholesky
+        factorisation. ``None`` if ``K`` is not CPD (then no such delta exists).
+    delta_min : float or None
+        The infimum of valid deltas, ``(b'B^{-1}b - a) / n`` (Schur complement).
+    tol : float
+        Zero threshold used.
+    note : str
+        One sentence in plain words.
+    """
+
+    is_cpd: bool
+    is_cpsd: bool
+    min_eig_restricted: float
+    n_negative_restricted: int
+    delta: float | None
+    delta_min: float | None
+    tol: float
+    note: str
+
+    def __str__(self) -> str:
+        return self.note
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("is_cpd", "is_cpsd", "min_eig_restricted",
+                                             "n_negative_restricted", "delta", "delta_min",
+                                             "tol", "note")}
+
+
+def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
+    """Is ``K`` conditionally positive definite, and which ``Delta`` makes ``K + Delta ee'`` PD?
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n) or Spectrum
+        Kernel matrix, or its :func:`spectrum` (reused, not recomputed).
+    rtol : float, optional
+        Relative zero threshold (see :func:`spectrum`).
+
+    Returns
+    -------
+    CPDResult
+
+    Notes
+    -----
+    In the rotated basis ``HKH = [[a, b'], [b, B]]`` (``B``: ``K`` on the complement of
+    ``e``), ``K + Delta ee'`` is PD iff ``B`` is PD and ``a + n Delta - b'B^{-1}b > 0``
+    (Schur complement), so the smallest valid ``Delta`` is ``(b'B^{-1}b - a) / n`` and exists
+    exactly when ``K`` is CPD (Thm 3). The returned ``delta`` adds a margin of
+    ``lambda_min(B) / n`` and is checked by Cholesky; if that check fails the margin grows
+    tenfold, up to three times. A CPSD matrix that is not CPD, such as ``diag(1, -1)`` or the
+    zero matrix, has no such ``Delta`` (seed 000, section 2).
+
+    References
+    ----------
+    Lin & Lin (seed 000), Theorem 3 and the examples after it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import cpd_test
+    >>> r = cpd_test(np.array([[1.0, 0.0], [0.0, -1.0]]))
+    >>> r.is_cpd, r.is_cpsd, r.delta
+    (False, True, None)
+    """
+    sp = _as_spectrum(K, rtol)
+    n = sp.n
+    tol = sp.tol
+    mu_min = sp.restricted_min
+    is_cpsd = bool(mu_min >= -tol) and sp.n_neg == 0
+    is_cpd = bool(mu_min > tol) and sp.n_neg == 0 and sp.n_zero == 0 if n > 1 else True
+    delta = delta_min = None
+    if is_cpd and sp.schur is not None:
+        delta_min = -sp.schur / n
+        margin = max(mu_min, tol) / n if n > 1 else max(abs(sp.schur), 1.0)
+        Kmat = sp._K
+        for _ in range(4):
+            cand = delta_min + margin
+            try:
+                sla.cholesky(Kmat + cand, lower=True, check_finite=False)
+                delta = float(cand)
+                break
+            except np.linalg.LinAlgError:
+                margin *= 10.0
+    if is_cpd:
+        if delta is not None:
+            note = (f"K is CPD: on the complement of e its smallest eigenvalue is {mu_min:.4g} "
+                    f"> 0, and K + Delta ee' with Delta = {delta:.6g} is positive definite (verified by "
+                    f"Cholesky; any Delta > {delta_min:.6g} works). Problem (6) has a finite "
+                    "optimum (Thm 3).")
+        else:
+            note = (f"K is CPD (smallest eigenvalue on the complement of e {mu_min:.4g} > 0), "
+                    "but no certificate Delta passed the Cholesky check: K is close to the "
+                    "boundary for this precision.")
+    elif is_cpsd:
+        note = (f"K is conditionally positive semi-definite but not CPD: {sp.n_zero} "
+                "eigenvalue(s) on the complement of e are zero (within the threshold), so no "
+                "Delta makes K + Delta ee' positive definite (Thm 3; cf. diag(1, -1)).")
+    else:
+        note = (f"K is not CPD: {sp.n_neg} negative eigenvalue(s) on the complement of e, the "
+                f"smallest {mu_min:.4g} ({abs(mu_min) / sp.scale:.2%} of max |lambda|). No "
+                "Delta makes K + Delta ee' positive definite.")
+    return CPDResult(is_cpd=is_cpd, is_cpsd=is_cpsd, min_eig_restricted=float(mu_min),
+                     n_negative_restricted=int(sp.n_neg), delta=delta,
+                     delta_min=None if delta_min is None else float(delta_min), tol=float(tol),
+                     note=note)
+
+
+@dataclass
+class Signature:
+    """Pseudo-Euclidean signature of the centred kernel ``JKJ`` (seed 003, Prop. 1).
+
+    Attributes
+    ----------
+    p, q, z : int
+        Positive, negative and zero eigenvalues of ``JKJ`` (``z`` includes the zero along
+        ``e``), so ``p + q + z = n`` and the data embed in ``R^(p, q)``.
+    negative_mass : float or None
+        ``sum |lambda_-| / sum |lambda|`` over the centred spectrum: how indefinite. ``None``
+        when only the inertia is known (LDL method).
+    negative_ratio : float
+        ``|most negative| / largest`` eigenvalue of ``JKJ`` (0 when ``q = 0``).
+    eigenvalues : ndarray or None
+        The centred spectrum, ascending (dense method).
+    rtol, tol : float
+        Zero threshold (relative to ``max |lambda(K)|``) and its absolute value.
+    """
+
+    p: int
+    q: int
+    z: int
+    negative_mass: float | None
+    negative_ratio: float
+    eigenvalues: np.ndarray | None
+    rtol: float
+    tol: float
+
+    def __iter__(self):
+        return iter((self.p, self.q, self.z))
+
+    def __str__(self) -> str:
+        mass = "n/a" if self.negative_mass is None else f"{self.negative_mass:.3%}"
+        return (f"signature (p, q, z) = ({self.p}, {self.q}, {self.z}); negative mass {mass}; "
+                f"|most negative| / largest = {self.negative_ratio:.3g}")
+
+    def to_dict(self) -> dict:
+        return {"p": self.p, "q": self.q, "z": self.z, "negative_mass": self.negative_mass,
+                "negative_ratio": self.negative_ratio, "rtol": self.rtol, "tol": self.tol}
+
+
+def signature(K, rtol: float | None = None) -> Signature:
+    """Signature ``(p, q, z)`` of the centred kernel ``JKJ``, ``J = I - ee'/n``.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n) or Spectrum
+        Kernel matrix, or its :func:`spectrum`.
+    rtol : float, optional
+        Relative zero threshold: ``|lambda| <= rtol * max|lambda(K)|`` counts as zero;
+        default ``n * eps``.
+
+    Returns
+    -------
+    Signature
+        Also unpacks as ``p, q, z = signature(K)``.
+
+    Examples
+    --------
+    The toy kernel ``x1 x1' - x2 x2'`` on generic points of the plane:
+
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import signature
+    >>> Z = np.random.default_rng(0).normal(size=(6, 2))
+    >>> tuple(signature(Z @ np.diag([1.0, -1.0]) @ Z.T))
+    (1, 1, 4)
+    """
+    sp = _as_spectrum(K, rtol)
+    z = sp.n_zero + 1  # the centred kernel's zero along e
+    if sp.restricted is not None:
+        mu = sp.restricted
+        centred = np.sort(np.append(mu, 0.0))
+        total = float(np.sum(np.abs(mu)))
+        neg = float(np.sum(np.abs(mu[mu < -sp.tol])))
+        mass = neg / total if total > 0 else 0.0
+    else:
+        centred, mass = None, None
+    ratio = (abs(sp.restricted_min) / sp.restricted_max
+             if sp.n_neg > 0 and sp.restricted_max > 0 else 0.0)
+    return Signature(p=sp.n_pos, q=sp.n_neg, z=z, negative_mass=mass,
+                     negative_ratio=float(ratio), eigenvalues=centred, rtol=sp.rtol,
+                     tol=sp.tol)

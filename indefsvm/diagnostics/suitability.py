@@ -1,0 +1,259 @@
+"""Suitability of a kernel before training: sigmoid regions, class-mean distance, and the
+one-call :func:`check_kernel`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import check_finite_array, check_kernel_matrix
+from ..kernels import canonical_name, kernel_matrix
+from .eta import eta_scan
+from .report import KernelReport, build_notes
+from .spectrum import cpd_test, signature, spectrum
+
+__all__ = ["SigmoidRegion", "check_kernel", "class_mean_sqdist", "sigmoid_region"]
+
+_CASE_TEXT = {
+    0: "a = 0: the kernel is the constant tanh(r); it carries no information about x.",
+    1: ("a > 0, r < 0: K is CPD once r is small enough (Thm 4) and behaves like the RBF "
+        "kernel for small a (Thms 8-9): the region Lin & Lin advise."),
+    2: ("a > 0, r >= 0: in general not as good as a > 0, r < 0; where a||x||^2 + r > 0 "
+        "opposite-label pairs can have eta <= 0 and then problem (6) is unbounded (Thm 5)."),
+    3: ("a < 0, r > 0: for r large enough the optimum of (6) is -infinity (Thm 6); "
+        "a poor choice."),
+    4: ("a < 0, r <= 0: the optimum of (6) is easily -infinity (Thm 7); a poor choice."),
+}
+
+
+@dataclass
+class SigmoidRegion:
+    """Where ``(a, r)`` of ``tanh(a x'x' + r)`` falls in Lin & Lin's table (seed 000, §3).
+
+    Attributes
+    ----------
+    a, r : float
+        Slope and shift.
+    case : int
+        1: ``a > 0, r < 0``; 2: ``a > 0, r >= 0``; 3: ``a < 0, r > 0``; 4: ``a < 0, r <= 0``;
+        0: ``a = 0``.
+    max_arg : float
+        ``max_i (a ||x_i||^2 + r)``.
+    lemma2 : bool
+        ``a > 0`` and ``max_arg <= 0`` (condition (26)): every SMO sub-problem is convex.
+    thm7_pairs : int or None
+        Case 4 with labels: opposite-label pairs with ``x_i'x_j <= min(||x_i||^2, ||x_j||^2)``;
+        any one makes problem (6) unbounded (Thm 7). ``None`` otherwise.
+    verdict : str
+        The table's advice in words.
+    """
+
+    a: float
+    r: float
+    case: int
+    max_arg: float
+    lemma2: bool
+    thm7_pairs: int | None
+    verdict: str
+
+    def __str__(self) -> str:
+        s = f"sigmoid (a={self.a:g}, r={self.r:g}), case {self.case}: {self.verdict}"
+        s += (f" max_i a||x_i||^2 + r = {self.max_arg:.4g}"
+              + (" <= 0: every SMO sub-problem is convex (Lemma 2)." if self.lemma2 else "."))
+        if self.thm7_pairs is not None:
+            s += f" Thm 7 pairs: {self.thm7_pairs}."
+        return s
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "r": self.r, "case": self.case, "max_arg": self.max_arg,
+                "lemma2": self.lemma2, "thm7_pairs": self.thm7_pairs, "verdict": self.verdict}
+
+
+def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
+    """Classify sigmoid parameters by Lin & Lin's table and check Lemma 2 on the data.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        Training inputs.
+    a, r : float
+        The kernel ``tanh(a x'x' + r)`` (scikit-learn's ``gamma`` and ``coef0``).
+    y : array-like of shape (n,), optional
+        Labels; needed for the Thm 7 pair count in case 4.
+
+    Returns
+    -------
+    SigmoidRegion
+
+    References
+    ----------
+    Lin & Lin (seed 000), section 3 (table, Thms 4-7) and Lemma 2 of section 6.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import sigmoid_region
+    >>> reg = sigmoid_region(np.array([[1.0, 0.0], [0.0, 0.5]]), a=0.5, r=-1.0)
+    >>> reg.case, reg.lemma2
+    (1, True)
+    """
+    X = check_finite_array(X, "X")
+    a, r = float(a), float(r)
+    norms = np.einsum("ij,ij->i", X, X)
+    max_arg = float(np.max(a * norms + r))
+    if a > 0:
+        case = 1 if r < 0 else 2
+    elif a < 0:
+        case = 3 if r > 0 else 4
+    else:
+        case = 0
+    thm7 = None
+    if case == 4 and y is not None:
+        y = np.asarray(y)
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must have shape ({X.shape[0]},); got {y.shape}.")
+        thm7 = 0
+        for start in range(0, X.shape[0], 1024):  # blocks: no n x n temporary
+            G = X[start:start + 1024] @ X.T
+            lim = np.minimum(norms[start:start + 1024, None], norms[None, :])
+            cross = y[start:start + 1024, None] != y[None, :]
+            thm7 += int(np.count_nonzero((G <= lim) & cross))
+        thm7 //= 2
+    return SigmoidRegion(a=a, r=r, case=case, max_arg=max_arg,
+                         lemma2=bool(a > 0 and max_arg <= 0), thm7_pairs=thm7,
+                         verdict=_CASE_TEXT[case])
+
+
+def _two_class_labels(y, n, what):
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+    classes = np.unique(y)
+    if classes.shape[0] != 2:
+        raise ValueError(
+            f"{what} needs exactly two classes in y; got {classes.shape[0]} "
+            f"({classes[:5].tolist()}). For more classes check each pair (one-vs-one)."
+        )
+    return y == classes[1]
+
+
+def class_mean_sqdist(K, y) -> float:
+    """Squared pseudo-Euclidean distance of the class means, ``c'Kc`` (seed 003, §7.3).
+
+    ``c_i = 1/n_+`` for the positive class and ``-1/n_-`` for the other. It is an upper bound
+    on ``w'Mw`` of every CH/SVM solution: negative means no sensible solution exists.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Symmetric kernel matrix.
+    y : array-like of shape (n,)
+        Two-class labels.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import class_mean_sqdist
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> class_mean_sqdist(X @ X.T, [-1, -1, 1, 1])  # (3.5 - 0.5)^2
+    9.0
+    """
+    K = check_kernel_matrix(K)
+    pos = _two_class_labels(y, K.shape[0], "class_mean_sqdist")
+    c = np.where(pos, 1.0 / np.count_nonzero(pos), -1.0 / np.count_nonzero(~pos))
+    return float(c @ K @ c)
+
+
+def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = None,
+                 method: str = "auto", mass_thresholds: tuple = (0.01, 0.10),
+                 **params) -> KernelReport:
+    """Can this kernel be used in an SVM? One call, numbers and plain words.
+
+    Computes the spectrum once (:func:`~indefsvm.diagnostics.spectrum`) and reads from it the
+    PSD test, the CPD test with a certificate ``Delta`` (seed 000, Thm 3), the negated-CPD test
+    and the pseudo-Euclidean signature (seed 003, Prop. 1); then the eta scan, the class-mean
+    squared distance ``c'Kc`` and the negative diagonal entries when labels are given, and the
+    sigmoid region when the kernel is the sigmoid.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n), optional
+        Precomputed symmetric kernel matrix. Give either ``K`` or ``X`` and ``kernel``.
+    y : array-like of shape (n,), optional
+        Two-class labels (enables the class-mean distance and the Thm 5 pair count).
+    X : array-like of shape (n, d), optional
+        Inputs, with ``kernel``.
+    kernel : str or callable, optional
+        A kernel name of :mod:`indefsvm.kernels` or a callable.
+    rtol : float, optional
+        Relative zero threshold of the eigenvalues (default ``n * eps``, relative to
+        ``max |lambda|``).
+    method : {"auto", "dense", "ldl"}, default="auto"
+        See :func:`~indefsvm.diagnostics.spectrum`.
+    mass_thresholds : (float, float), default=(0.01, 0.10)
+        Negative mass below the first is called "slightly indefinite", above the second
+        "strongly indefinite".
+    **params
+        Kernel parameters (``gamma``, ``coef0``, ``degree``, ...).
+
+    Returns
+    -------
+    KernelReport
+        Print it, or ``to_dict()`` it.
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> rep = isvm.check_kernel(X=X, y=y, kernel="rbf", gamma=0.1)
+    >>> rep.verdict, rep.is_psd
+    ('PSD', True)
+    """
+    kernel_desc = None
+    sig_region = None
+    if K is None:
+        if X is None or kernel is None:
+            raise ValueError("Give a kernel matrix K, or inputs X together with kernel=...")
+        X = check_finite_array(X, "X")
+        K = kernel_matrix(X, kernel=kernel, **params)
+        name = kernel if callable(kernel) else canonical_name(kernel)
+        kernel_desc = {"kernel": getattr(name, "__name__", str(name)), **params}
+        if name == "sigmoid":
+            a = params.get("gamma")
+            a = 1.0 / X.shape[1] if a is None else a
+            sig_region = sigmoid_region(X, a, params.get("coef0", 1.0), y)
+    elif X is not None or kernel is not None:
+        raise ValueError("Give either K or X with kernel, not both.")
+    K = check_kernel_matrix(K)
+    n = K.shape[0]
+    if y is not None:
+        _two_class_labels(y, n, "check_kernel with labels")
+    sp = spectrum(K, rtol=rtol, method=method)
+    cpd = cpd_test(sp)
+    sig = signature(sp)
+    negated = bool(n > 1 and sp.restricted_max < -sp.tol)
+    eta = eta_scan(K, y)
+    dcm = class_mean_sqdist(K, y) if y is not None else None
+    n_neg_diag = int(np.count_nonzero(np.diagonal(K) < -sp.tol))
+    if sp.is_psd:
+        verdict = "PSD"
+    elif cpd.is_cpd:
+        verdict = "CPD"
+    elif negated or (dcm is not None and dcm < 0):
+        verdict = "unsuitable"
+    else:
+        verdict = "indefinite, usable with care"
+    report = KernelReport(
+        n=n, verdict=verdict, is_psd=sp.is_psd, is_cpd=cpd.is_cpd, is_cpsd=cpd.is_cpsd,
+        negated_cpd=negated, lam_min=sp.lam_min, lam_max=sp.lam_max, spectrum=sp, cpd=cpd,
+        signature=sig, eta=eta, class_mean_sqdist=dcm, n_negative_diagonal=n_neg_diag,
+        sigmoid=sig_region, kernel=kernel_desc, mass_thresholds=tuple(mass_thresholds),
+        notes=[],
+    )
+    report.notes = build_notes(report)
+    return report

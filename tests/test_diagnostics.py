@@ -1,0 +1,251 @@
+"""Suitability diagnostics against the papers' worked examples and brute force."""
+
+import json
+
+import numpy as np
+import pytest
+import scipy.linalg as sla
+
+import indefsvm as isvm
+from helpers import random_indefinite
+from indefsvm.diagnostics import (
+    check_kernel,
+    class_mean_sqdist,
+    cpd_test,
+    eta_scan,
+    sigmoid_region,
+    signature,
+    spectrum,
+)
+from indefsvm.solvers import smo
+
+
+def assert_certificate(K, res):
+    """The test's own check of the certificate: K + delta ee' is PD by Cholesky."""
+    assert res.delta is not None
+    sla.cholesky(K + res.delta, lower=True)  # raises LinAlgError if not PD
+
+
+def restricted_reference(K):
+    V = sla.null_space(np.ones((1, K.shape[0])))
+    return np.linalg.eigvalsh(V.T @ K @ V)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_spectrum_matches_numpy(seed):
+    K = random_indefinite(40, np.random.default_rng(seed))
+    sp = spectrum(K)
+    np.testing.assert_allclose(sp.eigenvalues, np.linalg.eigvalsh(K), atol=1e-12)
+    np.testing.assert_allclose(sp.restricted, restricted_reference(K), atol=1e-12)
+    assert sp.tol == pytest.approx(40 * np.finfo(float).eps * np.abs(sp.eigenvalues).max())
+
+
+def test_seed000_3x3_not_cpd_but_problem_6_bounded():
+    K = np.array([[1.0, 2.0, -1.0], [2.0, 1.0, -1.0], [-1.0, -1.0, 0.0]])
+    y = np.array([1.0, 1.0, -1.0])
+    res = cpd_test(K)
+    assert not res.is_cpd and not res.is_cpsd and res.delta is None
+    assert res.min_eig_restricted < 0
+    # v = (1, -1, 0): e'v = 0 and v'Kv = -2 < 0 (the paper's witness)
+    v = np.array([1.0, -1.0, 0.0])
+    assert v @ K @ v == -2.0
+    # ... yet (6) is bounded below by -4/3: SMO with a huge C stays above it
+    out = smo(K, y, C=1e6)
+    assert out.converged and out.objective >= -4 / 3 - 1e-9
+
+
+def test_diag_one_minus_one_is_cpsd_without_delta():
+    res = cpd_test(np.diag([1.0, -1.0]))
+    assert res.is_cpsd and not res.is_cpd and res.delta is None
+    assert "no Delta" in res.note
+
+
+def test_zero_matrix_is_cpsd_not_cpd():
+    res = cpd_test(np.zeros((4, 4)))
+    assert res.is_cpsd and not res.is_cpd and res.delta is None
+
+
+def test_theorem_4_sigmoid_small_r_is_cpd():
+    X = np.random.default_rng(0).uniform(-1, 1, (12, 2))  # distinct points
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-4.0)
+    assert np.linalg.eigvalsh(K)[0] < 0  # not PSD ...
+    res = cpd_test(K)
+    assert res.is_cpd  # ... but CPD
+    assert_certificate(K, res)
+    sla.cholesky(K + 1.0)  # Thm 4: K + ee' itself is PD
+
+
+def test_certificate_is_near_minimal():
+    K = isvm.kernel_matrix(np.random.default_rng(1).normal(size=(30, 3)), kernel="rbf",
+                           gamma=0.5) - 0.7
+    res = cpd_test(K)
+    assert res.is_cpd
+    assert_certificate(K, res)
+    with pytest.raises(np.linalg.LinAlgError):
+        sla.cholesky(K + (res.delta_min - 1e-6), lower=True)
+
+
+def test_rbf_distinct_points_pd_and_negated_rbf_unsuitable():
+    X = np.random.default_rng(2).normal(size=(25, 3))
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.3)
+    y = np.where(X[:, 0] > 0, 1, -1)
+    rep = check_kernel(K, y)
+    assert rep.is_psd and rep.lam_min > 0 and rep.verdict == "PSD"
+    assert_certificate(K, rep.cpd)
+    neg = check_kernel(-K, y)
+    assert neg.negated_cpd and neg.verdict == "unsuitable"
+    assert any("whatever the data" in n for n in neg.notes)
+
+
+def test_pseudo_euclidean_toy_kernel_signature():
+    Z = np.random.default_rng(3).normal(size=(15, 2))
+    K = isvm.kernel_matrix(Z, kernel="pseudo_euclidean", p=1)
+    assert tuple(signature(K)) == (1, 1, 13)
+
+
+@pytest.mark.parametrize("p,q", [(3, 2), (10, 0), (0, 4), (7, 7)])
+def test_known_centred_inertia(p, q):
+    rng = np.random.default_rng(p * 10 + q)
+    n = 40
+    V = sla.null_space(np.ones((1, n)))[:, rng.permutation(n - 1)[: p + q]]
+    lam = np.r_[rng.uniform(0.5, 5, p), -rng.uniform(0.5, 5, q)]
+    centred = (V * lam) @ V.T
+    h = rng.normal(size=n)
+    K = centred + h[:, None] + h[None, :]  # k = <.,.>_pE + h(x) + h(x') (seed 003, (3))
+    sig = signature(K)
+    assert (sig.p, sig.q, sig.z) == (p, q, n - p - q)
+    np.testing.assert_allclose(np.sort(sig.eigenvalues[np.abs(sig.eigenvalues) > 1e-9]),
+                               np.sort(lam), rtol=1e-10)
+
+
+def test_negative_mass_and_ratio():
+    K = np.diag([4.0, 3.0, -1.0, 0.0])
+    K = K - K.mean(0) - K.mean(1)[:, None] + K.mean()  # centred
+    sig = signature(K)
+    mu = sig.eigenvalues
+    neg = np.abs(mu[mu < -1e-12]).sum()
+    assert sig.negative_mass == pytest.approx(neg / np.abs(mu).sum())
+    assert sig.negative_ratio == pytest.approx(-mu.min() / mu.max())
+
+
+def test_class_mean_sqdist_is_its_definition():
+    rng = np.random.default_rng(4)
+    K = random_indefinite(20, rng)
+    y = np.where(rng.random(20) < 0.4, 1, -1)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == -1)
+    brute = 0.0
+    for i in range(20):
+        for j in range(20):
+            ci = 1 / len(pos) if y[i] == 1 else -1 / len(neg)
+            cj = 1 / len(pos) if y[j] == 1 else -1 / len(neg)
+            brute += ci * cj * K[i, j]
+    assert class_mean_sqdist(K, y) == pytest.approx(brute, rel=1e-12)
+    # linear kernel: the Euclidean distance of the class means
+    X = rng.normal(size=(20, 3))
+    d = X[y == 1].mean(0) - X[y == -1].mean(0)
+    assert class_mean_sqdist(X @ X.T, y) == pytest.approx(d @ d, rel=1e-12)
+
+
+def test_eta_counts_equal_brute_force():
+    rng = np.random.default_rng(5)
+    n = 35
+    K = random_indefinite(n, rng)
+    K[3] = K[7]
+    K[:, 3] = K[:, 7]
+    K[3, 3] = K[7, 7]  # a duplicate pair: eta = 0 exactly
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    y[3], y[7] = 1, -1
+    neg = cross = 0
+    worst = np.inf
+    for i in range(n):
+        for j in range(i + 1, n):
+            eta = K[i, i] + K[j, j] - 2 * K[i, j]
+            neg += eta < 0 and abs(eta) > 1e-12
+            cross += (y[i] != y[j]) and eta <= 1e-12
+            worst = min(worst, eta)
+    res = eta_scan(K, y)
+    assert res.n_negative == neg and res.n_cross_nonpositive == cross
+    assert res.worst_eta == pytest.approx(worst)
+    assert res.n_pairs == n * (n - 1) // 2 and res.fraction == pytest.approx(neg / res.n_pairs)
+    i, j = res.worst_pair
+    assert K[i, i] + K[j, j] - 2 * K[i, j] == pytest.approx(worst)
+
+
+def test_heart_default_sigmoid_indefinite_without_negative_eta(heart):
+    X, y = heart
+    rep = check_kernel(X=X, y=y, kernel="sigmoid", gamma=1 / 13, coef0=0.0)
+    assert not rep.is_psd and rep.signature.q > 100
+    assert rep.eta.n_negative == 0
+    assert any("does NOT mean K is PSD" in n for n in rep.notes)
+    assert rep.sigmoid.case == 2 and not rep.sigmoid.lemma2
+
+
+def test_sigmoid_region_cases_and_lemma2():
+    rng = np.random.default_rng(6)
+    X = rng.uniform(-1, 1, (30, 2))
+    y = np.where(rng.random(30) < 0.5, 1, -1)
+    assert sigmoid_region(X, 0.5, -1.5).case == 1
+    assert sigmoid_region(X, 0.5, -1.5).lemma2  # 0.5 * max||x||^2 <= 1 < 1.5
+    assert not sigmoid_region(X, 0.5, -0.1).lemma2
+    assert sigmoid_region(X, 0.5, 0.0).case == 2
+    assert sigmoid_region(X, -0.5, 1.0).case == 3
+    reg = sigmoid_region(X, -0.5, -1.0, y)
+    assert reg.case == 4
+    G = X @ X.T
+    nrm = np.diag(G)
+    brute = sum(1 for i in range(30) for j in range(i + 1, 30)
+                if y[i] != y[j] and G[i, j] <= min(nrm[i], nrm[j]))
+    assert reg.thm7_pairs == brute
+    # Lemma 2 really gives eta >= 0 for every pair
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.5)
+    assert eta_scan(K).n_negative == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ldl_method_agrees_with_dense(seed):
+    rng = np.random.default_rng(seed)
+    K = random_indefinite(120, rng, n_negative=seed * 10)
+    dense = spectrum(K, method="dense")
+    ldl = spectrum(K, method="ldl")
+    assert (ldl.n_pos, ldl.n_neg, ldl.n_zero) == (dense.n_pos, dense.n_neg, dense.n_zero)
+    assert ldl.lam_min == pytest.approx(dense.lam_min, rel=1e-8)
+    assert ldl.lam_max == pytest.approx(dense.lam_max, rel=1e-8)
+    assert ldl.approximate and ldl.eigenvalues is None
+    a, b = cpd_test(dense), cpd_test(ldl)
+    assert a.is_cpd == b.is_cpd
+    if b.is_cpd:
+        assert_certificate(K, b)
+        assert b.delta_min == pytest.approx(a.delta_min, rel=1e-8, abs=1e-10)
+
+
+def test_report_renders_and_serialises(sonar):
+    X, y = sonar
+    rep = isvm.check_kernel(X=X, y=y, kernel="l1_gaussian", gamma=0.01)
+    text = str(rep)
+    assert "signature" in text and rep.verdict in text
+    d = rep.to_dict()
+    json.dumps(d)
+    assert d["signature"]["p"] + d["signature"]["q"] + d["signature"]["z"] == X.shape[0]
+    assert "<table>" in rep._repr_html_()
+
+
+@pytest.mark.parametrize(
+    "K,y,match",
+    [
+        (np.ones((2, 3)), None, "square"),
+        (np.array([[1.0, 2.0], [0.0, 1.0]]), None, "not symmetric"),
+        (np.array([[1.0, np.inf], [np.inf, 1.0]]), None, "NaN or infinity"),
+        (np.eye(3), [1, -1], "shape"),
+        (np.eye(3), [1, 2, 3], "exactly two classes"),
+    ],
+)
+def test_check_kernel_bad_input(K, y, match):
+    with pytest.raises(ValueError, match=match):
+        check_kernel(K, y)
+
+
+def test_check_kernel_needs_k_or_x_and_kernel():
+    with pytest.raises(ValueError, match="Give a kernel matrix K"):
+        check_kernel()
+    with pytest.raises(ValueError, match="not both"):
+        check_kernel(np.eye(2), X=np.eye(2), kernel="rbf")
