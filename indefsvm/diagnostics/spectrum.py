@@ -405,9 +405,9 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
     if is_cpd:
         if delta is not None:
             note = (f"K is CPD: on the complement of e its smallest eigenvalue is {mu_min:.4g} "
-                    f"> 0, and K + Delta ee' with Delta = {delta:.6g} is positive definite (verified by "
-                    f"Cholesky; any Delta > {delta_min:.6g} works). Problem (6) has a finite "
-                    "optimum (Thm 3).")
+                    f"> 0, and K + Delta ee' with Delta = {delta:.6g} is positive definite "
+                    f"(verified by Cholesky; any Delta > {delta_min:.6g} works). Problem (6) has "
+                    "a finite optimum (Thm 3).")
         else:
             note = (f"K is CPD (smallest eigenvalue on the complement of e {mu_min:.4g} > 0), "
                     "but no certificate Delta passed the Cholesky check: K is close to the "
