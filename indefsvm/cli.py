@@ -2,7 +2,8 @@
 
 ``indefsvm fit`` trains :class:`indefsvm.IndefiniteSVC` on a bundled data set or a LIBSVM file
 and prints what a LIBSVM user wants to see: iterations, objective, KKT gap, support vectors,
-training and cross-validation accuracy.
+training and cross-validation accuracy. ``indefsvm check`` says whether a kernel is usable in
+an SVM before training (:func:`indefsvm.check_kernel`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from .datasets import DATASETS, load_libsvm
 from .estimator import IndefiniteSVC
 from .exceptions import ConvergenceWarning
-from .kernels import KERNELS
+from .kernels import KERNELS, resolve_gamma
 
 
 def _number_or_keyword(text: str):
@@ -152,6 +153,43 @@ def _cmd_fit(args) -> int:
     return 0
 
 
+def _kernel_params(args, X) -> dict:
+    params = {}
+    if args.kernel in ("poly", "polynomial", "rbf", "sigmoid", "l1_gaussian",
+                       "sqrt_l1_exponential", "symmetric_kl"):
+        params["gamma"] = resolve_gamma(args.gamma, X)
+    if args.kernel in ("poly", "polynomial", "sigmoid"):
+        params["coef0"] = args.coef0
+    if args.kernel in ("poly", "polynomial"):
+        params["degree"] = args.degree
+    if args.kernel == "pseudo_euclidean":
+        if args.pe_p is None:
+            raise SystemExit("indefsvm: --p is required with --kernel pseudo_euclidean")
+        params["p"] = args.pe_p
+    return params
+
+
+def _cmd_check(args) -> int:
+    from .diagnostics import check_kernel
+
+    if args.file and args.file.endswith(".npy"):
+        K = np.load(args.file, allow_pickle=False)
+        y = None
+        if args.labels:
+            y = (np.load(args.labels, allow_pickle=False) if args.labels.endswith(".npy")
+                 else np.loadtxt(args.labels, ndmin=1))
+        rep = check_kernel(K, y, rtol=args.rtol, method=args.method)
+    else:
+        if args.labels:
+            raise SystemExit("indefsvm: --labels goes with a precomputed kernel FILE.npy")
+        X, y = _load(args)
+        params = _kernel_params(args, X)
+        rep = check_kernel(X=X, y=y, kernel=args.kernel, rtol=args.rtol, method=args.method,
+                           **params)
+    print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``indefsvm`` command."""
     parser = argparse.ArgumentParser(
@@ -165,6 +203,25 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--cv", type=int, default=5, help="cross-validation folds (0: none)")
     fit.add_argument("--json", action="store_true", help="print JSON instead of text")
     fit.set_defaults(func=_cmd_fit)
+
+    check = sub.add_parser(
+        "check", help="is this kernel usable in an SVM? (PSD/CPD tests, signature, eta scan)")
+    _add_data_args(check)
+    check.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly"],
+                       help="kernel name (default: rbf); ignored for a FILE.npy kernel")
+    check.add_argument("--gamma", type=_number_or_keyword, default="scale",
+                       help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto')")
+    check.add_argument("--coef0", type=float, default=0.0, help="the sigmoid's r")
+    check.add_argument("--degree", type=int, default=3, help="polynomial degree")
+    check.add_argument("--p", type=int, default=None, dest="pe_p",
+                       help="positive dimensions of the pseudo_euclidean kernel")
+    check.add_argument("--labels", help="labels of a precomputed kernel FILE.npy "
+                       "(.npy or text, one per line)")
+    check.add_argument("--rtol", type=float, default=None,
+                       help="relative zero threshold of eigenvalues (default n * eps)")
+    check.add_argument("--method", default="auto", choices=["auto", "dense", "ldl"])
+    check.add_argument("--json", action="store_true", help="print JSON instead of text")
+    check.set_defaults(func=_cmd_check)
     return parser
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 from itertools import combinations
 
 import numpy as np
@@ -12,7 +11,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_choice, check_kernel_matrix
-from .kernels import KERNELS, canonical_name, kernel_matrix
+from .kernels import KERNELS, canonical_name, kernel_matrix, resolve_gamma
 from .solvers import smo
 
 _SOLVERS = ("smo",)
@@ -193,26 +192,13 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         _, allowed = KERNELS[name]
         params = {}
         if name in _GAMMA_KERNELS and "sigma" not in extra:
-            params["gamma"] = self._gamma_value(X)
+            params["gamma"] = resolve_gamma(self.gamma, X)
         if "coef0" in allowed:
             params["coef0"] = float(self.coef0)
         if "degree" in allowed:
             params["degree"] = self.degree
         params.update(extra)
         return params
-
-    def _gamma_value(self, X) -> float:
-        g = self.gamma
-        if isinstance(g, str):
-            if g == "scale":
-                var = float(X.var())
-                return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
-            if g == "auto":
-                return 1.0 / X.shape[1]
-            raise ValueError(f"gamma must be 'scale', 'auto' or a number; got {g!r}.")
-        if isinstance(g, bool) or not isinstance(g, numbers.Real) or not np.isfinite(g):
-            raise ValueError(f"gamma must be 'scale', 'auto' or a finite number; got {g!r}.")
-        return float(g)
 
     def _check_params(self):
         check_choice(self.solver, "solver", _SOLVERS)

@@ -347,6 +347,22 @@ _COMPILED_KIND = {
 }
 
 
+def resolve_gamma(gamma, X) -> float:
+    """``"scale"``: ``1 / (n_features * X.var())`` (1 if the variance is 0); ``"auto"``:
+    ``1 / n_features``; a finite number is returned as a float."""
+    if isinstance(gamma, str):
+        if gamma == "scale":
+            var = float(np.asarray(X).var())
+            return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+        if gamma == "auto":
+            return 1.0 / X.shape[1]
+        raise ValueError(f"gamma must be 'scale', 'auto' or a number; got {gamma!r}.")
+    if isinstance(gamma, bool) or not isinstance(gamma, (int, float, np.number)) \
+            or not np.isfinite(gamma):
+        raise ValueError(f"gamma must be 'scale', 'auto' or a finite number; got {gamma!r}.")
+    return float(gamma)
+
+
 def canonical_name(kernel: str) -> str:
     """Resolve aliases (``"poly"``, ``"gaussian"``) and check the name."""
     name = _ALIASES.get(kernel, kernel)

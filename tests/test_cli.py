@@ -46,3 +46,32 @@ def test_python_dash_m(tmp_path):
                           "--cv", "0"], capture_output=True, text=True, check=True,
                          cwd=tmp_path).stdout
     assert "objective F(a)" in out
+
+
+def test_check_bundled_dataset(capsys):
+    code = main(["check", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "auto",
+                 "--coef0", "0"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "signature (p, q, z)" in out and "indefinite" in out and "eta" in out
+
+
+def test_check_precomputed_npy_with_labels_json(tmp_path, capsys):
+    import numpy as np
+
+    X, y = ds.load_sonar(return_X_y=True)
+    K = -(X @ X.T)  # negated linear kernel: unsuitable whatever the data
+    np.save(tmp_path / "K.npy", K)
+    np.savetxt(tmp_path / "y.txt", y)
+    code = main(["check", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    assert code == 0 and rep["verdict"] == "unsuitable" and rep["negated_cpd"] is True
+
+
+def test_check_rejects_bad_matrix(tmp_path, capsys):
+    import numpy as np
+
+    np.save(tmp_path / "K.npy", np.array([[1.0, 2.0], [0.0, 1.0]]))
+    assert main(["check", str(tmp_path / "K.npy")]) == 2
+    assert "not symmetric" in capsys.readouterr().err

@@ -10,6 +10,9 @@ MODULES = [
     "indefsvm.estimator",
     "indefsvm.solvers._smo",
     "indefsvm.datasets._loaders",
+    "indefsvm.diagnostics.spectrum",
+    "indefsvm.diagnostics.eta",
+    "indefsvm.diagnostics.suitability",
 ]
 
 

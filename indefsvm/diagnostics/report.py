@@ -22,8 +22,12 @@ class KernelReport:
     verdict : str
         ``"PSD"``, ``"CPD"``, ``"indefinite, usable with care"`` or ``"unsuitable"``
         (negated CPD, or a negative class-mean squared distance).
-    is_psd, is_cpd, is_cpsd, negated_cpd : bool
-        Tests on ``K``, ``K`` on the complement of ``e``, and ``-K``.
+    is_psd, is_cpd, is_cpsd : bool
+        Tests on ``K`` and on ``K`` restricted to the complement of ``e``.
+    negated_cpd : bool
+        ``-K`` is conditionally positive (semi-)definite and ``K`` is not zero on the
+        complement of ``e``: every solution has ``w'Mw <= 0``, whatever the data
+        (seed 003, §7.3).
     lam_min, lam_max : float
         Extreme eigenvalues of ``K``.
     spectrum : Spectrum
@@ -153,7 +157,8 @@ def build_notes(r: KernelReport) -> list[str]:
                  f"embed in R^({sig.p},{sig.q}){mass_txt}, |most negative| / largest "
                  f"eigenvalue {sig.negative_ratio:.3g}: {kind}.")
     if r.negated_cpd:
-        notes.append("-K is CPD (every eigenvalue on the complement of e is negative): "
+        notes.append("-K is conditionally positive semi-definite (no eigenvalue on the "
+                     "complement of e is positive): "
                      "w'Mw <= 0 for every solution, whatever the data. Unsuitable (seed 003, "
                      "§7.3).")
     if eta.n_negative:

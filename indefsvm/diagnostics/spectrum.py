@@ -278,9 +278,9 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto") -> Spectrum:
     --------
     >>> import numpy as np
     >>> from indefsvm.diagnostics import spectrum
-    >>> s = spectrum(np.array([[1.0, 0.0], [0.0, -1.0]]))
-    >>> s.lam_min, s.lam_max, s.is_psd
-    (-1.0, 1.0, False)
+    >>> s = spectrum(np.array([[2.0, 0.0], [0.0, -1.0]]))
+    >>> round(s.lam_min, 12), round(s.lam_max, 12), s.is_psd
+    (-1.0, 2.0, False)
     """
     K = check_kernel_matrix(K)
     n = K.shape[0]

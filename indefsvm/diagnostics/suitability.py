@@ -236,7 +236,8 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     sp = spectrum(K, rtol=rtol, method=method)
     cpd = cpd_test(sp)
     sig = signature(sp)
-    negated = bool(n > 1 and sp.restricted_max < -sp.tol)
+    # -K conditionally PSD (and K not zero on e-perp): w'Mw <= 0 for every solution
+    negated = bool(n > 1 and sp.restricted_max <= sp.tol and sp.restricted_min < -sp.tol)
     eta = eta_scan(K, y)
     dcm = class_mean_sqdist(K, y) if y is not None else None
     n_neg_diag = int(np.count_nonzero(np.diagonal(K) < -sp.tol))
