@@ -17,23 +17,37 @@ UnboundedObjectiveError, ConvergenceWarning
     What a solver raises or warns.
 """
 
-from . import datasets, diagnostics, kernels, solvers
-from .diagnostics import KernelReport, check_kernel
+from . import datasets, diagnostics, geometry, kernels, solvers
+from .diagnostics import KernelReport, SanityReport, check_kernel, sanity_report
 from .estimator import IndefiniteSVC
 from .exceptions import ConvergenceWarning, UnboundedObjectiveError
+from .geometry import ConvexHullClassifier
 from .kernels import kernel_matrix
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name):
+    # plotting sits on top of everything and pulls in matplotlib: import it on first use only
+    if name == "plotting":
+        import importlib
+
+        return importlib.import_module(".plotting", __name__)
+    raise AttributeError(f"module 'indefsvm' has no attribute {name!r}")
+
 __all__ = [
     "ConvergenceWarning",
+    "ConvexHullClassifier",
     "IndefiniteSVC",
     "KernelReport",
+    "SanityReport",
     "UnboundedObjectiveError",
     "check_kernel",
     "datasets",
     "diagnostics",
+    "geometry",
     "kernel_matrix",
     "kernels",
+    "sanity_report",
     "solvers",
 ]

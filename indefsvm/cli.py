@@ -3,7 +3,9 @@
 ``indefsvm fit`` trains :class:`indefsvm.IndefiniteSVC` on a bundled data set or a LIBSVM file
 and prints what a LIBSVM user wants to see: iterations, objective, KKT gap, support vectors,
 training and cross-validation accuracy. ``indefsvm check`` says whether a kernel is usable in
-an SVM before training (:func:`indefsvm.check_kernel`).
+an SVM before training (:func:`indefsvm.check_kernel`). ``indefsvm report`` does both and adds
+the sanity report of the trained model (:func:`indefsvm.sanity_report`), printed and written as
+one self-contained HTML page.
 """
 
 from __future__ import annotations
@@ -190,6 +192,40 @@ def _cmd_check(args) -> int:
     return 0
 
 
+def _cmd_report(args) -> int:
+    import os
+
+    from ._htmlreport import write_html
+    from .diagnostics import check_kernel, sanity_report
+
+    X, y = _load(args)
+    clf = _estimator(args)
+    classes = np.unique(y)
+    if classes.shape[0] == 2:
+        kernel_report = check_kernel(X=X, y=y, kernel=args.kernel, **_kernel_params(args, X))
+    else:
+        kernel_report = check_kernel(X=X, kernel=args.kernel, **_kernel_params(args, X))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        clf.fit(X, y)
+    sanity = sanity_report(clf, X, y)
+    print(kernel_report)
+    print()
+    print(sanity)
+    for w in caught:
+        print(f"warning: {w.message}")
+    os.makedirs(args.out, exist_ok=True)
+    name = os.path.basename(args.dataset or args.file)
+    path = os.path.join(args.out, f"indefsvm-report-{name}-{args.kernel}.html")
+    desc = (f"data {args.dataset or args.file}: {X.shape[0]} samples, {X.shape[1]} features; "
+            f"IndefiniteSVC(kernel={args.kernel}, C={args.C:g}, "
+            + ", ".join(f"{k}={v}" for k, v in clf._kernel_params_fitted.items()) + ")")
+    write_html(path, title=f"indefsvm report: {name}, {args.kernel} kernel",
+               kernel_report=kernel_report, model=clf, sanity=sanity, data_desc=desc)
+    print(f"\nHTML report written to {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``indefsvm`` command."""
     parser = argparse.ArgumentParser(
@@ -222,6 +258,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--method", default="auto", choices=["auto", "dense", "ldl"])
     check.add_argument("--json", action="store_true", help="print JSON instead of text")
     check.set_defaults(func=_cmd_check)
+
+    report = sub.add_parser(
+        "report", help="check the kernel, fit, and write a sanity report (text and HTML)")
+    _add_data_args(report)
+    _add_model_args(report)
+    report.add_argument("--out", default=".", help="folder for the HTML file (default: .)")
+    report.set_defaults(func=_cmd_report)
     return parser
 
 

@@ -13,6 +13,9 @@ MODULES = [
     "indefsvm.diagnostics.spectrum",
     "indefsvm.diagnostics.eta",
     "indefsvm.diagnostics.suitability",
+    "indefsvm.diagnostics.posttrain",
+    "indefsvm.geometry",
+    "indefsvm.solvers._ch",
 ]
 
 

@@ -2,6 +2,9 @@
 """Compiled SMO loop for C-SVC with possibly indefinite kernels (private).
 
 Problem (2) of Lin & Lin: min F(a) = 1/2 a'Qa - e'a, 0 <= a <= C, y'a = 0, Q = diag(y) K diag(y).
+The same loop solves min 1/2 a'Qa + p'a with any linear term p, and, with ``same_class``, the
+nu-SVM form with one equality constraint per class (sum of a over each class fixed): pairs are
+then chosen inside one class, which is how the convex-hull dual (CH-DU) of seed 003 is solved.
 
 Notation inside this file: ``g[t] = -y_t * grad F(a)_t``. Then
 
@@ -56,9 +59,11 @@ cdef class SMOSolver:
     cdef double[::1] alpha
     cdef double[::1] g
     cdef double[::1] gbar
+    cdef double[::1] g0            # -y_t p_t: the gradient term of the linear part
     cdef signed char[::1] status
     cdef bint shrinking
     cdef bint second_order
+    cdef bint same_class
     cdef bint unshrunk
     cdef long long max_iter
     cdef public long long n_iter
@@ -74,7 +79,7 @@ cdef class SMOSolver:
     cdef public int status_code
 
     def __init__(self, KernelCache kc, y, alpha0, double C, double tol, bint second_order,
-                 bint shrinking, long long max_iter):
+                 bint shrinking, long long max_iter, p=None, bint same_class=False):
         cdef Py_ssize_t t
         self.kc = kc
         self.n = y.shape[0]
@@ -85,10 +90,14 @@ cdef class SMOSolver:
         self.alpha = np.array(alpha0, dtype=np.float64, copy=True)
         self.g = np.empty(self.n)
         self.gbar = np.zeros(self.n)
+        yy = np.asarray(self.y)
+        self.g0 = yy.copy() if p is None else -yy * np.asarray(p, dtype=np.float64)
+        self.same_class = same_class
         self.status = np.empty(self.n, dtype=np.int8)
         for t in range(self.n):
             self._set_status(t)
-        self.shrinking = shrinking
+        # shrinking's rules assume one equality constraint; the per-class form runs without
+        self.shrinking = shrinking and not same_class
         self.second_order = second_order
         self.unshrunk = False
         self.max_iter = max_iter
@@ -126,6 +135,7 @@ cdef class SMOSolver:
         tmp = self.alpha[i]; self.alpha[i] = self.alpha[j]; self.alpha[j] = tmp
         tmp = self.g[i]; self.g[i] = self.g[j]; self.g[j] = tmp
         tmp = self.gbar[i]; self.gbar[i] = self.gbar[j]; self.gbar[j] = tmp
+        tmp = self.g0[i]; self.g0[i] = self.g0[j]; self.g0[j] = tmp
         st = self.status[i]; self.status[i] = self.status[j]; self.status[j] = st
 
     cdef int _exact_gradient(self) except -1 nogil:
@@ -134,7 +144,7 @@ cdef class SMOSolver:
         cdef double* col
         cdef double coef
         for t in range(n):
-            self.g[t] = self.y[t]
+            self.g[t] = self.g0[t]
             self.gbar[t] = 0.0
         for s in range(n):
             if self.alpha[s] <= 0.0:
@@ -161,7 +171,7 @@ cdef class SMOSolver:
         if act == n:
             return 0
         for t in range(act, n):
-            self.g[t] = self.gbar[t] + self.y[t]
+            self.g[t] = self.gbar[t] + self.g0[t]
         for s in range(act):
             if self.status[s] == IS_FREE:
                 n_free += 1
@@ -186,8 +196,62 @@ cdef class SMOSolver:
                         PyErr_CheckSignals()
         return 0
 
+    cdef bint _select_same_class(self, Py_ssize_t* out_i, Py_ssize_t* out_j) noexcept nogil:
+        """Working set inside one class (one equality constraint per class): i maximises g
+        over I_up of its class, j is chosen in I_low of the same class by the first- or
+        second-order rule; the class with the better pair wins. True when both classes'
+        gaps m_s - M_s are <= tol."""
+        cdef Py_ssize_t t, c, act = self.active, j = -1, jc = -1
+        cdef Py_ssize_t ic[2]
+        cdef double gmax[2]
+        cdef double gmin[2]
+        cdef double b, a, obj, best = INFINITY, gap0, gap1
+        cdef double* Kc[2]
+        cdef const double* g = &self.g[0]
+        cdef const double* y = &self.y[0]
+        cdef const signed char* st = &self.status[0]
+        cdef const double* diag = &self.kc.diag[0]
+        ic[0] = -1; ic[1] = -1
+        gmax[0] = -INFINITY; gmax[1] = -INFINITY
+        gmin[0] = INFINITY; gmin[1] = INFINITY
+        for t in range(act):
+            c = 0 if y[t] > 0 else 1
+            if (st[t] != AT_UPPER if y[t] > 0 else st[t] != AT_LOWER) and g[t] >= gmax[c]:
+                gmax[c] = g[t]
+                ic[c] = t
+        for c in range(2):
+            Kc[c] = self.kc.column(ic[c], act) if (ic[c] >= 0 and self.second_order) else NULL
+        for t in range(act):
+            c = 0 if y[t] > 0 else 1
+            if st[t] != AT_LOWER if y[t] > 0 else st[t] != AT_UPPER:
+                if g[t] <= gmin[c]:
+                    gmin[c] = g[t]
+                b = gmax[c] - g[t]
+                if b > 0.0 and ic[c] >= 0:
+                    if self.second_order:
+                        a = diag[ic[c]] + diag[t] - 2.0 * Kc[c][t]
+                        if a <= 0.0:
+                            a = TAU
+                        obj = -b * b / a
+                    else:
+                        obj = -b
+                    if obj <= best:
+                        best = obj
+                        j = t
+                        jc = c
+        gap0 = gmax[0] - gmin[0] if ic[0] >= 0 else -INFINITY
+        gap1 = gmax[1] - gmin[1] if ic[1] >= 0 else -INFINITY
+        self.gap = gap0 if gap0 > gap1 else gap1
+        self.m_up = gmax[0] if gap0 >= gap1 else gmax[1]
+        self.M_low = gmin[0] if gap0 >= gap1 else gmin[1]
+        out_i[0] = ic[jc] if jc >= 0 else -1
+        out_j[0] = j
+        return j < 0 or self.gap <= self.tol
+
     cdef bint _select(self, Py_ssize_t* out_i, Py_ssize_t* out_j) noexcept nogil:
         """Working set (22) or its second-order form; True when m - M <= tol."""
+        if self.same_class:
+            return self._select_same_class(out_i, out_j)
         cdef Py_ssize_t t, i = -1, j = -1, act = self.active
         cdef double gmax = -INFINITY, gmin = INFINITY, b, a, obj, best = INFINITY, di
         cdef double* Ki
@@ -341,11 +405,12 @@ cdef class SMOSolver:
     cdef double _objective(self) noexcept nogil:
         cdef Py_ssize_t t
         cdef double acc = 0.0
-        # F = 1/2 a'(Qa) - e'a = 1/2 sum_t a_t (grad_t - 1), grad_t = -y_t g_t
+        # F = 1/2 a'(Qa) + p'a = 1/2 sum_t a_t (grad_t + p_t), grad_t = -y_t g_t and
+        # p_t = -y_t g0_t
         for t in range(self.n):
             if self.alpha[t] != 0.0:
-                acc += self.alpha[t] * (-self.y[t] * self.g[t] - 1.0)
-        return 0.5 * acc
+                acc += self.alpha[t] * self.y[t] * (self.g[t] + self.g0[t])
+        return -0.5 * acc
 
     cdef int _solve(self) except -1 nogil:
         cdef Py_ssize_t i, j

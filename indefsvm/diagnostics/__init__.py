@@ -9,9 +9,20 @@ Before training, from ``K`` (and ``y`` where named):
 * :func:`sigmoid_region` - Lin & Lin's table for ``tanh(a x'x' + r)``;
 * :func:`class_mean_sqdist` - ``c'Kc``, an upper bound on ``w'Mw``;
 * :func:`check_kernel` - all of it in one :class:`KernelReport`.
+
+After training: :func:`sanity_report` (a fitted model) and :func:`sanity_report_from_alpha`
+(any dual solution) give a :class:`SanityReport`: stationarity, ``w'Mw``, bounded SVs, the
+second-order test and the convex-hull equivalent (seed 003, Prop. 7).
 """
 
 from .eta import EtaScan, eta_scan
+from .posttrain import (
+    PairwiseSanityReport,
+    SanityReport,
+    sanity_report,
+    sanity_report_from_alpha,
+    second_order_check,
+)
 from .report import KernelReport
 from .spectrum import CPDResult, Signature, Spectrum, cpd_test, signature, spectrum
 from .suitability import SigmoidRegion, check_kernel, class_mean_sqdist, sigmoid_region
@@ -20,6 +31,8 @@ __all__ = [
     "CPDResult",
     "EtaScan",
     "KernelReport",
+    "PairwiseSanityReport",
+    "SanityReport",
     "SigmoidRegion",
     "Signature",
     "Spectrum",
@@ -27,6 +40,9 @@ __all__ = [
     "class_mean_sqdist",
     "cpd_test",
     "eta_scan",
+    "sanity_report",
+    "sanity_report_from_alpha",
+    "second_order_check",
     "sigmoid_region",
     "signature",
     "spectrum",

@@ -3,7 +3,14 @@
 Each solver validates its inputs in Python and runs a compiled loop without the GIL.
 """
 
+from ._ch import convex_hull_dual, random_feasible_hull_weights
 from ._result import SolverResult
 from ._smo import random_feasible_alpha, smo
 
-__all__ = ["SolverResult", "random_feasible_alpha", "smo"]
+__all__ = [
+    "SolverResult",
+    "convex_hull_dual",
+    "random_feasible_alpha",
+    "random_feasible_hull_weights",
+    "smo",
+]

@@ -88,6 +88,23 @@ def _initial_alpha(init, y, C):
     return np.where(y > 0, c / n_pos, c / n_neg)
 
 
+def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
+                max_iter, cache_size, p=None, same_class=False):
+    """Run the compiled loop from each start; return the lowest-objective run and all
+    objectives."""
+    n = y.shape[0]
+    best, objectives = None, []
+    for start in starts:
+        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n)
+        solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
+                           max_iter, p, same_class)
+        out = solver.run()
+        objectives.append(out["objective"])
+        if best is None or out["objective"] < best["objective"]:
+            best = out
+    return best, objectives
+
+
 def smo(
     K,
     y,
@@ -209,16 +226,8 @@ def smo(
     rng = check_random_state(random_state)
     starts += [random_feasible_alpha(y, C, rng) for _ in range(int(n_restarts))]
 
-    best = None
-    objectives = []
-    for start in starts:
-        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n)
-        solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
-                           max_iter)
-        out = solver.run()
-        objectives.append(out["objective"])
-        if best is None or out["objective"] < best["objective"]:
-            best = out
+    best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol,
+                                   wss, shrinking, max_iter, cache_size)
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(

@@ -1,0 +1,73 @@
+"""One self-contained HTML page: kernel check, fit, sanity report, figures as inline PNG.
+
+Used by ``indefsvm report``; sits on top of everything (imports plotting, is imported by the
+command line only).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import time
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def write_html(path, *, title, kernel_report, model, sanity, data_desc) -> str:
+    """Write the report to ``path`` and return the path."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .plotting import plot_convergence, plot_spectrum
+
+    figures = []
+    if kernel_report.spectrum.eigenvalues is not None:
+        fig = plot_spectrum(kernel_report)
+        figures.append(("Spectrum of K and of the centred kernel (signature)", _png(fig)))
+        plt.close(fig)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for k, res in enumerate(model.solver_results_):
+        plot_convergence(res.history, ax=ax, label=f"problem {k + 1}")
+    ax.set_title("SMO objective F(alpha) by iteration (non-increasing, Lemma 3)")
+    figures.append(("Convergence", _png(fig)))
+    plt.close(fig)
+    fit_rows = "".join(
+        f"<tr><td>{k + 1}</td><td>{html.escape(r.status)}</td><td>{r.n_iter}</td>"
+        f"<td>{r.objective:.10g}</td><td>{r.kkt_gap:.3g}</td><td>{r.n_sv}</td>"
+        f"<td>{r.n_bounded}</td><td>{r.n_concave_steps}</td></tr>"
+        for k, r in enumerate(model.solver_results_))
+    figs = "".join(f"<figure><img alt='{html.escape(cap)}' src='data:image/png;base64,{b64}'>"
+                   f"<figcaption>{html.escape(cap)}</figcaption></figure>"
+                   for cap, b64 in figures)
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; line-height: 1.4; }}
+table {{ border-collapse: collapse; margin: 0.5em 0; }}
+td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
+figure img {{ max-width: 100%; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{html.escape(data_desc)}. Generated {time.strftime('%Y-%m-%d %H:%M:%S')} by indefsvm.</p>
+<h2>1. Kernel check (before training)</h2>
+{kernel_report._repr_html_()}
+<h2>2. Training (SMO)</h2>
+<table><tr><th>problem</th><th>status</th><th>iterations</th><th>objective F(alpha)</th>
+<th>KKT gap m - M</th><th>#SV</th><th>#bounded SV</th><th>concave steps</th></tr>
+{fit_rows}</table>
+<h2>3. Sanity report (after training): w'Mw, bounded SVs, stationarity</h2>
+{sanity._repr_html_()}
+<h2>4. Figures</h2>
+{figs}
+</body></html>
+"""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(page)
+    return str(path)

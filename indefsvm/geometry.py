@@ -1,0 +1,426 @@
+"""Pseudo-Euclidean geometry of a kernel: the embedding of Prop. 1 and the convex-hull
+classifier (CH-DU) of Haasdonk (seed 003), with the SVM <-> CH conversions of Prop. 7."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_finite_array, check_kernel_matrix
+from .diagnostics.spectrum import Signature
+from .kernels import canonical_name, kernel_matrix, resolve_gamma
+from .solvers import convex_hull_dual
+
+__all__ = [
+    "ConvexHullClassifier",
+    "PseudoEuclideanEmbedding",
+    "ch_to_svm",
+    "pe_plane_coordinates",
+    "pseudo_euclidean_embedding",
+    "svm_to_ch",
+]
+
+
+class PseudoEuclideanEmbedding:
+    """Isometric embedding of kernel data in ``R^(p, q)`` (seed 003, Prop. 1).
+
+    With the centred kernel ``JKJ = V diag(lambda) V'`` (``J = I - ee'/n``), the coordinates
+    are ``Z = V_+- |lambda_+-|^(1/2)`` over the non-zero eigenvalues, positive ones first, and
+    ``M = diag(1_p, -1_q)``. Then ``z_i' M z_j = (JKJ)_ij`` and
+    ``||z_i - z_j||^2_pE = K_ii + K_jj - 2 K_ij``.
+
+    Parameters
+    ----------
+    rtol : float, optional
+        Eigenvalues with ``|lambda| <= rtol * max |lambda|`` are dropped (default ``n * eps``).
+
+    Attributes
+    ----------
+    Z_ : ndarray of shape (n, p + q)
+    M_ : ndarray of shape (p + q, p + q)
+        ``diag(1_p, -1_q)``.
+    signature_ : Signature
+    eigenvalues_ : ndarray of shape (p + q,)
+        The kept eigenvalues of ``JKJ`` in the column order of ``Z_``.
+
+    Notes
+    -----
+    A new point ``x`` with kernel row ``k = (k(x, x_1), ..., k(x, x_n))`` is placed at
+    ``z(x) = V diag(sign(lambda) |lambda|^(-1/2))`` applied to the centred row
+    ``k_c = k - mean(k) - mean_rows(K) + mean(K)``: the same formula returns ``z_i`` for a
+    training point (kernel PCA's out-of-sample rule, with signs).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.geometry import PseudoEuclideanEmbedding
+    >>> K = np.array([[2.0, 0.0, 1.0], [0.0, -1.0, 0.0], [1.0, 0.0, 0.5]])
+    >>> emb = PseudoEuclideanEmbedding().fit(K)
+    >>> tuple(emb.signature_)
+    (1, 1, 1)
+    """
+
+    def __init__(self, rtol: float | None = None):
+        self.rtol = rtol
+
+    def fit(self, K) -> PseudoEuclideanEmbedding:
+        """Embed the training points of the kernel matrix ``K``.
+
+        Parameters
+        ----------
+        K : array-like of shape (n, n)
+
+        Returns
+        -------
+        self
+        """
+        K = check_kernel_matrix(K)
+        n = K.shape[0]
+        self._row_means = K.mean(axis=1)
+        self._grand_mean = float(self._row_means.mean())
+        C = K - self._row_means[:, None] - self._row_means[None, :] + self._grand_mean
+        lam, V = np.linalg.eigh((C + C.T) / 2)
+        rtol = n * np.finfo(float).eps if self.rtol is None else float(self.rtol)
+        tol = rtol * float(np.max(np.abs(lam))) if n else 0.0
+        pos = np.flatnonzero(lam > tol)[::-1]  # largest first
+        neg = np.flatnonzero(lam < -tol)       # most negative first
+        keep = np.r_[pos, neg]
+        self.eigenvalues_ = lam[keep]
+        self._V = V[:, keep]
+        self.Z_ = self._V * np.sqrt(np.abs(self.eigenvalues_))
+        self.M_ = np.diag(np.r_[np.ones(pos.size), -np.ones(neg.size)])
+        total = float(np.abs(lam).sum())
+        negmass = float(np.abs(lam[neg]).sum() / total) if total > 0 else 0.0
+        ratio = float(-lam[neg[0]] / lam[pos[0]]) if neg.size and pos.size else 0.0
+        self.signature_ = Signature(p=int(pos.size), q=int(neg.size),
+                                    z=int(n - pos.size - neg.size), negative_mass=negmass,
+                                    negative_ratio=ratio, eigenvalues=lam, rtol=rtol, tol=tol)
+        return self
+
+    def transform(self, K_rows) -> np.ndarray:
+        """Coordinates of new points from their kernel rows against the training points.
+
+        Parameters
+        ----------
+        K_rows : array-like of shape (m, n)
+            ``k(x_new, x_i)`` for the ``n`` training points.
+
+        Returns
+        -------
+        ndarray of shape (m, p + q)
+        """
+        if not hasattr(self, "Z_"):
+            raise ValueError("Call fit(K) before transform.")
+        K_rows = np.atleast_2d(np.asarray(K_rows, dtype=np.float64))
+        if K_rows.shape[1] != self.Z_.shape[0]:
+            raise ValueError(f"K_rows must have {self.Z_.shape[0]} columns (one per training "
+                             f"point); got {K_rows.shape[1]}.")
+        Kc = (K_rows - K_rows.mean(axis=1, keepdims=True) - self._row_means[None, :]
+              + self._grand_mean)
+        scale = np.sign(self.eigenvalues_) / np.sqrt(np.abs(self.eigenvalues_))
+        return Kc @ (self._V * scale)
+
+
+def pseudo_euclidean_embedding(K, rtol: float | None = None):
+    """Embed kernel data in a pseudo-Euclidean space ``R^(p, q)`` (seed 003, Prop. 1).
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Symmetric kernel matrix.
+    rtol : float, optional
+        Relative zero threshold of the centred eigenvalues (default ``n * eps``).
+
+    Returns
+    -------
+    Z : ndarray of shape (n, p + q)
+        Coordinates, the ``p`` real ones first.
+    M : ndarray of shape (p + q, p + q)
+        ``diag(1_p, -1_q)``.
+    signature : Signature
+        ``(p, q, z)`` of the centred kernel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.geometry import pseudo_euclidean_embedding
+    >>> X = np.random.default_rng(0).normal(size=(5, 2))
+    >>> K = X @ np.diag([1.0, -1.0]) @ X.T
+    >>> Z, M, sig = pseudo_euclidean_embedding(K)
+    >>> tuple(sig), np.diag(M).tolist()
+    ((1, 1, 3), [1.0, -1.0])
+    """
+    emb = PseudoEuclideanEmbedding(rtol=rtol).fit(K)
+    return emb.Z_, emb.M_, emb.signature_
+
+
+def pe_plane_coordinates(Z, M) -> np.ndarray:
+    """First real and first imaginary coordinate: points of ``R^(1,1)`` for plotting.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n, p + q)
+    M : ndarray of shape (p + q, p + q)
+
+    Returns
+    -------
+    ndarray of shape (n, 2)
+        Column 0 real, column 1 imaginary (zeros when ``p`` or ``q`` is 0).
+    """
+    signs = np.diag(M)
+    out = np.zeros((Z.shape[0], 2))
+    real, imag = np.flatnonzero(signs > 0), np.flatnonzero(signs < 0)
+    if real.size:
+        out[:, 0] = Z[:, real[0]]
+    if imag.size:
+        out[:, 1] = Z[:, imag[0]]
+    return out
+
+
+def svm_to_ch(alpha, C: float):
+    """Prop. 7(1): a stationary point of the SVM dual gives one of CH-DU.
+
+    Parameters
+    ----------
+    alpha : array-like of shape (n,)
+        SVM dual variables (not all zero).
+    C : float
+
+    Returns
+    -------
+    alpha_bar : ndarray
+        ``2 alpha / sum(alpha)``.
+    mu : float
+        ``2 C / sum(alpha)``.
+
+    Examples
+    --------
+    >>> from indefsvm.geometry import svm_to_ch
+    >>> svm_to_ch([1.0, 1.0, 0.0], C=2.0)
+    (array([1., 1., 0.]), 2.0)
+    """
+    alpha = np.asarray(alpha, dtype=np.float64)
+    total = float(alpha.sum())
+    if total <= 0:
+        raise ValueError("alpha is zero: no convex-hull solution corresponds to it.")
+    return 2.0 * alpha / total, 2.0 * float(C) / total
+
+
+def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9) -> dict:
+    """Prop. 7(2): a stationary point of CH-DU gives one of the SVM dual, if it can.
+
+    Needs two unbounded coefficients of opposite classes, ``0 < a_k, a_l < mu``, and
+    ``rho = 1/2 a'Q(e_k + e_l) > 0``; then ``alpha = a / rho`` with ``C = mu / rho``.
+
+    Parameters
+    ----------
+    alpha_bar : array-like of shape (n,)
+    mu : float
+    K : array-like of shape (n, n)
+    y : array-like of shape (n,)
+        Labels +1 / -1.
+    tol : float, default=1e-9
+        Margin for "unbounded": ``tol < a_k < mu - tol``.
+
+    Returns
+    -------
+    dict
+        ``ok`` (bool), ``reason`` (str), and when ``ok``: ``alpha``, ``C``, ``rho``, ``k``,
+        ``l``.
+    """
+    a = np.asarray(alpha_bar, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    K = np.asarray(K, dtype=np.float64)
+    free = (a > tol) & (a < mu - tol)
+    kk = np.flatnonzero(free & (y > 0))
+    ll = np.flatnonzero(free & (y < 0))
+    if kk.size == 0 or ll.size == 0:
+        return {"ok": False, "reason": "no pair of unbounded coefficients of opposite classes "
+                "(Prop. 7(2) needs 0 < a_k, a_l < mu with y_k = +1, y_l = -1)"}
+    k, l = int(kk[0]), int(ll[0])
+    Qa = y * (K @ (y * a))
+    rho = 0.5 * float(Qa[k] + Qa[l])
+    if rho <= 0:
+        return {"ok": False, "reason": f"rho = 1/2 a'Q(e_k + e_l) = {rho:.4g} <= 0, so no SVM "
+                "solution corresponds (Prop. 7(2))", "rho": rho}
+    return {"ok": True, "reason": "Prop. 7(2) conditions hold", "alpha": a / rho,
+            "C": float(mu) / rho, "rho": rho, "k": k, "l": l}
+
+
+class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
+    """Minimum-distance classifier between the closest points of reduced convex hulls in the
+    pseudo-Euclidean space of a kernel or distance (CH-DU, seed 003, §4 and §7.1).
+
+    Parameters
+    ----------
+    mu : float, default=1.0
+        Hull reduction (``1``: ordinary convex hulls); needs ``mu >= 1 / min(n_+, n_-)``.
+    kernel : str or callable, default="linear"
+        A kernel of :mod:`indefsvm.kernels`, ``"precomputed"``, or a callable. Ignored when
+        ``metric="precomputed_distance"``.
+    metric : {None, "precomputed_distance"}, default=None
+        ``"precomputed_distance"``: ``X`` holds distances ``d`` (``(n, n)`` in fit,
+        ``(m, n)`` after), used through the kernel ``k = -d^2 / 2``.
+    gamma, coef0, degree, kernel_params
+        Kernel parameters, as in :class:`indefsvm.IndefiniteSVC`.
+    tol : float, default=1e-6
+        KKT tolerance of CH-DU.
+    max_iter : int, optional
+    n_restarts : int, default=0
+        Random feasible restarts; the lowest ``||z+ - z-||^2`` is kept.
+    random_state : int, RandomState or None
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    alpha_ : ndarray of shape (n_samples,)
+        Hull weights: ``z+ = sum_{y=+1} alpha_i Phi(x_i)``, ``z- = sum_{y=-1} ...``.
+    support_ : ndarray
+        Indices with ``alpha_i > 0``.
+    intercept_ : float
+        ``b`` of (7), ``1/2 sum_ij a_i a_j y_i d^2_ij``, so that
+        ``f(x) = -sum_i a_i y_i d^2(x_i, x) + b = ||z - z-||^2_pE - ||z - z+||^2_pE``.
+    wMw_ : float
+        ``||z+ - z-||^2_pE = w'Mw`` with ``w = z+ - z-``; ``<= 0`` flags a counter-intuitive
+        classifier (seed 003, §4).
+    svm_equivalent_ : dict
+        :func:`ch_to_svm` of the solution: the SVM (``alpha``, ``C``) with the same decision
+        boundary, or the reason there is none.
+    result_ : SolverResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm import ConvexHullClassifier
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([0, 0, 1, 1])
+    >>> clf = ConvexHullClassifier(kernel="linear").fit(X, y)
+    >>> clf.predict([[1.9], [2.1]]), clf.wMw_
+    (array([0, 1]), 4.0)
+    """
+
+    def __init__(self, *, mu=1.0, kernel="linear", metric=None, gamma="scale", coef0=0.0,
+                 degree=3, kernel_params=None, tol=1e-6, max_iter=None, n_restarts=0,
+                 random_state=None):
+        self.mu = mu
+        self.kernel = kernel
+        self.metric = metric
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.kernel_params = kernel_params
+        self.tol = tol
+        self.max_iter = max_iter
+        self.n_restarts = n_restarts
+        self.random_state = random_state
+
+    def _params(self, X):
+        extra = dict(self.kernel_params or {})
+        if callable(self.kernel) or self.kernel == "precomputed":
+            return extra
+        name = canonical_name(self.kernel)
+        params = {}
+        if name in ("polynomial", "rbf", "sigmoid", "l1_gaussian", "sqrt_l1_exponential",
+                    "symmetric_kl") and "sigma" not in extra:
+            params["gamma"] = resolve_gamma(self.gamma, X)
+        if name in ("polynomial", "sigmoid"):
+            params["coef0"] = float(self.coef0)
+        if name == "polynomial":
+            params["degree"] = self.degree
+        params.update(extra)
+        return params
+
+    def _train_kernel(self, X):
+        if self.metric == "precomputed_distance":
+            D = check_kernel_matrix(X, "X (precomputed distances)")
+            if np.any(np.abs(np.diagonal(D)) > 0):
+                raise ValueError("A distance matrix needs a zero diagonal.")
+            return -0.5 * D**2
+        if self.metric is not None:
+            raise ValueError(f"Unknown metric={self.metric!r}; use None or "
+                             "'precomputed_distance'.")
+        if self.kernel == "precomputed":
+            return check_kernel_matrix(X, "X (precomputed kernel)")
+        X = check_finite_array(X, "X")
+        self._X = X
+        self._kparams = self._params(X)
+        return check_kernel_matrix(kernel_matrix(X, kernel=self.kernel, **self._kparams))
+
+    def fit(self, X, y):
+        """Find the closest points of the two reduced hulls.
+
+        Parameters
+        ----------
+        X : array-like
+            Data, a kernel matrix (``kernel="precomputed"``) or distances
+            (``metric="precomputed_distance"``).
+        y : array-like of shape (n_samples,)
+            Two classes.
+
+        Returns
+        -------
+        self
+        """
+        y = np.asarray(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.shape[0] != 2:
+            raise ValueError("ConvexHullClassifier separates exactly two classes; got "
+                             f"{self.classes_.shape[0]}.")
+        K = self._train_kernel(X)
+        if K.shape[0] != y.shape[0]:
+            raise ValueError(f"X has {K.shape[0]} samples but y has {y.shape[0]}.")
+        yp = np.where(y == self.classes_[1], 1.0, -1.0)
+        res = convex_hull_dual(K, yp, mu=self.mu, tol=self.tol, max_iter=self.max_iter,
+                               n_restarts=self.n_restarts, random_state=self.random_state)
+        self.result_ = res
+        self.alpha_ = res.alpha
+        self.support_ = np.flatnonzero(res.alpha > 0)
+        self.intercept_ = res.b
+        self.wMw_ = 2.0 * res.objective  # ||z+ - z-||^2_pE = a'Qa
+        self._coef = (res.alpha * yp)[self.support_]
+        self._diag_term = float(np.sum(self._coef * np.diagonal(K)[self.support_]))
+        self._n_train = K.shape[0]
+        self.svm_equivalent_ = ch_to_svm(res.alpha, self.mu, K, yp)
+        return self
+
+    def decision_function(self, X):
+        """Decision values (7): ``> 0`` means ``classes_[1]`` (closer to ``z+``).
+
+        Parameters
+        ----------
+        X : array-like
+            Data, kernel rows ``(m, n_train)`` or distance rows ``(m, n_train)``.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+        """
+        check_is_fitted(self)
+        if self.metric == "precomputed_distance" or self.kernel == "precomputed":
+            R = np.atleast_2d(np.asarray(X, dtype=np.float64))
+            if R.shape[1] != self._n_train:
+                raise ValueError(f"X must have {self._n_train} columns (one per training "
+                                 f"point); got {R.shape[1]}.")
+            R = R[:, self.support_]
+            if self.metric == "precomputed_distance":
+                # f(x) = -sum a_i y_i d^2(x_i, x) + b
+                return -(R**2) @ self._coef + self.intercept_
+            Ksv = R
+        else:
+            Ksv = kernel_matrix(check_finite_array(X, "X"), self._X[self.support_],
+                                kernel=self.kernel, **self._kparams)
+        # d^2(x_i, x) = K_ii + k(x, x) - 2 k(x_i, x); the k(x, x) term cancels (sum a y = 0)
+        return 2.0 * Ksv @ self._coef - self._diag_term + self.intercept_
+
+    def predict(self, X):
+        """Predicted class labels.
+
+        Parameters
+        ----------
+        X : array-like
+
+        Returns
+        -------
+        ndarray of shape (m,)
+        """
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]

@@ -1,0 +1,198 @@
+"""Figures: spectra, pseudo-Euclidean geometry in R^(1,1), convergence.
+
+matplotlib is imported only when a function here is called (``pip install indefsvm[plot]``).
+Every function takes ``ax=None`` (a new figure is made) and returns the figure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["plot_convergence", "plot_pe_geometry", "plot_spectrum", "reduced_hull"]
+
+
+def _plt():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("Plotting needs matplotlib: pip install 'indefsvm[plot]'.") from exc
+    return plt
+
+
+def _ax(ax, figsize=(6, 4)):
+    plt = _plt()
+    if ax is None:
+        fig, ax = plt.subplots(figsize=figsize)
+    return ax.figure, ax
+
+
+def plot_spectrum(report, ax=None):
+    """Eigenvalues of ``K`` and of the centred kernel, negative ones highlighted.
+
+    Parameters
+    ----------
+    report : KernelReport or Spectrum
+        From :func:`indefsvm.check_kernel` (dense method: the eigenvalues are needed).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    sp = getattr(report, "spectrum", report)
+    if sp.eigenvalues is None:
+        raise ValueError("plot_spectrum needs all eigenvalues (the dense method).")
+    fig, ax = _ax(ax)
+    lam = sp.eigenvalues[::-1]
+    mu = sp.restricted[::-1]
+    idx = np.arange(1, lam.size + 1)
+    ax.plot(idx, lam, ".", ms=3, color="0.4", label="K")
+    ax.plot(idx[:-1], mu, ".", ms=3, color="C0", label="K on the complement of e (centred)")
+    neg = mu < -sp.tol
+    ax.plot(idx[:-1][neg], mu[neg], "o", ms=4, mfc="none", color="C3",
+            label=f"negative on e-perp: q = {int(neg.sum())}")
+    ax.axhline(0.0, color="k", lw=0.7)
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=max(sp.tol * 1e3, 1e-12 * sp.scale))
+    ax.set_xlabel("index (descending)")
+    ax.set_ylabel("eigenvalue")
+    ax.set_title(f"spectrum, signature (p, q) = ({sp.n_pos}, {sp.n_neg})")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_convergence(history, ax=None, *, label=None):
+    """Objective against iteration (log x), as in seed 002 Fig. 1.
+
+    Parameters
+    ----------
+    history : ndarray of shape (k, 2) or SolverResult or fitted estimator
+        ``(iteration, objective)`` rows (``history_`` / ``SolverResult.history``).
+    ax : matplotlib Axes, optional
+    label : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    h = getattr(history, "history_", getattr(history, "history", history))
+    h = np.asarray(h, dtype=float)
+    fig, ax = _ax(ax)
+    ax.plot(np.maximum(h[:, 0], 1), h[:, 1], "-", label=label)
+    ax.set_xscale("log")
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("objective F(alpha)")
+    if label:
+        ax.legend()
+    return fig
+
+
+def reduced_hull(P, mu, n_directions=360):
+    """Vertices of the reduced convex hull ``conv_mu`` of planar points (seed 003, §3.2).
+
+    The support point in direction ``t`` puts weight ``mu`` on the ``floor(1/mu)`` points
+    farthest along ``t`` and the rest on the next one.
+
+    Parameters
+    ----------
+    P : ndarray of shape (m, 2)
+    mu : float
+        ``1/m <= mu <= 1``.
+    n_directions : int, default=360
+
+    Returns
+    -------
+    ndarray of shape (n_directions, 2)
+    """
+    P = np.asarray(P, dtype=float)
+    m = P.shape[0]
+    mu = min(max(float(mu), 1.0 / m), 1.0)
+    k = int(np.floor(1.0 / mu + 1e-12))
+    rest = 1.0 - k * mu
+    out = np.empty((n_directions, 2))
+    for d, th in enumerate(np.linspace(0, 2 * np.pi, n_directions, endpoint=False)):
+        order = np.argsort(-(P @ np.array([np.cos(th), np.sin(th)])))
+        pt = mu * P[order[:k]].sum(axis=0)
+        if rest > 1e-12 and k < m:
+            pt = pt + rest * P[order[k]]
+        out[d] = pt
+    return out
+
+
+def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None):
+    """Seed 003 Figs. 1-3: a classifier on points of R^(1,1).
+
+    Draws the points (first column real, horizontal; second imaginary, vertical), the
+    (reduced) convex hulls of the classes, their closest points ``z+`` and ``z-``, the
+    normal ``w = z+ - z-`` and its reflection ``Mw``, the decision line and colour-coded
+    decision values; support vectors are ringed.
+
+    Parameters
+    ----------
+    model : fitted IndefiniteSVC or ConvexHullClassifier
+        Trained on ``Z`` with ``kernel="pseudo_euclidean"``, ``kernel_params={"p": 1}``.
+    Z : ndarray of shape (n, 2)
+        The points (e.g. from :func:`indefsvm.geometry.pe_plane_coordinates`).
+    y : array-like of shape (n,)
+    ax : matplotlib Axes, optional
+    grid : int, default=200
+        Resolution of the decision-value image.
+    show_hulls : bool, default=True
+    mu : float, optional
+        Hull reduction to draw; default the model's (``mu`` or ``2C / sum alpha``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    Z = np.asarray(Z, dtype=float)
+    y = np.asarray(y)
+    fig, ax = _ax(ax, figsize=(5.5, 5.5))
+    classes = model.classes_
+    pos = y == classes[1]
+    alpha = model.alpha_ if model.alpha_.ndim == 1 else model.alpha_[0]
+    if hasattr(model, "wMw_"):  # ConvexHullClassifier
+        abar, mu_model = alpha, model.mu
+    else:
+        abar, mu_model = 2 * alpha / alpha.sum(), 2 * model.C / alpha.sum()
+    mu = mu_model if mu is None else mu
+    zp = abar[pos] @ Z[pos]
+    zm = abar[~pos] @ Z[~pos]
+    pad = 0.15 * (Z.max(0) - Z.min(0) + 1e-9)
+    lo, hi = Z.min(0) - pad, Z.max(0) + pad
+    gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], grid), np.linspace(lo[1], hi[1], grid))
+    dec = model.decision_function(np.c_[gx.ravel(), gy.ravel()]).reshape(gx.shape)
+    vmax = np.abs(dec).max() or 1.0
+    ax.imshow(dec, origin="lower", extent=(lo[0], hi[0], lo[1], hi[1]), cmap="RdBu",
+              vmin=-vmax, vmax=vmax, alpha=0.45, aspect="auto")
+    ax.contour(gx, gy, dec, levels=[0.0], colors="k", linewidths=1.2)
+    if show_hulls:
+        for mask, col in ((pos, "C0"), (~pos, "C3")):
+            if mask.sum() >= 3:
+                for m_ in sorted({1.0, min(max(mu, 1 / mask.sum()), 1.0)}, reverse=True):
+                    h = reduced_hull(Z[mask], m_)
+                    h = np.vstack([h, h[:1]])
+                    ax.plot(h[:, 0], h[:, 1], "-" if m_ < 1 else ":", color=col, lw=1)
+    ax.scatter(Z[pos, 0], Z[pos, 1], c="C0", s=18, marker="o", label=str(classes[1]))
+    ax.scatter(Z[~pos, 0], Z[~pos, 1], c="C3", s=18, marker="s", label=str(classes[0]))
+    sv = alpha > 0
+    ax.scatter(Z[sv, 0], Z[sv, 1], s=90, facecolors="none", edgecolors="k", lw=1.0,
+               label="support vectors")
+    ax.plot(*zp, "P", color="C0", ms=10, mec="k")
+    ax.plot(*zm, "P", color="C3", ms=10, mec="k")
+    mid = (zp + zm) / 2
+    w = zp - zm
+    Mw = w * np.array([1.0, -1.0])
+    ax.annotate("", xy=mid + w / 2, xytext=mid, arrowprops=dict(arrowstyle="->", color="k"))
+    ax.annotate("", xy=mid + Mw / 2, xytext=mid,
+                arrowprops=dict(arrowstyle="->", color="0.45", ls="--"))
+    ax.text(*(mid + w / 2), " w", fontsize=9)
+    ax.text(*(mid + Mw / 2), " Mw", fontsize=9, color="0.35")
+    wMw = float(w @ (w * np.array([1.0, -1.0])))
+    ax.set_title(f"R^(1,1): w'Mw = {wMw:.3g}, mu = {mu:.3g}")
+    ax.set_xlabel("real axis")
+    ax.set_ylabel("imaginary axis")
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.legend(fontsize=8, loc="best")
+    return fig

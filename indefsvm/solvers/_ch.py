@@ -1,0 +1,146 @@
+"""The convex-hull dual (CH-DU) of Haasdonk (seed 003, section 4), solved by SMO."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from .._validation import check_binary_labels, check_choice, check_max_iter, check_positive
+from ..exceptions import ConvergenceWarning
+from ..kernels import canonical_name, kernel_matrix
+from ._result import STATUS_TEXT, SolverResult
+from ._smo import _WSS, _kernel_setup, _run_starts
+
+
+def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
+    """A random point of {0 <= a <= mu, sum of a over each class = 1}."""
+    a = np.zeros(y.shape[0])
+    for cls in (1.0, -1.0):
+        idx = np.flatnonzero(y == cls)
+        w = rng.dirichlet(np.ones(idx.shape[0]))
+        # water-filling: clip at mu, hand the excess to the entries still below mu
+        for _ in range(idx.shape[0]):
+            over = w > mu
+            if not over.any():
+                break
+            excess = float(np.sum(w[over] - mu))
+            w[over] = mu
+            room = mu - w
+            free = room > 0
+            w[free] += excess * room[free] / room[free].sum()
+        a[idx] = np.minimum(w, mu)
+    return a
+
+
+def convex_hull_dual(
+    K,
+    y,
+    *,
+    mu: float = 1.0,
+    tol: float = 1e-6,
+    wss: str = "second_order",
+    max_iter: int | None = None,
+    cache_size: float = 200.0,
+    alpha0=None,
+    n_restarts: int = 0,
+    random_state=None,
+    kernel="precomputed",
+    kernel_params: dict | None = None,
+    warn: bool = True,
+) -> SolverResult:
+    """Closest points of the reduced convex hulls of two classes in pseudo-Euclidean space.
+
+    Solves (CH-DU) of seed 003: ``min 1/2 a'Qa`` with ``Q_ij = y_i y_j k(x_i, x_j)``,
+    subject to ``0 <= a_i <= mu`` and ``sum_{y_i = +1} a_i = sum_{y_i = -1} a_i = 1`` (the
+    equivalent form of the paper's ``max 1/2 sum a_i a_j y_i y_j d^2_ij`` with
+    ``sum a_i y_i = 0, sum a_i = 2``, Lemma 6). Then ``z+ = sum_{y=+1} a_i Phi(x_i)``,
+    ``z- = sum_{y=-1} a_i Phi(x_i)`` and ``a'Qa = ||z+ - z-||^2_pE = w'Mw``.
+
+    The problem is non-convex for an indefinite kernel; SMO with pairs inside one class (the
+    nu-SVM form) and rule (27) of seed 000 for concave sub-problems returns a stationary
+    point.
+
+    Parameters
+    ----------
+    K : array-like
+        Kernel matrix, or data ``X`` when ``kernel`` names a kernel.
+    y : array-like of shape (n,)
+        Labels +1 / -1.
+    mu : float, default=1.0
+        Reduction of the hulls: 1 gives the ordinary convex hulls; feasible only for
+        ``mu >= 1 / min(n_+, n_-)``.
+    tol : float, default=1e-6
+        Stop when, in each class, ``max_{I_up} g - min_{I_low} g <= tol``.
+    wss, max_iter, cache_size, n_restarts, random_state, kernel, kernel_params, warn
+        As in :func:`indefsvm.solvers.smo`.
+    alpha0 : array-like, optional
+        Feasible start. Default: the class means, ``a_i = 1 / n_+`` or ``1 / n_-``.
+
+    Returns
+    -------
+    SolverResult
+        ``alpha`` are the hull weights; ``objective`` is ``1/2 ||z+ - z-||^2_pE``; ``b`` is the
+        offset of the decision function (7), ``f(x) = -sum_i a_i y_i d^2(x_i, x) + b`` with
+        ``b = 1/2 sum_ij a_i a_j y_i d^2_ij`` (the classifier ``||z - z-||^2 - ||z - z+||^2``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import convex_hull_dual
+    >>> Z = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> res = convex_hull_dual(Z @ Z.T, [-1, -1, 1, 1])
+    >>> res.alpha, 2 * res.objective   # closest points 1 and 3: squared distance 4
+    (array([0., 1., 1., 0.]), 4.0)
+    """
+    kind, X, Kmat, gamma, coef0, degree = _kernel_setup(K, kernel, kernel_params)
+    n = X.shape[0] if X is not None else Kmat.shape[0]
+    y = check_binary_labels(y, n)
+    mu = check_positive(mu, "mu")
+    n_pos, n_neg = int(np.count_nonzero(y > 0)), int(np.count_nonzero(y < 0))
+    if mu * min(n_pos, n_neg) < 1.0 - 1e-12:
+        raise ValueError(
+            f"mu={mu:g} is infeasible: the smaller class has {min(n_pos, n_neg)} points, so "
+            f"mu must be >= 1/{min(n_pos, n_neg)} = {1 / min(n_pos, n_neg):.4g}."
+        )
+    tol = check_positive(tol, "tol")
+    check_choice(wss, "wss", _WSS)
+    max_iter = check_max_iter(max_iter, n)
+    if alpha0 is None:
+        start = np.where(y > 0, 1.0 / n_pos, 1.0 / n_neg)
+    else:
+        start = np.asarray(alpha0, dtype=np.float64)
+        if (start.shape != (n,) or np.any(start < 0) or np.any(start > mu)
+                or abs(start[y > 0].sum() - 1) > 1e-9 or abs(start[y < 0].sum() - 1) > 1e-9):
+            raise ValueError("alpha0 must satisfy 0 <= alpha0 <= mu and sum to 1 on each class.")
+    rng = check_random_state(random_state)
+    starts = [start] + [random_feasible_hull_weights(y, mu, rng) for _ in range(int(n_restarts))]
+    best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, mu, tol,
+                                   wss, False, max_iter, cache_size, p=np.zeros(n),
+                                   same_class=True)
+    converged = best["status"] == 0
+    if not converged and warn:
+        warnings.warn(
+            f"CH-DU stopped at max_iter={max_iter} before reaching tol={tol:g}: the KKT gap is "
+            f"{best['kkt_gap']:.3g}. Increase max_iter (or tol).",
+            ConvergenceWarning, stacklevel=2,
+        )
+    a = best["alpha"]
+    # offset of the decision function (7): b = 1/2 sum_ij a_i a_j y_i d^2_ij, which with
+    # d^2_ij = K_ii + K_jj - 2 K_ij and sum a = 2, sum a y = 0 is sum a_i y_i K_ii - (a y)'K a
+    sv = np.flatnonzero(a > 0)
+    if Kmat is not None:
+        Ksv = Kmat[np.ix_(sv, sv)]
+    else:
+        Ksv = kernel_matrix(X[sv], kernel=canonical_name(kernel), **dict(kernel_params or {}))
+    ay = a[sv] * y[sv]
+    b = float(ay @ np.diagonal(Ksv) - ay @ Ksv @ a[sv])
+    return SolverResult(
+        alpha=a, b=float(b), objective=float(best["objective"]), n_iter=int(best["n_iter"]),
+        converged=bool(converged), kkt_gap=float(best["kkt_gap"]), history=best["history"],
+        status=STATUS_TEXT[best["status"]], solver="ch-smo", tol=tol, C=mu,
+        n_concave_steps=int(best["n_concave_steps"]), restart_objectives=objectives,
+        extra={"n_kernel_evals": best["n_kernel_evals"]},
+    )
+

@@ -1,0 +1,105 @@
+"""Convex-hull classifier (CH-DU) and the SVM <-> CH conversions (seed 003)."""
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+import indefsvm as isvm
+from indefsvm.geometry import ch_to_svm, svm_to_ch
+from indefsvm.solvers import convex_hull_dual, random_feasible_hull_weights
+
+
+def _ch_reference(K, y, mu):
+    """CH-DU by SLSQP: an independent solver (convex case)."""
+    Q = np.outer(y, y) * K
+    n = len(y)
+    cons = [{"type": "eq", "fun": lambda a: a[y > 0].sum() - 1},
+            {"type": "eq", "fun": lambda a: a[y < 0].sum() - 1}]
+    a0 = np.where(y > 0, 1 / np.sum(y > 0), 1 / np.sum(y < 0))
+    res = minimize(lambda a: 0.5 * a @ Q @ a, a0, jac=lambda a: Q @ a, bounds=[(0, mu)] * n,
+                   constraints=cons, method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
+    return res.fun
+
+
+@pytest.mark.parametrize("mu", [1.0, 0.4, 0.15])
+def test_ch_dual_matches_independent_solver_on_psd_kernel(mu):
+    rng = np.random.default_rng(1)
+    X = np.r_[rng.normal(-1, 1, (12, 2)), rng.normal(1, 1, (12, 2))]
+    y = np.r_[-np.ones(12), np.ones(12)]
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.5)
+    res = convex_hull_dual(K, y, mu=mu, tol=1e-9)
+    assert res.converged
+    assert res.objective == pytest.approx(_ch_reference(K, y, mu), rel=1e-6, abs=1e-10)
+    a = res.alpha
+    assert a[y > 0].sum() == pytest.approx(1) and a[y < 0].sum() == pytest.approx(1)
+    assert a.min() >= 0 and a.max() <= mu + 1e-12
+
+
+def test_ch_decision_is_the_minimum_distance_rule():
+    rng = np.random.default_rng(2)
+    Z = rng.normal(size=(30, 2))
+    y = np.where(Z[:, 0] + 0.3 * rng.normal(size=30) > 0, 1, -1)
+    clf = isvm.ConvexHullClassifier(kernel="pseudo_euclidean", kernel_params={"p": 1},
+                                    mu=0.3).fit(Z, y)
+    a, M = clf.alpha_, np.diag([1.0, -1.0])
+    zp, zm = (a * (y > 0)) @ Z, (a * (y < 0)) @ Z
+    pts = rng.normal(size=(50, 2))
+    g = [(z - zm) @ M @ (z - zm) - (z - zp) @ M @ (z - zp) for z in pts]
+    np.testing.assert_allclose(clf.decision_function(pts), g, atol=1e-10)
+    assert clf.wMw_ == pytest.approx((zp - zm) @ M @ (zp - zm))
+
+
+def test_precomputed_distance_metric_equals_kernel_form():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(20, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    by_dist = isvm.ConvexHullClassifier(metric="precomputed_distance", mu=0.5).fit(D, y)
+    by_kernel = isvm.ConvexHullClassifier(kernel="linear", mu=0.5).fit(X, y)
+    np.testing.assert_allclose(by_dist.decision_function(D), by_kernel.decision_function(X),
+                               atol=1e-8)
+    with pytest.raises(ValueError, match="zero diagonal"):
+        isvm.ConvexHullClassifier(metric="precomputed_distance").fit(D + 1, y)
+
+
+def test_prop7_round_trip():
+    rng = np.random.default_rng(4)
+    X = np.r_[rng.normal(-1, 0.7, (10, 2)), rng.normal(1, 0.7, (10, 2))]
+    y = np.r_[-np.ones(10), np.ones(10)]
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.5)
+    svm = isvm.solvers.smo(K, y, C=1.0, tol=1e-10)
+    abar, mu = svm_to_ch(svm.alpha, 1.0)
+    back = ch_to_svm(abar, mu, K, y)
+    assert back["ok"]
+    np.testing.assert_allclose(back["alpha"], svm.alpha, atol=1e-6)
+    assert back["C"] == pytest.approx(1.0, rel=1e-6)
+    bad = ch_to_svm(np.r_[np.ones(10) / 10, np.ones(10) / 10], 0.1, K, y)
+    assert not bad["ok"] and "unbounded" in bad["reason"]
+
+
+def test_mu_infeasible_and_multiclass_rejected():
+    X = np.arange(6.0)[:, None]
+    with pytest.raises(ValueError, match="mu=0.2 is infeasible"):
+        convex_hull_dual(X @ X.T, [1, 1, 1, -1, -1, -1], mu=0.2)
+    with pytest.raises(ValueError, match="exactly two classes"):
+        isvm.ConvexHullClassifier().fit(X, [0, 1, 2, 0, 1, 2])
+
+
+def test_random_hull_weights_feasible():
+    rng = np.random.default_rng(0)
+    y = np.r_[np.ones(7), -np.ones(5)]
+    for _ in range(20):
+        a = random_feasible_hull_weights(y, 0.25, rng)
+        assert a[y > 0].sum() == pytest.approx(1) and a[y < 0].sum() == pytest.approx(1)
+        assert a.min() >= 0 and a.max() <= 0.25 + 1e-12
+
+
+def test_restarts_on_indefinite_ch_never_worse():
+    rng = np.random.default_rng(5)
+    Z = rng.normal(size=(24, 2))
+    y = np.where(rng.random(24) < 0.5, 1.0, -1.0)
+    K = isvm.kernel_matrix(Z, kernel="pseudo_euclidean", p=1)
+    one = convex_hull_dual(K, y, mu=0.5)
+    many = convex_hull_dual(K, y, mu=0.5, n_restarts=5, random_state=0)
+    assert many.objective <= one.objective + 1e-12
+    assert np.all(np.diff(many.history[:, 1]) <= 1e-12)

@@ -1,0 +1,69 @@
+"""Figures render under Agg; the HTML report holds them."""
+
+import base64
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import indefsvm as isvm  # noqa: E402
+from indefsvm.cli import main  # noqa: E402
+
+
+def _n_artists(fig):
+    return sum(len(ax.lines) + len(ax.collections) + len(ax.images) for ax in fig.axes)
+
+
+def test_plot_spectrum(heart):
+    X, y = heart
+    rep = isvm.check_kernel(X=X, y=y, kernel="sigmoid", gamma=0.1, coef0=0.0)
+    fig = isvm.plotting.plot_spectrum(rep)
+    assert _n_artists(fig) >= 3
+    assert "signature" in fig.axes[0].get_title()
+
+
+def test_plot_convergence(heart):
+    X, y = heart
+    clf = isvm.IndefiniteSVC(kernel="rbf").fit(X, y)
+    fig = isvm.plotting.plot_convergence(clf)
+    line = fig.axes[0].lines[0]
+    np.testing.assert_allclose(line.get_ydata(), clf.history_[:, 1])
+
+
+@pytest.mark.parametrize("which", ["svm", "ch"])
+def test_plot_pe_geometry(which):
+    rng = np.random.default_rng(0)
+    Z = np.r_[np.c_[rng.normal(-1.5, 0.5, 12), rng.normal(0, 0.4, 12)],
+              np.c_[rng.normal(1.5, 0.5, 12), rng.normal(0, 0.4, 12)]]
+    y = np.r_[-np.ones(12), np.ones(12)]
+    kw = dict(kernel="pseudo_euclidean", kernel_params={"p": 1})
+    model = (isvm.IndefiniteSVC(C=10.0, **kw) if which == "svm"
+             else isvm.ConvexHullClassifier(mu=0.3, **kw)).fit(Z, y)
+    fig = isvm.plotting.plot_pe_geometry(model, Z, y, grid=40)
+    ax = fig.axes[0]
+    assert len(ax.images) == 1 and "w'Mw" in ax.get_title()
+
+
+def test_reduced_hull_shrinks_to_the_mean():
+    P = np.random.default_rng(1).normal(size=(10, 2))
+    h = isvm.plotting.reduced_hull(P, 0.1)
+    np.testing.assert_allclose(h, np.tile(P.mean(0), (h.shape[0], 1)), atol=1e-12)
+
+
+def test_report_command_writes_html_with_figures(tmp_path, capsys):
+    code = main(["report", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "-C", "10", "--out", str(tmp_path)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "Sanity report" in out and "Kernel check" in out
+    files = os.listdir(tmp_path)
+    assert len(files) == 1 and files[0].endswith(".html")
+    page = (tmp_path / files[0]).read_text()
+    assert "signature" in page and "w'Mw" in page
+    assert page.count("data:image/png;base64,") == 2
+    png = page.split("data:image/png;base64,")[1].split("'")[0]
+    assert base64.b64decode(png)[:8] == b"\x89PNG\r\n\x1a\n"

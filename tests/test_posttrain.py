@@ -1,0 +1,166 @@
+"""Sanity report after training: w'Mw, bounded SVs, second-order test, CH equivalence."""
+
+import json
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from helpers import kkt_gap
+from indefsvm.diagnostics import sanity_report_from_alpha
+from indefsvm.geometry import pseudo_euclidean_embedding, svm_to_ch
+
+
+@pytest.fixture(scope="module")
+def sigmoid_model(heart):
+    X, y = heart
+    clf = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.05, coef0=-0.2, C=5.0).fit(X, y)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.05, coef0=-0.2)
+    return clf, K, X, y
+
+
+def test_wMw_matches_definition_and_embedding(sigmoid_model):
+    clf, K, X, y = sigmoid_model
+    rep = isvm.sanity_report(clf, X, y)
+    a = clf.alpha_
+    brute = sum(a[i] * a[j] * y[i] * y[j] * K[i, j] for i in np.flatnonzero(a)
+                for j in np.flatnonzero(a))
+    assert rep.wMw == pytest.approx((2 / a.sum()) ** 2 * brute, rel=1e-10)
+    # w = sum abar_i y_i z_i in the explicit pseudo-Euclidean embedding
+    Z, M, sig = pseudo_euclidean_embedding(K)
+    abar = 2 * a / a.sum()
+    w = (abar * y) @ Z
+    assert w @ M @ w == pytest.approx(rep.wMw, rel=1e-6)
+    assert sig.q > 0  # the kernel really is indefinite here
+
+
+def test_embedding_reproduces_squared_distances(sigmoid_model):
+    _, K, _, _ = sigmoid_model
+    Z, M, _ = pseudo_euclidean_embedding(K)
+    d = np.diag(K)
+    D2 = d[:, None] + d[None, :] - 2 * K
+    diff = Z[:, None, :] - Z[None, :, :]
+    E2 = np.einsum("ijk,k,ijk->ij", diff, np.diag(M), diff)
+    assert np.max(np.abs(E2 - D2)) <= 1e-8 * np.max(np.abs(D2))
+
+
+def test_embedding_projects_training_rows_onto_themselves(sigmoid_model):
+    _, K, _, _ = sigmoid_model
+    emb = isvm.geometry.PseudoEuclideanEmbedding().fit(K)
+    np.testing.assert_allclose(emb.transform(K[:7]), emb.Z_[:7], atol=1e-8)
+
+
+def test_bounded_ratio_bounds_training_error_and_ch_alpha_feasible(sigmoid_model, sonar):
+    clf, K, X, y = sigmoid_model
+    models = [(clf, X, y)]
+    Xs, ys = sonar
+    models.append((isvm.IndefiniteSVC(kernel="sigmoid", gamma=1.0, coef0=1.0, C=3.0)
+                   .fit(Xs, ys), Xs, ys))
+    for model, Xm, ym in models:
+        rep = isvm.sanity_report(model, Xm, ym)
+        assert rep.is_stationary
+        assert rep.bounded_ratio >= rep.train_error
+        yp = np.where(ym == model.classes_[1], 1.0, -1.0)
+        abar, mu = rep.ch_alpha, rep.ch_mu
+        assert abs(abar @ yp) < 1e-9 and abs(abar.sum() - 2) < 1e-12
+        assert abar.min() >= 0 and abar.max() <= mu * (1 + 1e-12)
+
+
+def test_ch_decision_has_svm_sign_when_no_alpha_is_bounded():
+    """Prop. 7(3): without bounded coefficients the CH and SVM decision lines coincide."""
+    rng = np.random.default_rng(0)
+    # separated along the real axis, a little spread along the imaginary one
+    X = np.r_[np.c_[rng.normal(-2, 0.5, 15), rng.normal(0, 0.3, 15)],
+              np.c_[rng.normal(2, 0.5, 15), rng.normal(0, 0.3, 15)]]
+    y = np.r_[-np.ones(15), np.ones(15)]
+    svm = isvm.IndefiniteSVC(kernel="pseudo_euclidean", kernel_params={"p": 1}, C=1e4,
+                             tol=1e-8).fit(X, y)
+    a = svm.alpha_
+    assert a.max() < 1e4  # nothing at the bound
+    abar, mu = svm_to_ch(a, svm.C)
+    ch = isvm.ConvexHullClassifier(kernel="pseudo_euclidean", kernel_params={"p": 1}, mu=1.0,
+                                   tol=1e-10).fit(X, y)
+    grid = rng.uniform(-4, 4, (400, 2))
+    s_svm = np.sign(svm.decision_function(grid))
+    s_ch = np.sign(ch.decision_function(grid))
+    assert np.mean(s_svm == s_ch) >= 0.99
+    # and the CH problem's optimum is the SVM's abar (same objective)
+    K = isvm.kernel_matrix(X, kernel="pseudo_euclidean", p=1)
+    Q = np.outer(y, y) * K
+    assert 0.5 * abar @ Q @ abar == pytest.approx(ch.result_.objective, rel=1e-4)
+
+
+def _constructed(c):
+    """alpha = 0.5 all free, y = (1, 1, -1, -1), K v = y with v = y * alpha; c < 0 puts
+    negative curvature along u = (1, -1, 0, 0) (e'u = 0, v'u = 0), c > 0 makes it PD."""
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    alpha = np.full(4, 0.5)
+    v = y * alpha
+    if c < 0:
+        u = np.array([1.0, -1.0, 0.0, 0.0])
+        K = np.outer(y, y) / 2 + c * np.outer(u, u)
+    else:
+        K = np.outer(y, y) / 2 + c * (np.eye(4) - np.outer(v, v) / (v @ v))
+    assert np.allclose(K @ v, y)  # stationary with b = 0: Q alpha - e + b y = 0
+    return K, y, alpha
+
+
+def test_second_order_negative_curvature_is_not_a_local_min():
+    K, y, alpha = _constructed(-1.0)
+    rep = sanity_report_from_alpha(K, y, alpha, C=1.0)
+    assert rep.is_stationary and rep.kkt_gap <= 1e-12
+    assert rep.is_local_min is False and rep.min_curvature < 0
+    # and indeed the objective drops along the direction
+    d = np.array([1.0, -1.0, 0.0, 0.0]) * y
+    Q = np.outer(y, y) * K
+    F = lambda a: 0.5 * a @ Q @ a - a.sum()  # noqa: E731
+    assert F(alpha + 0.1 * d) < F(alpha)
+
+
+def test_second_order_strict_local_min():
+    K, y, alpha = _constructed(1.0)
+    rep = sanity_report_from_alpha(K, y, alpha, C=1.0)
+    assert rep.is_stationary and rep.is_local_min is True and rep.min_curvature > 0
+
+
+def test_negated_rbf_model_gets_nonpositive_wMw_and_unsuitable_note(heart):
+    X, y = heart
+    neg_rbf = lambda A, B: -isvm.kernels.rbf(A, B, gamma=0.1)  # noqa: E731
+    clf = isvm.IndefiniteSVC(kernel=neg_rbf, C=1.0).fit(X, y)
+    rep = isvm.sanity_report(clf, X, y)
+    assert rep.wMw <= 0
+    assert any("unsuitable" in n for n in rep.notes)
+
+
+def test_report_from_alpha_agrees_with_solver(heart):
+    X, y = heart
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=1.0, coef0=1.0)
+    res = isvm.solvers.smo(K, y, C=10.0)
+    rep = sanity_report_from_alpha(K, y, res.alpha, 10.0, b=res.b)
+    assert rep.kkt_gap == pytest.approx(kkt_gap(K, y, res.alpha, 10.0), abs=1e-12)
+    assert rep.objective == pytest.approx(res.objective, rel=1e-9)
+    text = str(rep)
+    assert "w'Mw" in text and "KKT gap" in text
+    json.dumps(rep.to_dict())
+    assert "<table>" in rep._repr_html_()
+
+
+def test_multiclass_gives_one_report_per_pair():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    clf = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.1, coef0=-1.0).fit(X, y)
+    rep = isvm.sanity_report(clf, X, y)
+    assert len(rep.reports) == 3 and len(rep.pairs) == 3
+    assert all(r.n_sv > 0 for r in rep.reports)
+    json.dumps(rep.to_dict())
+
+
+def test_sanity_report_input_errors(heart):
+    X, y = heart
+    with pytest.raises(ValueError, match="fitted"):
+        isvm.sanity_report(isvm.IndefiniteSVC(), X, y)
+    with pytest.raises(ValueError, match="alpha must satisfy"):
+        sanity_report_from_alpha(np.eye(2), [1, -1], [2.0, 2.0], C=1.0)
+    with pytest.raises(ValueError, match="all zero"):
+        sanity_report_from_alpha(np.eye(2), [1, -1], [0.0, 0.0], C=1.0)
