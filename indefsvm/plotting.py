@@ -74,6 +74,14 @@ def plot_convergence(history, ax=None, *, label=None):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.plotting import plot_convergence
+    >>> fig = plot_convergence(np.array([[0, 0.0], [10, -1.0], [20, -1.5]]))
+    >>> fig.axes[0].get_xscale()
+    'log'
     """
     h = getattr(history, "history_", getattr(history, "history", history))
     h = np.asarray(h, dtype=float)
@@ -103,6 +111,14 @@ def reduced_hull(P, mu, n_directions=360):
     Returns
     -------
     ndarray of shape (n_directions, 2)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.plotting import reduced_hull
+    >>> P = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 2.0]])
+    >>> reduced_hull(P, 0.5, n_directions=1)  # direction +x: half on (2, 0), half on (1, 2)
+    array([[1.5, 1. ]])
     """
     P = np.asarray(P, dtype=float)
     m = P.shape[0]
@@ -129,8 +145,10 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
 
     Parameters
     ----------
-    model : fitted IndefiniteSVC or ConvexHullClassifier
-        Trained on ``Z`` with ``kernel="pseudo_euclidean"``, ``kernel_params={"p": 1}``.
+    model : fitted IndefiniteSVC, ConvexHullClassifier, or SolverResult
+        Trained on ``Z`` with ``kernel="pseudo_euclidean"``, ``kernel_params={"p": 1}`` (a
+        :class:`~indefsvm.solvers.SolverResult` of :func:`~indefsvm.solvers.smo` on that
+        kernel matrix, labels +1 / -1, works too).
     Z : ndarray of shape (n, 2)
         The points (e.g. from :func:`indefsvm.geometry.pe_plane_coordinates`).
     y : array-like of shape (n,)
@@ -148,20 +166,30 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     Z = np.asarray(Z, dtype=float)
     y = np.asarray(y)
     fig, ax = _ax(ax, figsize=(5.5, 5.5))
-    classes = model.classes_
+    if hasattr(model, "classes_"):
+        classes = model.classes_
+        alpha = model.alpha_ if model.alpha_.ndim == 1 else model.alpha_[0]
+        decision = model.decision_function
+    else:  # a SolverResult of the pseudo-Euclidean kernel x1 x1' - x2 x2' on Z
+        classes = np.array([-1.0, 1.0])
+        alpha = model.alpha
+        coef = alpha * np.where(y == classes[1], 1.0, -1.0)
+
+        def decision(P, coef=coef, b=model.b):
+            return (P * np.array([1.0, -1.0])) @ Z.T @ coef + b
     pos = y == classes[1]
-    alpha = model.alpha_ if model.alpha_.ndim == 1 else model.alpha_[0]
     if hasattr(model, "wMw_"):  # ConvexHullClassifier
         abar, mu_model = alpha, model.mu
     else:
-        abar, mu_model = 2 * alpha / alpha.sum(), 2 * model.C / alpha.sum()
+        C = model.C
+        abar, mu_model = 2 * alpha / alpha.sum(), 2 * C / alpha.sum()
     mu = mu_model if mu is None else mu
     zp = abar[pos] @ Z[pos]
     zm = abar[~pos] @ Z[~pos]
     pad = 0.15 * (Z.max(0) - Z.min(0) + 1e-9)
     lo, hi = Z.min(0) - pad, Z.max(0) + pad
     gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], grid), np.linspace(lo[1], hi[1], grid))
-    dec = model.decision_function(np.c_[gx.ravel(), gy.ravel()]).reshape(gx.shape)
+    dec = decision(np.c_[gx.ravel(), gy.ravel()]).reshape(gx.shape)
     vmax = np.abs(dec).max() or 1.0
     ax.imshow(dec, origin="lower", extent=(lo[0], hi[0], lo[1], hi[1]), cmap="RdBu",
               vmin=-vmax, vmax=vmax, alpha=0.45, aspect="auto")
@@ -194,5 +222,6 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     ax.set_ylabel("imaginary axis")
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
+    ax.set_aspect("equal", adjustable="box")  # pE orthogonality is read off equal axes
     ax.legend(fontsize=8, loc="best")
     return fig

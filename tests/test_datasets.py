@@ -11,6 +11,7 @@ SHA256 = {
     "heart_scale": "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9",
     "sonar_scale": "a4e300cb77cf9f5b2c5df329dc4e7d3f753f5be5c0996fa3002b66d69dbfb456",
     "breast-cancer_scale": "3c90cd8f884810a0ff2eaf2cc7aabf09073f33c2dfcf113d826a13ca60b257ad",
+    "protein213_dissim": "e0a4229cd947e858aacfa5e7b8590fea8b1ea55e54854cb5b6c415d8ecd39368",
 }
 
 
@@ -39,3 +40,17 @@ def test_loaders(loader, shape, n_pos):
 def test_unknown_bundled_file():
     with pytest.raises(FileNotFoundError):
         ds.data_path("no_such_file")
+
+
+def test_protein213_is_a_dissimilarity_matrix():
+    D, y = ds.load_protein213(return_D_y=True)
+    assert D.shape == (213, 213)
+    np.testing.assert_array_equal(D, D.T)
+    assert np.all(np.diagonal(D) == 0) and D.min() >= 0
+    assert [int((y == c).sum()) for c in (1, 2, 3, 4)] == [72, 72, 39, 30]
+    # -1/2 J D^2 J has 4 negative eigenvalues, the smallest about -6.55 (provenance notes)
+    n = D.shape[0]
+    J = np.eye(n) - 1.0 / n
+    lam = np.linalg.eigvalsh(-0.5 * J @ (D**2) @ J)
+    assert int(np.sum(lam < -1e-9 * lam.max())) == 4
+    assert lam[0] == pytest.approx(-6.55, abs=0.01)

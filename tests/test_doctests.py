@@ -14,6 +14,7 @@ MODULES = [
     "indefsvm.diagnostics.eta",
     "indefsvm.diagnostics.suitability",
     "indefsvm.diagnostics.posttrain",
+    "indefsvm.plotting",
     "indefsvm.geometry",
     "indefsvm.solvers._ch",
 ]

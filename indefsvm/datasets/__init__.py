@@ -6,6 +6,7 @@ from ._loaders import (
     load_breast_cancer_683,
     load_heart,
     load_libsvm,
+    load_protein213,
     load_sonar,
 )
 
@@ -15,5 +16,6 @@ __all__ = [
     "load_breast_cancer_683",
     "load_heart",
     "load_libsvm",
+    "load_protein213",
     "load_sonar",
 ]

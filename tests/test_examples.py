@@ -1,0 +1,32 @@
+"""Every example script runs (Agg backend, in a scratch folder) and prints its findings."""
+
+import pathlib
+import runpy
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+EXAMPLES = sorted((pathlib.Path(__file__).parent.parent / "examples").glob("*.py"))
+EXPECT = {
+    "plot_sigmoid_regions.py": "CPD = True",
+    "plot_pe_convex_hulls.py": "w'Mw",
+    "plot_multiple_local_optima.py": "strict local minimum: True",
+    "plot_l1_gaussian.py": "signature (p, q, z)",
+    "protein_table.py": "LOO SVM",
+}
+
+
+def test_every_example_is_checked():
+    assert {p.name for p in EXAMPLES} == set(EXPECT)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_example_runs(path, tmp_path, monkeypatch, capsys):
+    import matplotlib.pyplot as plt
+
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(path), run_name="__main__")
+    plt.close("all")
+    assert EXPECT[path.name] in capsys.readouterr().out
