@@ -12,9 +12,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_choice, check_kernel_matrix
 from .kernels import KERNELS, canonical_name, kernel_matrix, resolve_gamma
-from .solvers import smo
+from .solvers import kernel_adatron, lsvm, m3, munk, smo
 
-_SOLVERS = ("smo",)
+_SOLVERS = ("smo", "munk", "m3", "kernel_adatron", "lsvm")
 _GAMMA_KERNELS = {"polynomial", "rbf", "sigmoid", "l1_gaussian", "sqrt_l1_exponential",
                   "symmetric_kl"}
 
@@ -46,8 +46,15 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         ``r`` of the sigmoid and ``coef0`` of the polynomial kernel.
     degree : int, default=3
         Degree of the polynomial kernel.
-    solver : {"smo"}, default="smo"
-        Optimisation algorithm.
+    solver : {"smo", "munk", "m3", "kernel_adatron", "lsvm"}, default="smo"
+        Optimisation algorithm. ``"smo"`` solves problem (2) with the bias (any kernel).
+        ``"munk"`` (non-negative kernels only), ``"m3"`` and ``"kernel_adatron"`` solve problem
+        (4) of seed 002: no bias, the hyperplane passes through the origin of the feature
+        space, and ``intercept_`` is 0. ``"lsvm"`` is the Lagrangian SVM of seed 001 with
+        ``nu = C``: it works on the augmented inputs ``[x, -1]``, which yields a bias for the
+        linear and polynomial kernels but not for RBF-type kernels (their value ignores the
+        shared last coordinate); ``intercept_`` is 0 and a precomputed kernel must be the
+        kernel of the augmented inputs. ``lsvm`` needs ``Q = I/C + DKD`` positive definite.
     tol : float, default=1e-3
         Stop when the KKT gap ``m - M`` (seed 000, (21)) is ``<= tol``.
     max_iter : int, optional
@@ -200,6 +207,12 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         params.update(extra)
         return params
 
+    def _solver_inputs(self, X):
+        """LSVM works on the augmented inputs G = [X, -1] (seed 001, (27))."""
+        if self.solver == "lsvm" and self.kernel != "precomputed":
+            return np.c_[X, -np.ones(X.shape[0])]
+        return X
+
     def _check_params(self):
         check_choice(self.solver, "solver", _SOLVERS)
         check_choice(self.decision_function_shape, "decision_function_shape", ("ovr", "ovo"))
@@ -246,8 +259,10 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         params = self._resolved_params(X)
         kernel_arg = self._kernel_name()
         K_full = None
-        if callable(kernel_arg):
-            K_full = check_kernel_matrix(kernel_matrix(X, kernel=kernel_arg, **params),
+        if callable(kernel_arg) or (self.solver != "smo" and not precomputed):
+            # SMO evaluates named kernels itself; the other solvers work on the full matrix
+            K_full = check_kernel_matrix(kernel_matrix(self._solver_inputs(X),
+                                                       kernel=kernel_arg, **params),
                                          "kernel(X, X)")
         n = X.shape[0]
         pairs = list(combinations(range(self.classes_.shape[0]), 2))
@@ -266,11 +281,17 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
                 kern, kp = "precomputed", None
             else:
                 data, kern, kp = (X if whole else X[idx]), kernel_arg, params
-            res = smo(data, y_pm, C=self.C, tol=self.tol, wss=self.wss,
-                      shrinking=self.shrinking, max_iter=self.max_iter,
-                      cache_size=self.cache_size, init=self.init, n_restarts=self.n_restarts,
-                      random_state=self.random_state, kernel=kern, kernel_params=kp,
-                      check_input=False)
+            if self.solver == "smo":
+                res = smo(data, y_pm, C=self.C, tol=self.tol, wss=self.wss,
+                          shrinking=self.shrinking, max_iter=self.max_iter,
+                          cache_size=self.cache_size, init=self.init,
+                          n_restarts=self.n_restarts, random_state=self.random_state,
+                          kernel=kern, kernel_params=kp, check_input=False)
+            elif self.solver == "lsvm":
+                res = lsvm(data, y_pm, nu=self.C, tol=self.tol, max_iter=self.max_iter)
+            else:
+                solve = {"munk": munk, "m3": m3, "kernel_adatron": kernel_adatron}[self.solver]
+                res = solve(data, y_pm, C=self.C, tol=self.tol, max_iter=self.max_iter)
             if self.verbose:
                 print(f"classes ({self.classes_[a]!r}, {self.classes_[b]!r}):\n{res}")
             alpha = np.zeros(n)
@@ -339,7 +360,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
             X = X.toarray()
         if precomputed:
             return X[:, self.support_]
-        return kernel_matrix(X, self.support_vectors_, kernel=self._kernel_name(),
+        return kernel_matrix(self._solver_inputs(X), self._solver_inputs(self.support_vectors_),
+                             kernel=self._kernel_name(),
                              **self._kernel_params_fitted)
 
     def _ovo_decision(self, X):

@@ -4,12 +4,17 @@ Each solver validates its inputs in Python and runs a compiled loop without the 
 """
 
 from ._ch import convex_hull_dual, random_feasible_hull_weights
+from ._nqp import kernel_adatron, lsvm, m3, munk
 from ._result import SolverResult
 from ._smo import random_feasible_alpha, smo
 
 __all__ = [
     "SolverResult",
     "convex_hull_dual",
+    "kernel_adatron",
+    "lsvm",
+    "m3",
+    "munk",
     "random_feasible_alpha",
     "random_feasible_hull_weights",
     "smo",

@@ -1,0 +1,335 @@
+"""MUNK, M3, Kernel-Adatron (coordinate descent) and Lagrangian SVM: validation around the
+compiled loops of ``_solvers/_nqp.pyx``."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.linalg as sla
+
+from .._solvers._nqp import cd_loop, lsvm_loop, m3_loop, munk_loop
+from .._validation import check_binary_labels, check_kernel_matrix, check_positive
+from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
+from ._result import SolverResult
+
+_STATUS = {0: "converged", 1: "max_iter reached", 2: "unbounded", 3: "stalled"}
+
+
+def _box(C) -> float:
+    if C is None:
+        return float("inf")
+    return check_positive(C, "C", allow_inf=True)
+
+
+def _iterations(max_iter, default):
+    if max_iter is None:
+        return default
+    if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
+        raise ValueError(f"max_iter must be a positive integer or None; got {max_iter!r}.")
+    return int(max_iter)
+
+
+def _start(alpha0, y, C):
+    n = y.shape[0]
+    if alpha0 is None:
+        # a positive start, as multiplicative updates need: 1, or C/2 below C = 1
+        return np.full(n, min(1.0, C / 2.0))
+    a = np.array(alpha0, dtype=np.float64, copy=True)
+    if a.shape != (n,) or np.any(a < 0) or np.any(a > C) or not np.all(np.isfinite(a)):
+        raise ValueError(f"alpha0 must have shape ({n},) and satisfy 0 <= alpha0 <= C.")
+    return a
+
+
+def _finish(name, a, k, status, kkt, F, hist, tol, C, max_iter, warn, extra=None):
+    text = _STATUS[status]
+    if status == 2:
+        raise UnboundedObjectiveError(
+            f"{name}: the objective of problem (4) goes to -infinity (objective {F:.3g} after "
+            f"{k} iterations); the kernel makes the dual unbounded without an upper bound. "
+            "Give a finite C.")
+    if status != 0 and warn:
+        warnings.warn(
+            f"{name} stopped ({text}) at max_iter={max_iter} before reaching tol={tol:g}: "
+            f"the KKT residual is {kkt:.3g}. Increase max_iter (or tol).",
+            ConvergenceWarning, stacklevel=3)
+    return SolverResult(alpha=a, b=0.0, objective=float(F), n_iter=int(k),
+                        converged=status == 0, kkt_gap=float(kkt), history=hist, status=text,
+                        solver=name, tol=tol, C=C, extra=dict(extra or {}))
+
+
+def _prepare(K, y, bias):
+    K = check_kernel_matrix(K)
+    y = check_binary_labels(y, K.shape[0])
+    if bias is not None:
+        bias = float(bias)
+        if not bias >= 0:
+            raise ValueError(f"bias must be >= 0 (a constant added to K); got {bias!r}.")
+        K = K + bias
+    return K, y
+
+
+def munk(K, y, *, C=None, tol: float = 1e-4, ftol: float = 1e-15, max_iter=None,
+         alpha0=None, bias=None, warn: bool = True) -> SolverResult:
+    """MUNK: multiplicative updates for SVMs with non-negative kernels (seed 002).
+
+    Solves problem (4), ``min 1/2 a'Qa - e'a`` subject to ``a >= 0`` (and ``a <= C``), whose
+    hyperplane passes through the origin. Updates (7): class A (``y = +1``) then class B,
+
+        ``a_A <- a_A * (K_AB a_B + 1) / (K_AA a_A)``,
+        ``a_B <- a_B * (K_BA a_A + 1) / (K_BB a_B)``,
+
+    each followed by the clip (8) ``a <- min(a, C)`` for a soft margin.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Kernel matrix with every entry ``>= 0`` (e.g. Gaussian, even-degree polynomials).
+    y : array-like of shape (n,)
+        Labels +1 / -1.
+    C : float, optional
+        Upper bound; ``None`` or ``inf`` for the hard margin.
+    tol : float, default=1e-4
+        Stop when the KKT residual ``||a - clip(a - grad, 0, C)||_inf`` of problem (4) is
+        ``<= tol``.
+    ftol : float, default=1e-15
+        Also stop (not converged, status ``"stalled"``) after 50 iterations in a row whose
+        relative objective change is ``<= ftol``.
+    max_iter : int, optional
+        Default 100 000 iterations (one iteration updates both classes: O(n^2)).
+    alpha0 : array-like, optional
+        Positive start. Default ``min(1, C/2)`` everywhere: multiplicative updates keep a zero
+        at zero, so every entry must start positive.
+    bias : float, optional
+        Solve with ``K + bias`` (still non-negative): the decision function then has the bias
+        ``b = bias * sum_i a_i y_i``, which is regularised (it enters ``a'Qa``).
+
+    Returns
+    -------
+    SolverResult
+        ``b`` is 0 (or the bias above); ``kkt_gap`` holds the KKT residual.
+
+    Raises
+    ------
+    ValueError
+        If ``K`` has a negative entry (named, with its position).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import munk
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> K = np.exp(-0.5 * (X - X.T) ** 2)
+    >>> res = munk(K, [-1, -1, 1, 1], C=10.0, tol=1e-8)
+    >>> res.converged, np.sign(K @ (res.alpha * [-1, -1, 1, 1])).tolist()
+    (True, [-1.0, -1.0, 1.0, 1.0])
+    """
+    K, y = _prepare(K, y, bias)
+    if K.min() < 0:
+        i, j = np.unravel_index(np.argmin(K), K.shape)
+        raise ValueError(
+            f"MUNK needs a kernel with non-negative entries; K[{i}, {j}] = {K[i, j]:.4g} is the "
+            "most negative. Use a non-negative kernel (Gaussian, even-degree polynomial), add "
+            "a constant (bias=...), or another solver (m3, kernel_adatron, smo).")
+    C = _box(C)
+    tol = check_positive(tol, "tol")
+    max_iter = _iterations(max_iter, 100_000)
+    a0 = _start(alpha0, y, C)
+    order = np.r_[np.flatnonzero(y > 0), np.flatnonzero(y < 0)]
+    Kp = np.ascontiguousarray(K[np.ix_(order, order)])
+    a = np.ascontiguousarray(a0[order])
+    k, status, kkt, F, hist = munk_loop(Kp, int(np.count_nonzero(y > 0)), C, a, tol, ftol,
+                                        max_iter)
+    alpha = np.empty_like(a)
+    alpha[order] = a
+    res = _finish("MUNK", alpha, k, status, kkt, F, hist, tol, C, max_iter, warn)
+    if bias is not None:
+        res.b = float(bias) * float(alpha @ y)
+    return res
+
+
+def m3(K, y, *, C=None, tol: float = 1e-4, ftol: float = 1e-15, max_iter=None, alpha0=None,
+       bias=None, warn: bool = True) -> SolverResult:
+    """M3: Sha, Saul & Lee's multiplicative updates for the non-negative QP (4).
+
+    For ``min 1/2 v'Av + b'v, v >= 0`` with ``A = A+ - A-`` split elementwise and ``b = -e``:
+    ``v_i <- v_i (-b_i + sqrt(b_i^2 + 4 (A+ v)_i (A- v)_i)) / (2 (A+ v)_i)``, clipped at ``C``.
+    The comparator of seed 002, Fig. 1 and Table 1. Works for any symmetric ``K`` whose
+    diagonal is positive (``Q_ii = K_ii`` is in ``A+``).
+
+    Parameters
+    ----------
+    K, y, C, tol, ftol, max_iter, alpha0, bias, warn
+        As in :func:`munk`.
+
+    Returns
+    -------
+    SolverResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import m3, munk
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> K = np.exp(-0.5 * (X - X.T) ** 2)
+    >>> y = [-1, -1, 1, 1]
+    >>> abs(m3(K, y, C=10, tol=1e-9).objective - munk(K, y, C=10, tol=1e-9).objective) < 1e-8
+    True
+    """
+    K, y = _prepare(K, y, bias)
+    if np.any(np.diagonal(K) <= 0):
+        raise ValueError("M3 needs K_ii > 0 for every i (the update divides by (A+ v)_i).")
+    C = _box(C)
+    tol = check_positive(tol, "tol")
+    max_iter = _iterations(max_iter, 100_000)
+    a0 = _start(alpha0, y, C)
+    if K.min() >= 0:
+        # non-negative K: A+ is the same-class block, A- the cross-class one; one pass over K
+        order = np.r_[np.flatnonzero(y > 0), np.flatnonzero(y < 0)]
+        P = np.ascontiguousarray(K[np.ix_(order, order)])
+        a = np.ascontiguousarray(a0[order])
+        k, status, kkt, F, hist = m3_loop(P, P, int(np.count_nonzero(y > 0)), C, a, tol, ftol,
+                                          max_iter)
+        alpha = np.empty_like(a)
+        alpha[order] = a
+        a = alpha
+    else:
+        Q = np.outer(y, y) * K
+        P = np.ascontiguousarray(np.maximum(Q, 0.0))
+        N = np.ascontiguousarray(np.maximum(-Q, 0.0))
+        a = np.ascontiguousarray(a0)
+        k, status, kkt, F, hist = m3_loop(P, N, -1, C, a, tol, ftol, max_iter)
+    res = _finish("M3", a, k, status, kkt, F, hist, tol, C, max_iter, warn)
+    if bias is not None:
+        res.b = float(bias) * float(a @ y)
+    return res
+
+
+def kernel_adatron(K, y, *, C=None, tol: float = 1e-4, max_iter=None, alpha0=None, bias=None,
+                   warn: bool = True) -> SolverResult:
+    """Kernel-Adatron (Friess, Cristianini & Campbell): one variable at a time on problem (4).
+
+    Each step is ``a_i <- clip(a_i + (1 - y_i f(x_i)) / K_ii, 0, C)`` with
+    ``f(x_i) = sum_j a_j y_j K_ij``: the Adatron update with the rate ``1 / K_ii``, which
+    minimises ``F`` exactly along ``a_i``. When ``K_ii <= 0`` the one-variable problem is concave
+    and the step goes to whichever bound gives the lower ``F`` (seed 000's rule (27) for one
+    variable); with ``C = inf`` that is unbounded and raises ``UnboundedObjectiveError``.
+
+    Parameters
+    ----------
+    K, y, C, tol, alpha0, bias, warn
+        As in :func:`munk` (any symmetric ``K``; ``alpha0`` defaults to 0).
+    max_iter : int, optional
+        Sweeps over all variables (default 100 000).
+
+    Returns
+    -------
+    SolverResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import kernel_adatron
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> K = np.exp(-0.5 * (X - X.T) ** 2)
+    >>> kernel_adatron(K, [-1, -1, 1, 1], C=10, tol=1e-9).converged
+    True
+    """
+    K, y = _prepare(K, y, bias)
+    C = _box(C)
+    tol = check_positive(tol, "tol")
+    max_iter = _iterations(max_iter, 100_000)
+    a = np.ascontiguousarray(np.zeros(len(y)) if alpha0 is None else _start(alpha0, y, C))
+    k, status, kkt, F, hist, bad = cd_loop(K, y, C, a, tol, max_iter)
+    if status == 2:
+        raise UnboundedObjectiveError(
+            f"Kernel-Adatron: problem (4)/(19) is unbounded below without an upper bound: "
+            f"K[{bad}, {bad}] = {K[bad, bad]:.4g} <= 0, so F decreases without limit along "
+            f"alpha_{bad} (seed 000, Thm 10). Give a finite C.")
+    res = _finish("Kernel-Adatron", a, k, status, kkt, F, hist, tol, C, max_iter, warn)
+    if bias is not None:
+        res.b = float(bias) * float(a @ y)
+    return res
+
+
+def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool = True
+         ) -> SolverResult:
+    """Lagrangian SVM for a nonlinear kernel (Mangasarian & Musicant, section 4, Code 3).
+
+    Solves ``min_{u >= 0} 1/2 u'Qu - e'u`` with ``Q = I/nu + D K D``, ``D = diag(y)``, by
+    ``u <- Q^{-1} (e + ((Qu - e) - a u)_+)``, ``a = 1.9 / nu``, from ``u = Q^{-1} e``, until
+    ``||u_new - u|| <= tol``. ``Q`` is factored once by Cholesky (never inverted); each
+    iteration costs O(n^2).
+
+    ``K`` should be the kernel of the augmented inputs ``G = [A, -e]`` (seed 001, (27)); the
+    separating surface is then ``K([x', -1], G') D u = 0`` and there is no separate bias.
+    :class:`~indefsvm.IndefiniteSVC` with ``solver="lsvm"`` builds that kernel.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Symmetric kernel matrix, possibly indefinite.
+    y : array-like of shape (n,)
+        Labels +1 / -1.
+    nu : float, default=1.0
+        Weight of the errors. ``Q`` must be positive definite: true for any ``nu`` when ``K``
+        is PSD, and for an indefinite ``K`` exactly when ``1/nu > -lambda_min(K)`` (``DKD``
+        has the eigenvalues of ``K``); then the problem is strictly convex.
+    tol : float, default=1e-5
+    max_iter : int, optional
+        Default 100 000.
+
+    Returns
+    -------
+    SolverResult
+        ``alpha`` is ``u`` (rounding-level negative entries of the last solve set to 0);
+        ``kkt_gap`` holds the last step norm.
+
+    Raises
+    ------
+    ValueError
+        If ``Q`` is not positive definite, with ``lambda_min(DKD)`` and the bound on ``nu``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import lsvm
+    >>> G = np.c_[np.array([[0.0], [1.0], [3.0], [4.0]]), -np.ones(4)]
+    >>> y = np.array([-1, -1, 1, 1])
+    >>> res = lsvm(G @ G.T, y, nu=10.0, tol=1e-10)
+    >>> res.converged, np.sign((G @ G.T) @ (y * res.alpha)).tolist()
+    (True, [-1.0, -1.0, 1.0, 1.0])
+    """
+    K = check_kernel_matrix(K)
+    y = check_binary_labels(y, K.shape[0])
+    nu = check_positive(nu, "nu")
+    tol = check_positive(tol, "tol")
+    max_iter = _iterations(max_iter, 100_000)
+    n = K.shape[0]
+    Q = np.outer(y, y) * K
+    Q[np.diag_indices(n)] += 1.0 / nu
+    Q = np.ascontiguousarray(Q)
+    try:
+        # lower Cholesky factor read column-major == upper factor of the C-ordered array
+        L = np.ascontiguousarray(sla.cholesky(Q, lower=False, check_finite=False))
+    except np.linalg.LinAlgError:
+        lam = float(np.linalg.eigvalsh(np.outer(y, y) * K)[0])
+        bound = (f"choose nu < 1/{-lam:.4g} = {-1.0 / lam:.4g}" if lam < 0
+                 else "K is PSD, so any nu works; Q failed the Cholesky test numerically")
+        raise ValueError(
+            f"LSVM needs Q = I/nu + DKD positive definite, but with nu={nu:g} it is not: "
+            f"lambda_min(DKD) = {lam:.4g} and 1/nu = {1 / nu:.4g}. {bound}.") from None
+    u = np.empty(n)
+    k, converged, step, F, hist = lsvm_loop(Q, L, nu, tol, max_iter, u)
+    # the fixed point has u >= 0; entries of order -eps from the last solve are rounding
+    np.maximum(u, 0.0, out=u)
+    F = float(0.5 * u @ Q @ u - u.sum())
+    hist[-1, 1] = F
+    if not converged and warn:
+        warnings.warn(f"LSVM stopped at max_iter={max_iter} before reaching tol={tol:g}: the "
+                      f"last step was {step:.3g}. Increase max_iter (or tol).",
+                      ConvergenceWarning, stacklevel=2)
+    return SolverResult(alpha=u, b=0.0, objective=float(F), n_iter=int(k),
+                        converged=bool(converged), kkt_gap=float(step), history=hist,
+                        status="converged" if converged else "max_iter reached", solver="LSVM",
+                        tol=tol, C=float("inf"), extra={"nu": nu})

@@ -1,0 +1,147 @@
+"""MUNK, M3, Kernel-Adatron and LSVM against independent solutions of their problems."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+import indefsvm as isvm
+from helpers import random_indefinite
+from indefsvm.exceptions import ConvergenceWarning, UnboundedObjectiveError
+from indefsvm.solvers import kernel_adatron, lsvm, m3, munk
+
+
+@pytest.fixture(scope="module")
+def problem4():
+    """200 sonar points, Gaussian kernel (non-negative, PSD), C = 10, and the reference
+    optimum of problem (4) by L-BFGS-B with bounds."""
+    X, y = isvm.datasets.load_sonar(return_X_y=True)
+    X, y = X[:200], y[:200]
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=1 / 18)
+    Q = np.outer(y, y) * K
+    C = 10.0
+    ref = minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(200), jac=lambda a: Q @ a - 1,
+                   bounds=[(0, C)] * 200, method="L-BFGS-B",
+                   options={"ftol": 1e-15, "gtol": 1e-12, "maxiter": 100000, "maxfun": 100000})
+    return K, y, C, ref.fun
+
+
+@pytest.mark.parametrize("solver", [munk, m3, kernel_adatron], ids=lambda f: f.__name__)
+def test_reaches_reference_objective_of_problem_4(problem4, solver):
+    K, y, C, f_ref = problem4
+    res = solver(K, y, C=C, tol=1e-5, max_iter=300_000)
+    assert res.converged
+    assert abs(res.objective - f_ref) <= 1e-5 * abs(f_ref)
+    a = res.alpha
+    Q = np.outer(y, y) * K
+    assert res.objective == pytest.approx(0.5 * a @ Q @ a - a.sum(), rel=1e-12)
+    assert a.min() >= 0 and a.max() <= C
+
+
+def test_munk_objective_is_monotone_on_psd_kernel(problem4):
+    K, y, C, _ = problem4
+    res = munk(K, y, C=C, tol=1e-4)
+    f = res.history[:, 1]
+    assert np.all(np.diff(f) <= 1e-12 * np.abs(f).max())
+
+
+def test_munk_converges_about_twice_as_fast_as_m3(problem4):
+    K, y, C, _ = problem4
+    it_munk = munk(K, y, C=C, tol=1e-4).n_iter
+    it_m3 = m3(K, y, C=C, tol=1e-4).n_iter
+    assert 1.3 < it_m3 / it_munk < 3.5  # seed 002: bound (11) vs (10), about 2x
+
+
+def test_munk_rejects_negative_entries_by_name():
+    K = isvm.kernel_matrix(np.random.default_rng(0).normal(size=(10, 3)), kernel="sigmoid",
+                           gamma=1.0, coef0=0.0)
+    i, j = np.unravel_index(np.argmin(K), K.shape)
+    with pytest.raises(ValueError, match=rf"K\[{i}, {j}\] = .* most negative"):
+        munk(K, np.where(np.arange(10) % 2, 1, -1))
+
+
+def test_munk_bias_through_constant():
+    X = np.r_[np.random.default_rng(1).normal(-2, 1, (20, 2)),
+              np.random.default_rng(2).normal(1, 1, (20, 2))]
+    y = np.r_[-np.ones(20), np.ones(20)]
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.5)
+    res = munk(K, y, C=10.0, bias=1.0, tol=1e-6)
+    # decision with the bias equals the kernel K + 1 without one
+    np.testing.assert_allclose(K @ (res.alpha * y) + res.b, (K + 1) @ (res.alpha * y))
+
+
+def test_kernel_adatron_unbounded_is_detected_quickly():
+    K = np.array([[1.0, 0.2, 0.1], [0.2, -0.5, 0.0], [0.1, 0.0, 1.0]])
+    with pytest.raises(UnboundedObjectiveError, match=r"K\[1, 1\] = -0.5"):
+        kernel_adatron(K, [1, -1, 1])
+    # with a finite C the concave coordinate goes to a bound and the KKT conditions hold
+    res = kernel_adatron(K, [1, -1, 1], C=2.0, tol=1e-10)
+    assert res.converged and res.alpha[1] == 2.0
+
+
+def test_lsvm_matches_independent_solution(heart):
+    X, y = heart
+    G = np.c_[X, -np.ones(len(y))]
+    K = isvm.kernel_matrix(G, kernel="rbf", gamma=0.1)
+    nu = 2.0
+    Q = np.eye(len(y)) / nu + np.outer(y, y) * K
+    ref = minimize(lambda u: 0.5 * u @ Q @ u - u.sum(), np.zeros(len(y)),
+                   jac=lambda u: Q @ u - 1, bounds=[(0, None)] * len(y), method="L-BFGS-B",
+                   options={"ftol": 1e-15, "gtol": 1e-12, "maxiter": 100000})
+    res = lsvm(K, y, nu=nu, tol=1e-10)
+    assert res.converged
+    assert abs(res.objective - ref.fun) <= 1e-6 * abs(ref.fun)
+    # and it is the KKT point (30): 0 <= u  perp  Qu - e >= 0
+    r = Q @ res.alpha - 1
+    assert res.alpha.min() >= 0 and r.min() >= -1e-7 and abs(res.alpha @ r) <= 1e-6
+
+
+def test_lsvm_predicts_like_smo_on_easy_data():
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(-2, 0.6, (50, 2)), rng.normal(2, 0.6, (50, 2))]
+    y = np.r_[-np.ones(50), np.ones(50)]
+    test = rng.uniform(-4, 4, (300, 2))
+    a = isvm.IndefiniteSVC(solver="lsvm", kernel="linear", C=1.0).fit(X, y)
+    b = isvm.IndefiniteSVC(solver="smo", kernel="linear", C=1.0).fit(X, y)
+    assert a.converged_ and a.intercept_[0] == 0.0
+    assert np.mean(a.predict(test) == b.predict(test)) >= 0.97
+    assert np.mean(a.predict(X) == y) == 1.0
+
+
+def test_lsvm_indefinite_kernel_nu_bound():
+    rng = np.random.default_rng(4)
+    K = random_indefinite(30, rng, n_negative=3)
+    y = np.where(np.arange(30) % 2, 1.0, -1.0)
+    lam = np.linalg.eigvalsh(K)[0]
+    with pytest.raises(ValueError, match=rf"choose nu < 1/{-lam:.4g}"):
+        lsvm(K, y, nu=2.0 / -lam)
+    res = lsvm(K, y, nu=0.5 / -lam, tol=1e-9)  # below the bound: strictly convex, works
+    assert res.converged
+
+
+@pytest.mark.parametrize("solver", [munk, m3, kernel_adatron], ids=lambda f: f.__name__)
+def test_convergence_warning(problem4, solver):
+    K, y, C, _ = problem4
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=2 .*tol=1e-09"):
+        res = solver(K, y, C=C, tol=1e-9, max_iter=2)
+    assert not res.converged
+
+
+def test_lsvm_convergence_warning(heart):
+    X, y = heart
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 "):
+        lsvm(X @ X.T + 1, y, nu=1.0, tol=1e-12, max_iter=1)
+
+
+@pytest.mark.parametrize("solver", ["munk", "m3", "kernel_adatron", "lsvm"])
+def test_estimator_with_each_solver(sonar, solver):
+    X, y = sonar
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf = isvm.IndefiniteSVC(solver=solver, kernel="rbf", gamma=1 / 18, C=10.0,
+                                 max_iter=300_000).fit(X, y)
+    ref = isvm.IndefiniteSVC(kernel="rbf", gamma=1 / 18, C=10.0).fit(X, y)
+    assert clf.converged_ and clf.fit_status_ == 0 and clf.intercept_[0] == 0.0
+    assert clf.alpha_.shape == (len(y),) and clf.history_.shape[1] == 2
+    assert np.mean(clf.predict(X) == ref.predict(X)) >= 0.97
