@@ -15,6 +15,7 @@ EXPECT = {
     "plot_multiple_local_optima.py": "strict local minimum: True",
     "plot_l1_gaussian.py": "signature (p, q, z)",
     "protein_table.py": "LOO SVM",
+    "plot_munk_vs_m3.py": "ratio M3/MUNK",
 }
 
 
