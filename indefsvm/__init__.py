@@ -23,6 +23,7 @@ from .estimator import IndefiniteSVC
 from .exceptions import ConvergenceWarning, UnboundedObjectiveError
 from .geometry import ConvexHullClassifier
 from .kernels import kernel_matrix
+from .klr import KernelLogisticRegression
 
 __version__ = "0.1.0"
 
@@ -39,6 +40,7 @@ __all__ = [
     "ConvergenceWarning",
     "ConvexHullClassifier",
     "IndefiniteSVC",
+    "KernelLogisticRegression",
     "KernelReport",
     "SanityReport",
     "UnboundedObjectiveError",

@@ -38,7 +38,9 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         callable ``k(X, Y) -> (n_X, n_Y)`` array. Named kernels except ``pseudo_euclidean``
         are evaluated in C, column by column, so the n x n matrix is never formed.
     C : float, default=1.0
-        Box bound of the dual, > 0.
+        Box bound of the dual, > 0. ``np.inf`` (hard margin) is accepted; when the objective is
+        then unbounded below (Thm 5, Thm 10, or any divergence) the fit stops and raises
+        :class:`~indefsvm.UnboundedObjectiveError`.
     gamma : {"scale", "auto"} or float, default="scale"
         Kernel coefficient (the slope ``a`` of the sigmoid). ``"scale"``:
         ``1 / (n_features * X.var())``; ``"auto"``: ``1 / n_features`` (Lin & Lin's choice).
@@ -62,8 +64,13 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         ``max(10_000_000, 100 * n_samples)``. A ``ConvergenceWarning`` is emitted when it stops
         a run.
     fit_intercept : bool, default=True
-        Keep the bias ``b`` and the constraint ``y'alpha = 0`` (problem (2)). ``False``
-        (problem (19)) is not available yet.
+        Keep the bias ``b`` and the constraint ``y'alpha = 0`` (problem (2)). ``False`` solves
+        problem (19) of seed 000 (box constraints only, ``intercept_ = 0``) by a compiled
+        one-variable loop that, where ``Q_ii <= 0``, moves to the bound that lowers the
+        objective. Without ``y'alpha = 0`` a CPD kernel loses its advantage (seed 000, §5), and
+        with ``C = inf`` a negative ``K_ii`` makes (19) unbounded (Thm 10): the fit then raises
+        :class:`~indefsvm.UnboundedObjectiveError`. For ``solver="lsvm"`` it means: no ``-1``
+        column appended to the inputs.
     n_restarts : int, default=0
         Extra SMO runs from random feasible points; the lowest objective is kept (seed 000,
         Fig. 5).
@@ -209,7 +216,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
 
     def _solver_inputs(self, X):
         """LSVM works on the augmented inputs G = [X, -1] (seed 001, (27))."""
-        if self.solver == "lsvm" and self.kernel != "precomputed":
+        if self.solver == "lsvm" and self.fit_intercept and self.kernel != "precomputed":
             return np.c_[X, -np.ones(X.shape[0])]
         return X
 
@@ -218,11 +225,6 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         check_choice(self.decision_function_shape, "decision_function_shape", ("ovr", "ovo"))
         if not callable(self.kernel):
             canonical_name(self.kernel)
-        if not self.fit_intercept:
-            raise NotImplementedError(
-                "fit_intercept=False (problem (19), no bias) is not available yet; "
-                "use fit_intercept=True."
-            )
 
     # -- fit ----------------------------------------------------------------------------------
 
@@ -259,7 +261,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         params = self._resolved_params(X)
         kernel_arg = self._kernel_name()
         K_full = None
-        if callable(kernel_arg) or (self.solver != "smo" and not precomputed):
+        smo_with_bias = self.solver == "smo" and self.fit_intercept
+        if callable(kernel_arg) or (not smo_with_bias and not precomputed):
             # SMO evaluates named kernels itself; the other solvers work on the full matrix
             K_full = check_kernel_matrix(kernel_matrix(self._solver_inputs(X),
                                                        kernel=kernel_arg, **params),
@@ -281,7 +284,10 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
                 kern, kp = "precomputed", None
             else:
                 data, kern, kp = (X if whole else X[idx]), kernel_arg, params
-            if self.solver == "smo":
+            if self.solver == "smo" and not self.fit_intercept:
+                # problem (19): box constraints only, one variable at a time
+                res = kernel_adatron(data, y_pm, C=self.C, tol=self.tol, max_iter=self.max_iter)
+            elif self.solver == "smo":
                 res = smo(data, y_pm, C=self.C, tol=self.tol, wss=self.wss,
                           shrinking=self.shrinking, max_iter=self.max_iter,
                           cache_size=self.cache_size, init=self.init,

@@ -17,6 +17,8 @@ MODULES = [
     "indefsvm.plotting",
     "indefsvm.geometry",
     "indefsvm.solvers._ch",
+    "indefsvm.solvers._nqp",
+    "indefsvm.klr",
 ]
 
 

@@ -138,9 +138,3 @@ def test_precomputed_predict_shape_is_checked(heart):
     clf = IndefiniteSVC(kernel="precomputed").fit(K, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(K[:, :10])
-
-
-def test_no_bias_not_silently_ignored(heart):
-    X, y = heart
-    with pytest.raises(NotImplementedError, match="fit_intercept=False"):
-        IndefiniteSVC(fit_intercept=False).fit(X, y)

@@ -257,6 +257,9 @@ def cd_loop(const double[:, ::1] K, const double[::1] y, double C, double[::1] a
             if kkt <= tol:
                 status = ST_CONVERGED
                 break
+            if not isfinite(F) or F < -1e300:
+                status = ST_UNBOUNDED  # diverging with C = inf
+                break
             if k >= max_iter:
                 break
             for i in range(n):

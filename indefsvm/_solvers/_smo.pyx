@@ -40,6 +40,7 @@ cdef enum:
 cdef enum:
     STATUS_CONVERGED = 0
     STATUS_MAX_ITER = 1
+    STATUS_UNBOUNDED = 2
 
 # second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005)
 cdef double TAU = 1e-12
@@ -77,6 +78,8 @@ cdef class SMOSolver:
     cdef public double m_up
     cdef public double M_low
     cdef public int status_code
+    cdef public Py_ssize_t bad_i
+    cdef public Py_ssize_t bad_j
 
     def __init__(self, KernelCache kc, y, alpha0, double C, double tol, bint second_order,
                  bint shrinking, long long max_iter, p=None, bint same_class=False):
@@ -108,6 +111,8 @@ cdef class SMOSolver:
         self.hist_len = 0
         self.hist_stride = 1
         self.status_code = STATUS_MAX_ITER
+        self.bad_i = -1
+        self.bad_j = -1
 
     cdef inline void _set_status(self, Py_ssize_t t) noexcept nogil:
         if self.alpha[t] >= self.C:
@@ -294,7 +299,8 @@ cdef class SMOSolver:
         out_j[0] = j
         return i < 0 or j < 0 or self.gap <= self.tol
 
-    cdef void _update_pair(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+    cdef bint _update_pair(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        """One SMO step; False (and nothing changed) if it would be infinite (C = inf)."""
         cdef Py_ssize_t t, act = self.active, n = self.n
         cdef double* Ki = self.kc.column(i, act)
         cdef double* Kj = self.kc.column(j, act)
@@ -317,6 +323,11 @@ cdef class SMOSolver:
         else:
             delta = dmax
             self.n_concave += 1
+        if delta == INFINITY:
+            # C = inf and a_ij <= 0 with opposite labels: F -> -inf along this pair (Thm 5)
+            self.bad_i = i
+            self.bad_j = j
+            return False
         ai = self.alpha[i]
         aj = self.alpha[j]
         if self.y[i] > 0:
@@ -351,6 +362,7 @@ cdef class SMOSolver:
                 gb = &self.gbar[0]
                 for t in range(n):
                     gb[t] += a * Kj[t]
+        return True
 
     cdef inline bint _shrinkable(self, Py_ssize_t t, double m, double M) noexcept nogil:
         cdef bint up = self._in_up(t), low = self._in_low(t)
@@ -442,9 +454,15 @@ cdef class SMOSolver:
                 if optimal:
                     break
                 counter = 1
-            self._update_pair(i, j)
+            if not self._update_pair(i, j):
+                self.status_code = STATUS_UNBOUNDED
+                return 0
             self.n_iter += 1
             self._record()
+            if not (self.F > -1e300):
+                # diverging (C = inf with a direction of negative curvature): stop and report
+                self.status_code = STATUS_UNBOUNDED
+                return 0
         # the verdict is taken on all n variables with an up-to-date gradient
         self._reconstruct()
         self.active = self.n
@@ -484,6 +502,8 @@ cdef class SMOSolver:
             "objective": float(self.F),
             "n_iter": int(self.n_iter),
             "status": int(self.status_code),
+            "bad_pair": ((int(perm[self.bad_i]), int(perm[self.bad_j]))
+                         if self.bad_i >= 0 else None),
             "kkt_gap": float(self.gap),
             "m": float(self.m_up),
             "M": float(self.M_low),

@@ -241,6 +241,11 @@ def kernel_adatron(K, y, *, C=None, tol: float = 1e-4, max_iter=None, alpha0=Non
     max_iter = _iterations(max_iter, 100_000)
     a = np.ascontiguousarray(np.zeros(len(y)) if alpha0 is None else _start(alpha0, y, C))
     k, status, kkt, F, hist, bad = cd_loop(K, y, C, a, tol, max_iter)
+    if status == 2 and bad < 0:
+        raise UnboundedObjectiveError(
+            f"Kernel-Adatron: the objective of problem (4)/(19) diverges (F = {F:.3g} after {k} "
+            "sweeps): with C = inf the kernel has a direction of negative curvature. Give a "
+            "finite C.")
     if status == 2:
         raise UnboundedObjectiveError(
             f"Kernel-Adatron: problem (4)/(19) is unbounded below without an upper bound: "

@@ -17,7 +17,7 @@ from .._validation import (
     check_max_iter,
     check_positive,
 )
-from ..exceptions import ConvergenceWarning
+from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
 from ..kernels import _COMPILED_KIND, KERNELS, canonical_name, kernel_matrix
 from ._result import STATUS_TEXT, SolverResult
 
@@ -69,7 +69,8 @@ def _kernel_setup(data, kernel, kernel_params, check_input=True):
 
 def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
     """A random point of {0 <= alpha <= C, y'alpha = 0} (the larger class is scaled down)."""
-    alpha = rng.uniform(0.0, C, size=y.shape[0])
+    # C = inf (hard margin): any scale is feasible; take [0, 1]
+    alpha = rng.uniform(0.0, C if np.isfinite(C) else 1.0, size=y.shape[0])
     pos, neg = y > 0, y < 0
     sp, sn = alpha[pos].sum(), alpha[neg].sum()
     if sp > sn:
@@ -88,6 +89,24 @@ def _initial_alpha(init, y, C):
     return np.where(y > 0, c / n_pos, c / n_neg)
 
 
+def _raise_unbounded(out, kind, X, Kmat, y):
+    pair = out["bad_pair"]
+    if pair is None:
+        raise UnboundedObjectiveError(
+            "The dual objective diverges to -infinity (C = inf and the kernel has a feasible "
+            "direction of negative curvature). Give a finite C.")
+    i, j = pair
+    if Kmat is not None:
+        eta = Kmat[i, i] + Kmat[j, j] - 2 * Kmat[i, j]
+        eta_txt = f"eta = K_ii + K_jj - 2 K_ij = {eta:.4g} <= 0"
+    else:
+        eta_txt = "eta = K_ii + K_jj - 2 K_ij <= 0"
+    raise UnboundedObjectiveError(
+        f"The dual objective is unbounded below: samples {i} and {j} have opposite labels "
+        f"(y = {y[i]:+g}, {y[j]:+g}) and {eta_txt}, so with C = inf the objective of (6) "
+        "goes to -infinity along them (Lin & Lin, Thm 5). Give a finite C.")
+
+
 def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
                 max_iter, cache_size, p=None, same_class=False):
     """Run the compiled loop from each start; return the lowest-objective run and all
@@ -99,6 +118,8 @@ def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shr
         solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
                            max_iter, p, same_class)
         out = solver.run()
+        if out["status"] == 2:
+            _raise_unbounded(out, kind, X, Kmat, y)
         objectives.append(out["objective"])
         if best is None or out["objective"] < best["objective"]:
             best = out
@@ -139,7 +160,9 @@ def smo(
     y : array-like of shape (n_samples,)
         Labels, +1 or -1, both present.
     C : float, default=1.0
-        Upper bound on alpha (> 0, finite).
+        Upper bound on alpha (> 0). ``np.inf`` gives the hard margin; then an unbounded
+        objective (an opposite-label pair with ``K_ii + K_jj - 2 K_ij <= 0``, Thm 5, or any
+        divergence) raises :class:`~indefsvm.UnboundedObjectiveError` instead of looping.
     tol : float, default=1e-3
         Stop when the KKT gap ``m(a) - M(a)`` of (21) is ``<= tol``.
     wss : {"second_order", "first_order"}, default="second_order"
@@ -203,7 +226,7 @@ def smo(
     kind, X, Kmat, gamma, coef0, degree = _kernel_setup(K, kernel, kernel_params, check_input)
     n = X.shape[0] if X is not None else Kmat.shape[0]
     y = check_binary_labels(y, n)
-    C = check_positive(C, "C")
+    C = check_positive(C, "C", allow_inf=True)
     tol = check_positive(tol, "tol")
     check_choice(wss, "wss", _WSS)
     check_choice(init, "init", _INIT)

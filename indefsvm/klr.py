@@ -1,0 +1,371 @@
+"""Kernel logistic regression (33) of Lin & Lin: convex for any symmetric kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_choice, check_kernel_matrix, check_positive
+from .exceptions import ConvergenceWarning
+from .kernels import KERNELS, canonical_name, kernel_matrix, resolve_gamma
+
+__all__ = ["KernelLogisticRegression", "klr_objective"]
+
+_GAMMA_KERNELS = {"polynomial", "rbf", "sigmoid", "l1_gaussian", "sqrt_l1_exponential",
+                  "symmetric_kl"}
+
+
+def _log1pexp(z):
+    # log(1 + e^z) without overflow
+    return np.logaddexp(0.0, z)
+
+
+def _sigmoid(z):
+    out = np.empty_like(z)
+    pos = z >= 0
+    out[pos] = 1.0 / (1.0 + np.exp(-z[pos]))
+    ez = np.exp(z[~pos])
+    out[~pos] = ez / (1.0 + ez)
+    return out
+
+
+def klr_objective(w, K, y, C):
+    """Objective (33), ``1/2 sum alpha_r^2 + C sum log(1 + exp(xi_r))``, and its gradient.
+
+    Parameters
+    ----------
+    w : ndarray of shape (n + 1,)
+        ``alpha`` followed by ``b``.
+    K : ndarray of shape (n, n)
+    y : ndarray of shape (n,)
+        +1 / -1.
+    C : float
+
+    Returns
+    -------
+    f : float
+    grad : ndarray of shape (n + 1,)
+    """
+    a, b = w[:-1], w[-1]
+    xi = -y * (K @ a + b)
+    f = 0.5 * a @ a + C * np.sum(_log1pexp(xi))
+    s = _sigmoid(xi)  # d log(1 + e^xi) / d xi
+    r = -C * y * s
+    grad = np.empty_like(w)
+    grad[:-1] = a + K @ r
+    grad[-1] = r.sum()
+    return f, grad
+
+
+def _hess_vec(K, D, C, v):
+    # (I~ + C K~ D K~') v with K~ = [K; e'] (the Hessian of (33))
+    t = K @ v[:-1] + v[-1]
+    t *= C * D
+    out = np.empty_like(v)
+    out[:-1] = v[:-1] + K @ t
+    out[-1] = t.sum()
+    return out
+
+
+def _tron(K, y, C, tol, max_iter):
+    """Trust-region Newton with truncated CG (Steihaug), the scheme of TRON (Lin & More)."""
+    n = K.shape[0]
+    w = np.zeros(n + 1)
+    f, g = klr_objective(w, K, y, C)
+    gnorm0 = np.linalg.norm(g)
+    delta = gnorm0
+    history = [(0, f)]
+    k = 0
+    converged = gnorm0 == 0
+    while not converged and k < max_iter:
+        xi = -y * (K @ w[:-1] + w[-1])
+        s_ = _sigmoid(xi)
+        D = s_ * (1 - s_)
+        # Steihaug CG for min g's + 1/2 s'Hs, ||s|| <= delta
+        s = np.zeros(n + 1)
+        r = -g.copy()
+        d = r.copy()
+        rr = r @ r
+        cg_tol = 0.1 * np.linalg.norm(g)
+        for _ in range(2 * (n + 1)):
+            if np.sqrt(rr) <= cg_tol:
+                break
+            Hd = _hess_vec(K, D, C, d)
+            dHd = d @ Hd
+            alpha_cg = rr / dHd if dHd > 0 else np.inf
+            s_next = s + alpha_cg * d
+            if not np.isfinite(alpha_cg) or np.linalg.norm(s_next) >= delta:
+                # go to the trust-region boundary along d
+                sd, dd, ss = s @ d, d @ d, s @ s
+                tau = (-sd + np.sqrt(sd * sd + dd * (delta * delta - ss))) / dd
+                s = s + tau * d
+                break
+            s = s_next
+            r = r - alpha_cg * Hd
+            rr_new = r @ r
+            d = r + (rr_new / rr) * d
+            rr = rr_new
+        f_new, g_new = klr_objective(w + s, K, y, C)
+        pred = -(g @ s + 0.5 * s @ _hess_vec(K, D, C, s))
+        actual = f - f_new
+        ratio = actual / pred if pred > 0 else -1.0
+        snorm = np.linalg.norm(s)
+        # radius update in the spirit of TRON (eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75)
+        if ratio < 0.25:
+            delta = min(max(0.25 * snorm, 1e-12), delta * 0.25) if ratio < 1e-4 else \
+                max(0.25 * delta, 0.5 * snorm)
+        elif ratio > 0.75:
+            delta = max(delta, 2.0 * snorm)
+        if ratio > 1e-4:
+            w, f, g = w + s, f_new, g_new
+        k += 1
+        history.append((k, f))
+        converged = np.linalg.norm(g) <= tol * gnorm0
+        if delta < 1e-14 * (1 + np.linalg.norm(w)):
+            break
+    return w, f, k, converged, np.asarray(history, dtype=float), np.linalg.norm(g) / gnorm0
+
+
+def _cg(K, y, C, tol, max_iter):
+    """Nonlinear conjugate gradient (Polak-Ribiere+, restarts) with a backtracking line
+    search on the exact one-dimensional quadratic model (Nash & Sofer)."""
+    n = K.shape[0]
+    w = np.zeros(n + 1)
+    f, g = klr_objective(w, K, y, C)
+    gnorm0 = np.linalg.norm(g)
+    d = -g
+    history = [(0, f)]
+    k = 0
+    converged = gnorm0 == 0
+    while not converged and k < max_iter:
+        if g @ d >= 0:  # not a descent direction: restart
+            d = -g
+        # first trial step: minimiser of the local quadratic along d (curvature by H d)
+        xi = -y * (K @ w[:-1] + w[-1])
+        s_ = _sigmoid(xi)
+        dHd = d @ _hess_vec(K, s_ * (1 - s_), C, d)
+        step = -(g @ d) / dHd if dHd > 0 else 1.0
+        gd = g @ d
+        for _ in range(60):  # Armijo backtracking
+            f_new, g_new = klr_objective(w + step * d, K, y, C)
+            if f_new <= f + 1e-4 * step * gd:
+                break
+            step *= 0.5
+        else:
+            break
+        w = w + step * d
+        beta = max(0.0, g_new @ (g_new - g) / (g @ g))
+        d = -g_new + beta * d
+        f, g = f_new, g_new
+        k += 1
+        history.append((k, f))
+        converged = np.linalg.norm(g) <= tol * gnorm0
+    return w, f, k, converged, np.asarray(history, dtype=float), np.linalg.norm(g) / gnorm0
+
+
+class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
+    """Kernel logistic regression (33) of Lin & Lin, convex for any symmetric kernel.
+
+    ``min_{alpha, b} 1/2 sum_r alpha_r^2 + C sum_r log(1 + exp(xi_r))`` with
+    ``xi_r = -y_r (sum_j alpha_j K(x_r, x_j) + b)``. The regulariser is ``alpha'alpha``, not
+    ``alpha'K alpha``, so the problem is convex even when ``K`` is indefinite (seed 000, §7);
+    the price is a dense ``alpha``. Multi-class problems are fitted one-vs-rest.
+
+    Parameters
+    ----------
+    kernel : str or callable, default="rbf"
+        As in :class:`~indefsvm.IndefiniteSVC` (``"precomputed"`` too).
+    C : float, default=1.0
+        Weight of the loss, > 0.
+    gamma : {"scale", "auto"} or float, default="scale"
+    coef0 : float, default=0.0
+    degree : int, default=3
+    kernel_params : dict, optional
+    solver : {"newton", "cg"}, default="newton"
+        ``"newton"``: trust-region Newton with truncated conjugate gradients (TRON's scheme,
+        KLR-NT of the paper); ``"cg"``: nonlinear conjugate gradient (KLR-CG).
+    tol : float, default=1e-3
+        Stop when ``||grad f|| <= tol * ||grad f(0)||`` (the same rule for both solvers).
+    max_iter : int, optional
+        Outer iterations (Newton steps or CG steps); default 1000 for Newton and 50 000 for
+        CG, which needs many more, cheaper steps on ill-conditioned kernels.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+    alpha_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
+    intercept_ : float or ndarray of shape (n_classes,)
+    objective_, n_iter_, converged_ : scalar or ndarray per class
+    history_ : ndarray of shape (k, 2) or list of them
+        ``(iteration, objective)``.
+
+    References
+    ----------
+    Lin & Lin (seed 000), (33) and Tables 1-2.
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> klr = isvm.KernelLogisticRegression(kernel="sigmoid", gamma=0.01, coef0=-0.5,
+    ...                                     C=1.0).fit(X, y)
+    >>> bool(klr.converged_), klr.predict_proba(X[:2]).shape
+    (True, (2, 2))
+    """
+
+    def __init__(self, *, kernel="rbf", C=1.0, gamma="scale", coef0=0.0, degree=3,
+                 kernel_params=None, solver="newton", tol=1e-3, max_iter=None):
+        self.kernel = kernel
+        self.C = C
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.kernel_params = kernel_params
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = self.kernel != "precomputed"
+        return tags
+
+    def _params(self, X):
+        extra = dict(self.kernel_params or {})
+        if callable(self.kernel) or self.kernel == "precomputed":
+            return extra
+        name = canonical_name(self.kernel)
+        _, allowed = KERNELS[name]
+        params = {}
+        if name in _GAMMA_KERNELS and "sigma" not in extra:
+            params["gamma"] = resolve_gamma(self.gamma, X)
+        if "coef0" in allowed:
+            params["coef0"] = float(self.coef0)
+        if "degree" in allowed:
+            params["degree"] = self.degree
+        params.update(extra)
+        return params
+
+    def fit(self, X, y):
+        """Fit by Newton or CG.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        import warnings
+
+        check_choice(self.solver, "solver", ("newton", "cg"))
+        C = check_positive(self.C, "C")
+        tol = check_positive(self.tol, "tol")
+        max_iter = self.max_iter
+        if max_iter is None:
+            max_iter = 1000 if self.solver == "newton" else 50_000
+        if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
+            raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
+        precomputed = self.kernel == "precomputed"
+        X, y = validate_data(self, X, y, accept_sparse=not precomputed and "csr",
+                             dtype=np.float64)
+        if sp.issparse(X):
+            X = X.toarray()
+        check_classification_targets(y)
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if self.classes_.shape[0] < 2:
+            raise ValueError("KernelLogisticRegression needs samples of at least 2 classes; "
+                             f"the data contains only one class: {self.classes_[0]!r}.")
+        if precomputed:
+            K = check_kernel_matrix(X, "X (precomputed kernel)")
+        else:
+            self._params_fitted = self._params(X)
+            K = check_kernel_matrix(kernel_matrix(X, kernel=self.kernel,
+                                                  **self._params_fitted))
+            self._X = X
+        solve = _tron if self.solver == "newton" else _cg
+        targets = ([y_idx == 1] if self.classes_.shape[0] == 2
+                   else [y_idx == c for c in range(self.classes_.shape[0])])
+        outs = []
+        for pos in targets:
+            yy = np.where(pos, 1.0, -1.0)
+            outs.append(solve(K, yy, C, tol, int(max_iter)))
+            if not outs[-1][3]:
+                warnings.warn(
+                    f"KLR ({self.solver}) stopped at max_iter={max_iter} before reaching "
+                    f"tol={tol:g}: ||grad|| / ||grad_0|| = {outs[-1][5]:.3g}.",
+                    ConvergenceWarning, stacklevel=2)
+        W = np.array([o[0] for o in outs])
+        if len(outs) == 1:
+            o = outs[0]
+            self.alpha_, self.intercept_ = W[0, :-1], float(W[0, -1])
+            self.objective_, self.n_iter_, self.converged_ = float(o[1]), int(o[2]), bool(o[3])
+            self.history_ = o[4]
+        else:
+            self.alpha_, self.intercept_ = W[:, :-1], W[:, -1]
+            self.objective_ = np.array([o[1] for o in outs])
+            self.n_iter_ = np.array([o[2] for o in outs])
+            self.converged_ = np.array([o[3] for o in outs])
+            self.history_ = [o[4] for o in outs]
+        return self
+
+    def decision_function(self, X):
+        """``sum_j alpha_j K(x, x_j) + b`` (per class one-vs-rest for more than two).
+
+        Parameters
+        ----------
+        X : array-like
+
+        Returns
+        -------
+        ndarray of shape (n,) or (n, n_classes)
+        """
+        check_is_fitted(self)
+        precomputed = self.kernel == "precomputed"
+        X = validate_data(self, X, reset=False, accept_sparse=not precomputed and "csr",
+                          dtype=np.float64)
+        if sp.issparse(X):
+            X = X.toarray()
+        Kx = X if precomputed else kernel_matrix(X, self._X, kernel=self.kernel,
+                                                 **self._params_fitted)
+        return Kx @ self.alpha_.T + self.intercept_
+
+    def predict_proba(self, X):
+        """Class probabilities ``1 / (1 + exp(-f(x)))`` (normalised one-vs-rest).
+
+        Parameters
+        ----------
+        X : array-like
+
+        Returns
+        -------
+        ndarray of shape (n, n_classes)
+        """
+        f = self.decision_function(X)
+        if f.ndim == 1:
+            p = _sigmoid(f)
+            return np.c_[1 - p, p]
+        P = _sigmoid(f)
+        return P / P.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        """Predicted labels.
+
+        Parameters
+        ----------
+        X : array-like
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
+        f = self.decision_function(X)
+        if f.ndim == 1:
+            return self.classes_[(f > 0).astype(int)]
+        return self.classes_[np.argmax(f, axis=1)]
