@@ -49,6 +49,10 @@ cdef class KernelCache:
             for t in range(n):
                 self.diag[t] = self.kernel_value(t, t)
         cdef double per_col = 8.0 * n
+        if kind == KIND_PRECOMPUTED and cache_mb > 16.0:
+            # a precomputed column is a gather from K's row, about as cheap as reading a
+            # cached copy: a small cache (16 MB) is faster (fewer page faults) and lighter
+            cache_mb = 16.0
         cdef Py_ssize_t nslots = <Py_ssize_t>(cache_mb * 1048576.0 / per_col)
         if nslots < 2:
             nslots = 2
