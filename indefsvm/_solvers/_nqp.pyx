@@ -75,8 +75,14 @@ cdef class _History:
                                 np.asarray(self.f[: self.length])])
 
 
+# Multiplicative updates shrink the non-support coefficients geometrically; below this they
+# would turn subnormal (100x slower arithmetic) while no longer affecting any sum, so they are
+# set to 0 (where a multiplicative update keeps them).
+cdef double TINY = 1e-290
+
+
 cdef inline double _clip(double v, double C) noexcept nogil:
-    if v < 0.0:
+    if v < TINY:
         return 0.0
     if v > C:
         return C
