@@ -1,6 +1,6 @@
 """
 Sigmoid kernel regions and the entropic kernel, seen by ``check_kernel``
-=======================================================================
+========================================================================
 
 Lin & Lin (seed 000, §3) sort the sigmoid kernel ``tanh(a x'x' + r)`` into four cases by the
 signs of ``a`` and ``r``. For ``a > 0`` the kernel matrix becomes conditionally positive

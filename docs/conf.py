@@ -1,0 +1,50 @@
+"""Sphinx configuration of the indefsvm documentation."""
+
+import os
+import sys
+import warnings
+
+import indefsvm
+
+project = "indefsvm"
+author = "indefsvm developers"
+release = indefsvm.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+]
+
+autosummary_generate = True
+numpydoc_show_class_members = False
+autodoc_default_options = {
+    "members": True,
+    "inherited-members": False,
+    # scikit-learn's generic methods (documented there; their docstrings link into its docs)
+    "exclude-members": "set_score_request, set_fit_request, set_predict_request, "
+                       "get_metadata_routing, score, get_params, set_params",
+}
+exclude_patterns = ["_build", "README.md", "auto_examples/*.ipynb", "auto_examples/*.py",
+                    "auto_examples/*.zip", "auto_examples/*.md5", "auto_examples/*.json"]
+html_theme = "alabaster"
+html_static_path = []
+templates_path = ["_templates"]
+
+# the gallery runs every example script (they are the papers' figures)
+sphinx_gallery_conf = {
+    "examples_dirs": os.path.join("..", "examples"),
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/(plot_|protein_|tour)",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+}
+
+# matplotlib without a display
+os.environ.setdefault("MPLBACKEND", "Agg")
+sys.path.insert(0, os.path.abspath("."))
+warnings.filterwarnings("ignore", message="Matplotlib is currently using agg")
