@@ -21,7 +21,7 @@ import numpy as np
 from .datasets import DATASETS, load_libsvm
 from .estimator import IndefiniteSVC
 from .exceptions import ConvergenceWarning
-from .kernels import KERNELS, resolve_gamma
+from .kernels import KERNELS, resolve_kernel_params
 
 
 def _number_or_keyword(text: str):
@@ -156,19 +156,11 @@ def _cmd_fit(args) -> int:
 
 
 def _kernel_params(args, X) -> dict:
-    params = {}
-    if args.kernel in ("poly", "polynomial", "rbf", "sigmoid", "l1_gaussian",
-                       "sqrt_l1_exponential", "symmetric_kl"):
-        params["gamma"] = resolve_gamma(args.gamma, X)
-    if args.kernel in ("poly", "polynomial", "sigmoid"):
-        params["coef0"] = args.coef0
-    if args.kernel in ("poly", "polynomial"):
-        params["degree"] = args.degree
-    if args.kernel == "pseudo_euclidean":
-        if args.pe_p is None:
-            raise SystemExit("indefsvm: --p is required with --kernel pseudo_euclidean")
-        params["p"] = args.pe_p
-    return params
+    if args.kernel == "pseudo_euclidean" and args.pe_p is None:
+        raise SystemExit("indefsvm: --p is required with --kernel pseudo_euclidean")
+    extra = {"p": args.pe_p} if args.kernel == "pseudo_euclidean" else None
+    return resolve_kernel_params(args.kernel, X, gamma=args.gamma, coef0=args.coef0,
+                                 degree=args.degree, kernel_params=extra)
 
 
 def _cmd_check(args) -> int:

@@ -11,12 +11,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_choice, check_kernel_matrix
-from .kernels import KERNELS, canonical_name, kernel_matrix, resolve_gamma
+from .kernels import canonical_name, kernel_matrix, resolve_kernel_params
 from .solvers import kernel_adatron, lsvm, m3, munk, smo
 
 _SOLVERS = ("smo", "munk", "m3", "kernel_adatron", "lsvm")
-_GAMMA_KERNELS = {"polynomial", "rbf", "sigmoid", "l1_gaussian", "sqrt_l1_exponential",
-                  "symmetric_kl"}
 
 
 class IndefiniteSVC(ClassifierMixin, BaseEstimator):
@@ -199,20 +197,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
 
     def _resolved_params(self, X) -> dict:
         """Concrete kernel parameters (gamma resolved) for the fitted data."""
-        name = self._kernel_name()
-        extra = dict(self.kernel_params or {})
-        if callable(name) or name == "precomputed":
-            return extra
-        _, allowed = KERNELS[name]
-        params = {}
-        if name in _GAMMA_KERNELS and "sigma" not in extra:
-            params["gamma"] = resolve_gamma(self.gamma, X)
-        if "coef0" in allowed:
-            params["coef0"] = float(self.coef0)
-        if "degree" in allowed:
-            params["degree"] = self.degree
-        params.update(extra)
-        return params
+        return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
+                                     degree=self.degree, kernel_params=self.kernel_params)
 
     def _solver_inputs(self, X):
         """LSVM works on the augmented inputs G = [X, -1] (seed 001, (27))."""

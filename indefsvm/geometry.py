@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_finite_array, check_kernel_matrix
 from .diagnostics.spectrum import Signature
-from .kernels import canonical_name, kernel_matrix, resolve_gamma
+from .kernels import kernel_matrix, resolve_kernel_params
 from .solvers import convex_hull_dual
 
 __all__ = [
@@ -315,20 +315,8 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _params(self, X):
-        extra = dict(self.kernel_params or {})
-        if callable(self.kernel) or self.kernel == "precomputed":
-            return extra
-        name = canonical_name(self.kernel)
-        params = {}
-        if name in ("polynomial", "rbf", "sigmoid", "l1_gaussian", "sqrt_l1_exponential",
-                    "symmetric_kl") and "sigma" not in extra:
-            params["gamma"] = resolve_gamma(self.gamma, X)
-        if name in ("polynomial", "sigmoid"):
-            params["coef0"] = float(self.coef0)
-        if name == "polynomial":
-            params["degree"] = self.degree
-        params.update(extra)
-        return params
+        return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
+                                     degree=self.degree, kernel_params=self.kernel_params)
 
     def _train_kernel(self, X):
         if self.metric == "precomputed_distance":

@@ -363,6 +363,30 @@ def resolve_gamma(gamma, X) -> float:
     return float(gamma)
 
 
+def resolve_kernel_params(kernel, X, *, gamma="scale", coef0=0.0, degree=3,
+                          kernel_params=None) -> dict:
+    """The concrete parameters a named kernel gets from an estimator's settings.
+
+    ``gamma`` ("scale", "auto" or a number) goes to the kernels that take it (unless
+    ``kernel_params`` gives ``sigma``), ``coef0`` and ``degree`` to those that take them;
+    ``kernel_params`` entries override. For ``"precomputed"`` and callables only
+    ``kernel_params`` is passed on.
+    """
+    extra = dict(kernel_params or {})
+    if callable(kernel) or kernel == "precomputed":
+        return extra
+    _, allowed = KERNELS[canonical_name(kernel)]
+    params = {}
+    if "gamma" in allowed and "sigma" not in extra:
+        params["gamma"] = resolve_gamma(gamma, X)
+    if "coef0" in allowed:
+        params["coef0"] = float(coef0)
+    if "degree" in allowed:
+        params["degree"] = degree
+    params.update(extra)
+    return params
+
+
 def canonical_name(kernel: str) -> str:
     """Resolve aliases (``"poly"``, ``"gaussian"``) and check the name."""
     name = _ALIASES.get(kernel, kernel)

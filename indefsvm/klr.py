@@ -10,12 +10,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_choice, check_kernel_matrix, check_positive
 from .exceptions import ConvergenceWarning
-from .kernels import KERNELS, canonical_name, kernel_matrix, resolve_gamma
+from .kernels import kernel_matrix, resolve_kernel_params
 
 __all__ = ["KernelLogisticRegression", "klr_objective"]
-
-_GAMMA_KERNELS = {"polynomial", "rbf", "sigmoid", "l1_gaussian", "sqrt_l1_exponential",
-                  "symmetric_kl"}
 
 
 def _log1pexp(z):
@@ -235,20 +232,8 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
         return tags
 
     def _params(self, X):
-        extra = dict(self.kernel_params or {})
-        if callable(self.kernel) or self.kernel == "precomputed":
-            return extra
-        name = canonical_name(self.kernel)
-        _, allowed = KERNELS[name]
-        params = {}
-        if name in _GAMMA_KERNELS and "sigma" not in extra:
-            params["gamma"] = resolve_gamma(self.gamma, X)
-        if "coef0" in allowed:
-            params["coef0"] = float(self.coef0)
-        if "degree" in allowed:
-            params["degree"] = self.degree
-        params.update(extra)
-        return params
+        return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
+                                     degree=self.degree, kernel_params=self.kernel_params)
 
     def fit(self, X, y):
         """Fit by Newton or CG.

@@ -15,7 +15,7 @@ Problem (4) of seed 002 / (19) of seed 000: min F(a) = 1/2 a'Qa - e'a, 0 <= a <=
 And ``lsvm_loop``, the Lagrangian SVM iteration of seed 001 (Code 3) with a Cholesky factor.
 
 Every loop runs without the GIL, records the objective, takes the GIL once per sweep to let
-Ctrl-C through, and stops on the natural KKT residual ||a - clip(a - grad, 0, C)||_inf <= tol.
+Ctrl-C through, and stops on the KKT residual of ``_kkt_and_objective`` (gradient units).
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -89,18 +89,48 @@ cdef inline double _clip(double v, double C) noexcept nogil:
     return v
 
 
-cdef double _kkt_and_objective(const double* a, const double* grad, Py_ssize_t n, double C,
-                               double* F) noexcept nogil:
-    """Natural residual ||a - clip(a - grad)||_inf; F = 1/2 a'(grad + 1) - e'a."""
+cdef double _kkt_and_objective(const double* a, const double* grad, const double* qd,
+                               Py_ssize_t n, double C, double* F) noexcept nogil:
+    """KKT residual of problem (4) in the units of the gradient; F = 1/2 a'(grad + 1) - e'a.
+
+    Per variable ``Q_ii |a_i - clip(a_i - grad_i / Q_ii, 0, C)|``: ``|grad_i|`` where ``a_i`` is
+    free, ``min(grad_i, Q_ii a_i)`` near the lower bound, likewise at C. It does not change
+    when the kernel is scaled (unlike the plain natural residual, which a kernel with huge
+    values, such as (x'y + 1)^6, makes tiny at any point), it shrinks to 0 as a multiplicative
+    update drives a coefficient to 0, and it is comparable with SMO's gap m - M. For
+    ``Q_ii <= 0`` the plain residual ``|a_i - clip(a_i - grad_i)|`` is used."""
     cdef Py_ssize_t i
-    cdef double r, worst = 0.0, acc = 0.0
+    cdef double r, worst = 0.0, acc = 0.0, q
     for i in range(n):
-        r = fabs(a[i] - _clip(a[i] - grad[i], C))
+        q = qd[i]
+        if q > 0.0:
+            r = q * fabs(a[i] - _clip(a[i] - grad[i] / q, C))
+        else:
+            r = fabs(a[i] - _clip(a[i] - grad[i], C))
         if r > worst:
             worst = r
         acc += a[i] * (grad[i] - 1.0)
     F[0] = 0.5 * acc
     return worst
+
+
+cdef inline int _stop(double kkt, double tol, double F, double* Fold, double ftol, int* small,
+                      long long k, long long max_iter) noexcept nogil:
+    """The stopping rule of the multiplicative updates: a status, or -1 to go on."""
+    if kkt <= tol:
+        return ST_CONVERGED
+    if not isfinite(F) or F < -1e300:
+        return ST_UNBOUNDED
+    if fabs(Fold[0] - F) <= ftol * fabs(F):
+        small[0] += 1
+        if small[0] >= 50:  # 50 iterations in a row without relative progress
+            return ST_STALLED
+    else:
+        small[0] = 0
+    Fold[0] = F
+    if k >= max_iter:
+        return ST_MAX_ITER
+    return -1
 
 
 def munk_loop(const double[:, ::1] K, Py_ssize_t nA, double C, double[::1] alpha, double tol,
@@ -112,6 +142,7 @@ def munk_loop(const double[:, ::1] K, Py_ssize_t nA, double C, double[::1] alpha
     cdef int inc = 1, bn = <int>n, bA = <int>nA, bB = <int>nB
     cdef double one = 1.0, zero = 0.0, kkt = INFINITY, F = 0.0, Fold = INFINITY
     cdef double[::1] zp = np.empty(n), zm = np.empty(n), grad = np.empty(n)
+    cdef double[::1] qd = np.ascontiguousarray(np.diagonal(np.asarray(K)))
     cdef long long k = 0
     cdef int status = ST_MAX_ITER, small = 0
     cdef _History hist = _History()
@@ -133,23 +164,10 @@ def munk_loop(const double[:, ::1] K, Py_ssize_t nA, double C, double[::1] alpha
                 grad[i] = zp[i] - zm[i] - 1.0
             for i in range(nA, n):
                 grad[i] = zm[i] - zp[i] - 1.0
-            kkt = _kkt_and_objective(a, &grad[0], n, C, &F)
+            kkt = _kkt_and_objective(a, &grad[0], &qd[0], n, C, &F)
             hist.record(k, F)
-            if kkt <= tol:
-                status = ST_CONVERGED
-                break
-            if not isfinite(F) or F < -1e300:
-                status = ST_UNBOUNDED
-                break
-            if fabs(Fold - F) <= ftol * fabs(F):
-                small += 1
-                if small >= 50:
-                    status = ST_STALLED
-                    break
-            else:
-                small = 0
-            Fold = F
-            if k >= max_iter:
+            status = _stop(kkt, tol, F, &Fold, ftol, &small, k, max_iter)
+            if status >= 0:
                 break
             # class A: a_A <- a_A (K_AB a_B + 1) / (K_AA a_A), clipped at C
             for i in range(nA):
@@ -180,6 +198,8 @@ def m3_loop(const double[:, ::1] P, const double[:, ::1] N, Py_ssize_t nA, doubl
     cdef double one = 1.0, zero = 0.0, kkt = INFINITY, F = 0.0, Fold = INFINITY, ap, am
     cdef double[::1] zp = np.empty(n), zm = np.empty(n), grad = np.empty(n)
     cdef double[::1] pos = np.empty(n), neg = np.empty(n)
+    cdef double[::1] qd = np.ascontiguousarray(
+        np.diagonal(np.asarray(P)) - (np.diagonal(np.asarray(N)) if nA < 0 else 0.0))
     cdef long long k = 0
     cdef int status = ST_MAX_ITER, small = 0
     cdef _History hist = _History()
@@ -209,23 +229,10 @@ def m3_loop(const double[:, ::1] P, const double[:, ::1] N, Py_ssize_t nA, doubl
                         neg[i] = zp[i]
             for i in range(n):
                 grad[i] = pos[i] - neg[i] - 1.0
-            kkt = _kkt_and_objective(a, &grad[0], n, C, &F)
+            kkt = _kkt_and_objective(a, &grad[0], &qd[0], n, C, &F)
             hist.record(k, F)
-            if kkt <= tol:
-                status = ST_CONVERGED
-                break
-            if not isfinite(F) or F < -1e300:
-                status = ST_UNBOUNDED
-                break
-            if fabs(Fold - F) <= ftol * fabs(F):
-                small += 1
-                if small >= 50:
-                    status = ST_STALLED
-                    break
-            else:
-                small = 0
-            Fold = F
-            if k >= max_iter:
+            status = _stop(kkt, tol, F, &Fold, ftol, &small, k, max_iter)
+            if status >= 0:
                 break
             for i in range(n):
                 ap = pos[i]
@@ -245,6 +252,7 @@ def cd_loop(const double[:, ::1] K, const double[::1] y, double C, double[::1] a
     cdef Py_ssize_t n = K.shape[0], i, t
     cdef double kkt = INFINITY, F = 0.0, gi, qii, new, d, f0, fC, yi
     cdef double[::1] grad = np.empty(n)
+    cdef double[::1] qd = np.ascontiguousarray(np.diagonal(np.asarray(K)))
     cdef long long k = 0
     cdef int status = ST_MAX_ITER
     cdef Py_ssize_t bad = -1
@@ -258,7 +266,7 @@ def cd_loop(const double[:, ::1] K, const double[::1] y, double C, double[::1] a
                     gi += K[i, t] * y[t] * a[t]
             grad[i] = y[i] * gi - 1.0
         while True:
-            kkt = _kkt_and_objective(a, &grad[0], n, C, &F)
+            kkt = _kkt_and_objective(a, &grad[0], &qd[0], n, C, &F)
             hist.record(k, F)
             if kkt <= tol:
                 status = ST_CONVERGED

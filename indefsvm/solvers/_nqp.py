@@ -69,7 +69,7 @@ def _prepare(K, y, bias):
     return K, y
 
 
-def munk(K, y, *, C=None, tol: float = 1e-4, ftol: float = 1e-15, max_iter=None,
+def munk(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None,
          alpha0=None, bias=None, warn: bool = True) -> SolverResult:
     """MUNK: multiplicative updates for SVMs with non-negative kernels (seed 002).
 
@@ -89,9 +89,10 @@ def munk(K, y, *, C=None, tol: float = 1e-4, ftol: float = 1e-15, max_iter=None,
         Labels +1 / -1.
     C : float, optional
         Upper bound; ``None`` or ``inf`` for the hard margin.
-    tol : float, default=1e-4
-        Stop when the KKT residual ``||a - clip(a - grad, 0, C)||_inf`` of problem (4) is
-        ``<= tol``.
+    tol : float, default=1e-3
+        Stop when the KKT residual of problem (4), ``max_i Q_ii |a_i - clip(a_i - grad_i /
+        Q_ii, 0, C)|`` (in the units of the gradient, like SMO's gap; unchanged when the
+        kernel is scaled), is ``<= tol``.
     ftol : float, default=1e-15
         Also stop (not converged, status ``"stalled"``) after 50 iterations in a row whose
         relative objective change is ``<= ftol``.
@@ -148,7 +149,7 @@ def munk(K, y, *, C=None, tol: float = 1e-4, ftol: float = 1e-15, max_iter=None,
     return res
 
 
-def m3(K, y, *, C=None, tol: float = 1e-4, ftol: float = 1e-15, max_iter=None, alpha0=None,
+def m3(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None, alpha0=None,
        bias=None, warn: bool = True) -> SolverResult:
     """M3: Sha, Saul & Lee's multiplicative updates for the non-negative QP (4).
 
@@ -205,7 +206,7 @@ def m3(K, y, *, C=None, tol: float = 1e-4, ftol: float = 1e-15, max_iter=None, a
     return res
 
 
-def kernel_adatron(K, y, *, C=None, tol: float = 1e-4, max_iter=None, alpha0=None, bias=None,
+def kernel_adatron(K, y, *, C=None, tol: float = 1e-3, max_iter=None, alpha0=None, bias=None,
                    warn: bool = True) -> SolverResult:
     """Kernel-Adatron (Friess, Cristianini & Campbell): one variable at a time on problem (4).
 
