@@ -66,6 +66,8 @@ def load(spec):
     if name == "synthetic":
         return synthetic(n)
     X, y = isvm.datasets.load_libsvm(A1A, n_features=123, dense=False)
+    X.indices = X.indices.astype(np.int32)  # LIBSVM's wrapper takes 32-bit indices only
+    X.indptr = X.indptr.astype(np.int32)
     return X, np.where(y > 0, 1.0, -1.0)
 
 
@@ -89,15 +91,18 @@ def objective_and_gap(K, y, alpha, C):
 def alpha_of(model, n):
     if isinstance(model, SVC):
         a = np.zeros(n)
-        a[model.support_] = np.abs(model.dual_coef_[0])
+        dc = model.dual_coef_
+        dc = dc.toarray() if hasattr(dc, "toarray") else dc  # sparse input, sparse coefs
+        a[model.support_] = np.abs(dc[0])
         return a
     return model.alpha_
 
 
 def child_memory(label, which):
-    """Peak RSS (MB) of one fit in a fresh process, above the RSS after loading the data."""
+    """Peak resident memory (MB) of one fit in a fresh process, above the memory in use just
+    before the fit (Linux: the high-water mark is reset through /proc/self/clear_refs)."""
     code = f"""
-import resource, sys
+import sys
 sys.path.insert(0, {HERE!r})
 import bench_vs_libsvm as b
 spec = [p for p in b.problems(False) if p[0] == {label!r}][0]
@@ -105,10 +110,16 @@ X, y = b.load(spec[1])
 if spec[2] == "precomputed":
     import indefsvm as isvm
     X = isvm.kernel_matrix(X, kernel="rbf", **spec[3])
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 svc, ours = b.models(spec[2], spec[3], spec[4])
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key):
+            return int(line.split()[1]) / 1024
+with open("/proc/self/clear_refs", "w") as fh:
+    fh.write("5")  # reset VmHWM to the current RSS
+before = status("VmRSS:")
 (svc if {which!r} == "svc" else ours).fit(X, y)
-print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024)
+print(status("VmHWM:") - before)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     try:
@@ -122,6 +133,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--only", help="run the problems whose name contains this text")
     ap.add_argument("--json")
     args = ap.parse_args()
     repeats = args.repeats or (1 if args.quick else 3)
@@ -132,6 +144,8 @@ def main():
     print(head)
     rows = []
     for label, spec, kernel, params, C in problems(args.quick):
+        if args.only and args.only not in label:
+            continue
         if spec[0] == "a1a" and not os.path.exists(A1A):
             print(f"{label:<36} skipped: {A1A} is missing (benchmarks read ../shared/data)")
             continue
