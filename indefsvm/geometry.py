@@ -167,6 +167,13 @@ def pe_plane_coordinates(Z, M) -> np.ndarray:
     -------
     ndarray of shape (n, 2)
         Column 0 real, column 1 imaginary (zeros when ``p`` or ``q`` is 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.geometry import pe_plane_coordinates
+    >>> pe_plane_coordinates(np.array([[1.0, 2.0, 3.0]]), np.diag([1.0, 1.0, -1.0]))
+    array([[1., 3.]])
     """
     signs = np.diag(M)
     out = np.zeros((Z.shape[0], 2))
@@ -228,6 +235,15 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9) -> dict:
     dict
         ``ok`` (bool), ``reason`` (str), and when ``ok``: ``alpha``, ``C``, ``rho``, ``k``,
         ``l``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.geometry import ch_to_svm
+    >>> K = np.eye(4)
+    >>> out = ch_to_svm([0.5, 0.5, 0.5, 0.5], 1.0, K, [1, 1, -1, -1])
+    >>> out["ok"], out["C"], out["alpha"].tolist()
+    (True, 2.0, [1.0, 1.0, 1.0, 1.0])
     """
     a = np.asarray(alpha_bar, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)

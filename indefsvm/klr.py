@@ -45,6 +45,14 @@ def klr_objective(w, K, y, C):
     -------
     f : float
     grad : ndarray of shape (n + 1,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.klr import klr_objective
+    >>> f, g = klr_objective(np.zeros(3), np.eye(2), np.array([1.0, -1.0]), 1.0)
+    >>> round(float(f), 6), g.tolist()   # 2 log 2 at zero
+    (1.386294, [-0.5, 0.5, 0.0])
     """
     a, b = w[:-1], w[-1]
     xi = -y * (K @ a + b)

@@ -38,6 +38,16 @@ def plot_spectrum(report, ax=None):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> from indefsvm.plotting import plot_spectrum
+    >>> rep = isvm.check_kernel(np.diag([3.0, 1.0, -0.5, 0.2]))
+    >>> fig = plot_spectrum(rep)
+    >>> "signature" in fig.axes[0].get_title()
+    True
     """
     sp = getattr(report, "spectrum", report)
     if sp.eigenvalues is None:
@@ -162,6 +172,18 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> from indefsvm.plotting import plot_pe_geometry
+    >>> Z = np.array([[-1.0, 0.1], [-1.2, -0.2], [1.0, 0.0], [1.1, 0.2]])
+    >>> y = np.array([-1, -1, 1, 1])
+    >>> ch = isvm.ConvexHullClassifier(kernel="pseudo_euclidean", kernel_params={"p": 1})
+    >>> fig = plot_pe_geometry(ch.fit(Z, y), Z, y, grid=20)
+    >>> "w'Mw" in fig.axes[0].get_title()
+    True
     """
     Z = np.asarray(Z, dtype=float)
     y = np.asarray(y)

@@ -19,6 +19,9 @@ MODULES = [
     "indefsvm.solvers._ch",
     "indefsvm.solvers._nqp",
     "indefsvm.klr",
+    "indefsvm.exceptions",
+    "indefsvm.solvers._result",
+    "indefsvm.diagnostics.report",
 ]
 
 
@@ -28,3 +31,24 @@ def test_docstring_examples(name):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_every_public_name_has_an_example():
+    """numpydoc Examples on every public class and function (scikit-learn's own
+    ConvergenceWarning, re-exported, excepted)."""
+    import inspect
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    missing = []
+    for modname in ["indefsvm", "indefsvm.kernels", "indefsvm.solvers", "indefsvm.diagnostics",
+                    "indefsvm.geometry", "indefsvm.datasets", "indefsvm.klr",
+                    "indefsvm.plotting"]:
+        module = importlib.import_module(modname)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if obj is ConvergenceWarning or not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            if "Examples\n--------" not in (inspect.getdoc(obj) or ""):
+                missing.append(f"{modname}.{name}")
+    assert not missing, missing

@@ -37,6 +37,14 @@ class EtaScan:
         The smallest ``eta_ij``.
     atol : float
         Absolute tolerance on ``eta`` (rounding of ``K_ii + K_jj - 2 K_ij``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import eta_scan
+    >>> res = eta_scan(np.eye(3))
+    >>> res.n_pairs, res.n_negative, res.worst_eta
+    (3, 0, 2.0)
     """
 
     n_pairs: int

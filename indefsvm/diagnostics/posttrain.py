@@ -58,6 +58,14 @@ class SanityReport:
     ch_mu : float
         ``2 C / sum alpha``.
     notes : list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import sanity_report_from_alpha
+    >>> rep = sanity_report_from_alpha(np.eye(2), [1, -1], [1.0, 1.0], C=1.0)
+    >>> rep.n_bounded, rep.bounded_ratio, rep.wMw
+    (2, 1.0, 2.0)
     """
 
     n: int
@@ -133,6 +141,15 @@ class PairwiseSanityReport:
     pairs : list of tuple
         ``(class_a, class_b)``; ``y = +1`` is the class the model used as positive.
     reports : list of SanityReport
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> rep = isvm.sanity_report(isvm.IndefiniteSVC().fit(X, y), X, y)
+    >>> len(rep.reports), rep.pairs[0]
+    (3, (np.int64(0), np.int64(1)))
     """
 
     pairs: list
@@ -189,6 +206,15 @@ def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3):
     min_curvature : float or None
         Smallest eigenvalue of the reduced Hessian (``None`` with fewer than 2 free variables).
     n_free, n_degenerate : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import second_order_check
+    >>> y = np.array([1.0, 1.0, -1.0, -1.0])
+    >>> K = np.outer(y, y) / 2 - np.outer([1, -1, 0, 0], [1, -1, 0, 0])  # negative curvature
+    >>> second_order_check(K, y, np.full(4, 0.5), 1.0, 0.0)[0]
+    False
     """
     free = (alpha > 0) & (alpha < C)
     g, _, _, _ = _kkt(K, y, alpha, C)

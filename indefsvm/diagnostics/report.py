@@ -46,6 +46,14 @@ class KernelReport:
         Negative-mass bounds of "slightly" and "strongly" indefinite.
     notes : list of str
         Numbered notes in plain words.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> rep = isvm.check_kernel(-np.eye(3) + 0.1)
+    >>> rep.verdict, rep.negated_cpd, sorted(rep.to_dict())[:3]
+    ('unsuitable', True, ['class_mean_sqdist', 'cpd', 'eta'])
     """
 
     n: int

@@ -63,6 +63,14 @@ class Spectrum:
         positive definite exactly when ``B`` is and ``schur + n D > 0``.
     approximate : list of str
         What, if anything, is approximate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import spectrum
+    >>> sp = spectrum(np.diag([3.0, 1.0, -1.0]))
+    >>> sp.method, sp.n_pos + sp.n_neg + sp.n_zero, bool(sp.is_psd)
+    ('dense', 2, False)
     """
 
     n: int
@@ -327,6 +335,14 @@ class CPDResult:
         Zero threshold used.
     note : str
         One sentence in plain words.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import cpd_test
+    >>> r = cpd_test(np.array([[2.0, 0.5], [0.5, 2.0]]))
+    >>> r.is_cpd, r.delta is not None
+    (True, True)
     """
 
     is_cpd: bool
@@ -444,6 +460,14 @@ class Signature:
         The centred spectrum, ascending (dense method).
     rtol, tol : float
         Zero threshold (relative to ``max |lambda(K)|``) and its absolute value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import signature
+    >>> p, q, z = signature(np.diag([2.0, 1.0, -1.0, 0.0]))
+    >>> p + q + z
+    4
     """
 
     p: int

@@ -47,6 +47,14 @@ class SigmoidRegion:
         any one makes problem (6) unbounded (Thm 7). ``None`` otherwise.
     verdict : str
         The table's advice in words.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import sigmoid_region
+    >>> reg = sigmoid_region(np.ones((2, 2)), a=-1.0, r=2.0)
+    >>> reg.case, reg.lemma2
+    (3, False)
     """
 
     a: float

@@ -15,7 +15,29 @@ from ._smo import _WSS, _kernel_setup, _run_starts
 
 
 def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
-    """A random point of {0 <= a <= mu, sum of a over each class = 1}."""
+    """A random point of {0 <= a <= mu, sum of a over each class = 1}.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n,)
+        Labels +1 / -1.
+    mu : float
+        Upper bound, at least ``1 / min(n_+, n_-)``.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import random_feasible_hull_weights
+    >>> y = np.array([1.0, 1.0, 1.0, -1.0, -1.0])
+    >>> a = random_feasible_hull_weights(y, 0.6, np.random.default_rng(0))
+    >>> float(round(a[y > 0].sum(), 12)), float(round(a[y < 0].sum(), 12)), bool(a.max() <= 0.6)
+    (1.0, 1.0, True)
+    """
     a = np.zeros(y.shape[0])
     for cls in (1.0, -1.0):
         idx = np.flatnonzero(y == cls)

@@ -49,6 +49,14 @@ class SolverResult:
         Objective reached from each start (the first is ``init``); the lowest is returned.
     extra : dict
         Solver-specific counters (kernel evaluations, cache hits, ...).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import smo
+    >>> res = smo(np.eye(4), [1, 1, -1, -1], C=1.0)
+    >>> res.n_sv, res.converged, res.to_dict()["status"]
+    (4, True, 'converged')
     """
 
     alpha: np.ndarray

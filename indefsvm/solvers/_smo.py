@@ -68,7 +68,29 @@ def _kernel_setup(data, kernel, kernel_params, check_input=True):
 
 
 def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
-    """A random point of {0 <= alpha <= C, y'alpha = 0} (the larger class is scaled down)."""
+    """A random point of {0 <= alpha <= C, y'alpha = 0} (the larger class is scaled down).
+
+    Parameters
+    ----------
+    y : ndarray of shape (n,)
+        Labels +1 / -1.
+    C : float
+        Upper bound (``inf``: entries drawn in [0, 1]).
+    rng : numpy.random.RandomState or Generator
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import random_feasible_alpha
+    >>> y = np.array([1.0, 1.0, -1.0])
+    >>> a = random_feasible_alpha(y, 2.0, np.random.default_rng(0))
+    >>> bool(abs(y @ a) < 1e-12 and a.min() >= 0 and a.max() <= 2)
+    True
+    """
     # C = inf (hard margin): any scale is feasible; take [0, 1]
     alpha = rng.uniform(0.0, C if np.isfinite(C) else 1.0, size=y.shape[0])
     pos, neg = y > 0, y < 0
