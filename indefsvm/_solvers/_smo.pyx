@@ -44,8 +44,10 @@ cdef enum:
 
 # second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005)
 cdef double TAU = 1e-12
-# iterations between two looks at pending signals (Ctrl-C)
-cdef long long SIGNAL_EVERY = 256
+# kernel entries (about) between two looks at pending signals (Ctrl-C): an iteration costs
+# O(n) or a few kernel columns, so look every max(1, SIGNAL_WORK / n) iterations -- well under
+# a second between looks for any n, and a negligible cost (taking the GIL is ~1 us)
+cdef long long SIGNAL_WORK = 1 << 18
 cdef Py_ssize_t HISTORY_CAPACITY = 1024
 
 
@@ -427,6 +429,7 @@ cdef class SMOSolver:
     cdef int _solve(self) except -1 nogil:
         cdef Py_ssize_t i, j
         cdef long long counter, shrink_every
+        cdef long long signal_every = SIGNAL_WORK // self.n if self.n < SIGNAL_WORK else 1
         cdef bint optimal
         shrink_every = self.n if self.n < 1000 else 1000
         counter = shrink_every
@@ -435,7 +438,7 @@ cdef class SMOSolver:
         self._record()
         optimal = False
         while self.n_iter < self.max_iter:
-            if self.n_iter % SIGNAL_EVERY == 0:
+            if self.n_iter % signal_every == 0:
                 with gil:
                     PyErr_CheckSignals()
             if self.shrinking:
