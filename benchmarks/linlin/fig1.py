@@ -46,7 +46,8 @@ def main():
         cs = ax.contourf(LOG2C, LOG2MR, Z, levels=np.arange(50, 91, 2.5), cmap="viridis")
         ax.set_xlabel("log2 C")
         ax.set_ylabel("log2(-r)")
-        ax.set_title(f"heart, sigmoid a = {a:g}: best {Z.max():.1f}% (RBF best {max(rbf):.1f}%)")
+        ax.set_title(f"heart, sigmoid a = {a:g}: best {Z.max():.1f}%\n"
+                     f"(RBF, gamma = a: best {max(rbf):.1f}%)", fontsize=9)
         print(f"a = {a:g}: sigmoid best {Z.max():.1f}%; at the most negative r the best over C "
               f"is {Z[-1].max():.1f}%; RBF (gamma = a) best {max(rbf):.1f}%", flush=True)
     fig.colorbar(cs, ax=axes, label="5-fold CV accuracy %")

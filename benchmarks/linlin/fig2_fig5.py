@@ -60,10 +60,10 @@ def grid(X, y, problem, restarts=0):
 
 
 def contour(ax, Z, title):
-    cs = ax.contourf(LOG2C, RS, Z, levels=np.arange(50, 101, 5), cmap="viridis")
+    cs = ax.contourf(LOG2C, RS, Z, levels=np.arange(30, 101, 5), cmap="viridis")
     ax.set_xlabel("log2 C")
     ax.set_ylabel("r")
-    ax.set_title(f"{title}: best {Z.max():.1f}%")
+    ax.set_title(f"{title}: best {Z.max():.1f}%", fontsize=9)
     return cs
 
 
