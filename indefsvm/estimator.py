@@ -280,6 +280,11 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
                           n_restarts=self.n_restarts, random_state=self.random_state,
                           kernel=kern, kernel_params=kp, check_input=False)
             elif self.solver == "lsvm":
+                if not np.isfinite(self.C):
+                    raise ValueError(
+                        "solver='lsvm' needs a finite C: it is the nu of the Lagrangian SVM, the "
+                        "weight of its squared errors, and the method has no hard-margin form "
+                        "(Q = I/nu + DKD). Use a finite C or solver='smo'.")
                 res = lsvm(data, y_pm, nu=self.C, tol=self.tol, max_iter=self.max_iter)
             else:
                 solve = {"munk": munk, "m3": m3, "kernel_adatron": kernel_adatron}[self.solver]

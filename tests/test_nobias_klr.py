@@ -74,6 +74,12 @@ def test_other_solvers_accept_infinite_C(solver):
     assert clf.converged_ and clf.score(X, y) == 1.0
 
 
+def test_lsvm_hard_margin_is_refused_with_the_reason():
+    X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    with pytest.raises(ValueError, match="solver='lsvm' needs a finite C"):
+        IndefiniteSVC(solver="lsvm", C=np.inf).fit(X, [0, 0, 1, 1])
+
+
 @pytest.fixture(scope="module", params=["rbf", "sigmoid"])
 def klr_problem(request, heart):
     X, y = heart

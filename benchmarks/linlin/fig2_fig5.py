@@ -107,8 +107,9 @@ def main():
                   f"{diff.mean():+.2f} points, max {diff.max():+.1f}, min {diff.min():+.1f}; "
                   f"grid points that differ: {int(np.count_nonzero(diff))} of {diff.size}",
                   flush=True)
-    with open(os.path.join(out_dir, "fig2_fig5.json"), "w") as fh:
-        json.dump(results, fh)
+    for name, res in results.items():
+        with open(os.path.join(out_dir, f"fig2_{name}.json"), "w") as fh:
+            json.dump(res, fh)
 
 
 if __name__ == "__main__":
