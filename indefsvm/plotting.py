@@ -63,7 +63,8 @@ def plot_spectrum(report, ax=None):
             label=f"negative on e-perp: q = {int(neg.sum())}")
     ax.axhline(0.0, color="k", lw=0.7)
     ax.set_xscale("log")
-    ax.set_yscale("symlog", linthresh=max(sp.tol * 1e3, 1e-12 * sp.scale))
+    # eigenvalues within 1e-6 of the largest sit in the linear band around 0
+    ax.set_yscale("symlog", linthresh=max(sp.tol * 10, 1e-6 * sp.scale))
     ax.set_xlabel("index (descending)")
     ax.set_ylabel("eigenvalue")
     ax.set_title(f"spectrum, signature (p, q) = ({sp.n_pos}, {sp.n_neg})")
