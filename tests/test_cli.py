@@ -75,3 +75,14 @@ def test_check_rejects_bad_matrix(tmp_path, capsys):
     np.save(tmp_path / "K.npy", np.array([[1.0, 2.0], [0.0, 1.0]]))
     assert main(["check", str(tmp_path / "K.npy")]) == 2
     assert "not symmetric" in capsys.readouterr().err
+
+
+def test_check_multiclass_file_leaves_out_label_checks(tmp_path, capsys):
+    from sklearn.datasets import dump_svmlight_file, load_iris
+
+    X, y = load_iris(return_X_y=True)
+    dump_svmlight_file(X, y, tmp_path / "iris.libsvm")
+    assert main(["check", str(tmp_path / "iris.libsvm"), "--kernel", "rbf"]) == 0
+    captured = capsys.readouterr()
+    assert "3 classes" in captured.err and "Kernel check" in captured.out
+    assert "class-mean" not in captured.out
