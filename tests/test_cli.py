@@ -81,7 +81,7 @@ def test_check_multiclass_file_leaves_out_label_checks(tmp_path, capsys):
     from sklearn.datasets import dump_svmlight_file, load_iris
 
     X, y = load_iris(return_X_y=True)
-    dump_svmlight_file(X, y, tmp_path / "iris.libsvm")
+    dump_svmlight_file(X, y, str(tmp_path / "iris.libsvm"))
     assert main(["check", str(tmp_path / "iris.libsvm"), "--kernel", "rbf"]) == 0
     captured = capsys.readouterr()
     assert "3 classes" in captured.err and "Kernel check" in captured.out
