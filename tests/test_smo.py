@@ -184,6 +184,14 @@ def test_result_reporting():
     assert res.history.shape[1] == 2
 
 
+def test_bad_kernel_parameter_is_named(heart):
+    X, y = heart
+    with pytest.raises(ValueError, match="gamma must be a finite number"):
+        smo(X, y, kernel="rbf", kernel_params={"gamma": float("nan")})
+    with pytest.raises(ValueError, match="coef0 must be a finite number"):
+        smo(X, y, kernel="sigmoid", kernel_params={"coef0": float("inf")})
+
+
 @pytest.mark.parametrize(
     "K,y,kwargs,match",
     [

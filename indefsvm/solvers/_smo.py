@@ -57,6 +57,9 @@ def _kernel_setup(data, kernel, kernel_params, check_input=True):
         gamma = 1.0 / (2.0 * sigma**2)
     gamma = 1.0 / X.shape[1] if gamma is None else float(gamma)
     coef0 = float(params.get("coef0", 1.0))
+    for pname, value in (("gamma", gamma), ("coef0", coef0)):
+        if not np.isfinite(value):
+            raise ValueError(f"{pname} must be a finite number; got {value!r}.")
     degree = params.get("degree", 3)
     if int(degree) != degree or degree < 0:
         raise ValueError(f"degree must be a non-negative integer; got {degree!r}.")
