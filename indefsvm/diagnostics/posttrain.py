@@ -9,6 +9,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from .._validation import check_binary_labels, check_kernel_matrix, check_positive
+from ._render import render_html, render_text
 
 __all__ = ["PairwiseSanityReport", "SanityReport", "sanity_report", "sanity_report_from_alpha",
            "second_order_check"]
@@ -108,19 +109,10 @@ class SanityReport:
         ]
 
     def __str__(self) -> str:
-        rows = self._rows()
-        width = max(len(k) for k, _ in rows)
-        lines = ["Sanity report", "-------------"]
-        lines += [f"{k:<{width}}  {v}" for k, v in rows]
-        lines.append("")
-        lines += [f"{i}. {note}" for i, note in enumerate(self.notes, 1)]
-        return "\n".join(lines)
+        return render_text("Sanity report", self._rows(), self.notes)
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
-                       f"<td>{html.escape(v)}</td></tr>" for k, v in self._rows())
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
-        return f"<div><h4>Sanity report</h4><table>{rows}</table><ol>{notes}</ol></div>"
+        return render_html("Sanity report", self._rows(), self.notes)
 
     def to_dict(self) -> dict:
         """JSON-serialisable dictionary."""

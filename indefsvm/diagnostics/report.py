@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 
+from ._render import render_html, render_text
 from .eta import EtaScan
 from .spectrum import CPDResult, Signature, Spectrum
 
@@ -101,23 +101,13 @@ class KernelReport:
         return rows
 
     def __str__(self) -> str:
-        rows = self._rows()
-        width = max(len(k) for k, _ in rows)
         head = "Kernel check"
         if self.kernel:
             head += " (" + ", ".join(f"{k}={v}" for k, v in self.kernel.items()) + ")"
-        lines = [head, "-" * len(head)]
-        lines += [f"{k:<{width}}  {v}" for k, v in rows]
-        lines.append("")
-        lines += [f"{i}. {note}" for i, note in enumerate(self.notes, 1)]
-        return "\n".join(lines)
+        return render_text(head, self._rows(), self.notes)
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
-                       f"<td>{html.escape(v)}</td></tr>" for k, v in self._rows())
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
-        return (f"<div><h4>Kernel check: {html.escape(self.verdict)}</h4>"
-                f"<table>{rows}</table><ol>{notes}</ol></div>")
+        return render_html(f"Kernel check: {self.verdict}", self._rows(), self.notes)
 
     def to_dict(self) -> dict:
         """JSON-serialisable dictionary (numbers, verdict and notes)."""

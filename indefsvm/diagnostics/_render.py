@@ -1,0 +1,24 @@
+"""Text and HTML rendering shared by the reports (private): a two-column table, then
+numbered notes."""
+
+from __future__ import annotations
+
+import html
+
+
+def render_text(title: str, rows, notes) -> str:
+    """``title``, an underline, the aligned ``(name, value)`` rows, a blank line, the notes."""
+    width = max(len(k) for k, _ in rows)
+    lines = [title, "-" * len(title)]
+    lines += [f"{k:<{width}}  {v}" for k, v in rows]
+    lines.append("")
+    lines += [f"{i}. {note}" for i, note in enumerate(notes, 1)]
+    return "\n".join(lines)
+
+
+def render_html(title: str, rows, notes) -> str:
+    """The same as a ``<table>`` and an ordered list, escaped."""
+    body = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
+                   f"<td>{html.escape(v)}</td></tr>" for k, v in rows)
+    items = "".join(f"<li>{html.escape(n)}</li>" for n in notes)
+    return f"<div><h4>{html.escape(title)}</h4><table>{body}</table><ol>{items}</ol></div>"
