@@ -133,6 +133,27 @@ cdef inline int _stop(double kkt, double tol, double F, double* Fold, double fto
     return -1
 
 
+cdef void _class_sums(const double* K, Py_ssize_t n, Py_ssize_t nA, const double* a,
+                      double* zp, double* zm) noexcept nogil:
+    """zp[j] = sum_{i in A} K_ij a_i and zm[j] = sum_{i in B} K_ij a_i for every j, for a
+    C-ordered symmetric K whose first nA rows are class A: the rows of a class, read
+    column-major, are the columns of an n x n_class matrix, so one dgemv each."""
+    cdef int inc = 1, bn = <int>n, bA = <int>nA, bB = <int>(n - nA)
+    cdef double one = 1.0, zero = 0.0
+    cdef Py_ssize_t j
+    if nA > 0:
+        dgemv(b"N", &bn, &bA, &one, <double*>K, &bn, <double*>a, &inc, &zero, zp, &inc)
+    else:
+        for j in range(n):
+            zp[j] = 0.0
+    if nA < n:
+        dgemv(b"N", &bn, &bB, &one, <double*>&K[nA * n], &bn, <double*>&a[nA], &inc, &zero,
+              zm, &inc)
+    else:
+        for j in range(n):
+            zm[j] = 0.0
+
+
 def munk_loop(const double[:, ::1] K, Py_ssize_t nA, double C, double[::1] alpha, double tol,
               double ftol, long long max_iter):
     """MUNK (7)-(8) on K whose first nA rows/columns are class A (y = +1).
@@ -149,16 +170,7 @@ def munk_loop(const double[:, ::1] K, Py_ssize_t nA, double C, double[::1] alpha
     cdef double* a = &alpha[0]
     with nogil:
         while True:
-            # zp[j] = sum_{i in A} K_ij a_i and zm[j] = sum_{i in B} K_ij a_i for every j: the
-            # rows of K in a class, read column-major, are the columns of an n x n_class matrix
-            if nA > 0:
-                dgemv(b"N", &bn, &bA, &one, &K[0, 0], &bn, a, &inc, &zero, &zp[0], &inc)
-            else:
-                zp[:] = 0.0
-            if nB > 0:
-                dgemv(b"N", &bn, &bB, &one, &K[nA, 0], &bn, &a[nA], &inc, &zero, &zm[0], &inc)
-            else:
-                zm[:] = 0.0
+            _class_sums(&K[0, 0], n, nA, a, &zp[0], &zm[0])
             # grad = Q a - e with Q a = [K_AA a_A - K_AB a_B ; K_BB a_B - K_BA a_A]
             for i in range(nA):
                 grad[i] = zp[i] - zm[i] - 1.0
@@ -194,7 +206,7 @@ def m3_loop(const double[:, ::1] P, const double[:, ::1] N, Py_ssize_t nA, doubl
     rows, so A+ a is the same-class part and A- a the cross-class part of one pass over K
     (``N`` unused). ``nA < 0``: ``P = max(Q, 0)`` and ``N = max(-Q, 0)`` explicitly."""
     cdef Py_ssize_t n = P.shape[0], i
-    cdef int inc = 1, bn = <int>n, bA = <int>(nA if nA > 0 else 0), bB = <int>(n - nA)
+    cdef int inc = 1, bn = <int>n
     cdef double one = 1.0, zero = 0.0, kkt = INFINITY, F = 0.0, Fold = INFINITY, ap, am
     cdef double[::1] zp = np.empty(n), zm = np.empty(n), grad = np.empty(n)
     cdef double[::1] pos = np.empty(n), neg = np.empty(n)
@@ -210,16 +222,7 @@ def m3_loop(const double[:, ::1] P, const double[:, ::1] N, Py_ssize_t nA, doubl
                 dgemv(b"T", &bn, &bn, &one, &P[0, 0], &bn, a, &inc, &zero, &pos[0], &inc)
                 dgemv(b"T", &bn, &bn, &one, &N[0, 0], &bn, a, &inc, &zero, &neg[0], &inc)
             else:
-                # zp[j] = sum_{i in A} K_ij a_i, zm[j] = sum_{i in B} K_ij a_i (see munk_loop)
-                if nA > 0:
-                    dgemv(b"N", &bn, &bA, &one, &P[0, 0], &bn, a, &inc, &zero, &zp[0], &inc)
-                else:
-                    zp[:] = 0.0
-                if nA < n:
-                    dgemv(b"N", &bn, &bB, &one, &P[nA, 0], &bn, &a[nA], &inc, &zero, &zm[0],
-                          &inc)
-                else:
-                    zm[:] = 0.0
+                _class_sums(&P[0, 0], n, nA, a, &zp[0], &zm[0])
                 for i in range(n):
                     if i < nA:
                         pos[i] = zp[i]
