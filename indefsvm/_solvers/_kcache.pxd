@@ -2,6 +2,8 @@
 #
 # Samples live in a *permuted* order so that the active (unshrunk) variables form a prefix
 # [0, active_size); a cached column holds K(x_t, x_i) for t in [0, length) of that order.
+# Columns are stored as float32 (half the memory and bandwidth, LIBSVM's choice) or float64;
+# ``exact_column`` always computes in float64 without touching the cache.
 
 cdef enum KernelKind:
     KIND_PRECOMPUTED = 0
@@ -21,14 +23,22 @@ cdef class KernelCache:
     cdef double gamma
     cdef double coef0
     cdef int degree
-    cdef double[:, ::1] X          # permuted copy of the inputs (on-the-fly kernels)
+    cdef readonly bint f32           # columns stored as float32
+    cdef bint sparse                 # inputs held as CSR rows (dot-product kernels and rbf)
+    cdef double[:, ::1] X          # permuted copy of the inputs (dense on-the-fly kernels)
     cdef double[:, ::1] logX       # permuted log of the inputs (symmetric KL only)
     cdef const double[:, ::1] K    # precomputed kernel, original order (never permuted)
+    cdef const double[::1] sp_data     # CSR rows in the original order (sparse inputs)
+    cdef const Py_ssize_t[::1] sp_ind
+    cdef const Py_ssize_t[::1] sp_ptr
+    cdef double[::1] dense_row     # one row scattered to dense (sparse inputs), else zeros
     cdef double[::1] sqnorm        # squared norms of the permuted rows (rbf)
     cdef double[::1] diag          # K(x_t, x_t) in permuted order
     cdef Py_ssize_t[::1] perm      # perm[t] = original index of permuted position t
+    cdef double[::1] work          # float64 scratch column (float32 storage)
     cdef Py_ssize_t nslots
-    cdef double[:, ::1] data       # nslots columns of length n
+    cdef double[:, ::1] data64     # nslots columns of length n (float64 storage) ...
+    cdef float[:, ::1] data32      # ... or (float32 storage)
     cdef Py_ssize_t[::1] slot_of   # slot holding column t, or -1
     cdef Py_ssize_t[::1] owner     # column held by a slot, or -1
     cdef Py_ssize_t[::1] length    # valid prefix length of a slot
@@ -38,9 +48,16 @@ cdef class KernelCache:
     cdef public long long n_hits
     cdef public long long n_misses
 
-    cdef double* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil
+    cdef void* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil
+    cdef void exact_column(self, Py_ssize_t i, Py_ssize_t L, double* out) noexcept nogil
+    cdef int exact_product(self, const double* c1, const double* c2, double* out1,
+                           double* out2) except -1 nogil
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                       double* out) noexcept nogil
+    cdef void _fill(self, Py_ssize_t s, Py_ssize_t i, Py_ssize_t start,
+                    Py_ssize_t end) noexcept nogil
+    cdef void _transform(self, double* out, Py_ssize_t start, Py_ssize_t end,
+                         Py_ssize_t i) noexcept nogil
     cdef void _touch(self, Py_ssize_t s) noexcept nogil
     cdef double kernel_value(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil

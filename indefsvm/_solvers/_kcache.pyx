@@ -3,52 +3,89 @@
 
 The decomposition solvers ask for column ``i`` of the kernel matrix restricted to the first
 ``L`` samples of the current (permuted) order. Dot-product kernels use BLAS ``dgemv`` over
-the contiguous block of permuted rows; distance kernels use plain loops; a precomputed kernel
-is gathered from its row. The cache is a fixed number of slots (``cache_size`` megabytes of
-float64 columns, at least two), least recently used first out. Only the valid prefix of a
-column is kept: when two samples are swapped, columns that hold both are swapped in place and
-columns that hold only one are cut back to the shorter, still valid, prefix.
+the contiguous block of permuted rows (or a scattered row against CSR rows for sparse
+inputs); distance kernels use plain loops; a precomputed kernel is gathered from its row. exp
+and tanh are evaluated by the vectorised loops of ``_vmath.h``. The cache is a fixed number of
+slots (``cache_size`` megabytes of float32 or float64 columns, at least two), least recently
+used first out. Only the valid prefix of a column is kept: when two samples are swapped,
+columns that hold both are swapped in place and columns that hold only one are cut back to
+the shorter, still valid, prefix.
 """
 
-from libc.float cimport DBL_MAX
-from libc.math cimport exp, tanh, sqrt, fabs, pow
-from scipy.linalg.cython_blas cimport dgemv
+from libc.math cimport sqrt, fabs
+from libc.stdlib cimport free, malloc
+from scipy.linalg.cython_blas cimport dgemm, dgemv
+from cpython.exc cimport PyErr_CheckSignals
 
 import numpy as np
+
+
+cdef extern from "_vmath.h" nogil:
+    double ix_exp_core(double x)
+    double ix_tanh_core(double z)
+    void ix_exp_scaled(const double* v, double scale, double* out, Py_ssize_t m)
+    void ix_tanh_affine(const double* v, double a, double b, double* out, Py_ssize_t m)
+    void ix_rbf_from_dot(const double* dot, const double* sq, double sqi, double gamma,
+                         double* out, Py_ssize_t m)
 
 
 cdef class KernelCache:
 
     def __init__(self, int kind, X, K, double gamma, double coef0, int degree,
-                 double cache_mb, Py_ssize_t n):
+                 double cache_mb, Py_ssize_t n, bint float32=False, sparse=None):
         cdef Py_ssize_t t, s
         self.kind = kind
         self.n = n
         self.gamma = gamma
         self.coef0 = coef0
         self.degree = degree
+        self.f32 = float32
+        self.sparse = sparse is not None
         self.perm = np.arange(n, dtype=np.intp)
         self.n_evals = 0
         self.n_hits = 0
         self.n_misses = 0
+        self.X = np.zeros((1, 1))
+        self.K = np.zeros((1, 1))
+        self.sp_data = np.zeros(1)
+        self.sp_ind = np.zeros(1, dtype=np.intp)
+        self.sp_ptr = np.zeros(1, dtype=np.intp)
+        self.dense_row = np.zeros(1)
+        self.work = np.empty(n)
         if kind == KIND_PRECOMPUTED:
             self.K = K
             self.d = 0
-            self.X = np.zeros((1, 1))
             self.diag = np.ascontiguousarray(np.diagonal(np.asarray(K)), dtype=np.float64)
+        elif self.sparse:
+            # CSR rows stay in the original order (perm maps to them); they are never copied
+            if kind not in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID):
+                raise ValueError("sparse inputs are for the dot-product kernels and rbf")
+            data, indices, indptr, d = sparse
+            self.sp_data = np.ascontiguousarray(data, dtype=np.float64)
+            self.sp_ind = np.ascontiguousarray(indices, dtype=np.intp)
+            self.sp_ptr = np.ascontiguousarray(indptr, dtype=np.intp)
+            self.d = d
+            self.dense_row = np.zeros(max(d, 1))
+            sq = np.add.reduceat(np.asarray(self.sp_data) ** 2, np.asarray(self.sp_ptr)[:-1]) \
+                if len(self.sp_data) else np.zeros(n)
+            # reduceat returns the next row's entry for an empty row: zero those
+            sq[np.diff(np.asarray(self.sp_ptr)) == 0] = 0.0
+            self.sqnorm = np.ascontiguousarray(sq, dtype=np.float64)
+            self.diag = np.empty(n)
+            for t in range(n):
+                self.diag[t] = self.kernel_value(t, t)
         else:
             # own copy: the rows are permuted in place during shrinking
             Xc = np.array(X, dtype=np.float64, order="C", copy=True)
             self.X = Xc
             self.d = Xc.shape[1]
-            self.K = np.zeros((1, 1))
             self.sqnorm = np.einsum("ij,ij->i", Xc, Xc)
             if kind == KIND_SYMMETRIC_KL:
                 self.logX = np.log(Xc)
             self.diag = np.empty(n)
             for t in range(n):
                 self.diag[t] = self.kernel_value(t, t)
-        cdef double per_col = 8.0 * n
+        cdef double per_col = (4.0 if float32 else 8.0) * n
         if kind == KIND_PRECOMPUTED and cache_mb > 16.0:
             # a precomputed column is a gather from K's row, about as cheap as reading a
             # cached copy: a small cache (16 MB) is faster (fewer page faults) and lighter
@@ -59,7 +96,13 @@ cdef class KernelCache:
         if nslots > n:
             nslots = n if n >= 2 else 2
         self.nslots = nslots
-        self.data = np.empty((nslots, n))
+        # np.empty: pages become resident only when a column is first written
+        if float32:
+            self.data32 = np.empty((nslots, n), dtype=np.float32)
+            self.data64 = np.zeros((1, 1))
+        else:
+            self.data64 = np.empty((nslots, n))
+            self.data32 = np.zeros((1, 1), dtype=np.float32)
         self.slot_of = np.full(n, -1, dtype=np.intp)
         self.owner = np.full(nslots, -1, dtype=np.intp)
         self.length = np.zeros(nslots, dtype=np.intp)
@@ -84,33 +127,142 @@ cdef class KernelCache:
         self.prev[self.nxt[h]] = s
         self.nxt[h] = s
 
-    cdef double* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil:
+    cdef void _fill(self, Py_ssize_t s, Py_ssize_t i, Py_ssize_t start,
+                    Py_ssize_t end) noexcept nogil:
+        cdef Py_ssize_t t
+        cdef float* dst
+        cdef double* w
+        if not self.f32:
+            self.compute(i, start, end, &self.data64[s, start])
+            return
+        w = &self.work[0]
+        self.compute(i, start, end, w)
+        dst = &self.data32[s, start]
+        for t in range(end - start):
+            dst[t] = <float>w[t]
+
+    cdef void* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil:
+        """Column i over permuted positions [0, L): a float* or a double* (see f32)."""
         cdef Py_ssize_t s = self.slot_of[i]
         cdef Py_ssize_t old
         if s >= 0:
             if self.length[s] < L:
                 self.n_misses += 1
-                self.compute(i, self.length[s], L, &self.data[s, self.length[s]])
+                self._fill(s, i, self.length[s], L)
                 self.length[s] = L
             else:
                 self.n_hits += 1
             self._touch(s)
-            return &self.data[s, 0]
-        self.n_misses += 1
-        s = self.prev[self.nslots]          # least recently used
-        old = self.owner[s]
-        if old >= 0:
-            self.slot_of[old] = -1
-        self.owner[s] = i
-        self.slot_of[i] = s
-        self.compute(i, 0, L, &self.data[s, 0])
-        self.length[s] = L
-        self._touch(s)
-        return &self.data[s, 0]
+        else:
+            self.n_misses += 1
+            s = self.prev[self.nslots]          # least recently used
+            old = self.owner[s]
+            if old >= 0:
+                self.slot_of[old] = -1
+            self.owner[s] = i
+            self.slot_of[i] = s
+            self._fill(s, i, 0, L)
+            self.length[s] = L
+            self._touch(s)
+        if self.f32:
+            return &self.data32[s, 0]
+        return &self.data64[s, 0]
+
+    cdef void exact_column(self, Py_ssize_t i, Py_ssize_t L, double* out) noexcept nogil:
+        """Column i over [0, L) in float64, computed afresh (the cache is not touched)."""
+        self.compute(i, 0, L, out)
+
+    cdef int exact_product(self, const double* c1, const double* c2, double* out1,
+                           double* out2) except -1 nogil:
+        """out1 += K c1 and out2 += K c2 over all n permuted positions, in float64 and without
+        the cache; only the columns with a non-zero coefficient are evaluated.
+
+        Dense dot-product kernels and rbf work on blocks of 64 columns: the dot products by one
+        BLAS dgemm, the kernel function by the vectorised loops, the sums by dgemv -- a few
+        times faster than column by column. The other kernels go column by column."""
+        cdef Py_ssize_t n = self.n, d = self.d, s, t, k, nb, b
+        cdef Py_ssize_t NB = 64
+        cdef int bn, bd, bnb, inc = 1
+        cdef double one = 1.0, zero = 0.0
+        cdef double* D
+        cdef double* Xb
+        cdef double* w1
+        cdef double* w2
+        cdef Py_ssize_t* cols
+        cdef bint blocked = (not self.sparse and self.kind in
+                             (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID))
+        if not blocked:
+            D = <double*>malloc(n * sizeof(double))
+            if D == NULL:
+                with gil:
+                    raise MemoryError()
+            try:
+                for s in range(n):
+                    if c1[s] == 0.0 and c2[s] == 0.0:
+                        continue
+                    self.compute(s, 0, n, D)
+                    if c1[s] != 0.0:
+                        for t in range(n):
+                            out1[t] += c1[s] * D[t]
+                    if c2[s] != 0.0:
+                        for t in range(n):
+                            out2[t] += c2[s] * D[t]
+                    if s % 64 == 63:
+                        with gil:
+                            PyErr_CheckSignals()
+            finally:
+                free(D)
+            return 0
+        D = <double*>malloc(n * NB * sizeof(double))
+        Xb = <double*>malloc(NB * (d if d > 0 else 1) * sizeof(double))
+        w1 = <double*>malloc(NB * sizeof(double))
+        w2 = <double*>malloc(NB * sizeof(double))
+        cols = <Py_ssize_t*>malloc(NB * sizeof(Py_ssize_t))
+        try:
+            if D == NULL or Xb == NULL or w1 == NULL or w2 == NULL or cols == NULL:
+                with gil:
+                    raise MemoryError()
+            bn = <int>n
+            bd = <int>d
+            s = 0
+            while s < n:
+                # gather the next (up to) NB columns with a non-zero coefficient
+                nb = 0
+                while s < n and nb < NB:
+                    if c1[s] != 0.0 or c2[s] != 0.0:
+                        cols[nb] = s
+                        nb += 1
+                    s += 1
+                if nb == 0:
+                    break
+                for b in range(nb):
+                    for k in range(d):
+                        Xb[b * d + k] = self.X[cols[b], k]
+                    w1[b] = c1[cols[b]]
+                    w2[b] = c2[cols[b]]
+                # D (n x nb, column-major) = X (n x d) Xb' ; X row-major = d x n column-major
+                bnb = <int>nb
+                dgemm(b"T", b"N", &bn, &bnb, &bd, &one, &self.X[0, 0], &bd, Xb, &bd, &zero,
+                      D, &bn)
+                self.n_evals += n * nb
+                for b in range(nb):
+                    self._transform(&D[b * n], 0, n, cols[b])
+                dgemv(b"N", &bn, &bnb, &one, D, &bn, w1, &inc, &one, out1, &inc)
+                dgemv(b"N", &bn, &bnb, &one, D, &bn, w2, &inc, &one, out2, &inc)
+                with gil:
+                    PyErr_CheckSignals()
+        finally:
+            free(D)
+            free(Xb)
+            free(w1)
+            free(w2)
+            free(cols)
+        return 0
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         cdef Py_ssize_t s, lo, hi, k, si, sj
         cdef double tmp
+        cdef float tmp32
         cdef Py_ssize_t ti
         if i == j:
             return
@@ -119,8 +271,9 @@ cdef class KernelCache:
         ti = self.perm[i]; self.perm[i] = self.perm[j]; self.perm[j] = ti
         tmp = self.diag[i]; self.diag[i] = self.diag[j]; self.diag[j] = tmp
         if self.kind != KIND_PRECOMPUTED:
-            for k in range(self.d):
-                tmp = self.X[i, k]; self.X[i, k] = self.X[j, k]; self.X[j, k] = tmp
+            if not self.sparse:
+                for k in range(self.d):
+                    tmp = self.X[i, k]; self.X[i, k] = self.X[j, k]; self.X[j, k] = tmp
             if self.kind == KIND_SYMMETRIC_KL:
                 for k in range(self.d):
                     tmp = self.logX[i, k]; self.logX[i, k] = self.logX[j, k]
@@ -135,20 +288,26 @@ cdef class KernelCache:
             self.owner[si] = j
         if sj >= 0:
             self.owner[sj] = i
-        # entries i and j inside every cached column
+        # entries i and j inside every cached column (slots never used sit together at the
+        # least-recently-used end: stop there)
         s = self.nxt[self.nslots]
         while s != self.nslots:
-            if self.owner[s] >= 0:
-                if self.length[s] > hi:
-                    tmp = self.data[s, i]; self.data[s, i] = self.data[s, j]
-                    self.data[s, j] = tmp
-                elif self.length[s] > lo:
-                    # entry lo would now be stale; keep the valid prefix only
-                    self.length[s] = lo
+            if self.owner[s] < 0:
+                break
+            if self.length[s] > hi:
+                if self.f32:
+                    tmp32 = self.data32[s, i]; self.data32[s, i] = self.data32[s, j]
+                    self.data32[s, j] = tmp32
+                else:
+                    tmp = self.data64[s, i]; self.data64[s, i] = self.data64[s, j]
+                    self.data64[s, j] = tmp
+            elif self.length[s] > lo:
+                # entry lo would now be stale; keep the valid prefix only
+                self.length[s] = lo
             s = self.nxt[s]
 
     cdef double kernel_value(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
-        cdef Py_ssize_t k
+        cdef Py_ssize_t k, ri, rj, a, b, ea, eb
         cdef double acc = 0.0, diff
         if self.kind == KIND_PRECOMPUTED:
             return self.K[self.perm[i], self.perm[j]]
@@ -156,31 +315,51 @@ cdef class KernelCache:
             for k in range(self.d):
                 acc += fabs(self.X[i, k] - self.X[j, k])
             if self.kind == KIND_L1_GAUSSIAN:
-                return exp(-self.gamma * acc * acc)
-            return exp(-self.gamma * sqrt(acc))
+                return ix_exp_core(-self.gamma * acc * acc)
+            return ix_exp_core(-self.gamma * sqrt(acc))
         if self.kind == KIND_SYMMETRIC_KL:
             for k in range(self.d):
                 acc += (self.X[i, k] - self.X[j, k]) * (self.logX[i, k] - self.logX[j, k])
-            return exp(-self.gamma * acc)
-        for k in range(self.d):
-            acc += self.X[i, k] * self.X[j, k]
+            return ix_exp_core(-self.gamma * acc)
+        if self.sparse:
+            # merge of two sorted index lists
+            ri = self.perm[i]
+            rj = self.perm[j]
+            a = self.sp_ptr[ri]; ea = self.sp_ptr[ri + 1]
+            b = self.sp_ptr[rj]; eb = self.sp_ptr[rj + 1]
+            while a < ea and b < eb:
+                if self.sp_ind[a] == self.sp_ind[b]:
+                    acc += self.sp_data[a] * self.sp_data[b]
+                    a += 1
+                    b += 1
+                elif self.sp_ind[a] < self.sp_ind[b]:
+                    a += 1
+                else:
+                    b += 1
+        else:
+            for k in range(self.d):
+                acc += self.X[i, k] * self.X[j, k]
         if self.kind == KIND_LINEAR:
             return acc
         if self.kind == KIND_POLYNOMIAL:
-            return pow(self.gamma * acc + self.coef0, self.degree)
+            diff = 1.0
+            for k in range(self.degree):
+                diff *= self.gamma * acc + self.coef0
+            return diff
         if self.kind == KIND_SIGMOID:
-            return tanh(self.gamma * acc + self.coef0)
-        # rbf
-        diff = 0.0
-        for k in range(self.d):
-            diff += (self.X[i, k] - self.X[j, k]) * (self.X[i, k] - self.X[j, k])
-        return exp(-self.gamma * diff)
+            return ix_tanh_core(self.gamma * acc + self.coef0)
+        # rbf, written as in compute() so that a diagonal entry is exactly 1
+        diff = self.sqnorm[i] + self.sqnorm[j] - 2.0 * acc
+        if diff < 0.0:
+            diff = 0.0
+        return ix_exp_core(-self.gamma * diff)
 
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                       double* out) noexcept nogil:
-        cdef Py_ssize_t t, k, m = end - start
+        cdef Py_ssize_t t, k, m = end - start, r, q
         cdef const double* row
         cdef const Py_ssize_t* pp
+        cdef double* xi
         cdef int bm, bd, inc = 1
         cdef double one = 1.0, zero = 0.0, acc, v, base
         cdef int p
@@ -198,10 +377,8 @@ cdef class KernelCache:
                 acc = 0.0
                 for k in range(self.d):
                     acc += fabs(self.X[start + t, k] - self.X[i, k])
-                if self.kind == KIND_L1_GAUSSIAN:
-                    out[t] = exp(-self.gamma * acc * acc)
-                else:
-                    out[t] = exp(-self.gamma * sqrt(acc))
+                out[t] = acc * acc if self.kind == KIND_L1_GAUSSIAN else sqrt(acc)
+            ix_exp_scaled(out, -self.gamma, out, m)
             return
         if self.kind == KIND_SYMMETRIC_KL:
             for t in range(m):
@@ -209,13 +386,39 @@ cdef class KernelCache:
                 for k in range(self.d):
                     acc += ((self.X[start + t, k] - self.X[i, k])
                             * (self.logX[start + t, k] - self.logX[i, k]))
-                out[t] = exp(-self.gamma * acc)
+                out[t] = acc
+            ix_exp_scaled(out, -self.gamma, out, m)
             return
-        # dot-product kernels: out = X[start:end] @ X[i] by BLAS (row-major block = column-major
-        # d x m matrix, so the transposed product)
-        bm = <int>m
-        bd = <int>self.d
-        dgemv(b"T", &bd, &bm, &one, &self.X[start, 0], &bd, &self.X[i, 0], &inc, &zero, out, &inc)
+        if self.sparse:
+            # scatter row i to dense, then one sparse dot per row t; the dense row is
+            # cleared again through the same indices
+            xi = &self.dense_row[0]
+            r = self.perm[i]
+            for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
+                xi[self.sp_ind[k]] = self.sp_data[k]
+            for t in range(m):
+                q = self.perm[start + t]
+                acc = 0.0
+                for k in range(self.sp_ptr[q], self.sp_ptr[q + 1]):
+                    acc += self.sp_data[k] * xi[self.sp_ind[k]]
+                out[t] = acc
+            for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
+                xi[self.sp_ind[k]] = 0.0
+        else:
+            # dot-product kernels: out = X[start:end] @ X[i] by BLAS (row-major block =
+            # column-major d x m matrix, so the transposed product)
+            bm = <int>m
+            bd = <int>self.d
+            dgemv(b"T", &bd, &bm, &one, &self.X[start, 0], &bd, &self.X[i, 0], &inc, &zero,
+                  out, &inc)
+        self._transform(out, start, end, i)
+
+    cdef void _transform(self, double* out, Py_ssize_t start, Py_ssize_t end,
+                         Py_ssize_t i) noexcept nogil:
+        """Dot products x_t . x_i (t in [start, end)) -> kernel values, in place."""
+        cdef Py_ssize_t t, k, m = end - start
+        cdef double v, base
+        cdef int p
         if self.kind == KIND_LINEAR:
             return
         if self.kind == KIND_POLYNOMIAL:
@@ -228,21 +431,25 @@ cdef class KernelCache:
                 out[t] = v
             return
         if self.kind == KIND_SIGMOID:
-            for t in range(m):
-                out[t] = tanh(self.gamma * out[t] + self.coef0)
+            ix_tanh_affine(out, self.gamma, self.coef0, out, m)
             return
         # rbf: ||a - b||^2 = |a|^2 + |b|^2 - 2 a.b, clipped at 0 against rounding
-        v = self.sqnorm[i]
-        for t in range(m):
-            acc = self.sqnorm[start + t] + v - 2.0 * out[t]
-            if acc < 0.0:
-                acc = 0.0
-            out[t] = exp(-self.gamma * acc)
+        ix_rbf_from_dot(out, &self.sqnorm[start], self.sqnorm[i], self.gamma, out, m)
 
     def get_column(self, Py_ssize_t i, Py_ssize_t L):
-        """Return a copy of the cached column i (permuted order), for tests."""
-        cdef double* c = self.column(i, L)
-        return np.asarray(<double[:L]> c).copy()
+        """Return a float64 copy of the cached column i (permuted order), for tests."""
+        cdef void* c = self.column(i, L)
+        if self.f32:
+            return np.asarray(<float[:L]> (<float*>c)).astype(np.float64)
+        return np.asarray(<double[:L]> (<double*>c)).copy()
+
+    def get_exact_column(self, Py_ssize_t i, Py_ssize_t L):
+        """Return column i computed in float64 (permuted order), for tests."""
+        out = np.empty(L)
+        cdef double[::1] o = out
+        if L > 0:
+            self.exact_column(i, L, &o[0])
+        return out
 
     def swap_samples(self, Py_ssize_t i, Py_ssize_t j):
         """Swap permuted positions i and j (for tests)."""

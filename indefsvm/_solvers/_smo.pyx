@@ -21,14 +21,24 @@ removes the stall of section 6 (a_i = a_j = 0, y_i != y_j, a_ij < 0).
 
 The loop runs without the GIL; it takes the GIL every few hundred iterations only to let
 Python handle signals, so Ctrl-C raises KeyboardInterrupt promptly.
+
+Kernel columns come from the cache as float32 or float64. With float32 columns (LIBSVM's
+choice: half the memory and bandwidth) the gradient is still kept in float64, but it is built
+from rounded kernel entries, so the loop's own gap can differ from the true one by about
+2^-24 |K| sum(alpha) -- more than tol when C is large. The solve therefore ends with a
+*polish*: the gradient is recomputed from float64 kernel columns, the true gap checked, and,
+if it exceeds tol, the loop continues from the exact gradient (each further round only
+recomputes the columns of the variables that moved). ``converged`` always refers to the
+float64 gradient.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, fabs
 
 from indefsvm._solvers._kcache cimport KernelCache
 
 cimport cython
+from libc.stdlib cimport free, malloc
 
 import numpy as np
 
@@ -36,6 +46,11 @@ cdef enum:
     AT_LOWER = 0
     AT_UPPER = 1
     IS_FREE = 2
+
+# flags[t]: bit 1 = t in I_up, bit 2 = t in I_low (kept with the status, read branch-free)
+cdef enum:
+    IN_UP = 1
+    IN_LOW = 2
 
 cdef enum:
     STATUS_CONVERGED = 0
@@ -49,6 +64,82 @@ cdef double TAU = 1e-12
 # a second between looks for any n, and a negligible cost (taking the GIL is ~1 us)
 cdef long long SIGNAL_WORK = 1 << 18
 cdef Py_ssize_t HISTORY_CAPACITY = 1024
+# float64 polish rounds after a float32 solve (one or two are the rule: each round starts from
+# the exact gradient and moves alpha only a little)
+cdef int MAX_POLISH_ROUNDS = 20
+
+
+ctypedef fused col_t:
+    float
+    double
+
+
+cdef inline void _sub2(double* g, const col_t* a, const col_t* b, double da, double db,
+                       Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t t
+    for t in range(m):
+        g[t] -= da * a[t] + db * b[t]
+
+
+cdef inline void _axpy(double* g, const col_t* a, double da, Py_ssize_t start,
+                       Py_ssize_t end) noexcept nogil:
+    cdef Py_ssize_t t
+    for t in range(start, end):
+        g[t] += da * a[t]
+
+
+cdef inline double _free_dot(const col_t* col, const double* coef, Py_ssize_t act) noexcept nogil:
+    # coef[s] = y_s alpha_s for free s, 0 otherwise
+    cdef Py_ssize_t s
+    cdef double acc = 0.0
+    for s in range(act):
+        acc += coef[s] * col[s]
+    return acc
+
+
+cdef inline Py_ssize_t _first_order_max(const double* g, const double* off, Py_ssize_t act,
+                                        double* gmax_out) noexcept nogil:
+    """Last t maximising g[t] + off[t] (off = 0 inside the index set, -inf outside), or -1.
+
+    Two passes: a max reduction with no branch (vectorised), then a backward search."""
+    cdef Py_ssize_t t
+    cdef double v, gmax = -INFINITY
+    for t in range(act):
+        v = g[t] + off[t]
+        gmax = v if v > gmax else gmax
+    gmax_out[0] = gmax
+    if gmax == -INFINITY:
+        return -1
+    t = act - 1
+    while g[t] + off[t] != gmax:
+        t -= 1
+    return t
+
+
+cdef inline Py_ssize_t _second_order_j(const col_t* Ki, const double* g, const double* low_off,
+                                       const double* diag, double di, double gmax,
+                                       Py_ssize_t act, double* obj, double* gmin_out) noexcept nogil:
+    """j of the second-order rule (the last t minimising -b^2/a over I_low with b > 0) and
+    min g over I_low. t outside I_low reads g + inf, so b = -inf and it is never chosen; the
+    first pass has no branch (vectorised) and stores the objective values for the second."""
+    cdef Py_ssize_t t
+    cdef double gmin = INFINITY, best = INFINITY, w, b, a, o
+    for t in range(act):
+        w = g[t] + low_off[t]
+        gmin = w if w < gmin else gmin
+        b = gmax - w
+        a = di + diag[t] - 2.0 * Ki[t]
+        a = a if a > 0.0 else TAU
+        o = -(b * b) / a if b > 0.0 else INFINITY
+        obj[t] = o
+        best = o if o < best else best
+    gmin_out[0] = gmin
+    if best == INFINITY:
+        return -1
+    t = act - 1
+    while obj[t] != best:
+        t -= 1
+    return t
 
 
 @cython.final
@@ -64,6 +155,18 @@ cdef class SMOSolver:
     cdef double[::1] gbar
     cdef double[::1] g0            # -y_t p_t: the gradient term of the linear part
     cdef signed char[::1] status
+    cdef unsigned char[::1] flags
+    cdef double[::1] up_off        # 0 for t in I_up, -inf otherwise
+    cdef double[::1] low_off       # 0 for t in I_low, +inf otherwise
+    cdef double[::1] obj           # scratch of the working-set selection
+    cdef bint f32
+    cdef bint polishing
+    cdef double[::1] g_ref         # float64 gradient at alpha_ref (float32 columns only)
+    cdef double[::1] gbar_ref
+    cdef double[::1] alpha_ref
+    cdef double[::1] coef          # scratch: y_s alpha_s of the free variables
+    cdef public int n_polish
+    cdef public double step_mass   # sum of |y_s * change of alpha_s| over float32 updates
     cdef bint shrinking
     cdef bint second_order
     cdef bint same_class
@@ -99,6 +202,23 @@ cdef class SMOSolver:
         self.g0 = yy.copy() if p is None else -yy * np.asarray(p, dtype=np.float64)
         self.same_class = same_class
         self.status = np.empty(self.n, dtype=np.int8)
+        self.flags = np.empty(self.n, dtype=np.uint8)
+        self.up_off = np.empty(self.n)
+        self.low_off = np.empty(self.n)
+        self.obj = np.empty(self.n)
+        self.f32 = kc.f32
+        self.polishing = False
+        self.n_polish = 0
+        self.step_mass = 0.0
+        self.coef = np.zeros(self.n)
+        if self.f32:
+            self.g_ref = np.zeros(self.n)
+            self.gbar_ref = np.zeros(self.n)
+            self.alpha_ref = np.zeros(self.n)
+        else:
+            self.g_ref = np.zeros(1)
+            self.gbar_ref = np.zeros(1)
+            self.alpha_ref = np.zeros(1)
         for t in range(self.n):
             self._set_status(t)
         # shrinking's rules assume one equality constraint; the per-class form runs without
@@ -117,22 +237,27 @@ cdef class SMOSolver:
         self.bad_j = -1
 
     cdef inline void _set_status(self, Py_ssize_t t) noexcept nogil:
+        cdef signed char st
         if self.alpha[t] >= self.C:
-            self.status[t] = AT_UPPER
+            st = AT_UPPER
         elif self.alpha[t] <= 0.0:
-            self.status[t] = AT_LOWER
+            st = AT_LOWER
         else:
-            self.status[t] = IS_FREE
+            st = IS_FREE
+        self.status[t] = st
+        # I_up: y = +1 and not at C, or y = -1 and not at 0; I_low the other way round
+        if self.y[t] > 0:
+            self.flags[t] = (IN_UP if st != AT_UPPER else 0) | (IN_LOW if st != AT_LOWER else 0)
+        else:
+            self.flags[t] = (IN_UP if st != AT_LOWER else 0) | (IN_LOW if st != AT_UPPER else 0)
+        self.up_off[t] = 0.0 if self.flags[t] & IN_UP else -INFINITY
+        self.low_off[t] = 0.0 if self.flags[t] & IN_LOW else INFINITY
 
     cdef inline bint _in_up(self, Py_ssize_t t) noexcept nogil:
-        if self.y[t] > 0:
-            return self.status[t] != AT_UPPER
-        return self.status[t] != AT_LOWER
+        return self.flags[t] & IN_UP
 
     cdef inline bint _in_low(self, Py_ssize_t t) noexcept nogil:
-        if self.y[t] > 0:
-            return self.status[t] != AT_LOWER
-        return self.status[t] != AT_UPPER
+        return self.flags[t] & IN_LOW
 
     cdef void _swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         cdef double tmp
@@ -144,11 +269,22 @@ cdef class SMOSolver:
         tmp = self.gbar[i]; self.gbar[i] = self.gbar[j]; self.gbar[j] = tmp
         tmp = self.g0[i]; self.g0[i] = self.g0[j]; self.g0[j] = tmp
         st = self.status[i]; self.status[i] = self.status[j]; self.status[j] = st
+        st = self.flags[i]; self.flags[i] = self.flags[j]; self.flags[j] = st
+        tmp = self.up_off[i]; self.up_off[i] = self.up_off[j]; self.up_off[j] = tmp
+        tmp = self.low_off[i]; self.low_off[i] = self.low_off[j]; self.low_off[j] = tmp
+        if self.f32:
+            tmp = self.g_ref[i]; self.g_ref[i] = self.g_ref[j]; self.g_ref[j] = tmp
+            tmp = self.gbar_ref[i]; self.gbar_ref[i] = self.gbar_ref[j]; self.gbar_ref[j] = tmp
+            tmp = self.alpha_ref[i]; self.alpha_ref[i] = self.alpha_ref[j]
+            self.alpha_ref[j] = tmp
 
     cdef int _exact_gradient(self) except -1 nogil:
-        """g and gbar from scratch over all n samples (columns of the support vectors)."""
+        """g and gbar from scratch over all n samples (columns of the support vectors).
+
+        Columns come from the cache, so with float32 storage this is the float gradient the
+        loop works with; ``_polish`` recomputes it in float64."""
         cdef Py_ssize_t s, t, n = self.n, done = 0
-        cdef double* col
+        cdef void* col
         cdef double coef
         for t in range(n):
             self.g[t] = self.g0[t]
@@ -157,24 +293,72 @@ cdef class SMOSolver:
             if self.alpha[s] <= 0.0:
                 continue
             col = self.kc.column(s, n)
-            coef = self.y[s] * self.alpha[s]
-            for t in range(n):
-                self.g[t] -= coef * col[t]
+            coef = -self.y[s] * self.alpha[s]
+            if self.f32:
+                _axpy(&self.g[0], <float*>col, coef, 0, n)
+            else:
+                _axpy(&self.g[0], <double*>col, coef, 0, n)
             if self.shrinking and self.status[s] == AT_UPPER:
-                coef = self.y[s] * self.C
-                for t in range(n):
-                    self.gbar[t] -= coef * col[t]
+                coef = -self.y[s] * self.C
+                if self.f32:
+                    _axpy(&self.gbar[0], <float*>col, coef, 0, n)
+                else:
+                    _axpy(&self.gbar[0], <double*>col, coef, 0, n)
             done += 1
             if done % 64 == 0:
                 with gil:
                     PyErr_CheckSignals()
         return 0
 
+    cdef int _polish(self) except -1 nogil:
+        """Replace g and gbar by their values from float64 kernel columns (float32 storage).
+
+        The first call sums the columns of all support vectors; later calls add the change
+        since the previous call, over the variables that moved only."""
+        cdef Py_ssize_t s, t, n = self.n
+        cdef bint first = not self.polishing
+        cdef bint up_now, up_ref
+        cdef double* g = &self.g_ref[0]
+        cdef double* gb = &self.gbar_ref[0]
+        cdef double* c1 = <double*>malloc(n * sizeof(double))
+        cdef double* c2 = <double*>malloc(n * sizeof(double))
+        if c1 == NULL or c2 == NULL:
+            free(c1)
+            free(c2)
+            with gil:
+                raise MemoryError()
+        try:
+            if first:
+                for t in range(n):
+                    g[t] = self.g0[t]
+                    gb[t] = 0.0
+                    self.alpha_ref[t] = 0.0
+            for s in range(n):
+                # g = g0 - sum_s y_s alpha_s K_s and gbar = -sum_{s at C} C y_s K_s
+                c1[s] = -self.y[s] * (self.alpha[s] - self.alpha_ref[s])
+                up_now = self.alpha[s] >= self.C
+                up_ref = self.alpha_ref[s] >= self.C and not first
+                c2[s] = 0.0
+                if self.shrinking and up_now != up_ref:
+                    c2[s] = -self.y[s] * self.C if up_now else self.y[s] * self.C
+                self.alpha_ref[s] = self.alpha[s]
+            self.kc.exact_product(c1, c2, g, gb)
+        finally:
+            free(c1)
+            free(c2)
+        for t in range(n):
+            self.g[t] = g[t]
+            if self.shrinking:
+                self.gbar[t] = gb[t]
+        self.polishing = True
+        self.n_polish += 1
+        return 0
+
     cdef int _reconstruct(self) except -1 nogil:
         """Bring the gradient of the shrunk variables up to date (they are all at bounds)."""
         cdef Py_ssize_t t, s, n = self.n, act = self.active, n_free = 0
-        cdef double* col
-        cdef double coef, acc
+        cdef void* col
+        cdef double* coef = &self.coef[0]
         if act == n:
             return 0
         for t in range(act, n):
@@ -182,26 +366,34 @@ cdef class SMOSolver:
         for s in range(act):
             if self.status[s] == IS_FREE:
                 n_free += 1
+                coef[s] = self.y[s] * self.alpha[s]
+            else:
+                coef[s] = 0.0
         # two ways to add the free variables' part; take the one with fewer kernel entries
         if n_free * n <= 2 * act * (n - act):
             for s in range(act):
                 if self.status[s] == IS_FREE:
                     col = self.kc.column(s, n)
-                    coef = self.y[s] * self.alpha[s]
-                    for t in range(act, n):
-                        self.g[t] -= coef * col[t]
+                    if self.f32:
+                        _axpy(&self.g[0], <float*>col, -coef[s], act, n)
+                    else:
+                        _axpy(&self.g[0], <double*>col, -coef[s], act, n)
         else:
             for t in range(act, n):
                 col = self.kc.column(t, act)
-                acc = 0.0
-                for s in range(act):
-                    if self.status[s] == IS_FREE:
-                        acc += self.y[s] * self.alpha[s] * col[s]
-                self.g[t] -= acc
+                if self.f32:
+                    self.g[t] -= _free_dot(<float*>col, coef, act)
+                else:
+                    self.g[t] -= _free_dot(<double*>col, coef, act)
                 if (t - act) % 256 == 255:
                     with gil:
                         PyErr_CheckSignals()
         return 0
+
+    cdef inline double _entry(self, void* col, Py_ssize_t t) noexcept nogil:
+        if self.f32:
+            return (<float*>col)[t]
+        return (<double*>col)[t]
 
     cdef bint _select_same_class(self, Py_ssize_t* out_i, Py_ssize_t* out_j) noexcept nogil:
         """Working set inside one class (one equality constraint per class): i maximises g
@@ -213,30 +405,30 @@ cdef class SMOSolver:
         cdef double gmax[2]
         cdef double gmin[2]
         cdef double b, a, obj, best = INFINITY, gap0, gap1
-        cdef double* Kc[2]
+        cdef void* Kc[2]
         cdef const double* g = &self.g[0]
         cdef const double* y = &self.y[0]
-        cdef const signed char* st = &self.status[0]
+        cdef const unsigned char* fl = &self.flags[0]
         cdef const double* diag = &self.kc.diag[0]
         ic[0] = -1; ic[1] = -1
         gmax[0] = -INFINITY; gmax[1] = -INFINITY
         gmin[0] = INFINITY; gmin[1] = INFINITY
         for t in range(act):
             c = 0 if y[t] > 0 else 1
-            if (st[t] != AT_UPPER if y[t] > 0 else st[t] != AT_LOWER) and g[t] >= gmax[c]:
+            if (fl[t] & IN_UP) and g[t] >= gmax[c]:
                 gmax[c] = g[t]
                 ic[c] = t
         for c in range(2):
             Kc[c] = self.kc.column(ic[c], act) if (ic[c] >= 0 and self.second_order) else NULL
         for t in range(act):
             c = 0 if y[t] > 0 else 1
-            if st[t] != AT_LOWER if y[t] > 0 else st[t] != AT_UPPER:
+            if fl[t] & IN_LOW:
                 if g[t] <= gmin[c]:
                     gmin[c] = g[t]
                 b = gmax[c] - g[t]
                 if b > 0.0 and ic[c] >= 0:
                     if self.second_order:
-                        a = diag[ic[c]] + diag[t] - 2.0 * Kc[c][t]
+                        a = diag[ic[c]] + diag[t] - 2.0 * self._entry(Kc[c], t)
                         if a <= 0.0:
                             a = TAU
                         obj = -b * b / a
@@ -260,40 +452,30 @@ cdef class SMOSolver:
         if self.same_class:
             return self._select_same_class(out_i, out_j)
         cdef Py_ssize_t t, i = -1, j = -1, act = self.active
-        cdef double gmax = -INFINITY, gmin = INFINITY, b, a, obj, best = INFINITY, di
-        cdef double* Ki
+        cdef double gmax = -INFINITY, gmin = INFINITY, w
+        cdef void* Ki
         # raw pointers: the loops below are the hot path of every iteration
         cdef const double* g = &self.g[0]
-        cdef const double* y = &self.y[0]
-        cdef const signed char* st = &self.status[0]
         cdef const double* diag = &self.kc.diag[0]
-        for t in range(act):
-            # t in I_up: y = +1 and not at C, or y = -1 and not at 0
-            if (st[t] != AT_UPPER if y[t] > 0 else st[t] != AT_LOWER) and g[t] >= gmax:
-                gmax = g[t]
-                i = t
+        cdef const double* low_off = &self.low_off[0]
+        i = _first_order_max(g, &self.up_off[0], act, &gmax)
         if i >= 0 and self.second_order:
             Ki = self.kc.column(i, act)
-            di = diag[i]
-            for t in range(act):
-                # t in I_low: y = -1 and not at C, or y = +1 and not at 0
-                if st[t] != AT_LOWER if y[t] > 0 else st[t] != AT_UPPER:
-                    if g[t] <= gmin:
-                        gmin = g[t]
-                    b = gmax - g[t]
-                    if b > 0.0:
-                        a = di + diag[t] - 2.0 * Ki[t]
-                        if a <= 0.0:
-                            a = TAU
-                        obj = -b * b / a
-                        if obj <= best:
-                            best = obj
-                            j = t
+            if self.f32:
+                j = _second_order_j(<float*>Ki, g, low_off, diag, diag[i], gmax, act,
+                                    &self.obj[0], &gmin)
+            else:
+                j = _second_order_j(<double*>Ki, g, low_off, diag, diag[i], gmax, act,
+                                    &self.obj[0], &gmin)
         else:
+            # first order: the last t minimising g over I_low (+inf outside it)
             for t in range(act):
-                if (st[t] != AT_LOWER if y[t] > 0 else st[t] != AT_UPPER) and g[t] <= gmin:
-                    gmin = g[t]
-                    j = t
+                w = g[t] + low_off[t]
+                gmin = w if w < gmin else gmin
+            if gmin < INFINITY:
+                j = act - 1
+                while g[j] + low_off[j] != gmin:
+                    j -= 1
         self.m_up = gmax
         self.M_low = gmin
         self.gap = gmax - gmin
@@ -303,16 +485,15 @@ cdef class SMOSolver:
 
     cdef bint _update_pair(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         """One SMO step; False (and nothing changed) if it would be infinite (C = inf)."""
-        cdef Py_ssize_t t, act = self.active, n = self.n
-        cdef double* Ki = self.kc.column(i, act)
-        cdef double* Kj = self.kc.column(j, act)
+        cdef Py_ssize_t act = self.active, n = self.n
+        cdef void* Ki = self.kc.column(i, act)
+        cdef void* Kj = self.kc.column(j, act)
         cdef double C = self.C
         cdef double b = self.g[i] - self.g[j]
-        cdef double a = self.kc.diag[i] + self.kc.diag[j] - 2.0 * Ki[j]
+        cdef double kij = self._entry(Ki, j)
+        cdef double a = self.kc.diag[i] + self.kc.diag[j] - 2.0 * kij
         cdef double room_i, room_j, dmax, delta, ai, aj, di, dj
         cdef signed char old_i = self.status[i], old_j = self.status[j]
-        cdef double* g
-        cdef double* gb
         room_i = C - self.alpha[i] if self.y[i] > 0 else self.alpha[i]
         room_j = self.alpha[j] if self.y[j] > 0 else C - self.alpha[j]
         dmax = room_i if room_i < room_j else room_j
@@ -343,28 +524,29 @@ cdef class SMOSolver:
         di = self.y[i] * (self.alpha[i] - ai)
         dj = self.y[j] * (self.alpha[j] - aj)
         self.F += (-di * self.g[i] - dj * self.g[j]
-                   + 0.5 * (di * di * self.kc.diag[i] + 2.0 * di * dj * Ki[j]
+                   + 0.5 * (di * di * self.kc.diag[i] + 2.0 * di * dj * kij
                             + dj * dj * self.kc.diag[j]))
-        g = &self.g[0]
-        for t in range(act):
-            g[t] -= di * Ki[t] + dj * Kj[t]
+        self.step_mass += fabs(di) + fabs(dj)
+        if self.f32:
+            _sub2(&self.g[0], <float*>Ki, <float*>Kj, di, dj, act)
+        else:
+            _sub2(&self.g[0], <double*>Ki, <double*>Kj, di, dj, act)
         self._set_status(i)
         self._set_status(j)
         if self.shrinking:
             # gbar_t = -sum_{s at C} C y_s K_ts, kept for all n to rebuild shrunk gradients
             if (old_i == AT_UPPER) != (self.status[i] == AT_UPPER):
-                Ki = self.kc.column(i, n)
-                a = C * self.y[i] if old_i == AT_UPPER else -C * self.y[i]
-                gb = &self.gbar[0]
-                for t in range(n):
-                    gb[t] += a * Ki[t]
+                self._gbar_add(i, C * self.y[i] if old_i == AT_UPPER else -C * self.y[i])
             if (old_j == AT_UPPER) != (self.status[j] == AT_UPPER):
-                Kj = self.kc.column(j, n)
-                a = C * self.y[j] if old_j == AT_UPPER else -C * self.y[j]
-                gb = &self.gbar[0]
-                for t in range(n):
-                    gb[t] += a * Kj[t]
+                self._gbar_add(j, C * self.y[j] if old_j == AT_UPPER else -C * self.y[j])
         return True
+
+    cdef void _gbar_add(self, Py_ssize_t s, double coef) noexcept nogil:
+        cdef void* col = self.kc.column(s, self.n)
+        if self.f32:
+            _axpy(&self.gbar[0], <float*>col, coef, 0, self.n)
+        else:
+            _axpy(&self.gbar[0], <double*>col, coef, 0, self.n)
 
     cdef inline bint _shrinkable(self, Py_ssize_t t, double m, double M) noexcept nogil:
         cdef bint up = self._in_up(t), low = self._in_low(t)
@@ -426,17 +608,14 @@ cdef class SMOSolver:
                 acc += self.alpha[t] * self.y[t] * (self.g[t] + self.g0[t])
         return -0.5 * acc
 
-    cdef int _solve(self) except -1 nogil:
+    cdef int _iterate(self) except -1 nogil:
+        """SMO steps until the loop's own gap is <= tol or max_iter; 1 if unbounded."""
         cdef Py_ssize_t i, j
         cdef long long counter, shrink_every
         cdef long long signal_every = SIGNAL_WORK // self.n if self.n < SIGNAL_WORK else 1
         cdef bint optimal
         shrink_every = self.n if self.n < 1000 else 1000
         counter = shrink_every
-        self._exact_gradient()
-        self.F = self._objective()
-        self._record()
-        optimal = False
         while self.n_iter < self.max_iter:
             if self.n_iter % signal_every == 0:
                 with gil:
@@ -449,27 +628,48 @@ cdef class SMOSolver:
             optimal = self._select(&i, &j)
             if optimal:
                 if self.active == self.n:
-                    break
+                    return 0
                 # optimal on the shrunk problem: check it on the whole one
                 self._reconstruct()
                 self.active = self.n
                 optimal = self._select(&i, &j)
                 if optimal:
-                    break
+                    return 0
                 counter = 1
             if not self._update_pair(i, j):
-                self.status_code = STATUS_UNBOUNDED
-                return 0
+                return 1
             self.n_iter += 1
             self._record()
             if not (self.F > -1e300):
                 # diverging (C = inf with a direction of negative curvature): stop and report
+                return 1
+        return 0
+
+    cdef int _solve(self) except -1 nogil:
+        cdef Py_ssize_t i, j
+        cdef bint optimal = False
+        cdef int rounds = 0
+        self._exact_gradient()
+        self.F = self._objective()
+        self._record()
+        while True:
+            if self._iterate() == 1:
                 self.status_code = STATUS_UNBOUNDED
                 return 0
-        # the verdict is taken on all n variables with an up-to-date gradient
-        self._reconstruct()
-        self.active = self.n
-        optimal = self._select(&i, &j)
+            # the verdict is taken on all n variables with an up-to-date gradient ...
+            self._reconstruct()
+            self.active = self.n
+            if self.f32:
+                # ... computed from float64 kernel columns
+                self._polish()
+            optimal = self._select(&i, &j)
+            if optimal or not self.f32 or self.n_iter >= self.max_iter:
+                break
+            if rounds == MAX_POLISH_ROUNDS:
+                break
+            # the float32 loop stopped short of the true tol: go on from the exact gradient
+            rounds += 1
+            self.F = self._objective()
         self.status_code = STATUS_CONVERGED if optimal else STATUS_MAX_ITER
         self.F = self._objective()
         # the last sample is the exact objective at the returned point
@@ -518,4 +718,6 @@ cdef class SMOSolver:
             "n_kernel_evals": int(self.kc.n_evals),
             "cache_hits": int(self.kc.n_hits),
             "cache_misses": int(self.kc.n_misses),
+            "polish_rounds": int(self.n_polish),
+            "step_mass": float(self.step_mass),
         }

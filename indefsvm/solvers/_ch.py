@@ -11,7 +11,7 @@ from .._validation import check_binary_labels, check_choice, check_max_iter, che
 from ..exceptions import ConvergenceWarning
 from ..kernels import canonical_name, kernel_matrix
 from ._result import STATUS_TEXT, SolverResult
-from ._smo import _WSS, _kernel_setup, _run_starts
+from ._smo import _WSS, _kernel_setup, _n_samples, _run_starts
 
 
 def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
@@ -116,8 +116,8 @@ def convex_hull_dual(
     >>> res.alpha, 2 * res.objective   # closest points 1 and 3: squared distance 4
     (array([0., 1., 1., 0.]), 4.0)
     """
-    kind, X, Kmat, gamma, coef0, degree = _kernel_setup(K, kernel, kernel_params)
-    n = X.shape[0] if X is not None else Kmat.shape[0]
+    kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(K, kernel, kernel_params)
+    n = _n_samples(X, Kmat, csr)
     y = check_binary_labels(y, n)
     mu = check_positive(mu, "mu")
     n_pos, n_neg = int(np.count_nonzero(y > 0)), int(np.count_nonzero(y < 0))
@@ -140,7 +140,7 @@ def convex_hull_dual(
     starts = [start] + [random_feasible_hull_weights(y, mu, rng) for _ in range(int(n_restarts))]
     best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, mu, tol,
                                    wss, False, max_iter, cache_size, p=np.zeros(n),
-                                   same_class=True)
+                                   same_class=True, csr=csr)
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from .._solvers._kcache import KernelCache
@@ -23,23 +24,50 @@ from ._result import STATUS_TEXT, SolverResult
 
 _WSS = ("first_order", "second_order")
 _INIT = ("zero", "class_balanced")
+_CACHE_DTYPES = ("auto", "float32", "float64")
+# kernels computed from dot products (and rbf from them and the squared norms): these have a
+# CSR path in the compiled cache; the distance kernels densify sparse inputs
+_SPARSE_KERNELS = ("linear", "polynomial", "rbf", "sigmoid")
+# "auto" keeps float64 columns while the whole float64 matrix is this small (MB): there the
+# memory does not matter and the loop needs no polish
+_FLOAT64_AUTO_MB = 8.0
+
+
+def _csr_parts(X):
+    """(data, indices, indptr, n_features) of a canonical float64 CSR copy of X (the caller's
+    matrix is never changed); non-finite entries are refused by name."""
+    X = sp.csr_matrix(X, dtype=np.float64)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    if not np.all(np.isfinite(X.data)):
+        raise ValueError("X contains NaN or infinity; remove or impute those values.")
+    return (X.data, X.indices.astype(np.intp), X.indptr.astype(np.intp), X.shape[1]), X
 
 
 def _kernel_setup(data, kernel, kernel_params, check_input=True):
-    """Return (kind code, X or None, K or None, gamma, coef0, degree)."""
+    """Return (kind code, X or None, K or None, gamma, coef0, degree, CSR parts or None)."""
     params = dict(kernel_params or {})
+    name = None if callable(kernel) else canonical_name(kernel)
+    csr = None
+    if sp.issparse(data):
+        if name in _SPARSE_KERNELS:
+            csr, data = _csr_parts(data)
+        elif name == "precomputed":
+            raise TypeError("A precomputed kernel must be a dense array; got a sparse matrix.")
+        else:
+            data = data.toarray()
     if callable(kernel):
         X = check_finite_array(data, "X")
         K = check_kernel_matrix(kernel_matrix(X, kernel=kernel, **params), "kernel(X, X)")
-        return 0, None, K, 0.0, 0.0, 0
-    name = canonical_name(kernel)
+        return 0, None, K, 0.0, 0.0, 0, None
     if name == "precomputed":
         if params:
             raise ValueError(f"kernel='precomputed' takes no parameters; got {sorted(params)}.")
         if not check_input:
-            return 0, None, np.ascontiguousarray(data, dtype=np.float64), 0.0, 0.0, 0
-        return 0, None, check_kernel_matrix(data, "K"), 0.0, 0.0, 0
-    X = check_finite_array(data, "X")
+            return 0, None, np.ascontiguousarray(data, dtype=np.float64), 0.0, 0.0, 0, None
+        return 0, None, check_kernel_matrix(data, "K"), 0.0, 0.0, 0, None
+    X = data if csr is not None else check_finite_array(data, "X")
     _, allowed = KERNELS[name]
     unknown = set(params) - set(allowed)
     if unknown:
@@ -48,7 +76,8 @@ def _kernel_setup(data, kernel, kernel_params, check_input=True):
         )
     if name not in _COMPILED_KIND:
         # no compiled form (pseudo_euclidean): build the matrix once
-        return 0, None, check_kernel_matrix(kernel_matrix(X, kernel=name, **params)), 0.0, 0.0, 0
+        K = check_kernel_matrix(kernel_matrix(X, kernel=name, **params))
+        return 0, None, K, 0.0, 0.0, 0, None
     gamma = params.get("gamma")
     if params.get("sigma") is not None:
         sigma = check_positive(params["sigma"], "sigma")
@@ -67,7 +96,7 @@ def _kernel_setup(data, kernel, kernel_params, check_input=True):
         raise ValueError(
             "kernel='symmetric_kl' needs strictly positive inputs; X has entries <= 0."
         )
-    return _COMPILED_KIND[name], X, None, gamma, coef0, int(degree)
+    return _COMPILED_KIND[name], (None if csr else X), None, gamma, coef0, int(degree), csr
 
 
 def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
@@ -132,14 +161,29 @@ def _raise_unbounded(out, kind, X, Kmat, y):
         "goes to -infinity along them (Lin & Lin, Thm 5). Give a finite C.")
 
 
+def _n_samples(X, Kmat, csr):
+    if X is not None:
+        return X.shape[0]
+    return Kmat.shape[0] if Kmat is not None else csr[2].shape[0] - 1
+
+
+def _use_float32(cache_dtype, kind, n):
+    """Column storage: "auto" is float32 for kernels computed on the fly unless the whole
+    float64 matrix is small; a precomputed kernel is gathered from float64 exactly."""
+    if cache_dtype != "auto":
+        return cache_dtype == "float32"
+    return kind != 0 and 8.0 * n * n / 1048576.0 > _FLOAT64_AUTO_MB
+
+
 def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
-                max_iter, cache_size, p=None, same_class=False):
+                max_iter, cache_size, p=None, same_class=False, csr=None, cache_dtype="auto"):
     """Run the compiled loop from each start; return the lowest-objective run and all
     objectives."""
     n = y.shape[0]
     best, objectives = None, []
+    f32 = _use_float32(cache_dtype, kind, n)
     for start in starts:
-        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n)
+        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n, f32, csr)
         solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
                            max_iter, p, same_class)
         out = solver.run()
@@ -169,6 +213,7 @@ def smo(
     kernel_params: dict | None = None,
     warn: bool = True,
     check_input: bool = True,
+    cache_dtype: str = "auto",
 ) -> SolverResult:
     """Train a binary C-SVC by SMO, for PSD and indefinite kernels alike.
 
@@ -180,8 +225,10 @@ def smo(
     ----------
     K : array-like
         The kernel matrix (n_samples, n_samples) when ``kernel="precomputed"`` (default);
-        otherwise the data ``X`` (n_samples, n_features), whose kernel columns are computed
-        in C on demand and cached, so the n x n matrix is never formed.
+        otherwise the data ``X`` (n_samples, n_features), dense or sparse, whose kernel
+        columns are computed in C on demand and cached, so the n x n matrix is never formed.
+        Sparse ``X`` is used as CSR rows by the linear, polynomial, rbf and sigmoid kernels
+        (densified for the others).
     y : array-like of shape (n_samples,)
         Labels, +1 or -1, both present.
     C : float, default=1.0
@@ -200,6 +247,13 @@ def smo(
         Iteration cap; ``None`` means ``max(10_000_000, 100 * n_samples)`` (finite).
     cache_size : float, default=200
         Megabytes of kernel columns kept (at least two columns).
+    cache_dtype : {"auto", "float32", "float64"}, default="auto"
+        Storage of the cached columns. float32 halves the memory and the bandwidth of the
+        loop (LIBSVM's choice); the solve then ends with a float64 polish, so ``converged``
+        and ``kkt_gap`` still refer to a gradient computed from float64 kernel values.
+        ``"auto"``: float32 for kernels computed on the fly when the full float64 matrix
+        would exceed 8 MB, float64 otherwise (and always for a precomputed kernel, whose
+        columns are exact gathers).
     init : {"zero", "class_balanced"}, default="zero"
         Starting point: ``alpha = 0``, or ``alpha_i = c / N_+`` (positives), ``c / N_-``
         (negatives) with ``c = min(1, C min(N_+, N_-))`` (seed 004).
@@ -248,13 +302,15 @@ def smo(
     >>> res.converged, res.objective
     (True, -8.0)
     """
-    kind, X, Kmat, gamma, coef0, degree = _kernel_setup(K, kernel, kernel_params, check_input)
-    n = X.shape[0] if X is not None else Kmat.shape[0]
+    kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(K, kernel, kernel_params,
+                                                             check_input)
+    n = _n_samples(X, Kmat, csr)
     y = check_binary_labels(y, n)
     C = check_positive(C, "C", allow_inf=True)
     tol = check_positive(tol, "tol")
     check_choice(wss, "wss", _WSS)
     check_choice(init, "init", _INIT)
+    check_choice(cache_dtype, "cache_dtype", _CACHE_DTYPES)
     cache_size = check_positive(cache_size, "cache_size")
     max_iter = check_max_iter(max_iter, n)
     if int(n_restarts) != n_restarts or n_restarts < 0:
@@ -275,7 +331,8 @@ def smo(
     starts += [random_feasible_alpha(y, C, rng) for _ in range(int(n_restarts))]
 
     best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol,
-                                   wss, shrinking, max_iter, cache_size)
+                                   wss, shrinking, max_iter, cache_size, csr=csr,
+                                   cache_dtype=cache_dtype)
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(
@@ -284,7 +341,9 @@ def smo(
             ConvergenceWarning,
             stacklevel=2,
         )
-    extra = {k: best[k] for k in ("m", "M", "n_kernel_evals", "cache_hits", "cache_misses")}
+    extra = {k: best[k] for k in ("m", "M", "n_kernel_evals", "cache_hits", "cache_misses",
+                                  "polish_rounds", "step_mass")}
+    extra["cache_dtype"] = "float32" if _use_float32(cache_dtype, kind, n) else "float64"
     return SolverResult(
         alpha=best["alpha"],
         b=float(best["b"]),
