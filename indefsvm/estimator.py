@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._validation import check_choice, check_kernel_matrix
 from .kernels import canonical_name, kernel_matrix, resolve_kernel_params
 from .solvers import kernel_adatron, lsvm, m3, munk, smo
+from .solvers._smo import _SPARSE_KERNELS
 
 _SOLVERS = ("smo", "munk", "m3", "kernel_adatron", "lsvm")
 
@@ -206,6 +207,12 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
             return np.c_[X, -np.ones(X.shape[0])]
         return X
 
+    def _sparse_path(self) -> bool:
+        """Whether sparse X stays sparse: SMO with a bias evaluates these kernels on CSR rows
+        itself (LIBSVM's sparse mode); every other combination densifies."""
+        return (self.solver == "smo" and self.fit_intercept and not callable(self.kernel)
+                and canonical_name(self.kernel) in _SPARSE_KERNELS)
+
     def _check_params(self):
         check_choice(self.solver, "solver", _SOLVERS)
         check_choice(self.decision_function_shape, "decision_function_shape", ("ovr", "ovo"))
@@ -233,7 +240,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         precomputed = self.kernel == "precomputed"
         X, y = validate_data(self, X, y, accept_sparse=not precomputed and "csr",
                              dtype=np.float64)
-        if sp.issparse(X):
+        if sp.issparse(X) and not self._sparse_path():
             X = X.toarray()
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
@@ -323,7 +330,12 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         self.n_support_ = np.array([np.count_nonzero(y_idx[support] == c)
                                     for c in range(n_classes)], dtype=np.int32)
         self.dual_coef_ = dual_coef
-        self.support_vectors_ = (np.empty((0, 0)) if precomputed else X[support].copy())
+        if precomputed:
+            self.support_vectors_ = np.empty((0, 0))
+        elif sp.issparse(X):
+            self.support_vectors_ = X[support].toarray()
+        else:
+            self.support_vectors_ = X[support].copy()
         self.intercept_ = np.array([r.b for r in results])
         self.solver_results_ = results
         self._kernel_params_fitted = params

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 
 from ._validation import check_finite_array
@@ -352,7 +353,11 @@ def resolve_gamma(gamma, X) -> float:
     ``1 / n_features``; a finite number is returned as a float."""
     if isinstance(gamma, str):
         if gamma == "scale":
-            var = float(np.asarray(X).var())
+            if sp.issparse(X):
+                mean = float(X.mean())
+                var = float(X.multiply(X).mean()) - mean * mean
+            else:
+                var = float(np.asarray(X).var())
             return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
         if gamma == "auto":
             return 1.0 / X.shape[1]

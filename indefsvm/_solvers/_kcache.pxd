@@ -37,8 +37,9 @@ cdef class KernelCache:
     cdef Py_ssize_t[::1] perm      # perm[t] = original index of permuted position t
     cdef double[::1] work          # float64 scratch column (float32 storage)
     cdef Py_ssize_t nslots
-    cdef double[:, ::1] data64     # nslots columns of length n (float64 storage) ...
-    cdef float[:, ::1] data32      # ... or (float32 storage)
+    cdef void** cols               # per slot: a malloc'ed prefix of a column (float or double)
+    cdef Py_ssize_t[::1] cap       # entries allocated per slot
+    cdef Py_ssize_t esize          # 4 (float32) or 8 (float64)
     cdef Py_ssize_t[::1] slot_of   # slot holding column t, or -1
     cdef Py_ssize_t[::1] owner     # column held by a slot, or -1
     cdef Py_ssize_t[::1] length    # valid prefix length of a slot
@@ -55,7 +56,7 @@ cdef class KernelCache:
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                       double* out) noexcept nogil
-    cdef void _fill(self, Py_ssize_t s, Py_ssize_t i, Py_ssize_t start,
+    cdef bint _fill(self, Py_ssize_t s, Py_ssize_t i, Py_ssize_t start,
                     Py_ssize_t end) noexcept nogil
     cdef void _transform(self, double* out, Py_ssize_t start, Py_ssize_t end,
                          Py_ssize_t i) noexcept nogil

@@ -7,13 +7,14 @@ the contiguous block of permuted rows (or a scattered row against CSR rows for s
 inputs); distance kernels use plain loops; a precomputed kernel is gathered from its row. exp
 and tanh are evaluated by the vectorised loops of ``_vmath.h``. The cache is a fixed number of
 slots (``cache_size`` megabytes of float32 or float64 columns, at least two), least recently
-used first out. Only the valid prefix of a column is kept: when two samples are swapped,
-columns that hold both are swapped in place and columns that hold only one are cut back to
-the shorter, still valid, prefix.
+used first out. Only the valid prefix of a column is kept, and only that prefix is allocated
+(as LIBSVM does: with shrinking most columns are short, so the memory in use stays well under
+the budget): when two samples are swapped, columns that hold both are swapped in place and
+columns that hold only one are cut back to the shorter, still valid, prefix.
 """
 
 from libc.math cimport sqrt, fabs
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from scipy.linalg.cython_blas cimport dgemm, dgemv
 from cpython.exc cimport PyErr_CheckSignals
 
@@ -96,13 +97,11 @@ cdef class KernelCache:
         if nslots > n:
             nslots = n if n >= 2 else 2
         self.nslots = nslots
-        # np.empty: pages become resident only when a column is first written
-        if float32:
-            self.data32 = np.empty((nslots, n), dtype=np.float32)
-            self.data64 = np.zeros((1, 1))
-        else:
-            self.data64 = np.empty((nslots, n))
-            self.data32 = np.zeros((1, 1), dtype=np.float32)
+        self.esize = 4 if float32 else 8
+        self.cap = np.zeros(nslots, dtype=np.intp)
+        self.cols = <void**>calloc(nslots, sizeof(void*))
+        if self.cols == NULL:
+            raise MemoryError()
         self.slot_of = np.full(n, -1, dtype=np.intp)
         self.owner = np.full(nslots, -1, dtype=np.intp)
         self.length = np.zeros(nslots, dtype=np.intp)
@@ -112,6 +111,13 @@ cdef class KernelCache:
         for s in range(nslots + 1):
             self.nxt[s] = (s + 1) % (nslots + 1)
             self.prev[s] = (s + nslots) % (nslots + 1)
+
+    def __dealloc__(self):
+        cdef Py_ssize_t s
+        if self.cols != NULL:
+            for s in range(self.nslots):
+                free(self.cols[s])
+            free(self.cols)
 
     @property
     def n_slots(self):
@@ -127,28 +133,40 @@ cdef class KernelCache:
         self.prev[self.nxt[h]] = s
         self.nxt[h] = s
 
-    cdef void _fill(self, Py_ssize_t s, Py_ssize_t i, Py_ssize_t start,
+    cdef bint _fill(self, Py_ssize_t s, Py_ssize_t i, Py_ssize_t start,
                     Py_ssize_t end) noexcept nogil:
+        """Compute entries [start, end) of column i into slot s (grown to ``end`` entries);
+        False if the memory could not be had."""
         cdef Py_ssize_t t
         cdef float* dst
         cdef double* w
+        cdef void* p
+        if self.cap[s] < end:
+            p = realloc(self.cols[s], end * self.esize)
+            if p == NULL:
+                return False
+            self.cols[s] = p
+            self.cap[s] = end
         if not self.f32:
-            self.compute(i, start, end, &self.data64[s, start])
-            return
+            self.compute(i, start, end, &(<double*>self.cols[s])[start])
+            return True
         w = &self.work[0]
         self.compute(i, start, end, w)
-        dst = &self.data32[s, start]
+        dst = &(<float*>self.cols[s])[start]
         for t in range(end - start):
             dst[t] = <float>w[t]
+        return True
 
     cdef void* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil:
-        """Column i over permuted positions [0, L): a float* or a double* (see f32)."""
+        """Column i over permuted positions [0, L): a float* or a double* (see f32), or NULL
+        when out of memory."""
         cdef Py_ssize_t s = self.slot_of[i]
         cdef Py_ssize_t old
         if s >= 0:
             if self.length[s] < L:
                 self.n_misses += 1
-                self._fill(s, i, self.length[s], L)
+                if not self._fill(s, i, self.length[s], L):
+                    return NULL
                 self.length[s] = L
             else:
                 self.n_hits += 1
@@ -161,12 +179,14 @@ cdef class KernelCache:
                 self.slot_of[old] = -1
             self.owner[s] = i
             self.slot_of[i] = s
-            self._fill(s, i, 0, L)
+            self.length[s] = 0
+            if not self._fill(s, i, 0, L):
+                self.owner[s] = -1
+                self.slot_of[i] = -1
+                return NULL
             self.length[s] = L
             self._touch(s)
-        if self.f32:
-            return &self.data32[s, 0]
-        return &self.data64[s, 0]
+        return self.cols[s]
 
     cdef void exact_column(self, Py_ssize_t i, Py_ssize_t L, double* out) noexcept nogil:
         """Column i over [0, L) in float64, computed afresh (the cache is not touched)."""
@@ -263,6 +283,8 @@ cdef class KernelCache:
         cdef Py_ssize_t s, lo, hi, k, si, sj
         cdef double tmp
         cdef float tmp32
+        cdef float* c32
+        cdef double* c64
         cdef Py_ssize_t ti
         if i == j:
             return
@@ -296,11 +318,11 @@ cdef class KernelCache:
                 break
             if self.length[s] > hi:
                 if self.f32:
-                    tmp32 = self.data32[s, i]; self.data32[s, i] = self.data32[s, j]
-                    self.data32[s, j] = tmp32
+                    c32 = <float*>self.cols[s]
+                    tmp32 = c32[i]; c32[i] = c32[j]; c32[j] = tmp32
                 else:
-                    tmp = self.data64[s, i]; self.data64[s, i] = self.data64[s, j]
-                    self.data64[s, j] = tmp
+                    c64 = <double*>self.cols[s]
+                    tmp = c64[i]; c64[i] = c64[j]; c64[j] = tmp
             elif self.length[s] > lo:
                 # entry lo would now be stale; keep the valid prefix only
                 self.length[s] = lo
@@ -439,6 +461,8 @@ cdef class KernelCache:
     def get_column(self, Py_ssize_t i, Py_ssize_t L):
         """Return a float64 copy of the cached column i (permuted order), for tests."""
         cdef void* c = self.column(i, L)
+        if c == NULL:
+            raise MemoryError()
         if self.f32:
             return np.asarray(<float[:L]> (<float*>c)).astype(np.float64)
         return np.asarray(<double[:L]> (<double*>c)).copy()

@@ -97,21 +97,28 @@ cdef inline double _free_dot(const col_t* col, const double* coef, Py_ssize_t ac
     return acc
 
 
+cdef extern from "_wss.h" nogil:
+    double ix_max_plus(const double* g, const double* off, Py_ssize_t n)
+    double ix_second_order_d(const double* K, const double* g, const double* low_off,
+                             const double* diag, double di, double gmax, double tau,
+                             Py_ssize_t n, double* obj, double* gmin_out)
+    double ix_second_order_f(const float* K, const double* g, const double* low_off,
+                             const double* diag, double di, double gmax, double tau,
+                             Py_ssize_t n, double* obj, double* gmin_out)
+
+
 cdef inline Py_ssize_t _first_order_max(const double* g, const double* off, Py_ssize_t act,
                                         double* gmax_out) noexcept nogil:
     """Last t maximising g[t] + off[t] (off = 0 inside the index set, -inf outside), or -1.
 
-    Two passes: a max reduction with no branch (vectorised), then a backward search."""
+    Two passes: a vectorised max reduction (_wss.h), then a backward search."""
     cdef Py_ssize_t t
-    cdef double v, gmax = -INFINITY
-    for t in range(act):
-        v = g[t] + off[t]
-        gmax = v if v > gmax else gmax
+    cdef double gmax = ix_max_plus(g, off, act)
     gmax_out[0] = gmax
     if gmax == -INFINITY:
         return -1
     t = act - 1
-    while g[t] + off[t] != gmax:
+    while t > 0 and g[t] + off[t] != gmax:
         t -= 1
     return t
 
@@ -121,23 +128,17 @@ cdef inline Py_ssize_t _second_order_j(const col_t* Ki, const double* g, const d
                                        Py_ssize_t act, double* obj, double* gmin_out) noexcept nogil:
     """j of the second-order rule (the last t minimising -b^2/a over I_low with b > 0) and
     min g over I_low. t outside I_low reads g + inf, so b = -inf and it is never chosen; the
-    first pass has no branch (vectorised) and stores the objective values for the second."""
+    vectorised first pass (_wss.h) stores the objective values for the backward search."""
     cdef Py_ssize_t t
-    cdef double gmin = INFINITY, best = INFINITY, w, b, a, o
-    for t in range(act):
-        w = g[t] + low_off[t]
-        gmin = w if w < gmin else gmin
-        b = gmax - w
-        a = di + diag[t] - 2.0 * Ki[t]
-        a = a if a > 0.0 else TAU
-        o = -(b * b) / a if b > 0.0 else INFINITY
-        obj[t] = o
-        best = o if o < best else best
-    gmin_out[0] = gmin
+    cdef double best
+    if col_t is float:
+        best = ix_second_order_f(Ki, g, low_off, diag, di, gmax, TAU, act, obj, gmin_out)
+    else:
+        best = ix_second_order_d(Ki, g, low_off, diag, di, gmax, TAU, act, obj, gmin_out)
     if best == INFINITY:
         return -1
     t = act - 1
-    while obj[t] != best:
+    while t > 0 and obj[t] != best:
         t -= 1
     return t
 
@@ -292,7 +293,7 @@ cdef class SMOSolver:
         for s in range(n):
             if self.alpha[s] <= 0.0:
                 continue
-            col = self.kc.column(s, n)
+            col = self._col(s, n)
             coef = -self.y[s] * self.alpha[s]
             if self.f32:
                 _axpy(&self.g[0], <float*>col, coef, 0, n)
@@ -373,14 +374,14 @@ cdef class SMOSolver:
         if n_free * n <= 2 * act * (n - act):
             for s in range(act):
                 if self.status[s] == IS_FREE:
-                    col = self.kc.column(s, n)
+                    col = self._col(s, n)
                     if self.f32:
                         _axpy(&self.g[0], <float*>col, -coef[s], act, n)
                     else:
                         _axpy(&self.g[0], <double*>col, -coef[s], act, n)
         else:
             for t in range(act, n):
-                col = self.kc.column(t, act)
+                col = self._col(t, act)
                 if self.f32:
                     self.g[t] -= _free_dot(<float*>col, coef, act)
                 else:
@@ -390,12 +391,20 @@ cdef class SMOSolver:
                         PyErr_CheckSignals()
         return 0
 
+    cdef void* _col(self, Py_ssize_t i, Py_ssize_t L) except NULL nogil:
+        cdef void* c = self.kc.column(i, L)
+        if c == NULL:
+            with gil:
+                raise MemoryError(
+                    "no memory for a kernel column; give a smaller cache_size")
+        return c
+
     cdef inline double _entry(self, void* col, Py_ssize_t t) noexcept nogil:
         if self.f32:
             return (<float*>col)[t]
         return (<double*>col)[t]
 
-    cdef bint _select_same_class(self, Py_ssize_t* out_i, Py_ssize_t* out_j) noexcept nogil:
+    cdef int _select_same_class(self, Py_ssize_t* out_i, Py_ssize_t* out_j) except -1 nogil:
         """Working set inside one class (one equality constraint per class): i maximises g
         over I_up of its class, j is chosen in I_low of the same class by the first- or
         second-order rule; the class with the better pair wins. True when both classes'
@@ -419,7 +428,7 @@ cdef class SMOSolver:
                 gmax[c] = g[t]
                 ic[c] = t
         for c in range(2):
-            Kc[c] = self.kc.column(ic[c], act) if (ic[c] >= 0 and self.second_order) else NULL
+            Kc[c] = self._col(ic[c], act) if (ic[c] >= 0 and self.second_order) else NULL
         for t in range(act):
             c = 0 if y[t] > 0 else 1
             if fl[t] & IN_LOW:
@@ -447,7 +456,7 @@ cdef class SMOSolver:
         out_j[0] = j
         return j < 0 or self.gap <= self.tol
 
-    cdef bint _select(self, Py_ssize_t* out_i, Py_ssize_t* out_j) noexcept nogil:
+    cdef int _select(self, Py_ssize_t* out_i, Py_ssize_t* out_j) except -1 nogil:
         """Working set (22) or its second-order form; True when m - M <= tol."""
         if self.same_class:
             return self._select_same_class(out_i, out_j)
@@ -460,7 +469,7 @@ cdef class SMOSolver:
         cdef const double* low_off = &self.low_off[0]
         i = _first_order_max(g, &self.up_off[0], act, &gmax)
         if i >= 0 and self.second_order:
-            Ki = self.kc.column(i, act)
+            Ki = self._col(i, act)
             if self.f32:
                 j = _second_order_j(<float*>Ki, g, low_off, diag, diag[i], gmax, act,
                                     &self.obj[0], &gmin)
@@ -483,11 +492,11 @@ cdef class SMOSolver:
         out_j[0] = j
         return i < 0 or j < 0 or self.gap <= self.tol
 
-    cdef bint _update_pair(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+    cdef int _update_pair(self, Py_ssize_t i, Py_ssize_t j) except -1 nogil:
         """One SMO step; False (and nothing changed) if it would be infinite (C = inf)."""
         cdef Py_ssize_t act = self.active, n = self.n
-        cdef void* Ki = self.kc.column(i, act)
-        cdef void* Kj = self.kc.column(j, act)
+        cdef void* Ki = self._col(i, act)
+        cdef void* Kj = self._col(j, act)
         cdef double C = self.C
         cdef double b = self.g[i] - self.g[j]
         cdef double kij = self._entry(Ki, j)
@@ -541,12 +550,13 @@ cdef class SMOSolver:
                 self._gbar_add(j, C * self.y[j] if old_j == AT_UPPER else -C * self.y[j])
         return True
 
-    cdef void _gbar_add(self, Py_ssize_t s, double coef) noexcept nogil:
-        cdef void* col = self.kc.column(s, self.n)
+    cdef int _gbar_add(self, Py_ssize_t s, double coef) except -1 nogil:
+        cdef void* col = self._col(s, self.n)
         if self.f32:
             _axpy(&self.gbar[0], <float*>col, coef, 0, self.n)
         else:
             _axpy(&self.gbar[0], <double*>col, coef, 0, self.n)
+        return 0
 
     cdef inline bint _shrinkable(self, Py_ssize_t t, double m, double M) noexcept nogil:
         cdef bint up = self._in_up(t), low = self._in_low(t)

@@ -1,0 +1,168 @@
+/* The two scans of SMO's working-set selection, written with GCC vector types (private).
+ *
+ * Why: they run over the whole active set at every iteration, and gcc does not vectorise a
+ * min/max reduction on doubles unless told that there are no infinities -- but +-inf is how
+ * these loops leave out the indices outside I_up / I_low. So the reductions are written on
+ * 4-lane vectors with compare-and-blend (exactly the scalar `v > m ? v : m`), compiled for the
+ * baseline ISA and, where gcc can, for AVX2 + FMA, chosen at run time. Lane order does not
+ * change the result: the maximum and minimum are exact, and the caller finds the index by a
+ * backward scan for the last position holding it (the scalar loops' `>=` / `<=` ties).
+ */
+#ifndef INDEFSVM_WSS_H
+#define INDEFSVM_WSS_H
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef double ix_v4d __attribute__((vector_size(32)));
+typedef float ix_v4f __attribute__((vector_size(16)));
+typedef long long ix_v4l __attribute__((vector_size(32)));
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define IX_WSS_AVX2 1
+#else
+#define IX_WSS_AVX2 0
+#endif
+
+static inline ix_v4d ix_blend(ix_v4l mask, ix_v4d a, ix_v4d b)
+{
+    return (ix_v4d)(((ix_v4l)a & mask) | ((ix_v4l)b & ~mask));
+}
+
+static inline ix_v4d ix_load_d(const double *p)
+{
+    ix_v4d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline ix_v4d ix_load_f(const float *p)
+{
+    ix_v4f v;
+    memcpy(&v, p, sizeof v);
+    return __builtin_convertvector(v, ix_v4d);
+}
+
+#define IX_WSS_DEFINE(SUFFIX, ATTR)                                                          \
+    /* max over t of g[t] + off[t] */                                                        \
+    ATTR static double ix_max_plus##SUFFIX(const double *g, const double *off, ptrdiff_t n) \
+    {                                                                                        \
+        const ix_v4d ninf = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};                    \
+        ix_v4d m = ninf;                                                                     \
+        ptrdiff_t t = 0;                                                                     \
+        double r;                                                                            \
+        for (; t + 4 <= n; t += 4) {                                                         \
+            ix_v4d v = ix_load_d(g + t) + ix_load_d(off + t);                                \
+            m = ix_blend(v > m, v, m);                                                       \
+        }                                                                                    \
+        r = m[0];                                                                            \
+        for (int k = 1; k < 4; k++)                                                          \
+            r = m[k] > r ? m[k] : r;                                                         \
+        for (; t < n; t++) {                                                                 \
+            double v = g[t] + off[t];                                                        \
+            r = v > r ? v : r;                                                               \
+        }                                                                                    \
+        return r;                                                                            \
+    }                                                                                        \
+    IX_WSS_SECOND(double, d, SUFFIX, ATTR)                                                   \
+    IX_WSS_SECOND(float, f, SUFFIX, ATTR)
+
+/* Second-order scan: obj[t] = -b^2 / a for t in I_low with b = gmax - g[t] > 0 (+inf
+ * otherwise), a = di + diag[t] - 2 K[t] (tau when a <= 0); returns min obj, sets min g. */
+#define IX_WSS_SECOND(CT, CS, SUFFIX, ATTR)                                                  \
+    ATTR static double ix_second_order_##CS##SUFFIX(                                         \
+        const CT *K, const double *g, const double *low_off, const double *diag, double di,  \
+        double gmax, double tau, ptrdiff_t n, double *obj, double *gmin_out)                 \
+    {                                                                                        \
+        const ix_v4d inf = {INFINITY, INFINITY, INFINITY, INFINITY};                         \
+        const ix_v4d zero = {0.0, 0.0, 0.0, 0.0};                                            \
+        const ix_v4d vtau = {tau, tau, tau, tau};                                            \
+        const ix_v4d vdi = {di, di, di, di};                                                 \
+        const ix_v4d vgmax = {gmax, gmax, gmax, gmax};                                       \
+        ix_v4d gmin = inf, best = inf;                                                       \
+        ptrdiff_t t = 0;                                                                     \
+        double rg, rb;                                                                       \
+        for (; t + 4 <= n; t += 4) {                                                         \
+            ix_v4d w = ix_load_d(g + t) + ix_load_d(low_off + t);                            \
+            ix_v4d b, a, o;                                                                  \
+            gmin = ix_blend(w < gmin, w, gmin);                                              \
+            b = vgmax - w;                                                                   \
+            a = vdi + ix_load_d(diag + t) - 2.0 * ix_load_##CS(K + t);                       \
+            a = ix_blend(a > zero, a, vtau);                                                 \
+            o = ix_blend(b > zero, -(b * b) / a, inf);                                       \
+            memcpy(obj + t, &o, sizeof o);                                                   \
+            best = ix_blend(o < best, o, best);                                              \
+        }                                                                                    \
+        rg = gmin[0];                                                                        \
+        rb = best[0];                                                                        \
+        for (int k = 1; k < 4; k++) {                                                        \
+            rg = gmin[k] < rg ? gmin[k] : rg;                                                \
+            rb = best[k] < rb ? best[k] : rb;                                                \
+        }                                                                                    \
+        for (; t < n; t++) {                                                                 \
+            double w = g[t] + low_off[t], b, a, o;                                           \
+            rg = w < rg ? w : rg;                                                            \
+            b = gmax - w;                                                                    \
+            a = di + diag[t] - 2.0 * (double)K[t];                                           \
+            a = a > 0.0 ? a : tau;                                                           \
+            o = b > 0.0 ? -(b * b) / a : INFINITY;                                           \
+            obj[t] = o;                                                                      \
+            rb = o < rb ? o : rb;                                                            \
+        }                                                                                    \
+        *gmin_out = rg;                                                                      \
+        return rb;                                                                           \
+    }
+
+IX_WSS_DEFINE(_base, )
+#if IX_WSS_AVX2
+IX_WSS_DEFINE(_avx2, __attribute__((target("avx2,fma"))))
+#endif
+
+static int ix_wss_avx2 = -1;
+
+static inline int ix_wss_use_avx2(void)
+{
+#if IX_WSS_AVX2
+    if (ix_wss_avx2 < 0) {
+        __builtin_cpu_init();
+        ix_wss_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    }
+    return ix_wss_avx2;
+#else
+    return 0;
+#endif
+}
+
+static double ix_max_plus(const double *g, const double *off, ptrdiff_t n)
+{
+#if IX_WSS_AVX2
+    if (ix_wss_use_avx2())
+        return ix_max_plus_avx2(g, off, n);
+#endif
+    return ix_max_plus_base(g, off, n);
+}
+
+static double ix_second_order_d(const double *K, const double *g, const double *low_off,
+                                const double *diag, double di, double gmax, double tau,
+                                ptrdiff_t n, double *obj, double *gmin_out)
+{
+#if IX_WSS_AVX2
+    if (ix_wss_use_avx2())
+        return ix_second_order_d_avx2(K, g, low_off, diag, di, gmax, tau, n, obj, gmin_out);
+#endif
+    return ix_second_order_d_base(K, g, low_off, diag, di, gmax, tau, n, obj, gmin_out);
+}
+
+static double ix_second_order_f(const float *K, const double *g, const double *low_off,
+                                const double *diag, double di, double gmax, double tau,
+                                ptrdiff_t n, double *obj, double *gmin_out)
+{
+#if IX_WSS_AVX2
+    if (ix_wss_use_avx2())
+        return ix_second_order_f_avx2(K, g, low_off, diag, di, gmax, tau, n, obj, gmin_out);
+#endif
+    return ix_second_order_f_base(K, g, low_off, diag, di, gmax, tau, n, obj, gmin_out);
+}
+
+#endif
