@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import indefsvm as isvm
 from indefsvm import kernels
@@ -97,19 +98,29 @@ def test_compiled_columns_match_kernel_matrix(name):
                                    atol=1e-13)
 
 
-@pytest.mark.parametrize("kind", ["precomputed", "rbf"])
-def test_cache_stays_consistent_under_swaps_and_evictions(kind):
-    """Columns served after swaps, truncations and evictions equal the permuted matrix."""
+@pytest.mark.parametrize("float32", [False, True])
+@pytest.mark.parametrize("kind", ["precomputed", "rbf", "rbf_sparse"])
+def test_cache_stays_consistent_under_swaps_and_evictions(kind, float32):
+    """Columns served after swaps, truncations and evictions equal the permuted matrix (to the
+    float32 rounding of the stored columns, or exactly)."""
     r = np.random.default_rng(1)
     A = r.uniform(-1, 1, (40, 3))
+    A[A < -0.5] = 0.0  # some structural zeros for the sparse rows
     K = isvm.kernel_matrix(A, kernel="rbf", gamma=0.5)
     n = A.shape[0]
-    tiny = 3 * 8 * n / 1048576  # room for three columns: constant evictions
+    size = 4 if float32 else 8
+    tiny = 3 * size * n / 1048576  # room for three columns: constant evictions
     if kind == "precomputed":
-        cache = KernelCache(0, None, K, 0.0, 0.0, 0, tiny, n)
+        cache = KernelCache(0, None, K, 0.0, 0.0, 0, tiny, n, float32)
+    elif kind == "rbf":
+        cache = KernelCache(_COMPILED_KIND["rbf"], A, None, 0.5, 0.0, 3, tiny, n, float32)
     else:
-        cache = KernelCache(_COMPILED_KIND["rbf"], A, None, 0.5, 0.0, 3, tiny, n)
+        S = sp.csr_matrix(A)
+        parts = (S.data, S.indices.astype(np.intp), S.indptr.astype(np.intp), A.shape[1])
+        cache = KernelCache(_COMPILED_KIND["rbf"], None, None, 0.5, 0.0, 3, tiny, n, float32,
+                            parts)
     assert cache.n_slots == 3
+    rtol = 2.0**-24 if float32 else 1e-12
     for step in range(400):
         i, j = r.integers(0, n, 2)
         if step % 3 == 0:
@@ -117,5 +128,59 @@ def test_cache_stays_consistent_under_swaps_and_evictions(kind):
         L = int(r.integers(1, n + 1))
         perm = cache.permutation()
         col = cache.get_column(int(i), L)
-        np.testing.assert_allclose(col, K[perm[:L], perm[i]], rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(col, K[perm[:L], perm[i]], rtol=rtol, atol=1e-14)
+        np.testing.assert_allclose(cache.get_exact_column(int(i), L), K[perm[:L], perm[i]],
+                                   rtol=1e-12, atol=1e-14)
     assert cache.n_hits > 0 and cache.n_misses > 0
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_float32_columns_are_the_rounded_float64_columns(name):
+    params, _ = FORMULAS[name]
+    A = P if name == "symmetric_kl" else X
+    n = A.shape[0]
+    cache = KernelCache(_COMPILED_KIND[name], A, None, params.get("gamma", 1.0),
+                        params.get("coef0", 0.0), params.get("degree", 3), 200.0, n, True)
+    for i in range(n):
+        exact = cache.get_exact_column(i, n)
+        np.testing.assert_array_equal(cache.get_column(i, n),
+                                      exact.astype(np.float32).astype(np.float64))
+
+
+@pytest.mark.parametrize("name", ["linear", "polynomial", "rbf", "sigmoid"])
+def test_sparse_rows_give_the_dense_columns(name):
+    params, _ = FORMULAS[name]
+    A = X.copy()
+    A[np.abs(A) < 0.4] = 0.0
+    A[3] = 0.0  # an empty row
+    S = sp.csr_matrix(A)
+    parts = (S.data, S.indices.astype(np.intp), S.indptr.astype(np.intp), A.shape[1])
+    n = A.shape[0]
+    K = isvm.kernel_matrix(A, kernel=name, **params)
+    cache = KernelCache(_COMPILED_KIND[name], None, None, params.get("gamma", 1.0),
+                        params.get("coef0", 0.0), params.get("degree", 3), 200.0, n, False,
+                        parts)
+    for i in range(n):
+        np.testing.assert_allclose(cache.get_column(i, n), K[:, i], rtol=1e-12, atol=1e-14)
+
+
+def test_compiled_exp_and_tanh_at_the_extremes():
+    """The vectorised exp/tanh of _vmath.h against numpy where libm-free code goes wrong
+    first: underflow of exp, saturation of tanh, tiny tanh arguments, the 1/4 switch point."""
+    A = np.array([[0.0], [1.0], [30.0], [40.0]])
+    n = A.shape[0]
+    # rbf with gamma = 1: exp(0), exp(-1), exp(-900) (denormal range: returned as 0),
+    # exp(-1600) (0)
+    cache = KernelCache(_COMPILED_KIND["rbf"], A, None, 1.0, 0.0, 3, 1.0, n)
+    np.testing.assert_allclose(cache.get_column(0, n), np.exp(-A[:, 0] ** 2), rtol=4e-16,
+                               atol=1e-300)
+    z = np.concatenate([[0.0, 1e-300, 1e-12, 1e-5], np.linspace(-0.3, 0.3, 61),
+                        np.linspace(-25, 25, 101), [-19.5, 20.5, 700.0]])
+    B = np.c_[np.ones_like(z), z]
+    # sigmoid with gamma = 1, coef0 = 0 against the first row (1, 0): tanh(1 + 0) ... use a
+    # unit vector along the second coordinate instead
+    B[0] = [0.0, 1.0]
+    cache = KernelCache(_COMPILED_KIND["sigmoid"], B, None, 1.0, 0.0, 3, 1.0, B.shape[0])
+    got = cache.get_column(0, B.shape[0])
+    want = np.tanh(B @ B[0])
+    np.testing.assert_allclose(got, want, rtol=8 * np.finfo(float).eps, atol=0)

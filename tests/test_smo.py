@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.svm import SVC
 
 import indefsvm as isvm
@@ -216,3 +217,82 @@ def test_bad_kernel_parameter_is_named(heart):
 def test_bad_input_is_named(K, y, kwargs, match):
     with pytest.raises(ValueError, match=match):
         smo(K, y, **kwargs)
+
+
+# -- float32 column cache and its float64 polish -------------------------------------------------
+
+
+def _blobs(n, seed=0):
+    r = np.random.default_rng(seed)
+    X = r.uniform(-1, 1, (n, 8))
+    y = np.where(X[:, 0] + 0.5 * np.sin(3 * X[:, 1]) + 0.3 * r.standard_normal(n) > 0, 1.0, -1.0)
+    return X, y
+
+
+@pytest.mark.parametrize("kernel,params,C", [
+    ("rbf", {"gamma": 0.5}, 1.0),
+    ("rbf", {"gamma": 0.5}, 1000.0),
+    ("sigmoid", {"gamma": 0.1, "coef0": -1.0}, 10.0),
+    ("sigmoid", {"gamma": 0.1, "coef0": 1.0}, 100.0),
+])
+def test_float32_cache_is_honest_and_agrees_with_float64(kernel, params, C):
+    """With float32 columns, converged still means a float64 KKT gap <= tol (recomputed here
+    from scratch), the reported gap is that float64 gap, and the objective equals the float64
+    cache's run."""
+    X, y = _blobs(1500)
+    K = isvm.kernel_matrix(X, kernel=kernel, **params)
+    r32 = smo(X, y, C=C, kernel=kernel, kernel_params=params, cache_dtype="float32")
+    r64 = smo(X, y, C=C, kernel=kernel, kernel_params=params, cache_dtype="float64")
+    assert r32.extra["cache_dtype"] == "float32" and r64.extra["cache_dtype"] == "float64"
+    assert r32.converged and r64.converged
+    assert r32.extra["polish_rounds"] >= 1 and r64.extra["polish_rounds"] == 0
+    gap = kkt_gap(K, y, r32.alpha, C)
+    assert gap <= r32.tol
+    assert abs(r32.kkt_gap - gap) <= 1e-9 * max(1.0, C)
+    assert r32.objective == pytest.approx(dual_objective(K, y, r32.alpha), rel=1e-12)
+    assert r32.objective == pytest.approx(r64.objective, rel=1e-5)
+    assert abs(y @ r32.alpha) <= 1e-9 * C * len(y)
+
+
+def test_auto_cache_dtype():
+    X, y = _blobs(1100)
+    assert smo(X, y, kernel="rbf").extra["cache_dtype"] == "float32"
+    assert smo(X[:900], y[:900], kernel="rbf").extra["cache_dtype"] == "float64"
+    K = isvm.kernel_matrix(X, kernel="rbf")
+    assert smo(K, y).extra["cache_dtype"] == "float64"  # precomputed: exact gathers
+    with pytest.raises(ValueError, match="cache_dtype"):
+        smo(X, y, kernel="rbf", cache_dtype="half")
+
+
+@pytest.mark.parametrize("kernel,params", [
+    ("linear", {}), ("rbf", {"gamma": 0.3}), ("sigmoid", {"gamma": 0.2, "coef0": -0.5}),
+    ("polynomial", {"gamma": 0.5, "coef0": 1.0, "degree": 2}), ("l1_gaussian", {"gamma": 0.2}),
+])
+def test_sparse_input_gives_the_dense_solution(kernel, params):
+    """CSR rows (compiled sparse path, or densified for the distance kernels) solve the same
+    problem as the dense array."""
+    r = np.random.default_rng(3)
+    X = r.uniform(-1, 1, (300, 12))
+    X[np.abs(X) < 0.6] = 0.0
+    y = np.where(X[:, 0] - X[:, 1] + 0.2 * r.standard_normal(300) > 0, 1.0, -1.0)
+    dense = smo(X, y, C=2.0, kernel=kernel, kernel_params=params)
+    sparse = smo(sp.csr_matrix(X), y, C=2.0, kernel=kernel, kernel_params=params)
+    assert sparse.converged
+    assert sparse.objective == pytest.approx(dense.objective, rel=1e-6)
+    K = isvm.kernel_matrix(X, kernel=kernel, **params)
+    assert kkt_gap(K, y, sparse.alpha, 2.0) <= 1e-3
+
+
+def test_estimator_on_sparse_input_matches_dense():
+    r = np.random.default_rng(4)
+    X = r.uniform(-1, 1, (400, 15))
+    X[np.abs(X) < 0.5] = 0.0
+    y = np.where(X[:, 2] + X[:, 3] > 0, 1, 0)
+    for gamma in ("scale", 0.1):
+        d = isvm.IndefiniteSVC(kernel="rbf", gamma=gamma, C=3.0).fit(X, y)
+        s = isvm.IndefiniteSVC(kernel="rbf", gamma=gamma, C=3.0).fit(sp.csr_matrix(X), y)
+        assert s._kernel_params_fitted["gamma"] == pytest.approx(d._kernel_params_fitted["gamma"])
+        assert isinstance(s.support_vectors_, np.ndarray)
+        assert s.objective_ == pytest.approx(d.objective_, rel=1e-6)
+        np.testing.assert_allclose(s.decision_function(sp.csr_matrix(X)),
+                                   d.decision_function(X), atol=1e-4)
