@@ -76,7 +76,10 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
     random_state : int, RandomState or None, default=None
         Seed of the random starts.
     cache_size : float, default=200
-        Kernel column cache in megabytes.
+        Kernel column cache in megabytes. As in LIBSVM the cached columns are float32 (for
+        kernels computed on the fly, unless the whole float64 matrix is under 8 MB); the SMO
+        solve then ends with a float64 polish, so ``converged_`` and ``kkt_gap_`` refer to a
+        gradient computed from float64 kernel values (see :func:`indefsvm.solvers.smo`).
     shrinking : bool, default=True
         Use LIBSVM's shrinking heuristic.
     wss : {"second_order", "first_order"}, default="second_order"
@@ -125,7 +128,9 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
     ``classes_[1]``, as in ``SVC``. For a pair ``(a, b)``, ``a < b``, of a multi-class problem
     ``y = +1`` is class ``a``: a positive ``"ovo"`` decision value means ``a`` and
     ``dual_coef_`` has SVC's signs and layout.
-    Sparse input is accepted and converted to a dense array.
+    Sparse input is accepted: with ``solver="smo"`` (and the bias) the linear, polynomial,
+    rbf and sigmoid kernels are evaluated on the CSR rows directly, as LIBSVM's sparse mode
+    does; other combinations convert it to a dense array.
 
     With an indefinite kernel the dual is non-convex: the solution is a stationary point that
     depends on the start. Check it with :func:`indefsvm.sanity_report`.

@@ -15,15 +15,12 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "_cpu.h"
+
 typedef double ix_v4d __attribute__((vector_size(32)));
 typedef float ix_v4f __attribute__((vector_size(16)));
 typedef long long ix_v4l __attribute__((vector_size(32)));
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define IX_WSS_AVX2 1
-#else
-#define IX_WSS_AVX2 0
-#endif
 
 static inline ix_v4d ix_blend(ix_v4l mask, ix_v4d a, ix_v4d b)
 {
@@ -115,54 +112,40 @@ static inline ix_v4d ix_load_f(const float *p)
     }
 
 IX_WSS_DEFINE(_base, )
-#if IX_WSS_AVX2
-IX_WSS_DEFINE(_avx2, __attribute__((target("avx2,fma"))))
+#if IX_HAVE_AVX2_VARIANT
+IX_WSS_DEFINE(_avx2, IX_TARGET_AVX2)
 #endif
-
-static int ix_wss_avx2 = -1;
-
-static inline int ix_wss_use_avx2(void)
-{
-#if IX_WSS_AVX2
-    if (ix_wss_avx2 < 0) {
-        __builtin_cpu_init();
-        ix_wss_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }
-    return ix_wss_avx2;
-#else
-    return 0;
-#endif
-}
 
 static double ix_max_plus(const double *g, const double *off, ptrdiff_t n)
 {
-#if IX_WSS_AVX2
-    if (ix_wss_use_avx2())
+#if IX_HAVE_AVX2_VARIANT
+    if (ix_cpu_avx2())
         return ix_max_plus_avx2(g, off, n);
 #endif
     return ix_max_plus_base(g, off, n);
 }
 
-static double ix_second_order_d(const double *K, const double *g, const double *low_off,
-                                const double *diag, double di, double gmax, double tau,
-                                ptrdiff_t n, double *obj, double *gmin_out)
-{
-#if IX_WSS_AVX2
-    if (ix_wss_use_avx2())
-        return ix_second_order_d_avx2(K, g, low_off, diag, di, gmax, tau, n, obj, gmin_out);
+#if IX_HAVE_AVX2_VARIANT
+#define IX_WSS_PICK(CS)                                                                      \
+    if (ix_cpu_avx2())                                                                       \
+        return ix_second_order_##CS##_avx2(K, g, low_off, diag, di, gmax, tau, n, obj,      \
+                                            gmin_out);
+#else
+#define IX_WSS_PICK(CS)
 #endif
-    return ix_second_order_d_base(K, g, low_off, diag, di, gmax, tau, n, obj, gmin_out);
-}
 
-static double ix_second_order_f(const float *K, const double *g, const double *low_off,
-                                const double *diag, double di, double gmax, double tau,
-                                ptrdiff_t n, double *obj, double *gmin_out)
-{
-#if IX_WSS_AVX2
-    if (ix_wss_use_avx2())
-        return ix_second_order_f_avx2(K, g, low_off, diag, di, gmax, tau, n, obj, gmin_out);
-#endif
-    return ix_second_order_f_base(K, g, low_off, diag, di, gmax, tau, n, obj, gmin_out);
-}
+#define IX_WSS_DISPATCH(CT, CS)                                                              \
+    static double ix_second_order_##CS(const CT *K, const double *g, const double *low_off,  \
+                                       const double *diag, double di, double gmax,          \
+                                       double tau, ptrdiff_t n, double *obj,                 \
+                                       double *gmin_out)                                     \
+    {                                                                                        \
+        IX_WSS_PICK(CS)                                                                      \
+        return ix_second_order_##CS##_base(K, g, low_off, diag, di, gmax, tau, n, obj,       \
+                                           gmin_out);                                        \
+    }
+
+IX_WSS_DISPATCH(double, d)
+IX_WSS_DISPATCH(float, f)
 
 #endif
