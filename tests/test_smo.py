@@ -262,6 +262,14 @@ def test_auto_cache_dtype():
     assert smo(K, y).extra["cache_dtype"] == "float64"  # precomputed: exact gathers
     with pytest.raises(ValueError, match="cache_dtype"):
         smo(X, y, kernel="rbf", cache_dtype="half")
+    # entries up to (10 * 8 + 1)^20 ~ 1e38: float32 could overflow, so auto keeps float64
+    big = {"gamma": 10.0, "coef0": 1.0, "degree": 20}
+    res = smo(X, y, kernel="polynomial", kernel_params=big, max_iter=5, warn=False)
+    assert res.extra["cache_dtype"] == "float64"
+    with pytest.raises(ValueError, match="beyond float32"):
+        smo(X, y, kernel="polynomial", kernel_params=big, cache_dtype="float32")
+    assert smo(X, y, kernel="polynomial", kernel_params={"degree": 2}, max_iter=5,
+               warn=False).extra["cache_dtype"] == "float32"
 
 
 @pytest.mark.parametrize("kernel,params", [

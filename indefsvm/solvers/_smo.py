@@ -167,12 +167,34 @@ def _n_samples(X, Kmat, csr):
     return Kmat.shape[0] if Kmat is not None else csr[2].shape[0] - 1
 
 
-def _use_float32(cache_dtype, kind, n):
+def _kernel_bound(kind, X, csr, gamma, coef0, degree):
+    """An upper bound of max |K_ij| for a kernel computed on the fly: 1 for the bounded
+    kernels, by Cauchy-Schwarz from the largest squared norm for linear and polynomial."""
+    if kind not in (_COMPILED_KIND["linear"], _COMPILED_KIND["polynomial"]):
+        return 1.0
+    if csr is not None:
+        data, _, indptr, _ = csr
+        sq = np.add.reduceat(data**2, indptr[:-1]) if data.size else np.zeros(1)
+        r2 = float(sq.max()) if sq.size else 0.0
+    else:
+        r2 = float(np.einsum("ij,ij->i", X, X).max()) if X.shape[0] else 0.0
+    if kind == _COMPILED_KIND["linear"]:
+        return r2
+    with np.errstate(over="ignore"):
+        return float((abs(gamma) * r2 + abs(coef0)) ** degree)
+
+
+def _use_float32(cache_dtype, kind, n, bound):
     """Column storage: "auto" is float32 for kernels computed on the fly unless the whole
-    float64 matrix is small; a precomputed kernel is gathered from float64 exactly."""
+    float64 matrix is small or an entry could overflow float32 (|K| bound above 1e30); a
+    precomputed kernel is gathered from float64 exactly."""
     if cache_dtype != "auto":
+        if cache_dtype == "float32" and not bound <= 1e30:
+            raise ValueError(
+                f"cache_dtype='float32' cannot hold this kernel: its entries may reach "
+                f"{bound:.3g}, beyond float32. Use cache_dtype='float64' (or 'auto').")
         return cache_dtype == "float32"
-    return kind != 0 and 8.0 * n * n / 1048576.0 > _FLOAT64_AUTO_MB
+    return kind != 0 and 8.0 * n * n / 1048576.0 > _FLOAT64_AUTO_MB and bound <= 1e30
 
 
 def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
@@ -181,7 +203,7 @@ def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shr
     objectives."""
     n = y.shape[0]
     best, objectives = None, []
-    f32 = _use_float32(cache_dtype, kind, n)
+    f32 = _use_float32(cache_dtype, kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
     for start in starts:
         cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n, f32, csr)
         solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
@@ -330,9 +352,10 @@ def smo(
     rng = check_random_state(random_state)
     starts += [random_feasible_alpha(y, C, rng) for _ in range(int(n_restarts))]
 
+    f32 = _use_float32(cache_dtype, kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
     best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol,
                                    wss, shrinking, max_iter, cache_size, csr=csr,
-                                   cache_dtype=cache_dtype)
+                                   cache_dtype="float32" if f32 else "float64")
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(
@@ -343,7 +366,7 @@ def smo(
         )
     extra = {k: best[k] for k in ("m", "M", "n_kernel_evals", "cache_hits", "cache_misses",
                                   "polish_rounds", "step_mass")}
-    extra["cache_dtype"] = "float32" if _use_float32(cache_dtype, kind, n) else "float64"
+    extra["cache_dtype"] = "float32" if f32 else "float64"
     return SolverResult(
         alpha=best["alpha"],
         b=float(best["b"]),
