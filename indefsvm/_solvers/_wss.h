@@ -17,10 +17,46 @@
 
 #include "_cpu.h"
 
+/* Scalar forms: the whole scan without GCC vector types, and the tails of the vector
+ * scans. */
+static double ix_max_plus_scalar(const double *g, const double *off, ptrdiff_t n)
+{
+    double r = -INFINITY;
+    for (ptrdiff_t t = 0; t < n; t++) {
+        double v = g[t] + off[t];
+        r = v > r ? v : r;
+    }
+    return r;
+}
+
+#define IX_WSS_SCALAR(CT, CS)                                                                \
+    static double ix_second_order_##CS##_scalar(                                             \
+        const CT *K, const double *g, const double *low_off, const double *diag, double di,  \
+        double gmax, double tau, ptrdiff_t n, double *obj, double *gmin_out)                 \
+    {                                                                                        \
+        double rg = INFINITY, rb = INFINITY;                                                 \
+        for (ptrdiff_t t = 0; t < n; t++) {                                                  \
+            double w = g[t] + low_off[t], b, a, o;                                           \
+            rg = w < rg ? w : rg;                                                            \
+            b = gmax - w;                                                                    \
+            a = di + diag[t] - 2.0 * (double)K[t];                                           \
+            a = a > 0.0 ? a : tau;                                                           \
+            o = b > 0.0 ? -(b * b) / a : INFINITY;                                           \
+            obj[t] = o;                                                                      \
+            rb = o < rb ? o : rb;                                                            \
+        }                                                                                    \
+        *gmin_out = rg;                                                                      \
+        return rb;                                                                           \
+    }
+
+IX_WSS_SCALAR(double, d)
+IX_WSS_SCALAR(float, f)
+
+#if defined(__GNUC__) || defined(__clang__)
+
 typedef double ix_v4d __attribute__((vector_size(32)));
 typedef float ix_v4f __attribute__((vector_size(16)));
 typedef long long ix_v4l __attribute__((vector_size(32)));
-
 
 static inline ix_v4d ix_blend(ix_v4l mask, ix_v4d a, ix_v4d b)
 {
@@ -53,13 +89,9 @@ static inline ix_v4d ix_load_f(const float *p)
             ix_v4d v = ix_load_d(g + t) + ix_load_d(off + t);                                \
             m = ix_blend(v > m, v, m);                                                       \
         }                                                                                    \
-        r = m[0];                                                                            \
-        for (int k = 1; k < 4; k++)                                                          \
+        r = ix_max_plus_scalar(g + t, off + t, n - t);                                       \
+        for (int k = 0; k < 4; k++)                                                          \
             r = m[k] > r ? m[k] : r;                                                         \
-        for (; t < n; t++) {                                                                 \
-            double v = g[t] + off[t];                                                        \
-            r = v > r ? v : r;                                                               \
-        }                                                                                    \
         return r;                                                                            \
     }                                                                                        \
     IX_WSS_SECOND(double, d, SUFFIX, ATTR)                                                   \
@@ -91,21 +123,11 @@ static inline ix_v4d ix_load_f(const float *p)
             memcpy(obj + t, &o, sizeof o);                                                   \
             best = ix_blend(o < best, o, best);                                              \
         }                                                                                    \
-        rg = gmin[0];                                                                        \
-        rb = best[0];                                                                        \
-        for (int k = 1; k < 4; k++) {                                                        \
+        rb = ix_second_order_##CS##_scalar(K + t, g + t, low_off + t, diag + t, di, gmax,    \
+                                           tau, n - t, obj + t, &rg);                        \
+        for (int k = 0; k < 4; k++) {                                                        \
             rg = gmin[k] < rg ? gmin[k] : rg;                                                \
             rb = best[k] < rb ? best[k] : rb;                                                \
-        }                                                                                    \
-        for (; t < n; t++) {                                                                 \
-            double w = g[t] + low_off[t], b, a, o;                                           \
-            rg = w < rg ? w : rg;                                                            \
-            b = gmax - w;                                                                    \
-            a = di + diag[t] - 2.0 * (double)K[t];                                           \
-            a = a > 0.0 ? a : tau;                                                           \
-            o = b > 0.0 ? -(b * b) / a : INFINITY;                                           \
-            obj[t] = o;                                                                      \
-            rb = o < rb ? o : rb;                                                            \
         }                                                                                    \
         *gmin_out = rg;                                                                      \
         return rb;                                                                           \
@@ -147,5 +169,13 @@ static double ix_max_plus(const double *g, const double *off, ptrdiff_t n)
 
 IX_WSS_DISPATCH(double, d)
 IX_WSS_DISPATCH(float, f)
+
+#else /* no GCC vector types: the scalar scans */
+
+#define ix_max_plus ix_max_plus_scalar
+#define ix_second_order_d ix_second_order_d_scalar
+#define ix_second_order_f ix_second_order_f_scalar
+
+#endif
 
 #endif
