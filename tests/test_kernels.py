@@ -1,5 +1,9 @@
 """Kernel functions against their formulas, and the compiled column cache against them."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -184,3 +188,50 @@ def test_compiled_exp_and_tanh_at_the_extremes():
     got = cache.get_column(0, B.shape[0])
     want = np.tanh(B @ B[0])
     np.testing.assert_allclose(got, want, rtol=8 * np.finfo(float).eps, atol=0)
+
+
+def test_baseline_variant_of_the_vectorised_loops(tmp_path):
+    """The compiled exp/tanh and selection scans exist twice (baseline ISA and AVX2 + FMA); on
+    an AVX2 machine the baseline one only runs when INDEFSVM_DISABLE_AVX2=1. Run the column and
+    SMO checks under it in a fresh process."""
+    code = """
+import numpy as np
+import indefsvm as isvm
+from indefsvm._solvers._kcache import KernelCache
+from indefsvm.kernels import _COMPILED_KIND
+from indefsvm.solvers import smo
+# exp: 1-D points on a 1/8 grid, so the squared distances are exact
+A = (np.arange(300.0) / 8.0)[:, None]
+c = KernelCache(_COMPILED_KIND["rbf"], A, None, 0.5, 0.0, 3, 50.0, 300, True)
+for i in range(0, 300, 7):
+    np.testing.assert_allclose(c.get_exact_column(i, 300), np.exp(-0.5 * (A[:, 0] - A[i, 0]) ** 2),
+                               rtol=4e-16, atol=1e-300)
+# tanh: the dot products z * 1 are exact
+z = np.concatenate([np.linspace(-0.3, 0.3, 61), np.linspace(-25, 25, 101), [1e-12, -1e-5]])
+B = np.c_[np.zeros_like(z), z]
+B[0] = [0.0, 1.0]
+c = KernelCache(_COMPILED_KIND["sigmoid"], B, None, 1.0, 0.0, 3, 1.0, B.shape[0], True)
+np.testing.assert_allclose(c.get_exact_column(0, B.shape[0]), np.tanh(B @ B[0]),
+                           rtol=8 * np.finfo(float).eps, atol=0)
+r = np.random.default_rng(0)
+A = r.uniform(-1, 1, (300, 5))
+y = np.where(A[:, 0] > 0, 1.0, -1.0)
+res = smo(A, y, C=10.0, kernel="rbf", kernel_params={"gamma": 2.0}, cache_dtype="float32")
+K = isvm.kernel_matrix(A, kernel="rbf", gamma=2.0)
+g = -y * (y * (K @ (y * res.alpha)) - 1)
+C = 10.0
+up = ((res.alpha < C) & (y > 0)) | ((res.alpha > 0) & (y < 0))
+low = ((res.alpha < C) & (y < 0)) | ((res.alpha > 0) & (y > 0))
+assert res.converged and g[up].max() - g[low].min() <= 1e-3
+print(repr(res.objective))
+"""
+    script = tmp_path / "base_variant.py"
+    script.write_text(code)
+    outs = []
+    for flag in ("1", "0"):
+        env = dict(os.environ, INDEFSVM_DISABLE_AVX2=flag)
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=120)
+        assert done.returncode == 0, done.stderr
+        outs.append(float(done.stdout.strip()))
+    assert outs[0] == pytest.approx(outs[1], rel=1e-9)
