@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from scipy.optimize import minimize
 
 import indefsvm as isvm
@@ -103,3 +104,21 @@ def test_restarts_on_indefinite_ch_never_worse():
     many = convex_hull_dual(K, y, mu=0.5, n_restarts=5, random_state=0)
     assert many.objective <= one.objective + 1e-12
     assert np.all(np.diff(many.history[:, 1]) <= 1e-12)
+
+
+def test_convex_hull_dual_float32_cache_and_sparse_rows():
+    """Above the float64-cache size (n > 1024) CH-DU runs on float32 columns with the float64
+    polish; it reaches the optimum of the precomputed (float64) run, also from CSR rows."""
+    r = np.random.default_rng(5)
+    X = r.uniform(-1, 1, (1100, 6))
+    X[np.abs(X) < 0.3] = 0.0
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    X[:, 0] += 0.5 * y  # separated classes: a clear distance between the reduced hulls
+    params = {"gamma": 0.5}
+    ref = convex_hull_dual(isvm.kernel_matrix(X, kernel="rbf", **params), y, mu=0.05,
+                           tol=1e-6)
+    for data in (X, sp.csr_matrix(X)):
+        res = convex_hull_dual(data, y, mu=0.05, kernel="rbf", kernel_params=params, tol=1e-6)
+        assert res.converged and res.extra["polish_rounds"] >= 1
+        assert res.objective == pytest.approx(ref.objective, rel=1e-5)
+        assert res.b == pytest.approx(ref.b, rel=1e-4, abs=1e-6)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from .._validation import check_binary_labels, check_choice, check_max_iter, check_positive
@@ -155,7 +156,8 @@ def convex_hull_dual(
     if Kmat is not None:
         Ksv = Kmat[np.ix_(sv, sv)]
     else:
-        Ksv = kernel_matrix(X[sv], kernel=canonical_name(kernel), **dict(kernel_params or {}))
+        Xsv = X[sv] if X is not None else sp.csr_matrix(K)[sv].toarray()  # CSR input
+        Ksv = kernel_matrix(Xsv, kernel=canonical_name(kernel), **dict(kernel_params or {}))
     ay = a[sv] * y[sv]
     b = float(ay @ np.diagonal(Ksv) - ay @ Ksv @ a[sv])
     return SolverResult(
@@ -163,6 +165,6 @@ def convex_hull_dual(
         converged=bool(converged), kkt_gap=float(best["kkt_gap"]), history=best["history"],
         status=STATUS_TEXT[best["status"]], solver="ch-smo", tol=tol, C=mu,
         n_concave_steps=int(best["n_concave_steps"]), restart_objectives=objectives,
-        extra={"n_kernel_evals": best["n_kernel_evals"]},
+        extra={k: best[k] for k in ("n_kernel_evals", "polish_rounds")},
     )
 
