@@ -197,11 +197,13 @@ cdef class KernelCache:
         """out1 += K c1 and out2 += K c2 over all n permuted positions, in float64 and without
         the cache; only the columns with a non-zero coefficient are evaluated.
 
-        Dense dot-product kernels and rbf work on blocks of 64 columns: the dot products by one
-        BLAS dgemm, the kernel function by the vectorised loops, the sums by dgemv -- a few
-        times faster than column by column. The other kernels go column by column."""
+        Dense dot-product kernels and rbf work on blocks of (up to) 64 columns: the dot
+        products by one BLAS dgemm, the kernel function by the vectorised loops, the sums by
+        dgemv -- a few times faster than column by column. The other kernels go column by
+        column."""
         cdef Py_ssize_t n = self.n, d = self.d, s, t, k, nb, b
-        cdef Py_ssize_t NB = 64
+        # 64 columns a block, fewer for large n so that the block stays under 8 MB
+        cdef Py_ssize_t NB = 64 if n <= 16384 else max(8, 1048576 // n)
         cdef int bn, bd, bnb, inc = 1
         cdef double one = 1.0, zero = 0.0
         cdef double* D
