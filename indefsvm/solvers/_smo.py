@@ -274,8 +274,10 @@ def smo(
         loop (LIBSVM's choice); the solve then ends with a float64 polish, so ``converged``
         and ``kkt_gap`` still refer to a gradient computed from float64 kernel values.
         ``"auto"``: float32 for kernels computed on the fly when the full float64 matrix
-        would exceed 8 MB, float64 otherwise (and always for a precomputed kernel, whose
-        columns are exact gathers).
+        would exceed 8 MB and no entry can overflow float32, float64 otherwise (and always
+        for a precomputed kernel, whose columns are exact gathers). With float32 columns the
+        objective values recorded in ``history`` between polishes are running values built
+        from them (relative error of order 1e-7); the returned ``objective`` is exact.
     init : {"zero", "class_balanced"}, default="zero"
         Starting point: ``alpha = 0``, or ``alpha_i = c / N_+`` (positives), ``c / N_-``
         (negatives) with ``c = min(1, C min(N_+, N_-))`` (seed 004).
