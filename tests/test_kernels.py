@@ -180,9 +180,8 @@ def test_compiled_exp_and_tanh_at_the_extremes():
                                atol=1e-300)
     z = np.concatenate([[0.0, 1e-300, 1e-12, 1e-5], np.linspace(-0.3, 0.3, 61),
                         np.linspace(-25, 25, 101), [-19.5, 20.5, 700.0]])
+    # sigmoid with gamma = 1, coef0 = 0: column 0 is tanh(B @ (0, 1)) = tanh(z), z exact
     B = np.c_[np.ones_like(z), z]
-    # sigmoid with gamma = 1, coef0 = 0 against the first row (1, 0): tanh(1 + 0) ... use a
-    # unit vector along the second coordinate instead
     B[0] = [0.0, 1.0]
     cache = KernelCache(_COMPILED_KIND["sigmoid"], B, None, 1.0, 0.0, 3, 1.0, B.shape[0])
     got = cache.get_column(0, B.shape[0])

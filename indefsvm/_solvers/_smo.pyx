@@ -33,7 +33,7 @@ float64 gradient.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.math cimport INFINITY, fabs
+from libc.math cimport INFINITY
 
 from indefsvm._solvers._kcache cimport KernelCache
 
@@ -167,7 +167,6 @@ cdef class SMOSolver:
     cdef double[::1] alpha_ref
     cdef double[::1] coef          # scratch: y_s alpha_s of the free variables
     cdef public int n_polish
-    cdef public double step_mass   # sum of |y_s * change of alpha_s| over float32 updates
     cdef bint shrinking
     cdef bint second_order
     cdef bint same_class
@@ -210,7 +209,6 @@ cdef class SMOSolver:
         self.f32 = kc.f32
         self.polishing = False
         self.n_polish = 0
-        self.step_mass = 0.0
         self.coef = np.zeros(self.n)
         if self.f32:
             self.g_ref = np.zeros(self.n)
@@ -535,7 +533,6 @@ cdef class SMOSolver:
         self.F += (-di * self.g[i] - dj * self.g[j]
                    + 0.5 * (di * di * self.kc.diag[i] + 2.0 * di * dj * kij
                             + dj * dj * self.kc.diag[j]))
-        self.step_mass += fabs(di) + fabs(dj)
         if self.f32:
             _sub2(&self.g[0], <float*>Ki, <float*>Kj, di, dj, act)
         else:
@@ -729,5 +726,4 @@ cdef class SMOSolver:
             "cache_hits": int(self.kc.n_hits),
             "cache_misses": int(self.kc.n_misses),
             "polish_rounds": int(self.n_polish),
-            "step_mass": float(self.step_mass),
         }

@@ -367,7 +367,7 @@ def smo(
             stacklevel=2,
         )
     extra = {k: best[k] for k in ("m", "M", "n_kernel_evals", "cache_hits", "cache_misses",
-                                  "polish_rounds", "step_mass")}
+                                  "polish_rounds")}
     extra["cache_dtype"] = "float32" if f32 else "float64"
     return SolverResult(
         alpha=best["alpha"],
