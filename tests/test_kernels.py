@@ -156,7 +156,8 @@ def test_sparse_rows_give_the_dense_columns(name):
     params, _ = FORMULAS[name]
     A = X.copy()
     A[np.abs(A) < 0.4] = 0.0
-    A[3] = 0.0  # an empty row
+    A[3] = 0.0  # empty rows, one of them the last
+    A[-1] = 0.0
     S = sp.csr_matrix(A)
     parts = (S.data, S.indices.astype(np.intp), S.indptr.astype(np.intp), A.shape[1])
     n = A.shape[0]

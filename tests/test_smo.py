@@ -282,6 +282,7 @@ def test_sparse_input_gives_the_dense_solution(kernel, params):
     r = np.random.default_rng(3)
     X = r.uniform(-1, 1, (300, 12))
     X[np.abs(X) < 0.6] = 0.0
+    X[-1] = 0.0  # an empty last CSR row
     y = np.where(X[:, 0] - X[:, 1] + 0.2 * r.standard_normal(300) > 0, 1.0, -1.0)
     dense = smo(X, y, C=2.0, kernel=kernel, kernel_params=params)
     sparse = smo(sp.csr_matrix(X), y, C=2.0, kernel=kernel, kernel_params=params)

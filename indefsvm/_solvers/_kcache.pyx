@@ -30,6 +30,14 @@ cdef extern from "_vmath.h" nogil:
                          double* out, Py_ssize_t m)
 
 
+def csr_row_sqnorms(data, indptr):
+    """Squared norms of CSR rows (empty rows included, wherever they are)."""
+    indptr = np.asarray(indptr)
+    rows = np.repeat(np.arange(indptr.shape[0] - 1), np.diff(indptr))
+    return np.bincount(rows, weights=np.asarray(data) ** 2,
+                       minlength=indptr.shape[0] - 1).astype(np.float64)
+
+
 cdef class KernelCache:
 
     def __init__(self, int kind, X, K, double gamma, double coef0, int degree,
@@ -67,11 +75,7 @@ cdef class KernelCache:
             self.sp_ptr = np.ascontiguousarray(indptr, dtype=np.intp)
             self.d = d
             self.dense_row = np.zeros(max(d, 1))
-            sq = np.add.reduceat(np.asarray(self.sp_data) ** 2, np.asarray(self.sp_ptr)[:-1]) \
-                if len(self.sp_data) else np.zeros(n)
-            # reduceat returns the next row's entry for an empty row: zero those
-            sq[np.diff(np.asarray(self.sp_ptr)) == 0] = 0.0
-            self.sqnorm = np.ascontiguousarray(sq, dtype=np.float64)
+            self.sqnorm = csr_row_sqnorms(self.sp_data, self.sp_ptr)
             self.diag = np.empty(n)
             for t in range(n):
                 self.diag[t] = self.kernel_value(t, t)

@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from .._solvers._kcache import KernelCache
+from .._solvers._kcache import KernelCache, csr_row_sqnorms
 from .._solvers._smo import SMOSolver
 from .._validation import (
     check_binary_labels,
@@ -173,8 +173,7 @@ def _kernel_bound(kind, X, csr, gamma, coef0, degree):
     if kind not in (_COMPILED_KIND["linear"], _COMPILED_KIND["polynomial"]):
         return 1.0
     if csr is not None:
-        data, _, indptr, _ = csr
-        sq = np.add.reduceat(data**2, indptr[:-1]) if data.size else np.zeros(1)
+        sq = csr_row_sqnorms(csr[0], csr[2])
         r2 = float(sq.max()) if sq.size else 0.0
     else:
         r2 = float(np.einsum("ij,ij->i", X, X).max()) if X.shape[0] else 0.0
