@@ -4,9 +4,9 @@ Public names
 ------------
 kernel_matrix, kernels
     Kernel functions, PSD or not.
-IndefiniteSVC
-    scikit-learn compatible classifier trained by SMO with the Lin & Lin rule for concave
-    sub-problems.
+IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteOneClassSVM
+    scikit-learn compatible estimators (LIBSVM's C-SVC, nu-SVC, epsilon-SVR and one-class
+    SVM) trained by one SMO with the Lin & Lin rule for concave sub-problems.
 check_kernel, diagnostics
     Is this kernel usable in an SVM? PSD / CPD tests, signature, eta scan, class means.
 solvers
@@ -19,7 +19,7 @@ UnboundedObjectiveError, ConvergenceWarning
 
 from . import datasets, diagnostics, geometry, kernels, solvers
 from .diagnostics import KernelReport, SanityReport, check_kernel, sanity_report
-from .estimator import IndefiniteSVC
+from .svm import IndefiniteNuSVC, IndefiniteOneClassSVM, IndefiniteSVC, IndefiniteSVR
 from .exceptions import ConvergenceWarning, UnboundedObjectiveError
 from .geometry import ConvexHullClassifier
 from .kernels import kernel_matrix
@@ -39,7 +39,10 @@ def __getattr__(name):
 __all__ = [
     "ConvergenceWarning",
     "ConvexHullClassifier",
+    "IndefiniteNuSVC",
+    "IndefiniteOneClassSVM",
     "IndefiniteSVC",
+    "IndefiniteSVR",
     "KernelLogisticRegression",
     "KernelReport",
     "SanityReport",

@@ -5,7 +5,13 @@ import functools
 import pytest
 from sklearn.utils.estimator_checks import estimator_checks_generator
 
-from indefsvm import IndefiniteSVC, KernelLogisticRegression
+from indefsvm import (
+    IndefiniteNuSVC,
+    IndefiniteOneClassSVM,
+    IndefiniteSVC,
+    IndefiniteSVR,
+    KernelLogisticRegression,
+)
 
 ESTIMATORS = [
     IndefiniteSVC(),
@@ -13,12 +19,42 @@ ESTIMATORS = [
     IndefiniteSVC(kernel="precomputed"),
     IndefiniteSVC(kernel="sigmoid", gamma="auto", coef0=-1.0, C=10.0),
     IndefiniteSVC(fit_intercept=False),
+    IndefiniteSVC(class_weight="balanced", break_ties=True),
+    IndefiniteNuSVC(),
+    IndefiniteSVR(),
+    IndefiniteSVR(kernel="precomputed"),
+    IndefiniteSVR(kernel="sigmoid", gamma=0.01, coef0=-1.0, C=100.0),
+    IndefiniteOneClassSVM(),
+    IndefiniteOneClassSVM(kernel="l1_gaussian"),
     KernelLogisticRegression(),
     KernelLogisticRegression(kernel="precomputed", solver="cg"),
 ]
 
+# scikit-learn lists the same expected failures for SVC, NuSVC, SVR and OneClassSVM
+# (sklearn/utils/_test_common/instance_generator.py): the duals are solved to tol = 1e-3, so
+# weights and repeated samples agree to about tol, not to the check's 1e-7
+_WEIGHT_EQUIVALENCE = {
+    "check_sample_weight_equivalence_on_dense_data":
+        "solved to tol, weights = repeated samples only to about tol (as SVC)",
+    "check_sample_weight_equivalence_on_sparse_data":
+        "solved to tol, weights = repeated samples only to about tol (as SVC)",
+}
+
 
 def _expected_failures(estimator):
+    if isinstance(estimator, (IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR,
+                              IndefiniteOneClassSVM)):
+        out = dict(_WEIGHT_EQUIVALENCE)
+        if isinstance(estimator, IndefiniteNuSVC):
+            # the check's class weights (up to 10^4 : 1) leave no nu feasible: reported
+            # as such (scikit-learn's NuSVC ignores class_weight and fails the check too)
+            out["check_class_weight_classifiers"] = "weights make every nu infeasible"
+        if isinstance(estimator, IndefiniteSVC) and not estimator.fit_intercept:
+            # problem (19) has one bound C in its compiled loop: weights that differ between
+            # samples are refused by name
+            out["check_class_weight_classifiers"] = "(19) takes one C; weights refused"
+            out["check_sample_weights_not_overwritten"] = "(19) takes one C; weights refused"
+        return out
     if isinstance(estimator, KernelLogisticRegression) and estimator.kernel == "precomputed":
         # scikit-learn's check feeds (n, 2) features to a pairwise estimator here instead of a
         # kernel matrix (SVC skips the check: it has no predict_proba by default)

@@ -7,7 +7,7 @@ import pytest
 
 MODULES = [
     "indefsvm.kernels",
-    "indefsvm.estimator",
+    "indefsvm.svm._classes",
     "indefsvm.solvers._smo",
     "indefsvm.datasets._loaders",
     "indefsvm.diagnostics.spectrum",
@@ -42,7 +42,7 @@ def test_every_public_name_has_an_example():
 
     missing = []
     for modname in ["indefsvm", "indefsvm.kernels", "indefsvm.solvers", "indefsvm.diagnostics",
-                    "indefsvm.geometry", "indefsvm.datasets", "indefsvm.klr",
+                    "indefsvm.geometry", "indefsvm.datasets", "indefsvm.klr", "indefsvm.svm",
                     "indefsvm.plotting"]:
         module = importlib.import_module(modname)
         for name in module.__all__:

@@ -301,7 +301,10 @@ def test_estimator_on_sparse_input_matches_dense():
         d = isvm.IndefiniteSVC(kernel="rbf", gamma=gamma, C=3.0).fit(X, y)
         s = isvm.IndefiniteSVC(kernel="rbf", gamma=gamma, C=3.0).fit(sp.csr_matrix(X), y)
         assert s._kernel_params_fitted["gamma"] == pytest.approx(d._kernel_params_fitted["gamma"])
-        assert isinstance(s.support_vectors_, np.ndarray)
+        # as SVC after a sparse fit: support vectors and dual coefficients are CSR
+        assert sp.issparse(s.support_vectors_) and sp.issparse(s.dual_coef_)
+        np.testing.assert_array_equal(s.support_vectors_.toarray(), X[s.support_])
+        np.testing.assert_allclose(s.dual_coef_.toarray(), d.dual_coef_, atol=1e-4)
         assert s.objective_ == pytest.approx(d.objective_, rel=1e-6)
         np.testing.assert_allclose(s.decision_function(sp.csr_matrix(X)),
                                    d.decision_function(X), atol=1e-4)

@@ -35,6 +35,7 @@ cdef class KernelCache:
     cdef double[::1] sqnorm        # squared norms of the permuted rows (rbf)
     cdef double[::1] diag          # K(x_t, x_t) in permuted order
     cdef Py_ssize_t[::1] perm      # perm[t] = original index of permuted position t
+    cdef Py_ssize_t[::1] smap      # smap[t] = row of K / of the CSR rows behind position t
     cdef double[::1] work          # float64 scratch column (float32 storage)
     cdef Py_ssize_t nslots
     cdef void** cols               # per slot: a malloc'ed prefix of a column (float or double)

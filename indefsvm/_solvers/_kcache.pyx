@@ -41,7 +41,11 @@ def csr_row_sqnorms(data, indptr):
 cdef class KernelCache:
 
     def __init__(self, int kind, X, K, double gamma, double coef0, int degree,
-                 double cache_mb, Py_ssize_t n, bint float32=False, sparse=None):
+                 double cache_mb, Py_ssize_t n, bint float32=False, sparse=None,
+                 sample_of=None):
+        # sample_of[v]: the sample (row of K, X or the CSR rows) behind variable v; the
+        # identity unless one sample carries several variables (the 2n variables of
+        # epsilon-SVR read the n x n kernel twice, as LIBSVM's SVR_Q does)
         cdef Py_ssize_t t, s
         self.kind = kind
         self.n = n
@@ -51,6 +55,13 @@ cdef class KernelCache:
         self.f32 = float32
         self.sparse = sparse is not None
         self.perm = np.arange(n, dtype=np.intp)
+        if sample_of is None:
+            src = np.arange(n, dtype=np.intp)
+        else:
+            src = np.ascontiguousarray(sample_of, dtype=np.intp)
+            if src.shape[0] != n:
+                raise ValueError("sample_of must have one entry per variable")
+        self.smap = src.copy()
         self.n_evals = 0
         self.n_hits = 0
         self.n_misses = 0
@@ -64,7 +75,8 @@ cdef class KernelCache:
         if kind == KIND_PRECOMPUTED:
             self.K = K
             self.d = 0
-            self.diag = np.ascontiguousarray(np.diagonal(np.asarray(K)), dtype=np.float64)
+            self.diag = np.ascontiguousarray(np.diagonal(np.asarray(K))[src],
+                                             dtype=np.float64)
         elif self.sparse:
             # CSR rows stay in the original order (perm maps to them); they are never copied
             if kind not in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID):
@@ -75,13 +87,14 @@ cdef class KernelCache:
             self.sp_ptr = np.ascontiguousarray(indptr, dtype=np.intp)
             self.d = d
             self.dense_row = np.zeros(max(d, 1))
-            self.sqnorm = csr_row_sqnorms(self.sp_data, self.sp_ptr)
+            self.sqnorm = csr_row_sqnorms(self.sp_data, self.sp_ptr)[src]
             self.diag = np.empty(n)
             for t in range(n):
                 self.diag[t] = self.kernel_value(t, t)
         else:
             # own copy: the rows are permuted in place during shrinking
-            Xc = np.array(X, dtype=np.float64, order="C", copy=True)
+            Xc = np.array(np.asarray(X)[src] if sample_of is not None else X,
+                          dtype=np.float64, order="C", copy=True)
             self.X = Xc
             self.d = Xc.shape[1]
             self.sqnorm = np.einsum("ij,ij->i", Xc, Xc)
@@ -297,6 +310,7 @@ cdef class KernelCache:
         lo = i if i < j else j
         hi = j if i < j else i
         ti = self.perm[i]; self.perm[i] = self.perm[j]; self.perm[j] = ti
+        ti = self.smap[i]; self.smap[i] = self.smap[j]; self.smap[j] = ti
         tmp = self.diag[i]; self.diag[i] = self.diag[j]; self.diag[j] = tmp
         if self.kind != KIND_PRECOMPUTED:
             if not self.sparse:
@@ -338,7 +352,7 @@ cdef class KernelCache:
         cdef Py_ssize_t k, ri, rj, a, b, ea, eb
         cdef double acc = 0.0, diff
         if self.kind == KIND_PRECOMPUTED:
-            return self.K[self.perm[i], self.perm[j]]
+            return self.K[self.smap[i], self.smap[j]]
         if self.kind == KIND_L1_GAUSSIAN or self.kind == KIND_SQRT_L1_EXPONENTIAL:
             for k in range(self.d):
                 acc += fabs(self.X[i, k] - self.X[j, k])
@@ -351,8 +365,8 @@ cdef class KernelCache:
             return ix_exp_core(-self.gamma * acc)
         if self.sparse:
             # merge of two sorted index lists
-            ri = self.perm[i]
-            rj = self.perm[j]
+            ri = self.smap[i]
+            rj = self.smap[j]
             a = self.sp_ptr[ri]; ea = self.sp_ptr[ri + 1]
             b = self.sp_ptr[rj]; eb = self.sp_ptr[rj + 1]
             while a < ea and b < eb:
@@ -395,8 +409,8 @@ cdef class KernelCache:
             return
         self.n_evals += m
         if self.kind == KIND_PRECOMPUTED:
-            row = &self.K[self.perm[i], 0]
-            pp = &self.perm[start]
+            row = &self.K[self.smap[i], 0]
+            pp = &self.smap[start]
             for t in range(m):
                 out[t] = row[pp[t]]
             return
@@ -421,11 +435,11 @@ cdef class KernelCache:
             # scatter row i to dense, then one sparse dot per row t; the dense row is
             # cleared again through the same indices
             xi = &self.dense_row[0]
-            r = self.perm[i]
+            r = self.smap[i]
             for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
                 xi[self.sp_ind[k]] = self.sp_data[k]
             for t in range(m):
-                q = self.perm[start + t]
+                q = self.smap[start + t]
                 acc = 0.0
                 for k in range(self.sp_ptr[q], self.sp_ptr[q + 1]):
                     acc += self.sp_data[k] * xi[self.sp_ind[k]]

@@ -148,7 +148,7 @@ cdef class SMOSolver:
     cdef KernelCache kc
     cdef Py_ssize_t n
     cdef Py_ssize_t active
-    cdef double C
+    cdef double[::1] Cv            # upper bound of each variable (C_i of the general dual)
     cdef double tol
     cdef double[::1] y
     cdef double[::1] alpha
@@ -186,13 +186,15 @@ cdef class SMOSolver:
     cdef public Py_ssize_t bad_i
     cdef public Py_ssize_t bad_j
 
-    def __init__(self, KernelCache kc, y, alpha0, double C, double tol, bint second_order,
+    def __init__(self, KernelCache kc, y, alpha0, C, double tol, bint second_order,
                  bint shrinking, long long max_iter, p=None, bint same_class=False):
         cdef Py_ssize_t t
         self.kc = kc
         self.n = y.shape[0]
         self.active = self.n
-        self.C = C
+        # C: one bound for all, or C_i per variable (class and sample weights, LIBSVM's form)
+        self.Cv = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), (self.n,)),
+                           dtype=np.float64, copy=True)
         self.tol = tol
         self.y = np.array(y, dtype=np.float64, copy=True)
         self.alpha = np.array(alpha0, dtype=np.float64, copy=True)
@@ -237,7 +239,7 @@ cdef class SMOSolver:
 
     cdef inline void _set_status(self, Py_ssize_t t) noexcept nogil:
         cdef signed char st
-        if self.alpha[t] >= self.C:
+        if self.alpha[t] >= self.Cv[t]:
             st = AT_UPPER
         elif self.alpha[t] <= 0.0:
             st = AT_LOWER
@@ -267,6 +269,7 @@ cdef class SMOSolver:
         tmp = self.g[i]; self.g[i] = self.g[j]; self.g[j] = tmp
         tmp = self.gbar[i]; self.gbar[i] = self.gbar[j]; self.gbar[j] = tmp
         tmp = self.g0[i]; self.g0[i] = self.g0[j]; self.g0[j] = tmp
+        tmp = self.Cv[i]; self.Cv[i] = self.Cv[j]; self.Cv[j] = tmp
         st = self.status[i]; self.status[i] = self.status[j]; self.status[j] = st
         st = self.flags[i]; self.flags[i] = self.flags[j]; self.flags[j] = st
         tmp = self.up_off[i]; self.up_off[i] = self.up_off[j]; self.up_off[j] = tmp
@@ -298,7 +301,7 @@ cdef class SMOSolver:
             else:
                 _axpy(&self.g[0], <double*>col, coef, 0, n)
             if self.shrinking and self.status[s] == AT_UPPER:
-                coef = -self.y[s] * self.C
+                coef = -self.y[s] * self.Cv[s]
                 if self.f32:
                     _axpy(&self.gbar[0], <float*>col, coef, 0, n)
                 else:
@@ -335,11 +338,11 @@ cdef class SMOSolver:
             for s in range(n):
                 # g = g0 - sum_s y_s alpha_s K_s and gbar = -sum_{s at C} C y_s K_s
                 c1[s] = -self.y[s] * (self.alpha[s] - self.alpha_ref[s])
-                up_now = self.alpha[s] >= self.C
-                up_ref = self.alpha_ref[s] >= self.C and not first
+                up_now = self.alpha[s] >= self.Cv[s]
+                up_ref = self.alpha_ref[s] >= self.Cv[s] and not first
                 c2[s] = 0.0
                 if self.shrinking and up_now != up_ref:
-                    c2[s] = -self.y[s] * self.C if up_now else self.y[s] * self.C
+                    c2[s] = -self.y[s] * self.Cv[s] if up_now else self.y[s] * self.Cv[s]
                 self.alpha_ref[s] = self.alpha[s]
             self.kc.exact_product(c1, c2, g, gb)
         finally:
@@ -495,14 +498,14 @@ cdef class SMOSolver:
         cdef Py_ssize_t act = self.active, n = self.n
         cdef void* Ki = self._col(i, act)
         cdef void* Kj = self._col(j, act)
-        cdef double C = self.C
+        cdef double Ci = self.Cv[i], Cj = self.Cv[j]
         cdef double b = self.g[i] - self.g[j]
         cdef double kij = self._entry(Ki, j)
         cdef double a = self.kc.diag[i] + self.kc.diag[j] - 2.0 * kij
         cdef double room_i, room_j, dmax, delta, ai, aj, di, dj
         cdef signed char old_i = self.status[i], old_j = self.status[j]
-        room_i = C - self.alpha[i] if self.y[i] > 0 else self.alpha[i]
-        room_j = self.alpha[j] if self.y[j] > 0 else C - self.alpha[j]
+        room_i = Ci - self.alpha[i] if self.y[i] > 0 else self.alpha[i]
+        room_j = self.alpha[j] if self.y[j] > 0 else Cj - self.alpha[j]
         dmax = room_i if room_i < room_j else room_j
         # rule (27): Newton step clipped to the box if the sub-problem is convex,
         # the bound otherwise (it always decreases F since b > 0)
@@ -521,13 +524,13 @@ cdef class SMOSolver:
         ai = self.alpha[i]
         aj = self.alpha[j]
         if self.y[i] > 0:
-            self.alpha[i] = C if delta >= room_i else ai + delta
+            self.alpha[i] = Ci if delta >= room_i else ai + delta
         else:
             self.alpha[i] = 0.0 if delta >= room_i else ai - delta
         if self.y[j] > 0:
             self.alpha[j] = 0.0 if delta >= room_j else aj - delta
         else:
-            self.alpha[j] = C if delta >= room_j else aj + delta
+            self.alpha[j] = Cj if delta >= room_j else aj + delta
         di = self.y[i] * (self.alpha[i] - ai)
         dj = self.y[j] * (self.alpha[j] - aj)
         self.F += (-di * self.g[i] - dj * self.g[j]
@@ -542,9 +545,9 @@ cdef class SMOSolver:
         if self.shrinking:
             # gbar_t = -sum_{s at C} C y_s K_ts, kept for all n to rebuild shrunk gradients
             if (old_i == AT_UPPER) != (self.status[i] == AT_UPPER):
-                self._gbar_add(i, C * self.y[i] if old_i == AT_UPPER else -C * self.y[i])
+                self._gbar_add(i, Ci * self.y[i] if old_i == AT_UPPER else -Ci * self.y[i])
             if (old_j == AT_UPPER) != (self.status[j] == AT_UPPER):
-                self._gbar_add(j, C * self.y[j] if old_j == AT_UPPER else -C * self.y[j])
+                self._gbar_add(j, Cj * self.y[j] if old_j == AT_UPPER else -Cj * self.y[j])
         return True
 
     cdef int _gbar_add(self, Py_ssize_t s, double coef) except -1 nogil:
@@ -700,7 +703,9 @@ cdef class SMOSolver:
         g[perm] = np.asarray(self.g)
         y = np.empty(n)
         y[perm] = np.asarray(self.y)
-        free = (alpha > 0.0) & (alpha < self.C)
+        Cv = np.empty(n)
+        Cv[perm] = np.asarray(self.Cv)
+        free = (alpha > 0.0) & (alpha < Cv)
         if free.any():
             b = float(np.mean(g[free]))
         else:

@@ -40,8 +40,9 @@ class SolverResult:
         Name of the algorithm.
     tol : float
         Tolerance the run was asked for.
-    C : float
-        Upper bound of the box.
+    C : float or ndarray of shape (n_samples,)
+        Upper bound of the box: one for all variables, or ``C_i`` per variable (class and
+        sample weights).
     n_concave_steps : int
         Sub-problems met with ``K_ii + K_jj - 2 K_ij <= 0`` and solved by the step to the bound
         (rule (27)); 0 on a PSD kernel.
@@ -69,7 +70,7 @@ class SolverResult:
     status: str
     solver: str = "smo"
     tol: float = 1e-3
-    C: float = 1.0
+    C: float | np.ndarray = 1.0
     n_concave_steps: int = 0
     restart_objectives: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
@@ -84,13 +85,18 @@ class SolverResult:
         """Number of bounded support vectors (alpha = C)."""
         return int(np.count_nonzero(self.alpha >= self.C))
 
+    def _c_text(self) -> str:
+        if np.ndim(self.C) == 0:
+            return f"C = {float(self.C):g}"
+        return "their bound C_i"
+
     def __str__(self) -> str:
         lines = [
             f"{self.solver} result: {self.status} after {self.n_iter} iterations",
             f"  objective F(alpha)   {self.objective:.10g}",
             f"  KKT gap m - M        {self.kkt_gap:.3g} (tol {self.tol:g})",
             f"  bias b               {self.b:.6g}",
-            f"  support vectors      {self.n_sv} ({self.n_bounded} at C = {self.C:g})",
+            f"  support vectors      {self.n_sv} ({self.n_bounded} at {self._c_text()})",
             f"  concave sub-problems {self.n_concave_steps}",
         ]
         if len(self.restart_objectives) > 1:
@@ -109,7 +115,7 @@ class SolverResult:
             "b": float(self.b),
             "n_iter": int(self.n_iter),
             "tol": float(self.tol),
-            "C": float(self.C),
+            "C": float(self.C) if np.ndim(self.C) == 0 else np.asarray(self.C).tolist(),
             "n_sv": self.n_sv,
             "n_bounded": self.n_bounded,
             "n_concave_steps": int(self.n_concave_steps),

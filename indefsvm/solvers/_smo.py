@@ -99,6 +99,34 @@ def _kernel_setup(data, kernel, kernel_params, check_input=True):
     return _COMPILED_KIND[name], (None if csr else X), None, gamma, coef0, int(degree), csr
 
 
+def _c_text(C) -> str:
+    """C for a message: the number, or the range of per-sample bounds."""
+    if np.ndim(C) == 0:
+        return f"{float(C):g}"
+    return f"per-sample bounds in [{float(np.min(C)):g}, {float(np.max(C)):g}]"
+
+
+def check_bounds(C, n: int, name: str = "C"):
+    """One bound > 0 (``inf`` allowed), or one per variable: a float64 array of shape (n,)
+    with every entry > 0. Entries of 0 are refused here: a sample with no weight is left out
+    by the estimators before the solver sees it (LIBSVM does the same)."""
+    if np.ndim(C) == 0:
+        return check_positive(C, name, allow_inf=True)
+    try:
+        Cv = np.asarray(C, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number or an array of them.") from None
+    if Cv.shape != (n,):
+        raise ValueError(f"{name} must be a number or have shape ({n},); got {Cv.shape}.")
+    bad = ~(Cv > 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name} must be > 0 for every sample; got {Cv[i]!r} at index {i}. Leave out the "
+            "samples whose weight is 0.")
+    return np.ascontiguousarray(Cv)
+
+
 def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
     """A random point of {0 <= alpha <= C, y'alpha = 0} (the larger class is scaled down).
 
@@ -106,8 +134,8 @@ def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
     ----------
     y : ndarray of shape (n,)
         Labels +1 / -1.
-    C : float
-        Upper bound (``inf``: entries drawn in [0, 1]).
+    C : float or ndarray of shape (n,)
+        Upper bound, one for all or one per sample (``inf``: entries drawn in [0, 1]).
     rng : numpy.random.RandomState or Generator
 
     Returns
@@ -124,7 +152,8 @@ def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
     True
     """
     # C = inf (hard margin): any scale is feasible; take [0, 1]
-    alpha = rng.uniform(0.0, C if np.isfinite(C) else 1.0, size=y.shape[0])
+    C = np.broadcast_to(np.asarray(C, dtype=np.float64), y.shape)
+    alpha = rng.uniform(0.0, 1.0, size=y.shape[0]) * np.where(np.isfinite(C), C, 1.0)
     pos, neg = y > 0, y < 0
     sp, sn = alpha[pos].sum(), alpha[neg].sum()
     if sp > sn:
@@ -139,7 +168,7 @@ def _initial_alpha(init, y, C):
         return np.zeros(y.shape[0])
     # seed 004: alpha_i = c / N_+ or c / N_-, feasible for y'alpha = 0; c scaled so alpha <= C
     n_pos, n_neg = np.count_nonzero(y > 0), np.count_nonzero(y < 0)
-    c = min(1.0, C * min(n_pos, n_neg))
+    c = min(1.0, float(np.min(C)) * min(n_pos, n_neg))
     return np.where(y > 0, c / n_pos, c / n_neg)
 
 
@@ -197,14 +226,17 @@ def _use_float32(cache_dtype, kind, n, bound):
 
 
 def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
-                max_iter, cache_size, p=None, same_class=False, csr=None, cache_dtype="auto"):
+                max_iter, cache_size, p=None, same_class=False, csr=None, cache_dtype="auto",
+                sample_of=None):
     """Run the compiled loop from each start; return the lowest-objective run and all
-    objectives."""
+    objectives. ``C`` is one bound or one per variable; ``sample_of`` maps variables to
+    kernel rows when a sample carries several variables (epsilon-SVR)."""
     n = y.shape[0]
     best, objectives = None, []
     f32 = _use_float32(cache_dtype, kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
     for start in starts:
-        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n, f32, csr)
+        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n, f32, csr,
+                            sample_of)
         solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
                            max_iter, p, same_class)
         out = solver.run()
@@ -252,8 +284,9 @@ def smo(
         (densified for the others).
     y : array-like of shape (n_samples,)
         Labels, +1 or -1, both present.
-    C : float, default=1.0
-        Upper bound on alpha (> 0). ``np.inf`` gives the hard margin; then an unbounded
+    C : float or array-like of shape (n_samples,), default=1.0
+        Upper bound on alpha (> 0), one for all samples or one per sample (``C_i``: how class
+        and sample weights enter, as in LIBSVM). ``np.inf`` gives the hard margin; then an unbounded
         objective (an opposite-label pair with ``K_ii + K_jj - 2 K_ij <= 0``, Thm 5, or any
         divergence) raises :class:`~indefsvm.UnboundedObjectiveError` instead of looping.
     tol : float, default=1e-3
@@ -329,7 +362,7 @@ def smo(
                                                              check_input)
     n = _n_samples(X, Kmat, csr)
     y = check_binary_labels(y, n)
-    C = check_positive(C, "C", allow_inf=True)
+    C = check_bounds(C, n)
     tol = check_positive(tol, "tol")
     check_choice(wss, "wss", _WSS)
     check_choice(init, "init", _INIT)
@@ -343,8 +376,8 @@ def smo(
         if alpha0.shape != (n,):
             raise ValueError(f"alpha0 must have shape ({n},); got {alpha0.shape}.")
         if np.any(alpha0 < 0) or np.any(alpha0 > C) or not np.all(np.isfinite(alpha0)):
-            raise ValueError(f"alpha0 must satisfy 0 <= alpha0 <= C={C:g}.")
-        if abs(y @ alpha0) > 1e-8 * max(1.0, C * n):
+            raise ValueError(f"alpha0 must satisfy 0 <= alpha0 <= C (C={_c_text(C)}).")
+        if abs(y @ alpha0) > 1e-8 * max(1.0, float(np.max(C)) * n):
             raise ValueError(
                 f"alpha0 must satisfy y'alpha0 = 0; got {y @ alpha0:.3g}. "
                 "Use indefsvm.solvers.random_feasible_alpha for a feasible random start."
@@ -367,6 +400,90 @@ def smo(
         )
     extra = {k: best[k] for k in ("m", "M", "n_kernel_evals", "cache_hits", "cache_misses",
                                   "polish_rounds")}
+    extra["cache_dtype"] = "float32" if f32 else "float64"
+    return SolverResult(
+        alpha=best["alpha"],
+        b=float(best["b"]),
+        objective=float(best["objective"]),
+        n_iter=int(best["n_iter"]),
+        converged=bool(converged),
+        kkt_gap=float(best["kkt_gap"]),
+        history=best["history"],
+        status=STATUS_TEXT[best["status"]],
+        solver="smo",
+        tol=tol,
+        C=C,
+        n_concave_steps=int(best["n_concave_steps"]),
+        restart_objectives=objectives,
+        extra=extra,
+    )
+
+
+def solve_dual(
+    data,
+    y,
+    *,
+    p,
+    C,
+    alpha0,
+    sample_of=None,
+    same_class: bool = False,
+    kernel="precomputed",
+    kernel_params: dict | None = None,
+    tol: float = 1e-3,
+    wss: str = "second_order",
+    shrinking: bool = True,
+    max_iter: int | None = None,
+    cache_size: float = 200.0,
+    cache_dtype: str = "auto",
+    check_input: bool = True,
+    warn: bool = True,
+    what: str = "SMO",
+) -> SolverResult:
+    """The general dual of LIBSVM by the same compiled SMO (private; the estimators' engine).
+
+    ``min 1/2 a'Qa + p'a`` subject to ``y'a = y'alpha0`` (or, with ``same_class``, the sum of
+    ``a`` over each class fixed: the nu forms) and ``0 <= a_i <= C_i``, where
+    ``Q_ij = y_i y_j K(s_i, s_j)`` and ``s = sample_of`` maps the variables to kernel rows
+    (the identity, or ``[0..n-1, 0..n-1]`` for the 2n variables of epsilon-SVR). Rule (27)
+    of Lin & Lin (2003) for the concave sub-problems, second-order selection, the column
+    cache, shrinking and the float64 polish are those of :func:`smo`.
+
+    The caller validates the kernel parameters, the labels (+1 / -1), ``p`` and the feasible
+    start ``alpha0`` (or a list of starts: the lowest objective wins); ``C`` is checked here. ``extra["grad"]`` holds ``Qa + p`` at the solution.
+    """
+    kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(data, kernel, kernel_params,
+                                                             check_input)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    n_var = y.shape[0]
+    C = check_bounds(C, n_var)
+    tol = check_positive(tol, "tol")
+    check_choice(wss, "wss", _WSS)
+    check_choice(cache_dtype, "cache_dtype", _CACHE_DTYPES)
+    cache_size = check_positive(cache_size, "cache_size")
+    max_iter = check_max_iter(max_iter, n_var)
+    p = np.ascontiguousarray(p, dtype=np.float64)
+    if not np.all(np.isfinite(p)):
+        raise ValueError("the linear term of the dual contains NaN or infinity; check y.")
+    starts = [np.asarray(a0, dtype=np.float64)
+              for a0 in (alpha0 if isinstance(alpha0, list) else [alpha0])]
+    f32 = _use_float32(cache_dtype, kind, n_var,
+                       _kernel_bound(kind, X, csr, gamma, coef0, degree))
+    best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y,
+                                   starts, C, tol, wss,
+                                   shrinking, max_iter, cache_size, p=p, same_class=same_class,
+                                   csr=csr, cache_dtype="float32" if f32 else "float64",
+                                   sample_of=sample_of)
+    converged = best["status"] == 0
+    if not converged and warn:
+        warnings.warn(
+            f"{what} stopped at max_iter={max_iter} before reaching tol={tol:g}: the KKT gap "
+            f"m - M is {best['kkt_gap']:.3g}. Increase max_iter (or tol) for a stationary point.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    extra = {k: best[k] for k in ("m", "M", "n_kernel_evals", "cache_hits", "cache_misses",
+                                  "polish_rounds", "grad")}
     extra["cache_dtype"] = "float32" if f32 else "float64"
     return SolverResult(
         alpha=best["alpha"],

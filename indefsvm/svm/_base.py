@@ -1,0 +1,310 @@
+"""What the SVM estimators share: parameters, input checks, weights, kernels rows (private).
+
+The estimators of :mod:`indefsvm.svm._classes` differ only in the dual they hand to the
+compiled SMO (:func:`indefsvm.solvers._smo.solve_dual`) and in how they read its solution;
+everything around it -- scikit-learn's parameter validation, the kernel and its parameters,
+sample and class weights, sparse inputs, the kernel rows of prediction -- lives here.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    _num_samples,
+    check_is_fitted,
+    validate_data,
+)
+
+from .._validation import check_kernel_matrix
+from ..kernels import KERNELS, canonical_name, kernel_matrix, resolve_kernel_params
+from ..solvers._smo import _SPARSE_KERNELS
+
+# prediction computes kernel rows against the support vectors in blocks of about this many
+# bytes, so that n_test x n_SV is never formed at once
+_PREDICT_BLOCK_BYTES = 16 * 1048576
+
+# kernels whose gamma is a scale of a distance: a negative value turns exp(-gamma d) into a
+# growing function (the sigmoid's slope a < 0 is a legitimate case of Lin & Lin's table)
+_DISTANCE_GAMMA = ("rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl")
+
+_KERNEL_NAMES = set(KERNELS) | {"poly", "gaussian", "precomputed"}
+
+#: parameters every SVM estimator validates as scikit-learn's SVC does (same wording)
+BASE_CONSTRAINTS: dict[str, list[Any]] = {
+    "kernel": [StrOptions(_KERNEL_NAMES), callable],
+    "degree": [Interval(numbers.Integral, 0, None, closed="left")],
+    "gamma": [StrOptions({"scale", "auto"}), Interval(numbers.Real, None, None,
+                                                      closed="neither")],
+    "coef0": [Interval(numbers.Real, None, None, closed="neither")],
+    "tol": [Interval(numbers.Real, 0.0, None, closed="neither")],
+    "shrinking": ["boolean"],
+    "cache_size": [Interval(numbers.Real, 0, None, closed="neither")],
+    "verbose": ["verbose"],
+    "max_iter": [Interval(numbers.Integral, -1, None, closed="left"), None],
+    "wss": [StrOptions({"first_order", "second_order"})],
+    "kernel_params": [dict, None],
+}
+
+
+def max_iter_of(max_iter):
+    """scikit-learn spells "no limit" -1; we have none, so -1 (like None) is the finite
+    default of the solver, max(10^7, 100 n)."""
+    if max_iter is None or max_iter == -1:
+        return None
+    if max_iter == 0:
+        raise ValueError("max_iter must be a positive integer, -1 or None; got 0.")
+    return int(max_iter)
+
+
+class SVMBase(BaseEstimator):
+    """Kernel, inputs and prediction rows shared by the SVM estimators (private)."""
+
+    _parameter_constraints: dict = dict(BASE_CONSTRAINTS)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # cross_val_score and GridSearchCV slice a precomputed kernel on both axes
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = self.kernel != "precomputed"
+        return tags
+
+    # -- parameters -----------------------------------------------------------------------
+
+    def _kernel_name(self):
+        return self.kernel if callable(self.kernel) else canonical_name(self.kernel)
+
+    def _check_kernel_settings(self):
+        """What scikit-learn's constraints cannot say: gamma's sign by kernel."""
+        name = self._kernel_name()
+        if (isinstance(name, str) and name in _DISTANCE_GAMMA
+                and not isinstance(self.gamma, str) and self.gamma < 0):
+            raise ValueError(
+                f"gamma must be >= 0 for kernel={self.kernel!r} (exp(-gamma d) with gamma < 0 "
+                f"grows with the distance d); got gamma={self.gamma!r}. A negative slope is "
+                "meaningful for kernel='sigmoid' only (Lin & Lin 2003, Table 1).")
+
+    def _resolved_params(self, X) -> dict:
+        return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
+                                     degree=self.degree, kernel_params=self.kernel_params)
+
+    def _sparse_path(self) -> bool:
+        """Sparse X stays sparse (CSR rows in the compiled cache) for these kernels."""
+        return not callable(self.kernel) and canonical_name(self.kernel) in _SPARSE_KERNELS
+
+    # -- inputs -----------------------------------------------------------------------------
+
+    def _validate_fit_input(self, X, y, sample_weight, *, y_numeric: bool):
+        """Return (X or K, y, sample weights, sparse?) checked for the fit.
+
+        A callable kernel sees X as given (strings, graphs: whatever it understands); the
+        matrix it returns is checked like a precomputed one.
+        """
+        self._validate_params()
+        self._check_kernel_settings()
+        precomputed = self.kernel == "precomputed"
+        if callable(self.kernel):
+            if y is None:
+                n = _num_samples(X)
+            else:
+                y = np.asarray(y)
+                n = _num_samples(X)
+                if y.shape[0] != n:
+                    raise ValueError(
+                        "X and y have incompatible shapes.\n"
+                        f"X has {n} samples, but y has {y.shape[0]}.")
+            self._X_fit_callable = X
+            data, sparse = self._callable_rows(X, X), False
+            if data.shape != (n, n):
+                raise ValueError(
+                    f"The kernel callable returned shape {data.shape}; expected {(n, n)}.")
+        else:
+            if sp.issparse(X) and precomputed:
+                raise TypeError("Sparse precomputed kernels are not supported.")
+            kw = dict(dtype=np.float64, order="C", accept_sparse="csr",
+                      accept_large_sparse=False)
+            if y is None:
+                data = validate_data(self, X, **kw)
+            else:
+                data, y = validate_data(self, X, y, y_numeric=y_numeric, **kw)
+            sparse = sp.issparse(data)
+            if sparse and not self._sparse_path():
+                data = data.toarray()
+                sparse = False
+            if sparse:
+                data = sp.csr_matrix(data)
+                data.sort_indices()
+            if precomputed and data.shape[0] != data.shape[1]:
+                raise ValueError(
+                    "Precomputed matrix must be a square matrix. Input is a "
+                    f"{data.shape[0]}x{data.shape[1]} matrix.")
+        n = data.shape[0]
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight)
+            if sample_weight.ndim == 1 and sample_weight.shape[0] != n:
+                raise ValueError(
+                    f"sample_weight and X have incompatible shapes: {sample_weight.shape} vs "
+                    f"{(n,)}: give one weight per sample.")
+        sw = _check_sample_weight(sample_weight, np.empty((n, 0)), dtype=np.float64,
+                                  ensure_non_negative=False)
+        if not np.all(np.isfinite(sw)):
+            raise ValueError("sample_weight contains NaN or infinity; give finite weights >= 0.")
+        if np.any(sw < 0):
+            i = int(np.flatnonzero(sw < 0)[0])
+            raise ValueError(
+                f"sample_weight must be >= 0; got {sw[i]:g} at index {i}. A weight scales C "
+                "for its sample (C_i = C * weight), so it cannot be negative; give 0 to leave "
+                "a sample out.")
+        self._sparse = sparse
+        self.shape_fit_ = data.shape if hasattr(data, "shape") else (n,)
+        return data, y, sw
+
+    def _callable_rows(self, A, B):
+        K = self.kernel(A, B, **(self.kernel_params or {}))
+        if sp.issparse(K):
+            K = K.toarray()
+        return np.asarray(K, dtype=np.float64, order="C")
+
+    def _solver_data(self, data):
+        """(data, kernel name, kernel parameters) as the compiled solver reads them; a
+        precomputed (or callable-made) matrix is checked here -- square, finite, symmetric --
+        after the labels and weights, whose errors say more."""
+        self._kernel_params_fitted = dict(self.kernel_params or {})
+        self._gamma = 0.0
+        if callable(self.kernel):
+            return check_kernel_matrix(data, "kernel(X, X)"), "precomputed", None
+        if self.kernel == "precomputed":
+            return check_kernel_matrix(data, "X (precomputed kernel)"), "precomputed", None
+        name = self._kernel_name()
+        params = self._resolved_params(data)
+        self._gamma = float(params.get("gamma", 0.0))
+        self._kernel_params_fitted = params
+        return data, name, params
+
+    # -- prediction ---------------------------------------------------------------------------
+
+    def _validate_for_predict(self, X):
+        check_is_fitted(self)
+        if callable(self.kernel):
+            return X
+        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64,
+                          order="C", accept_large_sparse=False)
+        if sp.issparse(X) and self.kernel == "precomputed":
+            raise TypeError("Sparse precomputed kernels are not supported.")
+        if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
+            raise ValueError(
+                f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the "
+                "number of samples at training time")
+        if sp.issparse(X) and not self._sparse and not self._sparse_path():
+            X = X.toarray()
+        n_sv = self.support_.shape[0]
+        if self.kernel != "precomputed" and self.support_vectors_.shape[0] != n_sv:
+            raise ValueError(
+                f"The internal representation of {type(self).__name__} was altered")
+        if int(np.sum(self._n_support)) != n_sv and self._n_support.shape[0] > 1:
+            raise ValueError(
+                f"The internal representation of {type(self).__name__} was altered")
+        return X
+
+    def _kernel_block(self, Xb):
+        """Kernel rows k(x, support vectors) of a block of (validated) test inputs."""
+        if callable(self.kernel):
+            Xsv = self._sv_for_callable()
+            K = self._callable_rows(Xb, Xsv)
+            if K.shape != (_num_samples(Xb), _num_samples(Xsv)):
+                raise ValueError(
+                    f"The kernel callable returned shape {K.shape}; expected "
+                    f"{(_num_samples(Xb), _num_samples(Xsv))}.")
+            return K
+        if self.kernel == "precomputed":
+            return np.asarray(Xb[:, self.support_], dtype=np.float64)
+        SV = self.support_vectors_
+        if sp.issparse(SV):
+            SV = SV.toarray()
+        if sp.issparse(Xb):
+            Xb = Xb.toarray()
+        return kernel_matrix(Xb, SV, kernel=self._kernel_name(), **self._kernel_params_fitted)
+
+    def _sv_for_callable(self):
+        X = self._X_fit_callable
+        idx = self.support_
+        if hasattr(X, "iloc"):
+            return X.iloc[idx]
+        if isinstance(X, np.ndarray) or sp.issparse(X):
+            return X[idx]
+        return [X[i] for i in idx]
+
+    def _decision_rows(self, X, coef, intercept):
+        """``K(X, SV) @ coef.T + intercept`` in row blocks (coef: (n_out, n_SV))."""
+        n = _num_samples(X)
+        n_sv = max(coef.shape[1], 1)
+        step = max(1, _PREDICT_BLOCK_BYTES // (8 * n_sv))
+        out = np.empty((n, coef.shape[0]))
+        for start in range(0, n, step):
+            stop = min(n, start + step)
+            if callable(self.kernel):
+                Xb = (X.iloc[start:stop] if hasattr(X, "iloc")
+                      else X[start:stop] if isinstance(X, np.ndarray) or sp.issparse(X)
+                      else [X[i] for i in range(start, stop)])
+            else:
+                Xb = X[start:stop]
+            K = self._kernel_block(Xb)
+            out[start:stop] = K @ coef.T + intercept
+        return out
+
+    def _store_support(self, data, support):
+        """``support_vectors_`` as the fit data were: dense, CSR, or empty (precomputed and
+        callable kernels: there are no vectors, only kernel values)."""
+        if callable(self.kernel) or self.kernel == "precomputed":
+            self.support_vectors_ = np.empty((0, 0))
+        elif sp.issparse(data):
+            self.support_vectors_ = sp.csr_matrix(data[support])
+        else:
+            self.support_vectors_ = np.asarray(data[support]).copy()
+
+    def _dual_coef_out(self, coef):
+        return sp.csr_matrix(coef) if self._sparse else coef
+
+    @property
+    def n_support_(self):
+        """Number of support vectors per class (one entry for regression and one-class)."""
+        check_is_fitted(self, "support_")
+        return self._n_support
+
+    @property
+    def coef_(self):
+        """Weights in the input space, ``kernel="linear"`` only (read-only)."""
+        if self.kernel != "linear":
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        check_is_fitted(self, "support_")
+        coef = self._get_coef()
+        if sp.issparse(coef):
+            coef.data.flags.writeable = False
+        else:
+            coef.flags.writeable = False
+        return coef
+
+    def _get_coef(self):
+        SV = self.support_vectors_
+        dc = self._dual_coef_dense
+        out = dc @ SV if not sp.issparse(SV) else sp.csr_matrix(SV.T.dot(dc.T).T)
+        return out
+
+
+def drop_zero_weights(C_i):
+    """Indices of the samples that take part (C_i > 0): LIBSVM leaves the others out."""
+    keep = np.flatnonzero(C_i > 0)
+    return keep
+
+
+def class_weight_vector(class_weight, classes, y) -> np.ndarray:
+    """scikit-learn's class weights (dict, "balanced" or None) for ``classes``."""
+    from sklearn.utils.class_weight import compute_class_weight
+
+    return compute_class_weight(class_weight, classes=classes, y=y)

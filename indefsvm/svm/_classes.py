@@ -1,0 +1,1022 @@
+"""The LIBSVM family on indefinite kernels: C-SVC, nu-SVC, epsilon-SVR, one-class SVM.
+
+Each estimator hands one instance of LIBSVM's general dual
+
+    min 1/2 a'Qa + p'a   s.t.  y'a = Delta  (or one sum per class),  0 <= a_i <= C_i,
+
+to the same compiled SMO (rule (27) of Lin & Lin (2003) for the concave sub-problems), and
+reads the solution the way LIBSVM does (Chang & Lin, *LIBSVM: a library for support vector
+machines*, 2011, sections 2-4 and 6-7).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from itertools import combinations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import ClassifierMixin, OutlierMixin, RegressorMixin
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d
+
+from ..exceptions import ConvergenceWarning
+from ..kernels import kernel_matrix
+from ..solvers import kernel_adatron, lsvm, m3, munk
+from ..solvers._smo import _initial_alpha, random_feasible_alpha, solve_dual
+from ._base import SVMBase, class_weight_vector, max_iter_of
+
+_SOLVERS = ("smo", "munk", "m3", "kernel_adatron", "lsvm")
+
+
+def _greedy_alpha(C_i, total):
+    """LIBSVM's start for the nu forms: fill alpha_i = min(C_i, what is left of ``total``)
+    in sample order, so that sum(alpha) = total and 0 <= alpha <= C."""
+    alpha = np.zeros(C_i.shape[0])
+    left = float(total)
+    for i in range(C_i.shape[0]):
+        if left <= 0:
+            break
+        alpha[i] = min(C_i[i], left)
+        left -= alpha[i]
+    return alpha
+
+
+def _nu_rho(grad, alpha, C_i, y):
+    """(rho, r) of the nu-SVC dual (LIBSVM's Solver_NU): r1, r2 are the mean gradient over
+    the free variables of each class (the midpoint of the bounds when none is free)."""
+    out = []
+    for sign in (1.0, -1.0):
+        cls = y == sign
+        free = cls & (alpha > 0) & (alpha < C_i)
+        if free.any():
+            out.append(float(np.mean(grad[free])))
+            continue
+        at_up = cls & (alpha >= C_i)
+        at_low = cls & ~at_up
+        lb = float(np.max(grad[at_up])) if at_up.any() else -np.inf
+        ub = float(np.min(grad[at_low])) if at_low.any() else np.inf
+        out.append(0.5 * (lb + ub) if np.isfinite(lb + ub) else (lb if np.isfinite(lb) else ub))
+    r1, r2 = out
+    return 0.5 * (r1 - r2), 0.5 * (r1 + r2)
+
+
+def _warn_converged(results, max_iter, name):
+    if any(not r.converged for r in results):
+        warnings.warn(
+            f"Solver terminated early (max_iter={max_iter}) in {name}: the KKT gap is above "
+            "tol. Increase max_iter (or tol), or scale the data (StandardScaler, MinMaxScaler).",
+            ConvergenceWarning, stacklevel=3)
+
+
+class _ClassifierBase(ClassifierMixin, SVMBase):
+    """One-vs-one classification on top of a binary dual (C-SVC or nu-SVC)."""
+
+    _parameter_constraints: dict = {
+        **SVMBase._parameter_constraints,
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "decision_function_shape": [StrOptions({"ovr", "ovo"})],
+        "break_ties": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def _fit_classes(self, X, y, sample_weight):
+        data, y, sw = self._validate_fit_input(X, y, sample_weight, y_numeric=False)
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
+        if self.classes_.shape[0] < 2:
+            raise ValueError(
+                "The number of classes has to be greater than one; got 1 class")
+        w = self.class_weight_[y_idx] * sw
+        if not np.any(w > 0):
+            raise ValueError("Invalid input - all samples have zero or negative weights.")
+        empty = [c for c in range(self.classes_.shape[0]) if not np.any(w[y_idx == c] > 0)]
+        if empty:
+            raise ValueError(
+                f"class {self.classes_[empty[0]]} has no sample with a positive weight "
+                "(sample_weight times class_weight); every class needs one, or leave the "
+                "class out of y.")
+        return data, y_idx, w
+
+    def _pairs_of(self, y_idx, w):
+        """(a, b, +1 class, sample indices) of each one-vs-one problem, in LIBSVM's order;
+        samples of weight 0 take no part."""
+        n_classes = self.classes_.shape[0]
+        out = []
+        for a, b in combinations(range(n_classes), 2):
+            idx = np.flatnonzero(((y_idx == a) | (y_idx == b)) & (w > 0))
+            # +1 is classes_[1] for two classes (decision > 0 means classes_[1]) and the
+            # first class of each pair otherwise: SVC's dual_coef_ signs and "ovo" layout
+            pos = b if n_classes == 2 else a
+            out.append((a, b, pos, idx))
+        return out
+
+    def _store_pairs(self, data, y_idx, members, alphas, coefs, intercepts, results):
+        n, n_classes = y_idx.shape[0], self.classes_.shape[0]
+        is_sv = np.zeros(n, dtype=bool)
+        for (_, _, _, idx), c in zip(members, coefs, strict=True):
+            is_sv[idx[c != 0]] = True
+        support = np.concatenate([np.flatnonzero(is_sv & (y_idx == c))
+                                  for c in range(n_classes)]).astype(np.int32)
+        position = np.full(n, -1)
+        position[support] = np.arange(support.shape[0])
+        dual_coef = np.zeros((n_classes - 1, support.shape[0]))
+        pair_coef = np.zeros((len(members), support.shape[0]))
+        self._pairs = []
+        for k, ((a, b, pos_class, idx), c) in enumerate(zip(members, coefs, strict=True)):
+            nz = c != 0
+            sv, cv = idx[nz], c[nz]
+            pos = position[sv]
+            pair_coef[k, pos] = cv
+            # LIBSVM layout: coefficients of class-a SVs in row b-1, of class-b SVs in row a
+            in_a = y_idx[sv] == a
+            dual_coef[b - 1, pos[in_a]] = cv[in_a]
+            dual_coef[a, pos[~in_a]] = cv[~in_a]
+            self._pairs.append((a, b, pos_class, pos, cv))
+        self.support_ = support
+        self._n_support = np.array([np.count_nonzero(y_idx[support] == c)
+                                    for c in range(n_classes)], dtype=np.int32)
+        self._dual_coef_dense = dual_coef
+        self._pair_coef = pair_coef
+        self.dual_coef_ = self._dual_coef_out(dual_coef)
+        self._store_support(data, support)
+        self.intercept_ = np.asarray(intercepts, dtype=np.float64)
+        self._intercept_ = self.intercept_.copy()
+        self._dual_coef_ = self.dual_coef_
+        self.solver_results_ = results
+        self.n_iter_ = np.array([r.n_iter for r in results], dtype=np.int32)
+        self.fit_status_ = 0 if all(r.converged for r in results) else 1
+        alphas_full = []
+        for (_, _, _, idx), a_k in zip(members, alphas, strict=True):
+            full = np.zeros(n)
+            full[idx] = a_k
+            alphas_full.append(full)
+        if n_classes == 2:
+            r = results[0]
+            self.alpha_ = alphas_full[0]
+            self.objective_ = r.objective
+            self.converged_ = r.converged
+            self.kkt_gap_ = r.kkt_gap
+            self.history_ = r.history
+        else:
+            self.alpha_ = np.vstack(alphas_full)
+            self.objective_ = np.array([r.objective for r in results])
+            self.converged_ = np.array([r.converged for r in results])
+            self.kkt_gap_ = np.array([r.kkt_gap for r in results])
+            self.history_ = [r.history for r in results]
+        if not np.all(np.isfinite(self.intercept_)) or not np.all(np.isfinite(pair_coef)):
+            raise ValueError(
+                "The dual coefficients or intercepts are not finite. The input data may "
+                "contain large values and need to be preprocessed.")
+
+    # -- prediction ---------------------------------------------------------------------------
+
+    def _ovo_decision(self, X):
+        X = self._validate_for_predict(X)
+        return self._decision_rows(X, self._pair_coef, self.intercept_)
+
+    def _ovr_from_ovo(self, dec):
+        """SVC's ovr shape: votes plus the summed confidences squeezed into (-1/3, 1/3), which
+        only break ties between vote counts (a pair votes for its first class when its value
+        is >= 0)."""
+        n_classes = self.classes_.shape[0]
+        votes = np.zeros((dec.shape[0], n_classes))
+        conf = np.zeros((dec.shape[0], n_classes))
+        for p, (a, b, pos_class, _, _) in enumerate(self._pairs):
+            neg_class = b if pos_class == a else a
+            votes[:, pos_class] += dec[:, p] >= 0
+            votes[:, neg_class] += dec[:, p] < 0
+            conf[:, pos_class] += dec[:, p]
+            conf[:, neg_class] -= dec[:, p]
+        return votes + conf / (3.0 * (np.abs(conf) + 1.0))
+
+    def decision_function(self, X):
+        """Decision values.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Or (n_samples, n_train) kernel values for ``kernel="precomputed"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes (> 0 means ``classes_[1]``), otherwise
+        (n_samples, n_classes) for ``"ovr"`` or (n_samples, n_classes * (n_classes - 1) / 2)
+        for ``"ovo"``.
+        """
+        dec = self._ovo_decision(X)
+        if self.classes_.shape[0] == 2:
+            return dec[:, 0]
+        if self.decision_function_shape == "ovo":
+            return dec
+        return self._ovr_from_ovo(dec)
+
+    def predict(self, X):
+        """Predicted class labels.
+
+        With ``break_ties=False`` (the default, as in ``SVC``) each one-vs-one problem votes
+        (for its first class when its decision value is > 0) and a tie goes to the class
+        listed first in ``classes_``, as in LIBSVM; ``break_ties=True`` with
+        ``decision_function_shape="ovr"`` takes the argmax of the ``"ovr"`` decision values.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Or (n_samples, n_train) kernel values for ``kernel="precomputed"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
+        dec = self._ovo_decision(X)
+        n_classes = self.classes_.shape[0]
+        if n_classes == 2:
+            return self.classes_[(dec[:, 0] > 0).astype(np.intp)]
+        if self.break_ties and self.decision_function_shape == "ovr":
+            return self.classes_[np.argmax(self._ovr_from_ovo(dec), axis=1)]
+        votes = np.zeros((dec.shape[0], n_classes), dtype=np.int64)
+        rows = np.arange(dec.shape[0])
+        for p, (a, b, pos_class, _, _) in enumerate(self._pairs):
+            neg_class = b if pos_class == a else a
+            win = np.where(dec[:, p] > 0, pos_class, neg_class)
+            np.add.at(votes, (rows, win), 1)
+        return self.classes_[np.argmax(votes, axis=1)]
+
+    def _get_coef(self):
+        """One row of input-space weights per one-vs-one problem (linear kernel)."""
+        SV = self.support_vectors_
+        coef = self._pair_coef @ SV if not sp.issparse(SV) else sp.csr_matrix(
+            SV.T.dot(self._pair_coef.T).T)
+        return coef
+
+
+class IndefiniteSVC(_ClassifierBase):
+    """C-support vector classifier for kernels that need not be positive semi-definite.
+
+    Trains the dual (2) of Lin & Lin (2003) -- LIBSVM's C-SVC with per-sample bounds
+    ``C_i = C * class_weight[y_i] * sample_weight_i`` -- by SMO with their rule (27) for
+    concave sub-problems, so it stops at a stationary point whatever the kernel: sigmoid,
+    distance substitution kernels (DTW, edit, tangent, KL), ``l1_gaussian`` or any hand-made
+    similarity. On PSD kernels it gives what :class:`sklearn.svm.SVC` gives. Multi-class
+    problems are solved one-vs-one, as in ``SVC``. For probabilities wrap it in
+    :class:`sklearn.calibration.CalibratedClassifierCV` (scikit-learn's own advice since
+    ``SVC(probability=True)`` was deprecated); see the user guide.
+
+    Parameters
+    ----------
+    kernel : str or callable, default="rbf"
+        ``"linear"``, ``"polynomial"`` (``"poly"``), ``"rbf"``, ``"sigmoid"``,
+        ``"l1_gaussian"``, ``"sqrt_l1_exponential"``, ``"symmetric_kl"``,
+        ``"pseudo_euclidean"``, ``"precomputed"`` (``X`` is then the kernel matrix,
+        ``(n_samples, n_samples)`` in ``fit`` and ``(n_test, n_train)`` afterwards), or a
+        callable ``k(X, Y) -> (n_X, n_Y)`` array (X may then be anything the callable reads:
+        strings, graphs). Named kernels except ``pseudo_euclidean`` are evaluated in C,
+        column by column, so the n x n matrix is never formed.
+    C : float, default=1.0
+        Box bound of the dual, > 0. ``np.inf`` (hard margin) is accepted; when the objective is
+        then unbounded below (Thm 5, Thm 10, or any divergence) the fit stops and raises
+        :class:`~indefsvm.UnboundedObjectiveError`.
+    gamma : {"scale", "auto"} or float, default="scale"
+        Kernel coefficient (the slope ``a`` of the sigmoid, which may be negative; >= 0 for
+        the distance kernels). ``"scale"``: ``1 / (n_features * X.var())``; ``"auto"``:
+        ``1 / n_features`` (Lin & Lin's choice).
+    coef0 : float, default=0.0
+        ``r`` of the sigmoid and ``coef0`` of the polynomial kernel.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    solver : {"smo", "munk", "m3", "kernel_adatron", "lsvm"}, default="smo"
+        Optimisation algorithm. ``"smo"`` solves problem (2) with the bias (any kernel).
+        ``"munk"`` (non-negative kernels only), ``"m3"`` and ``"kernel_adatron"`` solve problem
+        (4) of Sha, Saul & Lee (2002): no bias, and ``intercept_`` is 0. ``"lsvm"`` is the
+        Lagrangian SVM of Mangasarian & Musicant (2001) with ``nu = C``: it works on the
+        augmented inputs ``[x, -1]``; ``intercept_`` is 0 and a precomputed kernel must be
+        the kernel of the augmented inputs. ``lsvm`` needs ``Q = I/C + DKD`` positive
+        definite. Sample and class weights that differ between samples need ``"smo"``.
+    tol : float, default=1e-3
+        Stop when the KKT gap ``m - M`` (Lin & Lin 2003, (21)) is ``<= tol``.
+    max_iter : int, optional
+        Iteration cap of each binary problem; ``None`` (or -1, scikit-learn's spelling) means
+        the finite ``max(10_000_000, 100 * n_samples)``. A ``ConvergenceWarning`` is emitted
+        when it stops a run.
+    fit_intercept : bool, default=True
+        Keep the bias ``b`` and the constraint ``y'alpha = 0`` (problem (2)). ``False`` solves
+        problem (19) of Lin & Lin (box constraints only, ``intercept_ = 0``) by a compiled
+        one-variable loop that, where ``Q_ii <= 0``, moves to the bound that lowers the
+        objective. With ``C = inf`` a negative ``K_ii`` makes (19) unbounded (Thm 10): the
+        fit then raises :class:`~indefsvm.UnboundedObjectiveError`.
+    n_restarts : int, default=0
+        Extra SMO runs from random feasible points; the lowest objective is kept (Lin & Lin
+        2003, Fig. 5).
+    random_state : int, RandomState or None, default=None
+        Seed of the random starts.
+    cache_size : float, default=200
+        Kernel column cache in megabytes (float32 columns with a float64 polish, see
+        :func:`indefsvm.solvers.smo`).
+    shrinking : bool, default=True
+        Use LIBSVM's shrinking heuristic.
+    wss : {"second_order", "first_order"}, default="second_order"
+        Working-set selection; see :func:`indefsvm.solvers.smo`.
+    init : {"zero", "class_balanced"}, default="zero"
+        Starting point of the first run.
+    kernel_params : dict, optional
+        Extra kernel parameters: ``p`` for ``pseudo_euclidean``, ``sigma`` instead of
+        ``gamma``, keyword arguments of a callable kernel. Entries here override ``gamma``,
+        ``coef0`` and ``degree``.
+    class_weight : dict or "balanced", optional
+        Multiplies ``C`` for the samples of each class (``{label: weight}``); ``"balanced"``
+        uses ``n_samples / (n_classes * np.bincount(y))``. Stored as ``class_weight_``.
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+        Shape of ``decision_function`` for more than two classes, as in ``SVC``.
+    break_ties : bool, default=False
+        With ``"ovr"`` and more than two classes, predict the argmax of the decision values
+        instead of the one-vs-one vote (whose ties go to the first class).
+    verbose : bool, default=False
+        Print a summary of each binary run.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    class_weight_ : ndarray of shape (n_classes,)
+    alpha_ : ndarray of shape (n_samples,) or (n_pairs, n_samples)
+        Dual variables of all training samples (0 for samples outside a pair).
+    dual_coef_ : ndarray or sparse matrix of shape (n_classes - 1, n_SV)
+        ``y_i alpha_i`` of the support vectors, in LIBSVM's one-vs-one layout (CSR after a
+        sparse fit, as in ``SVC``).
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support vectors, grouped by class.
+    support_vectors_ : ndarray or sparse matrix of shape (n_SV, n_features)
+        Empty for ``kernel="precomputed"`` and callable kernels.
+    n_support_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_pairs, n_features)
+        ``kernel="linear"`` only.
+    intercept_ : ndarray of shape (n_pairs,)
+        Bias ``b`` of each binary problem.
+    objective_, kkt_gap_ : float or ndarray of shape (n_pairs,)
+        Dual objective ``F(alpha)`` and KKT gap ``m - M`` at the solution.
+    n_iter_ : ndarray of shape (n_pairs,)
+        Iterations of each binary problem (one entry for two classes, as in ``SVC``).
+    converged_ : bool or ndarray of shape (n_pairs,)
+        Whether the KKT gap reached ``tol`` (recomputed from scratch at the end).
+    history_ : ndarray of shape (n_records, 2) or list of them
+        ``(iteration, objective)`` samples; non-increasing (Lemma 3 of Lin & Lin 2003).
+    fit_status_ : int
+        0 if every binary problem converged, 1 otherwise.
+    solver_results_ : list of SolverResult
+        Full result of each binary problem.
+    shape_fit_ : tuple
+    n_features_in_ : int
+
+    Notes
+    -----
+    Binary problems use ``y = +1`` for ``classes_[1]``, so ``decision_function > 0`` means
+    ``classes_[1]``, as in ``SVC``. For a pair ``(a, b)``, ``a < b``, of a multi-class problem
+    ``y = +1`` is class ``a``: a positive ``"ovo"`` decision value means ``a`` and
+    ``dual_coef_`` has SVC's signs and layout. Samples whose weight is 0 take no part (as in
+    LIBSVM); negative weights are refused.
+
+    With an indefinite kernel the dual is non-convex: the solution is a stationary point that
+    depends on the start. Check it with :func:`indefsvm.sanity_report`.
+
+    References
+    ----------
+    H.-T. Lin and C.-J. Lin, *A study on sigmoid kernels for SVM and the training of non-PSD
+    kernels by SMO-type methods*, 2003, section 6.
+    C.-C. Chang and C.-J. Lin, *LIBSVM: a library for support vector machines*, 2011.
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> clf = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=10).fit(X, y)
+    >>> bool(clf.converged_), round(clf.score(X, y), 2)
+    (True, 0.86)
+    """
+
+    _parameter_constraints: dict = {
+        **_ClassifierBase._parameter_constraints,
+        "C": [Interval(numbers.Real, 0.0, None, closed="right")],
+        "solver": [StrOptions(set(_SOLVERS))],
+        "fit_intercept": ["boolean"],
+        "n_restarts": [Interval(numbers.Integral, 0, None, closed="left")],
+        "init": [StrOptions({"zero", "class_balanced"})],
+    }
+
+    def __init__(
+        self,
+        *,
+        kernel="rbf",
+        C=1.0,
+        gamma="scale",
+        coef0=0.0,
+        degree=3,
+        solver="smo",
+        tol=1e-3,
+        max_iter=None,
+        fit_intercept=True,
+        n_restarts=0,
+        random_state=None,
+        cache_size=200,
+        shrinking=True,
+        wss="second_order",
+        init="zero",
+        kernel_params=None,
+        class_weight=None,
+        decision_function_shape="ovr",
+        break_ties=False,
+        verbose=False,
+    ):
+        self.kernel = kernel
+        self.C = C
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.fit_intercept = fit_intercept
+        self.n_restarts = n_restarts
+        self.random_state = random_state
+        self.cache_size = cache_size
+        self.shrinking = shrinking
+        self.wss = wss
+        self.init = init
+        self.kernel_params = kernel_params
+        self.class_weight = class_weight
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.verbose = verbose
+
+    def _sparse_path(self) -> bool:
+        # only SMO with the bias reads CSR rows itself; the other solvers need the matrix
+        return self.solver == "smo" and self.fit_intercept and super()._sparse_path()
+
+    def _solver_inputs(self, X):
+        """LSVM works on the augmented inputs G = [X, -1] (Mangasarian & Musicant 2001)."""
+        if self.solver == "lsvm" and self.fit_intercept and self.kernel != "precomputed" \
+                and not callable(self.kernel):
+            return np.c_[X, -np.ones(X.shape[0])]
+        return X
+
+    def _kernel_block(self, Xb):
+        if self.solver == "lsvm" and not callable(self.kernel) and self.kernel != "precomputed":
+            return kernel_matrix(self._solver_inputs(Xb),
+                                 self._solver_inputs(self.support_vectors_),
+                                 kernel=self._kernel_name(), **self._kernel_params_fitted)
+        return super()._kernel_block(Xb)
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the classifier.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data, or the kernel matrix (n_samples, n_samples) if
+            ``kernel="precomputed"``.
+        y : array-like of shape (n_samples,)
+            Class labels (two or more classes).
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights (>= 0, finite): ``C_i = C * class_weight * sample_weight_i``.
+            A sample of weight 0 takes no part.
+
+        Returns
+        -------
+        self : IndefiniteSVC
+        """
+        data, y_idx, w = self._fit_classes(X, y, sample_weight)
+        data, kern, kp = self._solver_data(data)
+        max_iter = max_iter_of(self.max_iter)
+        C_all = float(self.C) * w
+        members = self._pairs_of(y_idx, w)
+        smo_bias = self.solver == "smo" and self.fit_intercept
+        if not smo_bias and not np.allclose(w[w > 0], w[w > 0][0], rtol=0, atol=0):
+            raise ValueError(
+                f"sample_weight and class_weight that differ between samples need "
+                f"solver='smo' with fit_intercept=True (per-sample bounds C_i); "
+                f"solver={self.solver!r}, fit_intercept={self.fit_intercept} take one C.")
+        K_full = None
+        if not smo_bias and kern != "precomputed":
+            K_full = kernel_matrix(self._solver_inputs(data), kernel=kern, **kp)
+        rng = check_random_state(self.random_state)
+        results, alphas, coefs, intercepts = [], [], [], []
+        n = y_idx.shape[0]
+        for a, b, pos_class, idx in members:
+            y_pm = np.where(y_idx[idx] == pos_class, 1.0, -1.0)
+            C_pair = C_all[idx]
+            whole = idx.shape[0] == n
+            if smo_bias:
+                starts = [_initial_alpha(self.init, y_pm, C_pair)]
+                starts += [random_feasible_alpha(y_pm, C_pair, rng)
+                           for _ in range(int(self.n_restarts))]
+                res = solve_dual(
+                    data, y_pm, p=-np.ones(idx.shape[0]), C=C_pair, alpha0=starts,
+                    sample_of=None if whole else idx, kernel=kern, kernel_params=kp,
+                    tol=self.tol, wss=self.wss, shrinking=self.shrinking, max_iter=max_iter,
+                    cache_size=self.cache_size, check_input=False, warn=True)
+            else:
+                src = data if K_full is None else K_full
+                Kp = src if whole else src[np.ix_(idx, idx)]
+                Cs = float(C_pair[0])
+                if self.solver == "smo":
+                    res = kernel_adatron(Kp, y_pm, C=Cs, tol=self.tol, max_iter=max_iter)
+                elif self.solver == "lsvm":
+                    if not np.isfinite(Cs):
+                        raise ValueError(
+                            "solver='lsvm' needs a finite C: it is the nu of the Lagrangian "
+                            "SVM, the weight of its squared errors, and the method has no "
+                            "hard-margin form (Q = I/nu + DKD). Use a finite C or solver='smo'.")
+                    res = lsvm(Kp, y_pm, nu=Cs, tol=self.tol, max_iter=max_iter)
+                else:
+                    solve = {"munk": munk, "m3": m3, "kernel_adatron": kernel_adatron}[
+                        self.solver]
+                    res = solve(Kp, y_pm, C=Cs, tol=self.tol, max_iter=max_iter)
+            if self.verbose:
+                print(f"classes ({self.classes_[a]!r}, {self.classes_[b]!r}):\n{res}")
+            results.append(res)
+            alphas.append(res.alpha)
+            coefs.append(res.alpha * y_pm)
+            intercepts.append(res.b)
+        self._pair_bounds = [C_all[idx] for _, _, _, idx in members]
+        self._store_pairs(data, y_idx, members, alphas, coefs, intercepts, results)
+        return self
+
+
+class IndefiniteNuSVC(_ClassifierBase):
+    """nu-support vector classifier for kernels that need not be PSD.
+
+    LIBSVM's nu-SVC (Schoelkopf et al. 2000; Chang & Lin 2001): ``min 1/2 a'Qa`` with
+    ``0 <= a_i <= C_i`` (``C_i`` = class weight times sample weight) and the sum of ``a``
+    fixed at ``nu * sum(C_i) / 2`` in each class, solved by the same SMO as
+    :class:`IndefiniteSVC` with pairs taken inside one class (rule (27) of Lin & Lin 2003
+    for the concave sub-problems). The solution is rescaled as LIBSVM does (by ``r``, the
+    common margin value), so ``dual_coef_`` and ``intercept_`` are those of ``NuSVC``.
+    ``nu`` is an upper bound on the fraction of margin errors and a lower bound on the
+    fraction of support vectors (for PSD kernels).
+
+    Parameters
+    ----------
+    nu : float, default=0.5
+        In (0, 1]; infeasible values (``nu * (n_a + n_b) / 2 > min(n_a, n_b)`` for a pair of
+        classes, with weighted counts) raise ``ValueError``.
+    kernel, gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, \
+class_weight, decision_function_shape, break_ties, random_state, verbose
+        As in :class:`IndefiniteSVC`.
+
+    Attributes
+    ----------
+    classes_, class_weight_, dual_coef_, support_, support_vectors_, n_support_, coef_, \
+intercept_, n_iter_, fit_status_, objective_, kkt_gap_, converged_, solver_results_ : \
+see :class:`IndefiniteSVC`
+        ``objective_`` is that of the unscaled problem ``1/2 a'Qa``.
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> clf = isvm.IndefiniteNuSVC(nu=0.3, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    >>> bool(clf.fit(X, y).converged_)
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **_ClassifierBase._parameter_constraints,
+        "nu": [Interval(numbers.Real, 0.0, 1.0, closed="right")],
+    }
+
+    def __init__(
+        self,
+        *,
+        nu=0.5,
+        kernel="rbf",
+        gamma="scale",
+        coef0=0.0,
+        degree=3,
+        tol=1e-3,
+        max_iter=None,
+        random_state=None,
+        cache_size=200,
+        shrinking=True,
+        wss="second_order",
+        kernel_params=None,
+        class_weight=None,
+        decision_function_shape="ovr",
+        break_ties=False,
+        verbose=False,
+    ):
+        self.nu = nu
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.cache_size = cache_size
+        self.shrinking = shrinking
+        self.wss = wss
+        self.kernel_params = kernel_params
+        self.class_weight = class_weight
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.verbose = verbose
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the nu-SVC.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data, or the (n_samples, n_samples) kernel for ``kernel="precomputed"``.
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights (>= 0): the bound ``C_i`` of each sample.
+
+        Returns
+        -------
+        self : IndefiniteNuSVC
+        """
+        data, y_idx, w = self._fit_classes(X, y, sample_weight)
+        data, kern, kp = self._solver_data(data)
+        max_iter = max_iter_of(self.max_iter)
+        members = self._pairs_of(y_idx, w)
+        nu = float(self.nu)
+        for a, b, _, idx in members:
+            na, nb = w[idx][y_idx[idx] == a].sum(), w[idx][y_idx[idx] == b].sum()
+            if nu * (na + nb) / 2 > min(na, nb) * (1 + 1e-12):
+                raise ValueError(
+                    f"specified nu is infeasible: nu={nu:g} needs nu * (n_a + n_b) / 2 <= "
+                    f"min(n_a, n_b) for classes {self.classes_[a]} (weighted count {na:g}) "
+                    f"and {self.classes_[b]} ({nb:g}); give nu <= "
+                    f"{2 * min(na, nb) / (na + nb):.4g}.")
+        results, alphas, coefs, intercepts = [], [], [], []
+        n = y_idx.shape[0]
+        for _, _, pos_class, idx in members:
+            y_pm = np.where(y_idx[idx] == pos_class, 1.0, -1.0)
+            C_pair = w[idx]
+            half = nu * C_pair.sum() / 2
+            alpha0 = np.zeros(idx.shape[0])
+            for sign in (1.0, -1.0):
+                cls = y_pm == sign
+                alpha0[cls] = _greedy_alpha(C_pair[cls], half)
+            res = solve_dual(
+                data, y_pm, p=np.zeros(idx.shape[0]), C=C_pair, alpha0=[alpha0],
+                sample_of=None if idx.shape[0] == n else idx, same_class=True, kernel=kern,
+                kernel_params=kp, tol=self.tol, wss=self.wss, shrinking=self.shrinking,
+                max_iter=max_iter, cache_size=self.cache_size, check_input=False, warn=True,
+                what="nu-SVC SMO")
+            rho, r = _nu_rho(res.extra["grad"], res.alpha, C_pair, y_pm)
+            if not r > 0:
+                raise ValueError(
+                    f"nu-SVC found no margin (r = {r:.3g} <= 0) for this pair of classes: the "
+                    "kernel gives the two classes no positive separation at the stationary "
+                    "point found. Try another nu, or IndefiniteSVC.")
+            res.b = -rho / r
+            results.append(res)
+            alphas.append(res.alpha)
+            coefs.append(res.alpha * y_pm / r)
+            intercepts.append(-rho / r)
+        self._pair_bounds = [w[idx] for _, _, _, idx in members]
+        self._store_pairs(data, y_idx, members, alphas, coefs, intercepts, results)
+        return self
+
+
+class _SingleModel(SVMBase):
+    """One dual for the whole data (regression, one-class): the attributes SVR and
+    OneClassSVM have."""
+
+    def _store_single(self, data, coef, b, res):
+        support = np.flatnonzero(coef != 0).astype(np.int32)
+        self.support_ = support
+        self._n_support = np.array([support.shape[0]], dtype=np.int32)
+        self._dual_coef_dense = coef[support][None, :]
+        self.dual_coef_ = self._dual_coef_out(self._dual_coef_dense)
+        self._dual_coef_ = self.dual_coef_
+        self._store_support(data, support)
+        self.intercept_ = np.array([b], dtype=np.float64)
+        self._intercept_ = self.intercept_.copy()
+        self.solver_results_ = [res]
+        self.n_iter_ = int(res.n_iter)
+        self.fit_status_ = 0 if res.converged else 1
+        self.objective_ = res.objective
+        self.converged_ = res.converged
+        self.kkt_gap_ = res.kkt_gap
+        self.history_ = res.history
+        if not (np.isfinite(b) and np.all(np.isfinite(coef))):
+            raise ValueError(
+                "The dual coefficients or intercepts are not finite. The input data may "
+                "contain large values and need to be preprocessed.")
+
+    def _decision(self, X):
+        X = self._validate_for_predict(X)
+        return self._decision_rows(X, self._dual_coef_dense, self.intercept_)[:, 0]
+
+
+class IndefiniteSVR(RegressorMixin, _SingleModel):
+    """epsilon-support vector regression for kernels that need not be PSD.
+
+    LIBSVM's epsilon-SVR dual on ``2n`` variables ``(alpha, alpha*)``:
+    ``min 1/2 (a - a*)'K(a - a*) + eps sum(a + a*) - y'(a - a*)`` with
+    ``sum(a - a*) = 0`` and ``0 <= a_i, a*_i <= C_i`` (``C_i = C * sample_weight_i``),
+    written as the general dual with labels ``+1`` (first n) and ``-1`` (last n) and linear
+    term ``p = (eps - y, eps + y)`` (Chang & Lin 2011, section 2.3). The compiled SMO reads
+    the n x n kernel for both halves (no 2n x 2n matrix), and solves the concave
+    sub-problems of an indefinite kernel by rule (27) of Lin & Lin (2003). The prediction is
+    ``f(x) = sum_i (a_i - a*_i) k(x_i, x) + b``.
+
+    Parameters
+    ----------
+    kernel : str or callable, default="rbf"
+        As in :class:`IndefiniteSVC`.
+    C : float, default=1.0
+        Box bound (> 0).
+    epsilon : float, default=0.1
+        Width of the insensitive tube (>= 0).
+    gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, verbose
+        As in :class:`IndefiniteSVC`.
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray or sparse matrix of shape (1, n_SV)
+        ``a_i - a*_i`` of the support vectors.
+    support_, support_vectors_, n_support_, intercept_, coef_, shape_fit_, n_features_in_
+        As in :class:`sklearn.svm.SVR`.
+    alpha_ : ndarray of shape (2 * n_samples,)
+        ``(a, a*)``.
+    objective_, kkt_gap_, converged_, n_iter_, history_, fit_status_, solver_results_
+        As in :class:`IndefiniteSVC` (one problem).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X = np.linspace(0, 6, 40)[:, None]
+    >>> reg = isvm.IndefiniteSVR(kernel="sigmoid", gamma=0.5, coef0=-1.0, C=10).fit(
+    ...     X, np.sin(X[:, 0]))
+    >>> bool(reg.converged_)
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **SVMBase._parameter_constraints,
+        "C": [Interval(numbers.Real, 0.0, None, closed="neither")],
+        "epsilon": [Interval(numbers.Real, 0.0, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        *,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        tol=1e-3,
+        C=1.0,
+        epsilon=0.1,
+        shrinking=True,
+        cache_size=200,
+        verbose=False,
+        max_iter=None,
+        wss="second_order",
+        kernel_params=None,
+    ):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.C = C
+        self.epsilon = epsilon
+        self.shrinking = shrinking
+        self.cache_size = cache_size
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.wss = wss
+        self.kernel_params = kernel_params
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the regression.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data, or the (n_samples, n_samples) kernel for ``kernel="precomputed"``.
+        y : array-like of shape (n_samples,)
+            Targets.
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights (>= 0): ``C_i = C * sample_weight_i``; weight 0 leaves the
+            sample out.
+
+        Returns
+        -------
+        self : IndefiniteSVR
+        """
+        data, y, sw = self._validate_fit_input(X, y, sample_weight, y_numeric=True)
+        y = column_or_1d(y, warn=True).astype(np.float64)
+        if not np.all(np.isfinite(y)):
+            raise ValueError("y contains NaN or infinity; give finite targets.")
+        data, kern, kp = self._solver_data(data)
+        keep = np.flatnonzero(sw > 0)
+        if keep.shape[0] == 0:
+            raise ValueError("Invalid input - all samples have zero or negative weights.")
+        m = keep.shape[0]
+        C_i = float(self.C) * sw[keep]
+        eps = float(self.epsilon)
+        yk = y[keep]
+        res = solve_dual(
+            data, np.r_[np.ones(m), -np.ones(m)], p=np.r_[eps - yk, eps + yk],
+            C=np.r_[C_i, C_i], alpha0=[np.zeros(2 * m)], sample_of=np.r_[keep, keep],
+            kernel=kern, kernel_params=kp, tol=self.tol, wss=self.wss,
+            shrinking=self.shrinking, max_iter=max_iter_of(self.max_iter),
+            cache_size=self.cache_size, check_input=False, warn=True, what="SVR SMO")
+        if self.verbose:
+            print(res)
+        n = y.shape[0]
+        beta = np.zeros(n)
+        beta[keep] = res.alpha[:m] - res.alpha[m:]
+        self.alpha_ = np.zeros(2 * n)
+        self.alpha_[keep] = res.alpha[:m]
+        self.alpha_[n + keep] = res.alpha[m:]
+        self._bounds = C_i
+        self._keep = keep
+        self._store_single(data, beta, res.b, res)
+        return self
+
+    def predict(self, X):
+        """Predicted targets ``f(x) = sum_i dual_coef_i k(x_i, x) + intercept_``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Or (n_samples, n_train) kernel values for ``kernel="precomputed"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._decision(X)
+
+
+class IndefiniteOneClassSVM(OutlierMixin, _SingleModel):
+    """One-class SVM (novelty detection) for kernels that need not be PSD.
+
+    LIBSVM's nu one-class dual (Schoelkopf et al. 2001): ``min 1/2 a'Ka`` with
+    ``sum(a) = nu * sum(C_i)`` and ``0 <= a_i <= C_i`` (``C_i`` = sample weight, 1 by
+    default), started, as in LIBSVM, from ``a_i = min(C_i, what is left of nu * sum(C))`` in
+    sample order, and solved by the same SMO as :class:`IndefiniteSVC` (rule (27) of Lin &
+    Lin 2003 for the concave sub-problems). ``decision_function(x) = sum_i a_i k(x_i, x) -
+    rho``; ``predict`` is +1 (inlier) where it is > 0, -1 otherwise.
+
+    Parameters
+    ----------
+    nu : float, default=0.5
+        In (0, 1]: an upper bound on the fraction of training errors and a lower bound on
+        the fraction of support vectors (for PSD kernels).
+    kernel, gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, \
+verbose
+        As in :class:`IndefiniteSVC`.
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray or sparse matrix of shape (1, n_SV)
+    intercept_ : ndarray of shape (1,)
+        ``-rho``.
+    offset_ : float
+        ``rho``: ``decision_function = score_samples - offset_``.
+    support_, support_vectors_, n_support_, coef_, shape_fit_, n_features_in_
+        As in :class:`sklearn.svm.OneClassSVM`.
+    alpha_ : ndarray of shape (n_samples,)
+    objective_, kkt_gap_, converged_, n_iter_, history_, fit_status_, solver_results_
+        As in :class:`IndefiniteSVC` (one problem).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X = np.random.default_rng(0).normal(size=(100, 2))
+    >>> det = isvm.IndefiniteOneClassSVM(nu=0.1, kernel="l1_gaussian", gamma=0.1).fit(X)
+    >>> int((det.predict(X) == -1).sum()) <= 15
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **SVMBase._parameter_constraints,
+        "nu": [Interval(numbers.Real, 0.0, 1.0, closed="right")],
+    }
+
+    def __init__(
+        self,
+        *,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        tol=1e-3,
+        nu=0.5,
+        shrinking=True,
+        cache_size=200,
+        verbose=False,
+        max_iter=None,
+        wss="second_order",
+        kernel_params=None,
+    ):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.nu = nu
+        self.shrinking = shrinking
+        self.cache_size = cache_size
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.wss = wss
+        self.kernel_params = kernel_params
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Learn the support of the training data.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data, or the (n_samples, n_samples) kernel for ``kernel="precomputed"``.
+        y : Ignored
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights (>= 0): the bound ``C_i``; weight 0 leaves the sample out.
+
+        Returns
+        -------
+        self : IndefiniteOneClassSVM
+        """
+        data, _, sw = self._validate_fit_input(X, None, sample_weight, y_numeric=False)
+        data, kern, kp = self._solver_data(data)
+        keep = np.flatnonzero(sw > 0)
+        if keep.shape[0] == 0:
+            raise ValueError("Invalid input - all samples have zero or negative weights.")
+        C_i = sw[keep]
+        alpha0 = _greedy_alpha(C_i, float(self.nu) * C_i.sum())
+        n = sw.shape[0]
+        res = solve_dual(
+            data, np.ones(keep.shape[0]), p=np.zeros(keep.shape[0]), C=C_i, alpha0=[alpha0],
+            sample_of=None if keep.shape[0] == n else keep, kernel=kern, kernel_params=kp,
+            tol=self.tol, wss=self.wss, shrinking=self.shrinking,
+            max_iter=max_iter_of(self.max_iter), cache_size=self.cache_size,
+            check_input=False, warn=True, what="one-class SMO")
+        if self.verbose:
+            print(res)
+        alpha = np.zeros(n)
+        alpha[keep] = res.alpha
+        self.alpha_ = alpha
+        self._bounds = C_i
+        self._keep = keep
+        self._store_single(data, alpha, res.b, res)
+        self.offset_ = -self.intercept_.copy()
+        return self
+
+    def decision_function(self, X):
+        """Signed distance to the learnt boundary: > 0 inside (inliers).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Or (n_samples, n_train) kernel values for ``kernel="precomputed"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._decision(X)
+
+    def score_samples(self, X):
+        """Raw scores ``sum_i a_i k(x_i, x)`` (``decision_function + offset_``).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self.decision_function(X) + self.offset_
+
+    def predict(self, X):
+        """+1 for inliers (decision value > 0), -1 for outliers.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Or (n_samples, n_train) kernel values for ``kernel="precomputed"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        dec = self.decision_function(X)
+        return np.where(dec > 0, 1, -1).astype(np.intp)
