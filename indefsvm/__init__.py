@@ -19,11 +19,11 @@ UnboundedObjectiveError, ConvergenceWarning
 
 from . import datasets, diagnostics, geometry, kernels, solvers
 from .diagnostics import KernelReport, SanityReport, check_kernel, sanity_report
-from .svm import IndefiniteNuSVC, IndefiniteOneClassSVM, IndefiniteSVC, IndefiniteSVR
 from .exceptions import ConvergenceWarning, UnboundedObjectiveError
 from .geometry import ConvexHullClassifier
 from .kernels import kernel_matrix
 from .klr import KernelLogisticRegression
+from .svm import IndefiniteNuSVC, IndefiniteOneClassSVM, IndefiniteSVC, IndefiniteSVR
 
 __version__ = "0.1.0"
 

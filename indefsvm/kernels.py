@@ -353,11 +353,13 @@ def resolve_gamma(gamma, X) -> float:
     ``1 / n_features``; a finite number is returned as a float."""
     if isinstance(gamma, str):
         if gamma == "scale":
-            if sp.issparse(X):
-                mean = float(X.mean())
-                var = float(X.multiply(X).mean()) - mean * mean
-            else:
-                var = float(np.asarray(X).var())
+            # data near the float64 limit overflow the variance: gamma is then 1 / inf = 0
+            with np.errstate(over="ignore", invalid="ignore"):
+                if sp.issparse(X):
+                    mean = float(X.mean())
+                    var = float(X.multiply(X).mean()) - mean * mean
+                else:
+                    var = float(np.asarray(X).var())
             return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
         if gamma == "auto":
             return 1.0 / X.shape[1]

@@ -16,3 +16,10 @@ def sonar():
 @pytest.fixture(scope="session")
 def breast():
     return isvm.datasets.load_breast_cancer_683(return_X_y=True)
+
+
+@pytest.fixture
+def global_random_seed():
+    """scikit-learn's fixture of the same name (its default seed), for its own SVM tests run
+    against ours in test_sklearn_svm_suite.py."""
+    return 42

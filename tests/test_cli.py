@@ -32,7 +32,7 @@ def test_fit_libsvm_file_json(capsys):
 def test_fit_reports_convergence_warning(capsys):
     main(["fit", "--dataset", "heart", "--max-iter", "2", "--cv", "0"])
     out = capsys.readouterr().out
-    assert "max_iter reached" in out and "warning: SMO stopped at max_iter=2" in out
+    assert "max_iter reached" in out and "warning: Solver terminated early (max_iter=2)" in out
 
 
 def test_missing_file_is_an_error(capsys):

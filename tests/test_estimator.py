@@ -105,7 +105,7 @@ def test_restarts_in_estimator_keep_the_lowest_objective(heart):
 
 def test_convergence_warning_names_max_iter_tol_and_gap(heart):
     X, y = heart
-    with pytest.warns(ConvergenceWarning, match=r"max_iter=3 .*tol=0.001.*gap"):
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=3\).*gap.*tol=0.001"):
         clf = IndefiniteSVC(max_iter=3).fit(X, y)
     assert not clf.converged_ and clf.fit_status_ == 1
 

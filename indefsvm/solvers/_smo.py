@@ -172,8 +172,16 @@ def _initial_alpha(init, y, C):
     return np.where(y > 0, c / n_pos, c / n_neg)
 
 
-def _raise_unbounded(out, kind, X, Kmat, y):
+def _raise_unbounded(out, kind, X, Kmat, y, C=np.inf):
     pair = out["bad_pair"]
+    if pair is None and np.all(np.isfinite(C)):
+        # with finite bounds the objective is bounded: only non-finite kernel values (an
+        # overflow of the kernel for huge inputs or parameters) can send it to -inf or NaN
+        raise ValueError(
+            "The dual coefficients or intercepts are not finite: the kernel has values that "
+            "are not finite (an overflow: the inputs or the kernel parameters, such as gamma "
+            "or degree, are too large). The input data may contain large values and need to "
+            "be preprocessed (StandardScaler, MinMaxScaler).")
     if pair is None:
         raise UnboundedObjectiveError(
             "The dual objective diverges to -infinity (C = inf and the kernel has a feasible "
@@ -241,7 +249,7 @@ def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shr
                            max_iter, p, same_class)
         out = solver.run()
         if out["status"] == 2:
-            _raise_unbounded(out, kind, X, Kmat, y)
+            _raise_unbounded(out, kind, X, Kmat, y, C)
         objectives.append(out["objective"])
         if best is None or out["objective"] < best["objective"]:
             best = out
@@ -450,7 +458,8 @@ def solve_dual(
     cache, shrinking and the float64 polish are those of :func:`smo`.
 
     The caller validates the kernel parameters, the labels (+1 / -1), ``p`` and the feasible
-    start ``alpha0`` (or a list of starts: the lowest objective wins); ``C`` is checked here. ``extra["grad"]`` holds ``Qa + p`` at the solution.
+    start ``alpha0`` (or a list of starts: the lowest objective wins); ``C`` is checked
+    here. ``extra["grad"]`` holds ``Qa + p`` at the solution.
     """
     kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(data, kernel, kernel_params,
                                                              check_input)

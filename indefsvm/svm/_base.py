@@ -16,7 +16,6 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
-    _check_sample_weight,
     _num_samples,
     check_is_fitted,
     validate_data,
@@ -53,6 +52,14 @@ BASE_CONSTRAINTS: dict[str, list[Any]] = {
 }
 
 
+def _compute_dense(X) -> bool:
+    """Whether a CSR input is computed as dense rows: small (the dense copy under 8 MB) and
+    not very sparse (a quarter of the entries or more) -- BLAS rows are then as fast as
+    sparse dots, and the fit equals the dense fit exactly instead of within tol."""
+    n, d = X.shape
+    return 8.0 * n * d <= 8 * 1048576 and X.nnz >= 0.25 * n * d
+
+
 def max_iter_of(max_iter):
     """scikit-learn spells "no limit" -1; we have none, so -1 (like None) is the finite
     default of the solver, max(10^7, 100 n)."""
@@ -67,6 +74,8 @@ class SVMBase(BaseEstimator):
     """Kernel, inputs and prediction rows shared by the SVM estimators (private)."""
 
     _parameter_constraints: dict = dict(BASE_CONSTRAINTS)
+    #: the LIBSVM model type, named in messages that keep SVC's wording
+    _libsvm_name = "SVC"
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -120,6 +129,7 @@ class SVMBase(BaseEstimator):
                         "X and y have incompatible shapes.\n"
                         f"X has {n} samples, but y has {y.shape[0]}.")
             self._X_fit_callable = X
+            self._fit_sparse = True  # the callable decides what it reads
             data, sparse = self._callable_rows(X, X), False
             if data.shape != (n, n):
                 raise ValueError(
@@ -134,36 +144,64 @@ class SVMBase(BaseEstimator):
             else:
                 data, y = validate_data(self, X, y, y_numeric=y_numeric, **kw)
             sparse = sp.issparse(data)
+            self._fit_sparse = sparse
             if sparse and not self._sparse_path():
                 data = data.toarray()
                 sparse = False
+            self._sv_source = None
             if sparse:
                 data = sp.csr_matrix(data)
                 data.sort_indices()
+                if _compute_dense(data):
+                    # the support vectors stay CSR (as SVC keeps them); the solver reads
+                    # dense rows, so the fit is the dense fit to the last bit
+                    self._sv_source = data
+                    data = data.toarray()
             if precomputed and data.shape[0] != data.shape[1]:
                 raise ValueError(
                     "Precomputed matrix must be a square matrix. Input is a "
                     f"{data.shape[0]}x{data.shape[1]} matrix.")
         n = data.shape[0]
-        if sample_weight is not None:
-            sample_weight = np.asarray(sample_weight)
-            if sample_weight.ndim == 1 and sample_weight.shape[0] != n:
+        if sample_weight is None:
+            sw = np.ones(n)
+        else:
+            try:
+                sw = np.array(sample_weight, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError("sample_weight must be numbers (one per sample).") from None
+            if sw.ndim == 0:
+                sw = np.full(n, float(sw))
+            if sw.shape != (n,):
                 raise ValueError(
-                    f"sample_weight and X have incompatible shapes: {sample_weight.shape} vs "
-                    f"{(n,)}: give one weight per sample.")
-        sw = _check_sample_weight(sample_weight, np.empty((n, 0)), dtype=np.float64,
-                                  ensure_non_negative=False)
+                    f"sample_weight.shape == {sw.shape}, expected {(n,)}! Give one weight "
+                    "per sample.")
         if not np.all(np.isfinite(sw)):
             raise ValueError("sample_weight contains NaN or infinity; give finite weights >= 0.")
+        self._sparse = sparse
+        self.shape_fit_ = data.shape if hasattr(data, "shape") else (n,)
+        return data, y, sw
+
+    def _check_weights(self, sw, y_idx=None, one_class_prefix=""):
+        """The checks of the weights, in the order whose message says most: none positive;
+        (classifiers) the positive ones all in one class; then any negative one."""
+        if not np.any(sw > 0):
+            raise ValueError(
+                "Invalid input - all samples have zero or negative weights. Give "
+                "sample_weight at least one entry > 0 (and none < 0).")
+        if y_idx is not None and np.unique(y_idx[sw > 0]).shape[0] < 2:
+            raise ValueError(
+                f"{one_class_prefix}Invalid input - all samples with positive weights belong "
+                "to the same class: the classifier needs two classes with sample_weight > 0.")
         if np.any(sw < 0):
             i = int(np.flatnonzero(sw < 0)[0])
             raise ValueError(
                 f"sample_weight must be >= 0; got {sw[i]:g} at index {i}. A weight scales C "
                 "for its sample (C_i = C * weight), so it cannot be negative; give 0 to leave "
                 "a sample out.")
-        self._sparse = sparse
-        self.shape_fit_ = data.shape if hasattr(data, "shape") else (n,)
-        return data, y, sw
+
+    def _not_fitted_message(self) -> str:
+        return (f"This {type(self).__name__} instance (a {self._libsvm_name}) is not fitted "
+                "yet. Call 'fit' with appropriate arguments before using this estimator.")
 
     def _callable_rows(self, A, B):
         K = self.kernel(A, B, **(self.kernel_params or {}))
@@ -190,7 +228,7 @@ class SVMBase(BaseEstimator):
     # -- prediction ---------------------------------------------------------------------------
 
     def _validate_for_predict(self, X):
-        check_is_fitted(self)
+        check_is_fitted(self, msg=self._not_fitted_message())
         if callable(self.kernel):
             return X
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64,
@@ -201,16 +239,20 @@ class SVMBase(BaseEstimator):
             raise ValueError(
                 f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the "
                 "number of samples at training time")
-        if sp.issparse(X) and not self._sparse and not self._sparse_path():
-            X = X.toarray()
+        if sp.issparse(X) and not self._fit_sparse:
+            raise ValueError(
+                f"cannot use sparse input in {type(self).__name__!r} trained on dense data")
         n_sv = self.support_.shape[0]
         if self.kernel != "precomputed" and self.support_vectors_.shape[0] != n_sv:
-            raise ValueError(
-                f"The internal representation of {type(self).__name__} was altered")
+            raise ValueError(self._altered_message())
         if int(np.sum(self._n_support)) != n_sv and self._n_support.shape[0] > 1:
-            raise ValueError(
-                f"The internal representation of {type(self).__name__} was altered")
+            raise ValueError(self._altered_message())
         return X
+
+    def _altered_message(self) -> str:
+        # SVC's wording (CVE-2020-28975 check), with the model type LIBSVM gives it
+        return (f"The internal representation of {self._libsvm_name} was altered "
+                f"({type(self).__name__}: n_support_ and the support vectors disagree)")
 
     def _kernel_block(self, Xb):
         """Kernel rows k(x, support vectors) of a block of (validated) test inputs."""
@@ -261,6 +303,8 @@ class SVMBase(BaseEstimator):
     def _store_support(self, data, support):
         """``support_vectors_`` as the fit data were: dense, CSR, or empty (precomputed and
         callable kernels: there are no vectors, only kernel values)."""
+        if getattr(self, "_sv_source", None) is not None:
+            data, self._sv_source = self._sv_source, None
         if callable(self.kernel) or self.kernel == "precomputed":
             self.support_vectors_ = np.empty((0, 0))
         elif sp.issparse(data):

@@ -64,12 +64,17 @@ def _nu_rho(grad, alpha, C_i, y):
     return 0.5 * (r1 - r2), 0.5 * (r1 + r2)
 
 
-def _warn_converged(results, max_iter, name):
-    if any(not r.converged for r in results):
+def warn_if_stopped(results, max_iter, tol):
+    """One ConvergenceWarning for runs stopped by max_iter, worded as SVC's (then the gap)."""
+    stopped = [r for r in results if not r.converged]
+    if stopped:
+        gap = max(r.kkt_gap for r in stopped)
+        shown = max(r.n_iter for r in stopped)
         warnings.warn(
-            f"Solver terminated early (max_iter={max_iter}) in {name}: the KKT gap is above "
-            "tol. Increase max_iter (or tol), or scale the data (StandardScaler, MinMaxScaler).",
-            ConvergenceWarning, stacklevel=3)
+            f"Solver terminated early (max_iter={shown if max_iter is None else max_iter}).  "
+            "Consider pre-processing your data with StandardScaler or MinMaxScaler. The KKT "
+            f"gap m - M is {gap:.3g}, above tol={tol:g}: increase max_iter (or tol) for a "
+            "stationary point.", ConvergenceWarning, stacklevel=3)
 
 
 class _ClassifierBase(ClassifierMixin, SVMBase):
@@ -92,9 +97,9 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         if self.classes_.shape[0] < 2:
             raise ValueError(
                 "The number of classes has to be greater than one; got 1 class")
+        self._check_weights(sw, y_idx, "specified nu is infeasible: "
+                            if isinstance(self, IndefiniteNuSVC) else "")
         w = self.class_weight_[y_idx] * sw
-        if not np.any(w > 0):
-            raise ValueError("Invalid input - all samples have zero or negative weights.")
         empty = [c for c in range(self.classes_.shape[0]) if not np.any(w[y_idx == c] > 0)]
         if empty:
             raise ValueError(
@@ -142,12 +147,15 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         self._n_support = np.array([np.count_nonzero(y_idx[support] == c)
                                     for c in range(n_classes)], dtype=np.int32)
         self._dual_coef_dense = dual_coef
-        self._pair_coef = pair_coef
         self.dual_coef_ = self._dual_coef_out(dual_coef)
         self._store_support(data, support)
         self.intercept_ = np.asarray(intercepts, dtype=np.float64)
-        self._intercept_ = self.intercept_.copy()
-        self._dual_coef_ = self.dual_coef_
+        self._sv_class = y_idx[support]
+        # LIBSVM's internal layout (what SVC keeps as _dual_coef_ / _intercept_): for two
+        # classes LIBSVM's +1 is classes_[0], so both are negated
+        sign = -1.0 if n_classes == 2 else 1.0
+        self._intercept_ = sign * self.intercept_
+        self._dual_coef_ = self._dual_coef_out(sign * dual_coef)
         self.solver_results_ = results
         self.n_iter_ = np.array([r.n_iter for r in results], dtype=np.int32)
         self.fit_status_ = 0 if all(r.converged for r in results) else 1
@@ -176,9 +184,27 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
 
     # -- prediction ---------------------------------------------------------------------------
 
+    def _pair_coefficients(self):
+        """(n_pairs, n_SV) coefficients and biases of the one-vs-one problems, read from the
+        LIBSVM-layout ``_dual_coef_`` / ``_intercept_`` (as SVC's predict reads them, so that
+        changing those changes the predictions; for two classes they are the negatives of
+        ``dual_coef_`` / ``intercept_``, as in SVC)."""
+        dc = self._dual_coef_
+        dc = np.asarray(dc.toarray() if sp.issparse(dc) else dc, dtype=np.float64)
+        if self.classes_.shape[0] == 2:
+            return -dc, -np.asarray(self._intercept_, dtype=np.float64)
+        coef = np.zeros((len(self._pairs), dc.shape[1]))
+        cls = self._sv_class
+        for k, (a, b, _, _, _) in enumerate(self._pairs):
+            in_a, in_b = cls == a, cls == b
+            coef[k, in_a] = dc[b - 1, in_a]
+            coef[k, in_b] = dc[a, in_b]
+        return coef, np.asarray(self._intercept_, dtype=np.float64)
+
     def _ovo_decision(self, X):
         X = self._validate_for_predict(X)
-        return self._decision_rows(X, self._pair_coef, self.intercept_)
+        coef, intercept = self._pair_coefficients()
+        return self._decision_rows(X, coef, intercept)
 
     def _ovr_from_ovo(self, dec):
         """SVC's ovr shape: votes plus the summed confidences squeezed into (-1/3, 1/3), which
@@ -233,7 +259,7 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         -------
         ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
+        check_is_fitted(self, msg=self._not_fitted_message())
         if self.break_ties and self.decision_function_shape == "ovo":
             raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
         dec = self._ovo_decision(X)
@@ -253,9 +279,8 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
     def _get_coef(self):
         """One row of input-space weights per one-vs-one problem (linear kernel)."""
         SV = self.support_vectors_
-        coef = self._pair_coef @ SV if not sp.issparse(SV) else sp.csr_matrix(
-            SV.T.dot(self._pair_coef.T).T)
-        return coef
+        pc, _ = self._pair_coefficients()
+        return pc @ SV if not sp.issparse(SV) else sp.csr_matrix(SV.T.dot(pc.T).T)
 
 
 class IndefiniteSVC(_ClassifierBase):
@@ -519,7 +544,7 @@ class IndefiniteSVC(_ClassifierBase):
                     data, y_pm, p=-np.ones(idx.shape[0]), C=C_pair, alpha0=starts,
                     sample_of=None if whole else idx, kernel=kern, kernel_params=kp,
                     tol=self.tol, wss=self.wss, shrinking=self.shrinking, max_iter=max_iter,
-                    cache_size=self.cache_size, check_input=False, warn=True)
+                    cache_size=self.cache_size, check_input=False, warn=False)
             else:
                 src = data if K_full is None else K_full
                 Kp = src if whole else src[np.ix_(idx, idx)]
@@ -544,6 +569,8 @@ class IndefiniteSVC(_ClassifierBase):
             coefs.append(res.alpha * y_pm)
             intercepts.append(res.b)
         self._pair_bounds = [C_all[idx] for _, _, _, idx in members]
+        if smo_bias:
+            warn_if_stopped(results, max_iter, self.tol)
         self._store_pairs(data, y_idx, members, alphas, coefs, intercepts, results)
         return self
 
@@ -584,6 +611,8 @@ see :class:`IndefiniteSVC`
     >>> bool(clf.fit(X, y).converged_)
     True
     """
+
+    _libsvm_name = "NuSVC"
 
     _parameter_constraints: dict = {
         **_ClassifierBase._parameter_constraints,
@@ -669,8 +698,7 @@ see :class:`IndefiniteSVC`
                 data, y_pm, p=np.zeros(idx.shape[0]), C=C_pair, alpha0=[alpha0],
                 sample_of=None if idx.shape[0] == n else idx, same_class=True, kernel=kern,
                 kernel_params=kp, tol=self.tol, wss=self.wss, shrinking=self.shrinking,
-                max_iter=max_iter, cache_size=self.cache_size, check_input=False, warn=True,
-                what="nu-SVC SMO")
+                max_iter=max_iter, cache_size=self.cache_size, check_input=False, warn=False)
             rho, r = _nu_rho(res.extra["grad"], res.alpha, C_pair, y_pm)
             if not r > 0:
                 raise ValueError(
@@ -683,6 +711,7 @@ see :class:`IndefiniteSVC`
             coefs.append(res.alpha * y_pm / r)
             intercepts.append(-rho / r)
         self._pair_bounds = [w[idx] for _, _, _, idx in members]
+        warn_if_stopped(results, max_iter, self.tol)
         self._store_pairs(data, y_idx, members, alphas, coefs, intercepts, results)
         return self
 
@@ -763,9 +792,11 @@ class IndefiniteSVR(RegressorMixin, _SingleModel):
     True
     """
 
+    _libsvm_name = "SVR"
+
     _parameter_constraints: dict = {
         **SVMBase._parameter_constraints,
-        "C": [Interval(numbers.Real, 0.0, None, closed="neither")],
+        "C": [Interval(numbers.Real, 0.0, None, closed="right")],
         "epsilon": [Interval(numbers.Real, 0.0, None, closed="left")],
     }
 
@@ -822,9 +853,8 @@ class IndefiniteSVR(RegressorMixin, _SingleModel):
         if not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or infinity; give finite targets.")
         data, kern, kp = self._solver_data(data)
+        self._check_weights(sw)
         keep = np.flatnonzero(sw > 0)
-        if keep.shape[0] == 0:
-            raise ValueError("Invalid input - all samples have zero or negative weights.")
         m = keep.shape[0]
         C_i = float(self.C) * sw[keep]
         eps = float(self.epsilon)
@@ -834,9 +864,10 @@ class IndefiniteSVR(RegressorMixin, _SingleModel):
             C=np.r_[C_i, C_i], alpha0=[np.zeros(2 * m)], sample_of=np.r_[keep, keep],
             kernel=kern, kernel_params=kp, tol=self.tol, wss=self.wss,
             shrinking=self.shrinking, max_iter=max_iter_of(self.max_iter),
-            cache_size=self.cache_size, check_input=False, warn=True, what="SVR SMO")
+            cache_size=self.cache_size, check_input=False, warn=False)
         if self.verbose:
             print(res)
+        warn_if_stopped([res], self.max_iter if self.max_iter != -1 else None, self.tol)
         n = y.shape[0]
         beta = np.zeros(n)
         beta[keep] = res.alpha[:m] - res.alpha[m:]
@@ -905,6 +936,8 @@ verbose
     True
     """
 
+    _libsvm_name = "OneClassSVM"
+
     _parameter_constraints: dict = {
         **SVMBase._parameter_constraints,
         "nu": [Interval(numbers.Real, 0.0, 1.0, closed="right")],
@@ -956,9 +989,8 @@ verbose
         """
         data, _, sw = self._validate_fit_input(X, None, sample_weight, y_numeric=False)
         data, kern, kp = self._solver_data(data)
+        self._check_weights(sw)
         keep = np.flatnonzero(sw > 0)
-        if keep.shape[0] == 0:
-            raise ValueError("Invalid input - all samples have zero or negative weights.")
         C_i = sw[keep]
         alpha0 = _greedy_alpha(C_i, float(self.nu) * C_i.sum())
         n = sw.shape[0]
@@ -967,9 +999,10 @@ verbose
             sample_of=None if keep.shape[0] == n else keep, kernel=kern, kernel_params=kp,
             tol=self.tol, wss=self.wss, shrinking=self.shrinking,
             max_iter=max_iter_of(self.max_iter), cache_size=self.cache_size,
-            check_input=False, warn=True, what="one-class SMO")
+            check_input=False, warn=False)
         if self.verbose:
             print(res)
+        warn_if_stopped([res], self.max_iter if self.max_iter != -1 else None, self.tol)
         alpha = np.zeros(n)
         alpha[keep] = res.alpha
         self.alpha_ = alpha
