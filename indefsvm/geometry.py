@@ -330,6 +330,14 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         self.n_restarts = n_restarts
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # a precomputed kernel or distance matrix is sliced on both axes by
+        # cross_val_score and GridSearchCV
+        tags.input_tags.pairwise = (self.kernel == "precomputed"
+                                    or self.metric == "precomputed_distance")
+        return tags
+
     def _params(self, X):
         return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
                                      degree=self.degree, kernel_params=self.kernel_params)
