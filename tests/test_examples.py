@@ -17,6 +17,9 @@ EXPECT = {
     "protein_table.py": "LOO SVM",
     "plot_munk_vs_m3.py": "ratio M3/MUNK",
     "tour.py": "embedding:",
+    "plot_calibrated_multiclass.py": "log-loss",
+    "plot_svr_distance_kernel.py": "IndefiniteSVR: converged True",
+    "plot_one_class_novelty.py": "shifted cluster 1.00",
 }
 
 

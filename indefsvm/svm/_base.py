@@ -137,8 +137,10 @@ class SVMBase(BaseEstimator):
         else:
             if sp.issparse(X) and precomputed:
                 raise TypeError("Sparse precomputed kernels are not supported.")
+            # a precomputed kernel gets our own one-pass check (finite and symmetric) later
             kw = dict(dtype=np.float64, order="C", accept_sparse="csr",
-                      accept_large_sparse=False)
+                      accept_large_sparse=False,
+                      ensure_all_finite=not precomputed)
             if y is None:
                 data = validate_data(self, X, **kw)
             else:
