@@ -160,6 +160,8 @@ class SVMBase(BaseEstimator):
                     self._sv_source = data
                     data = data.toarray()
             if precomputed and data.shape[0] != data.shape[1]:
+                if not np.all(np.isfinite(data)):
+                    raise ValueError("Input X (precomputed kernel) contains NaN or infinity.")
                 raise ValueError(
                     "Precomputed matrix must be a square matrix. Input is a "
                     f"{data.shape[0]}x{data.shape[1]} matrix.")
