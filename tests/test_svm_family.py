@@ -231,3 +231,32 @@ def test_precomputed_estimators_slice_the_kernel_in_cv(est, heart):
     assert np.all(np.isfinite(scores))
     grid = GridSearchCV(est, {}, cv=3).fit(K, y)
     assert grid.best_estimator_ is not None
+
+
+def test_sanity_reports_of_the_family(heart):
+    X, y = heart
+    sw = np.random.default_rng(0).uniform(0.5, 2.0, y.shape[0])
+    sw[:3] = 0.0
+    clf = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=10.0,
+                             class_weight="balanced").fit(X, y, sample_weight=sw)
+    rep = isvm.sanity_report(clf, X, y)
+    assert rep.is_stationary and rep.n == y.shape[0] - 3 and rep.ch_mu is None
+    assert np.ndim(rep.C) == 1 and "per-sample" in str(rep)
+    # nu-SVC: alpha / r is a C-SVC solution with bounds C_i / r
+    nu = isvm.IndefiniteNuSVC(nu=0.4, kernel="sigmoid", gamma=0.01, coef0=-0.5).fit(X, y)
+    rep = isvm.sanity_report(nu, X, y)
+    assert rep.is_stationary and rep.train_error <= rep.bounded_ratio + 1e-12
+    # epsilon-SVR and one-class on indefinite kernels: the general dual's report
+    t = X[:, 0] + 0.5 * X[:, 1]
+    reg = isvm.IndefiniteSVR(kernel="sigmoid", gamma=0.05, coef0=1.0, C=5.0, epsilon=0.1)
+    rep = isvm.sanity_report(reg.fit(X, t), X, t)
+    assert isinstance(rep, isvm.diagnostics.DualSanityReport) and rep.model == "epsilon-SVR"
+    assert rep.is_stationary and rep.outside_ratio <= rep.bounded_ratio + 1e-12
+    assert rep.objective == pytest.approx(reg.objective_, rel=1e-9)
+    assert "flatness" in rep.wMw_meaning and rep.to_dict()["n"] == y.shape[0]
+    det = isvm.IndefiniteOneClassSVM(kernel="l1_gaussian", gamma=0.05, nu=0.2).fit(X)
+    rep = isvm.sanity_report(det, X)
+    assert rep.is_stationary and rep.outside_ratio <= rep.bounded_ratio + 1e-12
+    assert rep.bounded_ratio <= 0.2 + 1e-12  # nu bounds the fraction at the bound
+    with pytest.raises(ValueError, match="needs a fitted"):
+        isvm.sanity_report(isvm.KernelLogisticRegression().fit(X, y), X, y)

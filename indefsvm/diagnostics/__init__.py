@@ -17,6 +17,7 @@ second-order test and the convex-hull equivalent (seed 003, Prop. 7).
 
 from .eta import EtaScan, eta_scan
 from .posttrain import (
+    DualSanityReport,
     PairwiseSanityReport,
     SanityReport,
     sanity_report,
@@ -31,6 +32,7 @@ __all__ = [
     "CPDResult",
     "EtaScan",
     "KernelReport",
+    "DualSanityReport",
     "PairwiseSanityReport",
     "SanityReport",
     "SigmoidRegion",

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 
-from .._validation import check_binary_labels, check_kernel_matrix, check_positive
+from .._validation import check_binary_labels, check_kernel_matrix
 from ._render import render_html, render_text
 
 __all__ = ["PairwiseSanityReport", "SanityReport", "sanity_report", "sanity_report_from_alpha",
@@ -70,7 +70,7 @@ class SanityReport:
     """
 
     n: int
-    C: float
+    C: float | np.ndarray
     b: float
     objective: float
     kkt_gap: float
@@ -88,7 +88,7 @@ class SanityReport:
     n_free: int
     n_degenerate: int
     ch_alpha: np.ndarray
-    ch_mu: float
+    ch_mu: float | None
     notes: list = field(default_factory=list)
 
     def _rows(self):
@@ -105,7 +105,8 @@ class SanityReport:
             ("margin 2/sqrt(w'Mw)", "n/a" if self.margin is None else f"{self.margin:.4g}"),
             ("class-mean sq. distance c'Kc", f"{self.class_mean_sqdist:.4g}"),
             ("local minimum", f"{loc[self.is_local_min]} (min curvature {curv})"),
-            ("CH mu = 2C / sum(alpha)", f"{self.ch_mu:.4g}"),
+            ("CH mu = 2C / sum(alpha)",
+             "n/a (per-sample C_i)" if self.ch_mu is None else f"{self.ch_mu:.4g}"),
         ]
 
     def __str__(self) -> str:
@@ -121,6 +122,8 @@ class SanityReport:
             "bounded_ratio", "train_error", "wMw", "margin", "class_mean_sqdist",
             "is_local_min", "min_curvature", "n_free", "n_degenerate", "ch_mu", "notes")}
         out["ch_alpha"] = self.ch_alpha.tolist()
+        if np.ndim(self.C):
+            out["C"] = np.asarray(self.C).tolist()
         return out
 
 
@@ -240,7 +243,8 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> Sa
         Labels +1 / -1.
     alpha : array-like of shape (n,)
         Dual variables, ``0 <= alpha <= C``.
-    C : float
+    C : float or array-like of shape (n,)
+        One bound, or ``C_i`` per sample (class and sample weights).
     b : float, optional
         Bias; default the mean of ``-y_t grad_t`` over free variables (midpoint of
         ``[M, m]`` if none), as the solver computes it.
@@ -262,13 +266,20 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> Sa
     """
     K = check_kernel_matrix(K)
     n = K.shape[0]
+    from ..solvers._smo import check_bounds
+
     y = check_binary_labels(y, n)
-    C = check_positive(C, "C")
+    C = check_bounds(C, n)
+    if np.any(np.isinf(C)):
+        raise ValueError("C must be finite for the sanity report (its bounded-SV counts need "
+                         "a bound); got inf.")
     alpha = np.asarray(alpha, dtype=np.float64)
     if alpha.shape != (n,):
         raise ValueError(f"alpha must have shape ({n},); got {alpha.shape}.")
+    if not np.all(np.isfinite(alpha)):
+        raise ValueError("alpha contains NaN or infinity.")
     if np.any(alpha < -1e-12 * C) or np.any(alpha > C * (1 + 1e-12)):
-        raise ValueError(f"alpha must satisfy 0 <= alpha <= C={C:g}.")
+        raise ValueError("alpha must satisfy 0 <= alpha <= C.")
     if alpha.sum() <= 0:
         raise ValueError("alpha is all zero: there is no classifier to check.")
     g, m, M, grad = _kkt(K, y, alpha, C)
@@ -276,7 +287,7 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> Sa
     if b is None:
         b = float(np.mean(g[free])) if free.any() else 0.5 * (m + M)
     gap = m - M
-    feasible = abs(float(y @ alpha)) <= 1e-8 * max(1.0, C * n)
+    feasible = abs(float(y @ alpha)) <= 1e-8 * max(1.0, float(np.max(C)) * n)
     stationary = bool(feasible and gap <= tol)
     v = y * alpha
     aQa = float(v @ K @ v)
@@ -294,7 +305,7 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> Sa
         bounded_ratio=n_bounded / n, train_error=train_error, wMw=float(wMw),
         margin=float(2.0 / np.sqrt(wMw)) if wMw > 0 else None, class_mean_sqdist=dcm,
         is_local_min=is_min, min_curvature=curv, n_free=n_free, n_degenerate=n_deg,
-        ch_alpha=2.0 * alpha / s, ch_mu=2.0 * C / s,
+        ch_alpha=2.0 * alpha / s, ch_mu=2.0 * float(C) / s if np.ndim(C) == 0 else None,
     )
     rep.notes = _notes(rep, feasible)
     return rep
@@ -344,28 +355,238 @@ def _notes(r: SanityReport, feasible: bool) -> list[str]:
         why = (f"{r.n_degenerate} bound variables have a zero multiplier"
                if r.n_degenerate else "the reduced Hessian is singular")
         notes.append(f"Local minimality undetermined: {why}.")
-    notes.append(f"Equivalent convex-hull solution (Prop. 7(1)): alpha_bar = 2 alpha / "
-                 f"sum(alpha), mu = 2C / sum(alpha) = {r.ch_mu:.4g}.")
+    if r.ch_mu is None:
+        notes.append("Per-sample bounds C_i (class or sample weights): the convex-hull "
+                     "equivalent of Haasdonk (2005), Prop. 7, needs one C and is not given.")
+    else:
+        notes.append(f"Equivalent convex-hull solution (Haasdonk 2005, Prop. 7(1)): alpha_bar "
+                     f"= 2 alpha / sum(alpha), mu = 2C / sum(alpha) = {r.ch_mu:.4g}.")
     return notes
 
 
-def sanity_report(model, X, y, *, tol: float | None = None):
-    """Sanity report of a fitted :class:`~indefsvm.IndefiniteSVC` on its training data.
+@dataclass
+class DualSanityReport:
+    """Is a trained epsilon-SVR or one-class SVM a stationary, sensible solution?
+
+    The general dual ``min 1/2 a'Qa + p'a``, ``y'a`` fixed, ``0 <= a_i <= C_i``, read from the
+    training kernel independently of the solver.
+
+    Attributes
+    ----------
+    model : str
+        ``"epsilon-SVR"`` or ``"one-class SVM"``.
+    n : int
+        Training samples taking part (weight > 0).
+    objective : float
+        ``1/2 a'Qa + p'a`` recomputed from the kernel.
+    kkt_gap : float
+        ``m - M`` of the general dual (LIBSVM's stopping rule), recomputed.
+    tol : float
+    is_stationary : bool
+    n_sv, n_bounded : int
+        Samples with a non-zero coefficient; samples with a variable at its bound ``C_i``.
+    bounded_ratio : float
+        ``n_bounded / n``: at a stationary point an upper bound on ``outside_ratio``.
+    outside_ratio : float
+        SVR: fraction of training points outside the epsilon-tube (by more than tol);
+        one-class: fraction with a decision value below -tol (training outliers).
+    wMw : float
+        ``w'Mw = c'Kc`` of the weight vector ``w = sum_i c_i phi(x_i)`` in the
+        pseudo-Euclidean feature space (``c = a - a*`` for SVR, ``c = a`` for one-class).
+    wMw_meaning : str
+        What its sign says for this model.
+    is_local_min : bool or None
+        Second-order test on the free variables restricted to the equality constraint.
+    min_curvature : float or None
+    n_free : int
+    notes : list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X = np.random.default_rng(0).normal(size=(60, 2))
+    >>> det = isvm.IndefiniteOneClassSVM(nu=0.2, gamma=0.5).fit(X)
+    >>> rep = isvm.sanity_report(det, X)
+    >>> rep.is_stationary, rep.wMw > 0
+    (True, True)
+    """
+
+    model: str
+    n: int
+    objective: float
+    kkt_gap: float
+    tol: float
+    is_stationary: bool
+    n_sv: int
+    n_bounded: int
+    bounded_ratio: float
+    outside_ratio: float
+    wMw: float
+    wMw_meaning: str
+    is_local_min: bool | None
+    min_curvature: float | None
+    n_free: int
+    notes: list = field(default_factory=list)
+
+    def _rows(self):
+        loc = {True: "yes (strict)", False: "no (negative curvature)", None: "undetermined"}
+        curv = "n/a" if self.min_curvature is None else f"{self.min_curvature:.4g}"
+        outside = ("outside the epsilon-tube" if self.model == "epsilon-SVR"
+                   else "training outliers")
+        return [
+            ("model", self.model),
+            ("objective", f"{self.objective:.10g}"),
+            ("KKT gap m - M", f"{self.kkt_gap:.3g} (tol {self.tol:g})"),
+            ("stationary", str(self.is_stationary)),
+            ("#SV / #bounded", f"{self.n_sv} / {self.n_bounded}"),
+            (f"bounded ratio >= {outside}", f"{self.bounded_ratio:.3%} >= "
+             f"{self.outside_ratio:.3%}"),
+            ("w'Mw", f"{self.wMw:.4g}"),
+            ("local minimum", f"{loc[self.is_local_min]} (min curvature {curv})"),
+        ]
+
+    def __str__(self) -> str:
+        return render_text("Sanity report", self._rows(), self.notes)
+
+    def _repr_html_(self) -> str:
+        return render_html("Sanity report", self._rows(), self.notes)
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable dictionary."""
+        return {k: getattr(self, k) for k in (
+            "model", "n", "objective", "kkt_gap", "tol", "is_stationary", "n_sv", "n_bounded",
+            "bounded_ratio", "outside_ratio", "wMw", "wMw_meaning", "is_local_min",
+            "min_curvature", "n_free", "notes")}
+
+
+def _general_kkt(Q, p, y, C, alpha):
+    """g = -y * (Qa + p), m, M of the general dual (LIBSVM's I_up / I_low)."""
+    g = -y * (Q @ alpha + p)
+    up = ((alpha < C) & (y > 0)) | ((alpha > 0) & (y < 0))
+    low = ((alpha < C) & (y < 0)) | ((alpha > 0) & (y > 0))
+    m = float(g[up].max()) if up.any() else -np.inf
+    M = float(g[low].min()) if low.any() else np.inf
+    return g, m, M
+
+
+def _reduced_curvature(Q, y, alpha, C, g, b, tol):
+    """Second-order test of the general dual: reduced Hessian of Q on the free variables
+    restricted to y_F'd = 0; bound variables with multiplier |b - g_t| <= tol degenerate."""
+    free = (alpha > 0) & (alpha < C)
+    degenerate = ~free & (np.abs(b - g) <= tol)
+    idx = np.flatnonzero(free)
+    if idx.size >= 2:
+        Z = sla.null_space(y[idx][None, :])
+        H = Z.T @ Q[np.ix_(idx, idx)] @ Z
+        lam = np.linalg.eigvalsh((H + H.T) / 2)
+        curv = float(lam[0])
+        zero_tol = H.shape[0] * np.finfo(float).eps * max(float(np.abs(lam).max()), 1e-300)
+        if curv < -zero_tol:
+            return False, curv, int(idx.size)
+        if curv <= zero_tol or degenerate.any():
+            return None, curv, int(idx.size)
+        return True, curv, int(idx.size)
+    return (None if degenerate.any() else True), None, int(idx.size)
+
+
+def _dual_report(kind, K, y2, p, C2, alpha2, coef, b, outside_ratio, tol):
+    n2 = y2.shape[0]
+    m_rep = K.shape[0]
+    Q = np.outer(y2, y2) * (K if n2 == m_rep else np.block([[K, K], [K, K]]))
+    g, m, M = _general_kkt(Q, p, y2, C2, alpha2)
+    gap = m - M
+    free = (alpha2 > 0) & (alpha2 < C2)
+    if b is None:
+        b = float(np.mean(g[free])) if free.any() else 0.5 * (m + M)
+    is_min, curv, n_free = _reduced_curvature(Q, y2, alpha2, C2, g, b, tol)
+    at_bound = alpha2 >= C2 * (1 - 1e-12)
+    n_bounded = int(np.count_nonzero(at_bound[:m_rep] | (at_bound[m_rep:] if n2 > m_rep
+                                                          else False)))
+    wMw = float(coef @ K @ coef)
+    if kind == "epsilon-SVR":
+        meaning = ("w'Mw = ||w||^2 in the pseudo-Euclidean feature space is the flatness term "
+                   "of the primal; > 0 means the solution trades flatness against tube "
+                   "violations as in the PSD case, <= 0 means the 'flatness' term rewards "
+                   "large coefficients and the fit is a stationary point without that reading")
+    else:
+        meaning = ("w'Mw = ||w||^2 in the pseudo-Euclidean feature space; > 0 is needed for "
+                   "the boundary rho / ||w|| to be a distance from the origin (Schoelkopf et al. "
+                   "2001), <= 0 means the support estimate has no such geometric reading")
+    rep = DualSanityReport(
+        model=kind, n=m_rep, objective=float(0.5 * alpha2 @ Q @ alpha2 + p @ alpha2),
+        kkt_gap=float(gap), tol=tol, is_stationary=bool(gap <= tol),
+        n_sv=int(np.count_nonzero(coef)), n_bounded=n_bounded, bounded_ratio=n_bounded / m_rep,
+        outside_ratio=float(outside_ratio), wMw=wMw, wMw_meaning=meaning, is_local_min=is_min,
+        min_curvature=curv, n_free=n_free)
+    notes = []
+    if rep.is_stationary:
+        notes.append(f"Stationary point: KKT gap m - M = {gap:.3g} <= tol = {tol:g}.")
+    else:
+        notes.append(f"Not a stationary point: KKT gap m - M = {gap:.3g} > tol = {tol:g}; the "
+                     "solver stopped early. Raise max_iter before reading on.")
+    what = "outside the tube" if kind == "epsilon-SVR" else "training outliers"
+    holds = "holds" if outside_ratio <= rep.bounded_ratio + 1e-12 else "is violated"
+    notes.append(f"{n_bounded} of {m_rep} samples have a variable at its bound "
+                 f"({rep.bounded_ratio:.2%}), an upper bound on the {what} "
+                 f"({outside_ratio:.2%}) at a stationary point; the bound {holds}.")
+    notes.append(f"w'Mw = {wMw:.4g}: " + meaning + ".")
+    if is_min is False:
+        notes.append(f"Not a local minimum: curvature {curv:.4g} < 0 along a feasible "
+                     "direction of the free variables (a saddle point).")
+    elif is_min is True:
+        notes.append("Strict local minimum on the free variables (positive definite reduced "
+                     "Hessian, no degenerate bound).")
+    else:
+        notes.append("Local minimality undetermined (singular reduced Hessian or degenerate "
+                     "bounds).")
+    rep.notes = notes
+    return rep
+
+
+def _training_kernel(model, X):
+    from ..kernels import kernel_matrix
+
+    if callable(model.kernel):
+        return check_kernel_matrix(model._callable_rows(X, X), "kernel(X, X)")
+    if model.kernel == "precomputed":
+        return check_kernel_matrix(X, "X (precomputed kernel)")
+    Xa = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64)
+    if Xa.ndim != 2 or Xa.shape[1] != model.n_features_in_:
+        raise ValueError(
+            f"X must be the training data of the model: {model.n_features_in_} features; got "
+            f"shape {Xa.shape}.")
+    if getattr(model, "solver", "smo") == "lsvm" and hasattr(model, "_solver_inputs"):
+        Xa = model._solver_inputs(Xa)
+    return kernel_matrix(Xa, kernel=model._kernel_name(), **model._kernel_params_fitted)
+
+
+def sanity_report(model, X, y=None, *, tol: float | None = None):
+    """Sanity report of a fitted SVM of indefsvm on its training data.
 
     Parameters
     ----------
-    model : IndefiniteSVC
+    model : IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR or IndefiniteOneClassSVM
         Fitted.
     X : array-like
         The training data (or training kernel matrix for ``kernel="precomputed"``).
-    y : array-like of shape (n_samples,)
-        The training labels.
+    y : array-like of shape (n_samples,), optional
+        The training labels or targets (not for the one-class SVM).
     tol : float, optional
         Default: the model's ``tol``.
 
     Returns
     -------
-    SanityReport, or PairwiseSanityReport for more than two classes.
+    SanityReport, PairwiseSanityReport (more than two classes) or DualSanityReport (SVR,
+    one-class).
+
+    Notes
+    -----
+    Classifiers: the report of the C-SVC dual (2) of Lin & Lin (2003) with the model's
+    per-sample bounds ``C_i``; for nu-SVC, of the equivalent C-SVC solution ``alpha / r``
+    with bounds ``C_i / r`` (Chang & Lin 2001). ``w'Mw`` is Haasdonk's (2005) convex-hull
+    criterion. SVR and one-class: :class:`DualSanityReport`, whose ``w'Mw`` is the
+    pseudo-Euclidean norm of the weight vector (its reading is stated in the report).
 
     Examples
     --------
@@ -376,29 +597,62 @@ def sanity_report(model, X, y, *, tol: float | None = None):
     >>> rep.is_stationary, rep.wMw > 0
     (True, True)
     """
-    from ..kernels import kernel_matrix
-
-    if not hasattr(model, "alpha_"):
-        raise ValueError("sanity_report needs a fitted IndefiniteSVC (call fit first).")
+    name = type(model).__name__
+    known = ("IndefiniteSVC", "IndefiniteNuSVC", "IndefiniteSVR", "IndefiniteOneClassSVM")
+    if name not in known:
+        raise ValueError(f"sanity_report needs a fitted {', '.join(known)}; got {name}.")
+    if not hasattr(model, "support_"):
+        raise ValueError(f"sanity_report needs a fitted {name} (call fit first).")
     tol = model.tol if tol is None else tol
+    K = _training_kernel(model, X)
+    n = K.shape[0]
+    if n != model.shape_fit_[0]:
+        raise ValueError(f"X must be the training data of the model ({model.shape_fit_[0]} "
+                         f"samples); got {n}.")
+    if name == "IndefiniteOneClassSVM":
+        keep = model._keep
+        Kk = K[np.ix_(keep, keep)]
+        a = model.alpha_[keep]
+        dec = Kk @ a + model.intercept_[0]
+        return _dual_report("one-class SVM", Kk, np.ones(keep.shape[0]),
+                            np.zeros(keep.shape[0]), model._bounds, a, a, model.intercept_[0],
+                            float(np.mean(dec < -tol)), tol)
+    if y is None:
+        raise ValueError(f"sanity_report of a {name} needs the training y.")
     y = np.asarray(y)
-    if model.kernel == "precomputed":
-        K = check_kernel_matrix(X, "X (precomputed kernel)")
-    else:
-        Xa = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64)
-        name = model._kernel_name()
-        K = kernel_matrix(Xa, kernel=name, **model._kernel_params_fitted)
-    if K.shape[0] != y.shape[0] or K.shape[0] != model.alpha_.shape[-1]:
-        raise ValueError("X and y must be the training data of the model "
-                         f"({model.alpha_.shape[-1]} samples).")
+    if y.shape[0] != n:
+        raise ValueError(f"y has {y.shape[0]} entries for {n} training samples.")
+    if name == "IndefiniteSVR":
+        keep = model._keep
+        Kk = K[np.ix_(keep, keep)]
+        m = keep.shape[0]
+        yk = y[keep].astype(np.float64)
+        a2 = np.r_[model.alpha_[keep], model.alpha_[n + keep]]
+        coef = a2[:m] - a2[m:]
+        resid = np.abs(yk - (Kk @ coef + model.intercept_[0]))
+        return _dual_report("epsilon-SVR", Kk, np.r_[np.ones(m), -np.ones(m)],
+                            np.r_[model.epsilon - yk, model.epsilon + yk],
+                            np.r_[model._bounds, model._bounds], a2, coef, model.intercept_[0],
+                            float(np.mean(resid > model.epsilon + tol)), tol)
     classes = model.classes_
     reports, pairs = [], []
     alphas = model.alpha_[None, :] if model.alpha_.ndim == 1 else model.alpha_
+    scale = getattr(model, "_nu_r", None)
     for k, (a, b_, pos_class, _, _) in enumerate(model._pairs):
-        idx = np.flatnonzero((y == classes[a]) | (y == classes[b_]))
+        idx = model._pair_members[k]
         yp = np.where(y[idx] == classes[pos_class], 1.0, -1.0)
-        rep = sanity_report_from_alpha(K[np.ix_(idx, idx)], yp, alphas[k][idx], model.C,
-                                       b=model.intercept_[k], tol=tol)
+        bounds = np.asarray(model._pair_bounds[k], dtype=np.float64)
+        if bounds.size == 0 or (np.all(bounds == bounds[0]) and scale is None):
+            bounds = float(bounds[0]) if bounds.size else float(model.C)
+        alpha = alphas[k][idx]
+        tol_k = tol
+        if scale is not None:
+            # nu-SVC: alpha / r solves the C-SVC dual with bounds C_i / r, and the nu-SVC
+            # tolerance tol on the gradient becomes tol / r there
+            alpha, bounds = alpha / scale[k], np.asarray(bounds) / scale[k]
+            tol_k = tol / scale[k]
+        rep = sanity_report_from_alpha(K[np.ix_(idx, idx)], yp, alpha, bounds,
+                                       b=model.intercept_[k], tol=tol_k)
         reports.append(rep)
         neg_class = b_ if pos_class == a else a
         pairs.append((classes[pos_class], classes[neg_class]))

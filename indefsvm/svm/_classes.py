@@ -151,6 +151,7 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         self._store_support(data, support)
         self.intercept_ = np.asarray(intercepts, dtype=np.float64)
         self._sv_class = y_idx[support]
+        self._pair_members = [idx for _, _, _, idx in members]
         # LIBSVM's internal layout (what SVC keeps as _dual_coef_ / _intercept_): for two
         # classes LIBSVM's +1 is classes_[0], so both are negated
         sign = -1.0 if n_classes == 2 else 1.0
@@ -685,6 +686,7 @@ see :class:`IndefiniteSVC`
                     f"and {self.classes_[b]} ({nb:g}); give nu <= "
                     f"{2 * min(na, nb) / (na + nb):.4g}.")
         results, alphas, coefs, intercepts = [], [], [], []
+        self._nu_r = []
         n = y_idx.shape[0]
         for _, _, pos_class, idx in members:
             y_pm = np.where(y_idx[idx] == pos_class, 1.0, -1.0)
@@ -706,6 +708,7 @@ see :class:`IndefiniteSVC`
                     "kernel gives the two classes no positive separation at the stationary "
                     "point found. Try another nu, or IndefiniteSVC.")
             res.b = -rho / r
+            self._nu_r.append(r)
             results.append(res)
             alphas.append(res.alpha)
             coefs.append(res.alpha * y_pm / r)
