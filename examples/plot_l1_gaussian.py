@@ -17,7 +17,7 @@ quantities: the signature and ``c'Kc`` before training, ``w'Mw``, #SV and #bound
 
 What we find: (b) has the paper's signature (18, 21, 1) on our points, but with ``C = 2000``
 our solution has ``w'Mw < 0`` (the sanity report flags it) and lowering ``C`` to 200 gives
-``w'Mw > 0`` -- the remedy seed 003 §7.4 recommends. The paper's points probably live on
+``w'Mw > 0`` -- the remedy Haasdonk 2005, §7.4 recommends. The paper's points probably live on
 another scale, which changes what ``C = 2000`` means.
 """
 

@@ -9,7 +9,7 @@ either arm: each choice is a local optimum, with a different objective and a dif
 decision line (squared pE distances shrink when the imaginary coordinate grows).
 
 Two SMO runs from different starting points find the two optima; random restarts
-(``n_restarts``, seed 000 Fig. 5) keep the lower one. The sanity report's second-order test
+(``n_restarts``, Lin & Lin 2003 Fig. 5) keep the lower one. The sanity report's second-order test
 confirms that both are strict local minima.
 """
 

@@ -1,5 +1,5 @@
 """
-MUNK against M3: objective by iteration (seed 002, Fig. 1)
+MUNK against M3: objective by iteration (Sha, Saul & Lee 2003, Fig. 1)
 ==========================================================
 
 Both are multiplicative updates for the non-negative quadratic program (4) of an SVM without

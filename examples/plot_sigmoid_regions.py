@@ -2,7 +2,7 @@
 Sigmoid kernel regions and the entropic kernel, seen by ``check_kernel``
 ========================================================================
 
-Lin & Lin (seed 000, §3) sort the sigmoid kernel ``tanh(a x'x' + r)`` into four cases by the
+Lin & Lin (Lin & Lin 2003, §3) sort the sigmoid kernel ``tanh(a x'x' + r)`` into four cases by the
 signs of ``a`` and ``r``. For ``a > 0`` the kernel matrix becomes conditionally positive
 definite (CPD) once ``r`` is small enough (Thm 4), which is why they advise ``a > 0, r < 0``.
 
@@ -10,10 +10,10 @@ The first figure fixes ``a = 1 / n_features`` on the bundled heart data and swee
 smallest eigenvalue of ``K`` and of ``K`` on the complement of ``e`` (the CPD test), and the
 pseudo-Euclidean signature ``(p, q)`` of the centred kernel. The CPD region is shaded.
 
-The second figure checks the entropic kernel ``exp(-gamma [D(x||x') + D(x'||x)])`` of seed 004
-on random probability vectors. The seed calls it PSD after "exhaustive numerical testing"; the
-check finds clearly negative eigenvalues (far above rounding) for small ``gamma`` and few
-dimensions, and PSD matrices for large ``gamma`` or many dimensions.
+The second figure checks the entropic kernel ``exp(-gamma [D(x||x') + D(x'||x)])`` of the SVM
+lecture notes on random probability vectors. The notes call it PSD after "exhaustive numerical
+testing"; the check finds clearly negative eigenvalues (far above rounding) for small ``gamma``
+and few dimensions, and PSD matrices for large ``gamma`` or many dimensions.
 """
 
 # %%

@@ -4,7 +4,7 @@ Proteins: pseudo-Euclidean characteristics and leave-one-out errors (Haasdonk, T
 
 The bundled 213 x 213 globin dissimilarities ``D`` (four classes) become the kernel
 ``K = exp(-gamma D^2)``. For each one-vs-rest labelling we pick ``(gamma, C)`` on a small
-grid by leave-one-out (LOO) error of the indefinite SVM and report, as in seed 003 Table 1:
+grid by leave-one-out (LOO) error of the indefinite SVM and report, as in Haasdonk 2005 Table 1:
 the signature ``(p, q)`` of the centred kernel, the squared distance of the class means
 ``c'Kc`` (DCM), ``w'Mw`` of the trained model, #SV, #bounded SV, and the best k-NN LOO error.
 

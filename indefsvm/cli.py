@@ -1,27 +1,91 @@
 """The ``indefsvm`` command line (also ``python -m indefsvm``).
 
-``indefsvm fit`` trains :class:`indefsvm.IndefiniteSVC` on a bundled data set or a LIBSVM file
-and prints what a LIBSVM user wants to see: iterations, objective, KKT gap, support vectors,
-training and cross-validation accuracy. ``indefsvm check`` says whether a kernel is usable in
-an SVM before training (:func:`indefsvm.check_kernel`). ``indefsvm report`` does both and adds
-the sanity report of the trained model (:func:`indefsvm.sanity_report`), printed and written as
-one self-contained HTML page.
+``indefsvm fit`` trains :class:`indefsvm.IndefiniteSVC` on a bundled data set, a LIBSVM file
+or a precomputed kernel and prints what a LIBSVM user wants to see: iterations, objective, KKT
+gap, support vectors, training (and, when asked, cross-validation) accuracy; ``--save MODEL``
+keeps the model. ``indefsvm predict MODEL DATA`` applies a saved model. ``indefsvm check``
+says whether a kernel is usable in an SVM before training (:func:`indefsvm.check_kernel`).
+``indefsvm report`` does both and adds the sanity report of the trained model
+(:func:`indefsvm.sanity_report`), printed and written as one self-contained HTML page.
+
+A mistake of the user never ends in a traceback: one line ``indefsvm: error: <what, where,
+what to do>`` on stderr and an exit status (``--debug`` shows the traceback instead).
+
+Exit status: 0 success; 1 data or numerical error (unreadable file, bad line, a kernel that
+overflows, an unbounded objective, out of memory); 2 usage error (unknown option, a parameter
+out of range); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import sys
+import tempfile
 import time
 import warnings
 
 import numpy as np
 
+from . import __version__
+from ._logging import logger
 from .datasets import DATASETS, load_libsvm
-from .estimator import IndefiniteSVC
-from .exceptions import ConvergenceWarning
+from .exceptions import ConvergenceWarning, DataFileError, UnboundedObjectiveError
 from .kernels import KERNELS, resolve_kernel_params
+
+EXIT_DATA = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+#: model files are skops files: they load without running arbitrary code, and only the
+#: types listed here are accepted from them
+TRUSTED_TYPES = (
+    "indefsvm.svm._classes.IndefiniteSVC",
+    "indefsvm.svm._classes.IndefiniteNuSVC",
+    "indefsvm.svm._classes.IndefiniteSVR",
+    "indefsvm.svm._classes.IndefiniteOneClassSVM",
+    "indefsvm.solvers._result.SolverResult",
+)
+
+
+class CLIError(Exception):
+    """A user's mistake: the message (what, where, what to do) and the exit status."""
+
+    def __init__(self, message: str, code: int = EXIT_DATA):
+        super().__init__(message)
+        self.code = code
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2 (through CLIError)."""
+
+    def error(self, message):  # noqa: D401 - argparse's API
+        raise CLIError(f"{message} (see '{self.prog} --help')", EXIT_USAGE)
+
+
+# -- progress ---------------------------------------------------------------------------------
+
+
+def _bar(args, total: int, desc: str):
+    """A tqdm progress bar on stderr when it is a terminal (and not --quiet), else None."""
+    if args.quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    # every fold is shown (there are few, and each may take long)
+    return tqdm(total=total, desc=desc, file=sys.stderr, leave=False, unit="fold",
+                mininterval=0, miniters=1)
+
+
+def _say(args, message: str) -> None:
+    """An announcement on stderr (what is about to happen), unless --quiet."""
+    if not args.quiet:
+        print(f"indefsvm: {message}", file=sys.stderr)
+
+
+# -- arguments ----------------------------------------------------------------------------------
 
 
 def _number_or_keyword(text: str):
@@ -31,21 +95,46 @@ def _number_or_keyword(text: str):
         return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a number, 'scale' or 'auto'; got {text!r}"
-        ) from None
+            f"expected a number, 'scale' or 'auto'; got {text!r}") from None
 
 
-def _add_data_args(p: argparse.ArgumentParser) -> None:
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0; got {value}")
+    return value
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument("--quiet", action="store_true",
+                   help="print results only: no announcements, no progress bar")
+    g.add_argument("--verbose", action="store_true",
+                   help="log the solver's progress (iteration, objective, gap) every few seconds")
+    g.add_argument("--debug", action="store_true",
+                   help="show the Python traceback of an error instead of one line")
+
+
+def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str) -> None:
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("file", nargs="?", help="LIBSVM-format data file")
+    src.add_argument("file", nargs="?", metavar="FILE",
+                     help="LIBSVM data file, or a precomputed kernel matrix (.npy, .npz or text "
+                          "with --labels)")
     src.add_argument("--dataset", choices=sorted(DATASETS), help="a bundled data set")
+    p.add_argument("--labels", metavar="FILE", help=labels_help)
     p.add_argument("--n-features", type=int, default=None,
                    help="number of features of a LIBSVM file (if its last ones are unused)")
+    p.add_argument("--zero-based", action="store_true",
+                   help="the LIBSVM file's indices start at 0 (scikit-learn's "
+                        "dump_svmlight_file default)")
 
 
 def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly"],
-                   help="kernel name (default: rbf)")
+                   help="kernel name (default: rbf); a precomputed matrix FILE sets it")
     p.add_argument("--gamma", type=_number_or_keyword, default="scale",
                    help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto')")
     p.add_argument("--coef0", type=float, default=0.0, help="the sigmoid's r, poly's coef0")
@@ -59,45 +148,227 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--wss", default="second_order", choices=["second_order", "first_order"])
     p.add_argument("--init", default="zero", choices=["zero", "class_balanced"])
     p.add_argument("--no-shrinking", action="store_true", help="disable shrinking")
-    p.add_argument("--restarts", type=int, default=0, help="random restarts (seed 000, Fig. 5)")
+    p.add_argument("--restarts", type=_positive_int, default=0,
+                   help="random restarts (Lin & Lin 2003, Fig. 5)")
     p.add_argument("--seed", type=int, default=0, help="random seed")
 
 
-def _load(args):
+# -- data ---------------------------------------------------------------------------------------
+
+
+def _check_path(path: str, what: str = "data file") -> None:
+    if not os.path.exists(path):
+        raise CLIError(f"{path}: no such {what}; check the path.")
+    if os.path.isdir(path):
+        raise CLIError(f"{path}: is a directory; give a {what}.")
+    if not os.access(path, os.R_OK):
+        raise CLIError(f"{path}: cannot be read (permission denied).")
+
+
+def _read_matrix(path: str, name: str) -> np.ndarray:
+    """A numeric matrix from .npy, .npz (array 'K', or its only array) or text."""
+    _check_path(path, f"{name} file")
+    try:
+        if path.endswith(".npy"):
+            M = np.load(path, allow_pickle=False)
+        elif path.endswith(".npz"):
+            with np.load(path, allow_pickle=False) as z:
+                keys = list(z.keys())
+                key = "K" if "K" in keys else (keys[0] if len(keys) == 1 else None)
+                if key is None:
+                    raise DataFileError(path, None, f"holds arrays {keys}; name the kernel "
+                                        "matrix 'K' (np.savez(path, K=K, y=y)).")
+                M = z[key]
+        else:
+            M = np.loadtxt(path, ndmin=2)
+    except DataFileError:
+        raise
+    except (ValueError, OSError, EOFError) as exc:
+        raise DataFileError(path, None, f"cannot be read as a numeric matrix: {exc}") from None
+    if M.dtype.kind not in "biuf":
+        raise DataFileError(path, None, f"holds {M.dtype} values, not numbers.")
+    return np.asarray(M, dtype=np.float64)
+
+
+def _read_labels(path: str, n: int) -> np.ndarray:
+    _check_path(path, "labels file")
+    try:
+        if path.endswith(".npy"):
+            y = np.load(path, allow_pickle=False)
+        else:
+            with open(path, encoding="utf-8") as fh:
+                y = np.array([line.strip() for line in fh if line.strip()])
+            try:
+                y = y.astype(np.float64)
+            except ValueError:
+                pass  # string labels are fine for a classifier
+    except (ValueError, OSError) as exc:
+        raise DataFileError(path, None, f"cannot be read as labels: {exc}") from None
+    y = np.ravel(y)
+    if y.shape[0] != n:
+        raise DataFileError(path, None, f"has {y.shape[0]} labels for {n} samples; give one "
+                            "label per row of the kernel matrix.")
+    return y
+
+
+def _npz_labels(path: str):
+    if path.endswith(".npz"):
+        with np.load(path, allow_pickle=False) as z:
+            if "y" in z:
+                return np.asarray(z["y"])
+    return None
+
+
+def _load(args, *, need_labels: bool = True):
+    """(data, y, description, precomputed): a bundled set, a LIBSVM file or a kernel matrix."""
     if args.dataset:
-        return DATASETS[args.dataset](return_X_y=True)
-    return load_libsvm(args.file, n_features=args.n_features)
+        X, y = DATASETS[args.dataset](return_X_y=True)
+        return X, y, args.dataset, False
+    path = args.file
+    _check_path(path)
+    if args.labels or path.endswith((".npy", ".npz")):
+        K = _read_matrix(path, "kernel matrix")
+        if K.ndim != 2 or K.shape[0] != K.shape[1]:
+            raise DataFileError(path, None, f"is a {K.shape} array; a kernel matrix is square "
+                                "(n_samples, n_samples).")
+        y = _read_labels(args.labels, K.shape[0]) if args.labels else _npz_labels(path)
+        if y is None and need_labels:
+            raise CLIError(f"{path}: a precomputed kernel needs its labels: give --labels FILE "
+                           "(.npy or text, one per line), or save y beside K in the .npz.",
+                           EXIT_USAGE)
+        return K, y, path, True
+    X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based)
+    return X, y, path, False
 
 
-def _estimator(args) -> IndefiniteSVC:
-    kernel_params = {"p": args.pe_p} if args.kernel == "pseudo_euclidean" else None
-    if args.kernel == "pseudo_euclidean" and args.pe_p is None:
-        raise SystemExit("indefsvm: --p is required with --kernel pseudo_euclidean")
-    return IndefiniteSVC(
-        kernel=args.kernel, C=args.C, gamma=args.gamma, coef0=args.coef0, degree=args.degree,
-        tol=args.tol, max_iter=args.max_iter, cache_size=args.cache_size, wss=args.wss,
-        init=args.init, shrinking=not args.no_shrinking, n_restarts=args.restarts,
-        random_state=args.seed, kernel_params=kernel_params,
-    )
+def _check_classes(y, cv: int = 0) -> None:
+    labels, counts = np.unique(y, return_counts=True)
+    if labels.shape[0] < 2:
+        raise CLIError(f"the labels hold one class only ({labels[0]}); a classifier needs two "
+                       "or more.")
+    if cv > counts.min():
+        small = labels[np.argmin(counts)]
+        raise CLIError(f"--cv {cv} needs at least {cv} samples of every class, but class "
+                       f"{small} has {counts.min()}; use --cv {counts.min()} or fewer, or --cv 0.",
+                       EXIT_USAGE)
+
+
+def _estimator(args, precomputed: bool):
+    from .svm import IndefiniteSVC
+
+    if args.kernel == "pseudo_euclidean" and args.pe_p is None and not precomputed:
+        raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
+                       EXIT_USAGE)
+    kernel_params = ({"p": args.pe_p} if args.kernel == "pseudo_euclidean"
+                     and not precomputed else None)
+    clf = IndefiniteSVC(
+        kernel="precomputed" if precomputed else args.kernel, C=args.C, gamma=args.gamma,
+        coef0=args.coef0, degree=args.degree, tol=args.tol, max_iter=args.max_iter,
+        cache_size=args.cache_size, wss=args.wss, init=args.init,
+        shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
+        kernel_params=kernel_params, verbose=args.verbose)
+    _check_estimator_params(clf)
+    return clf
+
+
+def _check_estimator_params(clf) -> None:
+    """The estimator's own parameter checks, before any data are read: exit status 2."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    try:
+        clf._validate_params()
+        clf._check_kernel_settings()
+    except (InvalidParameterError, ValueError) as exc:
+        raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
+
+
+def _cli_wording(message: str) -> str:
+    """scikit-learn names parameters as the estimator spells them: say the option."""
+    for param, option in (("'C'", "-C"), ("'gamma'", "--gamma"), ("'tol'", "--tol"),
+                          ("'degree'", "--degree"), ("'max_iter'", "--max-iter"),
+                          ("'cache_size'", "--cache-size"), ("'coef0'", "--coef0"),
+                          ("gamma=", "--gamma "), ("'n_restarts'", "--restarts")):
+        message = message.replace(f"The {param} parameter of IndefiniteSVC", f"{option}")
+    return message
+
+
+# -- commands -----------------------------------------------------------------------------------
+
+
+def _atomic_write(path: str, write) -> None:
+    """Write through a temporary file in the same folder, renamed at the end: an interrupted
+    run leaves no truncated file."""
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".indefsvm-", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _check_output_file(path: str, option: str) -> None:
+    if os.path.isdir(path):
+        raise CLIError(f"{option} {path}: is a directory; give a file name.", EXIT_USAGE)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CLIError(f"{option} {path}: folder {folder} does not exist.", EXIT_USAGE)
+
+
+def _cross_validate(args, X, y, precomputed):
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    folds = list(StratifiedKFold(n_splits=args.cv, shuffle=True,
+                                 random_state=args.seed).split(X, y))
+    _say(args, f"{args.cv}-fold cross-validation (--cv 0 skips it)")
+    bar = _bar(args, len(folds), "cross-validation")
+    scores = []
+    template = _estimator(args, precomputed)
+    template.set_params(verbose=False)
+    try:
+        for train, test in folds:
+            est = clone(template)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                if precomputed:
+                    est.fit(X[np.ix_(train, train)], y[train])
+                    scores.append(est.score(X[np.ix_(test, train)], y[test]))
+                else:
+                    est.fit(X[train], y[train])
+                    scores.append(est.score(X[test], y[test]))
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return np.array(scores)
 
 
 def _cmd_fit(args) -> int:
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
-
-    X, y = _load(args)
-    clf = _estimator(args)
+    if args.save:
+        _check_output_file(args.save, "--save")
+    if args.cv == 1:
+        raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
+                       EXIT_USAGE)
+    # the parameters are checked before the data are read (a usage error costs no time)
+    _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
+    X, y, desc, precomputed = _load(args)
+    _check_classes(y, args.cv)
+    clf = _estimator(args, precomputed)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         clf.fit(X, y)
     seconds = time.perf_counter() - t0
     train_acc = clf.score(X, y)
-    cv_acc = None
-    if args.cv > 1:
-        folds = StratifiedKFold(n_splits=args.cv, shuffle=True, random_state=args.seed)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            cv_acc = cross_val_score(_estimator(args), X, y, cv=folds)
+    cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
+    if args.save:
+        import skops.io as sio
+
+        _atomic_write(args.save, lambda tmp: sio.dump(clf, tmp))
     rows = []
     for k, res in enumerate(clf.solver_results_):
         rows.append({
@@ -112,10 +383,10 @@ def _cmd_fit(args) -> int:
             "b": res.b,
         })
     summary = {
-        "data": args.dataset or args.file,
+        "data": desc,
         "n_samples": int(X.shape[0]),
-        "n_features": int(X.shape[1]),
-        "kernel": args.kernel,
+        "n_features": None if precomputed else int(X.shape[1]),
+        "kernel": "precomputed" if precomputed else args.kernel,
         "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating)) else v)
                           for k, v in clf._kernel_params_fitted.items()},
         "C": args.C,
@@ -126,6 +397,7 @@ def _cmd_fit(args) -> int:
         "cv_folds": args.cv,
         "cv_accuracy_mean": None if cv_acc is None else float(np.mean(cv_acc)),
         "cv_accuracy_std": None if cv_acc is None else float(np.std(cv_acc)),
+        "model_file": args.save,
         "warnings": [str(w.message) for w in caught],
     }
     if args.json:
@@ -133,10 +405,11 @@ def _cmd_fit(args) -> int:
         return 0
     params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in summary["kernel_params"].items())
-    print(f"data        {summary['data']}: {X.shape[0]} samples, {X.shape[1]} features, "
-          f"{len(clf.classes_)} classes")
-    print(f"model       IndefiniteSVC(kernel={args.kernel}{', ' + params if params else ''}, "
-          f"C={args.C:g}, tol={args.tol:g})")
+    shape = (f"{X.shape[0]} x {X.shape[0]} kernel matrix" if precomputed
+             else f"{X.shape[0]} samples, {X.shape[1]} features")
+    print(f"data        {desc}: {shape}, {len(clf.classes_)} classes")
+    print(f"model       IndefiniteSVC(kernel={summary['kernel']}"
+          f"{', ' + params if params else ''}, C={args.C:g}, tol={args.tol:g})")
     for row in rows:
         print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
         print(f"  iterations        {row['iterations']}")
@@ -150,14 +423,78 @@ def _cmd_fit(args) -> int:
     if cv_acc is not None:
         print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
               f"(+/- {100 * np.std(cv_acc):.2f})")
+    if args.save:
+        print(f"model saved to {args.save}")
     for msg in summary["warnings"]:
         print(f"warning: {msg}")
     return 0
 
 
+def _load_model(path: str):
+    import skops.io as sio
+
+    _check_path(path, "model file")
+    try:
+        untrusted = sio.get_untrusted_types(file=path)
+    except Exception as exc:  # skops raises several kinds for a file that is not its own
+        raise DataFileError(path, None, f"is not a model saved by 'indefsvm fit --save' "
+                            f"({type(exc).__name__}: {exc}).") from None
+    foreign = sorted(set(untrusted) - set(TRUSTED_TYPES))
+    if foreign:
+        raise DataFileError(path, None, f"holds types indefsvm does not load: {foreign}; only "
+                            "models saved by 'indefsvm fit --save' are read.")
+    return sio.load(path, trusted=list(untrusted))
+
+
+def _cmd_predict(args) -> int:
+    if args.out:
+        _check_output_file(args.out, "--out")
+    model = _load_model(args.model)
+    precomputed = model.kernel == "precomputed"
+    path = args.data
+    _check_path(path)
+    y = None
+    if precomputed or args.labels or path.endswith((".npy", ".npz")):
+        X = _read_matrix(path, "data")
+        if precomputed and X.shape[1] != model.shape_fit_[0]:
+            raise DataFileError(path, None, f"has {X.shape[1]} columns; the model was trained "
+                                f"on {model.shape_fit_[0]} samples, so the kernel rows "
+                                "k(x, x_train) need that many.")
+        if args.labels:
+            y = _read_labels(args.labels, X.shape[0])
+    else:
+        X, y = load_libsvm(path, zero_based=args.zero_based,
+                           n_features=getattr(model, "n_features_in_", None))
+    n_feat = getattr(model, "n_features_in_", None)
+    if not precomputed and n_feat is not None and X.shape[1] != n_feat:
+        raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
+                            f"{n_feat}.")
+    pred = model.predict(X)
+    text = "".join(f"{p:g}\n" if isinstance(p, (float, np.floating)) else f"{p}\n"
+                   for p in pred.tolist())
+    if args.out:
+        def write(tmp):
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        _atomic_write(args.out, write)
+    else:
+        sys.stdout.write(text)
+    if y is not None and hasattr(model, "classes_"):
+        right = int(np.sum(pred == y))
+        _say(args, f"accuracy {100 * right / len(y):.2f} % ({right}/{len(y)})")
+    if args.out:
+        _say(args, f"{len(pred)} predictions written to {args.out}")
+    return 0
+
+
 def _kernel_params(args, X) -> dict:
     if args.kernel == "pseudo_euclidean" and args.pe_p is None:
-        raise SystemExit("indefsvm: --p is required with --kernel pseudo_euclidean")
+        raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
+                       EXIT_USAGE)
+    if args.gamma not in ("scale", "auto") and args.gamma < 0 and args.kernel in (
+            "rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl"):
+        raise CLIError(f"--gamma must be >= 0 for --kernel {args.kernel} (exp(-gamma d) with "
+                       f"gamma < 0 grows with the distance d); got {args.gamma:g}.", EXIT_USAGE)
     extra = {"p": args.pe_p} if args.kernel == "pseudo_euclidean" else None
     return resolve_kernel_params(args.kernel, X, gamma=args.gamma, coef0=args.coef0,
                                  degree=args.degree, kernel_params=extra)
@@ -166,44 +503,41 @@ def _kernel_params(args, X) -> dict:
 def _cmd_check(args) -> int:
     from .diagnostics import check_kernel
 
-    if args.file and args.file.endswith(".npy"):
-        K = np.load(args.file, allow_pickle=False)
+    data, y, _, precomputed = _load(args, need_labels=False)
+    if y is not None and np.unique(y).shape[0] != 2:
+        # the label-dependent checks (class means, Thm 5 pairs) are defined for two classes
+        _say(args, f"{np.unique(y).shape[0]} classes in the labels: the class-mean distance "
+                   "and the opposite-label eta count are left out (check pairs of classes "
+                   "separately).")
         y = None
-        if args.labels:
-            y = (np.load(args.labels, allow_pickle=False) if args.labels.endswith(".npy")
-                 else np.loadtxt(args.labels, ndmin=1))
-        rep = check_kernel(K, y, rtol=args.rtol, method=args.method)
+    n = data.shape[0]
+    if n > 3000:
+        _say(args, f"eigendecomposition of a {n} x {n} matrix (O(n^3): about "
+                   f"{2e-10 * n**3 / 2:.0f} s on one core)")
+    if precomputed:
+        rep = check_kernel(data, y, rtol=args.rtol, method=args.method)
     else:
-        if args.labels:
-            raise SystemExit("indefsvm: --labels goes with a precomputed kernel FILE.npy")
-        X, y = _load(args)
-        params = _kernel_params(args, X)
-        n_classes = np.unique(y).shape[0]
-        if n_classes != 2:
-            # the label-dependent checks (class means, Thm 5 pairs) are defined for two classes
-            print(f"indefsvm: {n_classes} classes in the labels: the class-mean distance and "
-                  "the opposite-label eta count are left out (check pairs of classes "
-                  "separately).", file=sys.stderr)
-            y = None
-        rep = check_kernel(X=X, y=y, kernel=args.kernel, rtol=args.rtol, method=args.method,
-                           **params)
+        rep = check_kernel(X=data, y=y, kernel=args.kernel, rtol=args.rtol, method=args.method,
+                           **_kernel_params(args, data))
     print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
     return 0
 
 
 def _cmd_report(args) -> int:
-    import os
-
     from ._htmlreport import write_html
     from .diagnostics import check_kernel, sanity_report
 
-    X, y = _load(args)
-    clf = _estimator(args)
-    classes = np.unique(y)
-    if classes.shape[0] == 2:
-        kernel_report = check_kernel(X=X, y=y, kernel=args.kernel, **_kernel_params(args, X))
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise CLIError(f"--out {args.out}: is a file; give a folder for the HTML report.",
+                       EXIT_USAGE)
+    X, y, desc, precomputed = _load(args)
+    _check_classes(y)
+    clf = _estimator(args, precomputed)
+    y2 = y if np.unique(y).shape[0] == 2 else None
+    if precomputed:
+        kernel_report = check_kernel(X, y2)
     else:
-        kernel_report = check_kernel(X=X, kernel=args.kernel, **_kernel_params(args, X))
+        kernel_report = check_kernel(X=X, y=y2, kernel=args.kernel, **_kernel_params(args, X))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         clf.fit(X, y)
@@ -214,57 +548,111 @@ def _cmd_report(args) -> int:
     for w in caught:
         print(f"warning: {w.message}")
     os.makedirs(args.out, exist_ok=True)
-    name = os.path.basename(args.dataset or args.file)
-    path = os.path.join(args.out, f"indefsvm-report-{name}-{args.kernel}.html")
-    desc = (f"data {args.dataset or args.file}: {X.shape[0]} samples, {X.shape[1]} features; "
-            f"IndefiniteSVC(kernel={args.kernel}, C={args.C:g}, "
-            + ", ".join(f"{k}={v}" for k, v in clf._kernel_params_fitted.items()) + ")")
-    write_html(path, title=f"indefsvm report: {name}, {args.kernel} kernel",
-               kernel_report=kernel_report, model=clf, sanity=sanity, data_desc=desc)
+    name = os.path.basename(desc)
+    kernel = "precomputed" if precomputed else args.kernel
+    path = os.path.join(args.out, f"indefsvm-report-{name}-{kernel}.html")
+    shape = (f"{X.shape[0]} x {X.shape[0]} kernel matrix" if precomputed
+             else f"{X.shape[0]} samples, {X.shape[1]} features")
+    text = (f"data {desc}: {shape}; IndefiniteSVC(kernel={kernel}, C={args.C:g}"
+            + "".join(f", {k}={v}" for k, v in clf._kernel_params_fitted.items()) + ")")
+    _atomic_write(path, lambda tmp: write_html(
+        tmp, title=f"indefsvm report: {name}, {kernel} kernel", kernel_report=kernel_report,
+        model=clf, sanity=sanity, data_desc=text))
     print(f"\nHTML report written to {path}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``indefsvm`` command."""
-    parser = argparse.ArgumentParser(
-        prog="indefsvm",
-        description="SVMs with indefinite kernels: train and diagnose.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+    """The argument parser of the ``indefsvm`` command.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+
+    Examples
+    --------
+    >>> from indefsvm.cli import build_parser
+    >>> build_parser().parse_args(["fit", "--dataset", "heart", "-C", "10"]).C
+    10.0
+    """
+    parser = _Parser(prog="indefsvm",
+                     description="SVMs with indefinite kernels: train, diagnose, predict.",
+                     epilog="exit status: 0 ok, 1 data or numerical error, 2 usage error, "
+                            "130 interrupted")
+    parser.add_argument("--version", action="version", version=f"indefsvm {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
     fit = sub.add_parser("fit", help="train an SVM and report the solution and accuracy")
-    _add_data_args(fit)
+    _add_data_args(fit, labels_help="labels of a precomputed kernel FILE (.npy or text)")
     _add_model_args(fit)
-    fit.add_argument("--cv", type=int, default=5, help="cross-validation folds (0: none)")
+    fit.add_argument("--cv", type=_positive_int, default=5,
+                     help="cross-validation folds (default 5; 0: none)")
+    fit.add_argument("--save", metavar="MODEL", help="save the model (a .skops file)")
     fit.add_argument("--json", action="store_true", help="print JSON instead of text")
+    _common(fit)
     fit.set_defaults(func=_cmd_fit)
+
+    predict = sub.add_parser("predict", help="predict with a model saved by 'fit --save'")
+    predict.add_argument("model", metavar="MODEL", help="a model file written by fit --save")
+    predict.add_argument("data", metavar="DATA",
+                         help="LIBSVM file, or kernel rows k(x, x_train) (.npy, .npz, text) "
+                              "for a precomputed-kernel model")
+    predict.add_argument("--labels", metavar="FILE",
+                         help="true labels of DATA (kernel rows), to print the accuracy")
+    predict.add_argument("--zero-based", action="store_true",
+                         help="the LIBSVM file's indices start at 0")
+    predict.add_argument("--out", metavar="FILE",
+                         help="write the predictions there (one per line) instead of stdout")
+    _common(predict)
+    predict.set_defaults(func=_cmd_predict)
 
     check = sub.add_parser(
         "check", help="is this kernel usable in an SVM? (PSD/CPD tests, signature, eta scan)")
-    _add_data_args(check)
+    _add_data_args(check, labels_help="labels of a precomputed kernel FILE (optional)")
     check.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly"],
-                       help="kernel name (default: rbf); ignored for a FILE.npy kernel")
+                       help="kernel name (default: rbf); ignored for a kernel matrix FILE")
     check.add_argument("--gamma", type=_number_or_keyword, default="scale",
                        help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto')")
     check.add_argument("--coef0", type=float, default=0.0, help="the sigmoid's r")
     check.add_argument("--degree", type=int, default=3, help="polynomial degree")
     check.add_argument("--p", type=int, default=None, dest="pe_p",
                        help="positive dimensions of the pseudo_euclidean kernel")
-    check.add_argument("--labels", help="labels of a precomputed kernel FILE.npy "
-                       "(.npy or text, one per line)")
     check.add_argument("--rtol", type=float, default=None,
                        help="relative zero threshold of eigenvalues (default n * eps)")
     check.add_argument("--method", default="auto", choices=["auto", "dense", "ldl"])
     check.add_argument("--json", action="store_true", help="print JSON instead of text")
+    _common(check)
     check.set_defaults(func=_cmd_check)
 
     report = sub.add_parser(
         "report", help="check the kernel, fit, and write a sanity report (text and HTML)")
-    _add_data_args(report)
+    _add_data_args(report, labels_help="labels of a precomputed kernel FILE (.npy or text)")
     _add_model_args(report)
     report.add_argument("--out", default=".", help="folder for the HTML file (default: .)")
+    _common(report)
     report.set_defaults(func=_cmd_report)
     return parser
+
+
+def _error_line(exc: BaseException) -> tuple[str, int]:
+    """The one line and exit status for an error of the user's data or numbers."""
+    if isinstance(exc, CLIError):
+        return str(exc), exc.code
+    if isinstance(exc, (DataFileError, UnboundedObjectiveError)):
+        return str(exc), EXIT_DATA
+    if isinstance(exc, FileNotFoundError):
+        return f"{exc.filename or exc}: no such file; check the path.", EXIT_DATA
+    if isinstance(exc, IsADirectoryError):
+        return f"{exc.filename}: is a directory; give a file.", EXIT_DATA
+    if isinstance(exc, PermissionError):
+        return f"{exc.filename}: permission denied.", EXIT_DATA
+    if isinstance(exc, MemoryError):
+        return ("out of memory: the problem does not fit; use fewer samples, a smaller "
+                "--cache-size, or a machine with more memory."), EXIT_DATA
+    if isinstance(exc, (ValueError, TypeError, OSError)):
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_DATA
+    return (f"internal error ({type(exc).__name__}: {exc}); run again with --debug for the "
+            "traceback and report it."), EXIT_DATA
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,15 +666,33 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        Exit status.
+        Exit status: 0 ok, 1 data or numerical error, 2 usage error, 130 interrupted.
+
+    Examples
+    --------
+    >>> from indefsvm.cli import main
+    >>> main(["fit", "--dataset", "heart", "-C", "-1", "--quiet"])
+    2
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in argv
     try:
+        args = build_parser().parse_args(argv)
+        if args.verbose:
+            logging.getLogger("indefsvm").setLevel(logging.INFO)
         return args.func(args)
-    except (ValueError, FileNotFoundError) as exc:
-        print(f"indefsvm: error: {exc}", file=sys.stderr)
-        return 2
+    except SystemExit as exc:  # --help and --version
+        return int(exc.code or 0)
+    except KeyboardInterrupt:
+        print("indefsvm: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        if debug:
+            raise
+        message, code = _error_line(exc)
+        logger.debug("error", exc_info=True)
+        print(f"indefsvm: error: {message}", file=sys.stderr)
+        return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,7 +2,7 @@
 
 from sklearn.exceptions import ConvergenceWarning
 
-__all__ = ["ConvergenceWarning", "UnboundedObjectiveError"]
+__all__ = ["ConvergenceWarning", "DataFileError", "UnboundedObjectiveError"]
 
 
 class UnboundedObjectiveError(ValueError):
@@ -23,3 +23,20 @@ class UnboundedObjectiveError(ValueError):
     ...     print("Thm 5" in str(err))
     True
     """
+
+
+class DataFileError(ValueError):
+    """A data file cannot be read as what it claims to be; the message names the file and,
+    where there is one, the line.
+
+    Examples
+    --------
+    >>> from indefsvm.exceptions import DataFileError
+    >>> str(DataFileError("train.txt", 3, "feature index 0 < 1"))
+    'train.txt, line 3: feature index 0 < 1'
+    """
+
+    def __init__(self, path, line: int | None, message: str):
+        self.path, self.line = str(path), line
+        where = f"{path}, line {line}" if line else f"{path}"
+        super().__init__(f"{where}: {message}")

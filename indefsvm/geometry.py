@@ -1,5 +1,5 @@
 """Pseudo-Euclidean geometry of a kernel: the embedding of Prop. 1 and the convex-hull
-classifier (CH-DU) of Haasdonk (seed 003), with the SVM <-> CH conversions of Prop. 7."""
+classifier (CH-DU) of Haasdonk (Haasdonk 2005), with the SVM <-> CH conversions of Prop. 7."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ __all__ = [
 
 
 class PseudoEuclideanEmbedding:
-    """Isometric embedding of kernel data in ``R^(p, q)`` (seed 003, Prop. 1).
+    """Isometric embedding of kernel data in ``R^(p, q)`` (Haasdonk 2005, Prop. 1).
 
     With the centred kernel ``JKJ = V diag(lambda) V'`` (``J = I - ee'/n``), the coordinates
     are ``Z = V_+- |lambda_+-|^(1/2)`` over the non-zero eigenvalues, positive ones first, and
@@ -123,7 +123,7 @@ class PseudoEuclideanEmbedding:
 
 
 def pseudo_euclidean_embedding(K, rtol: float | None = None):
-    """Embed kernel data in a pseudo-Euclidean space ``R^(p, q)`` (seed 003, Prop. 1).
+    """Embed kernel data in a pseudo-Euclidean space ``R^(p, q)`` (Haasdonk 2005, Prop. 1).
 
     Parameters
     ----------
@@ -266,7 +266,7 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9) -> dict:
 
 class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
     """Minimum-distance classifier between the closest points of reduced convex hulls in the
-    pseudo-Euclidean space of a kernel or distance (CH-DU, seed 003, §4 and §7.1).
+    pseudo-Euclidean space of a kernel or distance (CH-DU, Haasdonk 2005, §4 and §7.1).
 
     Parameters
     ----------
@@ -299,7 +299,7 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         ``f(x) = -sum_i a_i y_i d^2(x_i, x) + b = ||z - z-||^2_pE - ||z - z+||^2_pE``.
     wMw_ : float
         ``||z+ - z-||^2_pE = w'Mw`` with ``w = z+ - z-``; ``<= 0`` flags a counter-intuitive
-        classifier (seed 003, §4).
+        classifier (Haasdonk 2005, §4).
     svm_equivalent_ : dict
         :func:`ch_to_svm` of the solution: the SVM (``alpha``, ``C``) with the same decision
         boundary, or the reason there is none.

@@ -12,8 +12,8 @@ linear                   x'x                                             yes
 polynomial               (gamma x'x + coef0)^degree                      yes if coef0>=0
 rbf                      exp(-gamma ||x - x'||^2)                        yes
 sigmoid                  tanh(gamma x'x + coef0)                         in general no
-l1_gaussian              exp(-gamma ||x - x'||_1^2)                      no (seed 003 §7.5)
-sqrt_l1_exponential      exp(-gamma sqrt(||x - x'||_1)), gamma=1/2s^2    yes (seed 004)
+l1_gaussian              exp(-gamma ||x - x'||_1^2)                      no (Haasdonk 2005, §7.5)
+sqrt_l1_exponential      exp(-gamma sqrt(||x - x'||_1)), gamma=1/2s^2    yes (the SVM lecture notes)
 symmetric_kl             exp(-gamma [D(x||x') + D(x'||x)])               not known
 pseudo_euclidean         x' M x', M = diag(1_p, -1_q)                     no if q > 0
 =======================  ==============================================  ===============
@@ -146,7 +146,7 @@ def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
 def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.ndarray:
     """Sigmoid kernel ``tanh(a x'y + r)`` with ``a = gamma`` and ``r = coef0``.
 
-    Not PSD in general. Lin & Lin (seed 000, §3) show it is conditionally positive definite for
+    Not PSD in general. Lin & Lin (2003, §3) show it is conditionally positive definite for
     ``a > 0`` and ``r`` small enough (Thm 4), and advise ``a > 0, r < 0``.
 
     Parameters
@@ -174,7 +174,7 @@ def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.
 
 
 def l1_gaussian(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
-    """"Gaussian" of the L1 distance, ``exp(-gamma ||x - y||_1^2)`` (seed 003, §7.5).
+    """"Gaussian" of the L1 distance, ``exp(-gamma ||x - y||_1^2)`` (Haasdonk 2005, §7.5).
 
     Not PSD in general (for d >= 2): Haasdonk's Fig. 4 example of an indefinite kernel.
 
@@ -213,7 +213,7 @@ def _gamma_sigma(gamma, sigma, X) -> float:
 
 def sqrt_l1_exponential(X, Y=None, *, gamma: float | None = None,
                         sigma: float | None = None) -> np.ndarray:
-    """``exp(-sqrt(||x - y||_1) / (2 sigma^2))``, the kernel K_v of seed 004.
+    """``exp(-sqrt(||x - y||_1) / (2 sigma^2))``, the kernel K_v of the SVM lecture notes.
 
     Parameters
     ----------
@@ -242,7 +242,7 @@ def sqrt_l1_exponential(X, Y=None, *, gamma: float | None = None,
 
 def symmetric_kl(X, Y=None, *, gamma: float | None = None,
                  sigma: float | None = None) -> np.ndarray:
-    """Entropic kernel ``exp(-[D(x||y) + D(y||x)] / (2 sigma^2))`` of seed 004.
+    """Entropic kernel ``exp(-[D(x||y) + D(y||x)] / (2 sigma^2))`` of the SVM lecture notes.
 
     ``D(x||y) + D(y||x) = sum_k (x_k - y_k)(log x_k - log y_k)``; inputs must be strictly
     positive (typically probability vectors, e.g. histograms with a pseudo-count).
@@ -288,7 +288,7 @@ def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
     """Pseudo-Euclidean inner product ``x' M y`` with ``M = diag(1_p, -1_q)``.
 
     The first ``p`` coordinates are "real", the remaining ``q = n_features - p`` "imaginary"
-    (seed 003, §3). ``x1 y1 - x2 y2`` on R^(1,1) is ``p=1`` with two features.
+    (Haasdonk 2005, §3). ``x1 y1 - x2 y2`` on R^(1,1) is ``p=1`` with two features.
 
     Parameters
     ----------

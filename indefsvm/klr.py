@@ -176,7 +176,7 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
 
     ``min_{alpha, b} 1/2 sum_r alpha_r^2 + C sum_r log(1 + exp(xi_r))`` with
     ``xi_r = -y_r (sum_j alpha_j K(x_r, x_j) + b)``. The regulariser is ``alpha'alpha``, not
-    ``alpha'K alpha``, so the problem is convex even when ``K`` is indefinite (seed 000, §7);
+    ``alpha'K alpha``, so the problem is convex even when ``K`` is indefinite (Lin & Lin 2003, §7);
     the price is a dense ``alpha``. Multi-class problems are fitted one-vs-rest.
 
     Parameters
@@ -209,7 +209,7 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
 
     References
     ----------
-    Lin & Lin (seed 000), (33) and Tables 1-2.
+    Lin & Lin (Lin & Lin 2003), (33) and Tables 1-2.
 
     Examples
     --------

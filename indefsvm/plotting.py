@@ -73,7 +73,7 @@ def plot_spectrum(report, ax=None):
 
 
 def plot_convergence(history, ax=None, *, label=None):
-    """Objective against iteration (log x), as in seed 002 Fig. 1.
+    """Objective against iteration (log x), as in Sha, Saul & Lee 2003 Fig. 1.
 
     Parameters
     ----------
@@ -107,7 +107,7 @@ def plot_convergence(history, ax=None, *, label=None):
 
 
 def reduced_hull(P, mu, n_directions=360):
-    """Vertices of the reduced convex hull ``conv_mu`` of planar points (seed 003, §3.2).
+    """Vertices of the reduced convex hull ``conv_mu`` of planar points (Haasdonk 2005, §3.2).
 
     The support point in direction ``t`` puts weight ``mu`` on the ``floor(1/mu)`` points
     farthest along ``t`` and the rest on the next one.

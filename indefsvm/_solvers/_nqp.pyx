@@ -1,18 +1,18 @@
 # cython: language_level=3
 """Compiled loops for the dual without the equality constraint (private).
 
-Problem (4) of seed 002 / (19) of seed 000: min F(a) = 1/2 a'Qa - e'a, 0 <= a <= C
+Problem (4) of Sha, Saul & Lee 2003 / (19) of Lin & Lin 2003: min F(a) = 1/2 a'Qa - e'a, 0 <= a <= C
 (C may be +inf), Q = diag(y) K diag(y). Three families:
 
-* ``munk_loop``: multiplicative updates (7) of seed 002, class A (y = +1) then class B, with
+* ``munk_loop``: multiplicative updates (7) of Sha, Saul & Lee 2003, class A (y = +1) then class B, with
   the clip (8) for a finite C. Needs K >= 0 elementwise.
 * ``m3_loop``: Sha-Saul-Lee multiplicative updates for min 1/2 v'Av + b'v, v >= 0, with
   A = A+ - A- split elementwise: v_i <- v_i (-b_i + sqrt(b_i^2 + 4 (A+v)_i (A-v)_i)) / (2 (A+v)_i).
 * ``cd_loop``: one variable at a time (Kernel-Adatron with the exact rate 1/Q_ii). When
   Q_ii <= 0 the one-variable problem is concave and the step goes to the bound that lowers F
-  (the one-variable form of seed 000's rule (27)); with C = inf such a step is unbounded.
+  (the one-variable form of Lin & Lin 2003's rule (27)); with C = inf such a step is unbounded.
 
-And ``lsvm_loop``, the Lagrangian SVM iteration of seed 001 (Code 3) with a Cholesky factor.
+And ``lsvm_loop``, the Lagrangian SVM iteration of Mangasarian & Musicant 2001, (Code 3) with a Cholesky factor.
 
 Every loop runs without the GIL, records the objective, takes the GIL once per sweep to let
 Ctrl-C through, and stops on the KKT residual of ``_kkt_and_objective`` (gradient units).

@@ -4,7 +4,7 @@
 Problem (2) of Lin & Lin: min F(a) = 1/2 a'Qa - e'a, 0 <= a <= C, y'a = 0, Q = diag(y) K diag(y).
 The same loop solves min 1/2 a'Qa + p'a with any linear term p, and, with ``same_class``, the
 nu-SVM form with one equality constraint per class (sum of a over each class fixed): pairs are
-then chosen inside one class, which is how the convex-hull dual (CH-DU) of seed 003 is solved.
+then chosen inside one class, which is how the convex-hull dual (CH-DU) of Haasdonk 2005 is solved.
 
 Notation inside this file: ``g[t] = -y_t * grad F(a)_t``. Then
 
@@ -41,6 +41,7 @@ cimport cython
 from libc.stdlib cimport free, malloc
 
 import numpy as np
+from time import monotonic as _monotonic
 
 cdef enum:
     AT_LOWER = 0
@@ -185,6 +186,12 @@ cdef class SMOSolver:
     cdef public int status_code
     cdef public Py_ssize_t bad_i
     cdef public Py_ssize_t bad_j
+    # progress(n_iter, objective, gap, seconds) is called at most every report_every seconds
+    # from the loop's signal look (which holds the GIL anyway): no cost when it is None
+    cdef public object progress
+    cdef public double report_every
+    cdef double t_start
+    cdef double t_last
 
     def __init__(self, KernelCache kc, y, alpha0, C, double tol, bint second_order,
                  bint shrinking, long long max_iter, p=None, bint same_class=False):
@@ -236,6 +243,10 @@ cdef class SMOSolver:
         self.status_code = STATUS_MAX_ITER
         self.bad_i = -1
         self.bad_j = -1
+        self.progress = None
+        self.report_every = 5.0
+        self.t_start = 0.0
+        self.t_last = 0.0
 
     cdef inline void _set_status(self, Py_ssize_t t) noexcept nogil:
         cdef signed char st
@@ -630,6 +641,8 @@ cdef class SMOSolver:
             if self.n_iter % signal_every == 0:
                 with gil:
                     PyErr_CheckSignals()
+                    if self.progress is not None:
+                        self._report()
             if self.shrinking:
                 counter -= 1
                 if counter == 0:
@@ -691,8 +704,16 @@ cdef class SMOSolver:
             self.hist_len += 1
         return 0
 
+    def _report(self):
+        now = _monotonic()
+        if now - self.t_last >= self.report_every:
+            self.t_last = now
+            self.progress(int(self.n_iter), float(self.F), float(self.gap), now - self.t_start)
+
     def run(self):
         """Run the loop; return a dict of results in the original sample order."""
+        self.t_start = _monotonic()
+        self.t_last = self.t_start
         with nogil:
             self._solve()
         perm = self.kc.permutation()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 
 import numpy as np
-from sklearn.datasets import load_svmlight_file
 from sklearn.utils import Bunch
+
+from ._libsvm import read_libsvm
 
 _DESCR = {
     "heart": (
@@ -32,8 +32,13 @@ _DESCR = {
 }
 
 
-def load_libsvm(path, *, n_features: int | None = None, dense: bool = True):
-    """Read a LIBSVM / svmlight file.
+def load_libsvm(path, *, n_features: int | None = None, dense: bool = True,
+                zero_based: bool = False):
+    """Read a LIBSVM / svmlight file, strictly.
+
+    Indices start at 1 and increase along each line, labels and values are finite numbers;
+    anything else raises :class:`~indefsvm.exceptions.DataFileError` naming the file and the
+    line (nothing is guessed: no silent switch to 0-based indices).
 
     Parameters
     ----------
@@ -43,6 +48,9 @@ def load_libsvm(path, *, n_features: int | None = None, dense: bool = True):
         Number of features when the file does not use the last one.
     dense : bool, default=True
         Return a dense array instead of a CSR matrix.
+    zero_based : bool, default=False
+        Indices start at 0 (what scikit-learn's ``dump_svmlight_file`` writes by default);
+        LIBSVM's own format starts at 1.
 
     Returns
     -------
@@ -57,12 +65,7 @@ def load_libsvm(path, *, n_features: int | None = None, dense: bool = True):
     >>> X.shape
     (270, 13)
     """
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"No such LIBSVM file: {path!r}.")
-    X, y = load_svmlight_file(str(path), n_features=n_features)
-    if dense:
-        X = X.toarray()
-    return X, y
+    return read_libsvm(path, n_features=n_features, dense=dense, zero_based=zero_based)
 
 
 def data_path(name: str) -> str:
@@ -175,7 +178,7 @@ def load_protein213(*, return_D_y: bool = False):
     Evolutionary distances between globin sequences: 1 = hemoglobin-alpha (72),
     2 = hemoglobin-beta (72), 3 = myoglobin (39), 4 = heterogeneous globins (30). ``D`` is
     symmetric with a zero diagonal; it is a dissimilarity matrix, not features and not a
-    kernel (``-1/2 J D^2 J`` has 4 negative eigenvalues). Haasdonk (seed 003) used a 226-sample
+    kernel (``-1/2 J D^2 J`` has 4 negative eigenvalues). Haasdonk (Haasdonk 2005) used a 226-sample
     version of this set, which is not available; this is the 213-sample one of Chen et al.
 
     Parameters

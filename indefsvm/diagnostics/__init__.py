@@ -12,7 +12,7 @@ Before training, from ``K`` (and ``y`` where named):
 
 After training: :func:`sanity_report` (a fitted model) and :func:`sanity_report_from_alpha`
 (any dual solution) give a :class:`SanityReport`: stationarity, ``w'Mw``, bounded SVs, the
-second-order test and the convex-hull equivalent (seed 003, Prop. 7).
+second-order test and the convex-hull equivalent (Haasdonk 2005, Prop. 7).
 """
 
 from .eta import EtaScan, eta_scan

@@ -22,7 +22,7 @@ class EtaScan:
         Pairs ``i < j``.
     n_negative : int
         Pairs with ``eta_ij = K_ii + K_jj - 2 K_ij < -atol``: the two-variable SMO
-        sub-problem is concave there (seed 000, section 6, handled by rule (27)).
+        sub-problem is concave there (Lin & Lin 2003, section 6, handled by rule (27)).
     fraction : float
         ``n_negative / n_pairs``.
     n_cross_nonpositive : int or None
@@ -76,7 +76,7 @@ def eta_scan(K, y=None, *, atol: float | None = None) -> EtaScan:
     """Count pairs with ``eta_ij = K_ii + K_jj - 2 K_ij < 0`` (and opposite-label ``<= 0``).
 
     ``eta_ij`` is the squared distance the kernel induces between ``x_i`` and ``x_j``
-    (seed 003, (1)) and the curvature of SMO's two-variable sub-problem (seed 000, (24)).
+    (Haasdonk 2005, (1)) and the curvature of SMO's two-variable sub-problem (Lin & Lin 2003, (24)).
     One compiled pass over the upper triangle; nothing of size ``n^2`` is allocated.
 
     Parameters

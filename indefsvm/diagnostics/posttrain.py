@@ -1,4 +1,5 @@
-"""Sanity of a trained SVM with an indefinite kernel (seed 003, §5 and §7.4; seed 000, §6)."""
+"""Sanity of a trained SVM with an indefinite kernel (Haasdonk 2005, §5 and §7.4; Lin & Lin
+2003, §6)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ class SanityReport:
     objective : float
         ``F(alpha) = 1/2 alpha'Q alpha - e'alpha``.
     kkt_gap : float
-        ``m(alpha) - M(alpha)`` of seed 000 (21), recomputed from ``K``.
+        ``m(alpha) - M(alpha)`` of Lin & Lin 2003, (21), recomputed from ``K``.
     tol : float
         Tolerance for "stationary".
     is_stationary : bool
@@ -37,14 +38,14 @@ class SanityReport:
         ``alpha > 0`` and ``alpha = C``.
     bounded_ratio : float
         ``n_bounded / n``: an upper bound on the training error at a stationary point
-        (seed 003, §7.4).
+        (Haasdonk 2005, §7.4).
     train_error : float
         Fraction of training points misclassified by ``sum alpha_j y_j K_ij + b``.
     wMw : float
         ``w'Mw`` of the convex-hull solution, ``(2 / sum alpha)^2 alpha'Q alpha``
-        (seed 003, §7.4); must be ``> 0`` for a sensible classifier.
+        (Haasdonk 2005, §7.4); must be ``> 0`` for a sensible classifier.
     margin : float or None
-        ``2 / sqrt(wMw)`` when ``wMw > 0`` (seed 003, §5).
+        ``2 / sqrt(wMw)`` when ``wMw > 0`` (Haasdonk 2005, §5).
     class_mean_sqdist : float
         ``c'Kc``, an upper bound on ``wMw``.
     is_local_min : bool or None
@@ -317,19 +318,19 @@ def _notes(r: SanityReport, feasible: bool) -> list[str]:
         notes.append("alpha violates y'alpha = 0: not a feasible point of the dual (2).")
     if r.is_stationary:
         notes.append(f"Stationary point: KKT gap m - M = {r.kkt_gap:.3g} <= tol = {r.tol:g} "
-                     "(seed 000, (21)).")
+                     "(Lin & Lin 2003, (21)).")
     else:
         notes.append(f"Not a stationary point: KKT gap m - M = {r.kkt_gap:.3g} > tol = "
                      f"{r.tol:g}; the solver stopped early. Raise max_iter before reading on.")
     if r.wMw > 0:
         notes.append(f"w'Mw = {r.wMw:.4g} > 0: w and Mw point to the same side of the decision "
-                     f"line, the convex-hull reading is sensible (seed 003, §7.4); pE margin "
+                     f"line, the convex-hull reading is sensible (Haasdonk 2005, §7.4); pE margin "
                      f"2/sqrt(w'Mw) = {r.margin:.4g}.")
     else:
         notes.append(f"w'Mw = {r.wMw:.4g} <= 0: the SVM acts as a counter-intuitive convex-hull "
-                     "classifier, unsuitable as it stands (seed 003, §7.4). It still classifies "
-                     "unbounded training points correctly; a smaller C may give w'Mw > 0 "
-                     "if c'Kc > 0.")
+                     "classifier, unsuitable as it stands (Haasdonk 2005, §7.4). It still "
+                     "classifies unbounded training points correctly; a smaller C may give "
+                     "w'Mw > 0 if c'Kc > 0.")
     bound = "holds" if r.train_error <= r.bounded_ratio + 1e-12 else "is violated"
     notes.append(f"{r.n_bounded} of {r.n} training points are bounded SVs ({r.bounded_ratio:.2%}),"
                  f" an upper bound on the training error {r.train_error:.2%}; the bound {bound}.")

@@ -27,7 +27,7 @@ class KernelReport:
     negated_cpd : bool
         ``-K`` is conditionally positive (semi-)definite and ``K`` is not zero on the
         complement of ``e``: every solution has ``w'Mw <= 0``, whatever the data
-        (seed 003, §7.3).
+        (Haasdonk 2005, §7.3).
     lam_min, lam_max : float
         Extreme eigenvalues of ``K``.
     spectrum : Spectrum
@@ -157,7 +157,7 @@ def build_notes(r: KernelReport) -> list[str]:
     if r.negated_cpd:
         notes.append("-K is conditionally positive semi-definite (no eigenvalue on the "
                      "complement of e is positive): "
-                     "w'Mw <= 0 for every solution, whatever the data. Unsuitable (seed 003, "
+                     "w'Mw <= 0 for every solution, whatever the data. Unsuitable (Haasdonk 2005, "
                      "§7.3).")
     if eta.n_negative:
         notes.append(f"{eta.n_negative} of {eta.n_pairs} pairs ({eta.fraction:.3%}) have "
@@ -179,7 +179,7 @@ def build_notes(r: KernelReport) -> list[str]:
         else:
             notes.append(f"Squared distance of the class means c'Kc = {d:.4g} <= 0: every "
                          "CH/SVM solution has w'Mw <= 0. Unsuitable for these labels "
-                         "(seed 003, §7.3).")
+                         "(Haasdonk 2005, §7.3).")
     if r.n_negative_diagonal:
         notes.append(f"{r.n_negative_diagonal} diagonal entries K_ii are negative: without "
                      "y'alpha = 0 and a finite C the no-bias problem (19) is unbounded "

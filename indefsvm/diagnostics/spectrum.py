@@ -6,7 +6,7 @@ One Householder reflection ``H`` maps ``e / sqrt(n)`` to the first unit vector, 
 with lower storage never touches index 0, so its tridiagonal ``T`` carries both spectra:
 ``eig(T) = eig(K)`` and ``eig(T[1:, 1:]) = eig(B)``. The eigenvalues of ``B`` are those of
 the centred kernel ``JKJ``, ``J = I - ee'/n``, without its zero along ``e``: the
-pseudo-Euclidean signature and the CPD test (seed 000, Thm 3) both read them. So one
+pseudo-Euclidean signature and the CPD test (Lin & Lin 2003, Thm 3) both read them. So one
 ``O(n^3)`` reduction answers the PSD test, the CPD test and the signature.
 
 Zero threshold: an eigenvalue is treated as zero when ``|lambda| <= rtol * max|lambda(K)|``
@@ -313,7 +313,7 @@ def _as_spectrum(K, rtol, method="auto") -> Spectrum:
 
 @dataclass
 class CPDResult:
-    """Conditional positive definiteness of ``K`` (seed 000, Thm 3).
+    """Conditional positive definiteness of ``K`` (Lin & Lin 2003, Thm 3).
 
     Attributes
     ----------
@@ -385,11 +385,11 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
     exactly when ``K`` is CPD (Thm 3). The returned ``delta`` adds a margin of
     ``lambda_min(B) / n`` and is checked by Cholesky; if that check fails the margin grows
     tenfold, up to three times. A CPSD matrix that is not CPD, such as ``diag(1, -1)`` or the
-    zero matrix, has no such ``Delta`` (seed 000, section 2).
+    zero matrix, has no such ``Delta`` (Lin & Lin 2003, section 2).
 
     References
     ----------
-    Lin & Lin (seed 000), Theorem 3 and the examples after it.
+    Lin & Lin (Lin & Lin 2003), Theorem 3 and the examples after it.
 
     Examples
     --------
@@ -444,7 +444,7 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
 
 @dataclass
 class Signature:
-    """Pseudo-Euclidean signature of the centred kernel ``JKJ`` (seed 003, Prop. 1).
+    """Pseudo-Euclidean signature of the centred kernel ``JKJ`` (Haasdonk 2005, Prop. 1).
 
     Attributes
     ----------

@@ -29,7 +29,7 @@ _CASE_TEXT = {
 
 @dataclass
 class SigmoidRegion:
-    """Where ``(a, r)`` of ``tanh(a x'x' + r)`` falls in Lin & Lin's table (seed 000, §3).
+    """Where ``(a, r)`` of ``tanh(a x'x' + r)`` falls in Lin & Lin's table (Lin & Lin 2003, §3).
 
     Attributes
     ----------
@@ -96,7 +96,7 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
 
     References
     ----------
-    Lin & Lin (seed 000), section 3 (table, Thms 4-7) and Lemma 2 of section 6.1.
+    Lin & Lin (Lin & Lin 2003), section 3 (table, Thms 4-7) and Lemma 2 of section 6.1.
 
     Examples
     --------
@@ -147,7 +147,7 @@ def _two_class_labels(y, n, what):
 
 
 def class_mean_sqdist(K, y) -> float:
-    """Squared pseudo-Euclidean distance of the class means, ``c'Kc`` (seed 003, §7.3).
+    """Squared pseudo-Euclidean distance of the class means, ``c'Kc`` (Haasdonk 2005, §7.3).
 
     ``c_i = 1/n_+`` for the positive class and ``-1/n_-`` for the other. It is an upper bound
     on ``w'Mw`` of every CH/SVM solution: negative means no sensible solution exists.
@@ -183,10 +183,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     """Can this kernel be used in an SVM? One call, numbers and plain words.
 
     Computes the spectrum once (:func:`~indefsvm.diagnostics.spectrum`) and reads from it the
-    PSD test, the CPD test with a certificate ``Delta`` (seed 000, Thm 3), the negated-CPD test
-    and the pseudo-Euclidean signature (seed 003, Prop. 1); then the eta scan, the class-mean
-    squared distance ``c'Kc`` and the negative diagonal entries when labels are given, and the
-    sigmoid region when the kernel is the sigmoid.
+    PSD test, the CPD test with a certificate ``Delta`` (Lin & Lin 2003, Thm 3), the negated-CPD
+    test and the pseudo-Euclidean signature (Haasdonk 2005, Prop. 1); then the eta scan, the
+    class-mean squared distance ``c'Kc`` and the negative diagonal entries when labels are given,
+    and the sigmoid region when the kernel is the sigmoid.
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""The convex-hull dual (CH-DU) of Haasdonk (seed 003, section 4), solved by SMO."""
+"""The convex-hull dual (CH-DU) of Haasdonk (Haasdonk 2005, section 4), solved by SMO."""
 
 from __future__ import annotations
 
@@ -75,14 +75,14 @@ def convex_hull_dual(
 ) -> SolverResult:
     """Closest points of the reduced convex hulls of two classes in pseudo-Euclidean space.
 
-    Solves (CH-DU) of seed 003: ``min 1/2 a'Qa`` with ``Q_ij = y_i y_j k(x_i, x_j)``,
+    Solves (CH-DU) of Haasdonk 2005: ``min 1/2 a'Qa`` with ``Q_ij = y_i y_j k(x_i, x_j)``,
     subject to ``0 <= a_i <= mu`` and ``sum_{y_i = +1} a_i = sum_{y_i = -1} a_i = 1`` (the
     equivalent form of the paper's ``max 1/2 sum a_i a_j y_i y_j d^2_ij`` with
     ``sum a_i y_i = 0, sum a_i = 2``, Lemma 6). Then ``z+ = sum_{y=+1} a_i Phi(x_i)``,
     ``z- = sum_{y=-1} a_i Phi(x_i)`` and ``a'Qa = ||z+ - z-||^2_pE = w'Mw``.
 
     The problem is non-convex for an indefinite kernel; SMO with pairs inside one class (the
-    nu-SVM form) and rule (27) of seed 000 for concave sub-problems returns a stationary
+    nu-SVM form) and rule (27) of Lin & Lin 2003 for concave sub-problems returns a stationary
     point.
 
     Parameters

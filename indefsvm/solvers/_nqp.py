@@ -71,7 +71,7 @@ def _prepare(K, y, bias):
 
 def munk(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None,
          alpha0=None, bias=None, warn: bool = True) -> SolverResult:
-    """MUNK: multiplicative updates for SVMs with non-negative kernels (seed 002).
+    """MUNK: multiplicative updates for SVMs with non-negative kernels (Sha, Saul & Lee 2003).
 
     Solves problem (4), ``min 1/2 a'Qa - e'a`` subject to ``a >= 0`` (and ``a <= C``), whose
     hyperplane passes through the origin. Updates (7): class A (``y = +1``) then class B,
@@ -155,7 +155,7 @@ def m3(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None, a
 
     For ``min 1/2 v'Av + b'v, v >= 0`` with ``A = A+ - A-`` split elementwise and ``b = -e``:
     ``v_i <- v_i (-b_i + sqrt(b_i^2 + 4 (A+ v)_i (A- v)_i)) / (2 (A+ v)_i)``, clipped at ``C``.
-    The comparator of seed 002, Fig. 1 and Table 1. Works for any symmetric ``K`` whose
+    The comparator of Sha, Saul & Lee 2003, Fig. 1 and Table 1. Works for any symmetric ``K`` whose
     diagonal is positive (``Q_ii = K_ii`` is in ``A+``).
 
     Parameters
@@ -213,7 +213,7 @@ def kernel_adatron(K, y, *, C=None, tol: float = 1e-3, max_iter=None, alpha0=Non
     Each step is ``a_i <- clip(a_i + (1 - y_i f(x_i)) / K_ii, 0, C)`` with
     ``f(x_i) = sum_j a_j y_j K_ij``: the Adatron update with the rate ``1 / K_ii``, which
     minimises ``F`` exactly along ``a_i``. When ``K_ii <= 0`` the one-variable problem is concave
-    and the step goes to whichever bound gives the lower ``F`` (seed 000's rule (27) for one
+    and the step goes to whichever bound gives the lower ``F`` (Lin & Lin 2003's rule (27) for one
     variable); with ``C = inf`` that is unbounded and raises ``UnboundedObjectiveError``.
 
     Parameters
@@ -251,7 +251,7 @@ def kernel_adatron(K, y, *, C=None, tol: float = 1e-3, max_iter=None, alpha0=Non
         raise UnboundedObjectiveError(
             f"Kernel-Adatron: problem (4)/(19) is unbounded below without an upper bound: "
             f"K[{bad}, {bad}] = {K[bad, bad]:.4g} <= 0, so F decreases without limit along "
-            f"alpha_{bad} (seed 000, Thm 10). Give a finite C.")
+            f"alpha_{bad} (Lin & Lin 2003, Thm 10). Give a finite C.")
     res = _finish("Kernel-Adatron", a, k, status, kkt, F, hist, tol, C, max_iter, warn)
     if bias is not None:
         res.b = float(bias) * float(a @ y)
@@ -267,8 +267,9 @@ def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool 
     ``||u_new - u|| <= tol``. ``Q`` is factored once by Cholesky (never inverted); each
     iteration costs O(n^2).
 
-    ``K`` should be the kernel of the augmented inputs ``G = [A, -e]`` (seed 001, (27)); the
-    separating surface is then ``K([x', -1], G') D u = 0`` and there is no separate bias.
+    ``K`` should be the kernel of the augmented inputs ``G = [A, -e]`` (Mangasarian & Musicant
+    2001, (27)); the separating surface is then ``K([x', -1], G') D u = 0`` and there is no
+    separate bias.
     :class:`~indefsvm.IndefiniteSVC` with ``solver="lsvm"`` builds that kernel.
 
     Parameters

@@ -30,7 +30,7 @@ class SolverResult:
     converged : bool
         The stopping rule held at the returned point (for SMO: ``kkt_gap <= tol``).
     kkt_gap : float
-        ``m(alpha) - M(alpha)`` (seed 000, (21)); ``<= 0`` at an exact stationary point.
+        ``m(alpha) - M(alpha)`` (Lin & Lin 2003, (21)); ``<= 0`` at an exact stationary point.
     history : ndarray of shape (n_records, 2)
         ``(iteration, objective)`` samples taken during the run; the last row is the returned
         point.

@@ -166,7 +166,8 @@ def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
 def _initial_alpha(init, y, C):
     if init == "zero":
         return np.zeros(y.shape[0])
-    # seed 004: alpha_i = c / N_+ or c / N_-, feasible for y'alpha = 0; c scaled so alpha <= C
+    # the SVM lecture notes: alpha_i = c / N_+ or c / N_-, feasible for y'alpha = 0; c scaled
+    # so that alpha <= C
     n_pos, n_neg = np.count_nonzero(y > 0), np.count_nonzero(y < 0)
     c = min(1.0, float(np.min(C)) * min(n_pos, n_neg))
     return np.where(y > 0, c / n_pos, c / n_neg)
@@ -196,6 +197,37 @@ def _raise_unbounded(out, kind, X, Kmat, y, C=np.inf):
         f"The dual objective is unbounded below: samples {i} and {j} have opposite labels "
         f"(y = {y[i]:+g}, {y[j]:+g}) and {eta_txt}, so with C = inf the objective of (6) "
         "goes to -infinity along them (Lin & Lin, Thm 5). Give a finite C.")
+
+
+def _check_finite_kernel(kind, X, csr, gamma, coef0, degree):
+    """Refuse inputs whose kernel values cannot be finite, naming why: squared norms that
+    overflow float64 (the dot-product kernels and rbf read them), or a polynomial whose
+    diagonal (gamma |x|^2 + coef0)^degree overflows."""
+    if kind == 0 or (X is None and csr is None):
+        return
+    with np.errstate(over="ignore", invalid="ignore"):
+        if csr is not None:
+            sq = csr_row_sqnorms(csr[0], csr[2])
+        elif kind in (_COMPILED_KIND["l1_gaussian"], _COMPILED_KIND["sqrt_l1_exponential"],
+                      _COMPILED_KIND["symmetric_kl"]):
+            sq = np.abs(X).sum(axis=1) ** 2
+        else:
+            sq = np.einsum("ij,ij->i", X, X)
+        if not np.all(np.isfinite(sq)):
+            i = int(np.flatnonzero(~np.isfinite(sq))[0])
+            big = float(np.max(np.abs(X[i]))) if csr is None else float(np.max(np.abs(csr[0])))
+            raise ValueError(
+                f"X has values up to {big:.3g} (sample {i}): their squared norms overflow "
+                "float64, so the kernel values would be inf or NaN. Scale X (StandardScaler, "
+                "MinMaxScaler).")
+        if kind == _COMPILED_KIND["polynomial"]:
+            diag = (gamma * sq + coef0) ** degree
+            if not np.all(np.isfinite(diag)):
+                i = int(np.flatnonzero(~np.isfinite(diag))[0])
+                raise ValueError(
+                    f"kernel='polynomial' overflows: (gamma |x|^2 + coef0)^degree with "
+                    f"gamma={gamma:g}, coef0={coef0:g}, degree={degree} is not finite for sample "
+                    f"{i}. Scale X or lower gamma or degree.")
 
 
 def _n_samples(X, Kmat, csr):
@@ -235,7 +267,7 @@ def _use_float32(cache_dtype, kind, n, bound):
 
 def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
                 max_iter, cache_size, p=None, same_class=False, csr=None, cache_dtype="auto",
-                sample_of=None):
+                sample_of=None, progress=None):
     """Run the compiled loop from each start; return the lowest-objective run and all
     objectives. ``C`` is one bound or one per variable; ``sample_of`` maps variables to
     kernel rows when a sample carries several variables (epsilon-SVR)."""
@@ -247,6 +279,7 @@ def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shr
                             sample_of)
         solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
                            max_iter, p, same_class)
+        solver.progress = progress
         out = solver.run()
         if out["status"] == 2:
             _raise_unbounded(out, kind, X, Kmat, y, C)
@@ -278,7 +311,7 @@ def smo(
 ) -> SolverResult:
     """Train a binary C-SVC by SMO, for PSD and indefinite kernels alike.
 
-    Solves problem (2) of Lin & Lin (seed 000), ``min 1/2 a'Qa - e'a`` subject to
+    Solves problem (2) of Lin & Lin (Lin & Lin 2003), ``min 1/2 a'Qa - e'a`` subject to
     ``0 <= a <= C`` and ``y'a = 0``, with ``Q_ij = y_i y_j K_ij``. For an indefinite ``K`` the
     problem is non-convex and the result is a stationary (KKT) point.
 
@@ -320,11 +353,11 @@ def smo(
         from them (relative error of order 1e-7); the returned ``objective`` is exact.
     init : {"zero", "class_balanced"}, default="zero"
         Starting point: ``alpha = 0``, or ``alpha_i = c / N_+`` (positives), ``c / N_-``
-        (negatives) with ``c = min(1, C min(N_+, N_-))`` (seed 004).
+        (negatives) with ``c = min(1, C min(N_+, N_-))`` (the SVM lecture notes).
     alpha0 : array-like, optional
         Explicit feasible starting point (overrides ``init``).
     n_restarts : int, default=0
-        Extra runs from random feasible points (seed 000, Fig. 5); the lowest objective wins.
+        Extra runs from random feasible points (Lin & Lin 2003, Fig. 5); the lowest objective wins.
     random_state : int, RandomState or None
         Seed for the random starts.
     kernel : str or callable, default="precomputed"
@@ -356,7 +389,7 @@ def smo(
 
     Examples
     --------
-    The stall case of seed 000 §6: both variables at 0, opposite labels, concave sub-problem.
+    The stall case of Lin & Lin 2003, §6: both variables at 0, opposite labels, concave sub-problem.
 
     >>> import numpy as np
     >>> from indefsvm.solvers import smo
@@ -368,6 +401,7 @@ def smo(
     """
     kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(K, kernel, kernel_params,
                                                              check_input)
+    _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
     n = _n_samples(X, Kmat, csr)
     y = check_binary_labels(y, n)
     C = check_bounds(C, n)
@@ -447,6 +481,7 @@ def solve_dual(
     check_input: bool = True,
     warn: bool = True,
     what: str = "SMO",
+    progress=None,
 ) -> SolverResult:
     """The general dual of LIBSVM by the same compiled SMO (private; the estimators' engine).
 
@@ -457,12 +492,16 @@ def solve_dual(
     of Lin & Lin (2003) for the concave sub-problems, second-order selection, the column
     cache, shrinking and the float64 polish are those of :func:`smo`.
 
+    ``progress(n_iter, objective, gap, seconds)``, when given, is called every few seconds
+    from inside the loop (the estimators' ``verbose``).
+
     The caller validates the kernel parameters, the labels (+1 / -1), ``p`` and the feasible
     start ``alpha0`` (or a list of starts: the lowest objective wins); ``C`` is checked
     here. ``extra["grad"]`` holds ``Qa + p`` at the solution.
     """
     kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(data, kernel, kernel_params,
                                                              check_input)
+    _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
     y = np.ascontiguousarray(y, dtype=np.float64)
     n_var = y.shape[0]
     C = check_bounds(C, n_var)
@@ -482,7 +521,7 @@ def solve_dual(
                                    starts, C, tol, wss,
                                    shrinking, max_iter, cache_size, p=p, same_class=same_class,
                                    csr=csr, cache_dtype="float32" if f32 else "float64",
-                                   sample_of=sample_of)
+                                   sample_of=sample_of, progress=progress)
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(

@@ -23,6 +23,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .._logging import logger, solver_progress
 from ..exceptions import ConvergenceWarning
 from ..kernels import kernel_matrix
 from ..solvers import kernel_adatron, lsvm, m3, munk
@@ -365,7 +366,9 @@ class IndefiniteSVC(_ClassifierBase):
         With ``"ovr"`` and more than two classes, predict the argmax of the decision values
         instead of the one-vs-one vote (whose ties go to the first class).
     verbose : bool, default=False
-        Print a summary of each binary run.
+        Log (``logging.getLogger("indefsvm")``, INFO, shown on stderr when nothing else
+        handles it) a line every few seconds while a problem is solved -- iteration,
+        objective, KKT gap, elapsed time -- and a summary of each binary problem.
 
     Attributes
     ----------
@@ -545,7 +548,9 @@ class IndefiniteSVC(_ClassifierBase):
                     data, y_pm, p=-np.ones(idx.shape[0]), C=C_pair, alpha0=starts,
                     sample_of=None if whole else idx, kernel=kern, kernel_params=kp,
                     tol=self.tol, wss=self.wss, shrinking=self.shrinking, max_iter=max_iter,
-                    cache_size=self.cache_size, check_input=False, warn=False)
+                    cache_size=self.cache_size, check_input=False, warn=False,
+                    progress=solver_progress(
+                        self.verbose, f"classes {self.classes_[a]} vs {self.classes_[b]}"))
             else:
                 src = data if K_full is None else K_full
                 Kp = src if whole else src[np.ix_(idx, idx)]
@@ -564,7 +569,7 @@ class IndefiniteSVC(_ClassifierBase):
                         self.solver]
                     res = solve(Kp, y_pm, C=Cs, tol=self.tol, max_iter=max_iter)
             if self.verbose:
-                print(f"classes ({self.classes_[a]!r}, {self.classes_[b]!r}):\n{res}")
+                logger.info("classes %s vs %s:\n%s", self.classes_[a], self.classes_[b], res)
             results.append(res)
             alphas.append(res.alpha)
             coefs.append(res.alpha * y_pm)
@@ -700,7 +705,8 @@ see :class:`IndefiniteSVC`
                 data, y_pm, p=np.zeros(idx.shape[0]), C=C_pair, alpha0=[alpha0],
                 sample_of=None if idx.shape[0] == n else idx, same_class=True, kernel=kern,
                 kernel_params=kp, tol=self.tol, wss=self.wss, shrinking=self.shrinking,
-                max_iter=max_iter, cache_size=self.cache_size, check_input=False, warn=False)
+                max_iter=max_iter, cache_size=self.cache_size, check_input=False, warn=False,
+                progress=solver_progress(self.verbose, "nu-SVC"))
             rho, r = _nu_rho(res.extra["grad"], res.alpha, C_pair, y_pm)
             if not r > 0:
                 raise ValueError(
@@ -867,9 +873,10 @@ class IndefiniteSVR(RegressorMixin, _SingleModel):
             C=np.r_[C_i, C_i], alpha0=[np.zeros(2 * m)], sample_of=np.r_[keep, keep],
             kernel=kern, kernel_params=kp, tol=self.tol, wss=self.wss,
             shrinking=self.shrinking, max_iter=max_iter_of(self.max_iter),
-            cache_size=self.cache_size, check_input=False, warn=False)
+            cache_size=self.cache_size, check_input=False, warn=False,
+            progress=solver_progress(self.verbose, "epsilon-SVR"))
         if self.verbose:
-            print(res)
+            logger.info("epsilon-SVR:\n%s", res)
         warn_if_stopped([res], self.max_iter if self.max_iter != -1 else None, self.tol)
         n = y.shape[0]
         beta = np.zeros(n)
@@ -1002,9 +1009,9 @@ verbose
             sample_of=None if keep.shape[0] == n else keep, kernel=kern, kernel_params=kp,
             tol=self.tol, wss=self.wss, shrinking=self.shrinking,
             max_iter=max_iter_of(self.max_iter), cache_size=self.cache_size,
-            check_input=False, warn=False)
+            check_input=False, warn=False, progress=solver_progress(self.verbose, "one-class"))
         if self.verbose:
-            print(res)
+            logger.info("one-class SVM:\n%s", res)
         warn_if_stopped([res], self.max_iter if self.max_iter != -1 else None, self.tol)
         alpha = np.zeros(n)
         alpha[keep] = res.alpha

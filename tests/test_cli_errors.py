@@ -1,0 +1,237 @@
+"""The command line as a newcomer meets it: every mistake gives one line and an exit status.
+
+Each case runs ``indefsvm`` as a subprocess (as a user types it) and checks that stderr holds
+exactly one ``indefsvm: error:`` line, no traceback, and the documented exit status: 1 for
+data or numerical errors, 2 for usage errors, 130 when interrupted.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from sklearn.datasets import dump_svmlight_file
+
+import indefsvm as isvm
+import indefsvm.datasets as ds
+
+CLI = [sys.executable, "-m", "indefsvm"]
+
+
+def run(args, cwd, timeout=120):
+    return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout)
+
+
+def one_error_line(proc, code, *words):
+    """stderr: one 'indefsvm: error:' line (and nothing else), no traceback, the code."""
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert proc.returncode == code, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert len(lines) == 1 and lines[0].startswith("indefsvm: error: "), proc.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+@pytest.fixture
+def files(tmp_path):
+    """Small data files with the defects of the issue."""
+    out = {}
+    (tmp_path / "bad_line.libsvm").write_text("1 1:0.5 2:1\n-1 1:0.1 2:0.3\n1 1:0.2 x:0.4\n")
+    (tmp_path / "nan.libsvm").write_text("1 1:0.5 2:1\n-1 1:nan 2:0.3\n")
+    (tmp_path / "one_class.libsvm").write_text("1 1:0.5 2:1\n1 1:0.1 2:0.3\n1 1:0.2\n")
+    (tmp_path / "empty.libsvm").write_text("# nothing here\n\n")
+    (tmp_path / "labels_only.libsvm").write_text("1\n-1\n1\n")
+    (tmp_path / "huge.libsvm").write_text(
+        "".join(f"{1 if i % 2 else -1} 1:{(i + 1) * 1e200} 2:1e200\n" for i in range(10)))
+    (tmp_path / "small_class.libsvm").write_text(
+        "".join(f"{1 if i < 2 else -1} 1:{i / 10} 2:{(i % 3) / 3}\n" for i in range(20)))
+    (tmp_path / "afile.txt").write_text("not a folder\n")
+    (tmp_path / "notamodel.skops").write_text("not a model\n")
+    (tmp_path / "adir").mkdir()
+    for name in ("bad_line", "nan", "one_class", "empty", "labels_only", "huge", "small_class"):
+        out[name] = tmp_path / f"{name}.libsvm"
+    out["afile"] = tmp_path / "afile.txt"
+    out["adir"] = tmp_path / "adir"
+    out["notamodel"] = tmp_path / "notamodel.skops"
+    return out
+
+
+def test_a_directory_as_data(files, tmp_path):
+    one_error_line(run(["fit", files["adir"]], tmp_path), 1, "adir", "directory")
+
+
+def test_report_into_an_existing_file_fails_before_any_work(files, tmp_path):
+    t0 = time.perf_counter()
+    proc = run(["report", "--dataset", "heart", "--out", files["afile"]], tmp_path)
+    one_error_line(proc, 2, "--out", "afile.txt", "folder")
+    assert proc.stdout == "" and time.perf_counter() - t0 < 30
+
+
+def test_negative_gamma_for_rbf_is_refused(tmp_path):
+    one_error_line(run(["fit", "--dataset", "heart", "--kernel", "rbf", "--gamma", "-1",
+                        "-C", "1"], tmp_path), 2, "gamma", ">= 0")
+
+
+def test_negative_gamma_for_sigmoid_is_allowed(tmp_path):
+    proc = run(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "-0.01",
+                "--cv", "0", "--quiet"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_overflowing_kernel_says_which_values_and_why(files, tmp_path):
+    line = one_error_line(run(["fit", files["huge"], "--gamma", "1", "--cv", "0"], tmp_path), 1,
+                          "overflow", "Scale X")
+    assert "C = inf" not in line
+    line = one_error_line(run(["fit", "--dataset", "heart", "--kernel", "poly", "--degree", "400",
+                               "--gamma", "10", "--coef0", "1", "--cv", "0"], tmp_path), 1,
+                          "polynomial", "degree=400")
+
+
+def test_malformed_line_names_file_and_line(files, tmp_path):
+    one_error_line(run(["fit", files["bad_line"]], tmp_path), 1, "bad_line.libsvm", "line 3",
+                   "'x'")
+
+
+def test_nan_in_a_file_names_the_line(files, tmp_path):
+    line = one_error_line(run(["fit", files["nan"]], tmp_path), 1, "nan.libsvm", "line 2",
+                          "not finite")
+    assert "HistGradientBoosting" not in line
+
+
+def test_one_class_only(files, tmp_path):
+    line = one_error_line(run(["fit", files["one_class"]], tmp_path), 1, "one class")
+    assert "np.float64" not in line
+
+
+def test_cv_larger_than_the_smallest_class(files, tmp_path):
+    one_error_line(run(["fit", files["small_class"], "--cv", "5"], tmp_path), 2, "--cv 5",
+                   "has 2", "--cv 0")
+
+
+def test_check_on_an_empty_file(files, tmp_path):
+    proc = run(["check", files["empty"]], tmp_path)
+    one_error_line(proc, 1, "empty.libsvm", "no samples")
+    assert "RuntimeWarning" not in proc.stderr
+
+
+def test_labels_only_file(files, tmp_path):
+    one_error_line(run(["fit", files["labels_only"]], tmp_path), 1, "no features")
+
+
+def test_unknown_option_and_bad_value(tmp_path):
+    one_error_line(run(["fit", "--dataset", "heart", "--bogus"], tmp_path), 2, "--bogus")
+    one_error_line(run(["fit", "--dataset", "heart", "-C", "0"], tmp_path), 2, "-C")
+    one_error_line(run(["fit", "--dataset", "heart", "--cv", "-3"], tmp_path), 2, "--cv")
+    one_error_line(run(["nosuchcommand"], tmp_path), 2, "nosuchcommand")
+
+
+def test_precomputed_kernel_without_labels(tmp_path):
+    X, y = ds.load_heart(return_X_y=True)
+    np.save(tmp_path / "K.npy", isvm.kernel_matrix(X, kernel="rbf", gamma=0.1))
+    one_error_line(run(["fit", tmp_path / "K.npy"], tmp_path), 2, "--labels")
+
+
+def test_predict_with_a_file_that_is_no_model(files, tmp_path):
+    one_error_line(run(["predict", files["notamodel"], ds.data_path("heart_scale")], tmp_path),
+                   1, "notamodel.skops")
+
+
+def test_version(tmp_path):
+    proc = run(["--version"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"indefsvm {isvm.__version__}"
+
+
+def test_debug_shows_the_traceback(files, tmp_path):
+    proc = run(["fit", files["bad_line"], "--debug"], tmp_path)
+    assert proc.returncode != 0 and "Traceback" in proc.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_exits_130_without_traceback(tmp_path):
+    r = np.random.default_rng(0)
+    X = r.normal(size=(8000, 10))
+    y = np.where(X[:, 0] + r.normal(size=8000) > 0, 1, -1)
+    dump_svmlight_file(X, y, str(tmp_path / "big.libsvm"), zero_based=False)
+    proc = subprocess.Popen(CLI + ["fit", str(tmp_path / "big.libsvm"), "--kernel", "sigmoid",
+                                   "--gamma", "0.5", "--coef0", "1", "-C", "10000", "--tol",
+                                   "1e-6", "--cv", "20"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
+    time.sleep(3.0)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "indefsvm: interrupted"
+
+
+def test_fit_save_then_predict_gives_the_library_predictions(tmp_path):
+    X, y = ds.load_heart(return_X_y=True)
+    model = tmp_path / "heart.skops"
+    proc = run(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                "--coef0", "-0.5", "-C", "10", "--cv", "0", "--save", model], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "pred.txt"
+    proc = run(["predict", model, ds.data_path("heart_scale"), "--out", out], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "accuracy" in proc.stderr
+    pred = np.loadtxt(out)
+    lib = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=10).fit(X, y)
+    np.testing.assert_array_equal(pred, lib.predict(X))
+    assert not [f for f in os.listdir(tmp_path) if f.startswith(".indefsvm-")]
+
+
+def test_precomputed_kernel_fit_save_predict(tmp_path):
+    X, y = ds.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="l1_gaussian", gamma=0.05)
+    np.savez(tmp_path / "train.npz", K=K, y=y)
+    np.save(tmp_path / "rows.npy", K[:40])
+    np.savetxt(tmp_path / "y40.txt", y[:40])
+    proc = run(["fit", tmp_path / "train.npz", "--cv", "3", "--save", tmp_path / "m.skops"],
+               tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "3-fold CV accuracy" in proc.stdout and "270 x 270 kernel matrix" in proc.stdout
+    proc = run(["predict", tmp_path / "m.skops", tmp_path / "rows.npy", "--labels",
+                tmp_path / "y40.txt"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lib = isvm.IndefiniteSVC(kernel="precomputed").fit(K, y)
+    np.testing.assert_array_equal(np.array(proc.stdout.split(), dtype=float),
+                                  lib.predict(K[:40]))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_progress_bar_on_a_terminal(tmp_path):
+    """Under a pseudo-terminal the CV folds show a tqdm bar on stderr; piped, they do not."""
+    import pty
+
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    # a terminal has a size (tqdm draws nothing on a 0-column one)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    proc = subprocess.Popen(CLI + ["fit", "--dataset", "heart", "--cv", "5"],
+                            stdout=subprocess.DEVNULL, stderr=slave, cwd=tmp_path)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(master)
+    seen = b"".join(chunks).decode(errors="replace")
+    assert proc.returncode == 0
+    assert "cross-validation" in seen and "fold" in seen and "5/5" in seen
+    piped = run(["fit", "--dataset", "heart", "--cv", "5"], tmp_path)
+    assert "5/5" not in piped.stderr and "5-fold cross-validation" in piped.stderr
