@@ -3,6 +3,8 @@ classifier (CH-DU) of Haasdonk (Haasdonk 2005), with the SVM <-> CH conversions 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
@@ -284,7 +286,10 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         KKT tolerance of CH-DU.
     max_iter : int, optional
     n_restarts : int, default=0
-        Random feasible restarts; the lowest ``||z+ - z-||^2`` is kept.
+        Random feasible restarts.
+    restart_select : {"objective", "wMw"}, default="objective"
+        Which start to keep: the lowest ``||z+ - z-||^2_pE``, or the lowest among those with
+        ``w'Mw > 0`` when there is one (a solution with ``w'Mw <= 0`` is counter-intuitive).
     random_state : int, RandomState or None
 
     Attributes
@@ -317,7 +322,7 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, mu=1.0, kernel="linear", metric=None, gamma="scale", coef0=0.0,
                  degree=3, kernel_params=None, tol=1e-6, max_iter=None, n_restarts=0,
-                 random_state=None):
+                 restart_select="objective", random_state=None):
         self.mu = mu
         self.kernel = kernel
         self.metric = metric
@@ -328,6 +333,7 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.n_restarts = n_restarts
+        self.restart_select = restart_select
         self.random_state = random_state
 
     def __sklearn_tags__(self):
@@ -376,14 +382,17 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         y = np.asarray(y)
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
-            raise ValueError("ConvexHullClassifier separates exactly two classes; got "
-                             f"{self.classes_.shape[0]}.")
+            raise ValueError(
+                "ConvexHullClassifier separates exactly two classes; y has "
+                f"{self.classes_.shape[0]} ({', '.join(map(str, self.classes_[:5]))}). For more "
+                "classes wrap it: sklearn.multiclass.OneVsOneClassifier(ConvexHullClassifier()).")
         K = self._train_kernel(X)
         if K.shape[0] != y.shape[0]:
             raise ValueError(f"X has {K.shape[0]} samples but y has {y.shape[0]}.")
         yp = np.where(y == self.classes_[1], 1.0, -1.0)
         res = convex_hull_dual(K, yp, mu=self.mu, tol=self.tol, max_iter=self.max_iter,
-                               n_restarts=self.n_restarts, random_state=self.random_state)
+                               n_restarts=self.n_restarts, random_state=self.random_state,
+                               restart_select=self.restart_select)
         self.result_ = res
         self.alpha_ = res.alpha
         self.support_ = np.flatnonzero(res.alpha > 0)
@@ -393,6 +402,12 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         self._diag_term = float(np.sum(self._coef * np.diagonal(K)[self.support_]))
         self._n_train = K.shape[0]
         self.svm_equivalent_ = ch_to_svm(res.alpha, self.mu, K, yp)
+        if not self.wMw_ > 0:
+            warnings.warn(
+                f"w'Mw = ||z+ - z-||^2_pE = {self.wMw_:.4g} <= 0: the closest hull points are "
+                "a counter-intuitive classifier (Haasdonk 2005, §4). Try n_restarts with "
+                "restart_select='wMw', a larger mu, or check the kernel (check_kernel).",
+                UserWarning, stacklevel=2)
         return self
 
     def decision_function(self, X):

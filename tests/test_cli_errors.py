@@ -207,9 +207,8 @@ def test_precomputed_kernel_fit_save_predict(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_progress_bar_on_a_terminal(tmp_path):
     """Under a pseudo-terminal the CV folds show a tqdm bar on stderr; piped, they do not."""
-    import pty
-
     import fcntl
+    import pty
     import struct
     import termios
 

@@ -236,7 +236,7 @@ def test_report_renders_and_serialises(sonar):
         (np.array([[1.0, 2.0], [0.0, 1.0]]), None, "not symmetric"),
         (np.array([[1.0, np.inf], [np.inf, 1.0]]), None, "NaN or infinity"),
         (np.eye(3), [1, -1], "shape"),
-        (np.eye(3), [1, 2, 3], "exactly two classes"),
+        (np.eye(3), [1, 1, 1], "one class only"),
     ],
 )
 def test_check_kernel_bad_input(K, y, match):
@@ -249,3 +249,43 @@ def test_check_kernel_needs_k_or_x_and_kernel():
         check_kernel()
     with pytest.raises(ValueError, match="not both"):
         check_kernel(np.eye(2), X=np.eye(2), kernel="rbf")
+
+
+def test_check_kernel_multiclass_labels_give_one_row_per_pair():
+    """Three classes: c'Kc and the Thm-5 count per pair, equal to the two-class report of
+    that pair's block; a pair with c'Kc <= 0 makes the verdict 'unsuitable'."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(45, 3))
+    y = np.repeat([0, 1, 2], 15)
+    X[y == 1] += 2.0
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.3)
+    rep = isvm.check_kernel(K, y)
+    assert [p["classes"] for p in rep.pairs] == [("0", "1"), ("0", "2"), ("1", "2")]
+    for p, (a, b) in zip(rep.pairs, [(0, 1), (0, 2), (1, 2)], strict=True):
+        idx = np.flatnonzero((y == a) | (y == b))
+        two = isvm.check_kernel(K[np.ix_(idx, idx)], y[idx])
+        assert p["class_mean_sqdist"] == pytest.approx(two.class_mean_sqdist)
+        assert p["n_cross_nonpositive"] == two.eta.n_cross_nonpositive
+    assert "classes 0 vs 1" in str(rep) and rep.to_dict()["pairs"][0]["classes"] == ("0", "1")
+    neg = isvm.check_kernel(-K + 2.0, y)  # -K: every pair has c'Kc <= 0
+    assert neg.verdict == "unsuitable"
+
+
+def test_verdict_grades_the_indefiniteness_and_never_reads_zero_percent():
+    """A tiny negative eigenvalue is 'slightly', a large one 'strongly' indefinite, and the
+    percentages keep their significant digits."""
+    rng = np.random.default_rng(1)
+    U, _ = np.linalg.qr(rng.normal(size=(40, 40)))
+    lam = np.linspace(1.0, 10.0, 40)
+    lam[:2] = -1.4e-5  # two negative directions: not CPD either
+    slight = isvm.check_kernel((U * lam) @ U.T)
+    lam[:2] = -10.0
+    strong = isvm.check_kernel((U * lam) @ U.T)
+    assert slight.verdict.startswith("slightly indefinite")
+    assert strong.verdict.startswith("strongly indefinite")
+    assert "0.000%" not in str(slight) and "0.00014 %" in str(slight)
+    assert "centred kernel" in str(slight)
+    with pytest.raises(ValueError, match="mass_thresholds"):
+        isvm.check_kernel(np.eye(3), mass_thresholds=(0.5, 0.1))
+    with pytest.raises(ValueError, match="rtol"):
+        isvm.check_kernel(np.eye(3), rtol="x")

@@ -40,8 +40,10 @@ def test_ch_decision_is_the_minimum_distance_rule():
     rng = np.random.default_rng(2)
     Z = rng.normal(size=(30, 2))
     y = np.where(Z[:, 0] + 0.3 * rng.normal(size=30) > 0, 1, -1)
-    clf = isvm.ConvexHullClassifier(kernel="pseudo_euclidean", kernel_params={"p": 1},
-                                    mu=0.3).fit(Z, y)
+    with pytest.warns(UserWarning, match="w'Mw .* <= 0"):
+        clf = isvm.ConvexHullClassifier(kernel="pseudo_euclidean", kernel_params={"p": 1},
+                                        mu=0.3).fit(Z, y)
+    assert clf.wMw_ <= 0
     a, M = clf.alpha_, np.diag([1.0, -1.0])
     zp, zm = (a * (y > 0)) @ Z, (a * (y < 0)) @ Z
     pts = rng.normal(size=(50, 2))
@@ -122,3 +124,28 @@ def test_convex_hull_dual_float32_cache_and_sparse_rows():
         assert res.converged and res.extra["polish_rounds"] >= 1
         assert res.objective == pytest.approx(ref.objective, rel=1e-5)
         assert res.b == pytest.approx(ref.b, rel=1e-4, abs=1e-6)
+
+
+def test_ch_restart_select_prefers_a_positive_wMw():
+    """Restarts whose stationary points have w'Mw of both signs (a 2+1 pseudo-Euclidean
+    space): "objective" keeps the lowest (negative) one, "wMw" the lowest positive one."""
+    rng = np.random.default_rng(3)
+    Z = rng.normal(size=(20, 3))
+    y = np.where(Z[:, 0] + 0.5 * rng.normal(size=20) > 0, 1, -1)
+    kw = dict(kernel="pseudo_euclidean", kernel_params={"p": 2}, mu=0.5, n_restarts=20,
+              random_state=0)
+    with pytest.warns(UserWarning):
+        low = isvm.ConvexHullClassifier(**kw).fit(Z, y)
+    objs = np.array(low.result_.restart_objectives)
+    assert objs.min() < 0 < objs.max()
+    assert low.wMw_ == pytest.approx(2 * objs.min())
+    pos = isvm.ConvexHullClassifier(restart_select="wMw", **kw).fit(Z, y)
+    assert pos.wMw_ == pytest.approx(2 * objs[objs > 0].min()) and pos.wMw_ > 0
+    with pytest.raises(ValueError, match="restart_select"):
+        isvm.ConvexHullClassifier(restart_select="best", **kw).fit(Z, y)
+
+
+def test_ch_multiclass_error_says_what_to_do():
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    with pytest.raises(ValueError, match="OneVsOneClassifier"):
+        isvm.ConvexHullClassifier().fit(X, np.repeat([0, 1, 2], 10))

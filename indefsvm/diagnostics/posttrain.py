@@ -155,10 +155,10 @@ class PairwiseSanityReport:
         return iter(zip(self.pairs, self.reports, strict=True))
 
     def __str__(self) -> str:
-        return "\n\n".join(f"classes {a!r} vs {b!r}\n{r}" for (a, b), r in self)
+        return "\n\n".join(f"classes {a} vs {b}\n{r}" for (a, b), r in self)
 
     def _repr_html_(self) -> str:
-        return "".join(f"<h3>{html.escape(repr(a))} vs {html.escape(repr(b))}</h3>"
+        return "".join(f"<h3>{html.escape(str(a))} vs {html.escape(str(b))}</h3>"
                        f"{r._repr_html_()}" for (a, b), r in self)
 
     def to_dict(self) -> dict:

@@ -8,7 +8,15 @@ from ._render import render_html, render_text
 from .eta import EtaScan
 from .spectrum import CPDResult, Signature, Spectrum
 
-__all__ = ["KernelReport", "build_notes"]
+__all__ = ["KernelReport", "build_notes", "pct"]
+
+
+def pct(x: float) -> str:
+    """A fraction as a percentage with three significant digits (0.000138 -> '0.0138 %'),
+    so that a small but non-zero share never reads as 0.000 %."""
+    if x == 0:
+        return "0 %"
+    return f"{100 * x:.3g} %"
 
 
 @dataclass
@@ -20,8 +28,10 @@ class KernelReport:
     n : int
         Number of samples.
     verdict : str
-        ``"PSD"``, ``"CPD"``, ``"indefinite, usable with care"`` or ``"unsuitable"``
-        (negated CPD, or a negative class-mean squared distance).
+        ``"PSD"``, ``"CPD"``, ``"slightly indefinite, usable with care"``, ``"moderately
+        indefinite, usable with care"``, ``"strongly indefinite: train with care and compare a
+        remedy"`` or ``"unsuitable"`` (negated CPD, or a class-mean squared distance <= 0 for
+        the labels or a pair of classes).
     is_psd, is_cpd, is_cpsd : bool
         Tests on ``K`` and on ``K`` restricted to the complement of ``e``.
     negated_cpd : bool
@@ -44,6 +54,9 @@ class KernelReport:
         Kernel name and parameters when the report built ``K``.
     mass_thresholds : tuple
         Negative-mass bounds of "slightly" and "strongly" indefinite.
+    pairs : list of dict or None
+        With labels of more than two classes: per pair of classes, ``classes``,
+        ``class_mean_sqdist`` and ``n_cross_nonpositive``.
     notes : list of str
         Numbered notes in plain words.
 
@@ -74,10 +87,11 @@ class KernelReport:
     kernel: dict | None
     mass_thresholds: tuple
     notes: list = field(default_factory=list)
+    pairs: list | None = None
 
     def _rows(self):
         sig = self.signature
-        mass = "n/a" if sig.negative_mass is None else f"{sig.negative_mass:.3%}"
+        mass = "n/a" if sig.negative_mass is None else pct(sig.negative_mass)
         rows = [
             ("verdict", self.verdict),
             ("samples", str(self.n)),
@@ -86,7 +100,7 @@ class KernelReport:
             ("CPD certificate Delta", "none" if self.cpd.delta is None
              else f"{self.cpd.delta:.4g}"),
             ("signature (p, q, z)", f"({sig.p}, {sig.q}, {sig.z})"),
-            ("negative mass", mass),
+            ("negative mass (centred kernel)", mass),
             ("negated CPD", str(self.negated_cpd)),
             ("eta < 0 pairs", f"{self.eta.n_negative} of {self.eta.n_pairs}"),
         ]
@@ -94,6 +108,10 @@ class KernelReport:
             rows.append(("opposite-label eta <= 0", str(self.eta.n_cross_nonpositive)))
         if self.class_mean_sqdist is not None:
             rows.append(("class-mean sq. distance c'Kc", f"{self.class_mean_sqdist:.4g}"))
+        for p in self.pairs or []:
+            a, b = p["classes"]
+            rows.append((f"classes {a} vs {b}: c'Kc / opposite eta <= 0",
+                         f"{p['class_mean_sqdist']:.4g} / {p['n_cross_nonpositive']}"))
         rows.append(("K_ii < 0 entries", str(self.n_negative_diagonal)))
         if self.sigmoid is not None:
             rows.append(("sigmoid case (Lin & Lin)", str(self.sigmoid.case)))
@@ -120,6 +138,7 @@ class KernelReport:
             "class_mean_sqdist": self.class_mean_sqdist,
             "n_negative_diagonal": self.n_negative_diagonal,
             "sigmoid": None if self.sigmoid is None else self.sigmoid.to_dict(),
+            "pairs": None if self.pairs is None else [dict(p) for p in self.pairs],
             "kernel": None if self.kernel is None else {
                 k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
                 for k, v in self.kernel.items()},
@@ -136,24 +155,21 @@ def build_notes(r: KernelReport) -> list[str]:
                      f"-{sp.tol:.3g} (zero threshold). The SVM dual is convex.")
     else:
         notes.append(f"K is not PSD: lambda_min = {r.lam_min:.4g}, "
-                     f"{abs(r.lam_min) / sp.scale:.3%} of max |lambda| = {sp.scale:.4g}. "
+                     f"{pct(abs(r.lam_min) / sp.scale)} of max |lambda| = {sp.scale:.4g}. "
                      "The SVM dual is not convex; SMO returns a stationary point.")
     notes.append(r.cpd.note)
+    from .suitability import indefiniteness
+
     mass = sig.negative_mass
-    if sig.q == 0:
-        kind = "Euclidean (no negative direction)"
-    elif mass is None:
-        kind = "indefinite (negative mass needs the dense method)"
-    elif mass < r.mass_thresholds[0]:
-        kind = "slightly indefinite"
-    elif mass > r.mass_thresholds[1]:
-        kind = "strongly indefinite"
-    else:
-        kind = "moderately indefinite"
-    mass_txt = "" if mass is None else f", negative mass {mass:.3%}"
+    kind = indefiniteness(sig, r.mass_thresholds)
+    mass_txt = ("" if mass is None else
+                f", negative mass {pct(mass)} (sum |negative| / sum |all| eigenvalues of the "
+                "centred kernel JKJ)")
+    lo, hi = r.mass_thresholds
     notes.append(f"Pseudo-Euclidean signature (p, q, z) = ({sig.p}, {sig.q}, {sig.z}): the data "
                  f"embed in R^({sig.p},{sig.q}){mass_txt}, |most negative| / largest "
-                 f"eigenvalue {sig.negative_ratio:.3g}: {kind}.")
+                 f"eigenvalue {sig.negative_ratio:.3g}: {kind} (thresholds: mass {pct(lo)} / "
+                 f"{pct(hi)}, eigenvalue ratio {pct(hi)} / 50 %).")
     if r.negated_cpd:
         notes.append("-K is conditionally positive semi-definite (no eigenvalue on the "
                      "complement of e is positive): "
@@ -180,6 +196,15 @@ def build_notes(r: KernelReport) -> list[str]:
             notes.append(f"Squared distance of the class means c'Kc = {d:.4g} <= 0: every "
                          "CH/SVM solution has w'Mw <= 0. Unsuitable for these labels "
                          "(Haasdonk 2005, §7.3).")
+    for p in r.pairs or []:
+        a, b = p["classes"]
+        if p["class_mean_sqdist"] <= 0:
+            notes.append(f"Classes {a} vs {b}: c'Kc = {p['class_mean_sqdist']:.4g} <= 0, every "
+                         "solution of this pair has w'Mw <= 0: unsuitable for it (Haasdonk "
+                         "2005, §7.3).")
+        if p["n_cross_nonpositive"]:
+            notes.append(f"Classes {a} vs {b}: {p['n_cross_nonpositive']} opposite-label pairs "
+                         "have eta <= 0; keep C finite (Thm 5).")
     if r.n_negative_diagonal:
         notes.append(f"{r.n_negative_diagonal} diagonal entries K_ii are negative: without "
                      "y'alpha = 0 and a finite C the no-bias problem (19) is unbounded "

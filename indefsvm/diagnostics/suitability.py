@@ -3,6 +3,8 @@ one-call :func:`check_kernel`."""
 
 from __future__ import annotations
 
+import numbers
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -179,7 +181,7 @@ def class_mean_sqdist(K, y) -> float:
 
 def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = None,
                  method: str = "auto", mass_thresholds: tuple = (0.01, 0.10),
-                 **params) -> KernelReport:
+                 verbose: bool = False, **params) -> KernelReport:
     """Can this kernel be used in an SVM? One call, numbers and plain words.
 
     Computes the spectrum once (:func:`~indefsvm.diagnostics.spectrum`) and reads from it the
@@ -193,7 +195,9 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     K : array-like of shape (n, n), optional
         Precomputed symmetric kernel matrix. Give either ``K`` or ``X`` and ``kernel``.
     y : array-like of shape (n,), optional
-        Two-class labels (enables the class-mean distance and the Thm 5 pair count).
+        Labels: they enable the class-mean distance and the Thm 5 pair count -- for two
+        classes directly, for more classes one row per pair of classes (one-vs-one, as the
+        classifier is trained) in ``KernelReport.pairs``.
     X : array-like of shape (n, d), optional
         Inputs, with ``kernel``.
     kernel : str or callable, optional
@@ -204,8 +208,13 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     method : {"auto", "dense", "ldl"}, default="auto"
         See :func:`~indefsvm.diagnostics.spectrum`.
     mass_thresholds : (float, float), default=(0.01, 0.10)
-        Negative mass below the first is called "slightly indefinite", above the second
-        "strongly indefinite".
+        ``0 <= low <= high <= 1``: negative mass (of the centred kernel) below ``low`` is
+        "slightly indefinite", above ``high`` "strongly indefinite"; a most negative
+        eigenvalue of more than ``high`` (half) of the largest makes it at least moderately
+        (strongly) indefinite whatever the mass.
+    verbose : bool, default=False
+        Log each phase and its time (``logging.getLogger("indefsvm")``, INFO; shown on
+        stderr when nothing else handles it).
     **params
         Kernel parameters (``gamma``, ``coef0``, ``degree``, ...).
 
@@ -222,6 +231,15 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     >>> rep.verdict, rep.is_psd
     ('PSD', True)
     """
+    from .._logging import enable, logger
+
+    talk = enable(verbose)
+    t0 = time.perf_counter()
+    lo, hi = _check_thresholds(mass_thresholds)
+    if rtol is not None and (isinstance(rtol, bool) or not isinstance(rtol, numbers.Real)
+                             or not rtol > 0):
+        raise ValueError(f"rtol must be a positive number (a relative zero threshold, default "
+                         f"n * eps); got {rtol!r}.")
     kernel_desc = None
     sig_region = None
     if K is None:
@@ -239,30 +257,99 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         raise ValueError("Give either K or X with kernel, not both.")
     K = check_kernel_matrix(K)
     n = K.shape[0]
+    pairs = None
+    y2 = None
     if y is not None:
-        _two_class_labels(y, n, "check_kernel with labels")
+        y = np.asarray(y)
+        if y.ndim != 1 or y.shape[0] != n:
+            raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+        classes = np.unique(y)
+        if classes.shape[0] < 2:
+            raise ValueError(f"y holds one class only ({classes[0]}); give two or more, or "
+                             "no labels.")
+        if classes.shape[0] == 2:
+            y2 = y
+        else:
+            pairs = _pairwise_label_checks(K, y, classes)
+    if talk:
+        logger.info("check_kernel: spectrum of a %d x %d matrix (method=%s)...", n, n, method)
     sp = spectrum(K, rtol=rtol, method=method)
+    if talk:
+        logger.info("check_kernel: spectrum done in %.1f s", time.perf_counter() - t0)
     cpd = cpd_test(sp)
     sig = signature(sp)
     # -K conditionally PSD (and K not zero on e-perp): w'Mw <= 0 for every solution
     negated = bool(n > 1 and sp.restricted_max <= sp.tol and sp.restricted_min < -sp.tol)
-    eta = eta_scan(K, y)
-    dcm = class_mean_sqdist(K, y) if y is not None else None
+    eta = eta_scan(K, y2)
+    dcm = class_mean_sqdist(K, y2) if y2 is not None else None
     n_neg_diag = int(np.count_nonzero(np.diagonal(K) < -sp.tol))
+    bad_pairs = [p for p in (pairs or []) if p["class_mean_sqdist"] <= 0]
+    kind = indefiniteness(sig, (lo, hi))
     if sp.is_psd:
         verdict = "PSD"
     elif cpd.is_cpd:
         verdict = "CPD"
-    elif negated or (dcm is not None and dcm < 0):
+    elif negated or (dcm is not None and dcm <= 0) or bad_pairs:
         verdict = "unsuitable"
+    elif kind == "strongly indefinite":
+        verdict = "strongly indefinite: train with care and compare a remedy"
     else:
-        verdict = "indefinite, usable with care"
+        verdict = f"{kind}, usable with care"
     report = KernelReport(
         n=n, verdict=verdict, is_psd=sp.is_psd, is_cpd=cpd.is_cpd, is_cpsd=cpd.is_cpsd,
         negated_cpd=negated, lam_min=sp.lam_min, lam_max=sp.lam_max, spectrum=sp, cpd=cpd,
         signature=sig, eta=eta, class_mean_sqdist=dcm, n_negative_diagonal=n_neg_diag,
-        sigmoid=sig_region, kernel=kernel_desc, mass_thresholds=tuple(mass_thresholds),
-        notes=[],
+        sigmoid=sig_region, kernel=kernel_desc, mass_thresholds=(lo, hi), notes=[],
+        pairs=pairs,
     )
     report.notes = build_notes(report)
+    if talk:
+        logger.info("check_kernel: done in %.1f s: %s", time.perf_counter() - t0, verdict)
     return report
+
+
+def _check_thresholds(mass_thresholds):
+    try:
+        lo, hi = (float(v) for v in mass_thresholds)
+    except (TypeError, ValueError):
+        raise ValueError("mass_thresholds must be two numbers (low, high); got "
+                         f"{mass_thresholds!r}.") from None
+    if not 0.0 <= lo <= hi <= 1.0:
+        raise ValueError(f"mass_thresholds must satisfy 0 <= low <= high <= 1; got "
+                         f"{mass_thresholds!r}.")
+    return lo, hi
+
+
+def indefiniteness(sig, thresholds) -> str:
+    """"Euclidean", "slightly", "moderately" or "strongly indefinite" from the negative mass
+    and the size of the most negative eigenvalue (both of the centred kernel): a large
+    negative eigenvalue is not "slight" whatever its share of the mass."""
+    lo, hi = thresholds
+    if sig.q == 0:
+        return "Euclidean (no negative direction)"
+    mass = sig.negative_mass
+    ratio = sig.negative_ratio
+    if mass is None:
+        level = 1 if ratio < hi else 2
+    else:
+        level = 0 if mass < lo else (2 if mass > hi else 1)
+    if ratio >= 0.5:
+        level = 2
+    elif ratio >= hi:
+        level = max(level, 1)
+    return ("slightly indefinite", "moderately indefinite", "strongly indefinite")[level]
+
+
+def _pairwise_label_checks(K, y, classes):
+    """Per pair of classes (one-vs-one): c'Kc and the opposite-label eta <= 0 count."""
+    out = []
+    for i in range(classes.shape[0]):
+        for j in range(i + 1, classes.shape[0]):
+            idx = np.flatnonzero((y == classes[i]) | (y == classes[j]))
+            Kp = K[np.ix_(idx, idx)]
+            yp = y[idx]
+            eta = eta_scan(Kp, yp)
+            out.append({"classes": (str(classes[i]), str(classes[j])),
+                        "class_mean_sqdist": float(class_mean_sqdist(Kp, yp)),
+                        "n_cross_nonpositive": int(eta.n_cross_nonpositive)})
+    return out

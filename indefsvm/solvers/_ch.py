@@ -68,6 +68,7 @@ def convex_hull_dual(
     cache_size: float = 200.0,
     alpha0=None,
     n_restarts: int = 0,
+    restart_select: str = "objective",
     random_state=None,
     kernel="precomputed",
     kernel_params: dict | None = None,
@@ -98,6 +99,11 @@ def convex_hull_dual(
         Stop when, in each class, ``max_{I_up} g - min_{I_low} g <= tol``.
     wss, max_iter, cache_size, n_restarts, random_state, kernel, kernel_params, warn
         As in :func:`indefsvm.solvers.smo`.
+    restart_select : {"objective", "wMw"}, default="objective"
+        Which of the starts to keep: the lowest ``||z+ - z-||^2_pE`` (the problem's own
+        criterion, which may be negative), or ``"wMw"``: the lowest among the starts with
+        ``w'Mw > 0`` -- the sensible convex-hull classifiers (Haasdonk 2005, §4) -- when there
+        is one.
     alpha0 : array-like, optional
         Feasible start. Default: the class means, ``a_i = 1 / n_+`` or ``1 / n_-``.
 
@@ -139,9 +145,11 @@ def convex_hull_dual(
             raise ValueError("alpha0 must satisfy 0 <= alpha0 <= mu and sum to 1 on each class.")
     rng = check_random_state(random_state)
     starts = [start] + [random_feasible_hull_weights(y, mu, rng) for _ in range(int(n_restarts))]
+    check_choice(restart_select, "restart_select", ("objective", "wMw"))
     best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, mu, tol,
                                    wss, False, max_iter, cache_size, p=np.zeros(n),
-                                   same_class=True, csr=csr)
+                                   same_class=True, csr=csr,
+                                   prefer_positive=restart_select == "wMw")
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(

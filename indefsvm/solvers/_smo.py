@@ -267,12 +267,12 @@ def _use_float32(cache_dtype, kind, n, bound):
 
 def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
                 max_iter, cache_size, p=None, same_class=False, csr=None, cache_dtype="auto",
-                sample_of=None, progress=None):
+                sample_of=None, progress=None, prefer_positive=False):
     """Run the compiled loop from each start; return the lowest-objective run and all
     objectives. ``C`` is one bound or one per variable; ``sample_of`` maps variables to
     kernel rows when a sample carries several variables (epsilon-SVR)."""
     n = y.shape[0]
-    best, objectives = None, []
+    best, best_key, objectives = None, None, []
     f32 = _use_float32(cache_dtype, kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
     for start in starts:
         cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n, f32, csr,
@@ -284,8 +284,11 @@ def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shr
         if out["status"] == 2:
             _raise_unbounded(out, kind, X, Kmat, y, C)
         objectives.append(out["objective"])
-        if best is None or out["objective"] < best["objective"]:
-            best = out
+        # lowest objective; with prefer_positive, the lowest among the positive ones first
+        # (the convex-hull dual, whose objective 1/2 w'Mw must be > 0 to make sense)
+        key = (prefer_positive and not out["objective"] > 0, out["objective"])
+        if best is None or key < best_key:
+            best, best_key = out, key
     return best, objectives
 
 
