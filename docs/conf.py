@@ -1,6 +1,7 @@
 """Sphinx configuration of the indefsvm documentation."""
 
 import os
+import shutil
 import sys
 import warnings
 
@@ -35,9 +36,18 @@ html_theme = "alabaster"
 html_static_path = []
 templates_path = ["_templates"]
 
-# the gallery runs every example script (they are the papers' figures)
+# The gallery runs every example script (they are the papers' figures). It runs copies kept
+# in the build tree: sphinx-gallery executes a script in its own folder, so the figures a
+# script saves land beside the copy, and a build leaves the tracked files as they were.
+_here = os.path.dirname(os.path.abspath(__file__))
+_gallery_src = os.path.join(_here, "_build", "gallery_src")
+shutil.rmtree(_gallery_src, ignore_errors=True)
+shutil.copytree(os.path.join(_here, "..", "examples"), _gallery_src,
+                ignore=shutil.ignore_patterns("*.png", "__pycache__"))
 sphinx_gallery_conf = {
-    "examples_dirs": os.path.join("..", "examples"),
+    "examples_dirs": _gallery_src,
+    # no sg_execution_times.rst written into the source tree
+    "write_computation_times": False,
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/(plot_|protein_|tour)",
     "download_all_examples": False,

@@ -39,7 +39,7 @@ ya = np.where(np.abs(Xa - 0.5).sum(axis=1) < 0.33, 1.0, -1.0)
 Xb = np.r_[rng.normal([0.45, 0.5], 0.15, (20, 2)), rng.normal([0.55, 0.5], 0.15, (20, 2))]
 yb = np.r_[-np.ones(20), np.ones(20)]
 
-fig, axes = plt.subplots(1, 3, figsize=(16, 5))
+fig, axes = plt.subplots(1, 3, figsize=(13, 5))
 for ax, (X, y, gamma, C, name, paper) in zip(
     axes,
     [(Xa, ya, 50.0, 1e6, "(a) separable", "(52, 15, 1), 29 SVs, 0 bounded"),
@@ -62,8 +62,8 @@ for ax, (X, y, gamma, C, name, paper) in zip(
     ax.scatter(*X[sv].T, s=80, facecolors="none", edgecolors="k", label="SV")
     ax.set_aspect("equal")
     sig = rep.signature
-    ax.set_title(f"{name}: gamma={gamma:g}, C={C:g}\n(p, q, z) = ({sig.p}, {sig.q}, {sig.z}), "
-                 f"w'Mw = {san.wMw:.3g}")
+    ax.set_title(f"{name}\ngamma={gamma:g}, C={C:g}, (p,q,z)=({sig.p},{sig.q},{sig.z})\n"
+                 f"w'Mw = {san.wMw:.3g}", fontsize=10)
     ax.legend(fontsize=8)
     print(f"{name}: signature (p, q, z) = ({sig.p}, {sig.q}, {sig.z}); c'Kc = "
           f"{rep.class_mean_sqdist:.4g}; w'Mw = {san.wMw:.4g}; #SV = {san.n_sv}; "

@@ -1,6 +1,6 @@
 """
 MUNK against M3: objective by iteration (Sha, Saul & Lee 2003, Fig. 1)
-==========================================================
+======================================================================
 
 Both are multiplicative updates for the non-negative quadratic program (4) of an SVM without
 bias. The MUNK paper bounds MUNK's asymptotic rate by (11), ``[1 + (d_i - d) d / (l_i l)]^-1``,

@@ -62,7 +62,7 @@ fig.suptitle("Fig. 1: pseudo-Euclidean CH classification")
 fig.tight_layout()
 
 # %%
-fig2, axes2 = plt.subplots(1, 3, figsize=(15, 5))
+fig2, axes2 = plt.subplots(1, 3, figsize=(14, 5))
 for ax, (Z, y, C, name) in zip(
     axes2,
     [(Zs, ys, 10.0, "(a) separable, C = 10"), (Zn, yn, 1e3, "(b) overlapping, C = 1000"),

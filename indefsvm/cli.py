@@ -68,15 +68,49 @@ class _Parser(argparse.ArgumentParser):
 # -- progress ---------------------------------------------------------------------------------
 
 
-def _bar(args, total: int, desc: str):
+def _bar(args, total: int, desc: str, unit: str = "fold"):
     """A tqdm progress bar on stderr when it is a terminal (and not --quiet), else None."""
     if args.quiet or not sys.stderr.isatty():
         return None
     from tqdm import tqdm
 
     # every fold is shown (there are few, and each may take long)
-    return tqdm(total=total, desc=desc, file=sys.stderr, leave=False, unit="fold",
+    return tqdm(total=total, desc=desc, file=sys.stderr, leave=False, unit=unit,
                 mininterval=0, miniters=1)
+
+
+class _TimedBar:
+    """A bar over an estimated duration for work that cannot count itself (a LAPACK
+    decomposition): elapsed seconds against the estimate, so the user sees the time left."""
+
+    def __init__(self, args, seconds: float, desc: str):
+        import threading
+
+        self._bar = _bar(args, max(1, round(seconds)), desc, unit="s") if seconds else None
+        self._stop = threading.Event()
+        self._thread = None
+        if self._bar is not None:
+            self._thread = threading.Thread(target=self._tick, daemon=True)
+
+    def _tick(self):
+        t0 = time.perf_counter()
+        while not self._stop.wait(0.5):
+            # never at 100 % before the work is done
+            done = min(time.perf_counter() - t0, self._bar.total - 0.5)
+            self._bar.n = round(done, 1)
+            self._bar.refresh()
+
+    def __enter__(self):
+        if self._thread is not None:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._bar.close()
+        return False
 
 
 def _say(args, message: str) -> None:
@@ -358,10 +392,20 @@ def _cmd_fit(args) -> int:
     X, y, desc, precomputed = _load(args)
     _check_classes(y, args.cv)
     clf = _estimator(args, precomputed)
+    n_classes = np.unique(y).shape[0]
+    bar = (_bar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2, "starts",
+                unit="start") if args.restarts else None)
+    if bar is not None:
+        clf._start_hook = lambda: bar.update(1)
     t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConvergenceWarning)
-        clf.fit(X, y)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            clf.fit(X, y)
+    finally:
+        if bar is not None:
+            bar.close()
+            del clf._start_hook
     seconds = time.perf_counter() - t0
     train_acc = clf.score(X, y)
     cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
@@ -511,14 +555,18 @@ def _cmd_check(args) -> int:
                    "separately).")
         y = None
     n = data.shape[0]
-    if n > 3000:
-        _say(args, f"eigendecomposition of a {n} x {n} matrix (O(n^3): about "
-                   f"{2e-10 * n**3 / 2:.0f} s on one core)")
-    if precomputed:
-        rep = check_kernel(data, y, rtol=args.rtol, method=args.method)
-    else:
-        rep = check_kernel(X=data, y=y, kernel=args.kernel, rtol=args.rtol, method=args.method,
-                           **_kernel_params(args, data))
+    # a dense tridiagonalisation costs about 4/3 n^3 flops at ~10 GFlop/s on one core
+    estimate = 1.3e-10 * n**3
+    if estimate > 2.0:
+        _say(args, f"eigendecomposition of a {n} x {n} matrix: about {estimate:.0f} s")
+    with _TimedBar(args, estimate if estimate > 2.0 else 0, "eigendecomposition") as _:
+        if precomputed:
+            rep = check_kernel(data, y, rtol=args.rtol, method=args.method,
+                               verbose=args.verbose)
+        else:
+            rep = check_kernel(X=data, y=y, kernel=args.kernel, rtol=args.rtol,
+                               method=args.method, verbose=args.verbose,
+                               **_kernel_params(args, data))
     print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
     return 0
 

@@ -19,6 +19,13 @@ def _plt():
     return plt
 
 
+def _label(c) -> str:
+    """A class label for a legend: 1 and -1, not 1.0 or np.float64(-1.0)."""
+    if isinstance(c, (float, np.floating)) and float(c).is_integer():
+        return f"{int(c):+d}" if c != 0 else "0"
+    return str(c)
+
+
 def _ax(ax, figsize=(6, 4)):
     plt = _plt()
     if ax is None:
@@ -64,7 +71,15 @@ def plot_spectrum(report, ax=None):
     ax.axhline(0.0, color="k", lw=0.7)
     ax.set_xscale("log")
     # eigenvalues within 1e-6 of the largest sit in the linear band around 0
-    ax.set_yscale("symlog", linthresh=max(sp.tol * 10, 1e-6 * sp.scale))
+    linthresh = max(sp.tol * 10, 1e-6 * sp.scale)
+    ax.set_yscale("symlog", linthresh=linthresh, linscale=2.0)
+    # ticks at 0 and at the decades above the linear band only: the labels at +-linthresh
+    # would run into the one at 0
+    top = int(np.ceil(np.log10(max(sp.scale, linthresh))))
+    dec = [10.0**k for k in range(int(np.floor(np.log10(linthresh))) + 1, top + 1)]
+    from matplotlib.ticker import FixedLocator
+
+    ax.yaxis.set_major_locator(FixedLocator([-d for d in dec[::-1]] + [0.0] + dec))
     ax.set_xlabel("index (descending)")
     ax.set_ylabel("eigenvalue")
     ax.set_title(f"spectrum, signature (p, q) = ({sp.n_pos}, {sp.n_neg})")
@@ -209,8 +224,11 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     mu = mu_model if mu is None else mu
     zp = abar[pos] @ Z[pos]
     zm = abar[~pos] @ Z[~pos]
-    pad = 0.15 * (Z.max(0) - Z.min(0) + 1e-9)
-    lo, hi = Z.min(0) - pad, Z.max(0) + pad
+    # a square window around the points: equal axes (pE orthogonality is read off them) that
+    # fill the panel even when the cloud is flat
+    centre = (Z.max(0) + Z.min(0)) / 2
+    half = 0.575 * float((Z.max(0) - Z.min(0)).max() + 1e-9)
+    lo, hi = centre - half, centre + half
     gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], grid), np.linspace(lo[1], hi[1], grid))
     dec = decision(np.c_[gx.ravel(), gy.ravel()]).reshape(gx.shape)
     vmax = np.abs(dec).max() or 1.0
@@ -224,8 +242,9 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
                     h = reduced_hull(Z[mask], m_)
                     h = np.vstack([h, h[:1]])
                     ax.plot(h[:, 0], h[:, 1], "-" if m_ < 1 else ":", color=col, lw=1)
-    ax.scatter(Z[pos, 0], Z[pos, 1], c="C0", s=18, marker="o", label=str(classes[1]))
-    ax.scatter(Z[~pos, 0], Z[~pos, 1], c="C3", s=18, marker="s", label=str(classes[0]))
+    ax.scatter(Z[pos, 0], Z[pos, 1], c="C0", s=18, marker="o", label=f"class {_label(classes[1])}")
+    ax.scatter(Z[~pos, 0], Z[~pos, 1], c="C3", s=18, marker="s",
+               label=f"class {_label(classes[0])}")
     sv = alpha > 0
     ax.scatter(Z[sv, 0], Z[sv, 1], s=90, facecolors="none", edgecolors="k", lw=1.0,
                label="support vectors")
@@ -245,6 +264,6 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     ax.set_ylabel("imaginary axis")
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
-    ax.set_aspect("equal", adjustable="box")  # pE orthogonality is read off equal axes
-    ax.legend(fontsize=8, loc="best")
+    ax.set_aspect("equal", adjustable="box")
+    ax.legend(fontsize=8, loc="best", framealpha=0.8)
     return fig

@@ -138,3 +138,24 @@ def test_precomputed_predict_shape_is_checked(heart):
     clf = IndefiniteSVC(kernel="precomputed").fit(K, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(K[:, :10])
+
+
+def test_verbose_logs_progress_lines(heart, caplog, monkeypatch):
+    """verbose=True: the compiled loop reports iteration, objective, gap and time through
+    the 'indefsvm' logger (every REPORT_EVERY seconds; 0 here: at every signal look)."""
+    import logging
+
+    import indefsvm._logging as ilog
+
+    monkeypatch.setattr(ilog, "REPORT_EVERY", 0.0)
+    X, y = heart
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=10, verbose=True).fit(X, y)
+    lines = [r.getMessage() for r in caplog.records if r.name == "indefsvm"]
+    progress = [m for m in lines if "iteration" in m and "KKT gap" in m]
+    assert progress and all(" s" in m and "objective" in m for m in progress)
+    assert any("converged" in m for m in lines)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=10).fit(X, y)
+    assert not [r for r in caplog.records if r.name == "indefsvm"]

@@ -217,15 +217,16 @@ def _check_finite_kernel(kind, X, csr, gamma, coef0, degree):
             i = int(np.flatnonzero(~np.isfinite(sq))[0])
             big = float(np.max(np.abs(X[i]))) if csr is None else float(np.max(np.abs(csr[0])))
             raise ValueError(
-                f"X has values up to {big:.3g} (sample {i}): their squared norms overflow "
-                "float64, so the kernel values would be inf or NaN. Scale X (StandardScaler, "
-                "MinMaxScaler).")
+                f"The dual coefficients or intercepts are not finite: X has values up to "
+                f"{big:.3g} (sample {i}) whose squared norms overflow float64, so the kernel "
+                "values are inf or NaN. Scale X (StandardScaler, MinMaxScaler).")
         if kind == _COMPILED_KIND["polynomial"]:
             diag = (gamma * sq + coef0) ** degree
             if not np.all(np.isfinite(diag)):
                 i = int(np.flatnonzero(~np.isfinite(diag))[0])
                 raise ValueError(
-                    f"kernel='polynomial' overflows: (gamma |x|^2 + coef0)^degree with "
+                    "The dual coefficients or intercepts are not finite: kernel='polynomial' "
+                    f"overflows, (gamma |x|^2 + coef0)^degree with "
                     f"gamma={gamma:g}, coef0={coef0:g}, degree={degree} is not finite for sample "
                     f"{i}. Scale X or lower gamma or degree.")
 
@@ -267,7 +268,7 @@ def _use_float32(cache_dtype, kind, n, bound):
 
 def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
                 max_iter, cache_size, p=None, same_class=False, csr=None, cache_dtype="auto",
-                sample_of=None, progress=None, prefer_positive=False):
+                sample_of=None, progress=None, prefer_positive=False, start_done=None):
     """Run the compiled loop from each start; return the lowest-objective run and all
     objectives. ``C`` is one bound or one per variable; ``sample_of`` maps variables to
     kernel rows when a sample carries several variables (epsilon-SVR)."""
@@ -279,11 +280,17 @@ def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shr
                             sample_of)
         solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
                            max_iter, p, same_class)
-        solver.progress = progress
+        if progress is not None:
+            from .. import _logging
+
+            solver.progress = progress
+            solver.report_every = _logging.REPORT_EVERY
         out = solver.run()
         if out["status"] == 2:
             _raise_unbounded(out, kind, X, Kmat, y, C)
         objectives.append(out["objective"])
+        if start_done is not None:
+            start_done()
         # lowest objective; with prefer_positive, the lowest among the positive ones first
         # (the convex-hull dual, whose objective 1/2 w'Mw must be > 0 to make sense)
         key = (prefer_positive and not out["objective"] > 0, out["objective"])
@@ -485,6 +492,7 @@ def solve_dual(
     warn: bool = True,
     what: str = "SMO",
     progress=None,
+    start_done=None,
 ) -> SolverResult:
     """The general dual of LIBSVM by the same compiled SMO (private; the estimators' engine).
 
@@ -496,7 +504,7 @@ def solve_dual(
     cache, shrinking and the float64 polish are those of :func:`smo`.
 
     ``progress(n_iter, objective, gap, seconds)``, when given, is called every few seconds
-    from inside the loop (the estimators' ``verbose``).
+    from inside the loop (the estimators' ``verbose``); ``start_done()`` after each start.
 
     The caller validates the kernel parameters, the labels (+1 / -1), ``p`` and the feasible
     start ``alpha0`` (or a list of starts: the lowest objective wins); ``C`` is checked
@@ -524,7 +532,8 @@ def solve_dual(
                                    starts, C, tol, wss,
                                    shrinking, max_iter, cache_size, p=p, same_class=same_class,
                                    csr=csr, cache_dtype="float32" if f32 else "float64",
-                                   sample_of=sample_of, progress=progress)
+                                   sample_of=sample_of, progress=progress,
+                                   start_done=start_done)
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(

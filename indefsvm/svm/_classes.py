@@ -550,7 +550,9 @@ class IndefiniteSVC(_ClassifierBase):
                     tol=self.tol, wss=self.wss, shrinking=self.shrinking, max_iter=max_iter,
                     cache_size=self.cache_size, check_input=False, warn=False,
                     progress=solver_progress(
-                        self.verbose, f"classes {self.classes_[a]} vs {self.classes_[b]}"))
+                        self.verbose, f"classes {self.classes_[a]} vs {self.classes_[b]}"),
+                    # the command line's progress bar over restarts (not a parameter)
+                    start_done=getattr(self, "_start_hook", None))
             else:
                 src = data if K_full is None else K_full
                 Kp = src if whole else src[np.ix_(idx, idx)]
