@@ -65,6 +65,23 @@ def _gamma(gamma, X) -> float:
     return float(gamma)
 
 
+def _scale_gamma(gamma, X, name: str) -> float:
+    """gamma of a kernel exp(-gamma d): >= 0, since a negative one makes it grow with the
+    distance d (the sigmoid's negative slope is another matter: Lin & Lin 2003, Table 1)."""
+    g = _gamma(gamma, X)
+    if not g >= 0:
+        raise ValueError(f"gamma must be >= 0 for the {name} kernel (exp(-gamma d) with gamma "
+                         f"< 0 grows with the distance d); got gamma={gamma!r}.")
+    return g
+
+
+def _finite(K: np.ndarray, name: str, params: str) -> np.ndarray:
+    if not np.all(np.isfinite(K)):
+        raise ValueError(f"The {name} kernel ({params}) has values that are not finite on "
+                         "these inputs (an overflow); scale X or change the parameters.")
+    return K
+
+
 def linear(X, Y=None) -> np.ndarray:
     """Linear kernel ``x'y``.
 
@@ -86,7 +103,8 @@ def linear(X, Y=None) -> np.ndarray:
     array([[11.]])
     """
     X, Y = _prepare(X, Y)
-    return X @ Y.T
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _finite(X @ Y.T, "linear", "x'y")
 
 
 def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
@@ -114,7 +132,12 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
     array([[9.]])
     """
     X, Y = _prepare(X, Y)
-    return (_gamma(gamma, X) * (X @ Y.T) + coef0) ** int(degree)
+    if isinstance(degree, bool) or not isinstance(degree, (int, float, np.number)) \
+            or degree != int(degree) or degree < 0:
+        raise ValueError(f"degree must be a whole number >= 0; got {degree!r}.")
+    with np.errstate(over="ignore", invalid="ignore"):
+        K = (_gamma(gamma, X) * (X @ Y.T) + coef0) ** int(degree)
+    return _finite(K, "polynomial", f"degree={degree}, gamma={gamma}, coef0={coef0}")
 
 
 def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
@@ -140,7 +163,7 @@ def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
     """
     X, Y = _prepare(X, Y)
     d2 = cdist(X, Y, "sqeuclidean")
-    return np.exp(-_gamma(gamma, X) * d2)
+    return np.exp(-_scale_gamma(gamma, X, "rbf") * d2)
 
 
 def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.ndarray:
@@ -198,7 +221,7 @@ def l1_gaussian(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
     """
     X, Y = _prepare(X, Y)
     d1 = cdist(X, Y, "cityblock")
-    return np.exp(-_gamma(gamma, X) * d1 * d1)
+    return np.exp(-_scale_gamma(gamma, X, "l1_gaussian") * d1 * d1)
 
 
 def _gamma_sigma(gamma, sigma, X) -> float:
@@ -208,7 +231,7 @@ def _gamma_sigma(gamma, sigma, X) -> float:
         if not sigma > 0:
             raise ValueError(f"sigma must be > 0; got {sigma!r}.")
         return 1.0 / (2.0 * float(sigma) ** 2)
-    return _gamma(gamma, X)
+    return _scale_gamma(gamma, X, "exponential")
 
 
 def sqrt_l1_exponential(X, Y=None, *, gamma: float | None = None,

@@ -235,3 +235,22 @@ print(repr(res.objective))
         assert done.returncode == 0, done.stderr
         outs.append(float(done.stdout.strip()))
     assert outs[0] == pytest.approx(outs[1], rel=1e-9)
+
+
+@pytest.mark.parametrize("name", ["rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl"])
+def test_negative_gamma_of_a_distance_kernel_is_refused(name):
+    X = np.random.default_rng(0).uniform(0.1, 1.0, (5, 3))
+    with pytest.raises(ValueError, match="gamma must be >= 0"):
+        isvm.kernel_matrix(X, kernel=name, gamma=-0.5)
+    # the sigmoid's negative slope is a case of Lin & Lin's table: allowed
+    assert np.all(np.isfinite(isvm.kernel_matrix(X, kernel="sigmoid", gamma=-0.5)))
+
+
+def test_polynomial_degree_and_overflow_are_named():
+    X = 10.0 * np.ones((3, 2))
+    with pytest.raises(ValueError, match="degree must be a whole number"):
+        isvm.kernels.polynomial(X, degree=2.7)
+    with pytest.raises(ValueError, match="degree must be a whole number"):
+        isvm.kernels.polynomial(X, degree=-1)
+    with pytest.raises(ValueError, match="polynomial kernel .* not finite"):
+        isvm.kernels.polynomial(X, degree=400, gamma=10.0)
