@@ -234,3 +234,19 @@ def test_progress_bar_on_a_terminal(tmp_path):
     assert "cross-validation" in seen and "fold" in seen and "5/5" in seen
     piped = run(["fit", "--dataset", "heart", "--cv", "5"], tmp_path)
     assert "5/5" not in piped.stderr and "5-fold cross-validation" in piped.stderr
+
+
+def test_report_and_check_read_a_precomputed_kernel(tmp_path):
+    X, y = ds.load_heart(return_X_y=True)
+    np.save(tmp_path / "K.npy", isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01,
+                                                  coef0=-0.5))
+    np.savetxt(tmp_path / "y.txt", y)
+    out = tmp_path / "out"
+    proc = run(["report", tmp_path / "K.npy", "--labels", tmp_path / "y.txt", "-C", "10",
+                "--out", out], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Kernel check" in proc.stdout and "Sanity report" in proc.stdout
+    assert [p.name for p in out.iterdir()] == ["indefsvm-report-K.npy-precomputed.html"]
+    proc = run(["check", tmp_path / "K.npy", "--labels", tmp_path / "y.txt", "--json"],
+               tmp_path)
+    assert proc.returncode == 0 and '"verdict"' in proc.stdout
