@@ -9,6 +9,8 @@ IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteOneClassSVM
     SVM) trained by one SMO with the Lin & Lin rule for concave sub-problems.
 check_kernel, diagnostics
     Is this kernel usable in an SVM? PSD / CPD tests, signature, eta scan, class means.
+remedies, KreinSVC, compare_remedies
+    What to do with an indefinite kernel: spectrum fixes, the Krein SVM, a comparison.
 solvers
     The solvers themselves (``solvers.smo``), returning :class:`solvers.SolverResult`.
 datasets
@@ -17,11 +19,12 @@ UnboundedObjectiveError, ConvergenceWarning
     What a solver raises or warns.
 """
 
-from . import datasets, diagnostics, geometry, kernels, solvers
+from . import datasets, diagnostics, geometry, kernels, remedies, solvers
 from .diagnostics import KernelReport, SanityReport, check_kernel, sanity_report
 from .exceptions import ConvergenceWarning, UnboundedObjectiveError
 from .geometry import ConvexHullClassifier
 from .kernels import kernel_matrix
+from .remedies import KreinSVC, compare_remedies
 from .klr import KernelLogisticRegression
 from .svm import IndefiniteNuSVC, IndefiniteOneClassSVM, IndefiniteSVC, IndefiniteSVR
 
@@ -44,15 +47,18 @@ __all__ = [
     "IndefiniteSVC",
     "IndefiniteSVR",
     "KernelLogisticRegression",
+    "KreinSVC",
     "KernelReport",
     "SanityReport",
     "UnboundedObjectiveError",
     "check_kernel",
+    "compare_remedies",
     "datasets",
     "diagnostics",
     "geometry",
     "kernel_matrix",
     "kernels",
+    "remedies",
     "sanity_report",
     "solvers",
 ]

@@ -264,7 +264,11 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         check_is_fitted(self, msg=self._not_fitted_message())
         if self.break_ties and self.decision_function_shape == "ovo":
             raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
-        dec = self._ovo_decision(X)
+        return self._labels_from_ovo(self._ovo_decision(X))
+
+    def _labels_from_ovo(self, dec):
+        """Class labels from one-vs-one decision values (LIBSVM's vote, or the ovr argmax
+        with break_ties)."""
         n_classes = self.classes_.shape[0]
         if n_classes == 2:
             return self.classes_[(dec[:, 0] > 0).astype(np.intp)]

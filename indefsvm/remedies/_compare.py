@@ -1,0 +1,313 @@
+"""``compare_remedies``: every answer to "my kernel is indefinite" on the same folds."""
+
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import Pipeline
+
+from .._validation import check_kernel_matrix
+from ..diagnostics._render import render_html, render_text
+from ..svm import IndefiniteSVC
+from ._krein import KreinSVC
+from ._spectrum_fix import ClipEigenvalues, FlipEigenvalues, ShiftEigenvalues, SquareKernel
+
+__all__ = ["RemedyComparison", "compare_remedies", "remedy_estimators"]
+
+_INDEF = "indefinite SVM"
+
+
+def remedy_estimators(C: float = 1.0) -> dict:
+    """The estimators compared by :func:`compare_remedies`, by name (precomputed kernels).
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Box bound of every SVM.
+
+    Returns
+    -------
+    dict of str to estimator
+        ``"indefinite SVM"`` (SMO on K as it is), ``"clip"``, ``"flip"``, ``"shift"``,
+        ``"square"`` (spectrum fixes then the SVM), ``"CNE"`` / ``"RNE"`` (clip / flip of the
+        centred kernel, Haasdonk 2005), ``"Krein SVM"`` (Loosli et al. 2016).
+
+    Examples
+    --------
+    >>> from indefsvm.remedies import remedy_estimators
+    >>> sorted(remedy_estimators())[:3]
+    ['CNE', 'Krein SVM', 'RNE']
+    """
+    svc = IndefiniteSVC(kernel="precomputed", C=C)
+    return {
+        _INDEF: svc,
+        "clip": Pipeline([("fix", ClipEigenvalues()), ("svm", clone(svc))]),
+        "flip": Pipeline([("fix", FlipEigenvalues()), ("svm", clone(svc))]),
+        "shift": Pipeline([("fix", ShiftEigenvalues()), ("svm", clone(svc))]),
+        "square": Pipeline([("fix", SquareKernel()), ("svm", clone(svc))]),
+        "CNE": Pipeline([("fix", ClipEigenvalues(centered=True)), ("svm", clone(svc))]),
+        "RNE": Pipeline([("fix", FlipEigenvalues(centered=True)), ("svm", clone(svc))]),
+        "Krein SVM": KreinSVC(kernel="precomputed", C=C),
+    }
+
+
+def _c_param(est) -> str:
+    return "svm__C" if isinstance(est, Pipeline) else "C"
+
+
+def _n_sv(est) -> float:
+    est = getattr(est, "best_estimator_", est)
+    if isinstance(est, Pipeline):
+        est = est.named_steps["svm"]
+    if isinstance(est, KreinSVC):
+        return float(est.n_train_)  # beta is dense: every training sample is used
+    if isinstance(est, KNeighborsClassifier):
+        return float(est.n_samples_fit_)
+    return float(est.support_.shape[0])
+
+
+def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed):
+    out = {}
+    Ktr, Kte = K[np.ix_(train, train)], K[np.ix_(test, train)]
+    for name, est in methods.items():
+        t0 = time.perf_counter()
+        if name == "k-NN":
+            model = GridSearchCV(est, {"n_neighbors": [1, 3, 5, 7, 9]},
+                                 cv=StratifiedKFold(inner_cv, shuffle=True, random_state=seed))
+            model.fit(D[np.ix_(train, train)], y[train])
+            err = float(np.mean(model.predict(D[np.ix_(test, train)]) != y[test]))
+            chosen = model.best_params_["n_neighbors"]
+        else:
+            if param_grid:
+                grid = {_c_param(est): list(param_grid.get("C", [1.0]))}
+                model = GridSearchCV(clone(est), grid, cv=StratifiedKFold(
+                    inner_cv, shuffle=True, random_state=seed))
+            else:
+                model = clone(est)
+            model.fit(Ktr, y[train])
+            err = float(np.mean(model.predict(Kte) != y[test]))
+            chosen = (model.best_params_[_c_param(est)] if param_grid
+                      else est.get_params().get(_c_param(est)))
+        out[name] = (err, time.perf_counter() - t0, _n_sv(model), chosen)
+    return out
+
+
+@dataclass
+class RemedyComparison:
+    """The outcome of :func:`compare_remedies`.
+
+    Attributes
+    ----------
+    methods : list of str
+    fold_errors : dict of str to ndarray
+        Test error of each method on each outer fold.
+    fit_seconds, n_sv : dict of str to float
+        Mean over folds (``n_sv``: support vectors; all training samples for the Krein SVM,
+        whose ``beta`` is dense; the training set for k-NN).
+    chosen : dict of str to list
+        ``C`` (or ``k``) chosen by the inner cross-validation on each fold.
+    kernel : dict
+        :func:`~indefsvm.check_kernel` figures of the whole kernel: verdict, ``lam_min``,
+        ``lam_max``, signature ``(p, q)``, negative mass.
+    cv : int
+    n : int
+    recommendation : str
+        The method to try, with the evidence.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=0.5)
+    >>> cmp = isvm.compare_remedies(K, y, cv=3, random_state=0)
+    >>> sorted(cmp.to_dict())[:3]
+    ['chosen', 'cv', 'fit_seconds']
+    """
+
+    methods: list
+    fold_errors: dict
+    fit_seconds: dict
+    n_sv: dict
+    chosen: dict
+    kernel: dict
+    cv: int
+    n: int
+    recommendation: str = ""
+    notes: list = field(default_factory=list)
+
+    def mean_error(self, name: str) -> float:
+        """Mean test error of a method over the folds.
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        float
+        """
+        return float(np.mean(self.fold_errors[name]))
+
+    def _rows(self):
+        rows = [("kernel", f"{self.kernel['verdict']}; lambda_min / lambda_max = "
+                           f"{self.kernel['lam_min']:.4g} / {self.kernel['lam_max']:.4g}; "
+                           f"(p, q) = ({self.kernel['p']}, {self.kernel['q']}); negative mass "
+                           f"{self.kernel['negative_mass_text']}")]
+        for name in sorted(self.methods, key=self.mean_error):
+            e = self.fold_errors[name]
+            rows.append((name, f"error {100 * e.mean():5.2f} +/- {100 * e.std():5.2f} %, "
+                               f"fit {self.fit_seconds[name]:.3f} s, #SV {self.n_sv[name]:.0f}"))
+        return rows
+
+    def __str__(self) -> str:
+        return render_text(f"Remedies compared ({self.cv}-fold CV, {self.n} samples)",
+                           self._rows(), [self.recommendation] + list(self.notes))
+
+    def _repr_html_(self) -> str:
+        return render_html(f"Remedies compared ({self.cv}-fold CV, {self.n} samples)",
+                           self._rows(), [html.escape(self.recommendation)] + list(self.notes))
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable dictionary."""
+        return {
+            "methods": list(self.methods),
+            "fold_errors": {k: [float(v) for v in e] for k, e in self.fold_errors.items()},
+            "mean_error": {k: self.mean_error(k) for k in self.methods},
+            "std_error": {k: float(np.std(self.fold_errors[k])) for k in self.methods},
+            "fit_seconds": {k: float(v) for k, v in self.fit_seconds.items()},
+            "n_sv": {k: float(v) for k, v in self.n_sv.items()},
+            "chosen": {k: [float(c) if c is not None else None for c in v]
+                       for k, v in self.chosen.items()},
+            "kernel": dict(self.kernel),
+            "cv": self.cv,
+            "n": self.n,
+            "recommendation": self.recommendation,
+            "notes": list(self.notes),
+        }
+
+
+def _recommend(errors: dict, n_test: float) -> str:
+    means = {k: float(np.mean(v)) for k, v in errors.items()}
+    stds = {k: float(np.std(v)) for k, v in errors.items()}
+    best = min(means, key=means.get)
+    base = means[_INDEF]
+    spread = max(stds[best], stds[_INDEF], 1.0 / max(n_test, 1.0))
+    evidence = (f"best mean test error: {best} {100 * means[best]:.2f} +/- "
+                f"{100 * stds[best]:.2f} %; the indefinite SVM {100 * base:.2f} +/- "
+                f"{100 * stds[_INDEF]:.2f} %")
+    if best == _INDEF:
+        return (f"Recommendation: keep the indefinite SVM (no fix of the kernel needed; its "
+                f"solution is sparse and uses the kernel as it is). Evidence: {evidence}.")
+    if base - means[best] <= spread:
+        return (f"Recommendation: keep the indefinite SVM -- {best} is ahead by "
+                f"{100 * (base - means[best]):.2f} points, within the fold spread "
+                f"({100 * spread:.2f}); a fix is not worth its cost here. Evidence: "
+                f"{evidence}.")
+    return (f"Recommendation: {best} -- ahead of the indefinite SVM by "
+            f"{100 * (base - means[best]):.2f} points, more than the fold spread "
+            f"({100 * spread:.2f}). Evidence: {evidence}.")
+
+
+def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = None,
+                     random_state=None, n_jobs: int | None = None,
+                     methods: list | None = None) -> RemedyComparison:
+    """Compare the answers to an indefinite kernel on the same stratified folds.
+
+    The indefinite SVM (SMO on ``K`` as it is), the spectrum fixes clip, flip, shift and
+    square (Chen et al., JMLR 2009) and their centred forms CNE and RNE (Haasdonk 2005) each
+    followed by the SVM, the Krein SVM (Loosli, Canu & Ong 2016), and a k-nearest-neighbour
+    rule on the distances; ``C`` (and ``k``) chosen by an inner 3-fold cross-validation when
+    ``param_grid`` is given. The outer folds run through joblib, so
+    ``with joblib.parallel_backend("dask"):`` spreads them over a cluster.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Symmetric kernel (similarity) matrix.
+    y : array-like of shape (n,)
+        Labels (two or more classes).
+    D : array-like of shape (n, n), optional
+        Distances for the k-NN rule; default ``sqrt(max(K_ii + K_jj - 2 K_ij, 0))``.
+    cv : int, default=5
+        Outer stratified folds.
+    param_grid : dict, optional
+        ``{"C": [...]}`` for the inner search; ``None``: ``C = 1``, ``k`` still searched.
+    random_state : int or None
+        Seed of the fold shuffling.
+    n_jobs : int, optional
+        Outer folds run in parallel (joblib's convention; ``None`` is one).
+    methods : list of str, optional
+        A subset of the names of :func:`remedy_estimators` and ``"k-NN"``; the indefinite
+        SVM is always included (it is the reference).
+
+    Returns
+    -------
+    RemedyComparison
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=0.5)
+    >>> cmp = isvm.compare_remedies(K, y, cv=3, random_state=0, methods=["flip"])
+    >>> cmp.methods
+    ['indefinite SVM', 'flip']
+    """
+    from ..diagnostics import check_kernel
+
+    K = check_kernel_matrix(K, "K")
+    y = np.asarray(y)
+    n = K.shape[0]
+    if y.shape != (n,):
+        raise ValueError(f"y must have shape ({n},); got {y.shape}.")
+    classes, counts = np.unique(y, return_counts=True)
+    if classes.shape[0] < 2:
+        raise ValueError("y holds one class only; give two or more.")
+    if not isinstance(cv, int) or cv < 2 or cv > counts.min():
+        raise ValueError(f"cv must be an integer from 2 to the smallest class size "
+                         f"({counts.min()}); got {cv!r}.")
+    inner = max(2, min(3, int(counts.min() * (cv - 1) / cv)))
+    if D is None:
+        d = np.diag(K)
+        D = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0.0))
+    else:
+        D = check_kernel_matrix(D, "D")
+    available = remedy_estimators()
+    names = [_INDEF] + [m for m in (methods if methods is not None
+                                    else list(available)[1:] + ["k-NN"]) if m != _INDEF]
+    unknown = [m for m in names if m not in available and m != "k-NN"]
+    if unknown:
+        raise ValueError(f"unknown methods {unknown}; choose from "
+                         f"{sorted(available) + ['k-NN']}.")
+    ests = {m: (KNeighborsClassifier(metric="precomputed") if m == "k-NN" else available[m])
+            for m in names}
+    folds = list(StratifiedKFold(cv, shuffle=True, random_state=random_state).split(K, y))
+    seed = None if random_state is None else int(np.random.RandomState(random_state).randint(
+        2**31 - 1))
+    per_fold = Parallel(n_jobs=n_jobs)(
+        delayed(_fold)(K, D, y, tr, te, ests, param_grid, inner, seed) for tr, te in folds)
+    errors = {m: np.array([f[m][0] for f in per_fold]) for m in names}
+    rep = check_kernel(K)
+    mass = rep.signature.negative_mass
+    kernel = {"verdict": rep.verdict, "lam_min": rep.lam_min, "lam_max": rep.lam_max,
+              "p": rep.signature.p, "q": rep.signature.q, "negative_mass": mass,
+              "negative_mass_text": "n/a" if mass is None else f"{100 * mass:.3g} %"}
+    out = RemedyComparison(
+        methods=names, fold_errors=errors,
+        fit_seconds={m: float(np.mean([f[m][1] for f in per_fold])) for m in names},
+        n_sv={m: float(np.mean([f[m][2] for f in per_fold])) for m in names},
+        chosen={m: [f[m][3] for f in per_fold] for m in names}, kernel=kernel, cv=cv, n=n)
+    out.recommendation = _recommend(errors, n / cv)
+    if "Krein SVM" in names and "flip" in names:
+        out.notes.append("The Krein SVM and flip make the same decisions (the Krein SVM "
+                         "predicts with the original kernel and back-projected coefficients, "
+                         "flip transforms the test rows); they differ in cost, not accuracy.")
+    return out

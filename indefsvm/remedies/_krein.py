@@ -1,0 +1,192 @@
+"""The Krein-space SVM: trained on the flipped kernel, predicting with the original one."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_kernel_matrix
+from ..kernels import canonical_name, kernel_matrix, resolve_kernel_params
+from ..svm import IndefiniteSVC
+from ._spectrum_fix import FlipEigenvalues
+
+__all__ = ["KreinSVC"]
+
+
+class KreinSVC(ClassifierMixin, BaseEstimator):
+    """SVM in the Krein space of an indefinite kernel (Loosli, Canu & Ong, TPAMI 2016).
+
+    Trains the SVM dual on the flipped kernel ``|K| = U |lam| U'`` (a PSD problem: one
+    optimum) by the SMO of :class:`~indefsvm.IndefiniteSVC`, then back-projects the
+    coefficients, ``beta = U sign(lam) U' (alpha * y)``, so that
+
+        ``f(x) = k(x, X) beta + b``
+
+    uses the *original* kernel: the decisions are those of flip + SVC with the consistent
+    test transform ``k U sign(lam) U'`` (:class:`FlipEigenvalues`), without any eigenbasis at
+    test time. ``beta`` is in general dense: every training sample enters the prediction.
+
+    Parameters
+    ----------
+    kernel, C, gamma, coef0, degree, tol, max_iter, cache_size, kernel_params, class_weight, \
+decision_function_shape, break_ties
+        As in :class:`~indefsvm.IndefiniteSVC` (``kernel="precomputed"``: ``X`` is the
+        training kernel, then kernel rows ``(n_test, n_train)``).
+
+    Attributes
+    ----------
+    svc_ : IndefiniteSVC
+        The SVM on the flipped training kernel (precomputed).
+    flip_ : FlipEigenvalues
+        The decomposition of the training kernel.
+    beta_ : ndarray of shape (n_pairs, n_train)
+        Back-projected coefficients of each one-vs-one problem.
+    intercept_ : ndarray of shape (n_pairs,)
+    classes_ : ndarray
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> clf = isvm.KreinSVC(kernel="sigmoid", gamma=0.01, coef0=0.5).fit(X, y)
+    >>> round(clf.score(X, y), 2) > 0.8
+    True
+    """
+
+    def __init__(self, *, kernel="rbf", C=1.0, gamma="scale", coef0=0.0, degree=3, tol=1e-3,
+                 max_iter=None, cache_size=200, kernel_params=None, class_weight=None,
+                 decision_function_shape="ovr", break_ties=False):
+        self.kernel = kernel
+        self.C = C
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.tol = tol
+        self.max_iter = max_iter
+        self.cache_size = cache_size
+        self.kernel_params = kernel_params
+        self.class_weight = class_weight
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+    def _train_kernel(self, X):
+        if self.kernel == "precomputed":
+            return check_kernel_matrix(X, "X (precomputed kernel)")
+        X = validate_data(self, X, dtype=np.float64)
+        self.X_fit_ = X
+        name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
+        self._params = resolve_kernel_params(self.kernel, X, gamma=self.gamma,
+                                             coef0=self.coef0, degree=self.degree,
+                                             kernel_params=self.kernel_params)
+        self._name = name
+        return check_kernel_matrix(kernel_matrix(X, kernel=name, **self._params),
+                                   "kernel(X, X)")
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit on the flipped kernel and back-project.
+
+        Parameters
+        ----------
+        X : array-like
+            Training data, or the training kernel for ``kernel="precomputed"``.
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+
+        Returns
+        -------
+        self : KreinSVC
+        """
+        if self.kernel == "precomputed":
+            validate_data(self, X, y, dtype=np.float64)
+        K = self._train_kernel(X)
+        self.flip_ = FlipEigenvalues().fit(K)
+        Kf = self.flip_._fixed_kernel()
+        self.svc_ = IndefiniteSVC(
+            kernel="precomputed", C=self.C, tol=self.tol, max_iter=self.max_iter,
+            cache_size=self.cache_size, class_weight=self.class_weight,
+            decision_function_shape=self.decision_function_shape,
+            break_ties=self.break_ties).fit(Kf, y, sample_weight=sample_weight)
+        coef, intercept = self.svc_._pair_coefficients()
+        full = np.zeros((coef.shape[0], K.shape[0]))
+        full[:, self.svc_.support_] = coef
+        # beta = U sign(lam) U' c for each pair (the projector is symmetric)
+        self.beta_ = full @ self.flip_.projector_
+        self.intercept_ = np.asarray(intercept, dtype=np.float64)
+        self.classes_ = self.svc_.classes_
+        self.n_train_ = K.shape[0]
+        return self
+
+    def _rows(self, X):
+        check_is_fitted(self)
+        if self.kernel == "precomputed":
+            R = np.asarray(X, dtype=np.float64)
+            if R.ndim != 2 or R.shape[1] != self.n_train_:
+                raise ValueError(f"X must hold kernel rows (n_samples, {self.n_train_}); got "
+                                 f"shape {R.shape}.")
+            return R
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return kernel_matrix(X, self.X_fit_, kernel=self._name, **self._params)
+
+    def _ovo(self, X):
+        return self._rows(X) @ self.beta_.T + self.intercept_
+
+    def decision_function(self, X):
+        """``k(x, X) beta + b`` with the original kernel (SVC's shapes).
+
+        Parameters
+        ----------
+        X : array-like
+            Data, or kernel rows ``(n_samples, n_train)`` for ``kernel="precomputed"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes) / (n_samples, n_pairs)
+        """
+        dec = self._ovo(X)
+        if self.classes_.shape[0] == 2:
+            return dec[:, 0]
+        if self.decision_function_shape == "ovo":
+            return dec
+        return self.svc_._ovr_from_ovo(dec)
+
+    def predict(self, X):
+        """Class labels (one-vs-one vote, as :class:`~indefsvm.IndefiniteSVC`).
+
+        Parameters
+        ----------
+        X : array-like
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self.svc_._labels_from_ovo(self._ovo(X))
+
+    def flipped_kernel(self, X) -> np.ndarray:
+        """The flipped training kernel ``U |lam| U'`` of the training data ``X`` (for
+        :func:`indefsvm.sanity_report` of ``svc_``).
+
+        Parameters
+        ----------
+        X : array-like
+            The training data (or training kernel).
+
+        Returns
+        -------
+        ndarray of shape (n_train, n_train)
+        """
+        check_is_fitted(self)
+        return FlipEigenvalues().fit(self._train_kernel_again(X))._fixed_kernel()
+
+    def _train_kernel_again(self, X):
+        if self.kernel == "precomputed":
+            return check_kernel_matrix(X, "X (precomputed kernel)")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return kernel_matrix(X, kernel=self._name, **self._params)

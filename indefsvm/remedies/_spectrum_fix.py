@@ -1,0 +1,309 @@
+"""Spectrum fixes of a precomputed kernel, with the consistent transform of test rows.
+
+With the training kernel ``K = U diag(lam) U'`` (Chen, Garcia, Gupta, Rahimi & Cazzanti, JMLR
+2009, section 4; Wu, Chang & Zhang 2005):
+
+* clip:   ``K~ = U max(lam, 0) U'``;  test rows ``k~ = k U P+ U'``, ``P+ = diag(lam > 0)``
+* flip:   ``K~ = U |lam| U'``;        test rows ``k~ = k U sign(lam) U'``
+* shift:  ``K~ = K + |lam_min| I``;   test rows unchanged (the shift acts on the training
+  diagonal only)
+* square: ``K~ = K K``;               test rows ``k~ = k K``
+
+``centered=True`` first centres the kernel with the training means,
+``Kc = J K J`` with ``J = I - ee'/n``, and test rows with
+``kc(x, x_i) = k(x, x_i) - mean_j k(x, x_j) - mean_j K_ji + mean_jl K_jl``
+(Haasdonk 2005, section 7.5: CNE cuts off and RNE reflects the negative eigenvalues of the
+centred kernel). The transform of a training row then gives the row of the fixed training
+kernel exactly: ``transform(K_train) == fit_transform(K_train)`` (except for shift, which by
+design changes the training diagonal only).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_kernel_matrix
+
+__all__ = ["ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues", "SquareKernel"]
+
+
+class _KernelFix(TransformerMixin, BaseEstimator):
+    """Shared: input checks, centring, the eigendecomposition, the pairwise tag."""
+
+    #: whether fit needs the eigendecomposition
+    _needs_eigen = True
+
+    def __init__(self, centered: bool = False):
+        self.centered = centered
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # X is a kernel: cross-validation slices it on both axes
+        tags.input_tags.pairwise = True
+        return tags
+
+    def _rows(self, K_rows) -> np.ndarray:
+        check_is_fitted(self, "n_train_")
+        try:
+            R = np.asarray(K_rows, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("K_rows must be a numeric (n_samples, n_train) array of kernel "
+                             "values.") from None
+        if R.ndim != 2 or R.shape[1] != self.n_train_:
+            raise ValueError(f"K_rows must have shape (n_samples, {self.n_train_}): one column "
+                             f"per training sample; got {R.shape}.")
+        if not np.all(np.isfinite(R)):
+            raise ValueError("K_rows contains NaN or infinity.")
+        if self.centered:
+            R = (R - R.mean(axis=1, keepdims=True) - self.col_mean_[None, :]
+                 + self.all_mean_)
+        return R
+
+    def fit(self, X, y=None):
+        """Decompose the training kernel once.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_train, n_train)
+            Symmetric training kernel matrix.
+        y : Ignored
+
+        Returns
+        -------
+        self
+        """
+        K = check_kernel_matrix(X, "X (training kernel)")
+        self.n_train_ = K.shape[0]
+        self.col_mean_ = K.mean(axis=0)
+        self.all_mean_ = float(self.col_mean_.mean())
+        if self.centered:
+            K = K - K.mean(axis=1, keepdims=True) - self.col_mean_[None, :] + self.all_mean_
+            K = (K + K.T) / 2
+        self.K_fit_ = K
+        if self._needs_eigen:
+            lam, U = np.linalg.eigh(K)
+        else:
+            lam, U = np.linalg.eigvalsh(K), None
+        self.eigenvalues_ = lam
+        self.eigenvectors_ = U
+        # zero threshold relative to the largest |lambda| (numpy.linalg.matrix_rank's)
+        self.tol_ = K.shape[0] * np.finfo(float).eps * max(float(np.abs(lam).max()), 1e-300)
+        self._fit_extra(K, lam, U)
+        return self
+
+    def _fit_extra(self, K, lam, U):
+        pass
+
+    def fit_transform(self, X, y=None, **fit_params):
+        """Fit, then return the fixed training kernel.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_train, n_train)
+        y : Ignored
+        **fit_params : dict
+            Unused.
+
+        Returns
+        -------
+        ndarray of shape (n_train, n_train)
+        """
+        return self.fit(X)._fixed_kernel()
+
+
+class _EigenFix(_KernelFix):
+    """clip / flip: the test transform is ``k U D U'`` with a diagonal D of the fix."""
+
+    def _diag(self, lam):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _fit_extra(self, K, lam, U):
+        d = self._diag(lam)
+        # k U D U' for all rows at once: the projector P = U D U' (symmetric)
+        self.projector_ = (U * d) @ U.T
+
+    def transform(self, X):
+        """Apply the fix consistently to kernel rows k(x, x_train).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+            Kernel values between new samples and the training samples (the training kernel
+            itself gives the fixed training kernel).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_train)
+        """
+        return self._rows(X) @ self.projector_
+
+    def _fixed_kernel(self) -> np.ndarray:
+        check_is_fitted(self, "n_train_")
+        U, lam = self.eigenvectors_, self.eigenvalues_
+        K = (U * (lam * self._diag(lam))) @ U.T
+        return (K + K.T) / 2
+
+
+class ClipEigenvalues(_EigenFix):
+    """Clip the negative eigenvalues of a precomputed kernel to 0 (spectrum clip; CNE when
+    ``centered=True``), with the consistent transform of test rows.
+
+    ``K~ = U max(lam, 0) U'`` and test rows ``k U P+ U'`` with ``P+ = diag(lam > tol)``
+    (Chen et al., JMLR 2009, section 4.1); ``tol = n eps max|lam|``.
+
+    Parameters
+    ----------
+    centered : bool, default=False
+        Centre the kernel with the training means first (Haasdonk 2005, §7.5, "CNE").
+
+    Attributes
+    ----------
+    eigenvalues_, eigenvectors_ : ndarray
+        Of the (centred) training kernel.
+    projector_ : ndarray of shape (n_train, n_train)
+        ``U P+ U'``.
+    n_train_ : int
+    tol_ : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.remedies import ClipEigenvalues
+    >>> K = np.array([[1.0, 2.0], [2.0, 1.0]])          # eigenvalues 3 and -1
+    >>> ClipEigenvalues().fit_transform(K)
+    array([[1.5, 1.5],
+           [1.5, 1.5]])
+    """
+
+    def _diag(self, lam):
+        return (lam > self.tol_).astype(np.float64)
+
+
+class FlipEigenvalues(_EigenFix):
+    """Flip the sign of the negative eigenvalues of a precomputed kernel (spectrum flip; RNE
+    when ``centered=True``), with the consistent transform of test rows.
+
+    ``K~ = U |lam| U'`` and test rows ``k U sign(lam) U'`` (Chen et al., JMLR 2009, section
+    4.2; eigenvalues within ``tol = n eps max|lam|`` of 0 count as positive).
+
+    Parameters
+    ----------
+    centered : bool, default=False
+        Centre the kernel with the training means first (Haasdonk 2005, §7.5, "RNE").
+
+    Attributes
+    ----------
+    eigenvalues_, eigenvectors_ : ndarray
+    projector_ : ndarray of shape (n_train, n_train)
+        ``U sign(lam) U'``.
+    n_train_ : int
+    tol_ : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.remedies import FlipEigenvalues
+    >>> K = np.array([[1.0, 2.0], [2.0, 1.0]])          # eigenvalues 3 and -1
+    >>> FlipEigenvalues().fit_transform(K)
+    array([[2., 1.],
+           [1., 2.]])
+    """
+
+    def _diag(self, lam):
+        return np.where(lam < -self.tol_, -1.0, 1.0)
+
+
+class ShiftEigenvalues(_KernelFix):
+    """Shift the spectrum of a precomputed kernel: ``K + |lam_min| I`` on the training
+    diagonal; test rows are unchanged (Chen et al., JMLR 2009, section 4.3).
+
+    ``fit_transform(K)`` is the shifted training kernel; ``transform(rows)`` returns the rows
+    as they are (so ``transform(K_train) != fit_transform(K_train)``: by design the shift
+    touches the training diagonal only).
+
+    Parameters
+    ----------
+    centered : bool, default=False
+        Centre with the training means first (rows are then centred too).
+
+    Attributes
+    ----------
+    shift_ : float
+        ``max(0, -lam_min)``.
+    eigenvalues_, eigenvectors_, n_train_, tol_
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.remedies import ShiftEigenvalues
+    >>> ShiftEigenvalues().fit_transform(np.array([[1.0, 2.0], [2.0, 1.0]]))
+    array([[2., 2.],
+           [2., 2.]])
+    """
+
+    _needs_eigen = False
+
+    def _fit_extra(self, K, lam, U):
+        self.shift_ = float(max(0.0, -lam[0]))
+
+    def transform(self, X):
+        """Test rows: unchanged (centred with the training means if ``centered``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_train)
+        """
+        return self._rows(X)
+
+    def _fixed_kernel(self) -> np.ndarray:
+        check_is_fitted(self, "n_train_")
+        return self.K_fit_ + self.shift_ * np.eye(self.n_train_)
+
+
+class SquareKernel(_KernelFix):
+    """Replace the kernel by its square ``K K`` (PSD by construction), test rows by ``k K``
+    (Chen et al., JMLR 2009, section 4.4: the kernel as features).
+
+    Parameters
+    ----------
+    centered : bool, default=False
+        Centre with the training means first.
+
+    Attributes
+    ----------
+    n_train_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.remedies import SquareKernel
+    >>> SquareKernel().fit_transform(np.array([[1.0, 2.0], [2.0, 1.0]]))
+    array([[5., 4.],
+           [4., 5.]])
+    """
+
+    _needs_eigen = False
+
+    def transform(self, X):
+        """Test rows ``k K`` (centred first if ``centered``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_train)
+        """
+        return self._rows(X) @ self.K_fit_
+
+    def _fixed_kernel(self) -> np.ndarray:
+        check_is_fitted(self, "n_train_")
+        K = self.K_fit_ @ self.K_fit_
+        return (K + K.T) / 2
