@@ -22,6 +22,10 @@ MODULES = [
     "indefsvm.exceptions",
     "indefsvm.solvers._result",
     "indefsvm.diagnostics.report",
+    "indefsvm.remedies._spectrum_fix",
+    "indefsvm.remedies._krein",
+    "indefsvm.remedies._compare",
+    "indefsvm.cli",
 ]
 
 
@@ -43,6 +47,7 @@ def test_every_public_name_has_an_example():
     missing = []
     for modname in ["indefsvm", "indefsvm.kernels", "indefsvm.solvers", "indefsvm.diagnostics",
                     "indefsvm.geometry", "indefsvm.datasets", "indefsvm.klr", "indefsvm.svm",
+                    "indefsvm.remedies",
                     "indefsvm.plotting"]:
         module = importlib.import_module(modname)
         for name in module.__all__:

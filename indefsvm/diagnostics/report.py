@@ -54,6 +54,8 @@ class KernelReport:
         Kernel name and parameters when the report built ``K``.
     mass_thresholds : tuple
         Negative-mass bounds of "slightly" and "strongly" indefinite.
+    wmw_by_C : dict or None
+        ``{C: w'Mw}`` of the SVM trained at each ``C`` (two-class labels, indefinite ``K``).
     pairs : list of dict or None
         With labels of more than two classes: per pair of classes, ``classes``,
         ``class_mean_sqdist`` and ``n_cross_nonpositive``.
@@ -88,6 +90,7 @@ class KernelReport:
     mass_thresholds: tuple
     notes: list = field(default_factory=list)
     pairs: list | None = None
+    wmw_by_C: dict | None = None
 
     def _rows(self):
         sig = self.signature
@@ -108,6 +111,9 @@ class KernelReport:
             rows.append(("opposite-label eta <= 0", str(self.eta.n_cross_nonpositive)))
         if self.class_mean_sqdist is not None:
             rows.append(("class-mean sq. distance c'Kc", f"{self.class_mean_sqdist:.4g}"))
+        if self.wmw_by_C:
+            rows.append(("w'Mw of the SVM by C", ", ".join(
+                f"C={c:g}: {v:.3g}" for c, v in self.wmw_by_C.items())))
         for p in self.pairs or []:
             a, b = p["classes"]
             rows.append((f"classes {a} vs {b}: c'Kc / opposite eta <= 0",
@@ -139,11 +145,54 @@ class KernelReport:
             "n_negative_diagonal": self.n_negative_diagonal,
             "sigmoid": None if self.sigmoid is None else self.sigmoid.to_dict(),
             "pairs": None if self.pairs is None else [dict(p) for p in self.pairs],
+            "wmw_by_C": None if self.wmw_by_C is None else {
+                str(c): v for c, v in self.wmw_by_C.items()},
             "kernel": None if self.kernel is None else {
                 k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
                 for k, v in self.kernel.items()},
             "notes": list(self.notes),
         }
+
+
+def recommendation(r: KernelReport) -> str:
+    """What to do, from the report's own figures (named in the sentence)."""
+    from .suitability import indefiniteness
+
+    if r.is_psd or r.is_cpd:
+        return ("Recommendation: train on K as it is; the SVM dual is convex"
+                + (" on y'alpha = 0 (CPD)." if not r.is_psd else "."))
+    sig = r.signature
+    mass = "n/a" if sig.negative_mass is None else pct(sig.negative_mass)
+    kind = indefiniteness(sig, r.mass_thresholds)
+    compare = ("Compare the remedies on your folds: indefsvm.compare_remedies(K, y) (or "
+               "'indefsvm compare'); no method wins on every data set (Chen et al. 2009).")
+    if r.negated_cpd:
+        return ("Recommendation: do not train on K as it is (-K is CPSD: w'Mw <= 0 for every "
+                "solution). A fix of the spectrum changes the geometry: try flip (RNE) and "
+                "clip (CNE). " + compare)
+    if r.class_mean_sqdist is not None and r.class_mean_sqdist <= 0:
+        return (f"Recommendation: the labels' class means are at c'Kc = "
+                f"{r.class_mean_sqdist:.3g} <= 0, so no SVM on K has w'Mw > 0; try flip "
+                "(RNE) or clip (CNE), which make c'Kc positive. " + compare)
+    if r.wmw_by_C:
+        pos = sorted(c for c, v in r.wmw_by_C.items() if v > 0)
+        if not pos:
+            return ("Recommendation: every C tried gives w'Mw <= 0 on K as it is; train on "
+                    "the flipped or clipped kernel (or the Krein SVM). " + compare)
+        if any(v <= 0 for v in r.wmw_by_C.values()):
+            return (f"Recommendation: keep C <= {max(pos):g} (w'Mw > 0 there) and check the "
+                    "model with sanity_report; a smaller C trades training error for a "
+                    "sensible geometry, so also " + compare[0].lower() + compare[1:])
+    if kind == "slightly indefinite":
+        return (f"Recommendation: train on K as it is (negative mass {mass}: slightly "
+                "indefinite; clip and flip change little, Haasdonk 2005 found equal errors on "
+                "such data) and check the model with sanity_report.")
+    if kind == "strongly indefinite":
+        return (f"Recommendation: negative mass {mass}, |most negative| / largest eigenvalue "
+                f"{sig.negative_ratio:.3g}: strongly indefinite, the choice of method "
+                "matters. " + compare)
+    return (f"Recommendation: train on K as it is with a sanity_report (negative mass {mass}), "
+            "and " + compare[0].lower() + compare[1:])
 
 
 def build_notes(r: KernelReport) -> list[str]:
@@ -176,7 +225,7 @@ def build_notes(r: KernelReport) -> list[str]:
                      "w'Mw <= 0 for every solution, whatever the data. Unsuitable (Haasdonk 2005, "
                      "§7.3).")
     if eta.n_negative:
-        notes.append(f"{eta.n_negative} of {eta.n_pairs} pairs ({eta.fraction:.3%}) have "
+        notes.append(f"{eta.n_negative} of {eta.n_pairs} pairs ({pct(eta.fraction)}) have "
                      f"eta = K_ii + K_jj - 2K_ij < 0 (smallest {eta.worst_eta:.4g} at pair "
                      f"{eta.worst_pair}): SMO meets concave sub-problems there and takes the "
                      "step to the bound (rule (27)).")
@@ -211,6 +260,17 @@ def build_notes(r: KernelReport) -> list[str]:
                      "(Thm 10).")
     if r.sigmoid is not None:
         notes.append(str(r.sigmoid))
+    if r.wmw_by_C:
+        pos = [c for c, v in r.wmw_by_C.items() if v > 0]
+        neg = [c for c, v in r.wmw_by_C.items() if v <= 0]
+        if neg and pos:
+            notes.append(f"w'Mw of the trained SVM is > 0 for C in {pos} and <= 0 for C in "
+                         f"{neg}: only the former are sensible convex-hull classifiers "
+                         "(Haasdonk 2005, §7.4).")
+        elif neg:
+            notes.append(f"w'Mw of the trained SVM is <= 0 for every C tried ({neg}): no "
+                         "sensible solution was found on the kernel as it is.")
+    notes.append(recommendation(r))
     method = ("eigenvalues from one dense tridiagonalisation" if sp.method == "dense"
               else "; ".join(sp.approximate))
     notes.append(f"Method: {method}. Zero threshold {sp.tol:.3g} = rtol {sp.rtol:.3g} x "

@@ -434,7 +434,7 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
                 "Delta makes K + Delta ee' positive definite (Thm 3; cf. diag(1, -1)).")
     else:
         note = (f"K is not CPD: {sp.n_neg} negative eigenvalue(s) on the complement of e, the "
-                f"smallest {mu_min:.4g} ({abs(mu_min) / sp.scale:.2%} of max |lambda|). No "
+                f"smallest {mu_min:.4g} ({100 * abs(mu_min) / sp.scale:.3g} % of max |lambda|). No "
                 "Delta makes K + Delta ee' positive definite.")
     return CPDResult(is_cpd=is_cpd, is_cpsd=is_cpsd, min_eig_restricted=float(mu_min),
                      n_negative_restricted=int(sp.n_neg), delta=delta,

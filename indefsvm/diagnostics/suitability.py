@@ -181,7 +181,8 @@ def class_mean_sqdist(K, y) -> float:
 
 def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = None,
                  method: str = "auto", mass_thresholds: tuple = (0.01, 0.10),
-                 verbose: bool = False, **params) -> KernelReport:
+                 verbose: bool = False, wmw_C: tuple | None = (0.1, 1.0, 10.0, 100.0),
+                 **params) -> KernelReport:
     """Can this kernel be used in an SVM? One call, numbers and plain words.
 
     Computes the spectrum once (:func:`~indefsvm.diagnostics.spectrum`) and reads from it the
@@ -212,6 +213,11 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         "slightly indefinite", above ``high`` "strongly indefinite"; a most negative
         eigenvalue of more than ``high`` (half) of the largest makes it at least moderately
         (strongly) indefinite whatever the mass.
+    wmw_C : tuple of float or None, default=(0.1, 1, 10, 100)
+        With two-class labels, the SVM is trained (SMO, ``tol=1e-3``) at each of these ``C``
+        and its ``w'Mw`` (Haasdonk 2005, §7.4) reported in ``KernelReport.wmw_by_C``: the
+        verdict is "unsuitable" when every ``C >= 1`` gives ``w'Mw <= 0``. ``None`` skips
+        the fits (they cost a few SMO runs).
     verbose : bool, default=False
         Log each phase and its time (``logging.getLogger("indefsvm")``, INFO; shown on
         stderr when nothing else handles it).
@@ -285,11 +291,18 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     n_neg_diag = int(np.count_nonzero(np.diagonal(K) < -sp.tol))
     bad_pairs = [p for p in (pairs or []) if p["class_mean_sqdist"] <= 0]
     kind = indefiniteness(sig, (lo, hi))
+    wmw = None
+    if y2 is not None and wmw_C and not (sp.is_psd or cpd.is_cpd):
+        wmw = _wmw_over_C(K, y2, wmw_C)
+        if talk:
+            logger.info("check_kernel: w'Mw over C %s", wmw)
+    no_sensible_C = wmw is not None and all(v <= 0 for c, v in wmw.items() if c >= 1.0) \
+        and any(c >= 1.0 for c in wmw)
     if sp.is_psd:
         verdict = "PSD"
     elif cpd.is_cpd:
         verdict = "CPD"
-    elif negated or (dcm is not None and dcm <= 0) or bad_pairs:
+    elif negated or (dcm is not None and dcm <= 0) or bad_pairs or no_sensible_C:
         verdict = "unsuitable"
     elif kind == "strongly indefinite":
         verdict = "strongly indefinite: train with care and compare a remedy"
@@ -300,12 +313,26 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         negated_cpd=negated, lam_min=sp.lam_min, lam_max=sp.lam_max, spectrum=sp, cpd=cpd,
         signature=sig, eta=eta, class_mean_sqdist=dcm, n_negative_diagonal=n_neg_diag,
         sigmoid=sig_region, kernel=kernel_desc, mass_thresholds=(lo, hi), notes=[],
-        pairs=pairs,
+        pairs=pairs, wmw_by_C=wmw,
     )
     report.notes = build_notes(report)
     if talk:
         logger.info("check_kernel: done in %.1f s: %s", time.perf_counter() - t0, verdict)
     return report
+
+
+def _wmw_over_C(K, y, Cs) -> dict:
+    """w'Mw of the SVM trained at each C (Haasdonk's criterion; > 0 for a sensible model)."""
+    from ..solvers import smo
+
+    yp = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    out = {}
+    for C in Cs:
+        res = smo(K, yp, C=float(C), check_input=False, warn=False)
+        s = float(res.alpha.sum())
+        v = yp * res.alpha
+        out[float(C)] = float((2.0 / s) ** 2 * (v @ K @ v)) if s > 0 else 0.0
+    return out
 
 
 def _check_thresholds(mass_thresholds):

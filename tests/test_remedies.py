@@ -1,0 +1,160 @@
+"""Spectrum fixes, the Krein SVM and compare_remedies, against independent references."""
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+from sklearn.pipeline import Pipeline
+from sklearn.svm import SVC
+
+import indefsvm as isvm
+from indefsvm.remedies import (
+    ClipEigenvalues,
+    FlipEigenvalues,
+    KreinSVC,
+    ShiftEigenvalues,
+    SquareKernel,
+)
+
+
+@pytest.fixture(scope="module")
+def split():
+    """An indefinite sigmoid kernel on heart: training block and held-out rows."""
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.05, coef0=0.5)
+    tr, te = np.arange(0, 200), np.arange(200, 270)
+    return K[np.ix_(tr, tr)], K[np.ix_(te, tr)], y[tr], y[te]
+
+
+def _reference(K, R, kind, centered):
+    """The fixes written out from their definitions, with numpy's own eigh."""
+    n = K.shape[0]
+    if centered:
+        J = np.eye(n) - np.ones((n, n)) / n
+        R = (R - R.mean(axis=1, keepdims=True) - K.mean(axis=0)[None, :] + K.mean())
+        K = J @ K @ J
+    lam, U = np.linalg.eigh(K)
+    tol = n * np.finfo(float).eps * np.abs(lam).max()
+    if kind == "clip":
+        return U @ np.diag(np.maximum(lam, 0) * (lam > tol)) @ U.T, R @ U @ np.diag(
+            (lam > tol).astype(float)) @ U.T
+    if kind == "flip":
+        s = np.where(lam < -tol, -1.0, 1.0)
+        return U @ np.diag(np.abs(lam)) @ U.T, R @ U @ np.diag(s) @ U.T
+    if kind == "shift":
+        return K + max(0.0, -lam[0]) * np.eye(n), R
+    return K @ K, R @ K
+
+
+CASES = [(ClipEigenvalues, "clip"), (FlipEigenvalues, "flip"), (ShiftEigenvalues, "shift"),
+         (SquareKernel, "square")]
+
+
+@pytest.mark.parametrize("cls,kind", CASES)
+@pytest.mark.parametrize("centered", [False, True])
+def test_fixes_match_their_definitions(split, cls, kind, centered):
+    K, R, _, _ = split
+    ref_train, ref_rows = _reference(K, R, kind, centered)
+    t = cls(centered=centered)
+    train = t.fit_transform(K)
+    scale = np.abs(ref_train).max()
+    np.testing.assert_allclose(train, ref_train, atol=1e-10 * scale)
+    np.testing.assert_allclose(t.transform(R), ref_rows, atol=1e-10 * np.abs(ref_rows).max())
+    assert np.linalg.eigvalsh(train)[0] >= -1e-9 * scale  # the fixed kernel is PSD
+    if kind != "shift":
+        # the consistent transform of the training rows is the fixed training kernel
+        np.testing.assert_allclose(t.transform(K), train, atol=1e-10 * scale)
+    else:
+        # by design: test rows unchanged, the training diagonal shifted
+        assert t.shift_ > 0 and not np.allclose(t.transform(K), train)
+
+
+def test_fixes_work_inside_grid_search(split):
+    K, R, y, yt = split
+    pipe = Pipeline([("fix", ClipEigenvalues()),
+                     ("svm", isvm.IndefiniteSVC(kernel="precomputed"))])
+    assert pipe.__sklearn_tags__().input_tags.pairwise
+    grid = GridSearchCV(pipe, {"fix": [ClipEigenvalues(), FlipEigenvalues(centered=True)],
+                               "svm__C": [0.1, 1.0]}, cv=3).fit(K, y)
+    assert grid.best_estimator_.predict(R).shape == yt.shape
+    assert grid.score(R, yt) > 0.6
+    scores = cross_val_score(Pipeline([("fix", SquareKernel()),
+                                       ("svm", SVC(kernel="precomputed"))]), K, y, cv=3)
+    assert np.all(scores > 0.5)
+    with pytest.raises(ValueError, match="n_samples, 200"):
+        ClipEigenvalues().fit(K).transform(R[:, :10])
+
+
+@pytest.mark.parametrize("multiclass", [False, True])
+def test_krein_svc_decides_as_flip_plus_svm(multiclass):
+    """beta = U sign(lam) U' (alpha y) with the original kernel gives the decisions of
+    flip + the same SVM with the consistent test transform, to 1e-8 relative."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(150, 4))
+    y = (np.digitize(X[:, 0], [-0.4, 0.4]) if multiclass else (X[:, 0] > 0)).astype(int)
+    kw = dict(kernel="sigmoid", gamma=0.3, coef0=0.4)
+    K = isvm.kernel_matrix(X, **kw)
+    assert np.linalg.eigvalsh(K)[0] < -1e-3
+    Xt = rng.normal(size=(60, 4))
+    Kt = isvm.kernel_matrix(Xt, X, **kw)
+    krein = KreinSVC(C=2.0, **kw).fit(X, y)
+    flip = Pipeline([("fix", FlipEigenvalues()),
+                     ("svm", isvm.IndefiniteSVC(kernel="precomputed", C=2.0))]).fit(K, y)
+    d1, d2 = krein.decision_function(Xt), flip.decision_function(Kt)
+    np.testing.assert_allclose(d1, d2, rtol=1e-8, atol=1e-8 * np.abs(d2).max())
+    np.testing.assert_array_equal(krein.predict(Xt), flip.predict(Kt))
+    pre = KreinSVC(kernel="precomputed", C=2.0).fit(K, y)
+    np.testing.assert_allclose(pre.decision_function(Kt), d2, atol=1e-8 * np.abs(d2).max())
+    # against scikit-learn's SVC on the flipped kernel: the same problem, solved to tol
+    ref = Pipeline([("fix", FlipEigenvalues()), ("svm", SVC(kernel="precomputed", C=2.0))])
+    agree = np.mean(ref.fit(K, y).predict(Kt) == krein.predict(Xt))
+    assert agree >= 0.95
+    rep = isvm.sanity_report(krein.svc_, krein.flipped_kernel(X), y)
+    assert (rep.is_stationary if not multiclass
+            else all(r.is_stationary for r in rep.reports))
+
+
+def test_compare_remedies_on_shared_folds(split):
+    K, _, y, _ = split
+    a = isvm.compare_remedies(K, y, cv=3, random_state=0, param_grid={"C": [0.1, 1.0]})
+    assert a.methods[0] == "indefinite SVM" and "k-NN" in a.methods and "CNE" in a.methods
+    assert all(e.shape == (3,) for e in a.fold_errors.values())
+    # the Krein SVM decides as flip does, fold by fold
+    np.testing.assert_array_equal(a.fold_errors["Krein SVM"], a.fold_errors["flip"])
+    assert all(set(c) <= {0.1, 1.0} for m, c in a.chosen.items() if m != "k-NN")
+    assert "Recommendation" in a.recommendation and "%" in a.recommendation
+    d = json.loads(json.dumps(a.to_dict()))
+    assert d["kernel"]["q"] > 0 and set(d["mean_error"]) == set(a.methods)
+    # the folds go through joblib: two workers give the same numbers
+    b = isvm.compare_remedies(K, y, cv=3, random_state=0, param_grid={"C": [0.1, 1.0]},
+                              n_jobs=2)
+    for m in a.methods:
+        np.testing.assert_array_equal(a.fold_errors[m], b.fold_errors[m])
+    # the indefinite SVM's errors are those of a plain cross-validation on the same folds
+    folds = StratifiedKFold(3, shuffle=True, random_state=0)
+    grid = GridSearchCV(isvm.IndefiniteSVC(kernel="precomputed"), {"C": [0.1, 1.0]},
+                        cv=StratifiedKFold(3, shuffle=True, random_state=int(
+                            np.random.RandomState(0).randint(2**31 - 1))))
+    plain = 1 - cross_val_score(clone(grid), K, y, cv=folds)
+    np.testing.assert_allclose(a.fold_errors["indefinite SVM"], plain)
+    with pytest.raises(ValueError, match="unknown methods"):
+        isvm.compare_remedies(K, y, methods=["banana"])
+
+
+def test_check_kernel_calls_unsuitable_when_every_C_gives_negative_wMw():
+    """Haasdonk's Fig. 4(b) situation: c'Kc > 0, yet the SVM at large C has w'Mw < 0; with
+    only such C the verdict is "unsuitable" and the advice names the fixes."""
+    rng = np.random.default_rng(4)
+    rng.uniform(0, 1, (68, 2))  # the example's first data set, to keep its stream
+    X = np.r_[rng.normal([0.45, 0.5], 0.15, (20, 2)), rng.normal([0.55, 0.5], 0.15, (20, 2))]
+    y = np.r_[-np.ones(20), np.ones(20)]
+    K = isvm.kernel_matrix(X, kernel="l1_gaussian", gamma=0.005)
+    rep = isvm.check_kernel(K, y, wmw_C=(2000.0, 5000.0))
+    assert rep.class_mean_sqdist > 0 and all(v <= 0 for v in rep.wmw_by_C.values())
+    assert rep.verdict == "unsuitable"
+    assert "flip" in rep.notes[-2] and "compare_remedies" in rep.notes[-2]
+    ok = isvm.check_kernel(K, y, wmw_C=(200.0, 2000.0))
+    assert ok.wmw_by_C[200.0] > 0 and ok.verdict != "unsuitable"
+    assert "C <= 200" in ok.notes[-2]
