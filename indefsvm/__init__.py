@@ -24,8 +24,8 @@ from .diagnostics import KernelReport, SanityReport, check_kernel, sanity_report
 from .exceptions import ConvergenceWarning, UnboundedObjectiveError
 from .geometry import ConvexHullClassifier
 from .kernels import kernel_matrix
-from .remedies import KreinSVC, compare_remedies
 from .klr import KernelLogisticRegression
+from .remedies import KreinSVC, compare_remedies
 from .svm import IndefiniteNuSVC, IndefiniteOneClassSVM, IndefiniteSVC, IndefiniteSVR
 
 __version__ = "0.1.0"
