@@ -71,3 +71,36 @@ figure img {{ max-width: 100%; }}
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(page)
     return str(path)
+
+
+def write_compare_html(path, *, title, comparison, K, data_desc) -> str:
+    """The remedies comparison as one page: table, recommendation, figure."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .plotting import plot_remedies
+
+    fig = plot_remedies(comparison, K)
+    b64 = _png(fig)
+    plt.close(fig)
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; line-height: 1.4; }}
+table {{ border-collapse: collapse; margin: 0.5em 0; }}
+td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
+figure img {{ max-width: 100%; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{html.escape(data_desc)}. Generated {time.strftime('%Y-%m-%d %H:%M:%S')} by indefsvm.</p>
+{comparison._repr_html_()}
+<figure><img alt='spectra and errors' src='data:image/png;base64,{b64}'>
+<figcaption>Left: the spectrum of K before and after each fix. Right: test error of each
+method over the folds (mean and standard deviation).</figcaption></figure>
+</body></html>
+"""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(page)
+    return str(path)

@@ -4,7 +4,9 @@
 or a precomputed kernel and prints what a LIBSVM user wants to see: iterations, objective, KKT
 gap, support vectors, training (and, when asked, cross-validation) accuracy; ``--save MODEL``
 keeps the model. ``indefsvm predict MODEL DATA`` applies a saved model. ``indefsvm check``
-says whether a kernel is usable in an SVM before training (:func:`indefsvm.check_kernel`).
+says whether a kernel is usable in an SVM before training (:func:`indefsvm.check_kernel`), and
+``indefsvm compare`` tries every remedy for an indefinite kernel on the same folds
+(:func:`indefsvm.compare_remedies`).
 ``indefsvm report`` does both and adds the sanity report of the trained model
 (:func:`indefsvm.sanity_report`), printed and written as one self-contained HTML page.
 
@@ -610,6 +612,62 @@ def _cmd_report(args) -> int:
     return 0
 
 
+def _float_list(text: str) -> list:
+    try:
+        values = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas; got "
+                                         f"{text!r}") from None
+    if not values or any(not v > 0 for v in values):
+        raise argparse.ArgumentTypeError(f"expected positive numbers; got {text!r}")
+    return values
+
+
+def _cmd_compare(args) -> int:
+    from .remedies import compare_remedies
+
+    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise CLIError(f"--out {args.out}: is a file; give a folder for the HTML page.",
+                       EXIT_USAGE)
+    data, y, desc, precomputed = _load(args)
+    labels, counts = np.unique(y, return_counts=True)
+    _check_classes(y, args.cv)
+    if args.cv < 2:
+        raise CLIError("--cv must be 2 or more for a comparison.", EXIT_USAGE)
+    if precomputed:
+        K = data
+    else:
+        from .kernels import kernel_matrix
+
+        K = kernel_matrix(np.asarray(data.toarray() if hasattr(data, "toarray") else data),
+                          kernel=args.kernel, **_kernel_params(args, data))
+    D = _read_matrix(args.distances, "distance matrix") if args.distances else None
+    if D is not None and D.shape != K.shape:
+        raise DataFileError(args.distances, None, f"is {D.shape}; the kernel is {K.shape}.")
+    _say(args, f"{args.cv}-fold comparison of the remedies on {K.shape[0]} samples"
+               + (f", C from {args.C_grid} by inner CV" if args.C_grid else ", C = 1"))
+    cmp = compare_remedies(K, y, D=D, cv=args.cv,
+                           param_grid={"C": args.C_grid} if args.C_grid else None,
+                           random_state=args.seed, n_jobs=args.n_jobs)
+    if args.json:
+        print(json.dumps(cmp.to_dict(), indent=2))
+    else:
+        print(cmp)
+    if args.out:
+        from ._htmlreport import write_compare_html
+
+        os.makedirs(args.out, exist_ok=True)
+        kernel = "precomputed" if precomputed else args.kernel
+        path = os.path.join(args.out, f"indefsvm-compare-{os.path.basename(desc)}-{kernel}.html")
+        _atomic_write(path, lambda tmp: write_compare_html(
+            tmp, title=f"indefsvm: remedies compared on {os.path.basename(desc)}",
+            comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel "
+                                           f"{kernel}"))
+        if not args.json:
+            print(f"\nHTML page written to {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``indefsvm`` command.
 
@@ -671,6 +729,30 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print JSON instead of text")
     _common(check)
     check.set_defaults(func=_cmd_check)
+
+    compare = sub.add_parser(
+        "compare", help="try every remedy for an indefinite kernel on the same folds")
+    _add_data_args(compare, labels_help="labels of a precomputed kernel FILE (.npy or text)")
+    compare.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly"],
+                         help="kernel name (default: rbf); ignored for a kernel matrix FILE")
+    compare.add_argument("--gamma", type=_number_or_keyword, default="scale",
+                         help="kernel coefficient (number, 'scale' or 'auto')")
+    compare.add_argument("--coef0", type=float, default=0.0, help="the sigmoid's r")
+    compare.add_argument("--degree", type=int, default=3, help="polynomial degree")
+    compare.add_argument("--p", type=int, default=None, dest="pe_p",
+                         help="positive dimensions of the pseudo_euclidean kernel")
+    compare.add_argument("--distances", metavar="FILE",
+                         help="distance matrix for the k-NN rule (default: from the kernel)")
+    compare.add_argument("--cv", type=_positive_int, default=5, help="outer folds (default 5)")
+    compare.add_argument("--C-grid", type=_float_list, default=None, dest="C_grid",
+                         metavar="C1,C2,...", help="choose C by inner CV from these values")
+    compare.add_argument("--seed", type=int, default=0, help="fold shuffling seed")
+    compare.add_argument("--n-jobs", type=int, default=None,
+                         help="folds in parallel (joblib; default one at a time)")
+    compare.add_argument("--out", help="also write an HTML page with a figure to this folder")
+    compare.add_argument("--json", action="store_true", help="print JSON instead of text")
+    _common(compare)
+    compare.set_defaults(func=_cmd_compare)
 
     report = sub.add_parser(
         "report", help="check the kernel, fit, and write a sanity report (text and HTML)")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["plot_convergence", "plot_pe_geometry", "plot_spectrum", "reduced_hull"]
+__all__ = ["plot_convergence", "plot_pe_geometry", "plot_remedies", "plot_spectrum",
+           "reduced_hull"]
 
 
 def _plt():
@@ -24,6 +25,17 @@ def _label(c) -> str:
     if isinstance(c, (float, np.floating)) and float(c).is_integer():
         return f"{int(c):+d}" if c != 0 else "0"
     return str(c)
+
+
+def _symlog_y(ax, linthresh: float, scale: float) -> None:
+    """A symlog y axis whose tick labels do not collide: ticks at 0 and at the decades above
+    the linear band only (the labels at +-linthresh would run into the one at 0)."""
+    from matplotlib.ticker import FixedLocator
+
+    ax.set_yscale("symlog", linthresh=linthresh, linscale=2.0)
+    top = int(np.ceil(np.log10(max(scale, linthresh))))
+    dec = [10.0**k for k in range(int(np.floor(np.log10(linthresh))) + 1, top + 1)]
+    ax.yaxis.set_major_locator(FixedLocator([-d for d in dec[::-1]] + [0.0] + dec))
 
 
 def _ax(ax, figsize=(6, 4)):
@@ -71,15 +83,7 @@ def plot_spectrum(report, ax=None):
     ax.axhline(0.0, color="k", lw=0.7)
     ax.set_xscale("log")
     # eigenvalues within 1e-6 of the largest sit in the linear band around 0
-    linthresh = max(sp.tol * 10, 1e-6 * sp.scale)
-    ax.set_yscale("symlog", linthresh=linthresh, linscale=2.0)
-    # ticks at 0 and at the decades above the linear band only: the labels at +-linthresh
-    # would run into the one at 0
-    top = int(np.ceil(np.log10(max(sp.scale, linthresh))))
-    dec = [10.0**k for k in range(int(np.floor(np.log10(linthresh))) + 1, top + 1)]
-    from matplotlib.ticker import FixedLocator
-
-    ax.yaxis.set_major_locator(FixedLocator([-d for d in dec[::-1]] + [0.0] + dec))
+    _symlog_y(ax, max(sp.tol * 10, 1e-6 * sp.scale), sp.scale)
     ax.set_xlabel("index (descending)")
     ax.set_ylabel("eigenvalue")
     ax.set_title(f"spectrum, signature (p, q) = ({sp.n_pos}, {sp.n_neg})")
@@ -266,4 +270,70 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     ax.set_ylim(lo[1], hi[1])
     ax.set_aspect("equal", adjustable="box")
     ax.legend(fontsize=8, loc="best", framealpha=0.8)
+    return fig
+
+
+def plot_remedies(comparison, K, axes=None):
+    """The remedies side by side: the spectrum of ``K`` before and after each fix, and the
+    test error of each method over the folds.
+
+    Parameters
+    ----------
+    comparison : RemedyComparison
+        From :func:`indefsvm.compare_remedies`.
+    K : array-like of shape (n, n)
+        The kernel the comparison was run on.
+    axes : pair of matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> from indefsvm.plotting import plot_remedies
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=0.5)
+    >>> cmp = isvm.compare_remedies(K, y, cv=3, random_state=0, methods=["clip", "flip"])
+    >>> len(plot_remedies(cmp, K).axes)
+    2
+    """
+    from .remedies import ClipEigenvalues, FlipEigenvalues, ShiftEigenvalues, SquareKernel
+
+    plt = _plt()
+    if axes is None:
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    else:
+        fig = axes[0].figure
+    ax1, ax2 = axes
+    K = np.asarray(K, dtype=np.float64)
+    fixes = {"K as it is": None, "clip": ClipEigenvalues(), "flip": FlipEigenvalues(),
+             "shift": ShiftEigenvalues(), "square": SquareKernel()}
+    scale = np.abs(np.linalg.eigvalsh(K)).max()
+    for name, fix in fixes.items():
+        if fix is not None and name not in comparison.methods:
+            continue
+        M = K if fix is None else fix.fit_transform(K)
+        lam = np.sort(np.linalg.eigvalsh(M))[::-1]
+        ax1.plot(np.arange(1, lam.size + 1), lam, ".-" if fix is None else "-", ms=2, lw=1,
+                 label=name, color="k" if fix is None else None)
+    ax1.set_xscale("log")
+    top = max(scale, max(abs(line.get_ydata()).max() for line in ax1.get_lines()))
+    _symlog_y(ax1, 1e-6 * scale, top)
+    ax1.axhline(0.0, color="0.5", lw=0.6)
+    ax1.set_xlabel("index (descending)")
+    ax1.set_ylabel("eigenvalue")
+    ax1.set_title("spectrum before and after each fix")
+    ax1.legend(fontsize=8)
+    names = sorted(comparison.methods, key=comparison.mean_error)
+    mean = [100 * comparison.mean_error(m) for m in names]
+    std = [100 * float(np.std(comparison.fold_errors[m])) for m in names]
+    colors = ["C3" if m == "indefinite SVM" else "C0" for m in names]
+    ax2.barh(np.arange(len(names)), mean, xerr=std, color=colors, alpha=0.8)
+    ax2.set_yticks(np.arange(len(names)), names)
+    ax2.invert_yaxis()
+    ax2.set_xlabel(f"test error % ({comparison.cv}-fold CV, mean +/- std)")
+    ax2.set_title("error by method")
+    fig.tight_layout()
     return fig
