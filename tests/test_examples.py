@@ -20,6 +20,7 @@ EXPECT = {
     "plot_calibrated_multiclass.py": "log-loss",
     "plot_svr_distance_kernel.py": "IndefiniteSVR: converged True",
     "plot_one_class_novelty.py": "shifted cluster 1.00",
+    "plot_indefinite_what_now.py": "Recommendation",
 }
 
 
