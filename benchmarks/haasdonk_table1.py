@@ -9,7 +9,8 @@ over a logarithmic grid gamma x C (the paper's procedure): the indefinite SVM (S
 RNE (clip / flip of the centred kernel with the consistent transform of the left-out row:
 a fresh decomposition for every left-out sample), k-NN on D (best k of 1, 3, 5, 7, 9). At the
 SVM's best (gamma, C) -- ties broken towards fewer bounded SVs --: the signature (p, q) of the
-centred kernel, the class-mean squared distance DCM, w'Mw, #SV and #bounded SV. Generated from bundled data only.
+centred kernel, the class-mean squared distance DCM, w'Mw, #SV and #bounded SV. Generated from
+bundled data only.
 """
 
 from __future__ import annotations
