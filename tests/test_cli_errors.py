@@ -250,3 +250,19 @@ def test_report_and_check_read_a_precomputed_kernel(tmp_path):
     proc = run(["check", tmp_path / "K.npy", "--labels", tmp_path / "y.txt", "--json"],
                tmp_path)
     assert proc.returncode == 0 and '"verdict"' in proc.stdout
+
+
+def test_compare_command(tmp_path):
+    import json
+
+    proc = run(["compare", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                "--coef0", "0.5", "--cv", "3", "--C-grid", "0.1,1", "--json", "--out",
+                tmp_path / "cmp"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert d["cv"] == 3 and "indefinite SVM" in d["mean_error"]
+    assert d["fold_errors"]["Krein SVM"] == d["fold_errors"]["flip"]
+    assert [p.name for p in (tmp_path / "cmp").iterdir()] == [
+        "indefsvm-compare-heart-sigmoid.html"]
+    one_error_line(run(["compare", "--dataset", "heart", "--C-grid", "0,1"], tmp_path), 2,
+                   "--C-grid")
