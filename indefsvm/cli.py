@@ -648,7 +648,8 @@ def _cmd_compare(args) -> int:
                + (f", C from {args.C_grid} by inner CV" if args.C_grid else ", C = 1"))
     cmp = compare_remedies(K, y, D=D, cv=args.cv,
                            param_grid={"C": args.C_grid} if args.C_grid else None,
-                           random_state=args.seed, n_jobs=args.n_jobs)
+                           random_state=args.seed, n_jobs=args.n_jobs,
+                           class_weight="balanced" if args.balanced else None)
     if args.json:
         print(json.dumps(cmp.to_dict(), indent=2))
     else:
@@ -747,6 +748,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--C-grid", type=_float_list, default=None, dest="C_grid",
                          metavar="C1,C2,...", help="choose C by inner CV from these values")
     compare.add_argument("--seed", type=int, default=0, help="fold shuffling seed")
+    compare.add_argument("--balanced", action="store_true",
+                         help="class weights n / (n_classes * n_c) in every SVM")
     compare.add_argument("--n-jobs", type=int, default=None,
                          help="folds in parallel (joblib; default one at a time)")
     compare.add_argument("--out", help="also write an HTML page with a figure to this folder")

@@ -35,9 +35,11 @@ def test_docs_build_leaves_the_tree_clean(tmp_path):
     if not (REPO / "docs" / "conf.py").exists():
         pytest.fail("docs/conf.py not found beside the tests")
     before = _state()
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", "docs",
-                           str(tmp_path / "html")], cwd=REPO, capture_output=True, text=True,
-                          timeout=1200)
+    # run from a scratch folder: "python -m" puts the working directory first on sys.path,
+    # and the repository root holds the uncompiled sources, not the installed package
+    proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html",
+                           str(REPO / "docs"), str(tmp_path / "html")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=1200)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (tmp_path / "html" / "index.html").exists()
     assert _state() == before

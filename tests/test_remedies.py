@@ -141,6 +141,15 @@ def test_compare_remedies_on_shared_folds(split):
     np.testing.assert_allclose(a.fold_errors["indefinite SVM"], plain)
     with pytest.raises(ValueError, match="unknown methods"):
         isvm.compare_remedies(K, y, methods=["banana"])
+    # the family's weights reach every SVM of the comparison
+    kw = dict(cv=3, random_state=0, methods=["clip", "Krein SVM"])
+    u = isvm.compare_remedies(K, y, **kw)
+    w = isvm.compare_remedies(K, y, class_weight={-1.0: 1.0, 1.0: 5.0}, **kw)
+    for m in u.methods:
+        assert not np.array_equal(w.fold_errors[m], u.fold_errors[m]), m
+    ests = isvm.remedies.remedy_estimators(class_weight="balanced")
+    assert ests["clip"].named_steps["svm"].class_weight == "balanced"
+    assert ests["Krein SVM"].class_weight == "balanced"
 
 
 def test_check_kernel_calls_unsuitable_when_every_C_gives_negative_wMw():

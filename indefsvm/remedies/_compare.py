@@ -24,13 +24,15 @@ __all__ = ["RemedyComparison", "compare_remedies", "remedy_estimators"]
 _INDEF = "indefinite SVM"
 
 
-def remedy_estimators(C: float = 1.0) -> dict:
+def remedy_estimators(C: float = 1.0, class_weight=None) -> dict:
     """The estimators compared by :func:`compare_remedies`, by name (precomputed kernels).
 
     Parameters
     ----------
     C : float, default=1.0
         Box bound of every SVM.
+    class_weight : dict, "balanced" or None
+        Class weights of every SVM (as in :class:`~indefsvm.IndefiniteSVC`).
 
     Returns
     -------
@@ -45,7 +47,7 @@ def remedy_estimators(C: float = 1.0) -> dict:
     >>> sorted(remedy_estimators())[:3]
     ['CNE', 'Krein SVM', 'RNE']
     """
-    svc = IndefiniteSVC(kernel="precomputed", C=C)
+    svc = IndefiniteSVC(kernel="precomputed", C=C, class_weight=class_weight)
     return {
         _INDEF: svc,
         "clip": Pipeline([("fix", ClipEigenvalues()), ("svm", clone(svc))]),
@@ -54,7 +56,7 @@ def remedy_estimators(C: float = 1.0) -> dict:
         "square": Pipeline([("fix", SquareKernel()), ("svm", clone(svc))]),
         "CNE": Pipeline([("fix", ClipEigenvalues(centered=True)), ("svm", clone(svc))]),
         "RNE": Pipeline([("fix", FlipEigenvalues(centered=True)), ("svm", clone(svc))]),
-        "Krein SVM": KreinSVC(kernel="precomputed", C=C),
+        "Krein SVM": KreinSVC(kernel="precomputed", C=C, class_weight=class_weight),
     }
 
 
@@ -223,7 +225,7 @@ def _recommend(errors: dict, n_test: float) -> str:
 
 def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = None,
                      random_state=None, n_jobs: int | None = None,
-                     methods: list | None = None) -> RemedyComparison:
+                     methods: list | None = None, class_weight=None) -> RemedyComparison:
     """Compare the answers to an indefinite kernel on the same stratified folds.
 
     The indefinite SVM (SMO on ``K`` as it is), the spectrum fixes clip, flip, shift and
@@ -252,6 +254,8 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     methods : list of str, optional
         A subset of the names of :func:`remedy_estimators` and ``"k-NN"``; the indefinite
         SVM is always included (it is the reference).
+    class_weight : dict, "balanced" or None
+        Class weights of every SVM (unbalanced classes); k-NN is unweighted.
 
     Returns
     -------
@@ -285,7 +289,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         D = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0.0))
     else:
         D = check_kernel_matrix(D, "D")
-    available = remedy_estimators()
+    available = remedy_estimators(class_weight=class_weight)
     names = [_INDEF] + [m for m in (methods if methods is not None
                                     else list(available)[1:] + ["k-NN"]) if m != _INDEF]
     unknown = [m for m in names if m not in available and m != "k-NN"]
