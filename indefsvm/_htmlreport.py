@@ -12,6 +12,21 @@ import io
 import time
 
 
+def _head(title: str, data_desc: str) -> str:
+    """The start of a page: title, style, the data line."""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; line-height: 1.4; }}
+table {{ border-collapse: collapse; margin: 0.5em 0; }}
+td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
+figure img {{ max-width: 100%; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{html.escape(data_desc)}. Generated {time.strftime('%Y-%m-%d %H:%M:%S')} by indefsvm.</p>
+"""
+
+
 def _png(fig) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
@@ -46,17 +61,7 @@ def write_html(path, *, title, kernel_report, model, sanity, data_desc) -> str:
     figs = "".join(f"<figure><img alt='{html.escape(cap)}' src='data:image/png;base64,{b64}'>"
                    f"<figcaption>{html.escape(cap)}</figcaption></figure>"
                    for cap, b64 in figures)
-    page = f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>
-body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; line-height: 1.4; }}
-table {{ border-collapse: collapse; margin: 0.5em 0; }}
-td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
-figure img {{ max-width: 100%; }}
-</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p>{html.escape(data_desc)}. Generated {time.strftime('%Y-%m-%d %H:%M:%S')} by indefsvm.</p>
-<h2>1. Kernel check (before training)</h2>
+    page = _head(title, data_desc) + f"""<h2>1. Kernel check (before training)</h2>
 {kernel_report._repr_html_()}
 <h2>2. Training (SMO)</h2>
 <table><tr><th>problem</th><th>status</th><th>iterations</th><th>objective F(alpha)</th>
@@ -85,17 +90,7 @@ def write_compare_html(path, *, title, comparison, K, data_desc) -> str:
     fig = plot_remedies(comparison, K)
     b64 = _png(fig)
     plt.close(fig)
-    page = f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>
-body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; line-height: 1.4; }}
-table {{ border-collapse: collapse; margin: 0.5em 0; }}
-td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
-figure img {{ max-width: 100%; }}
-</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p>{html.escape(data_desc)}. Generated {time.strftime('%Y-%m-%d %H:%M:%S')} by indefsvm.</p>
-{comparison._repr_html_()}
+    page = _head(title, data_desc) + f"""{comparison._repr_html_()}
 <figure><img alt='spectra and errors' src='data:image/png;base64,{b64}'>
 <figcaption>Left: the spectrum of K before and after each fix. Right: test error of each
 method over the folds (mean and standard deviation).</figcaption></figure>

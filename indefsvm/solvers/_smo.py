@@ -299,6 +299,21 @@ def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shr
     return best, objectives
 
 
+def _result(best, objectives, f32, tol, C, converged, keys=("m", "M", "n_kernel_evals",
+              "cache_hits", "cache_misses", "polish_rounds", "grad")) -> SolverResult:
+    """The SolverResult of the compiled loop's best run."""
+    extra = {k: best[k] for k in keys}
+    extra["cache_dtype"] = "float32" if f32 else "float64"
+    return SolverResult(
+        alpha=best["alpha"], b=float(best["b"]), objective=float(best["objective"]),
+        n_iter=int(best["n_iter"]), converged=bool(converged),
+        kkt_gap=float(best["kkt_gap"]), history=best["history"],
+        status=STATUS_TEXT[best["status"]], solver="smo", tol=tol, C=C,
+        n_concave_steps=int(best["n_concave_steps"]), restart_objectives=objectives,
+        extra=extra,
+    )
+
+
 def smo(
     K,
     y,
@@ -450,25 +465,7 @@ def smo(
             ConvergenceWarning,
             stacklevel=2,
         )
-    extra = {k: best[k] for k in ("m", "M", "n_kernel_evals", "cache_hits", "cache_misses",
-                                  "polish_rounds")}
-    extra["cache_dtype"] = "float32" if f32 else "float64"
-    return SolverResult(
-        alpha=best["alpha"],
-        b=float(best["b"]),
-        objective=float(best["objective"]),
-        n_iter=int(best["n_iter"]),
-        converged=bool(converged),
-        kkt_gap=float(best["kkt_gap"]),
-        history=best["history"],
-        status=STATUS_TEXT[best["status"]],
-        solver="smo",
-        tol=tol,
-        C=C,
-        n_concave_steps=int(best["n_concave_steps"]),
-        restart_objectives=objectives,
-        extra=extra,
-    )
+    return _result(best, objectives, f32, tol, C, converged)
 
 
 def solve_dual(
@@ -542,22 +539,4 @@ def solve_dual(
             ConvergenceWarning,
             stacklevel=3,
         )
-    extra = {k: best[k] for k in ("m", "M", "n_kernel_evals", "cache_hits", "cache_misses",
-                                  "polish_rounds", "grad")}
-    extra["cache_dtype"] = "float32" if f32 else "float64"
-    return SolverResult(
-        alpha=best["alpha"],
-        b=float(best["b"]),
-        objective=float(best["objective"]),
-        n_iter=int(best["n_iter"]),
-        converged=bool(converged),
-        kkt_gap=float(best["kkt_gap"]),
-        history=best["history"],
-        status=STATUS_TEXT[best["status"]],
-        solver="smo",
-        tol=tol,
-        C=C,
-        n_concave_steps=int(best["n_concave_steps"]),
-        restart_objectives=objectives,
-        extra=extra,
-    )
+    return _result(best, objectives, f32, tol, C, converged)
