@@ -2,7 +2,7 @@
 Sigmoid kernel regions and the entropic kernel, seen by ``check_kernel``
 ========================================================================
 
-Lin & Lin (Lin & Lin 2003, §3) sort the sigmoid kernel ``tanh(a x'x' + r)`` into four cases by the
+Lin & Lin (2003, §3) sort the sigmoid kernel ``tanh(a x'x' + r)`` into four cases by the
 signs of ``a`` and ``r``. For ``a > 0`` the kernel matrix becomes conditionally positive
 definite (CPD) once ``r`` is small enough (Thm 4), which is why they advise ``a > 0, r < 0``.
 

@@ -35,7 +35,7 @@ from . import __version__
 from ._logging import logger
 from .datasets import DATASETS, load_libsvm
 from .exceptions import ConvergenceWarning, DataFileError, UnboundedObjectiveError
-from .kernels import KERNELS, resolve_kernel_params
+from .kernels import _DISTANCE_GAMMA, KERNELS, canonical_name, resolve_kernel_params
 
 EXIT_DATA = 1
 EXIT_USAGE = 2
@@ -168,15 +168,19 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str) -> None:
                         "dump_svmlight_file default)")
 
 
-def _add_model_args(p: argparse.ArgumentParser) -> None:
+def _add_kernel_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly"],
-                   help="kernel name (default: rbf); a precomputed matrix FILE sets it")
+                   help="kernel name (default: rbf); ignored for a kernel matrix FILE")
     p.add_argument("--gamma", type=_number_or_keyword, default="scale",
                    help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto')")
     p.add_argument("--coef0", type=float, default=0.0, help="the sigmoid's r, poly's coef0")
     p.add_argument("--degree", type=int, default=3, help="polynomial degree")
     p.add_argument("--p", type=int, default=None, dest="pe_p",
                    help="positive dimensions of the pseudo_euclidean kernel")
+
+
+def _add_model_args(p: argparse.ArgumentParser) -> None:
+    _add_kernel_args(p)
     p.add_argument("-C", "--C", type=float, default=1.0, dest="C", help="box bound C")
     p.add_argument("--tol", type=float, default=1e-3, help="KKT gap tolerance")
     p.add_argument("--max-iter", type=int, default=None, help="iteration cap")
@@ -537,8 +541,8 @@ def _kernel_params(args, X) -> dict:
     if args.kernel == "pseudo_euclidean" and args.pe_p is None:
         raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
                        EXIT_USAGE)
-    if args.gamma not in ("scale", "auto") and args.gamma < 0 and args.kernel in (
-            "rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl"):
+    if (args.gamma not in ("scale", "auto") and args.gamma < 0
+            and canonical_name(args.kernel) in _DISTANCE_GAMMA):
         raise CLIError(f"--gamma must be >= 0 for --kernel {args.kernel} (exp(-gamma d) with "
                        f"gamma < 0 grows with the distance d); got {args.gamma:g}.", EXIT_USAGE)
     extra = {"p": args.pe_p} if args.kernel == "pseudo_euclidean" else None
@@ -716,14 +720,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check", help="is this kernel usable in an SVM? (PSD/CPD tests, signature, eta scan)")
     _add_data_args(check, labels_help="labels of a precomputed kernel FILE (optional)")
-    check.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly"],
-                       help="kernel name (default: rbf); ignored for a kernel matrix FILE")
-    check.add_argument("--gamma", type=_number_or_keyword, default="scale",
-                       help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto')")
-    check.add_argument("--coef0", type=float, default=0.0, help="the sigmoid's r")
-    check.add_argument("--degree", type=int, default=3, help="polynomial degree")
-    check.add_argument("--p", type=int, default=None, dest="pe_p",
-                       help="positive dimensions of the pseudo_euclidean kernel")
+    _add_kernel_args(check)
     check.add_argument("--rtol", type=float, default=None,
                        help="relative zero threshold of eigenvalues (default n * eps)")
     check.add_argument("--method", default="auto", choices=["auto", "dense", "ldl"])
@@ -734,14 +731,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare = sub.add_parser(
         "compare", help="try every remedy for an indefinite kernel on the same folds")
     _add_data_args(compare, labels_help="labels of a precomputed kernel FILE (.npy or text)")
-    compare.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly"],
-                         help="kernel name (default: rbf); ignored for a kernel matrix FILE")
-    compare.add_argument("--gamma", type=_number_or_keyword, default="scale",
-                         help="kernel coefficient (number, 'scale' or 'auto')")
-    compare.add_argument("--coef0", type=float, default=0.0, help="the sigmoid's r")
-    compare.add_argument("--degree", type=int, default=3, help="polynomial degree")
-    compare.add_argument("--p", type=int, default=None, dest="pe_p",
-                         help="positive dimensions of the pseudo_euclidean kernel")
+    _add_kernel_args(compare)
     compare.add_argument("--distances", metavar="FILE",
                          help="distance matrix for the k-NN rule (default: from the kernel)")
     compare.add_argument("--cv", type=_positive_int, default=5, help="outer folds (default 5)")

@@ -1,5 +1,5 @@
 """Pseudo-Euclidean geometry of a kernel: the embedding of Prop. 1 and the convex-hull
-classifier (CH-DU) of Haasdonk (Haasdonk 2005), with the SVM <-> CH conversions of Prop. 7."""
+classifier (CH-DU) of Haasdonk (2005), with the SVM <-> CH conversions of Prop. 7."""
 
 from __future__ import annotations
 

@@ -358,6 +358,9 @@ KERNELS: dict[str, tuple[Callable[..., np.ndarray], tuple[str, ...]]] = {
 }
 _ALIASES = {"poly": "polynomial", "gaussian": "rbf"}
 
+# kernels exp(-gamma d) of a distance d: gamma >= 0 (the sigmoid's slope may be negative)
+_DISTANCE_GAMMA = ("rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl")
+
 # codes of the kernels the compiled solver evaluates itself (see _solvers/_kcache.pxd)
 _COMPILED_KIND = {
     "precomputed": 0,

@@ -209,7 +209,7 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
 
     References
     ----------
-    Lin & Lin (Lin & Lin 2003), (33) and Tables 1-2.
+    Lin & Lin (2003), (33) and Tables 1-2.
 
     Examples
     --------

@@ -10,9 +10,9 @@ Problem (4) of Sha, Saul & Lee 2003 / (19) of Lin & Lin 2003: min F(a) = 1/2 a'Q
   A = A+ - A- split elementwise: v_i <- v_i (-b_i + sqrt(b_i^2 + 4 (A+v)_i (A-v)_i)) / (2 (A+v)_i).
 * ``cd_loop``: one variable at a time (Kernel-Adatron with the exact rate 1/Q_ii). When
   Q_ii <= 0 the one-variable problem is concave and the step goes to the bound that lowers F
-  (the one-variable form of Lin & Lin 2003's rule (27)); with C = inf such a step is unbounded.
+  (the one-variable form of Lin & Lin's (2003) rule (27)); with C = inf such a step is unbounded.
 
-And ``lsvm_loop``, the Lagrangian SVM iteration of Mangasarian & Musicant 2001, (Code 3) with a Cholesky factor.
+And ``lsvm_loop``, the Lagrangian SVM iteration of Mangasarian & Musicant (2001, Code 3) with a Cholesky factor.
 
 Every loop runs without the GIL, records the objective, takes the GIL once per sweep to let
 Ctrl-C through, and stops on the KKT residual of ``_kkt_and_objective`` (gradient units).

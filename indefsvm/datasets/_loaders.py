@@ -178,7 +178,7 @@ def load_protein213(*, return_D_y: bool = False):
     Evolutionary distances between globin sequences: 1 = hemoglobin-alpha (72),
     2 = hemoglobin-beta (72), 3 = myoglobin (39), 4 = heterogeneous globins (30). ``D`` is
     symmetric with a zero diagonal; it is a dissimilarity matrix, not features and not a
-    kernel (``-1/2 J D^2 J`` has 4 negative eigenvalues). Haasdonk (Haasdonk 2005) used a 226-sample
+    kernel (``-1/2 J D^2 J`` has 4 negative eigenvalues). Haasdonk (2005) used a 226-sample
     version of this set, which is not available; this is the 213-sample one of Chen et al.
 
     Parameters

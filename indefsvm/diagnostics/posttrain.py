@@ -639,7 +639,7 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     reports, pairs = [], []
     alphas = model.alpha_[None, :] if model.alpha_.ndim == 1 else model.alpha_
     scale = getattr(model, "_nu_r", None)
-    for k, (a, b_, pos_class, _, _) in enumerate(model._pairs):
+    for k, (a, b_, pos_class) in enumerate(model._pairs):
         idx = model._pair_members[k]
         yp = np.where(y[idx] == classes[pos_class], 1.0, -1.0)
         bounds = np.asarray(model._pair_bounds[k], dtype=np.float64)

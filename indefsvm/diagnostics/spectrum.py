@@ -389,7 +389,7 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
 
     References
     ----------
-    Lin & Lin (Lin & Lin 2003), Theorem 3 and the examples after it.
+    Lin & Lin (2003), Theorem 3 and the examples after it.
 
     Examples
     --------

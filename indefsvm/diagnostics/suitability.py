@@ -98,7 +98,7 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
 
     References
     ----------
-    Lin & Lin (Lin & Lin 2003), section 3 (table, Thms 4-7) and Lemma 2 of section 6.1.
+    Lin & Lin (2003), section 3 (table, Thms 4-7) and Lemma 2 of section 6.1.
 
     Examples
     --------

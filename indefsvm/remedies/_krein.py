@@ -76,17 +76,18 @@ decision_function_shape, break_ties
         tags.input_tags.pairwise = self.kernel == "precomputed"
         return tags
 
-    def _train_kernel(self, X):
+    def _train_kernel(self, X, reset: bool = True):
+        """The training kernel of X (checked); ``reset`` fixes the kernel's parameters."""
         if self.kernel == "precomputed":
             return check_kernel_matrix(X, "X (precomputed kernel)")
-        X = validate_data(self, X, dtype=np.float64)
-        self.X_fit_ = X
-        name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
-        self._params = resolve_kernel_params(self.kernel, X, gamma=self.gamma,
-                                             coef0=self.coef0, degree=self.degree,
-                                             kernel_params=self.kernel_params)
-        self._name = name
-        return check_kernel_matrix(kernel_matrix(X, kernel=name, **self._params),
+        X = validate_data(self, X, dtype=np.float64, reset=reset)
+        if reset:
+            self.X_fit_ = X
+            self._name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
+            self._params = resolve_kernel_params(self.kernel, X, gamma=self.gamma,
+                                                 coef0=self.coef0, degree=self.degree,
+                                                 kernel_params=self.kernel_params)
+        return check_kernel_matrix(kernel_matrix(X, kernel=self._name, **self._params),
                                    "kernel(X, X)")
 
     def fit(self, X, y, sample_weight=None):
@@ -183,10 +184,4 @@ decision_function_shape, break_ties
         ndarray of shape (n_train, n_train)
         """
         check_is_fitted(self)
-        return FlipEigenvalues().fit(self._train_kernel_again(X))._fixed_kernel()
-
-    def _train_kernel_again(self, X):
-        if self.kernel == "precomputed":
-            return check_kernel_matrix(X, "X (precomputed kernel)")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return kernel_matrix(X, kernel=self._name, **self._params)
+        return FlipEigenvalues().fit(self._train_kernel(X, reset=False))._fixed_kernel()

@@ -32,8 +32,8 @@ __all__ = ["ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues", "SquareKern
 class _KernelFix(TransformerMixin, BaseEstimator):
     """Shared: input checks, centring, the eigendecomposition, the pairwise tag."""
 
-    #: whether fit needs the eigendecomposition
-    _needs_eigen = True
+    #: what fit decomposes: "vectors" (eigh), "values" (eigvalsh) or None
+    _spectrum = "vectors"
 
     def __init__(self, centered: bool = False):
         self.centered = centered
@@ -56,10 +56,11 @@ class _KernelFix(TransformerMixin, BaseEstimator):
                              f"per training sample; got {R.shape}.")
         if not np.all(np.isfinite(R)):
             raise ValueError("K_rows contains NaN or infinity.")
-        if self.centered:
-            R = (R - R.mean(axis=1, keepdims=True) - self.col_mean_[None, :]
-                 + self.all_mean_)
-        return R
+        return self._center(R) if self.centered else R
+
+    def _center(self, R):
+        """Rows centred with the training means (for training rows: J K J)."""
+        return R - R.mean(axis=1, keepdims=True) - self.col_mean_[None, :] + self.all_mean_
 
     def fit(self, X, y=None):
         """Decompose the training kernel once.
@@ -79,17 +80,20 @@ class _KernelFix(TransformerMixin, BaseEstimator):
         self.col_mean_ = K.mean(axis=0)
         self.all_mean_ = float(self.col_mean_.mean())
         if self.centered:
-            K = K - K.mean(axis=1, keepdims=True) - self.col_mean_[None, :] + self.all_mean_
+            K = self._center(K)
             K = (K + K.T) / 2
         self.K_fit_ = K
-        if self._needs_eigen:
+        lam = U = None
+        if self._spectrum == "vectors":
             lam, U = np.linalg.eigh(K)
-        else:
-            lam, U = np.linalg.eigvalsh(K), None
-        self.eigenvalues_ = lam
-        self.eigenvectors_ = U
-        # zero threshold relative to the largest |lambda| (numpy.linalg.matrix_rank's)
-        self.tol_ = K.shape[0] * np.finfo(float).eps * max(float(np.abs(lam).max()), 1e-300)
+        elif self._spectrum == "values":
+            lam = np.linalg.eigvalsh(K)
+        if lam is not None:
+            self.eigenvalues_ = lam
+            self.eigenvectors_ = U
+            # zero threshold relative to the largest |lambda| (numpy.linalg.matrix_rank's)
+            self.tol_ = K.shape[0] * np.finfo(float).eps * max(float(np.abs(lam).max()),
+                                                               1e-300)
         self._fit_extra(K, lam, U)
         return self
 
@@ -232,7 +236,9 @@ class ShiftEigenvalues(_KernelFix):
     ----------
     shift_ : float
         ``max(0, -lam_min)``.
-    eigenvalues_, eigenvectors_, n_train_, tol_
+    eigenvalues_ : ndarray
+        Of the (centred) training kernel (no eigenvectors are computed).
+    n_train_, tol_ : int, float
 
     Examples
     --------
@@ -243,7 +249,7 @@ class ShiftEigenvalues(_KernelFix):
            [2., 2.]])
     """
 
-    _needs_eigen = False
+    _spectrum = "values"
 
     def _fit_extra(self, K, lam, U):
         self.shift_ = float(max(0.0, -lam[0]))
@@ -288,7 +294,7 @@ class SquareKernel(_KernelFix):
            [4., 5.]])
     """
 
-    _needs_eigen = False
+    _spectrum = None
 
     def transform(self, X):
         """Test rows ``k K`` (centred first if ``centered``).

@@ -1,4 +1,4 @@
-"""The convex-hull dual (CH-DU) of Haasdonk (Haasdonk 2005, section 4), solved by SMO."""
+"""The convex-hull dual (CH-DU) of Haasdonk (2005, section 4), solved by SMO."""
 
 from __future__ import annotations
 

@@ -213,7 +213,7 @@ def kernel_adatron(K, y, *, C=None, tol: float = 1e-3, max_iter=None, alpha0=Non
     Each step is ``a_i <- clip(a_i + (1 - y_i f(x_i)) / K_ii, 0, C)`` with
     ``f(x_i) = sum_j a_j y_j K_ij``: the Adatron update with the rate ``1 / K_ii``, which
     minimises ``F`` exactly along ``a_i``. When ``K_ii <= 0`` the one-variable problem is concave
-    and the step goes to whichever bound gives the lower ``F`` (Lin & Lin 2003's rule (27) for one
+    and the step goes to whichever bound gives the lower ``F`` (Lin & Lin's (2003) rule (27) for one
     variable); with ``C = inf`` that is unbounded and raises ``UnboundedObjectiveError``.
 
     Parameters

@@ -231,6 +231,14 @@ def _check_finite_kernel(kind, X, csr, gamma, coef0, degree):
                     f"{i}. Scale X or lower gamma or degree.")
 
 
+def check_kernel_inputs(data, kernel, kernel_params) -> None:
+    """The checks :func:`solve_dual` skips with ``check_input=False``, done once: the data
+    (finite; a precomputed K square, finite and symmetric) and kernel values that can be
+    finite."""
+    kind, X, _, gamma, coef0, degree, csr = _kernel_setup(data, kernel, kernel_params)
+    _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
+
+
 def _n_samples(X, Kmat, csr):
     if X is not None:
         return X.shape[0]
@@ -267,14 +275,16 @@ def _use_float32(cache_dtype, kind, n, bound):
 
 
 def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
-                max_iter, cache_size, p=None, same_class=False, csr=None, cache_dtype="auto",
+                max_iter, cache_size, p=None, same_class=False, csr=None, f32=None,
                 sample_of=None, progress=None, prefer_positive=False, start_done=None):
     """Run the compiled loop from each start; return the lowest-objective run and all
     objectives. ``C`` is one bound or one per variable; ``sample_of`` maps variables to
-    kernel rows when a sample carries several variables (epsilon-SVR)."""
+    kernel rows when a sample carries several variables (epsilon-SVR). ``f32``: float32
+    columns (None: the "auto" rule of :func:`smo`)."""
     n = y.shape[0]
     best, best_key, objectives = None, None, []
-    f32 = _use_float32(cache_dtype, kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
+    if f32 is None:
+        f32 = _use_float32("auto", kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
     for start in starts:
         cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n, f32, csr,
                             sample_of)
@@ -336,7 +346,7 @@ def smo(
 ) -> SolverResult:
     """Train a binary C-SVC by SMO, for PSD and indefinite kernels alike.
 
-    Solves problem (2) of Lin & Lin (Lin & Lin 2003), ``min 1/2 a'Qa - e'a`` subject to
+    Solves problem (2) of Lin & Lin (2003), ``min 1/2 a'Qa - e'a`` subject to
     ``0 <= a <= C`` and ``y'a = 0``, with ``Q_ij = y_i y_j K_ij``. For an indefinite ``K`` the
     problem is non-convex and the result is a stationary (KKT) point.
 
@@ -455,8 +465,7 @@ def smo(
 
     f32 = _use_float32(cache_dtype, kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
     best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol,
-                                   wss, shrinking, max_iter, cache_size, csr=csr,
-                                   cache_dtype="float32" if f32 else "float64")
+                                   wss, shrinking, max_iter, cache_size, csr=csr, f32=f32)
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(
@@ -486,8 +495,6 @@ def solve_dual(
     cache_size: float = 200.0,
     cache_dtype: str = "auto",
     check_input: bool = True,
-    warn: bool = True,
-    what: str = "SMO",
     progress=None,
     start_done=None,
 ) -> SolverResult:
@@ -505,11 +512,15 @@ def solve_dual(
 
     The caller validates the kernel parameters, the labels (+1 / -1), ``p`` and the feasible
     start ``alpha0`` (or a list of starts: the lowest objective wins); ``C`` is checked
-    here. ``extra["grad"]`` holds ``Qa + p`` at the solution.
+    here. With ``check_input=False`` the inputs are taken as checked by
+    :func:`check_kernel_inputs` once (the estimators solve many problems on one data set).
+    No warning is emitted: the caller reads ``converged``. ``extra["grad"]`` holds ``Qa + p``
+    at the solution.
     """
     kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(data, kernel, kernel_params,
                                                              check_input)
-    _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
+    if check_input:
+        _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
     y = np.ascontiguousarray(y, dtype=np.float64)
     n_var = y.shape[0]
     C = check_bounds(C, n_var)
@@ -528,15 +539,6 @@ def solve_dual(
     best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y,
                                    starts, C, tol, wss,
                                    shrinking, max_iter, cache_size, p=p, same_class=same_class,
-                                   csr=csr, cache_dtype="float32" if f32 else "float64",
-                                   sample_of=sample_of, progress=progress,
+                                   csr=csr, f32=f32, sample_of=sample_of, progress=progress,
                                    start_done=start_done)
-    converged = best["status"] == 0
-    if not converged and warn:
-        warnings.warn(
-            f"{what} stopped at max_iter={max_iter} before reaching tol={tol:g}: the KKT gap "
-            f"m - M is {best['kkt_gap']:.3g}. Increase max_iter (or tol) for a stationary point.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
-    return _result(best, objectives, f32, tol, C, converged)
+    return _result(best, objectives, f32, tol, C, best["status"] == 0)

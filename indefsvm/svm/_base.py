@@ -22,16 +22,19 @@ from sklearn.utils.validation import (
 )
 
 from .._validation import check_kernel_matrix
-from ..kernels import KERNELS, canonical_name, kernel_matrix, resolve_kernel_params
-from ..solvers._smo import _SPARSE_KERNELS
+from ..kernels import (
+    _COMPILED_KIND,
+    _DISTANCE_GAMMA,
+    KERNELS,
+    canonical_name,
+    kernel_matrix,
+    resolve_kernel_params,
+)
+from ..solvers._smo import _SPARSE_KERNELS, check_kernel_inputs
 
 # prediction computes kernel rows against the support vectors in blocks of about this many
 # bytes, so that n_test x n_SV is never formed at once
 _PREDICT_BLOCK_BYTES = 16 * 1048576
-
-# kernels whose gamma is a scale of a distance: a negative value turns exp(-gamma d) into a
-# growing function (the sigmoid's slope a < 0 is a legitimate case of Lin & Lin's table)
-_DISTANCE_GAMMA = ("rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl")
 
 _KERNEL_NAMES = set(KERNELS) | {"poly", "gaussian", "precomputed"}
 
@@ -227,6 +230,9 @@ class SVMBase(BaseEstimator):
         params = self._resolved_params(data)
         self._gamma = float(params.get("gamma", 0.0))
         self._kernel_params_fitted = params
+        if name in _COMPILED_KIND:
+            # once per fit; the solver then runs every problem with check_input=False
+            check_kernel_inputs(data, name, params)
         return data, name, params
 
     # -- prediction ---------------------------------------------------------------------------
@@ -343,12 +349,6 @@ class SVMBase(BaseEstimator):
         dc = self._dual_coef_dense
         out = dc @ SV if not sp.issparse(SV) else sp.csr_matrix(SV.T.dot(dc.T).T)
         return out
-
-
-def drop_zero_weights(C_i):
-    """Indices of the samples that take part (C_i > 0): LIBSVM leaves the others out."""
-    keep = np.flatnonzero(C_i > 0)
-    return keep
 
 
 def class_weight_vector(class_weight, classes, y) -> np.ndarray:

@@ -132,22 +132,20 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         position = np.full(n, -1)
         position[support] = np.arange(support.shape[0])
         dual_coef = np.zeros((n_classes - 1, support.shape[0]))
-        pair_coef = np.zeros((len(members), support.shape[0]))
+        # (a, b, the class with y = +1) of each problem; its coefficients live in _dual_coef_
         self._pairs = []
-        for k, ((a, b, pos_class, idx), c) in enumerate(zip(members, coefs, strict=True)):
+        for (a, b, pos_class, idx), c in zip(members, coefs, strict=True):
             nz = c != 0
             sv, cv = idx[nz], c[nz]
             pos = position[sv]
-            pair_coef[k, pos] = cv
             # LIBSVM layout: coefficients of class-a SVs in row b-1, of class-b SVs in row a
             in_a = y_idx[sv] == a
             dual_coef[b - 1, pos[in_a]] = cv[in_a]
             dual_coef[a, pos[~in_a]] = cv[~in_a]
-            self._pairs.append((a, b, pos_class, pos, cv))
+            self._pairs.append((a, b, pos_class))
         self.support_ = support
         self._n_support = np.array([np.count_nonzero(y_idx[support] == c)
                                     for c in range(n_classes)], dtype=np.int32)
-        self._dual_coef_dense = dual_coef
         self.dual_coef_ = self._dual_coef_out(dual_coef)
         self._store_support(data, support)
         self.intercept_ = np.asarray(intercepts, dtype=np.float64)
@@ -179,7 +177,7 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
             self.converged_ = np.array([r.converged for r in results])
             self.kkt_gap_ = np.array([r.kkt_gap for r in results])
             self.history_ = [r.history for r in results]
-        if not np.all(np.isfinite(self.intercept_)) or not np.all(np.isfinite(pair_coef)):
+        if not np.all(np.isfinite(self.intercept_)) or not np.all(np.isfinite(dual_coef)):
             raise ValueError(
                 "The dual coefficients or intercepts are not finite. The input data may "
                 "contain large values and need to be preprocessed.")
@@ -197,7 +195,7 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
             return -dc, -np.asarray(self._intercept_, dtype=np.float64)
         coef = np.zeros((len(self._pairs), dc.shape[1]))
         cls = self._sv_class
-        for k, (a, b, _, _, _) in enumerate(self._pairs):
+        for k, (a, b, _) in enumerate(self._pairs):
             in_a, in_b = cls == a, cls == b
             coef[k, in_a] = dc[b - 1, in_a]
             coef[k, in_b] = dc[a, in_b]
@@ -215,7 +213,7 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         n_classes = self.classes_.shape[0]
         votes = np.zeros((dec.shape[0], n_classes))
         conf = np.zeros((dec.shape[0], n_classes))
-        for p, (a, b, pos_class, _, _) in enumerate(self._pairs):
+        for p, (a, b, pos_class) in enumerate(self._pairs):
             neg_class = b if pos_class == a else a
             votes[:, pos_class] += dec[:, p] >= 0
             votes[:, neg_class] += dec[:, p] < 0
@@ -276,7 +274,7 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
             return self.classes_[np.argmax(self._ovr_from_ovo(dec), axis=1)]
         votes = np.zeros((dec.shape[0], n_classes), dtype=np.int64)
         rows = np.arange(dec.shape[0])
-        for p, (a, b, pos_class, _, _) in enumerate(self._pairs):
+        for p, (a, b, pos_class) in enumerate(self._pairs):
             neg_class = b if pos_class == a else a
             win = np.where(dec[:, p] > 0, pos_class, neg_class)
             np.add.at(votes, (rows, win), 1)
@@ -552,7 +550,7 @@ class IndefiniteSVC(_ClassifierBase):
                     data, y_pm, p=-np.ones(idx.shape[0]), C=C_pair, alpha0=starts,
                     sample_of=None if whole else idx, kernel=kern, kernel_params=kp,
                     tol=self.tol, wss=self.wss, shrinking=self.shrinking, max_iter=max_iter,
-                    cache_size=self.cache_size, check_input=False, warn=False,
+                    cache_size=self.cache_size, check_input=False,
                     progress=solver_progress(
                         self.verbose, f"classes {self.classes_[a]} vs {self.classes_[b]}"),
                     # the command line's progress bar over restarts (not a parameter)
@@ -711,7 +709,7 @@ see :class:`IndefiniteSVC`
                 data, y_pm, p=np.zeros(idx.shape[0]), C=C_pair, alpha0=[alpha0],
                 sample_of=None if idx.shape[0] == n else idx, same_class=True, kernel=kern,
                 kernel_params=kp, tol=self.tol, wss=self.wss, shrinking=self.shrinking,
-                max_iter=max_iter, cache_size=self.cache_size, check_input=False, warn=False,
+                max_iter=max_iter, cache_size=self.cache_size, check_input=False,
                 progress=solver_progress(self.verbose, "nu-SVC"))
             rho, r = _nu_rho(res.extra["grad"], res.alpha, C_pair, y_pm)
             if not r > 0:
@@ -879,7 +877,7 @@ class IndefiniteSVR(RegressorMixin, _SingleModel):
             C=np.r_[C_i, C_i], alpha0=[np.zeros(2 * m)], sample_of=np.r_[keep, keep],
             kernel=kern, kernel_params=kp, tol=self.tol, wss=self.wss,
             shrinking=self.shrinking, max_iter=max_iter_of(self.max_iter),
-            cache_size=self.cache_size, check_input=False, warn=False,
+            cache_size=self.cache_size, check_input=False,
             progress=solver_progress(self.verbose, "epsilon-SVR"))
         if self.verbose:
             logger.info("epsilon-SVR:\n%s", res)
@@ -1015,7 +1013,7 @@ verbose
             sample_of=None if keep.shape[0] == n else keep, kernel=kern, kernel_params=kp,
             tol=self.tol, wss=self.wss, shrinking=self.shrinking,
             max_iter=max_iter_of(self.max_iter), cache_size=self.cache_size,
-            check_input=False, warn=False, progress=solver_progress(self.verbose, "one-class"))
+            check_input=False, progress=solver_progress(self.verbose, "one-class"))
         if self.verbose:
             logger.info("one-class SVM:\n%s", res)
         warn_if_stopped([res], self.max_iter if self.max_iter != -1 else None, self.tol)
