@@ -16,8 +16,12 @@ from ._solvers._kcache import matrix_defects
 SYMMETRY_RTOL = 1e-10
 
 
-def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL) -> np.ndarray:
-    """Return ``K`` as a C-contiguous float64 square symmetric finite matrix, or raise."""
+def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
+                        n_threads: int = 1) -> np.ndarray:
+    """Return ``K`` as a C-contiguous float64 square symmetric finite matrix, or raise.
+
+    ``K`` itself is returned (no copy) when it is already float64 and C-contiguous; the
+    finiteness, scale and symmetry checks are one pass over it on ``n_threads`` threads."""
     try:
         K = np.asarray(K, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -30,7 +34,7 @@ def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL) -> n
         raise ValueError(f"{name} is empty (0 samples).")
     K = np.ascontiguousarray(K)
     # one compiled pass: finiteness, scale and symmetry without n x n temporaries
-    scale, asym, (i, j), finite = matrix_defects(K)
+    scale, asym, (i, j), finite = matrix_defects(K, n_threads)
     if not finite:
         bad = np.argwhere(~np.isfinite(K))[0]
         raise ValueError(
@@ -43,7 +47,7 @@ def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL) -> n
             f"rtol={rtol:g} times max |K| = {scale:.3g}. A kernel matrix must be symmetric; "
             f"if the asymmetry is numerical noise use (K + K.T) / 2."
         )
-    return np.ascontiguousarray(K)
+    return K
 
 
 def check_binary_labels(y, n_samples: int, name: str = "y") -> np.ndarray:

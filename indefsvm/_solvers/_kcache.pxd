@@ -19,14 +19,19 @@ cdef enum KernelKind:
 cdef class KernelCache:
     cdef int kind
     cdef Py_ssize_t n
+    cdef Py_ssize_t cap_n            # capacity: the largest problem reset() accepts
+    cdef public int n_threads        # OpenMP threads for the columns of on-the-fly kernels
     cdef Py_ssize_t d
     cdef double gamma
     cdef double coef0
     cdef int degree
     cdef readonly bint f32           # columns stored as float32
     cdef bint sparse                 # inputs held as CSR rows (dot-product kernels and rbf)
-    cdef double[:, ::1] X          # permuted copy of the inputs (dense on-the-fly kernels)
-    cdef double[:, ::1] logX       # permuted log of the inputs (symmetric KL only)
+    cdef double[:, ::1] X          # permuted copy of the problem's rows (dense on-the-fly)
+    cdef double[:, ::1] logX       # permuted log of those rows (symmetric KL only)
+    cdef const double[:, ::1] X0   # the caller's rows, original order (never written)
+    cdef double[:, ::1] logX0      # their log (symmetric KL only)
+    cdef double[::1] sqnorm0       # squared norms of the CSR rows, original order
     cdef const double[:, ::1] K    # precomputed kernel, original order (never permuted)
     cdef const double[::1] sp_data     # CSR rows in the original order (sparse inputs)
     cdef const Py_ssize_t[::1] sp_ind
@@ -50,6 +55,7 @@ cdef class KernelCache:
     cdef public long long n_hits
     cdef public long long n_misses
 
+    cdef int reset(self, const Py_ssize_t* rows, Py_ssize_t m) except -1 nogil
     cdef void* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil
     cdef void exact_column(self, Py_ssize_t i, Py_ssize_t L, double* out) noexcept nogil
     cdef int exact_product(self, const double* c1, const double* c2, double* out1,

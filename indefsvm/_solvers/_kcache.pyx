@@ -17,6 +17,7 @@ from libc.math cimport sqrt, fabs
 from libc.stdlib cimport calloc, free, malloc, realloc
 from scipy.linalg.cython_blas cimport dgemm, dgemv
 from cpython.exc cimport PyErr_CheckSignals
+from cython.parallel cimport parallel, prange
 
 import numpy as np
 
@@ -28,6 +29,15 @@ cdef extern from "_vmath.h" nogil:
     void ix_tanh_affine(const double* v, double a, double b, double* out, Py_ssize_t m)
     void ix_rbf_from_dot(const double* dot, const double* sq, double sqi, double gamma,
                          double* out, Py_ssize_t m)
+
+
+cdef extern from "_omp.h" nogil:
+    int ix_omp_max_threads()
+
+
+def omp_max_threads():
+    """OpenMP's thread limit for the next parallel region (1 without OpenMP)."""
+    return ix_omp_max_threads()
 
 
 def csr_row_sqnorms(data, indptr):
@@ -45,40 +55,49 @@ cdef class KernelCache:
                  sample_of=None):
         # sample_of[v]: the sample (row of K, X or the CSR rows) behind variable v; the
         # identity unless one sample carries several variables (the 2n variables of
-        # epsilon-SVR read the n x n kernel twice, as LIBSVM's SVR_Q does)
-        cdef Py_ssize_t t, s
+        # epsilon-SVR read the n x n kernel twice, as LIBSVM's SVR_Q does). n is also the
+        # capacity: reset() can later point the cache at any other m <= n rows (the
+        # one-vs-one problems of a multi-class fit reuse one cache, its arrays and its
+        # column memory, problem after problem)
+        cdef Py_ssize_t s
         self.kind = kind
         self.n = n
+        self.cap_n = n
         self.gamma = gamma
         self.coef0 = coef0
         self.degree = degree
         self.f32 = float32
         self.sparse = sparse is not None
-        self.perm = np.arange(n, dtype=np.intp)
+        self.n_threads = 1
         if sample_of is None:
             src = np.arange(n, dtype=np.intp)
         else:
             src = np.ascontiguousarray(sample_of, dtype=np.intp)
             if src.shape[0] != n:
                 raise ValueError("sample_of must have one entry per variable")
-        self.smap = src.copy()
+        self.perm = np.empty(n, dtype=np.intp)
+        self.smap = np.empty(n, dtype=np.intp)
         self.n_evals = 0
         self.n_hits = 0
         self.n_misses = 0
         self.X = np.zeros((1, 1))
+        self.X0 = np.zeros((1, 1))
+        self.logX = np.zeros((1, 1))
+        self.logX0 = np.zeros((1, 1))
         self.K = np.zeros((1, 1))
         self.sp_data = np.zeros(1)
         self.sp_ind = np.zeros(1, dtype=np.intp)
         self.sp_ptr = np.zeros(1, dtype=np.intp)
+        self.sqnorm0 = np.zeros(1)
         self.dense_row = np.zeros(1)
         self.work = np.empty(n)
+        self.diag = np.empty(n)
+        self.sqnorm = np.zeros(n)
         if kind == KIND_PRECOMPUTED:
             self.K = K
             self.d = 0
-            self.diag = np.ascontiguousarray(np.diagonal(np.asarray(K))[src],
-                                             dtype=np.float64)
         elif self.sparse:
-            # CSR rows stay in the original order (perm maps to them); they are never copied
+            # CSR rows stay in the original order (smap maps to them); they are never copied
             if kind not in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID):
                 raise ValueError("sparse inputs are for the dot-product kernels and rbf")
             data, indices, indptr, d = sparse
@@ -87,22 +106,16 @@ cdef class KernelCache:
             self.sp_ptr = np.ascontiguousarray(indptr, dtype=np.intp)
             self.d = d
             self.dense_row = np.zeros(max(d, 1))
-            self.sqnorm = csr_row_sqnorms(self.sp_data, self.sp_ptr)[src]
-            self.diag = np.empty(n)
-            for t in range(n):
-                self.diag[t] = self.kernel_value(t, t)
+            self.sqnorm0 = csr_row_sqnorms(self.sp_data, self.sp_ptr)
         else:
-            # own copy: the rows are permuted in place during shrinking
-            Xc = np.array(np.asarray(X)[src] if sample_of is not None else X,
-                          dtype=np.float64, order="C", copy=True)
-            self.X = Xc
-            self.d = Xc.shape[1]
-            self.sqnorm = np.einsum("ij,ij->i", Xc, Xc)
+            # the caller's rows are read, never written; the cache works on its own copy of
+            # the rows of the current problem, which shrinking permutes in place
+            self.X0 = np.ascontiguousarray(X, dtype=np.float64)
+            self.d = self.X0.shape[1]
+            self.X = np.empty((n, max(self.d, 1)))
             if kind == KIND_SYMMETRIC_KL:
-                self.logX = np.log(Xc)
-            self.diag = np.empty(n)
-            for t in range(n):
-                self.diag[t] = self.kernel_value(t, t)
+                self.logX0 = np.log(self.X0)
+                self.logX = np.empty((n, max(self.d, 1)))
         cdef double per_col = (4.0 if float32 else 8.0) * n
         if kind == KIND_PRECOMPUTED and cache_mb > 16.0:
             # a precomputed column is a gather from K's row, about as cheap as reading a
@@ -128,6 +141,53 @@ cdef class KernelCache:
         for s in range(nslots + 1):
             self.nxt[s] = (s + 1) % (nslots + 1)
             self.prev[s] = (s + nslots) % (nslots + 1)
+        cdef Py_ssize_t[::1] rows = src
+        if n > 0:
+            self.reset(&rows[0], n)
+
+    cdef int reset(self, const Py_ssize_t* rows, Py_ssize_t m) except -1 nogil:
+        """Point the cache at a new problem: variable t reads sample ``rows[t]`` (m <= the
+        capacity). Columns held so far are dropped (their memory is kept for reuse)."""
+        cdef Py_ssize_t t, k, s, r, d = self.d
+        cdef double acc
+        if m > self.cap_n:
+            with gil:
+                raise ValueError("a problem larger than the cache's capacity")
+        self.n = m
+        self.n_evals = 0
+        self.n_hits = 0
+        self.n_misses = 0
+        for t in range(m):
+            self.perm[t] = t
+            self.smap[t] = rows[t]
+            self.slot_of[t] = -1
+        for s in range(self.nslots):
+            # every slot unused: the unused ones then sit together at the LRU end, as the
+            # swap loop expects (a slot taken is moved to the most recently used end)
+            self.owner[s] = -1
+            self.length[s] = 0
+        if self.kind == KIND_PRECOMPUTED:
+            for t in range(m):
+                self.diag[t] = self.K[rows[t], rows[t]]
+            return 0
+        if self.sparse:
+            for t in range(m):
+                self.sqnorm[t] = self.sqnorm0[rows[t]]
+        else:
+            for t in range(m):
+                r = rows[t]
+                acc = 0.0
+                for k in range(d):
+                    self.X[t, k] = self.X0[r, k]
+                    # the same sum as kernel_value's dot product: an rbf diagonal is exactly 1
+                    acc += self.X0[r, k] * self.X0[r, k]
+                self.sqnorm[t] = acc
+                if self.kind == KIND_SYMMETRIC_KL:
+                    for k in range(d):
+                        self.logX[t, k] = self.logX0[r, k]
+        for t in range(m):
+            self.diag[t] = self.kernel_value(t, t)
+        return 0
 
     def __dealloc__(self):
         cdef Py_ssize_t s
@@ -503,36 +563,86 @@ cdef class KernelCache:
         return np.asarray(self.perm).copy()
 
 
-def matrix_defects(const double[:, ::1] K):
+cdef extern from "_check.h" nogil:
+    int IX_TILE
+    void ix_defects_tile(const double* K, Py_ssize_t n, Py_ssize_t i0, Py_ssize_t i1,
+                         Py_ssize_t j0, Py_ssize_t j1, double* buf, double* vmax,
+                         double* amax, double* poison)
+
+
+def matrix_defects(const double[:, ::1] K, int n_threads=1):
     """One tiled pass over a square matrix: (max |K_ij|, max |K_ij - K_ji| with its (i, j),
     whether every entry is finite).
 
-    Tiles keep the transposed reads in cache, so this costs about one read of K.
+    Tiles of 64 x 64 (and their transposed counterparts) keep the transposed reads in cache,
+    so this costs about one read of K; rows of tiles are shared among ``n_threads`` OpenMP
+    threads. Every figure is exact (maxima; the finiteness test sums 0 * K_ij) and the
+    reported (i, j) is the first in row-major order among the tiles, so the answer does not
+    depend on the number of threads.
     """
-    cdef Py_ssize_t n = K.shape[0], bi, bj, i, j, iend, jend, B = 64
-    cdef Py_ssize_t ai = 0, aj = 0
-    cdef double vmax = 0.0, amax = 0.0, v, w, diff, poison = 0.0
+    cdef Py_ssize_t n = K.shape[0], B = IX_TILE, nb, r, c, i, j, i0, i1, j0, j1
+    cdef Py_ssize_t best = -1, ai = 0, aj = 0
+    cdef double amax = 0.0, vmax = 0.0, diff
+    cdef bint finite = True
+    if n == 0:
+        return 0.0, 0.0, (0, 0), True
+    nb = (n + B - 1) // B
+    tv = np.zeros(nb)
+    ta = np.zeros(nb)
+    tp = np.zeros(nb)
+    targ = np.full(nb, -1, dtype=np.intp)
+    cdef double[::1] tvm = tv, tam = ta, tpo = tp
+    cdef Py_ssize_t[::1] tag = targ
+    oom = np.zeros(1, dtype=np.intc)
+    cdef int[::1] oomv = oom
     cdef const double* Kp = &K[0, 0]
-    with nogil:
-        bi = 0
-        while bi < n:
-            iend = bi + B if bi + B < n else n
-            bj = bi
-            while bj < n:
-                jend = bj + B if bj + B < n else n
-                for i in range(bi, iend):
-                    for j in range(bj if bj > i else i, jend):
-                        v = Kp[i * n + j]
-                        w = Kp[j * n + i]
-                        # 0 * v is 0 for finite v and NaN for inf or NaN: no branch needed
-                        poison += 0.0 * v + 0.0 * w
-                        if fabs(v) > vmax:
-                            vmax = fabs(v)
-                        diff = fabs(v - w)
-                        if diff > amax:
-                            amax = diff
-                            ai = i
-                            aj = j
-                bj += B
-            bi += B
-    return vmax, amax, (ai, aj), poison == 0.0
+    cdef double* buf
+    cdef double a_before, lv, la, lp
+    cdef Py_ssize_t lc
+    with nogil, parallel(num_threads=n_threads if n_threads > 1 else 1):
+        buf = <double*>malloc(B * B * sizeof(double))
+        if buf != NULL:
+            # row tiles of the upper triangle: the first ones hold the most tiles
+            for r in prange(nb, schedule="dynamic"):
+                i0 = r * B
+                i1 = i0 + B if i0 + B < n else n
+                # thread-local accumulators: the shared arrays are written once per row of
+                # tiles (writing them per tile would bounce their cache line between cores)
+                lv = 0.0
+                la = 0.0
+                lp = 0.0
+                lc = -1
+                for c in range(r, nb):
+                    j0 = c * B
+                    j1 = j0 + B if j0 + B < n else n
+                    a_before = la
+                    ix_defects_tile(Kp, n, i0, i1, j0, j1, buf, &lv, &la, &lp)
+                    if la > a_before:
+                        lc = c
+                tvm[r] = lv
+                tam[r] = la
+                tpo[r] = lp
+                tag[r] = lc
+            free(buf)
+        else:
+            oomv[0] = 1
+    if oomv[0]:
+        raise MemoryError("no memory for the symmetry check's tile buffer")
+    for r in range(nb):
+        vmax = tvm[r] if tvm[r] > vmax else vmax
+        if tam[r] > amax:
+            amax = tam[r]
+            best = r
+        if tpo[r] != 0.0:
+            finite = False
+    if best >= 0:
+        # the entry behind the maximum, in its tile, first in row-major order
+        i0 = best * B
+        j0 = tag[best] * B
+        for i in range(i0, min(i0 + B, n)):
+            for j in range(j0, min(j0 + B, n)):
+                diff = abs(Kp[i * n + j] - Kp[j * n + i])
+                if diff == amax:
+                    ai, aj = (i, j) if i <= j else (j, i)
+                    return vmax, amax, (ai, aj), finite
+    return vmax, amax, (ai, aj), finite

@@ -33,6 +33,7 @@ float64 gradient.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
+from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY
 
 from indefsvm._solvers._kcache cimport KernelCache
@@ -57,6 +58,7 @@ cdef enum:
     STATUS_CONVERGED = 0
     STATUS_MAX_ITER = 1
     STATUS_UNBOUNDED = 2
+    STATUS_STOPPED = 3
 
 # second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005)
 cdef double TAU = 1e-12
@@ -148,6 +150,7 @@ cdef inline Py_ssize_t _second_order_j(const col_t* Ki, const double* g, const d
 cdef class SMOSolver:
     cdef KernelCache kc
     cdef Py_ssize_t n
+    cdef Py_ssize_t cap_n          # capacity: the largest problem reset() accepts
     cdef Py_ssize_t active
     cdef double[::1] Cv            # upper bound of each variable (C_i of the general dual)
     cdef double tol
@@ -192,61 +195,100 @@ cdef class SMOSolver:
     cdef public double report_every
     cdef double t_start
     cdef double t_last
+    # solve_tasks: the task being solved, a progress callback that is told it
+    # (progress_task(task, n_iter, objective, gap, seconds)), and the flag shared by the
+    # solvers of one call: set when one of them stops on an exception (Ctrl-C is seen by the
+    # main thread only), read by the others at their signal look
+    cdef public Py_ssize_t task
+    cdef public object progress_task
+    cdef int[::1] stop_ref
 
     def __init__(self, KernelCache kc, y, alpha0, C, double tol, bint second_order,
                  bint shrinking, long long max_iter, p=None, bint same_class=False):
-        cdef Py_ssize_t t
+        # y's length is also the capacity: reset() can later load any problem of at most
+        # that many variables (with a kernel cache of at least that capacity)
+        cdef Py_ssize_t n = y.shape[0]
         self.kc = kc
-        self.n = y.shape[0]
-        self.active = self.n
-        # C: one bound for all, or C_i per variable (class and sample weights, LIBSVM's form)
-        self.Cv = np.array(np.broadcast_to(np.asarray(C, dtype=np.float64), (self.n,)),
-                           dtype=np.float64, copy=True)
+        self.cap_n = n
         self.tol = tol
-        self.y = np.array(y, dtype=np.float64, copy=True)
-        self.alpha = np.array(alpha0, dtype=np.float64, copy=True)
-        self.g = np.empty(self.n)
-        self.gbar = np.zeros(self.n)
-        yy = np.asarray(self.y)
-        self.g0 = yy.copy() if p is None else -yy * np.asarray(p, dtype=np.float64)
+        self.Cv = np.empty(n)
+        self.y = np.empty(n)
+        self.alpha = np.empty(n)
+        self.g = np.empty(n)
+        self.gbar = np.zeros(n)
+        self.g0 = np.empty(n)
         self.same_class = same_class
-        self.status = np.empty(self.n, dtype=np.int8)
-        self.flags = np.empty(self.n, dtype=np.uint8)
-        self.up_off = np.empty(self.n)
-        self.low_off = np.empty(self.n)
-        self.obj = np.empty(self.n)
+        self.status = np.empty(n, dtype=np.int8)
+        self.flags = np.empty(n, dtype=np.uint8)
+        self.up_off = np.empty(n)
+        self.low_off = np.empty(n)
+        self.obj = np.empty(n)
         self.f32 = kc.f32
-        self.polishing = False
-        self.n_polish = 0
-        self.coef = np.zeros(self.n)
-        if self.f32:
-            self.g_ref = np.zeros(self.n)
-            self.gbar_ref = np.zeros(self.n)
-            self.alpha_ref = np.zeros(self.n)
-        else:
-            self.g_ref = np.zeros(1)
-            self.gbar_ref = np.zeros(1)
-            self.alpha_ref = np.zeros(1)
-        for t in range(self.n):
-            self._set_status(t)
+        self.coef = np.zeros(n)
+        m_ref = n if self.f32 else 1
+        self.g_ref = np.zeros(m_ref)
+        self.gbar_ref = np.zeros(m_ref)
+        self.alpha_ref = np.zeros(m_ref)
         # shrinking's rules assume one equality constraint; the per-class form runs without
         self.shrinking = shrinking and not same_class
         self.second_order = second_order
-        self.unshrunk = False
         self.max_iter = max_iter
-        self.n_iter = 0
-        self.n_concave = 0
         self.hist_it = np.zeros(HISTORY_CAPACITY + 1, dtype=np.int64)
         self.hist_f = np.zeros(HISTORY_CAPACITY + 1)
+        self.progress = None
+        self.report_every = 5.0
+        self.t_start = 0.0
+        self.t_last = 0.0
+        self.task = -1
+        self.progress_task = None
+        self.stop_ref = np.zeros(1, dtype=np.intc)
+        # C: one bound for all, or C_i per variable (class and sample weights, LIBSVM's form)
+        cdef const double[::1] Cb = np.ascontiguousarray(
+            np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)))
+        cdef const double[::1] yv = np.ascontiguousarray(y, dtype=np.float64)
+        cdef const double[::1] av = np.ascontiguousarray(alpha0, dtype=np.float64)
+        cdef const double[::1] pv = (np.zeros(1) if p is None
+                                     else np.ascontiguousarray(p, dtype=np.float64))
+        if n > 0:
+            self.reset(&yv[0], &av[0], &Cb[0], NULL if p is None else &pv[0], n)
+
+    cdef int reset(self, const double* y, const double* alpha0, const double* C,
+                   const double* p, Py_ssize_t m) except -1 nogil:
+        """Load a new problem of m variables (labels, start, bounds, linear term p or NULL
+        for p = -e); the kernel cache is reset by the caller."""
+        cdef Py_ssize_t t
+        if m > self.cap_n:
+            with gil:
+                raise ValueError("a problem larger than the solver's capacity")
+        self.n = m
+        self.active = m
+        for t in range(m):
+            self.y[t] = y[t]
+            self.alpha[t] = alpha0[t]
+            self.Cv[t] = C[t]
+            self.g0[t] = y[t] if p == NULL else -y[t] * p[t]
+            self.gbar[t] = 0.0
+            self.coef[t] = 0.0
+            if self.f32:
+                self.g_ref[t] = 0.0
+                self.gbar_ref[t] = 0.0
+                self.alpha_ref[t] = 0.0
+            self._set_status(t)
+        self.polishing = False
+        self.n_polish = 0
+        self.unshrunk = False
+        self.n_iter = 0
+        self.n_concave = 0
         self.hist_len = 0
         self.hist_stride = 1
         self.status_code = STATUS_MAX_ITER
         self.bad_i = -1
         self.bad_j = -1
-        self.progress = None
-        self.report_every = 5.0
-        self.t_start = 0.0
-        self.t_last = 0.0
+        self.gap = INFINITY
+        self.m_up = -INFINITY
+        self.M_low = INFINITY
+        self.F = 0.0
+        return 0
 
     cdef inline void _set_status(self, Py_ssize_t t) noexcept nogil:
         cdef signed char st
@@ -630,7 +672,8 @@ cdef class SMOSolver:
         return -0.5 * acc
 
     cdef int _iterate(self) except -1 nogil:
-        """SMO steps until the loop's own gap is <= tol or max_iter; 1 if unbounded."""
+        """SMO steps until the loop's own gap is <= tol or max_iter; 1 if unbounded, 2 if
+        told to stop by another solver."""
         cdef Py_ssize_t i, j
         cdef long long counter, shrink_every
         cdef long long signal_every = SIGNAL_WORK // self.n if self.n < SIGNAL_WORK else 1
@@ -639,9 +682,12 @@ cdef class SMOSolver:
         counter = shrink_every
         while self.n_iter < self.max_iter:
             if self.n_iter % signal_every == 0:
+                if self.stop_ref[0]:
+                    # another solver of this solve_tasks call stopped on an exception
+                    return 2
                 with gil:
                     PyErr_CheckSignals()
-                    if self.progress is not None:
+                    if self.progress is not None or self.progress_task is not None:
                         self._report()
             if self.shrinking:
                 counter -= 1
@@ -670,14 +716,19 @@ cdef class SMOSolver:
 
     cdef int _solve(self) except -1 nogil:
         cdef Py_ssize_t i, j
+        cdef int rc
         cdef bint optimal = False
         cdef int rounds = 0
         self._exact_gradient()
         self.F = self._objective()
         self._record()
         while True:
-            if self._iterate() == 1:
+            rc = self._iterate()
+            if rc == 1:
                 self.status_code = STATUS_UNBOUNDED
+                return 0
+            if rc == 2:
+                self.status_code = STATUS_STOPPED
                 return 0
             # the verdict is taken on all n variables with an up-to-date gradient ...
             self._reconstruct()
@@ -708,48 +759,213 @@ cdef class SMOSolver:
         now = _monotonic()
         if now - self.t_last >= self.report_every:
             self.t_last = now
-            self.progress(int(self.n_iter), float(self.F), float(self.gap), now - self.t_start)
+            if self.progress_task is not None:
+                self.progress_task(int(self.task), int(self.n_iter), float(self.F),
+                                   float(self.gap), now - self.t_start)
+            else:
+                self.progress(int(self.n_iter), float(self.F), float(self.gap),
+                              now - self.t_start)
+
+    cdef void _export(self, double* alpha_out, double* grad_out, double* scal,
+                      double* hist) noexcept nogil:
+        """The solution in the problem's own variable order: alpha, the gradient of the
+        objective (Qa + p), and the figures of the run (see ``SCALARS``); the history as
+        (iteration, objective) rows."""
+        cdef Py_ssize_t t, o, n = self.n, n_free = 0
+        cdef const Py_ssize_t* perm = &self.kc.perm[0]
+        cdef double acc = 0.0
+        for t in range(n):
+            o = perm[t]
+            alpha_out[o] = self.alpha[t]
+            grad_out[o] = -self.y[t] * self.g[t]
+        # b: the mean of g over the free variables, else the middle of [M, m]
+        for t in range(n):
+            if self.alpha[t] > 0.0 and self.alpha[t] < self.Cv[t]:
+                n_free += 1
+        if n_free > 0:
+            # summed in the problem's order, so that the result does not depend on the
+            # permutation left by shrinking
+            for o in range(n):
+                self.obj[o] = 0.0
+            for t in range(n):
+                if self.alpha[t] > 0.0 and self.alpha[t] < self.Cv[t]:
+                    self.obj[perm[t]] = self.g[t]
+                    self.coef[perm[t]] = 1.0
+                else:
+                    self.coef[perm[t]] = 0.0
+            for o in range(n):
+                if self.coef[o] != 0.0:
+                    acc += self.obj[o]
+            scal[SC_B] = acc / n_free
+        else:
+            scal[SC_B] = 0.5 * (self.m_up + self.M_low)
+        scal[SC_OBJECTIVE] = self.F
+        scal[SC_N_ITER] = <double>self.n_iter
+        scal[SC_STATUS] = <double>self.status_code
+        scal[SC_GAP] = self.gap
+        scal[SC_M] = self.m_up
+        scal[SC_MLOW] = self.M_low
+        scal[SC_CONCAVE] = <double>self.n_concave
+        scal[SC_BAD_I] = <double>(perm[self.bad_i] if self.bad_i >= 0 else -1)
+        scal[SC_BAD_J] = <double>(perm[self.bad_j] if self.bad_j >= 0 else -1)
+        scal[SC_EVALS] = <double>self.kc.n_evals
+        scal[SC_HITS] = <double>self.kc.n_hits
+        scal[SC_MISSES] = <double>self.kc.n_misses
+        scal[SC_POLISH] = <double>self.n_polish
+        scal[SC_HIST_LEN] = <double>self.hist_len
+        for t in range(self.hist_len):
+            hist[2 * t] = <double>self.hist_it[t]
+            hist[2 * t + 1] = self.hist_f[t]
+
+    cdef int _run_task(self, const Py_ssize_t* rows, const double* y, const double* alpha0,
+                       const double* C, const double* p, Py_ssize_t m, double* alpha_out,
+                       double* grad_out, double* scal, double* hist) except -1 nogil:
+        """reset, solve, export: one task of solve_tasks."""
+        cdef bint done = False
+        try:
+            if self.stop_ref[0]:
+                scal[SC_STATUS] = STATUS_STOPPED
+                done = True
+                return 0
+            self.kc.reset(rows, m)
+            self.reset(y, alpha0, C, p, m)
+            self._solve()
+            self._export(alpha_out, grad_out, scal, hist)
+            done = True
+        finally:
+            if not done:
+                # an exception (Ctrl-C in the main thread, no memory): the others stop too
+                self.stop_ref[0] = 1
+        return 0
 
     def run(self):
-        """Run the loop; return a dict of results in the original sample order."""
+        """Run the loop on the problem loaded last; return a dict of results in that
+        problem's variable order."""
+        n = self.n
+        alpha = np.empty(n)
+        grad = np.empty(n)
+        scal = np.zeros(N_SCALARS)
+        hist = np.zeros((HISTORY_CAPACITY + 1, 2))
+        cdef double[::1] av = alpha, gv = grad, sv = scal
+        cdef double[:, ::1] hv = hist
         self.t_start = _monotonic()
         self.t_last = self.t_start
         with nogil:
             self._solve()
-        perm = self.kc.permutation()
-        n = self.n
-        alpha = np.empty(n)
-        g = np.empty(n)
-        alpha[perm] = np.asarray(self.alpha)
-        g[perm] = np.asarray(self.g)
-        y = np.empty(n)
-        y[perm] = np.asarray(self.y)
-        Cv = np.empty(n)
-        Cv[perm] = np.asarray(self.Cv)
-        free = (alpha > 0.0) & (alpha < Cv)
-        if free.any():
-            b = float(np.mean(g[free]))
-        else:
-            b = 0.5 * (self.m_up + self.M_low)
-        return {
-            "alpha": alpha,
-            "grad": -y * g,
-            "b": b,
-            "objective": float(self.F),
-            "n_iter": int(self.n_iter),
-            "status": int(self.status_code),
-            "bad_pair": ((int(perm[self.bad_i]), int(perm[self.bad_j]))
-                         if self.bad_i >= 0 else None),
-            "kkt_gap": float(self.gap),
-            "m": float(self.m_up),
-            "M": float(self.M_low),
-            "n_concave_steps": int(self.n_concave),
-            "history": np.column_stack(
-                [np.asarray(self.hist_it[: self.hist_len], dtype=np.float64),
-                 np.asarray(self.hist_f[: self.hist_len])]
-            ),
-            "n_kernel_evals": int(self.kc.n_evals),
-            "cache_hits": int(self.kc.n_hits),
-            "cache_misses": int(self.kc.n_misses),
-            "polish_rounds": int(self.n_polish),
-        }
+            if n > 0:
+                self._export(&av[0], &gv[0], &sv[0], &hv[0, 0])
+        return _result_dict(alpha, grad, scal, hist)
+
+
+# the figures of one run, as stored by _export
+cdef enum:
+    SC_OBJECTIVE = 0
+    SC_N_ITER = 1
+    SC_STATUS = 2
+    SC_GAP = 3
+    SC_M = 4
+    SC_MLOW = 5
+    SC_CONCAVE = 6
+    SC_BAD_I = 7
+    SC_BAD_J = 8
+    SC_EVALS = 9
+    SC_HITS = 10
+    SC_MISSES = 11
+    SC_POLISH = 12
+    SC_B = 13
+    SC_HIST_LEN = 14
+    N_SCALARS = 15
+
+
+def _result_dict(alpha, grad, scal, hist):
+    bad = (int(scal[SC_BAD_I]), int(scal[SC_BAD_J]))
+    return {
+        "alpha": alpha,
+        "grad": grad,
+        "b": float(scal[SC_B]),
+        "objective": float(scal[SC_OBJECTIVE]),
+        "n_iter": int(scal[SC_N_ITER]),
+        "status": int(scal[SC_STATUS]),
+        "bad_pair": bad if bad[0] >= 0 else None,
+        "kkt_gap": float(scal[SC_GAP]),
+        "m": float(scal[SC_M]),
+        "M": float(scal[SC_MLOW]),
+        "n_concave_steps": int(scal[SC_CONCAVE]),
+        "history": hist[: int(scal[SC_HIST_LEN])].copy(),
+        "n_kernel_evals": int(scal[SC_EVALS]),
+        "cache_hits": int(scal[SC_HITS]),
+        "cache_misses": int(scal[SC_MISSES]),
+        "polish_rounds": int(scal[SC_POLISH]),
+    }
+
+
+def solve_tasks(list solvers, rows, offsets, y, alpha0, C, p, task_done=None):
+    """Solve many problems on one data set inside compiled code (the one-vs-one problems of
+    a multi-class fit, the restarts of one problem).
+
+    Task k has the variables ``offsets[k]:offsets[k+1]`` of the concatenated ``rows`` (the
+    kernel row of each variable), ``y``, ``alpha0``, ``C`` and ``p``. The tasks are shared
+    among ``len(solvers)`` OpenMP threads, one solver (with its own kernel cache, whose
+    memory is reused from task to task) per thread, in a dynamic schedule; each task is
+    solved exactly as it would be alone, so the results do not depend on the number of
+    threads. Ctrl-C is seen by the main thread, which then stops the others.
+    ``task_done()`` is called (with the GIL) after each task. Returns a list of result
+    dicts, one per task, in task order.
+    """
+    cdef const Py_ssize_t[::1] rv = np.ascontiguousarray(rows, dtype=np.intp)
+    cdef const Py_ssize_t[::1] ov = np.ascontiguousarray(offsets, dtype=np.intp)
+    cdef const double[::1] yv = np.ascontiguousarray(y, dtype=np.float64)
+    cdef const double[::1] av = np.ascontiguousarray(alpha0, dtype=np.float64)
+    cdef const double[::1] cv = np.ascontiguousarray(C, dtype=np.float64)
+    cdef const double[::1] pv = np.ascontiguousarray(p, dtype=np.float64)
+    cdef Py_ssize_t n_tasks = ov.shape[0] - 1, total = rv.shape[0], k, lo, m
+    cdef int nt = len(solvers), tid
+    cdef bint has_done = task_done is not None
+    if nt < 1:
+        raise ValueError("solve_tasks needs at least one solver")
+    if not (yv.shape[0] == av.shape[0] == cv.shape[0] == pv.shape[0] == total) \
+            or ov[0] != 0 or ov[n_tasks] != total:
+        raise ValueError("inconsistent task arrays")
+    alpha = np.zeros(max(total, 1))
+    grad = np.zeros(max(total, 1))
+    scal = np.zeros((max(n_tasks, 1), N_SCALARS))
+    hist = np.zeros((max(n_tasks, 1), HISTORY_CAPACITY + 1, 2))
+    cdef double[::1] alv = alpha, grv = grad
+    cdef double[:, ::1] scv = scal
+    cdef double[:, :, ::1] hiv = hist
+    stop = np.zeros(1, dtype=np.intc)
+    cdef SMOSolver s
+    cdef void** arr = <void**>malloc(nt * sizeof(void*))
+    if arr == NULL:
+        raise MemoryError()
+    t0 = _monotonic()
+    for tid in range(nt):
+        s = solvers[tid]
+        s.stop_ref = stop
+        s.t_start = t0
+        s.t_last = t0
+        arr[tid] = <void*>s
+    try:
+        with nogil:
+            for k in prange(n_tasks, num_threads=nt, schedule="dynamic", chunksize=1):
+                tid = threadid()
+                lo = ov[k]
+                m = ov[k + 1] - lo
+                (<SMOSolver>arr[tid]).task = k
+                (<SMOSolver>arr[tid])._run_task(&rv[lo], &yv[lo], &av[lo], &cv[lo], &pv[lo],
+                                                m, &alv[lo], &grv[lo], &scv[k, 0],
+                                                &hiv[k, 0, 0])
+                if has_done:
+                    with gil:
+                        task_done()
+    finally:
+        free(arr)
+        for tid in range(nt):
+            s = solvers[tid]
+            s.stop_ref = np.zeros(1, dtype=np.intc)
+            s.task = -1
+    out = []
+    for k in range(n_tasks):
+        lo, m = ov[k], ov[k + 1] - ov[k]
+        out.append(_result_dict(alpha[lo:lo + m], grad[lo:lo + m], scal[k], hist[k]))
+    return out

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from .._solvers._kcache import KernelCache, csr_row_sqnorms
-from .._solvers._smo import SMOSolver
+from .._solvers._smo import SMOSolver, solve_tasks
 from .._validation import (
     check_binary_labels,
     check_choice,
@@ -274,39 +274,79 @@ def _use_float32(cache_dtype, kind, n, bound):
     return kind != 0 and 8.0 * n * n / 1048576.0 > _FLOAT64_AUTO_MB and bound <= 1e30
 
 
-def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
-                max_iter, cache_size, p=None, same_class=False, csr=None, f32=None,
-                sample_of=None, progress=None, prefer_positive=False, start_done=None):
-    """Run the compiled loop from each start; return the lowest-objective run and all
-    objectives. ``C`` is one bound or one per variable; ``sample_of`` maps variables to
-    kernel rows when a sample carries several variables (epsilon-SVR). ``f32``: float32
-    columns (None: the "auto" rule of :func:`smo`)."""
-    n = y.shape[0]
-    best, best_key, objectives = None, None, []
-    if f32 is None:
-        f32 = _use_float32("auto", kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
-    for start in starts:
-        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size, n, f32, csr,
-                            sample_of)
-        solver = SMOSolver(cache, y, start, C, tol, wss == "second_order", bool(shrinking),
-                           max_iter, p, same_class)
+def _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, *, tol, wss, shrinking,
+                 max_iter, cache_size, same_class=False, csr=None, f32=False, n_threads=1,
+                 progress=None, task_done=None):
+    """Run the compiled loop on each task ``(rows, y, alpha0, C, p)`` (``rows``: the kernel
+    row of each variable; ``C`` and ``p`` one entry per variable) over ``n_threads``
+    threads; return one result dict per task, in order.
+
+    One solver and one kernel cache per thread, reused from task to task (the cache's
+    ``cache_size`` megabytes are shared among the threads, as LIBSVM's one cache);
+    ``progress(task, n_iter, objective, gap, seconds)`` every few seconds, ``task_done()``
+    after each task."""
+    n_threads = max(1, min(int(n_threads), len(tasks)))
+    big = max(range(len(tasks)), key=lambda k: tasks[k][1].shape[0])
+    rows_b, y_b, a_b, C_b, p_b = tasks[big]
+    cap = y_b.shape[0]
+    solvers = []
+    for _ in range(n_threads):
+        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size / n_threads, cap,
+                            f32, csr, rows_b)
+        solver = SMOSolver(cache, y_b, a_b, C_b, tol, wss == "second_order",
+                           bool(shrinking), max_iter, p_b, same_class)
         if progress is not None:
             from .. import _logging
 
-            solver.progress = progress
+            solver.progress_task = progress
             solver.report_every = _logging.REPORT_EVERY
-        out = solver.run()
+        solvers.append(solver)
+    offsets = np.zeros(len(tasks) + 1, dtype=np.intp)
+    offsets[1:] = np.cumsum([t[1].shape[0] for t in tasks])
+    cat = [np.concatenate([np.asarray(t[f], dtype=dt) for t in tasks])
+           for f, dt in ((0, np.intp), (1, np.float64), (2, np.float64), (3, np.float64),
+                         (4, np.float64))]
+    return solve_tasks(solvers, cat[0], offsets, cat[1], cat[2], cat[3], cat[4],
+                       task_done=task_done)
+
+
+def _best_start(outs, prefer_positive=False):
+    """The run of lowest objective; with ``prefer_positive``, the lowest among the positive
+    ones first (the convex-hull dual, whose objective 1/2 w'Mw must be > 0 to make sense)."""
+    key = [(prefer_positive and not o["objective"] > 0, o["objective"]) for o in outs]
+    return outs[min(range(len(outs)), key=key.__getitem__)]
+
+
+def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
+                max_iter, cache_size, p=None, same_class=False, csr=None, f32=None,
+                sample_of=None, progress=None, prefer_positive=False, start_done=None,
+                n_threads=1):
+    """Run the compiled loop from each start; return the lowest-objective run and all
+    objectives. ``C`` is one bound or one per variable; ``sample_of`` maps variables to
+    kernel rows when a sample carries several variables (epsilon-SVR). ``f32``: float32
+    columns (None: the "auto" rule of :func:`smo`). The starts run on ``n_threads``
+    threads."""
+    n = y.shape[0]
+    if f32 is None:
+        f32 = _use_float32("auto", kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
+    rows = np.arange(n, dtype=np.intp) if sample_of is None else np.asarray(sample_of)
+    Cv = np.broadcast_to(np.asarray(C, dtype=np.float64), (n,))
+    pv = -np.ones(n) if p is None else np.asarray(p, dtype=np.float64)
+    tasks = [(rows, y, np.asarray(a0, dtype=np.float64), Cv, pv) for a0 in starts]
+    outs = _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, tol=tol, wss=wss,
+                        shrinking=shrinking, max_iter=max_iter, cache_size=cache_size,
+                        same_class=same_class, csr=csr, f32=f32, n_threads=n_threads,
+                        progress=None if progress is None else _drop_task(progress),
+                        task_done=start_done)
+    for out in outs:
         if out["status"] == 2:
             _raise_unbounded(out, kind, X, Kmat, y, C)
-        objectives.append(out["objective"])
-        if start_done is not None:
-            start_done()
-        # lowest objective; with prefer_positive, the lowest among the positive ones first
-        # (the convex-hull dual, whose objective 1/2 w'Mw must be > 0 to make sense)
-        key = (prefer_positive and not out["objective"] > 0, out["objective"])
-        if best is None or key < best_key:
-            best, best_key = out, key
-    return best, objectives
+    return _best_start(outs, prefer_positive), [o["objective"] for o in outs]
+
+
+def _drop_task(progress):
+    """progress(n_iter, objective, gap, seconds) as a callback that is also told the task."""
+    return lambda task, *figures: progress(*figures)
 
 
 def _result(best, objectives, f32, tol, C, converged, keys=("m", "M", "n_kernel_evals",
@@ -497,6 +537,7 @@ def solve_dual(
     check_input: bool = True,
     progress=None,
     start_done=None,
+    n_threads: int = 1,
 ) -> SolverResult:
     """The general dual of LIBSVM by the same compiled SMO (private; the estimators' engine).
 
@@ -515,30 +556,117 @@ def solve_dual(
     here. With ``check_input=False`` the inputs are taken as checked by
     :func:`check_kernel_inputs` once (the estimators solve many problems on one data set).
     No warning is emitted: the caller reads ``converged``. ``extra["grad"]`` holds ``Qa + p``
-    at the solution.
+    at the solution. The starts run on ``n_threads`` threads.
+    """
+    problem = {"y": y, "p": p, "C": C, "alpha0": alpha0, "sample_of": sample_of}
+    return solve_duals(data, [problem], same_class=same_class, kernel=kernel,
+                       kernel_params=kernel_params, tol=tol, wss=wss, shrinking=shrinking,
+                       max_iter=max_iter, cache_size=cache_size, cache_dtype=cache_dtype,
+                       check_input=check_input,
+                       progress=None if progress is None else _drop_task(progress),
+                       task_done=start_done, n_threads=n_threads)[0]
+
+
+def solve_duals(
+    data,
+    problems,
+    *,
+    same_class: bool = False,
+    kernel="precomputed",
+    kernel_params: dict | None = None,
+    tol: float = 1e-3,
+    wss: str = "second_order",
+    shrinking: bool = True,
+    max_iter: int | None = None,
+    cache_size: float = 200.0,
+    cache_dtype: str = "auto",
+    check_input: bool = True,
+    progress=None,
+    task_done=None,
+    n_threads: int = 1,
+) -> list[SolverResult]:
+    """Several duals of :func:`solve_dual` on one data set, solved inside one compiled call.
+
+    ``problems`` is a list of dicts with the arguments of :func:`solve_dual` that differ
+    between them: ``y``, ``p``, ``C``, ``alpha0`` (one start or a list) and ``sample_of``
+    (the kernel row of each variable; None: all samples in order). All their starts are
+    shared among ``n_threads`` threads, one solver and one kernel cache per thread reused
+    from problem to problem: this is the one-vs-one loop of the multi-class estimators,
+    with no Python between two problems. ``progress(problem, n_iter, objective, gap,
+    seconds)`` every few seconds, ``task_done()`` after each start. One
+    :class:`SolverResult` per problem (its best start), in order.
     """
     kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(data, kernel, kernel_params,
                                                              check_input)
     if check_input:
         _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
-    y = np.ascontiguousarray(y, dtype=np.float64)
-    n_var = y.shape[0]
-    C = check_bounds(C, n_var)
     tol = check_positive(tol, "tol")
     check_choice(wss, "wss", _WSS)
     check_choice(cache_dtype, "cache_dtype", _CACHE_DTYPES)
     cache_size = check_positive(cache_size, "cache_size")
-    max_iter = check_max_iter(max_iter, n_var)
-    p = np.ascontiguousarray(p, dtype=np.float64)
-    if not np.all(np.isfinite(p)):
+    n_samples = _n_samples(X, Kmat, csr)
+    tasks, owner, bounds = [], [], []
+    for k, prob in enumerate(problems):
+        y = np.ascontiguousarray(prob["y"], dtype=np.float64)
+        n_var = y.shape[0]
+        C = prob["C"]
+        # one number is checked here; arrays below, all problems at once
+        C = check_positive(C, "C", allow_inf=True) if np.ndim(C) == 0 else np.asarray(
+            C, dtype=np.float64)
+        if np.ndim(C) and C.shape != (n_var,):
+            raise ValueError(f"C must be a number or have shape ({n_var},); got {C.shape}.")
+        bounds.append(C)
+        p = np.ascontiguousarray(prob["p"], dtype=np.float64)
+        rows = prob.get("sample_of")
+        rows = (np.arange(n_var, dtype=np.intp) if rows is None
+                else np.ascontiguousarray(rows, dtype=np.intp))
+        if rows.shape != (n_var,):
+            raise ValueError("sample_of must give one kernel row per variable")
+        Cv = np.broadcast_to(np.asarray(C, dtype=np.float64), (n_var,))
+        a0s = prob["alpha0"] if isinstance(prob["alpha0"], list) else [prob["alpha0"]]
+        for a0 in a0s:
+            tasks.append((rows, y, np.asarray(a0, dtype=np.float64), Cv, p))
+            owner.append(k)
+    all_C = np.concatenate([t[3] for t in tasks])
+    if not np.all(all_C > 0):
+        i = int(np.flatnonzero(~(all_C > 0))[0])
+        raise ValueError(
+            f"C must be > 0 for every sample; got {all_C[i]!r}. Leave out the samples whose "
+            "weight is 0.")
+    if not all(np.all(np.isfinite(t[4])) for t in tasks):
         raise ValueError("the linear term of the dual contains NaN or infinity; check y.")
-    starts = [np.asarray(a0, dtype=np.float64)
-              for a0 in (alpha0 if isinstance(alpha0, list) else [alpha0])]
-    f32 = _use_float32(cache_dtype, kind, n_var,
+    all_rows = np.concatenate([t[0] for t in tasks])
+    if all_rows.size and (all_rows.min() < 0 or all_rows.max() >= n_samples):
+        raise ValueError("sample_of must give kernel rows in [0, n_samples)")
+    n_max = max(t[1].shape[0] for t in tasks)
+    max_iter = check_max_iter(max_iter, n_max)
+    f32 = _use_float32(cache_dtype, kind, n_max,
                        _kernel_bound(kind, X, csr, gamma, coef0, degree))
-    best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y,
-                                   starts, C, tol, wss,
-                                   shrinking, max_iter, cache_size, p=p, same_class=same_class,
-                                   csr=csr, f32=f32, sample_of=sample_of, progress=progress,
-                                   start_done=start_done)
-    return _result(best, objectives, f32, tol, C, best["status"] == 0)
+    task_progress = None
+    if progress is not None:
+        def task_progress(task, *figures):
+            progress(owner[task], *figures)
+    outs = _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, tol=tol, wss=wss,
+                        shrinking=shrinking, max_iter=max_iter, cache_size=cache_size,
+                        same_class=same_class, csr=csr, f32=f32, n_threads=n_threads,
+                        progress=task_progress, task_done=task_done)
+    results = []
+    by_problem = [[] for _ in problems]
+    for out, k in zip(outs, owner, strict=True):
+        by_problem[k].append(out)
+    for k, runs in enumerate(by_problem):
+        for out in runs:
+            if out["status"] == 2:
+                # name the samples (kernel rows) of the offending pair, not the variables
+                rows, y = tasks[owner.index(k)][:2]
+                pair = out["bad_pair"]
+                y_rows = np.zeros(n_samples)
+                y_rows[rows] = y
+                _raise_unbounded(
+                    dict(out, bad_pair=None if pair is None
+                         else (int(rows[pair[0]]), int(rows[pair[1]]))),
+                    kind, X, Kmat, y_rows, bounds[k])
+        best = _best_start(runs)
+        results.append(_result(best, [o["objective"] for o in runs], f32, tol, bounds[k],
+                               best["status"] == 0))
+    return results

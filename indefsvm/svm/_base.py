@@ -21,6 +21,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from .._threads import effective_threads
 from .._validation import check_kernel_matrix
 from ..kernels import (
     _COMPILED_KIND,
@@ -52,6 +53,7 @@ BASE_CONSTRAINTS: dict[str, list[Any]] = {
     "max_iter": [Interval(numbers.Integral, -1, None, closed="left"), None],
     "wss": [StrOptions({"first_order", "second_order"})],
     "kernel_params": [dict, None],
+    "n_jobs": [numbers.Integral, None],
 }
 
 
@@ -222,10 +224,13 @@ class SVMBase(BaseEstimator):
         after the labels and weights, whose errors say more."""
         self._kernel_params_fitted = dict(self.kernel_params or {})
         self._gamma = 0.0
+        threads = effective_threads(self.n_jobs)
         if callable(self.kernel):
-            return check_kernel_matrix(data, "kernel(X, X)"), "precomputed", None
+            return (check_kernel_matrix(data, "kernel(X, X)", n_threads=threads),
+                    "precomputed", None)
         if self.kernel == "precomputed":
-            return check_kernel_matrix(data, "X (precomputed kernel)"), "precomputed", None
+            return (check_kernel_matrix(data, "X (precomputed kernel)", n_threads=threads),
+                    "precomputed", None)
         name = self._kernel_name()
         params = self._resolved_params(data)
         self._gamma = float(params.get("gamma", 0.0))

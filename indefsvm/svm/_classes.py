@@ -27,7 +27,8 @@ from .._logging import logger, solver_progress
 from ..exceptions import ConvergenceWarning
 from ..kernels import kernel_matrix
 from ..solvers import kernel_adatron, lsvm, m3, munk
-from ..solvers._smo import _initial_alpha, random_feasible_alpha, solve_dual
+from .._threads import effective_threads
+from ..solvers._smo import _initial_alpha, random_feasible_alpha, solve_dual, solve_duals
 from ._base import SVMBase, class_weight_vector, max_iter_of
 
 _SOLVERS = ("smo", "munk", "m3", "kernel_adatron", "lsvm")
@@ -121,6 +122,20 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
             pos = b if n_classes == 2 else a
             out.append((a, b, pos, idx))
         return out
+
+    def _pair_progress(self, members):
+        """The progress callback of the one-vs-one problems (None unless verbose)."""
+        name = "nu-SVC" if isinstance(self, IndefiniteNuSVC) else "C-SVC"
+        labels = [f"{name}, classes {self.classes_[a]} vs {self.classes_[b]}"
+                  for a, b, _, _ in members]
+        reporters = [solver_progress(self.verbose, label) for label in labels]
+        if reporters[0] is None:
+            return None
+
+        def report(problem, *figures):
+            reporters[problem](*figures)
+
+        return report
 
     def _store_pairs(self, data, y_idx, members, alphas, coefs, intercepts, results):
         n, n_classes = y_idx.shape[0], self.classes_.shape[0]
@@ -371,6 +386,14 @@ class IndefiniteSVC(_ClassifierBase):
         Log (``logging.getLogger("indefsvm")``, INFO, shown on stderr when nothing else
         handles it) a line every few seconds while a problem is solved -- iteration,
         objective, KKT gap, elapsed time -- and a summary of each binary problem.
+    n_jobs : int, default=None
+        Threads (OpenMP) for the fit and the prediction, as scikit-learn spells it: ``None``
+        means 1 unless inside a ``joblib.parallel_config(n_jobs=...)`` context, ``-1`` all
+        cores; capped by the OpenMP limit (``OMP_NUM_THREADS``, ``threadpoolctl``). The
+        one-vs-one problems and the restarts are shared among the threads; a single problem
+        computes its kernel columns on them; prediction, the checks of a precomputed kernel
+        and the kernel blocks of ``decision_function`` use them too. The results do not
+        depend on it (each problem is solved exactly as on one thread).
 
     Attributes
     ----------
@@ -463,6 +486,7 @@ class IndefiniteSVC(_ClassifierBase):
         decision_function_shape="ovr",
         break_ties=False,
         verbose=False,
+        n_jobs=None,
     ):
         self.kernel = kernel
         self.C = C
@@ -484,6 +508,7 @@ class IndefiniteSVC(_ClassifierBase):
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
         self.verbose = verbose
+        self.n_jobs = n_jobs
 
     def _sparse_path(self) -> bool:
         # only SMO with the bias reads CSR rows itself; the other solvers need the matrix
@@ -536,29 +561,33 @@ class IndefiniteSVC(_ClassifierBase):
         if not smo_bias and kern != "precomputed":
             K_full = kernel_matrix(self._solver_inputs(data), kernel=kern, **kp)
         rng = check_random_state(self.random_state)
-        results, alphas, coefs, intercepts = [], [], [], []
         n = y_idx.shape[0]
-        for a, b, pos_class, idx in members:
-            y_pm = np.where(y_idx[idx] == pos_class, 1.0, -1.0)
-            C_pair = C_all[idx]
-            whole = idx.shape[0] == n
-            if smo_bias:
+        signs = [np.where(y_idx[idx] == pos_class, 1.0, -1.0)
+                 for _, _, pos_class, idx in members]
+        if smo_bias:
+            # every one-vs-one problem (and restart) in one compiled call
+            problems = []
+            for (_, _, _, idx), y_pm in zip(members, signs, strict=True):
+                C_pair = C_all[idx]
                 starts = [_initial_alpha(self.init, y_pm, C_pair)]
                 starts += [random_feasible_alpha(y_pm, C_pair, rng)
                            for _ in range(int(self.n_restarts))]
-                res = solve_dual(
-                    data, y_pm, p=-np.ones(idx.shape[0]), C=C_pair, alpha0=starts,
-                    sample_of=None if whole else idx, kernel=kern, kernel_params=kp,
-                    tol=self.tol, wss=self.wss, shrinking=self.shrinking, max_iter=max_iter,
-                    cache_size=self.cache_size, check_input=False,
-                    progress=solver_progress(
-                        self.verbose, f"classes {self.classes_[a]} vs {self.classes_[b]}"),
-                    # the command line's progress bar over restarts (not a parameter)
-                    start_done=getattr(self, "_start_hook", None))
-            else:
+                problems.append({"y": y_pm, "p": -np.ones(idx.shape[0]), "C": C_pair,
+                                 "alpha0": starts,
+                                 "sample_of": None if idx.shape[0] == n else idx})
+            results = solve_duals(
+                data, problems, kernel=kern, kernel_params=kp, tol=self.tol, wss=self.wss,
+                shrinking=self.shrinking, max_iter=max_iter, cache_size=self.cache_size,
+                check_input=False, progress=self._pair_progress(members),
+                # the command line's progress bar over restarts (not a parameter)
+                task_done=getattr(self, "_start_hook", None),
+                n_threads=effective_threads(self.n_jobs))
+        else:
+            results = []
+            for (_, _, _, idx), y_pm in zip(members, signs, strict=True):
                 src = data if K_full is None else K_full
-                Kp = src if whole else src[np.ix_(idx, idx)]
-                Cs = float(C_pair[0])
+                Kp = src if idx.shape[0] == n else src[np.ix_(idx, idx)]
+                Cs = float(C_all[idx][0])
                 if self.solver == "smo":
                     res = kernel_adatron(Kp, y_pm, C=Cs, tol=self.tol, max_iter=max_iter)
                 elif self.solver == "lsvm":
@@ -572,12 +601,13 @@ class IndefiniteSVC(_ClassifierBase):
                     solve = {"munk": munk, "m3": m3, "kernel_adatron": kernel_adatron}[
                         self.solver]
                     res = solve(Kp, y_pm, C=Cs, tol=self.tol, max_iter=max_iter)
-            if self.verbose:
+                results.append(res)
+        if self.verbose:
+            for (a, b, _, _), res in zip(members, results, strict=True):
                 logger.info("classes %s vs %s:\n%s", self.classes_[a], self.classes_[b], res)
-            results.append(res)
-            alphas.append(res.alpha)
-            coefs.append(res.alpha * y_pm)
-            intercepts.append(res.b)
+        alphas = [r.alpha for r in results]
+        coefs = [r.alpha * y_pm for r, y_pm in zip(results, signs, strict=True)]
+        intercepts = [r.b for r in results]
         self._pair_bounds = [C_all[idx] for _, _, _, idx in members]
         if smo_bias:
             warn_if_stopped(results, max_iter, self.tol)
@@ -603,7 +633,7 @@ class IndefiniteNuSVC(_ClassifierBase):
         In (0, 1]; infeasible values (``nu * (n_a + n_b) / 2 > min(n_a, n_b)`` for a pair of
         classes, with weighted counts) raise ``ValueError``.
     kernel, gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, \
-class_weight, decision_function_shape, break_ties, random_state, verbose
+class_weight, decision_function_shape, break_ties, random_state, verbose, n_jobs
         As in :class:`IndefiniteSVC`.
 
     Attributes
@@ -648,6 +678,7 @@ see :class:`IndefiniteSVC`
         decision_function_shape="ovr",
         break_ties=False,
         verbose=False,
+        n_jobs=None,
     ):
         self.nu = nu
         self.kernel = kernel
@@ -665,6 +696,7 @@ see :class:`IndefiniteSVC`
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
         self.verbose = verbose
+        self.n_jobs = n_jobs
 
     def fit(self, X, y, sample_weight=None):
         """Fit the nu-SVC.
@@ -694,9 +726,8 @@ see :class:`IndefiniteSVC`
                     f"min(n_a, n_b) for classes {self.classes_[a]} (weighted count {na:g}) "
                     f"and {self.classes_[b]} ({nb:g}); give nu <= "
                     f"{2 * min(na, nb) / (na + nb):.4g}.")
-        results, alphas, coefs, intercepts = [], [], [], []
-        self._nu_r = []
         n = y_idx.shape[0]
+        problems, signs = [], []
         for _, _, pos_class, idx in members:
             y_pm = np.where(y_idx[idx] == pos_class, 1.0, -1.0)
             C_pair = w[idx]
@@ -705,12 +736,19 @@ see :class:`IndefiniteSVC`
             for sign in (1.0, -1.0):
                 cls = y_pm == sign
                 alpha0[cls] = _greedy_alpha(C_pair[cls], half)
-            res = solve_dual(
-                data, y_pm, p=np.zeros(idx.shape[0]), C=C_pair, alpha0=[alpha0],
-                sample_of=None if idx.shape[0] == n else idx, same_class=True, kernel=kern,
-                kernel_params=kp, tol=self.tol, wss=self.wss, shrinking=self.shrinking,
-                max_iter=max_iter, cache_size=self.cache_size, check_input=False,
-                progress=solver_progress(self.verbose, "nu-SVC"))
+            signs.append(y_pm)
+            problems.append({"y": y_pm, "p": np.zeros(idx.shape[0]), "C": C_pair,
+                             "alpha0": alpha0,
+                             "sample_of": None if idx.shape[0] == n else idx})
+        results = solve_duals(
+            data, problems, same_class=True, kernel=kern, kernel_params=kp, tol=self.tol,
+            wss=self.wss, shrinking=self.shrinking, max_iter=max_iter,
+            cache_size=self.cache_size, check_input=False,
+            progress=self._pair_progress(members), n_threads=effective_threads(self.n_jobs))
+        alphas, coefs, intercepts = [], [], []
+        self._nu_r = []
+        for (_, _, _, idx), y_pm, res in zip(members, signs, results, strict=True):
+            C_pair = w[idx]
             rho, r = _nu_rho(res.extra["grad"], res.alpha, C_pair, y_pm)
             if not r > 0:
                 raise ValueError(
@@ -719,7 +757,6 @@ see :class:`IndefiniteSVC`
                     "point found. Try another nu, or IndefiniteSVC.")
             res.b = -rho / r
             self._nu_r.append(r)
-            results.append(res)
             alphas.append(res.alpha)
             coefs.append(res.alpha * y_pm / r)
             intercepts.append(-rho / r)
@@ -780,7 +817,8 @@ class IndefiniteSVR(RegressorMixin, _SingleModel):
         Box bound (> 0).
     epsilon : float, default=0.1
         Width of the insensitive tube (>= 0).
-    gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, verbose
+    gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, verbose, \
+n_jobs
         As in :class:`IndefiniteSVC`.
 
     Attributes
@@ -826,6 +864,7 @@ class IndefiniteSVR(RegressorMixin, _SingleModel):
         shrinking=True,
         cache_size=200,
         verbose=False,
+        n_jobs=None,
         max_iter=None,
         wss="second_order",
         kernel_params=None,
@@ -840,6 +879,7 @@ class IndefiniteSVR(RegressorMixin, _SingleModel):
         self.shrinking = shrinking
         self.cache_size = cache_size
         self.verbose = verbose
+        self.n_jobs = n_jobs
         self.max_iter = max_iter
         self.wss = wss
         self.kernel_params = kernel_params
@@ -924,7 +964,7 @@ class IndefiniteOneClassSVM(OutlierMixin, _SingleModel):
         In (0, 1]: an upper bound on the fraction of training errors and a lower bound on
         the fraction of support vectors (for PSD kernels).
     kernel, gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, \
-verbose
+verbose, n_jobs
         As in :class:`IndefiniteSVC`.
 
     Attributes
@@ -969,6 +1009,7 @@ verbose
         shrinking=True,
         cache_size=200,
         verbose=False,
+        n_jobs=None,
         max_iter=None,
         wss="second_order",
         kernel_params=None,
@@ -982,6 +1023,7 @@ verbose
         self.shrinking = shrinking
         self.cache_size = cache_size
         self.verbose = verbose
+        self.n_jobs = n_jobs
         self.max_iter = max_iter
         self.wss = wss
         self.kernel_params = kernel_params
