@@ -9,6 +9,7 @@ or a ``threadpoolctl.threadpool_limits(..., user_api="openmp")`` context.
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 
 import joblib
@@ -25,3 +26,22 @@ def effective_threads(n_jobs, name: str = "n_jobs") -> int:
             f"got {n_jobs!r}.")
     n = joblib.effective_n_jobs(n_jobs)
     return max(1, min(int(n), omp_max_threads()))
+
+
+_CONTROLLER = None
+
+
+@contextlib.contextmanager
+def single_threaded_blas():
+    """BLAS on one thread inside the block: our compiled loops call BLAS from their own
+    threads (or, with ``n_jobs=1``, stand for one core), and OpenBLAS's own threads would
+    then compete with them for the cores. It also makes each BLAS call's result independent
+    of how many threads OpenBLAS would have used. The controller (a scan of the loaded
+    libraries, ~15 ms) is made once per process; each limit costs ~30 us."""
+    global _CONTROLLER
+    if _CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+
+        _CONTROLLER = ThreadpoolController()
+    with _CONTROLLER.limit(limits=1, user_api="blas"):
+        yield

@@ -60,9 +60,15 @@ cdef class KernelCache:
     cdef void exact_column(self, Py_ssize_t i, Py_ssize_t L, double* out) noexcept nogil
     cdef int exact_product(self, const double* c1, const double* c2, double* out1,
                            double* out2) except -1 nogil
+    cdef void _product_block(self, const double* c1, const double* c2,
+                             const Py_ssize_t* cols, Py_ssize_t nnz, Py_ssize_t blk,
+                             Py_ssize_t NB, double* D, double* Xb, double* p1,
+                             double* p2) noexcept nogil
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                       double* out) noexcept nogil
+    cdef void _compute_rows(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                            double* out) noexcept nogil
     cdef bint _fill(self, Py_ssize_t s, Py_ssize_t i, Py_ssize_t start,
                     Py_ssize_t end) noexcept nogil
     cdef void _transform(self, double* out, Py_ssize_t start, Py_ssize_t end,

@@ -17,7 +17,7 @@ from libc.math cimport sqrt, fabs
 from libc.stdlib cimport calloc, free, malloc, realloc
 from scipy.linalg.cython_blas cimport dgemm, dgemv
 from cpython.exc cimport PyErr_CheckSignals
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport parallel, prange, threadid
 
 import numpy as np
 
@@ -29,6 +29,8 @@ cdef extern from "_vmath.h" nogil:
     void ix_tanh_affine(const double* v, double a, double b, double* out, Py_ssize_t m)
     void ix_rbf_from_dot(const double* dot, const double* sq, double sqi, double gamma,
                          double* out, Py_ssize_t m)
+    void ix_dot_rows(const double* X, Py_ssize_t d, const double* xi, double* out,
+                     Py_ssize_t m)
 
 
 cdef extern from "_omp.h" nogil:
@@ -46,6 +48,47 @@ def csr_row_sqnorms(data, indptr):
     rows = np.repeat(np.arange(indptr.shape[0] - 1), np.diff(indptr))
     return np.bincount(rows, weights=np.asarray(data) ** 2,
                        minlength=indptr.shape[0] - 1).astype(np.float64)
+
+
+# a column is split among threads only when it is long and costly enough (about half a
+# millisecond of work) for the threads' start and join to pay off -- also on a busy machine,
+# where a thread that has lost its core makes every join wait for a time slice (measured:
+# splitting 30-microsecond columns made a fit 60 times slower with the other core taken):
+# at least this many rows and rows * (d + 8)
+cdef Py_ssize_t PAR_MIN_ROWS = 2048
+cdef Py_ssize_t PAR_MIN_WORK = 1 << 21
+
+
+def _set_split_threshold(Py_ssize_t rows, Py_ssize_t work):
+    """Change the split thresholds (for benchmarks); return the old ones."""
+    global PAR_MIN_ROWS, PAR_MIN_WORK
+    old = (PAR_MIN_ROWS, PAR_MIN_WORK)
+    PAR_MIN_ROWS, PAR_MIN_WORK = rows, work
+    return old
+
+
+cdef void _kernel_from_dots(int kind, double* out, Py_ssize_t m, const double* sq,
+                            double sqi, double gamma, double coef0,
+                            int degree) noexcept nogil:
+    """Dot products -> kernel values in place, for the dot-product kernels and rbf (sq: the
+    other points' squared norms, sqi: this point's; rbf only)."""
+    cdef Py_ssize_t t, k
+    cdef double v, base
+    if kind == KIND_LINEAR:
+        return
+    if kind == KIND_POLYNOMIAL:
+        for t in range(m):
+            base = gamma * out[t] + coef0
+            v = 1.0
+            for k in range(degree):
+                v *= base
+            out[t] = v
+        return
+    if kind == KIND_SIGMOID:
+        ix_tanh_affine(out, gamma, coef0, out, m)
+        return
+    # rbf: ||a - b||^2 = |a|^2 + |b|^2 - 2 a.b, clipped at 0 against rounding
+    ix_rbf_from_dot(out, sq, sqi, gamma, out, m)
 
 
 cdef class KernelCache:
@@ -176,11 +219,12 @@ cdef class KernelCache:
         else:
             for t in range(m):
                 r = rows[t]
-                acc = 0.0
                 for k in range(d):
                     self.X[t, k] = self.X0[r, k]
-                    # the same sum as kernel_value's dot product: an rbf diagonal is exactly 1
-                    acc += self.X0[r, k] * self.X0[r, k]
+                # the same sum as the columns' dot products: an rbf diagonal is exactly 1
+                acc = 0.0
+                if d > 0:
+                    ix_dot_rows(&self.X[t, 0], d, &self.X[t, 0], &acc, 1)
                 self.sqnorm[t] = acc
                 if self.kind == KIND_SYMMETRIC_KL:
                     for k in range(d):
@@ -275,14 +319,12 @@ cdef class KernelCache:
         the cache; only the columns with a non-zero coefficient are evaluated.
 
         Dense dot-product kernels and rbf work on blocks of (up to) 64 columns: the dot
-        products by one BLAS dgemm, the kernel function by the vectorised loops, the sums by
-        dgemv -- a few times faster than column by column. The other kernels go column by
-        column."""
-        cdef Py_ssize_t n = self.n, d = self.d, s, t, k, nb, b
+        products by one BLAS dgemm, the kernel function by the vectorised loops -- a few
+        times faster than column by column; blocks are shared among ``n_threads`` threads.
+        The other kernels go column by column (each column split among the threads)."""
+        cdef Py_ssize_t n = self.n, d = self.d, s, t, k
         # 64 columns a block, fewer for large n so that the block stays under 8 MB
         cdef Py_ssize_t NB = 64 if n <= 16384 else max(8, 1048576 // n)
-        cdef int bn, bd, bnb, inc = 1
-        cdef double one = 1.0, zero = 0.0
         cdef double* D
         cdef double* Xb
         cdef double* w1
@@ -312,42 +354,50 @@ cdef class KernelCache:
             finally:
                 free(D)
             return 0
-        D = <double*>malloc(n * NB * sizeof(double))
-        Xb = <double*>malloc(NB * (d if d > 0 else 1) * sizeof(double))
-        w1 = <double*>malloc(NB * sizeof(double))
-        w2 = <double*>malloc(NB * sizeof(double))
-        cols = <Py_ssize_t*>malloc(NB * sizeof(Py_ssize_t))
+        # blocks of (up to) NB columns with a non-zero coefficient, formed in order; nt of
+        # them at a time, one per thread (each with its own buffers), each block's products
+        # D c1 and D c2 summed by the same loop, then added to out1 / out2 in block order:
+        # the result does not depend on the number of threads
+        cdef Py_ssize_t nt = self.n_threads if self.n_threads > 1 else 1
+        cdef Py_ssize_t nnz = 0, nblocks, w, wave, first
+        for s in range(n):
+            if c1[s] != 0.0 or c2[s] != 0.0:
+                nnz += 1
+        if nnz == 0:
+            return 0
+        nblocks = (nnz + NB - 1) // NB
+        if nt > nblocks:
+            nt = nblocks
+        cols = <Py_ssize_t*>malloc(nnz * sizeof(Py_ssize_t))
+        D = <double*>malloc(nt * n * NB * sizeof(double))
+        Xb = <double*>malloc(nt * NB * (d if d > 0 else 1) * sizeof(double))
+        w1 = <double*>malloc(nt * n * sizeof(double))
+        w2 = <double*>malloc(nt * n * sizeof(double))
         try:
             if D == NULL or Xb == NULL or w1 == NULL or w2 == NULL or cols == NULL:
                 with gil:
                     raise MemoryError()
-            bn = <int>n
-            bd = <int>d
-            s = 0
-            while s < n:
-                # gather the next (up to) NB columns with a non-zero coefficient
-                nb = 0
-                while s < n and nb < NB:
-                    if c1[s] != 0.0 or c2[s] != 0.0:
-                        cols[nb] = s
-                        nb += 1
-                    s += 1
-                if nb == 0:
-                    break
-                for b in range(nb):
-                    for k in range(d):
-                        Xb[b * d + k] = self.X[cols[b], k]
-                    w1[b] = c1[cols[b]]
-                    w2[b] = c2[cols[b]]
-                # D (n x nb, column-major) = X (n x d) Xb' ; X row-major = d x n column-major
-                bnb = <int>nb
-                dgemm(b"T", b"N", &bn, &bnb, &bd, &one, &self.X[0, 0], &bd, Xb, &bd, &zero,
-                      D, &bn)
-                self.n_evals += n * nb
-                for b in range(nb):
-                    self._transform(&D[b * n], 0, n, cols[b])
-                dgemv(b"N", &bn, &bnb, &one, D, &bn, w1, &inc, &one, out1, &inc)
-                dgemv(b"N", &bn, &bnb, &one, D, &bn, w2, &inc, &one, out2, &inc)
+            k = 0
+            for s in range(n):
+                if c1[s] != 0.0 or c2[s] != 0.0:
+                    cols[k] = s
+                    k += 1
+            self.n_evals += n * nnz
+            first = 0
+            while first < nblocks:
+                wave = nblocks - first if nblocks - first < nt else nt
+                if wave > 1:
+                    for w in prange(wave, num_threads=wave, schedule="static"):
+                        self._product_block(c1, c2, cols, nnz, first + w, NB,
+                                            &D[w * n * NB], &Xb[w * NB * (d if d > 0 else 1)],
+                                            &w1[w * n], &w2[w * n])
+                else:
+                    self._product_block(c1, c2, cols, nnz, first, NB, D, Xb, w1, w2)
+                for w in range(wave):
+                    for t in range(n):
+                        out1[t] += w1[w * n + t]
+                        out2[t] += w2[w * n + t]
+                first += wave
                 with gil:
                     PyErr_CheckSignals()
         finally:
@@ -357,6 +407,43 @@ cdef class KernelCache:
             free(w2)
             free(cols)
         return 0
+
+    cdef void _product_block(self, const double* c1, const double* c2,
+                             const Py_ssize_t* cols, Py_ssize_t nnz, Py_ssize_t blk,
+                             Py_ssize_t NB, double* D, double* Xb, double* p1,
+                             double* p2) noexcept nogil:
+        """p1 = K[:, block] c1[block], p2 = K[:, block] c2[block] for block ``blk`` of the
+        columns ``cols`` (dense dot-product kernels and rbf): the dot products by one dgemm,
+        the kernel by the vectorised loops, the sums column after column."""
+        cdef Py_ssize_t n = self.n, d = self.d, lo = blk * NB, b, t, k, cb
+        cdef Py_ssize_t nb = nnz - lo if nnz - lo < NB else NB
+        cdef int bn = <int>n, bd = <int>d, bnb = <int>nb
+        cdef double one = 1.0, zero = 0.0, a1, a2
+        cdef double* col
+        for b in range(nb):
+            for k in range(d):
+                Xb[b * d + k] = self.X[cols[lo + b], k]
+        # D (n x nb, column-major) = X (n x d) Xb' ; X row-major = d x n column-major
+        if d > 0:
+            dgemm(b"T", b"N", &bn, &bnb, &bd, &one, &self.X[0, 0], &bd, Xb, &bd, &zero,
+                  D, &bn)
+        else:
+            for t in range(n * nb):
+                D[t] = 0.0
+        for t in range(n):
+            p1[t] = 0.0
+            p2[t] = 0.0
+        for b in range(nb):
+            col = &D[b * n]
+            self._transform(col, 0, n, cols[lo + b])
+            a1 = c1[cols[lo + b]]
+            a2 = c2[cols[lo + b]]
+            if a1 != 0.0:
+                for t in range(n):
+                    p1[t] += a1 * col[t]
+            if a2 != 0.0:
+                for t in range(n):
+                    p2[t] += a2 * col[t]
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         cdef Py_ssize_t s, lo, hi, k, si, sj
@@ -438,9 +525,8 @@ cdef class KernelCache:
                     a += 1
                 else:
                     b += 1
-        else:
-            for k in range(self.d):
-                acc += self.X[i, k] * self.X[j, k]
+        elif self.d > 0:
+            ix_dot_rows(&self.X[i, 0], self.d, &self.X[j, 0], &acc, 1)
         if self.kind == KIND_LINEAR:
             return acc
         if self.kind == KIND_POLYNOMIAL:
@@ -458,13 +544,13 @@ cdef class KernelCache:
 
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                       double* out) noexcept nogil:
-        cdef Py_ssize_t t, k, m = end - start, r, q
+        """Entries [start, end) of column i into out. A long column of a kernel computed on
+        the fly is split among ``n_threads`` OpenMP threads, in chunks that begin at
+        multiples of 64 rows: every entry is computed by the same code as on one thread."""
+        cdef Py_ssize_t t, k, m = end - start, r, q, chunk, nt = self.n_threads, c, s0, e0
         cdef const double* row
         cdef const Py_ssize_t* pp
         cdef double* xi
-        cdef int bm, bd, inc = 1
-        cdef double one = 1.0, zero = 0.0, acc, v, base
-        cdef int p
         if m <= 0:
             return
         self.n_evals += m
@@ -474,6 +560,32 @@ cdef class KernelCache:
             for t in range(m):
                 out[t] = row[pp[t]]
             return
+        if self.sparse:
+            # row i scattered to dense once (the threads only read it), cleared afterwards
+            xi = &self.dense_row[0]
+            r = self.smap[i]
+            for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
+                xi[self.sp_ind[k]] = self.sp_data[k]
+        if nt > 1 and m >= PAR_MIN_ROWS and m * (self.d + 8) >= PAR_MIN_WORK:
+            chunk = ((m + nt - 1) // nt + 63) // 64 * 64
+            for c in prange(nt, num_threads=nt, schedule="static"):
+                s0 = start + c * chunk
+                e0 = s0 + chunk if s0 + chunk < end else end
+                if s0 < e0:
+                    self._compute_rows(i, s0, e0, out + (s0 - start))
+        else:
+            self._compute_rows(i, start, end, out)
+        if self.sparse:
+            for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
+                xi[self.sp_ind[k]] = 0.0
+
+    cdef void _compute_rows(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                            double* out) noexcept nogil:
+        """compute() for a kernel computed on the fly, one thread (sparse: row i already
+        scattered to dense_row)."""
+        cdef Py_ssize_t t, k, m = end - start, q
+        cdef const double* xi
+        cdef double acc
         if self.kind == KIND_L1_GAUSSIAN or self.kind == KIND_SQRT_L1_EXPONENTIAL:
             for t in range(m):
                 acc = 0.0
@@ -492,51 +604,29 @@ cdef class KernelCache:
             ix_exp_scaled(out, -self.gamma, out, m)
             return
         if self.sparse:
-            # scatter row i to dense, then one sparse dot per row t; the dense row is
-            # cleared again through the same indices
             xi = &self.dense_row[0]
-            r = self.smap[i]
-            for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
-                xi[self.sp_ind[k]] = self.sp_data[k]
             for t in range(m):
                 q = self.smap[start + t]
                 acc = 0.0
                 for k in range(self.sp_ptr[q], self.sp_ptr[q + 1]):
                     acc += self.sp_data[k] * xi[self.sp_ind[k]]
                 out[t] = acc
-            for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
-                xi[self.sp_ind[k]] = 0.0
+        elif self.d > 0:
+            # dot-product kernels: out = X[start:end] @ X[i], each row summed the same way
+            # whatever the split among threads (see _vmath.h)
+            ix_dot_rows(&self.X[start, 0], self.d, &self.X[i, 0], out, m)
         else:
-            # dot-product kernels: out = X[start:end] @ X[i] by BLAS (row-major block =
-            # column-major d x m matrix, so the transposed product)
-            bm = <int>m
-            bd = <int>self.d
-            dgemv(b"T", &bd, &bm, &one, &self.X[start, 0], &bd, &self.X[i, 0], &inc, &zero,
-                  out, &inc)
+            for t in range(m):
+                out[t] = 0.0
         self._transform(out, start, end, i)
 
     cdef void _transform(self, double* out, Py_ssize_t start, Py_ssize_t end,
                          Py_ssize_t i) noexcept nogil:
         """Dot products x_t . x_i (t in [start, end)) -> kernel values, in place."""
-        cdef Py_ssize_t t, k, m = end - start
-        cdef double v, base
-        cdef int p
-        if self.kind == KIND_LINEAR:
-            return
-        if self.kind == KIND_POLYNOMIAL:
-            p = self.degree
-            for t in range(m):
-                base = self.gamma * out[t] + self.coef0
-                v = 1.0
-                for k in range(p):
-                    v *= base
-                out[t] = v
-            return
-        if self.kind == KIND_SIGMOID:
-            ix_tanh_affine(out, self.gamma, self.coef0, out, m)
-            return
-        # rbf: ||a - b||^2 = |a|^2 + |b|^2 - 2 a.b, clipped at 0 against rounding
-        ix_rbf_from_dot(out, &self.sqnorm[start], self.sqnorm[i], self.gamma, out, m)
+        _kernel_from_dots(self.kind, out, end - start,
+                          &self.sqnorm[start] if self.kind == KIND_RBF else NULL,
+                          self.sqnorm[i] if self.kind == KIND_RBF else 0.0,
+                          self.gamma, self.coef0, self.degree)
 
     def get_column(self, Py_ssize_t i, Py_ssize_t L):
         """Return a float64 copy of the cached column i (permuted order), for tests."""
@@ -646,3 +736,90 @@ def matrix_defects(const double[:, ::1] K, int n_threads=1):
                     ai, aj = (i, j) if i <= j else (j, i)
                     return vmax, amax, (ai, aj), finite
     return vmax, amax, (ai, aj), finite
+
+
+def decision_values(int kind, const double[:, ::1] X, const double[:, ::1] SV,
+                    const double[:, ::1] coef, double gamma, double coef0, int degree,
+                    int n_threads=1):
+    """``K(X, SV) @ coef.T`` for dense inputs and a kernel computed on the fly, without
+    forming K: blocks of test rows are shared among ``n_threads`` OpenMP threads, each
+    computing its kernel block (the dot-product kernels and rbf by one dgemm and the
+    vectorised loops, the distance kernels by plain loops) into its own buffer and the
+    products with ``coef`` row by row. Every row is computed by the same code whatever the
+    number of threads. The kernel values are those of the fit's columns (same formulas)."""
+    cdef Py_ssize_t n = X.shape[0], m = SV.shape[0], d = X.shape[1], n_out = coef.shape[0]
+    cdef Py_ssize_t B, nblocks, blk, lo, nb, b, j, k, tid
+    cdef int nt = n_threads if n_threads > 1 else 1
+    if SV.shape[1] != d or coef.shape[1] != m:
+        raise ValueError("inconsistent shapes")
+    out = np.zeros((n, n_out))
+    if n == 0 or m == 0 or n_out == 0:
+        return out
+    # test rows a block: the block's kernel values (B x m) stay under about 2 MB
+    B = max(1, min(256, 262144 // m))
+    nblocks = (n + B - 1) // B
+    if nt > nblocks:
+        nt = <int>nblocks
+    cdef double[:, ::1] ov = out
+    cdef double[::1] sq_sv = np.zeros(m)
+    # the squared norms by the same sums as the dot products (an rbf self-value is then 1)
+    for j in range(m):
+        if d > 0:
+            ix_dot_rows(&SV[j, 0], d, &SV[j, 0], &sq_sv[j], 1)
+    logs_sv = np.log(np.asarray(SV)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
+    logs_x = np.log(np.asarray(X)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
+    cdef const double[:, ::1] lsv = logs_sv
+    cdef const double[:, ::1] lx = logs_x
+    bufs = np.empty((nt, B * m))
+    cdef double[:, ::1] bv = bufs
+    cdef bint dots = kind in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID)
+    with nogil:
+        for blk in prange(nblocks, num_threads=nt, schedule="dynamic"):
+            tid = threadid()
+            _decision_block(kind, dots, &X[0, 0], &SV[0, 0], &coef[0, 0], &sq_sv[0],
+                            &lx[0, 0], &lsv[0, 0], n, m, d, n_out, blk * B,
+                            B if blk * B + B <= n else n - blk * B, gamma, coef0, degree,
+                            &bv[tid, 0], &ov[0, 0])
+    return out
+
+
+cdef void _decision_block(int kind, bint dots, const double* X, const double* SV,
+                          const double* coef, const double* sq_sv, const double* lx,
+                          const double* lsv, Py_ssize_t n, Py_ssize_t m, Py_ssize_t d,
+                          Py_ssize_t n_out, Py_ssize_t lo, Py_ssize_t nb, double gamma,
+                          double coef0, int degree, double* D, double* out) noexcept nogil:
+    """Rows [lo, lo + nb) of decision_values; D holds nb x m kernel values."""
+    cdef Py_ssize_t b, j, k
+    cdef int bm = <int>m, bnb = <int>nb, bd = <int>d
+    cdef double one = 1.0, zero = 0.0, acc, sqx
+    cdef const double* x
+    cdef const double* s
+    if dots:
+        if d > 0:
+            # D (m x nb, column-major) = SV (m x d) X_block' : column b = SV . x_b
+            dgemm(b"T", b"N", &bm, &bnb, &bd, &one, SV, &bd, &X[lo * d], &bd, &zero, D, &bm)
+        else:
+            for j in range(m * nb):
+                D[j] = 0.0
+        for b in range(nb):
+            sqx = 0.0
+            if kind == KIND_RBF and d > 0:
+                ix_dot_rows(&X[(lo + b) * d], d, &X[(lo + b) * d], &sqx, 1)
+            _kernel_from_dots(kind, &D[b * m], m, sq_sv, sqx, gamma, coef0, degree)
+    else:
+        for b in range(nb):
+            x = &X[(lo + b) * d]
+            for j in range(m):
+                s = &SV[j * d]
+                acc = 0.0
+                if kind == KIND_SYMMETRIC_KL:
+                    for k in range(d):
+                        acc += (s[k] - x[k]) * (lsv[j * d + k] - lx[(lo + b) * d + k])
+                else:
+                    for k in range(d):
+                        acc += fabs(s[k] - x[k])
+                    acc = acc * acc if kind == KIND_L1_GAUSSIAN else sqrt(acc)
+                D[b * m + j] = acc
+            ix_exp_scaled(&D[b * m], -gamma, &D[b * m], m)
+    for b in range(nb):
+        ix_dot_rows(coef, m, &D[b * m], &out[(lo + b) * n_out], n_out)

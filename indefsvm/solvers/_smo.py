@@ -10,6 +10,7 @@ from sklearn.utils import check_random_state
 
 from .._solvers._kcache import KernelCache, csr_row_sqnorms
 from .._solvers._smo import SMOSolver, solve_tasks
+from .._threads import single_threaded_blas
 from .._validation import (
     check_binary_labels,
     check_choice,
@@ -285,14 +286,18 @@ def _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, *, tol, wss, shrink
     ``cache_size`` megabytes are shared among the threads, as LIBSVM's one cache);
     ``progress(task, n_iter, objective, gap, seconds)`` every few seconds, ``task_done()``
     after each task."""
-    n_threads = max(1, min(int(n_threads), len(tasks)))
+    n_threads = max(1, int(n_threads))
+    # threads take whole tasks; a lone task splits its kernel columns among them instead
+    n_solvers = min(n_threads, len(tasks))
+    column_threads = n_threads if n_solvers == 1 else 1
     big = max(range(len(tasks)), key=lambda k: tasks[k][1].shape[0])
     rows_b, y_b, a_b, C_b, p_b = tasks[big]
     cap = y_b.shape[0]
     solvers = []
-    for _ in range(n_threads):
-        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size / n_threads, cap,
+    for _ in range(n_solvers):
+        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size / n_solvers, cap,
                             f32, csr, rows_b)
+        cache.n_threads = column_threads
         solver = SMOSolver(cache, y_b, a_b, C_b, tol, wss == "second_order",
                            bool(shrinking), max_iter, p_b, same_class)
         if progress is not None:
@@ -306,8 +311,13 @@ def _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, *, tol, wss, shrink
     cat = [np.concatenate([np.asarray(t[f], dtype=dt) for t in tasks])
            for f, dt in ((0, np.intp), (1, np.float64), (2, np.float64), (3, np.float64),
                          (4, np.float64))]
-    return solve_tasks(solvers, cat[0], offsets, cat[1], cat[2], cat[3], cat[4],
-                       task_done=task_done)
+    if kind == 0:
+        # a precomputed kernel: no BLAS in the loop
+        return solve_tasks(solvers, cat[0], offsets, cat[1], cat[2], cat[3], cat[4],
+                           task_done=task_done)
+    with single_threaded_blas():
+        return solve_tasks(solvers, cat[0], offsets, cat[1], cat[2], cat[3], cat[4],
+                           task_done=task_done)
 
 
 def _best_start(outs, prefer_positive=False):

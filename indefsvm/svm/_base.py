@@ -21,7 +21,8 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from .._threads import effective_threads
+from .._solvers._kcache import decision_values
+from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix
 from ..kernels import (
     _COMPILED_KIND,
@@ -31,7 +32,7 @@ from ..kernels import (
     kernel_matrix,
     resolve_kernel_params,
 )
-from ..solvers._smo import _SPARSE_KERNELS, check_kernel_inputs
+from ..solvers._smo import _SPARSE_KERNELS, _kernel_setup, check_kernel_inputs
 
 # prediction computes kernel rows against the support vectors in blocks of about this many
 # bytes, so that n_test x n_SV is never formed at once
@@ -288,6 +289,20 @@ class SVMBase(BaseEstimator):
             Xb = Xb.toarray()
         return kernel_matrix(Xb, SV, kernel=self._kernel_name(), **self._kernel_params_fitted)
 
+    def _compiled_kernel(self):
+        """(kind, gamma, coef0, degree) of the fitted kernel when the compiled prediction
+        reads it (a named kernel with a compiled form and dense support vectors), else
+        None."""
+        if callable(self.kernel) or self.kernel == "precomputed" \
+                or sp.issparse(self.support_vectors_):
+            return None
+        name = self._kernel_name()
+        if name not in _COMPILED_KIND or self.support_vectors_.shape[0] == 0:
+            return None
+        kind, _, _, gamma, coef0, degree, _ = _kernel_setup(
+            self.support_vectors_, name, self._kernel_params_fitted, check_input=False)
+        return kind, gamma, coef0, degree
+
     def _sv_for_callable(self):
         X = self._X_fit_callable
         idx = self.support_
@@ -298,7 +313,19 @@ class SVMBase(BaseEstimator):
         return [X[i] for i in idx]
 
     def _decision_rows(self, X, coef, intercept):
-        """``K(X, SV) @ coef.T + intercept`` in row blocks (coef: (n_out, n_SV))."""
+        """``K(X, SV) @ coef.T + intercept`` in row blocks (coef: (n_out, n_SV)).
+
+        Dense inputs and a compiled kernel: in compiled code on ``n_jobs`` threads, K never
+        formed; otherwise (precomputed, callable or sparse) block by block in numpy."""
+        compiled = self._compiled_kernel()
+        if compiled is not None and not sp.issparse(X) and coef.shape[1] > 0:
+            kind, gamma, coef0, degree = compiled
+            with single_threaded_blas():
+                out = decision_values(kind, np.ascontiguousarray(X, dtype=np.float64),
+                                      np.ascontiguousarray(self.support_vectors_),
+                                      np.ascontiguousarray(coef, dtype=np.float64), gamma,
+                                      coef0, degree, effective_threads(self.n_jobs))
+            return out + intercept
         n = _num_samples(X)
         n_sv = max(coef.shape[1], 1)
         step = max(1, _PREDICT_BLOCK_BYTES // (8 * n_sv))

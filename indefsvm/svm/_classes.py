@@ -24,10 +24,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._logging import logger, solver_progress
+from .._threads import effective_threads
 from ..exceptions import ConvergenceWarning
 from ..kernels import kernel_matrix
 from ..solvers import kernel_adatron, lsvm, m3, munk
-from .._threads import effective_threads
 from ..solvers._smo import _initial_alpha, random_feasible_alpha, solve_dual, solve_duals
 from ._base import SVMBase, class_weight_vector, max_iter_of
 
@@ -520,6 +520,10 @@ class IndefiniteSVC(_ClassifierBase):
                 and not callable(self.kernel):
             return np.c_[X, -np.ones(X.shape[0])]
         return X
+
+    def _compiled_kernel(self):
+        # LSVM's kernel reads the augmented inputs [x, -1]: the numpy blocks below
+        return None if self.solver == "lsvm" else super()._compiled_kernel()
 
     def _kernel_block(self, Xb):
         if self.solver == "lsvm" and not callable(self.kernel) and self.kernel != "precomputed":

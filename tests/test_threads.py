@@ -1,0 +1,214 @@
+"""n_jobs: threads change the time, not the answer.
+
+Every parallel loop of the library is written so that each number is computed by the same
+code whatever the number of threads (whole problems per thread, columns split at fixed row
+boundaries, blocks summed in block order, maxima that are exact): these tests ask for equality
+between one and two (or three) threads, not closeness.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import joblib
+import numpy as np
+import pytest
+from sklearn.datasets import load_digits, make_classification
+from threadpoolctl import threadpool_limits
+
+import indefsvm as isvm
+from indefsvm._solvers._kcache import (
+    KernelCache,
+    _set_split_threshold,
+    decision_values,
+    matrix_defects,
+)
+from indefsvm._threads import effective_threads
+from indefsvm.kernels import _COMPILED_KIND
+
+
+ON_THE_FLY = sorted(k for k in _COMPILED_KIND if k != "precomputed")
+# the parameters the KernelCache calls below are given (gamma 0.3, coef0 0.5, degree 3)
+PARAMS = {name: {"gamma": 0.3} for name in ON_THE_FLY}
+PARAMS.update(linear={}, polynomial={"gamma": 0.3, "coef0": 0.5, "degree": 3},
+              sigmoid={"gamma": 0.3, "coef0": 0.5})
+
+
+@pytest.fixture(autouse=True)
+def two_openmp_threads():
+    # whatever OMP_NUM_THREADS says in the environment, let n_jobs=2 mean two threads
+    with threadpool_limits(limits=2, user_api="openmp"):
+        yield
+
+
+def _same_model(a, b, X):
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+    np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    da, db = a.decision_function(X), b.decision_function(X)
+    assert np.max(np.abs(da - db)) <= 1e-10 * np.max(np.abs(da))
+
+
+@pytest.fixture(scope="module")
+def digits():
+    X, y = load_digits(return_X_y=True)
+    return X[:900] / 16.0, y[:900]
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "precomputed", "sigmoid"])
+def test_multiclass_one_and_two_threads_give_the_same_model(digits, kernel):
+    X, y = digits
+    kw = {"kernel": "sigmoid", "gamma": 0.01, "coef0": -0.5, "C": 10.0} if kernel == "sigmoid" \
+        else {"kernel": kernel, "gamma": 0.02} if kernel == "rbf" else {"kernel": kernel}
+    A = isvm.kernel_matrix(X, kernel="rbf", gamma=0.02) if kernel == "precomputed" else X
+    one = isvm.IndefiniteSVC(**kw, n_jobs=1).fit(A, y)
+    two = isvm.IndefiniteSVC(**kw, n_jobs=2).fit(A, y)
+    _same_model(one, two, A)
+    np.testing.assert_array_equal(one.n_iter_, two.n_iter_)
+    assert one.fit_status_ == two.fit_status_ == 0
+
+
+def test_restarts_and_nu_svc_on_threads(digits):
+    X, y = digits
+    kw = dict(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=5.0, n_restarts=2, random_state=0)
+    one = isvm.IndefiniteSVC(**kw, n_jobs=1).fit(X[:300], y[:300] % 2)
+    two = isvm.IndefiniteSVC(**kw, n_jobs=2).fit(X[:300], y[:300] % 2)
+    _same_model(one, two, X[:300])
+    assert one.solver_results_[0].restart_objectives == two.solver_results_[0].restart_objectives
+    nu1 = isvm.IndefiniteNuSVC(nu=0.2, gamma=0.02, n_jobs=1).fit(X, y)
+    nu2 = isvm.IndefiniteNuSVC(nu=0.2, gamma=0.02, n_jobs=2).fit(X, y)
+    _same_model(nu1, nu2, X)
+
+
+def test_binary_float32_fit_with_threaded_polish_and_split_columns():
+    # n = 2500: float32 columns ("auto"), so the float64 polish (threaded kernel blocks)
+    # runs; the split threshold is lowered so that every long column is split too
+    X, y = make_classification(n_samples=2500, n_features=12, flip_y=0.05, random_state=1)
+    old = _set_split_threshold(64, 0)
+    try:
+        one = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, C=10.0, n_jobs=1).fit(X, y)
+        two = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, C=10.0, n_jobs=2).fit(X, y)
+    finally:
+        _set_split_threshold(*old)
+    assert one.solver_results_[0].extra["cache_dtype"] == "float32"
+    assert one.solver_results_[0].extra["polish_rounds"] >= 1
+    _same_model(one, two, X)
+    svr1 = isvm.IndefiniteSVR(kernel="sigmoid", gamma=0.05, coef0=-1.0, n_jobs=1).fit(X, y)
+    svr2 = isvm.IndefiniteSVR(kernel="sigmoid", gamma=0.05, coef0=-1.0, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(svr1.dual_coef_, svr2.dual_coef_)
+    np.testing.assert_array_equal(svr1.predict(X), svr2.predict(X))
+
+
+@pytest.mark.parametrize("name", ON_THE_FLY)
+def test_split_columns_equal_whole_columns(name):
+    rng = np.random.default_rng(3)
+    n, d = 3001, 7
+    X = rng.random((n, d)) + 0.05
+    old = _set_split_threshold(64, 0)
+    try:
+        cols = []
+        for threads in (1, 2, 3):
+            cache = KernelCache(_COMPILED_KIND[name], X, None, 0.3, 0.5, 3, 1.0, n)
+            cache.n_threads = threads
+            cols.append(np.array([cache.get_exact_column(i, n) for i in (0, 1234, n - 1)]))
+    finally:
+        _set_split_threshold(*old)
+    np.testing.assert_array_equal(cols[0], cols[1])
+    np.testing.assert_array_equal(cols[0], cols[2])
+    ref = isvm.kernel_matrix(X[[0, 1234, n - 1]], X, kernel=name, **PARAMS[name])
+    np.testing.assert_allclose(cols[0], ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ON_THE_FLY)
+def test_compiled_decision_values_match_numpy_and_threads(name):
+    rng = np.random.default_rng(5)
+    X, SV = rng.random((700, 9)) + 0.05, rng.random((130, 9)) + 0.05
+    coef = rng.normal(size=(3, 130))
+    params = PARAMS[name]
+    kind = _COMPILED_KIND[name]
+    g, c0, deg = params.get("gamma", 0.0), params.get("coef0", 0.0), params.get("degree", 0)
+    out = [decision_values(kind, X, SV, coef, g, c0, deg, t) for t in (1, 2, 3)]
+    np.testing.assert_array_equal(out[0], out[1])
+    np.testing.assert_array_equal(out[0], out[2])
+    ref = isvm.kernel_matrix(X, SV, kernel=name, **params) @ coef.T
+    np.testing.assert_allclose(out[0], ref, rtol=1e-11, atol=1e-11 * np.abs(ref).max())
+
+
+def test_predict_threads_through_the_estimator(digits):
+    X, y = digits
+    model = isvm.IndefiniteSVC(kernel="rbf", gamma=0.02).fit(X, y)
+    d1 = model.decision_function(X)
+    model.set_params(n_jobs=2)
+    np.testing.assert_array_equal(d1, model.decision_function(X))
+    # the numpy path (kernel blocks formed) agrees with the compiled one
+    K = isvm.kernel_matrix(X, model.support_vectors_, kernel="rbf", gamma=0.02)
+    pc, b = model._pair_coefficients()
+    np.testing.assert_allclose(model._ovo_decision(X), K @ pc.T + b, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("n", [1, 31, 64, 65, 200])
+def test_symmetry_check_threads(n):
+    rng = np.random.default_rng(n)
+    K = rng.normal(size=(n, n))
+    K = K + K.T
+    K[n // 3, n - 1] += 0.25
+    K[n - 1, 0] = np.nan if n > 1 else K[0, 0]
+    results = [matrix_defects(K, t) for t in (1, 2, 3)]
+    assert results[0] == results[1] == results[2]
+    assert results[0][3] is (n == 1)
+    K[n - 1, 0] = K[0, n - 1]
+    scale, asym, (i, j), finite = matrix_defects(K, 2)
+    D = np.abs(K - K.T)
+    assert finite and scale == np.abs(K).max() and asym == D.max() and D[i, j] == asym
+
+
+def test_effective_threads():
+    assert effective_threads(None) == 1
+    assert effective_threads(1) == 1
+    assert effective_threads(2) == 2
+    assert effective_threads(-1) == min(os.cpu_count() or 1, 2)
+    with joblib.parallel_config(n_jobs=2):
+        assert effective_threads(None) == 2
+    with threadpool_limits(limits=1, user_api="openmp"):
+        assert effective_threads(2) == 1
+    for bad in (0, 1.5, "2", True):
+        with pytest.raises(ValueError, match="n_jobs"):
+            effective_threads(bad)
+    with pytest.raises(ValueError, match="n_jobs"):
+        isvm.IndefiniteSVC(n_jobs=1.5).fit([[0.0], [1.0]], [0, 1])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child needs POSIX")
+def test_ctrl_c_stops_a_threaded_multiclass_fit():
+    code = textwrap.dedent("""
+        import time
+        from sklearn.datasets import make_classification
+        import indefsvm as isvm
+        # three one-vs-one problems of 20 000 samples: about 20 s on two threads
+        X, y = make_classification(n_samples=30000, n_features=20, n_informative=10,
+                                   n_classes=3, flip_y=0.1, random_state=0)
+        model = isvm.IndefiniteSVC(kernel="rbf", gamma=0.05, C=100.0, n_jobs=2)
+        print("fitting", flush=True)
+        t0 = time.monotonic()
+        try:
+            model.fit(X, y)
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("interrupted after %.1f s" % (time.monotonic() - t0), flush=True)
+            print("fitted" if hasattr(model, "support_") else "not fitted", flush=True)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "fitting"
+    time.sleep(1.5)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    waited = time.monotonic() - t0
+    assert "interrupted" in out, out
+    assert "not fitted" in out
+    assert waited < 10, f"the fit took {waited:.1f} s to stop"
