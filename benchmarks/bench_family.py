@@ -2,19 +2,26 @@
 
     python benchmarks/bench_family.py               # all rows, median of 3
     python benchmarks/bench_family.py --repeats 1
+    python benchmarks/bench_family.py --n-jobs 1,2  # our thread counts (the default)
+
+Timing: one untimed warm-up fit of each estimator, then fits in alternation (scikit-learn,
+ours n_jobs=1, ours n_jobs=2, ...) until each has ``--repeats`` fits and about half a second of
+them (at most 25); the median of each.
 
 Rows: weighted C-SVC (sample and class weights), multi-class one-vs-one with 10 classes
 (digits, 1 797 samples, on the fly and with kernel="precomputed"; a 20-class make_blobs
 problem with a precomputed kernel), epsilon-SVR (diabetes, make_regression n = 5 000) and the
 one-class SVM (n = 5 000). tol = 1e-3, cache_size = 200 MB, PSD kernels (rbf), so both
-solve the same problems. Reports median fit times, their ratio (ours / scikit-learn; < 1
-means faster) and the agreement of the predictions. Generated data and scikit-learn's bundled
-data sets only: nothing is read from ../shared.
+solve the same problems. Reports median fit times (scikit-learn's on one core, as it is; ours
+for each ``--n-jobs`` value), their ratios (ours / scikit-learn; < 1 means faster) and the
+agreement of the predictions (ours with the last n_jobs value). Generated data and
+scikit-learn's bundled data sets only: nothing is read from ../shared.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -26,14 +33,25 @@ from sklearn.datasets import load_diabetes, load_digits, make_blobs, make_regres
 import indefsvm as isvm
 
 
-def timed(make, fit_args, repeats):
-    times, model = [], None
-    for _ in range(repeats):
-        model = make()
-        t0 = time.perf_counter()
-        model.fit(*fit_args[0], **fit_args[1])
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), model
+def timed(makers, fit_args, repeats):
+    """Median fit time of each estimator maker, measured in alternation (one fit of each per
+    round) after one untimed warm-up fit each; rounds go on until each has ``repeats`` fits
+    and about half a second of fits (the small rows take milliseconds, where a single
+    outlier would decide a median of 3). Returns the medians and the last fitted models."""
+    models = [make().fit(*fit_args[0], **fit_args[1]) for make in makers]
+    t0 = time.perf_counter()
+    models[0].fit(*fit_args[0], **fit_args[1])
+    first = time.perf_counter() - t0
+    rounds = max(repeats, min(25, int(0.5 / max(first, 1e-4))))
+    times = [[] for _ in makers]
+    for _ in range(rounds):
+        for k, make in enumerate(makers):
+            model = make()
+            t0 = time.perf_counter()
+            model.fit(*fit_args[0], **fit_args[1])
+            times[k].append(time.perf_counter() - t0)
+            models[k] = model
+    return [statistics.median(t) for t in times], models
 
 
 def rows():
@@ -70,22 +88,44 @@ def rows():
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--n-jobs", default="1,2", help="our thread counts, comma-separated")
     args = ap.parse_args(argv)
-    print(f"machine: {platform.machine()} {platform.processor() or ''}, python "
-          f"{platform.python_version()}; median of {args.repeats}")
-    print(f"{'problem':40s} {'sklearn s':>10s} {'ours s':>8s} {'ratio':>6s} {'agree':>7s}")
-    ratios = []
+    jobs = [int(j) for j in args.n_jobs.split(",")]
+    print(f"machine: {platform.machine()} {_cpu_name()}, {os.cpu_count()} cores, python "
+          f"{platform.python_version()}; median of >= {args.repeats} alternated fits; "
+          f"scikit-learn on one core, ours with n_jobs = {jobs}")
+    cols = " ".join(f"{'j' + str(j) + ' s':>8s} {'ratio':>6s}" for j in jobs)
+    print(f"{'problem':40s} {'sklearn s':>10s} {cols} {'agree':>7s}")
+    ratios = {j: [] for j in jobs}
     for name, ref_cls, our_cls, kw, fit_args, Xpred in rows():
-        t_ref, ref = timed(lambda c=ref_cls, k=kw: c(**k), fit_args, args.repeats)
-        t_our, our = timed(lambda c=our_cls, k=kw: c(**k), fit_args, args.repeats)
+        makers = [lambda c=ref_cls, k=kw: c(**k)]
+        makers += [lambda c=our_cls, k=kw, j=j: c(**k, n_jobs=j) for j in jobs]
+        medians, models = timed(makers, fit_args, args.repeats)
+        t_ref, ref, our = medians[0], models[0], models[-1]
+        times = dict(zip(jobs, medians[1:], strict=True))
+        for j in jobs:
+            ratios[j].append(times[j] / t_ref)
         p_ref, p_our = ref.predict(Xpred), our.predict(Xpred)
         if ref_cls is svm.SVR:
             agree = 1.0 - np.max(np.abs(p_ref - p_our)) / (np.ptp(p_ref) + 1e-300)
         else:
             agree = float(np.mean(p_ref == p_our))
-        ratios.append(t_our / t_ref)
-        print(f"{name:40s} {t_ref:10.3f} {t_our:8.3f} {t_our / t_ref:6.2f} {agree:7.4f}")
-    print(f"time ratio ours/sklearn: max {max(ratios):.2f}, median {statistics.median(ratios):.2f}")
+        cells = " ".join(f"{times[j]:8.3f} {times[j] / t_ref:6.2f}" for j in jobs)
+        print(f"{name:40s} {t_ref:10.3f} {cells} {agree:7.4f}", flush=True)
+    for j in jobs:
+        print(f"time ratio ours/sklearn, n_jobs={j}: max {max(ratios[j]):.2f}, median "
+              f"{statistics.median(ratios[j]):.2f}")
+
+
+def _cpu_name():
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or ""
 
 
 if __name__ == "__main__":

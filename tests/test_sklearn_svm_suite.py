@@ -42,10 +42,10 @@ _NEG = ("negative sample_weight is refused with a ValueError naming sample_weigh
         "(LIBSVM drops such samples silently)")
 _PROBA = "probability=True is not offered (deprecated in scikit-learn 1.9): use " \
          "CalibratedClassifierCV(IndefiniteSVC(), ensemble=False)"
-_ARITH = ("the same problem by another kernel arithmetic (BLAS dgemv for rows computed on the "
-          "fly, numpy's product for the test's precomputed matrix): kernel entries differ in "
-          "the last bit, each run stops at a stationary point within tol=1e-3, and the two "
-          "points differ by about 1e-3, not 1e-6")
+_ARITH = ("the same problem by another kernel arithmetic (compiled dot products for rows "
+          "computed on the fly, numpy's product for the test's precomputed matrix): kernel "
+          "entries differ in the last bit, each run stops at a stationary point within "
+          "tol=1e-3, and the two points differ by about 1e-3, not 1e-6")
 DELIBERATE: dict[str, str] = {
     "test_svm__test_precomputed": _ARITH,
     "test_svm__test_svc_clone_with_callable_kernel": _ARITH,

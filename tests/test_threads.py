@@ -31,7 +31,6 @@ from indefsvm._solvers._kcache import (
 from indefsvm._threads import effective_threads
 from indefsvm.kernels import _COMPILED_KIND
 
-
 ON_THE_FLY = sorted(k for k in _COMPILED_KIND if k != "precomputed")
 # the parameters the KernelCache calls below are given (gamma 0.3, coef0 0.5, degree 3)
 PARAMS = {name: {"gamma": 0.3} for name in ON_THE_FLY}
@@ -212,3 +211,26 @@ def test_ctrl_c_stops_a_threaded_multiclass_fit():
     assert "interrupted" in out, out
     assert "not fitted" in out
     assert waited < 10, f"the fit took {waited:.1f} s to stop"
+
+
+def test_eta_scan_and_check_kernel_threads():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(301, 4))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=301) > 0, 1, -1)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.8, coef0=-0.5)
+    one, two = isvm.diagnostics.eta_scan(K, y, n_jobs=1), isvm.diagnostics.eta_scan(K, y, n_jobs=2)
+    assert one.to_dict() == two.to_dict()
+    # brute force over the upper triangle
+    d = np.diagonal(K)
+    eta = d[:, None] + d[None, :] - 2.0 * K
+    iu = np.triu_indices(301, 1)
+    e = eta[iu]
+    atol = 4.0 * np.finfo(float).eps * np.abs(d).max()
+    cross = y[iu[0]] != y[iu[1]]
+    assert one.n_negative == np.count_nonzero(e < -atol) > 0
+    assert one.n_cross_nonpositive == np.count_nonzero(cross & (e <= atol))
+    assert one.worst_eta == e.min()
+    r1 = isvm.check_kernel(K, y, n_jobs=1).to_dict()
+    r2 = isvm.check_kernel(K, y, n_jobs=2).to_dict()
+    assert r1 == r2
+    assert r1["wmw_by_C"]

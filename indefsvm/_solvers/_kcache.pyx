@@ -2,9 +2,10 @@
 """Kernel columns computed in C with an LRU column cache (private).
 
 The decomposition solvers ask for column ``i`` of the kernel matrix restricted to the first
-``L`` samples of the current (permuted) order. Dot-product kernels use BLAS ``dgemv`` over
-the contiguous block of permuted rows (or a scattered row against CSR rows for sparse
-inputs); distance kernels use plain loops; a precomputed kernel is gathered from its row. exp
+``L`` samples of the current (permuted) order. Dot-product kernels use the vectorised dot
+products of ``_vmath.h`` over the contiguous block of permuted rows (or a scattered row
+against CSR rows for sparse inputs), each row summed in a fixed order so that a column split
+among threads has the same entries; distance kernels use plain loops; a precomputed kernel is gathered from its row. exp
 and tanh are evaluated by the vectorised loops of ``_vmath.h``. The cache is a fixed number of
 slots (``cache_size`` megabytes of float32 or float64 columns, at least two), least recently
 used first out. Only the valid prefix of a column is kept, and only that prefix is allocated
@@ -15,7 +16,7 @@ columns that hold only one are cut back to the shorter, still valid, prefix.
 
 from libc.math cimport sqrt, fabs
 from libc.stdlib cimport calloc, free, malloc, realloc
-from scipy.linalg.cython_blas cimport dgemm, dgemv
+from scipy.linalg.cython_blas cimport dgemm
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport parallel, prange, threadid
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._threads import effective_threads
 from .._validation import check_kernel_matrix
 from ._eta import eta_pairs
 
@@ -72,7 +73,7 @@ class EtaScan:
                 "worst_eta": self.worst_eta, "atol": self.atol}
 
 
-def eta_scan(K, y=None, *, atol: float | None = None) -> EtaScan:
+def eta_scan(K, y=None, *, atol: float | None = None, n_jobs: int | None = None) -> EtaScan:
     """Count pairs with ``eta_ij = K_ii + K_jj - 2 K_ij < 0`` (and opposite-label ``<= 0``).
 
     ``eta_ij`` is the squared distance the kernel induces between ``x_i`` and ``x_j``
@@ -88,6 +89,9 @@ def eta_scan(K, y=None, *, atol: float | None = None) -> EtaScan:
     atol : float, optional
         ``eta`` within ``atol`` of 0 counts as 0. Default ``4 eps max|K_ii|``, the rounding
         of ``K_ii + K_jj - 2 K_ij`` (so duplicates, ``eta = 0``, are not "negative").
+    n_jobs : int, optional
+        Threads for the symmetry check and the scan (``None``: 1 unless a joblib context
+        says otherwise; ``-1``: all cores). The figures do not depend on it.
 
     Returns
     -------
@@ -106,7 +110,8 @@ def eta_scan(K, y=None, *, atol: float | None = None) -> EtaScan:
     >>> r.n_negative, r.n_cross_nonpositive, r.worst_eta
     (1, 1, -2.0)
     """
-    K = check_kernel_matrix(K)
+    threads = effective_threads(n_jobs)
+    K = check_kernel_matrix(K, n_threads=threads)
     n = K.shape[0]
     if y is not None:
         y = np.asarray(y)
@@ -118,7 +123,8 @@ def eta_scan(K, y=None, *, atol: float | None = None) -> EtaScan:
         yf = np.zeros(n)
     if atol is None:
         atol = 4.0 * np.finfo(np.float64).eps * float(np.max(np.abs(np.diagonal(K))))
-    n_neg, n_cross, n_cross_pairs, worst, wi, wj = eta_pairs(K, yf, y is not None, atol)
+    n_neg, n_cross, n_cross_pairs, worst, wi, wj = eta_pairs(K, yf, y is not None, atol,
+                                                            threads)
     n_pairs = n * (n - 1) // 2
     return EtaScan(
         n_pairs=n_pairs, n_negative=int(n_neg),

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._threads import effective_threads
 from .._validation import check_finite_array, check_kernel_matrix
 from ..kernels import canonical_name, kernel_matrix
 from .eta import eta_scan
@@ -182,7 +183,7 @@ def class_mean_sqdist(K, y) -> float:
 def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = None,
                  method: str = "auto", mass_thresholds: tuple = (0.01, 0.10),
                  verbose: bool = False, wmw_C: tuple | None = (0.1, 1.0, 10.0, 100.0),
-                 **params) -> KernelReport:
+                 n_jobs: int | None = None, **params) -> KernelReport:
     """Can this kernel be used in an SVM? One call, numbers and plain words.
 
     Computes the spectrum once (:func:`~indefsvm.diagnostics.spectrum`) and reads from it the
@@ -221,6 +222,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     verbose : bool, default=False
         Log each phase and its time (``logging.getLogger("indefsvm")``, INFO; shown on
         stderr when nothing else handles it).
+    n_jobs : int, optional
+        Threads for the symmetry check, the eta scan and the ``w'Mw`` fits (``None``: 1
+        unless a joblib context says otherwise; ``-1``: all cores). The figures do not
+        depend on it.
     **params
         Kernel parameters (``gamma``, ``coef0``, ``degree``, ...).
 
@@ -261,7 +266,8 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             sig_region = sigmoid_region(X, a, params.get("coef0", 1.0), y)
     elif X is not None or kernel is not None:
         raise ValueError("Give either K or X with kernel, not both.")
-    K = check_kernel_matrix(K)
+    threads = effective_threads(n_jobs)
+    K = check_kernel_matrix(K, n_threads=threads)
     n = K.shape[0]
     pairs = None
     y2 = None
@@ -286,14 +292,14 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     sig = signature(sp)
     # -K conditionally PSD (and K not zero on e-perp): w'Mw <= 0 for every solution
     negated = bool(n > 1 and sp.restricted_max <= sp.tol and sp.restricted_min < -sp.tol)
-    eta = eta_scan(K, y2)
+    eta = eta_scan(K, y2, n_jobs=threads)
     dcm = class_mean_sqdist(K, y2) if y2 is not None else None
     n_neg_diag = int(np.count_nonzero(np.diagonal(K) < -sp.tol))
     bad_pairs = [p for p in (pairs or []) if p["class_mean_sqdist"] <= 0]
     kind = indefiniteness(sig, (lo, hi))
     wmw = None
     if y2 is not None and wmw_C and not (sp.is_psd or cpd.is_cpd):
-        wmw = _wmw_over_C(K, y2, wmw_C)
+        wmw = _wmw_over_C(K, y2, wmw_C, threads)
         if talk:
             logger.info("check_kernel: w'Mw over C %s", wmw)
     no_sensible_C = wmw is not None and all(v <= 0 for c, v in wmw.items() if c >= 1.0) \
@@ -321,14 +327,17 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     return report
 
 
-def _wmw_over_C(K, y, Cs) -> dict:
-    """w'Mw of the SVM trained at each C (Haasdonk's criterion; > 0 for a sensible model)."""
-    from ..solvers import smo
+def _wmw_over_C(K, y, Cs, n_threads=1) -> dict:
+    """w'Mw of the SVM trained at each C (Haasdonk's criterion; > 0 for a sensible model);
+    the fits are one compiled call, shared among ``n_threads`` threads."""
+    from ..solvers._smo import solve_duals
 
     yp = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    n = yp.shape[0]
+    problems = [{"y": yp, "p": -np.ones(n), "C": float(C), "alpha0": np.zeros(n)} for C in Cs]
     out = {}
-    for C in Cs:
-        res = smo(K, yp, C=float(C), check_input=False, warn=False)
+    for C, res in zip(Cs, solve_duals(K, problems, check_input=False, n_threads=n_threads),
+                      strict=True):
         s = float(res.alpha.sum())
         v = yp * res.alpha
         out[float(C)] = float((2.0 / s) ** 2 * (v @ K @ v)) if s > 0 else 0.0

@@ -114,9 +114,13 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         """(a, b, +1 class, sample indices) of each one-vs-one problem, in LIBSVM's order;
         samples of weight 0 take no part."""
         n_classes = self.classes_.shape[0]
+        keep = w > 0
+        members = [np.flatnonzero((y_idx == c) & keep) for c in range(n_classes)]
         out = []
         for a, b in combinations(range(n_classes), 2):
-            idx = np.flatnonzero(((y_idx == a) | (y_idx == b)) & (w > 0))
+            # the samples of both classes in their original order
+            idx = np.concatenate([members[a], members[b]])
+            idx.sort(kind="stable")
             # +1 is classes_[1] for two classes (decision > 0 means classes_[1]) and the
             # first class of each pair otherwise: SVC's dual_coef_ signs and "ovo" layout
             pos = b if n_classes == 2 else a
