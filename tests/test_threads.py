@@ -183,7 +183,7 @@ def test_effective_threads():
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child needs POSIX")
-def test_ctrl_c_stops_a_threaded_multiclass_fit():
+def test_ctrl_c_stops_a_threaded_multiclass_fit(tmp_path):
     code = textwrap.dedent("""
         import time
         from sklearn.datasets import make_classification
@@ -201,7 +201,9 @@ def test_ctrl_c_stops_a_threaded_multiclass_fit():
             print("interrupted after %.1f s" % (time.monotonic() - t0), flush=True)
             print("fitted" if hasattr(model, "support_") else "not fitted", flush=True)
     """)
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    # from a directory without the source tree, so that the installed package is imported
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
     assert proc.stdout.readline().strip() == "fitting"
     time.sleep(1.5)
     t0 = time.monotonic()

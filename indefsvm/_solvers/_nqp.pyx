@@ -313,24 +313,28 @@ def cd_loop(const double[:, ::1] K, const double[::1] y, double C, double[::1] a
     return k, status, kkt, F, hist.array(), bad
 
 
-def lsvm_loop(double[:, ::1] Q, double[:, ::1] L, double nu, double tol, long long max_iter,
-              double[::1] u):
-    """Lagrangian SVM iteration u <- Q^{-1} (e + ((Qu - e) - a u)_+), a = 1.9 / nu.
+def lsvm_loop(double[:, ::1] Q, double[:, ::1] L, double rate, double tol, long long max_iter,
+              double[::1] u, bint fresh=True):
+    """Lagrangian SVM iteration u <- Q^{-1} (e + ((Qu - e) - rate u)_+).
 
     ``L`` holds the Cholesky factor of Q from LAPACK dpotrf (column-major lower, i.e. this
-    C-ordered array read column-major). ``u`` is overwritten. Returns (n_iter, converged,
-    last step norm, history of the objective 1/2 u'Qu - e'u)."""
+    C-ordered array read column-major). ``u`` is overwritten; with ``fresh`` it starts at
+    Q^{-1} e, otherwise from its value. Stops when a step moves u by at most ``tol``, after
+    ``max_iter`` steps, or when u stops being finite (a diverging iteration). Returns
+    (n_iter, step criterion met, last step norm, history of the objective 1/2 u'Qu - e'u,
+    diverged)."""
     cdef Py_ssize_t n = Q.shape[0], i
     cdef int inc = 1, bn = <int>n, nrhs = 1, info = 0
-    cdef double one = 1.0, zero = 0.0, rate = 1.9 / nu, step = INFINITY, F, acc, v
+    cdef double one = 1.0, zero = 0.0, step = INFINITY, F = 0.0, acc, v
     cdef double[::1] w = np.empty(n), old = np.empty(n)
     cdef long long k = 0
-    cdef bint converged = False
+    cdef bint converged = False, diverged = False
     cdef _History hist = _History()
     with nogil:
-        for i in range(n):
-            u[i] = 1.0
-        dpotrs(b"L", &bn, &nrhs, &L[0, 0], &bn, &u[0], &bn, &info)  # u = Q^{-1} e
+        if fresh:
+            for i in range(n):
+                u[i] = 1.0
+            dpotrs(b"L", &bn, &nrhs, &L[0, 0], &bn, &u[0], &bn, &info)  # u = Q^{-1} e
         while True:
             dsymv(b"L", &bn, &one, &Q[0, 0], &bn, &u[0], &inc, &zero, &w[0], &inc)
             acc = 0.0
@@ -338,6 +342,9 @@ def lsvm_loop(double[:, ::1] Q, double[:, ::1] L, double nu, double tol, long lo
                 acc += u[i] * (0.5 * w[i] - 1.0)
             F = acc
             hist.record(k, F)
+            if not (F == F and F < INFINITY and F > -INFINITY):
+                diverged = True
+                break
             if step <= tol:
                 converged = True
                 break
@@ -357,4 +364,4 @@ def lsvm_loop(double[:, ::1] Q, double[:, ::1] L, double nu, double tol, long lo
                 with gil:
                     PyErr_CheckSignals()
         hist.last(k, F)
-    return k, converged, step, F, hist.array()
+    return k, converged, step, F, hist.array(), diverged

@@ -59,6 +59,7 @@ cdef enum:
     STATUS_MAX_ITER = 1
     STATUS_UNBOUNDED = 2
     STATUS_STOPPED = 3
+    STATUS_STALLED = 4
 
 # second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005)
 cdef double TAU = 1e-12
@@ -67,6 +68,9 @@ cdef double TAU = 1e-12
 # a second between looks for any n, and a negligible cost (taking the GIL is ~1 us)
 cdef long long SIGNAL_WORK = 1 << 18
 cdef Py_ssize_t HISTORY_CAPACITY = 1024
+# iterations without progress (objective or gap) before the loop calls itself stalled:
+# max(STALL_PATIENCE, 10 n)
+cdef long long STALL_PATIENCE = 10000
 # float64 polish rounds after a float32 solve (one or two are the rule: each round starts from
 # the exact gradient and moves alpha only a little)
 cdef int MAX_POLISH_ROUNDS = 20
@@ -174,6 +178,7 @@ cdef class SMOSolver:
     cdef bint shrinking
     cdef bint second_order
     cdef bint same_class
+    cdef bint has_inf_C            # some bound is infinite (hard margin): F may diverge
     cdef bint unshrunk
     cdef long long max_iter
     cdef public long long n_iter
@@ -262,7 +267,10 @@ cdef class SMOSolver:
                 raise ValueError("a problem larger than the solver's capacity")
         self.n = m
         self.active = m
+        self.has_inf_C = False
         for t in range(m):
+            if C[t] == INFINITY:
+                self.has_inf_C = True
             self.y[t] = y[t]
             self.alpha[t] = alpha0[t]
             self.Cv[t] = C[t]
@@ -673,11 +681,20 @@ cdef class SMOSolver:
 
     cdef int _iterate(self) except -1 nogil:
         """SMO steps until the loop's own gap is <= tol or max_iter; 1 if unbounded, 2 if
-        told to stop by another solver."""
+        told to stop by another solver, 3 if stalled.
+
+        Stalled: for ``patience`` iterations in a row neither did the objective decrease
+        (steps below its last bit) nor did the gap reach a new low -- a tol below what
+        float64 can reach. On a shrunk problem that first brings every variable back (a
+        variable shrunk by mistake is the usual cause) and shrinking stops; on the whole
+        problem the loop ends at the reachable gap instead of spinning until max_iter."""
         cdef Py_ssize_t i, j
         cdef long long counter, shrink_every
         cdef long long signal_every = SIGNAL_WORK // self.n if self.n < SIGNAL_WORK else 1
-        cdef bint optimal
+        cdef long long patience = 10 * self.n if 10 * self.n > STALL_PATIENCE else STALL_PATIENCE
+        cdef long long since = 0
+        cdef double F_best = self.F, gap_best = INFINITY
+        cdef bint optimal, may_shrink = self.shrinking
         shrink_every = self.n if self.n < 1000 else 1000
         counter = shrink_every
         while self.n_iter < self.max_iter:
@@ -689,7 +706,7 @@ cdef class SMOSolver:
                     PyErr_CheckSignals()
                     if self.progress is not None or self.progress_task is not None:
                         self._report()
-            if self.shrinking:
+            if may_shrink:
                 counter -= 1
                 if counter == 0:
                     counter = shrink_every
@@ -709,14 +726,32 @@ cdef class SMOSolver:
                 return 1
             self.n_iter += 1
             self._record()
-            if not (self.F > -1e300):
-                # diverging (C = inf with a direction of negative curvature): stop and report
+            if not (self.F > -1e300) and (self.has_inf_C or not (self.F > -INFINITY)):
+                # diverging (C = inf with a direction of negative curvature), or a kernel
+                # value that overflowed: stop and report (a finite objective below -1e300 with
+                # finite bounds is just a large problem)
                 return 1
+            if self.F < F_best or self.gap < gap_best:
+                F_best = self.F if self.F < F_best else F_best
+                gap_best = self.gap if self.gap < gap_best else gap_best
+                since = 0
+            else:
+                since += 1
+                if since >= patience:
+                    if self.active < self.n:
+                        self._reconstruct()
+                        self.active = self.n
+                        may_shrink = False
+                        since = 0
+                        gap_best = INFINITY
+                    else:
+                        return 3
         return 0
 
     cdef int _solve(self) except -1 nogil:
         cdef Py_ssize_t i, j
         cdef int rc
+        cdef bint stalled = False
         cdef bint optimal = False
         cdef int rounds = 0
         self._exact_gradient()
@@ -730,6 +765,7 @@ cdef class SMOSolver:
             if rc == 2:
                 self.status_code = STATUS_STOPPED
                 return 0
+            stalled = rc == 3
             # the verdict is taken on all n variables with an up-to-date gradient ...
             self._reconstruct()
             self.active = self.n
@@ -739,12 +775,15 @@ cdef class SMOSolver:
             optimal = self._select(&i, &j)
             if optimal or not self.f32 or self.n_iter >= self.max_iter:
                 break
-            if rounds == MAX_POLISH_ROUNDS:
+            if rounds == MAX_POLISH_ROUNDS or (stalled and rounds >= 2):
                 break
             # the float32 loop stopped short of the true tol: go on from the exact gradient
             rounds += 1
             self.F = self._objective()
-        self.status_code = STATUS_CONVERGED if optimal else STATUS_MAX_ITER
+        if optimal:
+            self.status_code = STATUS_CONVERGED
+        else:
+            self.status_code = STATUS_STALLED if stalled else STATUS_MAX_ITER
         self.F = self._objective()
         # the last sample is the exact objective at the returned point
         if self.hist_it[self.hist_len - 1] == self.n_iter:

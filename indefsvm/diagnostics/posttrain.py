@@ -176,8 +176,21 @@ def _kkt(K, y, alpha, C):
     return g, float(m), float(M), grad
 
 
-def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3):
-    """Second-order test of a stationary point of the SVM dual (2).
+def _nobias_residual(K, y, alpha, C, grad) -> float:
+    """KKT residual of the problem without the bias, as Kernel-Adatron, MUNK and M3 measure
+    it (see ``sanity_report_from_alpha``), recomputed from alpha."""
+    qd = np.diagonal(K).astype(np.float64)  # Q_tt = y_t^2 K_tt
+    Cv = np.broadcast_to(np.asarray(C, dtype=np.float64), alpha.shape)
+    pos = qd > 0
+    step = np.where(pos, grad / np.where(pos, qd, 1.0), grad)
+    r = np.abs(alpha - np.clip(alpha - step, 0.0, Cv))
+    r = np.where(pos, qd * r, r)
+    return float(r.max()) if r.size else 0.0
+
+
+def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3, bias: bool = True):
+    """Second-order test of a stationary point of the SVM dual (2) (or, with
+    ``bias=False``, of the dual without the bias, (19): no equality constraint).
 
     Parameters
     ----------
@@ -190,6 +203,9 @@ def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3):
         Bias (the multiplier of ``y'alpha = 0``).
     tol : float, default=1e-3
         A variable at a bound whose multiplier ``|b - g_t|`` is ``<= tol`` is degenerate.
+    bias : bool, default=True
+        ``False`` for the problem without the bias: the multiplier of a bound variable is
+        its gradient ``(Qa - e)_t``, and the reduced Hessian is ``Q_FF`` itself.
 
     Returns
     -------
@@ -213,13 +229,13 @@ def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3):
     False
     """
     free = (alpha > 0) & (alpha < C)
-    g, _, _, _ = _kkt(K, y, alpha, C)
-    degenerate = ~free & (np.abs(b - g) <= tol)
+    g, _, _, grad = _kkt(K, y, alpha, C)
+    degenerate = ~free & (np.abs(b - g) <= tol if bias else np.abs(grad) <= tol)
     idx = np.flatnonzero(free)
     min_curv = None
-    if idx.size >= 2:
+    if idx.size >= (2 if bias else 1):
         Q = (y[idx, None] * y[None, idx]) * K[np.ix_(idx, idx)]
-        Z = sla.null_space(y[idx][None, :])
+        Z = sla.null_space(y[idx][None, :]) if bias else np.eye(idx.size)
         H = Z.T @ Q @ Z
         lam = np.linalg.eigvalsh((H + H.T) / 2)
         min_curv = float(lam[0])
@@ -233,7 +249,8 @@ def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3):
     return True, min_curv, int(idx.size), 0
 
 
-def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> SanityReport:
+def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3,
+                             bias: bool = True) -> SanityReport:
     """Sanity report of a binary SVM given by its dual variables.
 
     Parameters
@@ -251,6 +268,13 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> Sa
         ``[M, m]`` if none), as the solver computes it.
     tol : float, default=1e-3
         Tolerance of the KKT gap and of degenerate multipliers.
+    bias : bool, default=True
+        ``False`` for a model without the bias (problem (19) of Lin & Lin 2003, (4) of the
+        MUNK paper: no ``y'alpha = 0``; Kernel-Adatron, MUNK, M3, ``fit_intercept=False``):
+        ``b`` is 0 and ``kkt_gap`` is then the KKT residual of those solvers, in gradient
+        units: ``max_t Q_tt |a_t - clip(a_t - g_t / Q_tt, 0, C_t)|`` with ``g = Qa - e``
+        (``|g_t|`` where ``a_t`` is free, ``min(g_t, Q_tt a_t)`` near 0, likewise at C; the
+        plain ``|a_t - clip(a_t - g_t)|`` where ``Q_tt <= 0``).
 
     Returns
     -------
@@ -285,10 +309,15 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> Sa
         raise ValueError("alpha is all zero: there is no classifier to check.")
     g, m, M, grad = _kkt(K, y, alpha, C)
     free = (alpha > 0) & (alpha < C)
-    if b is None:
-        b = float(np.mean(g[free])) if free.any() else 0.5 * (m + M)
-    gap = m - M
-    feasible = abs(float(y @ alpha)) <= 1e-8 * max(1.0, float(np.max(C)) * n)
+    if not bias:
+        b = 0.0
+        gap = _nobias_residual(K, y, alpha, C, grad)
+        feasible = True
+    else:
+        if b is None:
+            b = float(np.mean(g[free])) if free.any() else 0.5 * (m + M)
+        gap = m - M
+        feasible = abs(float(y @ alpha)) <= 1e-8 * max(1.0, float(np.max(C)) * n)
     stationary = bool(feasible and gap <= tol)
     v = y * alpha
     aQa = float(v @ K @ v)
@@ -299,7 +328,7 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> Sa
     n_bounded = int(np.count_nonzero(alpha >= C))
     c = np.where(y > 0, 1.0 / np.count_nonzero(y > 0), -1.0 / np.count_nonzero(y < 0))
     dcm = float(c @ K @ c)
-    is_min, curv, n_free, n_deg = second_order_check(K, y, alpha, C, b, tol=tol)
+    is_min, curv, n_free, n_deg = second_order_check(K, y, alpha, C, b, tol=tol, bias=bias)
     rep = SanityReport(
         n=n, C=C, b=float(b), objective=0.5 * aQa - s, kkt_gap=float(gap), tol=tol,
         is_stationary=stationary, n_sv=int(np.count_nonzero(alpha > 0)), n_bounded=n_bounded,
@@ -308,15 +337,23 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3) -> Sa
         is_local_min=is_min, min_curvature=curv, n_free=n_free, n_degenerate=n_deg,
         ch_alpha=2.0 * alpha / s, ch_mu=2.0 * float(C) / s if np.ndim(C) == 0 else None,
     )
-    rep.notes = _notes(rep, feasible)
+    rep.notes = _notes(rep, feasible, bias)
     return rep
 
 
-def _notes(r: SanityReport, feasible: bool) -> list[str]:
+def _notes(r: SanityReport, feasible: bool, bias: bool = True) -> list[str]:
     notes = []
     if not feasible:
         notes.append("alpha violates y'alpha = 0: not a feasible point of the dual (2).")
-    if r.is_stationary:
+    if not bias:
+        if r.is_stationary:
+            notes.append(f"Stationary point of the problem without the bias (Lin & Lin 2003, "
+                         f"(19)): largest KKT violation {r.kkt_gap:.3g} <= tol = {r.tol:g}.")
+        else:
+            notes.append(f"Not a stationary point of the problem without the bias: largest "
+                         f"KKT violation {r.kkt_gap:.3g} > tol = {r.tol:g}; the solver "
+                         "stopped early. Raise max_iter before reading on.")
+    elif r.is_stationary:
         notes.append(f"Stationary point: KKT gap m - M = {r.kkt_gap:.3g} <= tol = {r.tol:g} "
                      "(Lin & Lin 2003, (21)).")
     else:
@@ -635,6 +672,15 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
                             np.r_[model.epsilon - yk, model.epsilon + yk],
                             np.r_[model._bounds, model._bounds], a2, coef, model.intercept_[0],
                             float(np.mean(resid > model.epsilon + tol)), tol)
+    if getattr(model, "solver", "smo") == "lsvm":
+        raise ValueError(
+            "sanity_report checks the box-constrained SVM dual (2); a model fitted with "
+            "solver='lsvm' solves another problem, the Lagrangian SVM of Mangasarian & "
+            "Musicant (2001): min 1/2 u'(I/nu + DKD)u - e'u over u >= 0 with the kernel of the "
+            "augmented inputs [x, -1]. Its KKT residual is the model's kkt_gap_ (converged_ "
+            "says whether it is <= tol); for this report fit with solver='smo'.")
+    # Kernel-Adatron, MUNK, M3 and fit_intercept=False solve the problem without the bias
+    bias = getattr(model, "fit_intercept", True) and getattr(model, "solver", "smo") == "smo"
     classes = model.classes_
     reports, pairs = [], []
     alphas = model.alpha_[None, :] if model.alpha_.ndim == 1 else model.alpha_
@@ -653,7 +699,7 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
             alpha, bounds = alpha / scale[k], np.asarray(bounds) / scale[k]
             tol_k = tol / scale[k]
         rep = sanity_report_from_alpha(K[np.ix_(idx, idx)], yp, alpha, bounds,
-                                       b=model.intercept_[k], tol=tol_k)
+                                       b=model.intercept_[k], tol=tol_k, bias=bias)
         reports.append(rep)
         neg_class = b_ if pos_class == a else a
         pairs.append((classes[pos_class], classes[neg_class]))

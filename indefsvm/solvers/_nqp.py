@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import scipy.linalg as sla
+from scipy.sparse.linalg import LinearOperator, eigsh
 
 from .._solvers._nqp import cd_loop, lsvm_loop, m3_loop, munk_loop
 from .._validation import check_binary_labels, check_kernel_matrix, check_positive
@@ -48,7 +49,15 @@ def _finish(name, a, k, status, kkt, F, hist, tol, C, max_iter, warn, extra=None
             f"{name}: the objective of problem (4) goes to -infinity (objective {F:.3g} after "
             f"{k} iterations); the kernel makes the dual unbounded without an upper bound. "
             "Give a finite C.")
-    if status != 0 and warn:
+    if status == 3 and warn:
+        # not max_iter: the objective stopped moving (say where, and what would help)
+        warnings.warn(
+            f"{name} stalled at iteration {k} (of max_iter={max_iter}) before reaching "
+            f"tol={tol:g}: the objective no longer decreased (by more than ftol, relative) "
+            f"and the KKT residual is {kkt:.3g}. Multiplicative updates slow down near the "
+            "solution; try solver='kernel_adatron' or 'smo', or a larger tol.",
+            ConvergenceWarning, stacklevel=3)
+    elif status != 0 and warn:
         warnings.warn(
             f"{name} stopped ({text}) at max_iter={max_iter} before reaching tol={tol:g}: "
             f"the KKT residual is {kkt:.3g}. Increase max_iter (or tol).",
@@ -258,14 +267,40 @@ def kernel_adatron(K, y, *, C=None, tol: float = 1e-3, max_iter=None, alpha0=Non
     return res
 
 
+def _smallest_eigenvalue(L) -> float:
+    """Smallest eigenvalue of Q from its Cholesky factor: 1 / the largest of Q^{-1}, by
+    Lanczos (scipy's eigsh) on Q^{-1} x = cho_solve(L, x)."""
+    n = L.shape[0]
+    if n <= 64:
+        Q = L.T @ L  # the C-ordered array is the upper factor: Q = U'U
+        return float(np.linalg.eigvalsh(Q)[0])
+    op = LinearOperator((n, n), matvec=lambda x: sla.cho_solve((L, False), x),
+                        dtype=np.float64)
+    top = eigsh(op, k=1, which="LA", tol=1e-10, return_eigenvectors=False,
+                v0=np.ones(n))[0]
+    return float(1.0 / top)
+
+
+def _lsvm_residual(Q, qd, u) -> float:
+    """max_i |min(Q_ii u_i, (Qu - e)_i)|: zero exactly at the solution of
+    min 1/2 u'Qu - e'u, u >= 0, in the units of the gradient (those of e)."""
+    g = Q @ u - 1.0
+    return float(np.max(np.abs(np.minimum(qd * u, g)))) if u.size else 0.0
+
+
 def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool = True
          ) -> SolverResult:
     """Lagrangian SVM for a nonlinear kernel (Mangasarian & Musicant, section 4, Code 3).
 
     Solves ``min_{u >= 0} 1/2 u'Qu - e'u`` with ``Q = I/nu + D K D``, ``D = diag(y)``, by
-    ``u <- Q^{-1} (e + ((Qu - e) - a u)_+)``, ``a = 1.9 / nu``, from ``u = Q^{-1} e``, until
-    ``||u_new - u|| <= tol``. ``Q`` is factored once by Cholesky (never inverted); each
-    iteration costs O(n^2).
+    ``u <- Q^{-1} (e + ((Qu - e) - a u)_+)`` from ``u = Q^{-1} e``. ``Q`` is factored once by
+    Cholesky (never inverted); each iteration costs O(n^2). The step is Mangasarian &
+    Musicant's ``a = 1.9 / nu`` when ``K`` is PSD; for an indefinite ``K`` it is
+    ``a = 1.9 q_min`` (``q_min`` the smallest eigenvalue of ``Q``, by Lanczos), for which the
+    iteration is still a contraction -- with ``1.9 / nu`` it can diverge although ``Q`` is
+    positive definite. ``converged`` means the KKT residual
+    ``max_i |min(Q_ii u_i, (Qu - e)_i)|`` (gradient units, independent of the scale of ``K``)
+    is ``<= tol``.
 
     ``K`` should be the kernel of the augmented inputs ``G = [A, -e]`` (Mangasarian & Musicant
     2001, (27)); the separating surface is then ``K([x', -1], G') D u = 0`` and there is no
@@ -290,12 +325,15 @@ def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool 
     -------
     SolverResult
         ``alpha`` is ``u`` (rounding-level negative entries of the last solve set to 0);
-        ``kkt_gap`` holds the last step norm.
+        ``kkt_gap`` holds the KKT residual; ``extra`` the step ``rate``, ``q_min`` and the
+        ``last_step`` norm.
 
     Raises
     ------
     ValueError
         If ``Q`` is not positive definite, with ``lambda_min(DKD)`` and the bound on ``nu``.
+    FloatingPointError
+        If the iteration diverges all the same (the iterate stops being finite).
 
     Examples
     --------
@@ -326,17 +364,56 @@ def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool 
         raise ValueError(
             f"LSVM needs Q = I/nu + DKD positive definite, but with nu={nu:g} it is not: "
             f"lambda_min(DKD) = {lam:.4g} and 1/nu = {1 / nu:.4g}. {bound}.") from None
+    # the step: Mangasarian & Musicant's 1.9/nu makes the map a contraction when K is PSD
+    # (every eigenvalue of Q is >= 1/nu); for an indefinite K the smallest eigenvalue q_min
+    # of Q is below 1/nu, and the map contracts only for rate < 2 q_min -- with 1.9/nu it
+    # can diverge although Q is positive definite. So rate = 1.9 min(1/nu, q_min), q_min by
+    # Lanczos on Q^{-1} through the Cholesky factor (a few O(n^2) solves).
+    q_min = _smallest_eigenvalue(L)
+    rate = 1.9 * min(1.0 / nu, q_min)
     u = np.empty(n)
-    k, converged, step, F, hist = lsvm_loop(Q, L, nu, tol, max_iter, u)
+    qd = np.diagonal(Q).copy()
+    # the loop stops on the step size; the verdict is the KKT residual of
+    # min 1/2 u'Qu - e'u, u >= 0, in gradient units (the scale of e): max_i |min(Q_ii u_i,
+    # (Qu - e)_i)|, so that "converged" does not depend on the scale of K. A step below
+    # step_tol that leaves the residual above tol makes the next round ask for smaller steps.
+    step_tol = tol / float(qd.max())
+    k = 0
+    hists = []
+    converged, diverged, fresh, resid, step = False, False, True, np.inf, np.inf
+    while True:
+        k_run, _, step, F, hist, diverged = lsvm_loop(Q, L, rate, step_tol, max_iter - k, u,
+                                                      fresh)
+        hist[:, 0] += k
+        hists.append(hist)
+        k += int(k_run)
+        fresh = False
+        if diverged:
+            break
+        resid = _lsvm_residual(Q, qd, np.maximum(u, 0.0))
+        if resid <= tol:
+            converged = True
+            break
+        if k >= max_iter or step_tol < 1e-300:
+            break
+        step_tol /= 100.0
+    hist = np.vstack(hists)
+    if diverged:
+        raise FloatingPointError(
+            f"LSVM diverged after {k} iterations (the iterate is no longer finite) although "
+            f"Q = I/nu + DKD is positive definite (smallest eigenvalue {q_min:.3g}, step "
+            f"rate {rate:.3g}): the problem is too ill-conditioned for the fixed-point "
+            "iteration. Use a smaller nu or solver='smo'.")
     # the fixed point has u >= 0; entries of order -eps from the last solve are rounding
     np.maximum(u, 0.0, out=u)
     F = float(0.5 * u @ Q @ u - u.sum())
     hist[-1, 1] = F
     if not converged and warn:
         warnings.warn(f"LSVM stopped at max_iter={max_iter} before reaching tol={tol:g}: the "
-                      f"last step was {step:.3g}. Increase max_iter (or tol).",
-                      ConvergenceWarning, stacklevel=2)
+                      f"KKT residual is {resid:.3g} (last step {step:.3g}). Increase "
+                      "max_iter (or tol).", ConvergenceWarning, stacklevel=2)
     return SolverResult(alpha=u, b=0.0, objective=float(F), n_iter=int(k),
-                        converged=bool(converged), kkt_gap=float(step), history=hist,
+                        converged=bool(converged), kkt_gap=float(resid), history=hist,
                         status="converged" if converged else "max_iter reached", solver="LSVM",
-                        tol=tol, C=float("inf"), extra={"nu": nu})
+                        tol=tol, C=float("inf"),
+                        extra={"nu": nu, "rate": rate, "q_min": q_min, "last_step": step})

@@ -9,6 +9,7 @@ import numpy as np
 STATUS_TEXT = {
     0: "converged",
     1: "max_iter reached",
+    4: "stalled: tol below what float64 reaches on this problem",
 }
 
 

@@ -359,6 +359,18 @@ def _drop_task(progress):
     return lambda task, *figures: progress(*figures)
 
 
+def stop_message(status: int, gap: float, tol: float, max_iter, who: str = "SMO") -> str:
+    """Why a run is not converged, and what to do: stalled (tol out of float64's reach) or
+    stopped by max_iter."""
+    if status == 4:
+        return (f"{who} stalled at a KKT gap m - M of {gap:.3g}, above tol={tol:g}: the "
+                "objective stopped decreasing (its steps fell below float64's resolution), so "
+                "this tol cannot be reached on this problem; the point returned is the best "
+                "reached. Use a larger tol (or scale the kernel and C).")
+    return (f"{who} stopped at max_iter={max_iter} before reaching tol={tol:g}: the KKT gap "
+            f"m - M is {gap:.3g}. Increase max_iter (or tol) for a stationary point.")
+
+
 def _result(best, objectives, f32, tol, C, converged, keys=("m", "M", "n_kernel_evals",
               "cache_hits", "cache_misses", "polish_rounds", "grad")) -> SolverResult:
     """The SolverResult of the compiled loop's best run."""
@@ -518,12 +530,8 @@ def smo(
                                    wss, shrinking, max_iter, cache_size, csr=csr, f32=f32)
     converged = best["status"] == 0
     if not converged and warn:
-        warnings.warn(
-            f"SMO stopped at max_iter={max_iter} before reaching tol={tol:g}: the KKT gap "
-            f"m - M is {best['kkt_gap']:.3g}. Increase max_iter (or tol) for a stationary point.",
-            ConvergenceWarning,
-            stacklevel=2,
-        )
+        warnings.warn(stop_message(best["status"], best["kkt_gap"], tol, max_iter, "SMO"),
+                      ConvergenceWarning, stacklevel=2)
     return _result(best, objectives, f32, tol, C, converged)
 
 

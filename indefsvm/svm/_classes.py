@@ -28,7 +28,13 @@ from .._threads import effective_threads
 from ..exceptions import ConvergenceWarning
 from ..kernels import kernel_matrix
 from ..solvers import kernel_adatron, lsvm, m3, munk
-from ..solvers._smo import _initial_alpha, random_feasible_alpha, solve_dual, solve_duals
+from ..solvers._smo import (
+    _initial_alpha,
+    random_feasible_alpha,
+    solve_dual,
+    solve_duals,
+    stop_message,
+)
 from ._base import SVMBase, class_weight_vector, max_iter_of
 
 _SOLVERS = ("smo", "munk", "m3", "kernel_adatron", "lsvm")
@@ -68,7 +74,12 @@ def _nu_rho(grad, alpha, C_i, y):
 
 def warn_if_stopped(results, max_iter, tol):
     """One ConvergenceWarning for runs stopped by max_iter, worded as SVC's (then the gap)."""
-    stopped = [r for r in results if not r.converged]
+    stalled = [r for r in results if not r.converged and r.status.startswith("stalled")]
+    if stalled:
+        r = max(stalled, key=lambda r: r.kkt_gap)
+        warnings.warn(stop_message(4, r.kkt_gap, tol, max_iter), ConvergenceWarning,
+                      stacklevel=3)
+    stopped = [r for r in results if not r.converged and not r.status.startswith("stalled")]
     if stopped:
         gap = max(r.kkt_gap for r in stopped)
         shown = max(r.n_iter for r in stopped)
