@@ -9,6 +9,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._solvers._kcache import matrix_defects
 
@@ -107,9 +108,23 @@ def check_choice(value, name: str, choices) -> str:
 
 
 def check_finite_array(X, name: str = "X") -> np.ndarray:
-    X = np.asarray(X, dtype=np.float64)
+    """Return ``X`` as a C-contiguous float64 2-D array with at least one feature and finite
+    entries, or raise. A scipy sparse matrix (or array) is made dense: the callers form a
+    dense kernel matrix from it anyway, which is larger than X. Complex inputs are refused
+    (a kernel of complex vectors is not the real kernel of their parts)."""
+    if sp.issparse(X):
+        X = X.toarray()
+    if np.iscomplexobj(X):
+        raise ValueError(f"{name} is complex; the kernels take real inputs (split real and "
+                         "imaginary parts into separate features if both matter).")
+    try:
+        X = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric 2-D array: {exc}") from None
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}.")
+    if X.shape[1] == 0:
+        raise ValueError(f"{name} has 0 features (shape {X.shape}); at least one is required.")
     if not np.all(np.isfinite(X)):
         raise ValueError(f"{name} contains NaN or infinity; remove or impute those values.")
     return np.ascontiguousarray(X)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_finite_array, check_kernel_matrix
 from .diagnostics.spectrum import Signature
@@ -359,7 +360,13 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
                              "'precomputed_distance'.")
         if self.kernel == "precomputed":
             return check_kernel_matrix(X, "X (precomputed kernel)")
-        X = check_finite_array(X, "X")
+        # scikit-learn's checks (feature names and count remembered for prediction; complex,
+        # empty or non-finite inputs refused), then ours
+        if sp.issparse(X):
+            self.n_features_in_ = X.shape[1]
+        else:
+            X = validate_data(self, X, dtype=np.float64)
+        X = check_finite_array(X, "X")  # sparse X made dense: the kernel matrix is anyway
         self._X = X
         self._kparams = self._params(X)
         return check_kernel_matrix(kernel_matrix(X, kernel=self.kernel, **self._kparams))
@@ -428,14 +435,26 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
             if R.shape[1] != self._n_train:
                 raise ValueError(f"X must have {self._n_train} columns (one per training "
                                  f"point); got {R.shape[1]}.")
+            if not np.all(np.isfinite(R)):
+                bad = np.argwhere(~np.isfinite(R))[0]
+                raise ValueError(f"X (kernel rows) contains NaN or infinity (first at row "
+                                 f"{bad[0]}, column {bad[1]}); fix the kernel or the data "
+                                 "that produced it.")
             R = R[:, self.support_]
             if self.metric == "precomputed_distance":
                 # f(x) = -sum a_i y_i d^2(x_i, x) + b
                 return -(R**2) @ self._coef + self.intercept_
             Ksv = R
         else:
-            Ksv = kernel_matrix(check_finite_array(X, "X"), self._X[self.support_],
-                                kernel=self.kernel, **self._kparams)
+            if not sp.issparse(X):
+                # the feature names and count of the fit (a reordered DataFrame is refused)
+                X = validate_data(self, X, dtype=np.float64, reset=False)
+            Xc = check_finite_array(X, "X")
+            if Xc.shape[1] != self._X.shape[1]:
+                raise ValueError(f"X has {Xc.shape[1]} features, but the model was fitted "
+                                 f"with {self._X.shape[1]}.")
+            Ksv = kernel_matrix(Xc, self._X[self.support_], kernel=self.kernel,
+                                **self._kparams)
         # d^2(x_i, x) = K_ii + k(x, x) - 2 k(x_i, x); the k(x, x) term cancels (sum a y = 0)
         return 2.0 * Ksv @ self._coef - self._diag_term + self.intercept_
 
