@@ -128,3 +128,27 @@ def check_finite_array(X, name: str = "X") -> np.ndarray:
     if not np.all(np.isfinite(X)):
         raise ValueError(f"{name} contains NaN or infinity; remove or impute those values.")
     return np.ascontiguousarray(X)
+
+
+def available_memory() -> float | None:
+    """Bytes of memory available to a new allocation (Linux' MemAvailable), or None when
+    unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024.0
+    except OSError:
+        pass
+    return None
+
+
+def check_memory(n_bytes: float, what: str, hint: str) -> None:
+    """Raise MemoryError saying what needs how much, what is available and what to do, when
+    ``n_bytes`` is more than the memory available -- before the allocation, instead of an
+    out-of-memory kill halfway through."""
+    avail = available_memory()
+    if avail is not None and n_bytes > avail:
+        raise MemoryError(
+            f"{what} needs about {n_bytes / 2**30:.1f} GB of memory and {avail / 2**30:.1f} GB "
+            f"are available. {hint}")

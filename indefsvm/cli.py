@@ -770,7 +770,9 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
     if isinstance(exc, PermissionError):
         return f"{exc.filename}: permission denied.", EXIT_DATA
     if isinstance(exc, MemoryError):
-        return ("out of memory: the problem does not fit; use fewer samples, a smaller "
+        # our own checks say what needs how much; numpy's bare MemoryError says nothing
+        return (str(exc).splitlines()[0] if str(exc) and " GB" in str(exc) else
+                "out of memory: the problem does not fit; use fewer samples, a smaller "
                 "--cache-size, or a machine with more memory."), EXIT_DATA
     if isinstance(exc, (ValueError, TypeError, OSError)):
         return str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_DATA

@@ -190,3 +190,29 @@ def test_hull_classifier_input_checks(heart):
     K[0, 3] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         pre.predict(K)
+
+
+def test_check_kernel_too_large_for_memory_says_so_before_allocating(tmp_path):
+    # before: `indefsvm check` on 40 000 samples was killed by the OOM killer after 67 s
+    from indefsvm._validation import available_memory
+
+    avail = available_memory()
+    if avail is None:
+        pytest.skip("no /proc/meminfo here: the memory check cannot know what is available")
+    n = int(np.sqrt(avail / 16.0) * 1.5) + 1  # 16 n^2 bytes: over what is available
+    X = np.random.default_rng(0).normal(size=(n, 2))
+    with pytest.raises(MemoryError, match=r"needs about .* GB .* available"):
+        isvm.check_kernel(X=X, kernel="rbf")
+    import subprocess
+    import sys
+
+    from sklearn.datasets import dump_svmlight_file
+
+    path = tmp_path / "big.libsvm"
+    dump_svmlight_file(X, np.where(X[:, 0] > 0, 1, -1), str(path), zero_based=False)
+    proc = subprocess.run([sys.executable, "-m", "indefsvm", "check", str(path)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("indefsvm: error:") and "GB" in last and "available" in last
+    assert "Traceback" not in proc.stderr

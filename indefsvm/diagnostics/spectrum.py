@@ -23,7 +23,7 @@ from scipy.linalg.blas import dsyr2
 from scipy.linalg.lapack import dsytrd, dsytrd_lwork
 from scipy.sparse.linalg import LinearOperator, eigsh
 
-from .._validation import check_kernel_matrix
+from .._validation import check_kernel_matrix, check_memory
 
 #: matrices up to this size get the dense method (all eigenvalues)
 DENSE_MAX = 5000
@@ -299,6 +299,8 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto") -> Spectrum:
     if method not in ("auto", "dense", "ldl"):
         raise ValueError(f"Unknown method={method!r}; choose 'auto', 'dense' or 'ldl'.")
     if method == "dense" or (method == "auto" and n <= DENSE_MAX) or n < 3:
+        check_memory(8.0 * n * n, f"the eigenvalues of a {n} x {n} kernel (one working copy)",
+                     "Use a subsample, or method='ldl'.")
         return _dense(K, float(rtol))
     return _ldl(K, float(rtol))
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._threads import effective_threads
-from .._validation import check_finite_array, check_kernel_matrix
+from .._validation import check_finite_array, check_kernel_matrix, check_memory
 from ..kernels import canonical_name, kernel_matrix
 from .eta import eta_scan
 from .report import KernelReport, build_notes
@@ -257,6 +257,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         if X is None or kernel is None:
             raise ValueError("Give a kernel matrix K, or inputs X together with kernel=...")
         X = check_finite_array(X, "X")
+        n_x = X.shape[0]
+        check_memory(16.0 * n_x * n_x, f"check_kernel on {n_x} samples (the {n_x} x {n_x} "
+                     "kernel matrix and the copy its eigenvalues are computed on)",
+                     "Check a random subsample of the samples, or a smaller problem.")
         K = kernel_matrix(X, kernel=kernel, **params)
         name = kernel if callable(kernel) else canonical_name(kernel)
         kernel_desc = {"kernel": getattr(name, "__name__", str(name)), **params}

@@ -1,0 +1,134 @@
+"""Every public entry point over dtypes, layouts and containers: the same answer as float64
+C-ordered input, or a clear error -- and the caller's array is never changed.
+
+Cells: 9 input forms (dtypes and layouts) + 9 containers (list, pandas, seven scipy sparse
+formats and a sparse array), against the entry points below. Each cell either gives what the
+reference input gives (to 1e-12) or raises ValueError / TypeError with a message naming the
+input; a checksum taken before the call is compared after it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+import indefsvm as isvm
+
+rng = np.random.default_rng(11)
+# multiples of 1/8 in [-4, 4]: exact in float16 and float32, so those dtypes must give the
+# float64 answer exactly
+X_REF = np.round(np.clip(rng.normal(size=(40, 4)), -4, 4) * 8) / 8
+Y_REF = np.where(X_REF[:, 0] + X_REF[:, 1] > 0, 1, -1)
+
+
+def _digest(obj) -> str:
+    if sp.issparse(obj):
+        obj = obj.tocoo()
+        parts = [np.asarray(obj.data), np.asarray(obj.row), np.asarray(obj.col)]
+    elif isinstance(obj, pd.DataFrame):
+        parts = [obj.to_numpy()]
+    elif isinstance(obj, list):
+        parts = [np.asarray(obj, dtype=object).astype(str)]
+    else:
+        parts = [np.asarray(obj)]
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(np.ascontiguousarray(p).tobytes())
+    return h.hexdigest()
+
+
+def _forms():
+    X = X_REF
+    ro = X.copy()
+    ro.setflags(write=False)
+    wide = np.zeros((X.shape[0], 2 * X.shape[1]))
+    wide[:, ::2] = X
+    yield "float64", X.copy()
+    yield "float32", X.astype(np.float32)
+    yield "float16", X.astype(np.float16)
+    yield "int", np.round(X * 8).astype(np.int64)  # other values: compared with its own ref
+    yield "bool", X > 0
+    yield "object", X.astype(object)
+    yield "fortran", np.asfortranarray(X)
+    yield "strided view", wide[:, ::2]
+    yield "read-only", ro
+    yield "list", X.tolist()
+    yield "dataframe", pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    for fmt in ("csr", "csc", "coo", "lil", "dok", "bsr", "dia"):
+        yield f"sparse {fmt}", sp.csr_matrix(X).asformat(fmt)
+    yield "sparse csr_array", sp.csr_array(X)
+
+
+def _memmap(tmp_path):
+    path = tmp_path / "x.dat"
+    mm = np.memmap(path, dtype=np.float64, mode="w+", shape=X_REF.shape)
+    mm[:] = X_REF
+    mm.flush()
+    return np.memmap(path, dtype=np.float64, mode="r", shape=X_REF.shape)
+
+
+def _as_float64(X):
+    if sp.issparse(X):
+        return X.toarray().astype(np.float64)
+    if isinstance(X, pd.DataFrame):
+        return X.to_numpy(dtype=np.float64)
+    return np.asarray(X, dtype=np.float64)
+
+
+ENTRY_POINTS = {
+    "kernel_matrix": lambda X: isvm.kernel_matrix(X, kernel="rbf", gamma=0.3),
+    "check_kernel": lambda X: isvm.check_kernel(X=X, y=Y_REF, kernel="rbf", gamma=0.3,
+                                                wmw_C=None).signature.p,
+    "IndefiniteSVC": lambda X: isvm.IndefiniteSVC(kernel="rbf", gamma=0.3).fit(
+        X, Y_REF).decision_function(X),
+    "IndefiniteSVR": lambda X: isvm.IndefiniteSVR(kernel="rbf", gamma=0.3).fit(
+        X, Y_REF.astype(float)).predict(X),
+    "ConvexHullClassifier": lambda X: isvm.ConvexHullClassifier(kernel="rbf", gamma=0.3).fit(
+        X, Y_REF).decision_function(X),
+}
+
+CELLS = [(name, form, X) for name in ENTRY_POINTS for form, X in _forms()]
+
+
+@pytest.mark.parametrize("entry,form,X", CELLS, ids=[f"{e}-{f}" for e, f, _ in CELLS])
+def test_input_cell(entry, form, X):
+    call = ENTRY_POINTS[entry]
+    before = _digest(X)
+    try:
+        got = call(X)
+    except (ValueError, TypeError) as exc:
+        msg = str(exc)
+        assert msg and len(msg) > 15, f"{entry} on {form}: an unclear error {exc!r}"
+        assert _digest(X) == before, f"{entry} changed its {form} input"
+        # the refusals we expect: object arrays that are not numeric, nothing else
+        assert form in ("object",), f"{entry} refused {form}: {exc}"
+        return
+    assert _digest(X) == before, f"{entry} changed its {form} input"
+    ref = call(_as_float64(X))
+    np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(ref, dtype=float),
+                               rtol=1e-12, atol=1e-12, err_msg=f"{entry} on {form}")
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
+def test_memmap_input(entry, tmp_path):
+    X = _memmap(tmp_path)
+    before = _digest(X)
+    got = ENTRY_POINTS[entry](X)
+    assert _digest(X) == before
+    np.testing.assert_allclose(np.asarray(got, dtype=float),
+                               np.asarray(ENTRY_POINTS[entry](X_REF), dtype=float),
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_precomputed_kernel_forms_are_not_mutated():
+    K = isvm.kernel_matrix(X_REF, kernel="sigmoid", gamma=0.2, coef0=-0.3)
+    for form in (K.copy(), np.asfortranarray(K), K.astype(np.float32), K.tolist()):
+        before = _digest(form)
+        isvm.IndefiniteSVC(kernel="precomputed").fit(form, Y_REF)
+        isvm.diagnostics.eta_scan(form, Y_REF)
+        isvm.solvers.smo(form, Y_REF, C=1.0)
+        assert _digest(form) == before
