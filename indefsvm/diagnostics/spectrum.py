@@ -21,7 +21,7 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg.blas import dsyr2
 from scipy.linalg.lapack import dsytrd, dsytrd_lwork
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
 from .._validation import check_kernel_matrix, check_memory
 
@@ -187,19 +187,34 @@ def _dense(K, rtol):
 
 
 def _lanczos_extreme(op, n, which):
-    try:
-        val = eigsh(op, k=1, which=which, tol=1e-10, maxiter=max(1000, 10 * n),
-                    return_eigenvectors=False)
-        return float(val[0]), True
-    except Exception:  # ArpackNoConvergence and friends: report, don't hide
-        return float("nan"), False
+    """One extreme eigenvalue by ARPACK, from a fixed start vector (the same answer at every
+    call). A run that does not converge is retried with a larger Krylov space; failing that,
+    NaN and False (reported, never hidden)."""
+    v0 = np.random.default_rng(0).standard_normal(n)
+    for ncv in (None, min(n - 1, 80)):
+        try:
+            val = eigsh(op, k=1, which=which, tol=1e-10, maxiter=max(1000, 10 * n),
+                        ncv=ncv, v0=v0, return_eigenvectors=False)
+            return float(val[0]), True
+        except ArpackNoConvergence:
+            continue
+        except Exception:  # ARPACK errors other than no convergence: report, don't hide
+            break
+    return float("nan"), False
 
 
 def _ldl(K, rtol):
     n = K.shape[0]
     approximate = []
-    lam_min, ok1 = _lanczos_extreme(K, n, "SA")
     lam_max, ok2 = _lanczos_extreme(K, n, "LA")
+    lam_min, ok1 = _lanczos_extreme(K, n, "SA")
+    if not ok1 and ok2:
+        # the low end of a PSD kernel of low rank is a cluster at 0 that ARPACK's SA mode
+        # resolves slowly: the top of lam_max I - K converges like any largest eigenvalue
+        shifted = LinearOperator((n, n), matvec=lambda v: lam_max * v - K @ v,
+                                 dtype=np.float64)
+        top, ok1 = _lanczos_extreme(shifted, n, "LA")
+        lam_min = lam_max - top if ok1 else lam_min
     if not (ok1 and ok2):
         approximate.append("Lanczos did not converge for an extreme eigenvalue of K")
     scale = float(np.nanmax(np.abs([lam_min, lam_max])))
@@ -217,6 +232,13 @@ def _ldl(K, rtol):
     up = LinearOperator((n, n), matvec=lambda v: centred(v, 1.0), dtype=np.float64)
     down = LinearOperator((n, n), matvec=lambda v: centred(v, -1.0), dtype=np.float64)
     cmin, ok3 = _lanczos_extreme(up, n, "SA")
+    if not ok3:
+        # as for lam_min: the top of c I - up, c above up's spectrum (K's and the shift's)
+        c = shift + scale
+        top, ok3 = _lanczos_extreme(
+            LinearOperator((n, n), matvec=lambda v: c * v - centred(v, 1.0), dtype=np.float64),
+            n, "LA")
+        cmin = c - top if ok3 else cmin
     cmax, ok4 = _lanczos_extreme(down, n, "LA")
     if not (ok3 and ok4):
         approximate.append("Lanczos did not converge for an extreme eigenvalue on e-perp")
@@ -239,6 +261,13 @@ def _ldl(K, rtol):
     pos, neg, zero = _inertia(pivots, tol)
     approximate.append("inertia from LDL' pivots (Sylvester's law); zero pivots judged with "
                        "the same threshold, so near-zero eigenvalues may be miscounted")
+    if neg > 0 and ok3 and cmin >= -tol:
+        # the pivots of a (nearly) singular PSD matrix carry rounding of either sign; the
+        # converged Lanczos minimum on e-perp says there is no negative eigenvalue there
+        zero += neg
+        neg = 0
+        approximate.append("negative LDL' pivots at rounding level, counted as zero: the "
+                           "smallest eigenvalue on e-perp (Lanczos) is >= -tol")
     approximate.append("extreme eigenvalues by Lanczos (ARPACK, tol 1e-10)")
     schur = None
     if neg == 0 and zero == 0:
