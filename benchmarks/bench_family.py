@@ -27,6 +27,7 @@ import statistics
 import time
 
 import numpy as np
+from _machine import cpu_name
 from sklearn import svm
 from sklearn.datasets import load_diabetes, load_digits, make_blobs, make_regression
 
@@ -91,7 +92,7 @@ def main(argv=None):
     ap.add_argument("--n-jobs", default="1,2", help="our thread counts, comma-separated")
     args = ap.parse_args(argv)
     jobs = [int(j) for j in args.n_jobs.split(",")]
-    print(f"machine: {platform.machine()} {_cpu_name()}, {os.cpu_count()} cores, python "
+    print(f"machine: {platform.machine()} {cpu_name()}, {os.cpu_count()} cores, python "
           f"{platform.python_version()}; median of >= {args.repeats} alternated fits; "
           f"scikit-learn on one core, ours with n_jobs = {jobs}")
     cols = " ".join(f"{'j' + str(j) + ' s':>8s} {'ratio':>6s}" for j in jobs)
@@ -115,17 +116,6 @@ def main(argv=None):
     for j in jobs:
         print(f"time ratio ours/sklearn, n_jobs={j}: max {max(ratios[j]):.2f}, median "
               f"{statistics.median(ratios[j]):.2f}")
-
-
-def _cpu_name():
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or ""
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import sys
 import time
 
 import numpy as np
+from _machine import cpu_name
 from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.preprocessing import MinMaxScaler
@@ -199,7 +200,7 @@ def main():
     args = ap.parse_args()
     jobs = [int(j) for j in args.n_jobs.split(",")]
     repeats = args.repeats or (1 if args.quick else 3)
-    print(f"machine: {platform.machine()} {_cpu_name()}, {os.cpu_count()} cores, python "
+    print(f"machine: {platform.machine()} {cpu_name()}, {os.cpu_count()} cores, python "
           f"{platform.python_version()}; tol=1e-3, cache_size=200 MB, median of {repeats}; "
           f"SVC on one core, ours with n_jobs = {jobs}")
     cols = " ".join(f"{'j' + str(j) + ' s':>7} {'ratio':>6}" for j in jobs)
@@ -256,17 +257,6 @@ def main():
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"fit": rows, "predict": prows}, fh, indent=2)
-
-
-def _cpu_name():
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or ""
 
 
 if __name__ == "__main__":

@@ -234,3 +234,57 @@ def test_ldl_lanczos_spectrum_of_low_rank_psd_kernels(rank):
     dense = isvm.diagnostics.spectrum(K, method="dense")
     assert dense.n_neg == 0
     assert runs[0].lam_max == pytest.approx(dense.lam_max, rel=1e-8)
+
+
+def _fitted_models(X, y):
+    yr = X[:, 0] + 0.1 * X[:, 1]
+    return [
+        (isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.05, coef0=-1.0).fit(X, y), X),
+        (isvm.IndefiniteNuSVC(nu=0.3, gamma=0.1).fit(X, y), X),
+        (isvm.IndefiniteSVR(kernel="rbf", gamma=0.1).fit(X, yr), X),
+        (isvm.IndefiniteOneClassSVM(gamma=0.1, nu=0.2).fit(X), X),
+        (isvm.ConvexHullClassifier(kernel="rbf", gamma=0.1).fit(X, y), X),
+    ]
+
+
+def test_models_survive_pickle_joblib_and_skops(heart, tmp_path):
+    import pickle
+
+    import joblib
+    import skops.io as sio
+
+    X, y = heart
+    for model, Xp in _fitted_models(X, y):
+        ref = model.predict(Xp)
+        again = pickle.loads(pickle.dumps(model))
+        np.testing.assert_array_equal(again.predict(Xp), ref)
+        joblib.dump(model, tmp_path / "m.joblib")
+        np.testing.assert_array_equal(joblib.load(tmp_path / "m.joblib").predict(Xp), ref)
+        sio.dump(model, tmp_path / "m.skops")
+        trusted = sio.get_untrusted_types(file=tmp_path / "m.skops")
+        np.testing.assert_array_equal(
+            sio.load(tmp_path / "m.skops", trusted=trusted).predict(Xp), ref)
+
+
+def test_one_model_predicts_from_eight_threads_at_once(heart):
+    from concurrent.futures import ThreadPoolExecutor
+
+    X, y = heart
+    for model, Xp in _fitted_models(X, y)[:3]:
+        ref = model.decision_function(Xp) if hasattr(model, "decision_function") \
+            else model.predict(Xp)
+        call = model.decision_function if hasattr(model, "decision_function") \
+            else model.predict
+        with ThreadPoolExecutor(8) as pool:
+            outs = list(pool.map(lambda _: call(Xp), range(32)))
+        for out in outs:
+            np.testing.assert_array_equal(out, ref)
+
+
+def test_a_cache_size_beyond_memory_is_not_allocated_up_front(heart):
+    # columns are allocated as they are filled (never more than n of them): a cache_size of
+    # a petabyte costs what the problem needs, not an out-of-memory kill
+    X, y = heart
+    big = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, cache_size=1e9).fit(X, y)
+    small = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1).fit(X, y)
+    np.testing.assert_array_equal(big.dual_coef_, small.dual_coef_)

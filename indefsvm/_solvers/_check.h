@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "_cpu.h"
+#include "_vec.h"
 
 #define IX_TILE 32
 
@@ -38,41 +39,26 @@ static inline void ix_defects_row_scalar(const double *a, const double *b, ptrdi
 
 #if defined(__GNUC__) || defined(__clang__)
 
-typedef double ix_c4d __attribute__((vector_size(32)));
-typedef long long ix_c4l __attribute__((vector_size(32)));
-
-static inline ix_c4d ix_cblend(ix_c4l mask, ix_c4d a, ix_c4d b)
+static inline ix_v4d ix_cabs(ix_v4d v)
 {
-    return (ix_c4d)(((ix_c4l)a & mask) | ((ix_c4l)b & ~mask));
-}
-
-static inline ix_c4d ix_cload(const double *p)
-{
-    ix_c4d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline ix_c4d ix_cabs(ix_c4d v)
-{
-    const ix_c4l sign = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
+    const ix_v4l sign = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
                          0x7fffffffffffffffLL};
-    return (ix_c4d)((ix_c4l)v & sign);
+    return (ix_v4d)((ix_v4l)v & sign);
 }
 
 #define IX_CHECK_DEFINE(SUFFIX, ATTR)                                                        \
     ATTR static void ix_defects_row##SUFFIX(const double *a, const double *b, ptrdiff_t m,  \
                                             double *vmax, double *amax, double *poison)    \
     {                                                                                        \
-        const ix_c4d zero = {0.0, 0.0, 0.0, 0.0};                                            \
-        ix_c4d vm = zero, am = zero, p = zero;                                               \
+        const ix_v4d zero = {0.0, 0.0, 0.0, 0.0};                                            \
+        ix_v4d vm = zero, am = zero, p = zero;                                               \
         ptrdiff_t t = 0;                                                                     \
         for (; t + 4 <= m; t += 4) {                                                         \
-            ix_c4d x = ix_cload(a + t), y = ix_cload(b + t);                                 \
-            ix_c4d v = ix_cabs(x), d = ix_cabs(x - y);                                       \
+            ix_v4d x = ix_load_d(a + t), y = ix_load_d(b + t);                                 \
+            ix_v4d v = ix_cabs(x), d = ix_cabs(x - y);                                       \
             p += zero * x + zero * y;                                                        \
-            vm = ix_cblend(v > vm, v, vm);                                                   \
-            am = ix_cblend(d > am, d, am);                                                   \
+            vm = ix_blend(v > vm, v, vm);                                                   \
+            am = ix_blend(d > am, d, am);                                                   \
         }                                                                                    \
         ix_defects_row_scalar(a + t, b + t, m - t, vmax, amax, poison);                      \
         for (int k = 0; k < 4; k++) {                                                        \

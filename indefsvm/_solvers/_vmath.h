@@ -28,6 +28,7 @@
 #include <math.h>
 
 #include "_cpu.h"
+#include "_vec.h"
 
 static inline double ix_exp_core(double x)
 {
@@ -124,32 +125,41 @@ IX_DEFINE_LOOPS(_avx2, IX_TARGET_AVX2)
  * with it (threads may split a column anywhere) nor on the variant (no contraction into FMA
  * under -std=c11). BLAS dgemv does not promise that: OpenBLAS splits its own work among its
  * threads, and the rows at the split are summed another way. */
-#if defined(__GNUC__) || defined(__clang__)
-typedef double ix_d4 __attribute__((vector_size(32)));
-
-static inline ix_d4 ix_d4_load(const double *p)
+/* one row: four partial sums over k in steps of 4, then the remaining k in order */
+static inline double ix_dot_one(const double *x, const double *xi, ptrdiff_t d)
 {
-    ix_d4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s;
+    ptrdiff_t k = 0;
+    for (; k + 4 <= d; k += 4) {
+        s0 += x[k] * xi[k];
+        s1 += x[k + 1] * xi[k + 1];
+        s2 += x[k + 2] * xi[k + 2];
+        s3 += x[k + 3] * xi[k + 3];
+    }
+    s = (s0 + s1) + (s2 + s3);
+    for (; k < d; k++)
+        s += x[k] * xi[k];
+    return s;
 }
 
-/* lane j of the accumulator sums the k = j (mod 4) terms: the scalar s0..s3 below */
+#if defined(__GNUC__) || defined(__clang__)
+/* four rows at once, each loaded block of xi serving all four; lane j of a row's
+ * accumulator sums the k = j (mod 4) terms, as s0..s3 of ix_dot_one, so every row gets
+ * exactly the sum it would get alone */
 #define IX_DOT_DEFINE(SUFFIX, ATTR)                                                         \
     ATTR static void ix_dot_rows##SUFFIX(const double *X, ptrdiff_t d, const double *xi,   \
                                          double *out, ptrdiff_t m)                          \
     {                                                                                       \
         ptrdiff_t t = 0, d4 = d - d % 4;                                                    \
         for (; t + 4 <= m; t += 4) {                                                        \
-            /* four rows at once: each loaded block of xi serves all four */                \
             const double *x0 = X + t * d, *x1 = x0 + d, *x2 = x1 + d, *x3 = x2 + d;         \
-            ix_d4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;                             \
+            ix_v4d a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;                            \
             for (ptrdiff_t k = 0; k < d4; k += 4) {                                         \
-                ix_d4 v = ix_d4_load(xi + k);                                               \
-                a0 += ix_d4_load(x0 + k) * v;                                               \
-                a1 += ix_d4_load(x1 + k) * v;                                               \
-                a2 += ix_d4_load(x2 + k) * v;                                               \
-                a3 += ix_d4_load(x3 + k) * v;                                               \
+                ix_v4d v = ix_load_d(xi + k);                                               \
+                a0 += ix_load_d(x0 + k) * v;                                                \
+                a1 += ix_load_d(x1 + k) * v;                                                \
+                a2 += ix_load_d(x2 + k) * v;                                                \
+                a3 += ix_load_d(x3 + k) * v;                                                \
             }                                                                               \
             double r0 = (a0[0] + a0[1]) + (a0[2] + a0[3]);                                  \
             double r1 = (a1[0] + a1[1]) + (a1[2] + a1[3]);                                  \
@@ -166,42 +176,16 @@ static inline ix_d4 ix_d4_load(const double *p)
             out[t + 2] = r2;                                                                \
             out[t + 3] = r3;                                                                \
         }                                                                                   \
-        for (; t < m; t++) {                                                                \
-            const double *x = X + t * d;                                                    \
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s;                               \
-            ptrdiff_t k = 0;                                                                \
-            for (; k < d4; k += 4) {                                                        \
-                s0 += x[k] * xi[k];                                                         \
-                s1 += x[k + 1] * xi[k + 1];                                                 \
-                s2 += x[k + 2] * xi[k + 2];                                                 \
-                s3 += x[k + 3] * xi[k + 3];                                                 \
-            }                                                                               \
-            s = (s0 + s1) + (s2 + s3);                                                      \
-            for (; k < d; k++)                                                              \
-                s += x[k] * xi[k];                                                          \
-            out[t] = s;                                                                     \
-        }                                                                                   \
+        for (; t < m; t++)                                                                  \
+            out[t] = ix_dot_one(X + t * d, xi, d);                                          \
     }
 #else
 #define IX_DOT_DEFINE(SUFFIX, ATTR)                                                         \
     ATTR static void ix_dot_rows##SUFFIX(const double *X, ptrdiff_t d, const double *xi,   \
                                          double *out, ptrdiff_t m)                          \
     {                                                                                       \
-        for (ptrdiff_t t = 0; t < m; t++) {                                                 \
-            const double *x = X + t * d;                                                    \
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s;                               \
-            ptrdiff_t k = 0;                                                                \
-            for (; k + 4 <= d; k += 4) {                                                    \
-                s0 += x[k] * xi[k];                                                         \
-                s1 += x[k + 1] * xi[k + 1];                                                 \
-                s2 += x[k + 2] * xi[k + 2];                                                 \
-                s3 += x[k + 3] * xi[k + 3];                                                 \
-            }                                                                               \
-            s = (s0 + s1) + (s2 + s3);                                                      \
-            for (; k < d; k++)                                                              \
-                s += x[k] * xi[k];                                                          \
-            out[t] = s;                                                                     \
-        }                                                                                   \
+        for (ptrdiff_t t = 0; t < m; t++)                                                   \
+            out[t] = ix_dot_one(X + t * d, xi, d);                                          \
     }
 #endif
 

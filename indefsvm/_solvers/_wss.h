@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "_cpu.h"
+#include "_vec.h"
 
 /* Scalar forms: the whole scan without GCC vector types, and the tails of the vector
  * scans. */
@@ -53,29 +54,6 @@ IX_WSS_SCALAR(double, d)
 IX_WSS_SCALAR(float, f)
 
 #if defined(__GNUC__) || defined(__clang__)
-
-typedef double ix_v4d __attribute__((vector_size(32)));
-typedef float ix_v4f __attribute__((vector_size(16)));
-typedef long long ix_v4l __attribute__((vector_size(32)));
-
-static inline ix_v4d ix_blend(ix_v4l mask, ix_v4d a, ix_v4d b)
-{
-    return (ix_v4d)(((ix_v4l)a & mask) | ((ix_v4l)b & ~mask));
-}
-
-static inline ix_v4d ix_load_d(const double *p)
-{
-    ix_v4d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline ix_v4d ix_load_f(const float *p)
-{
-    ix_v4f v;
-    memcpy(&v, p, sizeof v);
-    return __builtin_convertvector(v, ix_v4d);
-}
 
 #define IX_WSS_DEFINE(SUFFIX, ATTR)                                                          \
     /* max over t of g[t] + off[t] */                                                        \

@@ -182,7 +182,8 @@ def _nobias_residual(K, y, alpha, C, grad) -> float:
     qd = np.diagonal(K).astype(np.float64)  # Q_tt = y_t^2 K_tt
     Cv = np.broadcast_to(np.asarray(C, dtype=np.float64), alpha.shape)
     pos = qd > 0
-    step = np.where(pos, grad / np.where(pos, qd, 1.0), grad)
+    with np.errstate(over="ignore"):  # a subnormal Q_tt: the step is inf, clipped to a bound
+        step = np.where(pos, grad / np.where(pos, qd, 1.0), grad)
     r = np.abs(alpha - np.clip(alpha - step, 0.0, Cv))
     r = np.where(pos, qd * r, r)
     return float(r.max()) if r.size else 0.0
