@@ -276,7 +276,7 @@ def test_one_model_predicts_from_eight_threads_at_once(heart):
         call = model.decision_function if hasattr(model, "decision_function") \
             else model.predict
         with ThreadPoolExecutor(8) as pool:
-            outs = list(pool.map(lambda _: call(Xp), range(32)))
+            outs = list(pool.map(call, [Xp] * 32))
         for out in outs:
             np.testing.assert_array_equal(out, ref)
 
