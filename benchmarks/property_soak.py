@@ -1,11 +1,12 @@
-"""The property suites with many more examples than CI runs (a nightly-style soak).
+"""The property suites and the fuzzers with many more examples than CI runs (a nightly soak).
 
-    python benchmarks/property_soak.py               # 2 000 examples per property
+    python benchmarks/property_soak.py               # 2 000 examples per property / fuzzer
     python benchmarks/property_soak.py --examples 20000
 
-Runs ``tests/test_properties_solvers.py`` with ``INDEFSVM_PROPERTY_EXAMPLES`` set; the suites
-are derandomized, so a larger count explores further from the same start. Prints pytest's
-summary and the wall time. Needs the test extras (``pip install ".[test]"``).
+Runs ``tests/test_properties_solvers.py`` and ``tests/test_fuzz.py`` with
+``INDEFSVM_PROPERTY_EXAMPLES`` and ``INDEFSVM_FUZZ_EXAMPLES`` set; the suites are
+derandomized, so a larger count explores further from the same start. Prints pytest's summary
+and the wall time. Needs the test extras (``pip install ".[test]"``).
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", type=int, default=2000)
     args = ap.parse_args(argv)
-    env = dict(os.environ, INDEFSVM_PROPERTY_EXAMPLES=str(args.examples))
+    env = dict(os.environ, INDEFSVM_PROPERTY_EXAMPLES=str(args.examples),
+               INDEFSVM_FUZZ_EXAMPLES=str(args.examples))
     t0 = time.perf_counter()
     rc = subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          os.path.join(HERE, "..", "tests", "test_properties_solvers.py")],
+                          os.path.join(HERE, "..", "tests", "test_properties_solvers.py"),
+                          os.path.join(HERE, "..", "tests", "test_fuzz.py")],
                          env=env, cwd=os.path.join(HERE, ".."))
-    print(f"{args.examples} examples per property, {time.perf_counter() - t0:.0f} s, "
+    print(f"{args.examples} examples per property and fuzzer, {time.perf_counter() - t0:.0f} s, "
           f"exit {rc}")
     return rc
 
