@@ -115,6 +115,53 @@ class _TimedBar:
         return False
 
 
+class _PassBar:
+    """A bar over the kernel passes of the matrix-free check, driven by the library's log
+    records of its Lanczos steps (other records go to stderr with --verbose, as usual)."""
+
+    def __init__(self, args, n):
+        import logging
+
+        from .diagnostics.spectrum import default_steps
+
+        self._bar = None
+        if n is None:
+            return
+        total = args.steps or default_steps(n)
+        self._bar = _bar(args, total, "kernel passes", unit="pass")
+        if self._bar is None:
+            return
+        bar, verbose = self._bar, args.verbose
+
+        class Handler(logging.Handler):
+            def emit(self, record):
+                if record.getMessage().startswith("matrix-free spectrum: Lanczos step"):
+                    bar.n = int(record.args[0])
+                    bar.refresh()
+                elif verbose:
+                    print(f"indefsvm: {record.getMessage()}", file=sys.stderr)
+
+        self._handler = Handler()
+        self._logger = logging.getLogger("indefsvm")
+        self._level = self._logger.level
+
+    def __enter__(self):
+        if self._bar is not None:
+            import logging
+
+            self._logger.addHandler(self._handler)
+            if self._logger.getEffectiveLevel() > logging.INFO:
+                self._logger.setLevel(logging.INFO)
+        return self
+
+    def __exit__(self, *exc):
+        if self._bar is not None:
+            self._logger.removeHandler(self._handler)
+            self._logger.setLevel(self._level)
+            self._bar.close()
+        return False
+
+
 def _say(args, message: str) -> None:
     """An announcement on stderr (what is about to happen), unless --quiet."""
     if not args.quiet:
@@ -561,17 +608,26 @@ def _cmd_check(args) -> int:
                    "separately).")
         y = None
     n = data.shape[0]
+    from .diagnostics.spectrum import DENSE_MAX
+
+    dense = args.method in ("dense", "ldl") or (args.method == "auto" and n <= DENSE_MAX)
     # a dense tridiagonalisation costs about 4/3 n^3 flops at ~10 GFlop/s on one core
-    estimate = 1.3e-10 * n**3
+    estimate = 1.3e-10 * n**3 if dense else 0.0
+    if not dense:
+        _say(args, f"{n} samples: matrix-free estimates ({args.method}), the kernel is never "
+                   "formed; --verbose logs each pass")
+    mf = {} if dense else {"n_probes": args.probes, "n_steps": args.steps,
+                           "random_state": args.seed}
     if estimate > 2.0:
         _say(args, f"eigendecomposition of a {n} x {n} matrix: about {estimate:.0f} s")
-    with _TimedBar(args, estimate if estimate > 2.0 else 0, "eigendecomposition") as _:
+    with _TimedBar(args, estimate if estimate > 2.0 else 0, "eigendecomposition") as _, \
+            _PassBar(args, None if dense else n):
         if precomputed:
             rep = check_kernel(data, y, rtol=args.rtol, method=args.method,
-                               verbose=args.verbose)
+                               verbose=args.verbose, **mf)
         else:
             rep = check_kernel(X=data, y=y, kernel=args.kernel, rtol=args.rtol,
-                               method=args.method, verbose=args.verbose,
+                               method=args.method, verbose=args.verbose, **mf,
                                **_kernel_params(args, data))
     print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
     return 0
@@ -723,7 +779,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_kernel_args(check)
     check.add_argument("--rtol", type=float, default=None,
                        help="relative zero threshold of eigenvalues (default n * eps)")
-    check.add_argument("--method", default="auto", choices=["auto", "dense", "ldl"])
+    check.add_argument("--method", default="auto",
+                       choices=["auto", "dense", "ldl", "lanczos", "slq"],
+                       help="auto: dense up to 5000 samples, matrix-free estimates (slq) above")
+    check.add_argument("--probes", type=_positive_int, default=None, metavar="M",
+                       help="matrix-free methods: random probes (default 24 for slq)")
+    check.add_argument("--steps", type=_positive_int, default=None, metavar="K",
+                       help="matrix-free methods: Lanczos steps, one pass over K each")
+    check.add_argument("--seed", type=int, default=0,
+                       help="matrix-free methods: seed of the probes (default 0)")
     check.add_argument("--json", action="store_true", help="print JSON instead of text")
     _common(check)
     check.set_defaults(func=_cmd_check)

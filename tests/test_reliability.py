@@ -201,8 +201,10 @@ def test_check_kernel_too_large_for_memory_says_so_before_allocating(tmp_path):
         pytest.skip("no /proc/meminfo here: the memory check cannot know what is available")
     n = int(np.sqrt(avail / 16.0) * 1.5) + 1  # 16 n^2 bytes: over what is available
     X = np.random.default_rng(0).normal(size=(n, 2))
-    with pytest.raises(MemoryError, match=r"needs about .* GB .* available"):
-        isvm.check_kernel(X=X, kernel="rbf")
+    # the dense method asked for explicitly (above 5 000 samples "auto" is matrix-free now,
+    # and needs no n x n memory at all)
+    with pytest.raises(MemoryError, match=r"needs about .* GB .* available.*method='slq'"):
+        isvm.check_kernel(X=X, kernel="rbf", method="dense")
     import subprocess
     import sys
 
@@ -210,8 +212,8 @@ def test_check_kernel_too_large_for_memory_says_so_before_allocating(tmp_path):
 
     path = tmp_path / "big.libsvm"
     dump_svmlight_file(X, np.where(X[:, 0] > 0, 1, -1), str(path), zero_based=False)
-    proc = subprocess.run([sys.executable, "-m", "indefsvm", "check", str(path)],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "indefsvm", "check", str(path), "--method",
+                           "dense"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert proc.returncode == 1, proc.stderr
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("indefsvm: error:") and "GB" in last and "available" in last

@@ -824,3 +824,243 @@ cdef void _decision_block(int kind, bint dots, const double* X, const double* SV
             ix_exp_scaled(&D[b * m], -gamma, &D[b * m], m)
     for b in range(nb):
         ix_dot_rows(coef, m, &D[b * m], &out[(lo + b) * n_out], n_out)
+
+
+# ---------------------------------------------------------------------------------------
+# Kernel-block products for the matrix-free diagnostics: K(XI, XJ) @ VJ (and its transpose
+# times VI) without ever holding more than one tile of K per thread.
+
+cdef void _kernel_tile(int kind, bint dots, const double* XI, const double* XJ,
+                       const double* sqI, const double* sqJ, const double* lxI,
+                       const double* lxJ, Py_ssize_t a0, Py_ssize_t na, Py_ssize_t b0,
+                       Py_ssize_t nb, Py_ssize_t d, double gamma, double coef0, int degree,
+                       double* D) noexcept nogil:
+    """D (na x nb, row-major) = K(XI[a0:a0+na], XJ[b0:b0+nb]), by the formulas of the
+    columns (dgemm for the dot-product kernels and rbf, plain loops for the distances)."""
+    cdef Py_ssize_t a, b, k
+    cdef int bna = <int>na, bnb = <int>nb, bd = <int>d
+    cdef double one = 1.0, zero = 0.0, acc
+    cdef const double* x
+    cdef const double* s
+    if dots:
+        if d > 0:
+            # column-major nb x na = XJ_block . XI_block': row a of D = K(x_a, XJ_block)
+            dgemm(b"T", b"N", &bnb, &bna, &bd, &one, &XJ[b0 * d], &bd, &XI[a0 * d], &bd,
+                  &zero, D, &bnb)
+        else:
+            for k in range(na * nb):
+                D[k] = 0.0
+        for a in range(na):
+            _kernel_from_dots(kind, &D[a * nb], nb, &sqJ[b0], sqI[a0 + a], gamma, coef0,
+                              degree)
+        return
+    for a in range(na):
+        x = &XI[(a0 + a) * d]
+        for b in range(nb):
+            s = &XJ[(b0 + b) * d]
+            acc = 0.0
+            if kind == KIND_SYMMETRIC_KL:
+                for k in range(d):
+                    acc += (s[k] - x[k]) * (lxJ[(b0 + b) * d + k] - lxI[(a0 + a) * d + k])
+            else:
+                for k in range(d):
+                    acc += fabs(s[k] - x[k])
+                acc = acc * acc if kind == KIND_L1_GAUSSIAN else sqrt(acc)
+            D[a * nb + b] = acc
+        ix_exp_scaled(&D[a * nb], -gamma, &D[a * nb], nb)
+
+
+def kernel_diagonal(int kind, const double[:, ::1] X, double gamma, double coef0,
+                    int degree):
+    """``K(x_i, x_i)`` by the formulas of the kernel blocks (1 for the distance kernels)."""
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], i
+    out = np.ones(n)
+    cdef double[::1] ov = out
+    cdef double sq
+    if kind in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_SIGMOID):
+        for i in range(n):
+            sq = 0.0
+            if d > 0:
+                ix_dot_rows(&X[i, 0], d, &X[i, 0], &sq, 1)
+            ov[i] = sq
+            _kernel_from_dots(kind, &ov[i], 1, &sq, sq, gamma, coef0, degree)
+    return out
+
+
+def kernel_block_products(int kind, const double[:, ::1] XI, const double[:, ::1] XJ,
+                          const double[:, ::1] VI, const double[:, ::1] VJ, bint same,
+                          double gamma, double coef0, int degree,
+                          const double[::1] diagI, const double[::1] diagJ,
+                          const int[::1] yI, const int[::1] yJ, int n_classes,
+                          double atol, Py_ssize_t offI, Py_ssize_t offJ, bint want_eta,
+                          int n_threads=1, Py_ssize_t tile=256):
+    """Products with the kernel block ``K(XI, XJ)``, computed tile by tile, never stored.
+
+    ``same`` (``XI`` is ``XJ``, ``VI`` is ``VJ``): returns ``(K VI, None, eta)``, each tile of
+    the upper triangle computed once and used for both of its mirror images. Otherwise
+    ``(K(XI, XJ) VJ, K(XI, XJ)' VI, eta)`` for the block of rows ``XI`` and columns ``XJ``
+    (rows ``offI + i``, columns ``offJ + j`` of the whole matrix; the caller only asks for
+    blocks above the diagonal).
+
+    With ``want_eta``, ``eta`` holds the exact figures of the eta scan over the pairs
+    ``i < j`` of the block (global indices): ``n_negative`` (eta < -atol), a
+    ``n_classes x n_classes`` table of opposite-label pairs with eta <= atol (row: the
+    smaller class index), the smallest eta and its first pair in row-major order.
+
+    Tiles are dealt round-robin to ``n_threads`` OpenMP threads, each adding into its own
+    accumulator; the accumulators are summed in thread order, so a result depends on the
+    number of threads only through the order of the sums. Ctrl-C is checked between rounds
+    of tiles (a few hundredths of a second apart).
+    """
+    cdef Py_ssize_t nI = XI.shape[0], nJ = XJ.shape[0], d = XI.shape[1], m = VI.shape[1]
+    cdef Py_ssize_t T = tile if tile > 0 else 256
+    cdef Py_ssize_t tI = (nI + T - 1) // T, tJ = (nJ + T - 1) // T
+    cdef Py_ssize_t n_tiles, p, p0, p1, a, b, a0, b0, na, nb, i, j, tid, round_size, c
+    cdef int nt = n_threads if n_threads > 1 else 1
+    cdef int bm = <int>m, bna, bnb
+    cdef double one = 1.0
+    cdef double eta, kii
+    if XJ.shape[1] != d or VJ.shape[1] != m or VI.shape[0] != nI or VJ.shape[0] != nJ:
+        raise ValueError("inconsistent shapes")
+    if same:
+        n_tiles = tI * (tI + 1) // 2
+    else:
+        n_tiles = tI * tJ
+    # tile coordinates in a fixed order (rows of tiles, then columns)
+    coords = np.empty((max(n_tiles, 1), 2), dtype=np.intp)
+    cdef Py_ssize_t[:, ::1] cv = coords
+    p = 0
+    for a in range(tI):
+        for b in range(a if same else 0, tJ):
+            cv[p, 0] = a
+            cv[p, 1] = b
+            p += 1
+    if nt > n_tiles:
+        nt = <int>max(n_tiles, 1)
+    accI = np.zeros((nt, nI, m))
+    accJ = np.zeros((nt, 1 if same else nJ, m))
+    cdef double[:, :, ::1] aI = accI
+    cdef double[:, :, ::1] aJ = accJ
+    bufs = np.empty((nt, T * T))
+    cdef double[:, ::1] bv = bufs
+    sqI_a = np.zeros(nI)
+    sqJ_a = np.zeros(nJ)
+    cdef double[::1] sqI = sqI_a, sqJ = sqJ_a
+    for i in range(nI):
+        if d > 0:
+            ix_dot_rows(&XI[i, 0], d, &XI[i, 0], &sqI[i], 1)
+    for j in range(nJ):
+        if d > 0:
+            ix_dot_rows(&XJ[j, 0], d, &XJ[j, 0], &sqJ[j], 1)
+    lxI_a = np.log(np.asarray(XI)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
+    lxJ_a = np.log(np.asarray(XJ)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
+    cdef const double[:, ::1] lxI = lxI_a
+    cdef const double[:, ::1] lxJ = lxJ_a
+    cdef bint dots = kind in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID)
+    cdef int k = n_classes if n_classes > 0 else 1
+    neg_a = np.zeros(nt, dtype=np.int64)
+    cross_a = np.zeros((nt, k, k), dtype=np.int64)
+    worst_a = np.full(nt, np.inf)
+    wi_a = np.full(nt, -1, dtype=np.intp)
+    wj_a = np.full(nt, -1, dtype=np.intp)
+    cdef long long[::1] negv = neg_a
+    cdef long long[:, :, ::1] crossv = cross_a
+    cdef double[::1] worstv = worst_a
+    cdef Py_ssize_t[::1] wiv = wi_a, wjv = wj_a
+    cdef int ya, yb
+    cdef double* D
+    cdef Py_ssize_t gi, gj
+    round_size = 32 * nt
+    p0 = 0
+    while p0 < n_tiles:
+        p1 = min(n_tiles, p0 + round_size)
+        with nogil:
+            for p in prange(p0, p1, num_threads=nt, schedule="static", chunksize=1):
+                tid = threadid()
+                D = &bv[tid, 0]
+                a = cv[p, 0]
+                b = cv[p, 1]
+                a0 = a * T
+                b0 = b * T
+                na = T if a0 + T <= nI else nI - a0
+                nb = T if b0 + T <= nJ else nJ - b0
+                _kernel_tile(kind, dots, &XI[0, 0], &XJ[0, 0], &sqI[0], &sqJ[0],
+                             &lxI[0, 0], &lxJ[0, 0], a0, na, b0, nb, d, gamma, coef0,
+                             degree, D)
+                _tile_products(D, na, nb, m, &VI[0, 0], &VJ[0, 0], a0, b0,
+                               &aI[tid, 0, 0], &aJ[tid, 0, 0], same, a == b)
+                if want_eta:
+                    _tile_eta(D, na, nb, a0, b0, offI, offJ, same and a == b, &diagI[0],
+                              &diagJ[0], &yI[0], &yJ[0], k, atol, &negv[tid],
+                              &crossv[tid, 0, 0], &worstv[tid], &wiv[tid], &wjv[tid])
+        PyErr_CheckSignals()
+        p0 = p1
+    outI = accI[0]
+    for c in range(1, nt):
+        outI += accI[c]
+    outJ = None
+    if not same:
+        outJ = accJ[0]
+        for c in range(1, nt):
+            outJ += accJ[c]
+    eta_out = None
+    if want_eta:
+        best = int(np.argmin(worst_a))
+        # the first smallest pair in row-major order, whichever thread found it
+        ties = np.flatnonzero(worst_a == worst_a[best])
+        best = min(ties, key=lambda t: (wi_a[t], wj_a[t]))
+        eta_out = {"n_negative": int(neg_a.sum()), "cross": cross_a.sum(axis=0),
+                   "worst": float(worst_a[best]), "wi": int(wi_a[best]),
+                   "wj": int(wj_a[best])}
+    return outI, outJ, eta_out
+
+
+cdef void _tile_products(const double* D, Py_ssize_t na, Py_ssize_t nb, Py_ssize_t m,
+                         const double* VI, const double* VJ, Py_ssize_t a0, Py_ssize_t b0,
+                         double* accI, double* accJ, bint same, bint diag) noexcept nogil:
+    """accI[a0:] += D VJ[b0:]; and D' VI[a0:] into accJ[b0:] (or, for a tile above the
+    diagonal of a symmetric product, into accI[b0:])."""
+    cdef int bm = <int>m, bna = <int>na, bnb = <int>nb
+    cdef double one = 1.0
+    if m == 0:
+        return
+    # row-major (na x m) += (na x nb)(nb x m)  <=>  column-major (m x na) += (m x nb)(nb x na)
+    dgemm(b"N", b"N", &bm, &bna, &bnb, &one, &VJ[b0 * m], &bm, D, &bnb, &one,
+          &accI[a0 * m], &bm)
+    if same and diag:
+        return
+    # row-major (nb x m) += D' (nb x na) VI (na x m)
+    dgemm(b"N", b"T", &bm, &bnb, &bna, &one, &VI[a0 * m], &bm, D, &bnb, &one,
+          &(accI if same else accJ)[b0 * m], &bm)
+
+
+cdef void _tile_eta(const double* D, Py_ssize_t na, Py_ssize_t nb, Py_ssize_t a0,
+                    Py_ssize_t b0, Py_ssize_t offI, Py_ssize_t offJ, bint diag_tile,
+                    const double* diagI, const double* diagJ, const int* yI, const int* yJ,
+                    int k, double atol, long long* n_neg, long long* cross, double* worst,
+                    Py_ssize_t* wi, Py_ssize_t* wj) noexcept nogil:
+    """The eta scan over one tile (pairs i < j only on a tile of the diagonal)."""
+    cdef Py_ssize_t a, b, bstart, gi, gj
+    cdef double eta, kii
+    cdef int ya, yb
+    for a in range(na):
+        kii = diagI[a0 + a]
+        ya = yI[a0 + a]
+        gi = offI + a0 + a
+        bstart = a + 1 if diag_tile else 0
+        for b in range(bstart, nb):
+            eta = kii + diagJ[b0 + b] - 2.0 * D[a * nb + b]
+            if eta < -atol:
+                n_neg[0] += 1
+            gj = offJ + b0 + b
+            if eta < worst[0] or (eta == worst[0] and (gi < wi[0] or (gi == wi[0]
+                                                                     and gj < wj[0]))):
+                worst[0] = eta
+                wi[0] = gi
+                wj[0] = gj
+            yb = yJ[b0 + b]
+            if ya != yb and eta <= atol:
+                if ya < yb:
+                    cross[ya * k + yb] += 1
+                else:
+                    cross[yb * k + ya] += 1

@@ -95,14 +95,25 @@ class KernelReport:
     def _rows(self):
         sig = self.signature
         mass = "n/a" if sig.negative_mass is None else pct(sig.negative_mass)
+        iv = self.spectrum.intervals
+        lam = f"{self.lam_min:.4g} / {self.lam_max:.4g}"
+        sig_txt = f"({sig.p}, {sig.q}, {sig.z})"
+        if iv:
+            # estimates: "~value [low, high]"
+            lam = (f"~{self.lam_min:.4g} [{iv['lam_min'][0]:.4g}, {iv['lam_min'][1]:.4g}] / "
+                   f"~{self.lam_max:.4g} [{iv['lam_max'][0]:.4g}, {iv['lam_max'][1]:.4g}]")
+            sig_txt = (f"(~{sig.p} [{sig.intervals['p'][0]}, {sig.intervals['p'][1]}], "
+                       f"~{sig.q} [{sig.intervals['q'][0]}, {sig.intervals['q'][1]}], ~{sig.z})")
+            lo, hi = sig.intervals["negative_mass"]
+            mass = f"~{mass} [{pct(lo)}, {pct(hi)}]"
         rows = [
             ("verdict", self.verdict),
             ("samples", str(self.n)),
-            ("lambda_min / lambda_max", f"{self.lam_min:.4g} / {self.lam_max:.4g}"),
+            ("lambda_min / lambda_max", lam),
             ("PSD / CPD / CPSD", f"{self.is_psd} / {self.is_cpd} / {self.is_cpsd}"),
             ("CPD certificate Delta", "none" if self.cpd.delta is None
              else f"{self.cpd.delta:.4g}"),
-            ("signature (p, q, z)", f"({sig.p}, {sig.q}, {sig.z})"),
+            ("signature (p, q, z)", sig_txt),
             ("negative mass (centred kernel)", mass),
             ("negated CPD", str(self.negated_cpd)),
             ("eta < 0 pairs", f"{self.eta.n_negative} of {self.eta.n_pairs}"),
@@ -121,7 +132,8 @@ class KernelReport:
         rows.append(("K_ii < 0 entries", str(self.n_negative_diagonal)))
         if self.sigmoid is not None:
             rows.append(("sigmoid case (Lin & Lin)", str(self.sigmoid.case)))
-        rows.append(("method", self.spectrum.method))
+        rows.append(("method", self.spectrum.method + (
+            " (figures with ~ are estimates, [interval])" if iv else "")))
         return rows
 
     def __str__(self) -> str:
@@ -139,6 +151,9 @@ class KernelReport:
             "n": self.n, "verdict": self.verdict, "is_psd": self.is_psd, "is_cpd": self.is_cpd,
             "is_cpsd": self.is_cpsd, "negated_cpd": self.negated_cpd,
             "lam_min": self.lam_min, "lam_max": self.lam_max,
+            **{f"{k}_interval": list(self.spectrum.intervals[k])
+               for k in ("lam_min", "lam_max") if k in self.spectrum.intervals},
+            "method": self.spectrum.method, "estimated": self.spectrum.estimated,
             "spectrum": self.spectrum.to_dict(), "cpd": self.cpd.to_dict(),
             "signature": self.signature.to_dict(), "eta": self.eta.to_dict(),
             "class_mean_sqdist": self.class_mean_sqdist,
@@ -199,6 +214,14 @@ def build_notes(r: KernelReport) -> list[str]:
     """The numbered notes of a report, in plain words with the numbers."""
     sp, sig, eta = r.spectrum, r.signature, r.eta
     notes = []
+    if sp.estimated:
+        iv = sp.intervals
+        notes.append(
+            f"Estimates (matrix-free, {sp.method}): lambda_min in [{iv['lam_min'][0]:.4g}, "
+            f"{iv['lam_min'][1]:.4g}], lambda_max in [{iv['lam_max'][0]:.4g}, "
+            f"{iv['lam_max'][1]:.4g}], q in {iv['n_neg']}, negative mass in "
+            f"[{pct(iv['negative_mass'][0])}, {pct(iv['negative_mass'][1])}]; the verdict "
+            "reads the point estimates. The eta scan, c'Kc and the diagonal are exact.")
     if r.is_psd:
         notes.append(f"K is positive semi-definite: lambda_min = {r.lam_min:.4g} >= "
                      f"-{sp.tol:.3g} (zero threshold). The SVM dual is convex.")

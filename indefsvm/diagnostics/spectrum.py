@@ -15,6 +15,7 @@ with ``rtol = n * eps`` by default (the convention of ``numpy.linalg.matrix_rank
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,11 +26,26 @@ from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
 from .._validation import check_kernel_matrix, check_memory
 
-#: matrices up to this size get the dense method (all eigenvalues)
+#: matrices up to this size get the dense method (all eigenvalues) under ``method="auto"``;
+#: above it the matrix-free estimates (``"slq"``)
 DENSE_MAX = 5000
 
-__all__ = ["DENSE_MAX", "CPDResult", "Signature", "Spectrum", "cpd_test", "signature",
-           "spectrum"]
+#: the matrix-free methods' probes, and their Lanczos steps by size: the quadrature's bias
+#: on the negative mass falls with the steps (sigmoid kernel, n = 2 000: -0.006 at 30 steps,
+#: +0.0007 at 80), each step is one pass over the kernel (n^2 / 2 evaluations)
+MATFREE_DEFAULTS = {"slq": 24, "lanczos": 6}
+MATFREE_STEPS = ((20000, 80), (50000, 30), (None, 12))
+
+
+def default_steps(n: int) -> int:
+    """Lanczos steps of the matrix-free methods for ``n`` samples (``MATFREE_STEPS``)."""
+    for limit, steps in MATFREE_STEPS:
+        if limit is None or n <= limit:
+            return steps
+    return MATFREE_STEPS[-1][1]  # pragma: no cover
+
+__all__ = ["DENSE_MAX", "MATFREE_DEFAULTS", "CPDResult", "Signature", "Spectrum", "cpd_test",
+           "signature", "spectrum"]
 
 
 @dataclass
@@ -41,8 +57,9 @@ class Spectrum:
     n : int
         Size of ``K``.
     method : str
-        ``"dense"`` (every eigenvalue, from one tridiagonalisation) or ``"ldl+lanczos"``
-        (inertia by LDL' and Sylvester's law, extreme eigenvalues by Lanczos).
+        ``"dense"`` (every eigenvalue, from one tridiagonalisation), ``"ldl+lanczos"``
+        (inertia by LDL' and Sylvester's law, extreme eigenvalues by Lanczos), ``"slq"`` or
+        ``"lanczos"`` (matrix-free estimates with intervals, see :func:`spectrum`).
     eigenvalues : ndarray or None
         All eigenvalues of ``K``, ascending (dense method only).
     restricted : ndarray or None
@@ -63,6 +80,15 @@ class Spectrum:
         positive definite exactly when ``B`` is and ``schur + n D > 0``.
     approximate : list of str
         What, if anything, is approximate.
+    intervals : dict
+        For the matrix-free methods: ``{field: [low, high]}`` beside every estimated figure
+        (``lam_min``, ``lam_max``, ``restricted_min``, ``restricted_max``, ``n_neg``,
+        ``n_pos``, ``negative_mass``); empty when every figure is computed.
+    negative_mass : float or None
+        Estimated negative mass of the centred kernel (matrix-free methods; the dense method
+        computes it in :func:`signature` from the eigenvalues).
+    details : dict
+        How the estimates were made (probes, steps, kernel passes, seed, time).
 
     Examples
     --------
@@ -90,6 +116,15 @@ class Spectrum:
     schur: float | None
     approximate: list = field(default_factory=list)
     _K: np.ndarray | None = field(default=None, repr=False)
+    intervals: dict = field(default_factory=dict)
+    negative_mass: float | None = None
+    details: dict = field(default_factory=dict)
+    _cpd: dict | None = field(default=None, repr=False)
+
+    @property
+    def estimated(self) -> bool:
+        """Whether the figures are estimates (matrix-free methods)."""
+        return bool(self.intervals)
 
     @property
     def is_psd(self) -> bool:
@@ -97,6 +132,13 @@ class Spectrum:
         return bool(self.lam_min >= -self.tol)
 
     def __str__(self) -> str:
+        if self.estimated:
+            iv = self.intervals
+            return (f"Spectrum of a {self.n} x {self.n} kernel ({self.method}, estimates): "
+                    f"lambda_min ~ {self.lam_min:.4g} in [{iv['lam_min'][0]:.4g}, "
+                    f"{iv['lam_min'][1]:.4g}], lambda_max ~ {self.lam_max:.4g} in "
+                    f"[{iv['lam_max'][0]:.4g}, {iv['lam_max'][1]:.4g}], zero threshold "
+                    f"{self.tol:.3g} (rtol {self.rtol:.3g})")
         return (f"Spectrum of a {self.n} x {self.n} kernel ({self.method}): "
                 f"lambda in [{self.lam_min:.4g}, {self.lam_max:.4g}], "
                 f"on e-perp [{self.restricted_min:.4g}, {self.restricted_max:.4g}], "
@@ -110,6 +152,9 @@ class Spectrum:
             "restricted_max": self.restricted_max, "n_pos": self.n_pos, "n_neg": self.n_neg,
             "n_zero": self.n_zero, "scale": self.scale, "rtol": self.rtol, "tol": self.tol,
             "schur": self.schur, "is_psd": self.is_psd, "approximate": list(self.approximate),
+            "estimated": self.estimated,
+            **{f"{k}_interval": list(v) for k, v in self.intervals.items()},
+            **({"details": dict(self.details)} if self.details else {}),
         }
 
 
@@ -288,7 +333,26 @@ def _ldl(K, rtol):
     )
 
 
-def spectrum(K, *, rtol: float | None = None, method: str = "auto") -> Spectrum:
+_METHODS = ("auto", "dense", "ldl", "lanczos", "slq")
+
+
+def _check_method(method):
+    if method not in _METHODS:
+        raise ValueError(f"Unknown method={method!r}; choose one of "
+                         f"{', '.join(map(repr, _METHODS))}.")
+
+
+def _check_positive_int(value, name):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer or None; got {value!r}.")
+    return int(value)
+
+
+def spectrum(K, *, rtol: float | None = None, method: str = "auto",
+             n_probes: int | None = None, n_steps: int | None = None,
+             random_state: int | np.random.Generator | None = None) -> Spectrum:
     """Eigenvalues of ``K`` and of ``K`` restricted to the complement of ``e``.
 
     Computed once and read by :func:`cpd_test`, :func:`signature` and
@@ -297,15 +361,31 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto") -> Spectrum:
     Parameters
     ----------
     K : array-like of shape (n, n)
-        Symmetric kernel matrix.
+        Symmetric kernel matrix. (For a kernel too large to hold, give ``X`` and ``kernel``
+        to :func:`indefsvm.check_kernel`: its matrix-free methods never form ``K``.)
     rtol : float, optional
         Relative zero threshold; an eigenvalue with ``|lambda| <= rtol * max|lambda(K)|``
         counts as zero. Default ``n * eps`` (as ``numpy.linalg.matrix_rank``). Genuine
         eigenvalues of real kernels can be 1e-8 of the largest: the default keeps them.
-    method : {"auto", "dense", "ldl"}, default="auto"
-        ``"dense"``: one tridiagonalisation, every eigenvalue (``n <= DENSE_MAX`` for
-        ``"auto"``). ``"ldl"``: inertia by LDL' (Sylvester's law of inertia) and extreme
-        eigenvalues by Lanczos on operators that apply ``K`` and ``JKJ``; no eigenvalue arrays.
+    method : {"auto", "dense", "ldl", "lanczos", "slq"}, default="auto"
+        ``"dense"``: one tridiagonalisation, every eigenvalue (``"auto"`` up to
+        ``DENSE_MAX`` = 5 000 samples). ``"ldl"``: inertia by LDL' (Sylvester's law of
+        inertia) and extreme eigenvalues by ARPACK. ``"slq"`` (``"auto"`` above 5 000) and
+        ``"lanczos"``: matrix-free estimates from products of ``K`` with blocks of vectors:
+        ``n_probes`` Lanczos runs of ``n_steps`` steps on the centred kernel from random
+        probes; the extreme eigenvalues by Rayleigh-Ritz on their joint Krylov space (Ritz
+        value and residual bound), the number of negative and positive eigenvalues and the
+        negative mass by stochastic Lanczos quadrature, each with an interval (quadrature
+        bounds of Chebyshev-Markov-Stieltjes plus four standard errors over the probes).
+        ``"lanczos"`` uses few probes (sharp extremes, wide count and mass intervals),
+        ``"slq"`` more. Estimates carry ``Spectrum.intervals``.
+    n_probes, n_steps : int, optional
+        Matrix-free methods: probes and Lanczos steps (one pass over ``K`` a step). Defaults:
+        ``"slq"`` 24 probes, ``"lanczos"`` 6 (``MATFREE_DEFAULTS``); 80 steps up to 20 000
+        samples, 30 up to 50 000, 12 above (``MATFREE_STEPS``: the bias of the negative mass
+        falls with the steps, the time grows with them).
+    random_state : int, Generator or None
+        Seed of the probes (matrix-free methods): the same seed gives the same estimates.
 
     Returns
     -------
@@ -319,24 +399,100 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto") -> Spectrum:
     >>> round(s.lam_min, 12), round(s.lam_max, 12), s.is_psd
     (-1.0, 2.0, False)
     """
+    _check_method(method)
+    n_probes = _check_positive_int(n_probes, "n_probes")
+    n_steps = _check_positive_int(n_steps, "n_steps")
     K = check_kernel_matrix(K)
     n = K.shape[0]
-    if rtol is None:
-        rtol = n * np.finfo(np.float64).eps
-    elif not (rtol >= 0):
-        raise ValueError(f"rtol must be >= 0; got {rtol!r}.")
-    if method not in ("auto", "dense", "ldl"):
-        raise ValueError(f"Unknown method={method!r}; choose 'auto', 'dense' or 'ldl'.")
+    rtol = _check_rtol(rtol, n)
     if method == "dense" or (method == "auto" and n <= DENSE_MAX) or n < 3:
         check_memory(8.0 * n * n, f"the eigenvalues of a {n} x {n} kernel (one working copy)",
-                     "Use a subsample, or method='ldl'.")
-        return _dense(K, float(rtol))
-    return _ldl(K, float(rtol))
+                     "Use method='slq' (matrix-free estimates).")
+        return _dense(K, rtol)
+    if method == "ldl":
+        return _ldl(K, rtol)
+    from ._matfree import KernelOperator
+
+    return matrix_free_spectrum(KernelOperator(K=K), rtol=rtol,
+                                method="slq" if method == "auto" else method,
+                                n_probes=n_probes, n_steps=n_steps, random_state=random_state,
+                                K=K)
+
+
+def _check_rtol(rtol, n):
+    if rtol is None:
+        return n * np.finfo(np.float64).eps
+    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not rtol >= 0:
+        raise ValueError(f"rtol must be >= 0; got {rtol!r}.")
+    return float(rtol)
+
+
+def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, random_state=None,
+                         K=None, extra=None, logger=None):
+    """Estimated :class:`Spectrum` from a kernel operator (see ``_matfree``); also returns,
+    in ``Spectrum.details["first_pass"]``, ``K @ extra`` and the exact eta figures of the
+    first pass."""
+    import time
+
+    from ._matfree import estimate_spectrum, lanczos_probes
+
+    t0 = time.perf_counter()
+    n = op.n
+    m = n_probes or MATFREE_DEFAULTS[method]
+    k = n_steps or default_steps(n)
+    run = lanczos_probes(op, n_probes=m, n_steps=k, random_state=random_state, extra=extra,
+                         logger=logger)
+    est = estimate_spectrum(run, trace_K=float(op.diag.sum()), rtol=rtol)
+    tol = est["tol"]
+    # a Ritz value below -tol (above tol) proves a negative (positive) eigenvalue on e-perp
+    if est["restricted_min"] < -tol:
+        est["n_neg_interval"][0] = max(est["n_neg_interval"][0], 1)
+        est["n_neg"] = max(est["n_neg"], 1)
+    if est["restricted_max"] > tol:
+        est["n_pos_interval"][0] = max(est["n_pos_interval"][0], 1)
+        est["n_pos"] = max(est["n_pos"], 1)
+    if est["n_neg"] + est["n_pos"] > n - 1:
+        # two estimates, each in its interval, that add up to more than n - 1: move each
+        # toward its lower bound, never out of its interval
+        est["n_pos"] = max(est["n_pos_interval"][0], n - 1 - est["n_neg"])
+        if est["n_neg"] + est["n_pos"] > n - 1:
+            est["n_neg"] = max(est["n_neg_interval"][0], n - 1 - est["n_pos"])
+    intervals = {key: est[f"{key}_interval"] for key in (
+        "lam_min", "lam_max", "restricted_min", "restricted_max", "n_neg", "n_pos",
+        "negative_mass")}
+    seconds = time.perf_counter() - t0
+    approximate = [
+        f"matrix-free estimates ({run['m']} probes, {run['k']} Lanczos steps, {op.passes} "
+        "passes over K)",
+        "extreme eigenvalues: Rayleigh-Ritz on the probes' Krylov spaces, interval from the "
+        "Ritz value and its residual norm",
+        "numbers of negative / positive eigenvalues and the negative mass: stochastic "
+        "Lanczos quadrature, interval = Chebyshev-Markov-Stieltjes quadrature bounds + "
+        "4 standard errors over the probes",
+    ]
+    sp = Spectrum(
+        n=n, method=method, eigenvalues=None, restricted=None, lam_min=est["lam_min"],
+        lam_max=est["lam_max"], restricted_min=est["restricted_min"],
+        restricted_max=est["restricted_max"], n_pos=est["n_pos"], n_neg=est["n_neg"],
+        n_zero=max(n - 1 - est["n_pos"] - est["n_neg"], 0), scale=est["scale"], rtol=rtol,
+        tol=tol,
+        schur=None, approximate=approximate, _K=K, intervals=intervals,
+        negative_mass=est["negative_mass"],
+        details={"n_probes": run["m"], "n_steps": run["k"], "passes": op.passes,
+                 "random_state": random_state if isinstance(random_state, (int, type(None)))
+                 else "Generator", "seconds": round(seconds, 3)},
+        _cpd={"a": est["a"], "b_norm2": est["b_norm2"]},
+    )
+    sp.details_first_pass = {"Kextra": run["Kextra"], "eta": run["eta"], "Ku": run["Ku"]}
+    return sp
 
 
 def _as_spectrum(K, rtol, method="auto") -> Spectrum:
     if isinstance(K, Spectrum):
         if rtol is not None and rtol != K.rtol:
+            if K._K is None:
+                raise ValueError("This Spectrum was estimated without a kernel matrix; give "
+                                 "rtol to check_kernel (or spectrum) instead.")
             return spectrum(K._K, rtol=rtol, method=K.method.split("+")[0])
         return K
     return spectrum(K, rtol=rtol, method=method)
@@ -437,7 +593,16 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
     is_cpsd = bool(mu_min >= -tol) and sp.n_neg == 0
     is_cpd = bool(mu_min > tol) and sp.n_neg == 0 and sp.n_zero == 0 if n > 1 else True
     delta = delta_min = None
-    if is_cpd and sp.schur is not None:
+    if sp.estimated:
+        # matrix-free: no zero count to trust (eigenvalues within +-tol are not resolved),
+        # so CPD rests on the estimate of the smallest eigenvalue on e-perp; the certificate
+        # on its lower bound mu_lo: b'B^{-1}b <= |b|^2 / mu_lo
+        is_cpd = bool(mu_min > tol) and sp.n_neg == 0
+        mu_lo = sp.intervals["restricted_min"][0]
+        if is_cpd and mu_lo > tol and sp._cpd is not None:
+            bound = (sp._cpd["b_norm2"] / mu_lo - sp._cpd["a"]) / n
+            delta = float(bound + mu_lo / n)
+    elif is_cpd and sp.schur is not None:
         delta_min = -sp.schur / n
         margin = max(mu_min, tol) / n if n > 1 else max(abs(sp.schur), 1.0)
         Kmat = sp._K
@@ -449,7 +614,19 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
                 break
             except np.linalg.LinAlgError:
                 margin *= 10.0
-    if is_cpd:
+    if is_cpd and sp.estimated:
+        if delta is not None:
+            note = (f"K is CPD (estimate): on the complement of e its smallest eigenvalue is "
+                    f"~{mu_min:.4g}, at least {sp.intervals['restricted_min'][0]:.4g} (Lanczos "
+                    f"bound), and K + Delta ee' with Delta = {delta:.6g} is then positive "
+                    "definite (Delta > (|b|^2 / lambda_min(B) - a) / n; matrix-free, not "
+                    "checked by Cholesky). Problem (6) has a finite optimum (Thm 3).")
+        else:
+            note = (f"K is CPD by the estimate (smallest eigenvalue on the complement of e "
+                    f"~{mu_min:.4g} > 0), but its lower bound "
+                    f"{sp.intervals['restricted_min'][0]:.4g} is not positive: no certificate "
+                    "Delta (try more n_steps, or the dense method on a subsample).")
+    elif is_cpd:
         if delta is not None:
             note = (f"K is CPD: on the complement of e its smallest eigenvalue is {mu_min:.4g} "
                     f"> 0, and K + Delta ee' with Delta = {delta:.6g} is positive definite "
@@ -459,12 +636,17 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
             note = (f"K is CPD (smallest eigenvalue on the complement of e {mu_min:.4g} > 0), "
                     "but no certificate Delta passed the Cholesky check: K is close to the "
                     "boundary for this precision.")
+    elif is_cpsd and sp.estimated:
+        note = (f"K is (nearly) conditionally positive semi-definite by the estimate: the "
+                f"smallest eigenvalue on the complement of e is ~{mu_min:.4g} (zero threshold "
+                f"{tol:.3g}); not certified CPD.")
     elif is_cpsd:
         note = (f"K is conditionally positive semi-definite but not CPD: {sp.n_zero} "
                 "eigenvalue(s) on the complement of e are zero (within the threshold), so no "
                 "Delta makes K + Delta ee' positive definite (Thm 3; cf. diag(1, -1)).")
     else:
-        note = (f"K is not CPD: {sp.n_neg} negative eigenvalue(s) on the complement of e, the "
+        est = "~" if sp.estimated else ""
+        note = (f"K is not CPD: {est}{sp.n_neg} negative eigenvalue(s) on the complement of e, the "
                 f"smallest {mu_min:.4g} ({100 * abs(mu_min) / sp.scale:.3g} % of max |lambda|). No "
                 "Delta makes K + Delta ee' positive definite.")
     return CPDResult(is_cpd=is_cpd, is_cpsd=is_cpsd, min_eig_restricted=float(mu_min),
@@ -491,6 +673,9 @@ class Signature:
         The centred spectrum, ascending (dense method).
     rtol, tol : float
         Zero threshold (relative to ``max |lambda(K)|``) and its absolute value.
+    intervals : dict
+        Matrix-free estimates: ``{"p": [low, high], "q": [...], "negative_mass": [...]}``;
+        empty when the figures are computed from every eigenvalue.
 
     Examples
     --------
@@ -509,18 +694,26 @@ class Signature:
     eigenvalues: np.ndarray | None
     rtol: float
     tol: float
+    intervals: dict = field(default_factory=dict)
 
     def __iter__(self):
         return iter((self.p, self.q, self.z))
 
     def __str__(self) -> str:
         mass = "n/a" if self.negative_mass is None else f"{self.negative_mass:.3%}"
+        if self.intervals:
+            iv = self.intervals
+            return (f"signature (estimate) p ~ {self.p} in {iv['p']}, q ~ {self.q} in "
+                    f"{iv['q']}; negative mass ~ {mass} in [{iv['negative_mass'][0]:.3%}, "
+                    f"{iv['negative_mass'][1]:.3%}]; |most negative| / largest = "
+                    f"{self.negative_ratio:.3g}")
         return (f"signature (p, q, z) = ({self.p}, {self.q}, {self.z}); negative mass {mass}; "
                 f"|most negative| / largest = {self.negative_ratio:.3g}")
 
     def to_dict(self) -> dict:
         return {"p": self.p, "q": self.q, "z": self.z, "negative_mass": self.negative_mass,
-                "negative_ratio": self.negative_ratio, "rtol": self.rtol, "tol": self.tol}
+                "negative_ratio": self.negative_ratio, "rtol": self.rtol, "tol": self.tol,
+                **{f"{k}_interval": list(v) for k, v in self.intervals.items()}}
 
 
 def signature(K, rtol: float | None = None) -> Signature:
@@ -558,9 +751,13 @@ def signature(K, rtol: float | None = None) -> Signature:
         neg = float(np.sum(np.abs(mu[mu < -sp.tol])))
         mass = neg / total if total > 0 else 0.0
     else:
-        centred, mass = None, None
+        centred, mass = None, sp.negative_mass
     ratio = (abs(sp.restricted_min) / sp.restricted_max
              if sp.n_neg > 0 and sp.restricted_max > 0 else 0.0)
+    intervals = {}
+    if sp.estimated:
+        intervals = {"p": list(sp.intervals["n_pos"]), "q": list(sp.intervals["n_neg"]),
+                     "negative_mass": list(sp.intervals["negative_mass"])}
     return Signature(p=sp.n_pos, q=sp.n_neg, z=z, negative_mass=mass,
                      negative_ratio=float(ratio), eigenvalues=centred, rtol=sp.rtol,
-                     tol=sp.tol)
+                     tol=sp.tol, intervals=intervals)

@@ -180,10 +180,14 @@ def class_mean_sqdist(K, y) -> float:
     return float(c @ K @ c)
 
 
+_WMW_DEFAULT = (0.1, 1.0, 10.0, 100.0)
+
+
 def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = None,
                  method: str = "auto", mass_thresholds: tuple = (0.01, 0.10),
-                 verbose: bool = False, wmw_C: tuple | None = (0.1, 1.0, 10.0, 100.0),
-                 n_jobs: int | None = None, **params) -> KernelReport:
+                 verbose: bool = False, wmw_C: tuple | str | None = "auto",
+                 n_jobs: int | None = None, n_probes: int | None = None,
+                 n_steps: int | None = None, random_state=None, **params) -> KernelReport:
     """Can this kernel be used in an SVM? One call, numbers and plain words.
 
     Computes the spectrum once (:func:`~indefsvm.diagnostics.spectrum`) and reads from it the
@@ -200,32 +204,44 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         Labels: they enable the class-mean distance and the Thm 5 pair count -- for two
         classes directly, for more classes one row per pair of classes (one-vs-one, as the
         classifier is trained) in ``KernelReport.pairs``.
-    X : array-like of shape (n, d), optional
-        Inputs, with ``kernel``.
+    X : array-like of shape (n, d) or dask.array, optional
+        Inputs, with ``kernel``. With a matrix-free method (``"auto"`` above 5 000 samples)
+        ``K`` is never formed: kernel blocks are computed on the fly, in compiled code on
+        ``n_jobs`` threads -- or, for a ``dask.array``, one task per pair of row chunks on
+        the current Dask scheduler (e.g. a ``distributed`` cluster; ``pip install
+        "indefsvm[dask]"``).
     kernel : str or callable, optional
         A kernel name of :mod:`indefsvm.kernels` or a callable.
     rtol : float, optional
         Relative zero threshold of the eigenvalues (default ``n * eps``, relative to
         ``max |lambda|``).
-    method : {"auto", "dense", "ldl"}, default="auto"
-        See :func:`~indefsvm.diagnostics.spectrum`.
+    method : {"auto", "dense", "ldl", "lanczos", "slq"}, default="auto"
+        See :func:`~indefsvm.diagnostics.spectrum`: ``"auto"`` is dense up to 5 000 samples
+        and ``"slq"`` (matrix-free estimates with intervals) above. The eta scan, ``c'Kc``,
+        the Thm 5 pair count and the negative diagonal stay exact with every method
+        (streamed over kernel tiles when ``K`` is not formed).
     mass_thresholds : (float, float), default=(0.01, 0.10)
         ``0 <= low <= high <= 1``: negative mass (of the centred kernel) below ``low`` is
         "slightly indefinite", above ``high`` "strongly indefinite"; a most negative
         eigenvalue of more than ``high`` (half) of the largest makes it at least moderately
         (strongly) indefinite whatever the mass.
-    wmw_C : tuple of float or None, default=(0.1, 1, 10, 100)
+    wmw_C : tuple of float, "auto" or None, default="auto"
         With two-class labels, the SVM is trained (SMO, ``tol=1e-3``) at each of these ``C``
         and its ``w'Mw`` (Haasdonk 2005, §7.4) reported in ``KernelReport.wmw_by_C``: the
         verdict is "unsuitable" when every ``C >= 1`` gives ``w'Mw <= 0``. ``None`` skips
-        the fits (they cost a few SMO runs).
+        the fits (they cost a few SMO runs). ``"auto"``: ``(0.1, 1, 10, 100)`` with the
+        dense and LDL methods, no fits with the matrix-free ones (an SMO run on 10^5 samples
+        takes longer than the whole check; give the ``C`` values to run them anyway).
     verbose : bool, default=False
         Log each phase and its time (``logging.getLogger("indefsvm")``, INFO; shown on
         stderr when nothing else handles it).
     n_jobs : int, optional
-        Threads for the symmetry check, the eta scan and the ``w'Mw`` fits (``None``: 1
-        unless a joblib context says otherwise; ``-1``: all cores). The figures do not
-        depend on it.
+        Threads for the symmetry check, the eta scan, the kernel blocks of the matrix-free
+        methods and the ``w'Mw`` fits (``None``: 1 unless a joblib context says otherwise;
+        ``-1``: all cores). The figures depend on it only through the order of sums.
+    n_probes, n_steps, random_state :
+        The matrix-free methods' probes, Lanczos steps and seed (see
+        :func:`~indefsvm.diagnostics.spectrum`).
     **params
         Kernel parameters (``gamma``, ``coef0``, ``degree``, ...).
 
@@ -251,16 +267,37 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
                              or not rtol > 0):
         raise ValueError(f"rtol must be a positive number (a relative zero threshold, default "
                          f"n * eps); got {rtol!r}.")
+    from .spectrum import DENSE_MAX, _check_method, _check_positive_int, _check_rtol
+
+    _check_method(method)
+    n_probes = _check_positive_int(n_probes, "n_probes")
+    n_steps = _check_positive_int(n_steps, "n_steps")
+    if isinstance(wmw_C, str) and wmw_C != "auto":
+        raise ValueError(f"wmw_C must be a tuple of C values, 'auto' or None; got {wmw_C!r}.")
     kernel_desc = None
     sig_region = None
     if K is None:
         if X is None or kernel is None:
             raise ValueError("Give a kernel matrix K, or inputs X together with kernel=...")
+        dask_x = _is_dask_array(X)
+        n_x = int(X.shape[0]) if hasattr(X, "shape") else len(X)
+        matrix_free = dask_x or method in ("lanczos", "slq") or (
+            method == "auto" and n_x > DENSE_MAX)
+        if dask_x and method in ("dense", "ldl"):
+            raise ValueError(f"method={method!r} needs the whole kernel matrix; a dask array X "
+                             "is checked matrix-free: use method='slq', 'lanczos' or 'auto'.")
+        if matrix_free:
+            return _check_kernel_matrix_free(
+                X, y, kernel, params, rtol=_check_rtol(rtol, n_x),
+                method="slq" if method == "auto" else method, thresholds=(lo, hi),
+                wmw_C=None if wmw_C == "auto" else wmw_C, n_jobs=n_jobs,
+                n_probes=n_probes, n_steps=n_steps, random_state=random_state, talk=talk,
+                t0=t0)
         X = check_finite_array(X, "X")
         n_x = X.shape[0]
         check_memory(16.0 * n_x * n_x, f"check_kernel on {n_x} samples (the {n_x} x {n_x} "
                      "kernel matrix and the copy its eigenvalues are computed on)",
-                     "Check a random subsample of the samples, or a smaller problem.")
+                     "Use method='slq' (matrix-free: the kernel is never formed).")
         K = kernel_matrix(X, kernel=kernel, **params)
         name = kernel if callable(kernel) else canonical_name(kernel)
         kernel_desc = {"kernel": getattr(name, "__name__", str(name)), **params}
@@ -270,6 +307,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             sig_region = sigmoid_region(X, a, params.get("coef0", 1.0), y)
     elif X is not None or kernel is not None:
         raise ValueError("Give either K or X with kernel, not both.")
+    if wmw_C == "auto":
+        n_k = int(np.shape(K)[0]) if np.ndim(K) == 2 else 0
+        wmw_C = _WMW_DEFAULT if method in ("dense", "ldl") or (
+            method == "auto" and n_k <= DENSE_MAX) else None
     threads = effective_threads(n_jobs)
     K = check_kernel_matrix(K, n_threads=threads)
     n = K.shape[0]
@@ -289,23 +330,34 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             pairs = _pairwise_label_checks(K, y, classes)
     if talk:
         logger.info("check_kernel: spectrum of a %d x %d matrix (method=%s)...", n, n, method)
-    sp = spectrum(K, rtol=rtol, method=method)
+    sp = spectrum(K, rtol=rtol, method=method, n_probes=n_probes, n_steps=n_steps,
+                  random_state=random_state)
     if talk:
         logger.info("check_kernel: spectrum done in %.1f s", time.perf_counter() - t0)
+    eta = eta_scan(K, y2, n_jobs=threads)
+    dcm = class_mean_sqdist(K, y2) if y2 is not None else None
+    n_neg_diag = int(np.count_nonzero(np.diagonal(K) < -sp.tol))
+    wmw = None
+    if y2 is not None and wmw_C and not (sp.is_psd or cpd_test(sp).is_cpd):
+        wmw = _wmw_over_C(K, y2, wmw_C, threads)
+        if talk:
+            logger.info("check_kernel: w'Mw over C %s", wmw)
+    return _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, (lo, hi),
+                     talk, t0)
+
+
+def _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, thresholds,
+              talk, t0) -> KernelReport:
+    """The verdict and the notes from the figures (every method)."""
+    from .._logging import logger
+
+    n = sp.n
     cpd = cpd_test(sp)
     sig = signature(sp)
     # -K conditionally PSD (and K not zero on e-perp): w'Mw <= 0 for every solution
     negated = bool(n > 1 and sp.restricted_max <= sp.tol and sp.restricted_min < -sp.tol)
-    eta = eta_scan(K, y2, n_jobs=threads)
-    dcm = class_mean_sqdist(K, y2) if y2 is not None else None
-    n_neg_diag = int(np.count_nonzero(np.diagonal(K) < -sp.tol))
     bad_pairs = [p for p in (pairs or []) if p["class_mean_sqdist"] <= 0]
-    kind = indefiniteness(sig, (lo, hi))
-    wmw = None
-    if y2 is not None and wmw_C and not (sp.is_psd or cpd.is_cpd):
-        wmw = _wmw_over_C(K, y2, wmw_C, threads)
-        if talk:
-            logger.info("check_kernel: w'Mw over C %s", wmw)
+    kind = indefiniteness(sig, thresholds)
     no_sensible_C = wmw is not None and all(v <= 0 for c, v in wmw.items() if c >= 1.0) \
         and any(c >= 1.0 for c in wmw)
     if sp.is_psd:
@@ -322,13 +374,147 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         n=n, verdict=verdict, is_psd=sp.is_psd, is_cpd=cpd.is_cpd, is_cpsd=cpd.is_cpsd,
         negated_cpd=negated, lam_min=sp.lam_min, lam_max=sp.lam_max, spectrum=sp, cpd=cpd,
         signature=sig, eta=eta, class_mean_sqdist=dcm, n_negative_diagonal=n_neg_diag,
-        sigmoid=sig_region, kernel=kernel_desc, mass_thresholds=(lo, hi), notes=[],
+        sigmoid=sig_region, kernel=kernel_desc, mass_thresholds=thresholds, notes=[],
         pairs=pairs, wmw_by_C=wmw,
     )
     report.notes = build_notes(report)
     if talk:
         logger.info("check_kernel: done in %.1f s: %s", time.perf_counter() - t0, verdict)
     return report
+
+
+def _is_dask_array(X) -> bool:
+    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "chunks")
+
+
+def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds, wmw_C,
+                              n_jobs, n_probes, n_steps, random_state, talk, t0):
+    """check_kernel without forming K: spectrum estimates, exact streamed scans."""
+    from .._logging import logger
+    from ..solvers._smo import _kernel_setup
+    from ._matfree import DaskKernelOperator, KernelOperator
+    from .eta import EtaScan
+    from .spectrum import matrix_free_spectrum
+
+    threads = effective_threads(n_jobs)
+    dask_x = _is_dask_array(X)
+    if dask_x:
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D; got a dask array of shape {X.shape}.")
+        import dask.array as da
+
+        bad, lowest = (v.compute() for v in (~da.isfinite(X).all(), X.min()))
+        if bad:
+            raise ValueError("X contains NaN or infinity; remove or impute those values.")
+        sample = np.asarray(X[:2].compute(), dtype=np.float64)
+    else:
+        X = np.ascontiguousarray(check_finite_array(X, "X"), dtype=np.float64)
+        sample, lowest = X[:2], (X.min() if X.size else 0.0)
+    n = int(X.shape[0])
+    if n < 3:
+        raise ValueError(f"The matrix-free methods need at least 3 samples; got {n}. Use "
+                         "method='dense'.")
+    name = kernel if callable(kernel) else canonical_name(kernel)
+    if name == "precomputed":
+        raise ValueError("kernel='precomputed' with X: give the matrix as K instead.")
+    kernel_desc = {"kernel": getattr(name, "__name__", str(name)), **params}
+    if name == "symmetric_kl" and lowest <= 0:
+        raise ValueError("kernel='symmetric_kl' needs strictly positive inputs; X has "
+                         "entries <= 0.")
+    # the parameters are checked (and their defaults resolved) as for a fit
+    kernel_matrix(sample, kernel=kernel, **params)
+    compiled = not callable(kernel)
+    if compiled:
+        kind, _, Kpre, gamma, coef0, degree, _ = _kernel_setup(sample, name, params)
+        compiled = Kpre is None
+    labels, k, classes = None, 1, None
+    if y is not None:
+        y = np.asarray(y)
+        if y.ndim != 1 or y.shape[0] != n:
+            raise ValueError(f"y must have shape ({n},) to match X; got {y.shape}.")
+        classes, codes = np.unique(y, return_inverse=True)
+        if classes.shape[0] < 2:
+            raise ValueError(f"y holds one class only ({classes[0]}); give two or more, or "
+                             "no labels.")
+        labels, k = codes.astype(np.int32), classes.shape[0]
+    common = dict(labels=labels, n_classes=k, n_threads=threads)
+    if dask_x:
+        if not compiled:
+            raise ValueError("A dask array X needs a named kernel with a compiled form "
+                             "(linear, polynomial, rbf, sigmoid, l1_gaussian, "
+                             "sqrt_l1_exponential, symmetric_kl); got "
+                             f"{kernel_desc['kernel']!r}.")
+        op = DaskKernelOperator(X=X, kind=kind, gamma=gamma, coef0=coef0, degree=degree,
+                                **common)
+    elif compiled:
+        op = KernelOperator(X=X, kind=kind, gamma=gamma, coef0=coef0, degree=degree, **common)
+    else:
+        op = KernelOperator(X=X, func=lambda A, B: kernel_matrix(A, B, kernel=kernel,
+                                                                   **params), **common)
+    op.atol = 4.0 * np.finfo(np.float64).eps * float(np.max(np.abs(op.diag)))
+    extra = None
+    if labels is not None:
+        counts = np.bincount(labels, minlength=k)
+        extra = np.zeros((n, k))
+        extra[np.arange(n), labels] = 1.0 / counts[labels]
+    if talk:
+        logger.info("check_kernel: matrix-free spectrum (%s) of %d samples...", method, n)
+    sp = matrix_free_spectrum(op, rtol=rtol, method=method, n_probes=n_probes,
+                              n_steps=n_steps, random_state=random_state, extra=extra,
+                              logger=logger)
+    first = sp.details_first_pass
+    e = first["eta"]
+    n_pairs = n * (n - 1) // 2
+    dcm, pairs, cross, cross_pairs = None, None, None, None
+    if labels is not None:
+        M = extra.T @ first["Kextra"]
+        M = (M + M.T) / 2
+        if k == 2:
+            dcm = float(M[0, 0] + M[1, 1] - 2.0 * M[0, 1])
+            cross, cross_pairs = int(e["cross"][0, 1]), int(counts[0] * counts[1])
+        else:
+            pairs = [{"classes": (str(classes[a]), str(classes[b])),
+                      "class_mean_sqdist": float(M[a, a] + M[b, b] - 2.0 * M[a, b]),
+                      "n_cross_nonpositive": int(e["cross"][a, b])}
+                     for a in range(k) for b in range(a + 1, k)]
+    eta = EtaScan(n_pairs=n_pairs, n_negative=int(e["n_negative"]),
+                  fraction=float(e["n_negative"] / n_pairs), n_cross_nonpositive=cross,
+                  n_cross_pairs=cross_pairs,
+                  worst_pair=(int(e["wi"]), int(e["wj"])) if e["wi"] >= 0 else None,
+                  worst_eta=float(e["worst"]) if e["wi"] >= 0 else float("nan"),
+                  atol=float(op.atol))
+    n_neg_diag = int(np.count_nonzero(op.diag < -sp.tol))
+    sig_region = None
+    if name == "sigmoid":
+        a = params.get("gamma")
+        Xl = np.asarray(X) if not dask_x else np.asarray(X.compute())
+        a = 1.0 / Xl.shape[1] if a is None else a
+        sig_region = sigmoid_region(Xl, a, params.get("coef0", 1.0), y if k == 2 else None)
+    wmw = None
+    if wmw_C and k == 2 and not (sp.is_psd or cpd_test(sp).is_cpd):
+        if dask_x or not compiled:
+            raise ValueError("wmw_C with a matrix-free check needs a numpy X and a named "
+                             "kernel (the SVM is trained on the fly); use wmw_C=None.")
+        wmw = _wmw_matrix_free(X, labels, wmw_C, name, params, op, threads)
+    return _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc,
+                     thresholds, talk, t0)
+
+
+def _wmw_matrix_free(X, labels, Cs, name, params, op, n_threads) -> dict:
+    """w'Mw at each C with the kernel computed on the fly (SMO) and v'Kv by one pass."""
+    from ..solvers._smo import solve_duals
+
+    yp = np.where(labels == 1, 1.0, -1.0)
+    n = yp.shape[0]
+    problems = [{"y": yp, "p": -np.ones(n), "C": float(C), "alpha0": np.zeros(n)} for C in Cs]
+    res = solve_duals(X, problems, kernel=name, kernel_params=params, n_threads=n_threads)
+    V = np.column_stack([yp * r.alpha for r in res])
+    KV = op.matmat(V)[0]
+    out = {}
+    for c, (C, r) in enumerate(zip(Cs, res, strict=True)):
+        s = float(r.alpha.sum())
+        out[float(C)] = float((2.0 / s) ** 2 * (V[:, c] @ KV[:, c])) if s > 0 else 0.0
+    return out
 
 
 def _wmw_over_C(K, y, Cs, n_threads=1) -> dict:

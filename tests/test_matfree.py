@@ -1,0 +1,299 @@
+"""Matrix-free diagnostics: kernel-block products, SLQ / Lanczos estimates with intervals
+against dense references, the streamed exact scans, the Dask path."""
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm._solvers._kcache import kernel_block_products, kernel_diagonal
+from indefsvm.diagnostics import eta_scan, signature, spectrum
+from indefsvm.kernels import kernel_matrix
+
+KINDS = [("linear", 1, {}), ("polynomial", 2, {"gamma": 0.5, "coef0": 1.0, "degree": 3}),
+         ("rbf", 3, {"gamma": 0.3}), ("sigmoid", 4, {"gamma": 0.2, "coef0": -0.5}),
+         ("l1_gaussian", 5, {"gamma": 0.2}), ("sqrt_l1_exponential", 6, {"gamma": 0.5}),
+         ("symmetric_kl", 7, {"gamma": 0.5})]
+
+
+def _args(params):
+    return params.get("gamma", 0.0), params.get("coef0", 0.0), params.get("degree", 3)
+
+
+@pytest.mark.parametrize("name,kind,params", KINDS)
+def test_block_products_equal_dense(name, kind, params):
+    rng = np.random.default_rng(0)
+    X = rng.random((333, 4)) + 0.05
+    K = kernel_matrix(X, kernel=name, **params)
+    V = rng.standard_normal((333, 5))
+    y = rng.integers(0, 3, 333).astype(np.int32)
+    g, c0, deg = _args(params)
+    dg = kernel_diagonal(kind, X, g, c0, deg)
+    np.testing.assert_allclose(dg, np.diagonal(K), rtol=1e-12, atol=1e-14)
+    ref = K @ V
+    outs = []
+    for nt in (1, 2):
+        out, none, _ = kernel_block_products(kind, X, X, V, V, True, g, c0, deg, dg, dg, y, y,
+                                             3, 0.0, 0, 0, False, nt, 64)
+        assert none is None
+        np.testing.assert_allclose(out, ref, rtol=1e-11, atol=1e-11 * abs(ref).max())
+        outs.append(out)
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-12, atol=1e-13 * abs(ref).max())
+    # an off-diagonal block and its transpose
+    a, b = slice(0, 120), slice(120, 333)
+    oa, ob, _ = kernel_block_products(kind, X[a], X[b], V[a], V[b], False, g, c0, deg, dg[a],
+                                      dg[b], y[a], y[b], 3, 0.0, 0, 120, False, 2, 50)
+    np.testing.assert_allclose(oa, K[a, b] @ V[b], rtol=1e-11, atol=1e-11 * abs(ref).max())
+    np.testing.assert_allclose(ob, K[a, b].T @ V[a], rtol=1e-11, atol=1e-11 * abs(ref).max())
+
+
+def _brute_eta(K, y, atol, k):
+    n = K.shape[0]
+    d = np.diagonal(K)
+    eta = d[:, None] + d[None, :] - 2 * K
+    iu = np.triu_indices(n, 1)
+    e = eta[iu]
+    cross = np.zeros((k, k), dtype=np.int64)
+    for i, j, v in zip(*iu, e, strict=True):
+        if y[i] != y[j] and v <= atol:
+            a, b = sorted((y[i], y[j]))
+            cross[a, b] += 1
+    w = int(np.argmin(e))
+    return int(np.count_nonzero(e < -atol)), cross, float(e[w]), (int(iu[0][w]), int(iu[1][w]))
+
+
+@pytest.mark.parametrize("nt", [1, 2])
+def test_streamed_eta_equals_brute_force(nt):
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((150, 3))
+    X[7] = X[90]                        # a duplicate: eta = 0 exactly, not "negative"
+    y = rng.integers(0, 3, 150).astype(np.int32)
+    g, c0 = 0.8, 0.4                    # sigmoid with r > 0: negative etas occur
+    K = kernel_matrix(X, kernel="sigmoid", gamma=g, coef0=c0)
+    dg = kernel_diagonal(4, X, g, c0, 3)
+    atol = 4 * np.finfo(float).eps * abs(dg).max()
+    _, _, eta = kernel_block_products(4, X, X, np.zeros((150, 1)), np.zeros((150, 1)), True,
+                                      g, c0, 3, dg, dg, y, y, 3, atol, 0, 0, True, nt, 32)
+    neg, cross, worst, pair = _brute_eta(K, y, atol, 3)
+    assert neg > 0 and cross.sum() > 0
+    assert eta["n_negative"] == neg
+    np.testing.assert_array_equal(eta["cross"], cross)
+    assert (eta["wi"], eta["wj"]) == pair
+    assert eta["worst"] == pytest.approx(worst, rel=1e-12, abs=1e-14)
+    assert eta_scan(K, atol=atol).n_negative == neg
+
+
+def _known_inertia(n, seed):
+    """A symmetric K with eigenvalues 1..100 (x 0.4 n), -0.5..-20 (x 0.2 n) and zeros."""
+    rng = np.random.default_rng(seed)
+    U, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    npos, nneg = int(0.4 * n), int(0.2 * n)
+    lam = np.concatenate([np.linspace(1, 100, npos), -np.linspace(0.5, 20, nneg),
+                          np.zeros(n - npos - nneg)])
+    K = (U * lam) @ U.T
+    return (K + K.T) / 2
+
+
+def _inside(value, interval, slack=0.0):
+    lo, hi = interval
+    return lo - slack <= value <= hi + slack
+
+
+def _assert_estimates_cover(K, est_sp, ref_sp, ref_sig):
+    iv = est_sp.intervals
+    scale = ref_sp.scale
+    # rounding of the Ritz step: 1e-12 of the largest eigenvalue
+    slack = 1e-12 * scale
+    assert _inside(ref_sp.lam_min, iv["lam_min"], slack), (ref_sp.lam_min, iv["lam_min"])
+    assert _inside(ref_sp.lam_max, iv["lam_max"], slack), (ref_sp.lam_max, iv["lam_max"])
+    assert _inside(ref_sp.restricted_min, iv["restricted_min"], slack)
+    assert _inside(ref_sp.restricted_max, iv["restricted_max"], slack)
+    assert _inside(ref_sp.n_neg, iv["n_neg"]), (ref_sp.n_neg, iv["n_neg"])
+    assert _inside(ref_sp.n_pos, iv["n_pos"]), (ref_sp.n_pos, iv["n_pos"])
+    assert _inside(ref_sig.negative_mass, iv["negative_mass"], 1e-12), (
+        ref_sig.negative_mass, iv["negative_mass"])
+    # the point estimates lie in their own intervals
+    for key in ("lam_min", "lam_max", "restricted_min", "restricted_max", "n_neg", "n_pos",
+                "negative_mass"):
+        value = est_sp.negative_mass if key == "negative_mass" else getattr(est_sp, key)
+        assert _inside(value, iv[key], 1e-12 * scale), key
+
+
+def test_estimates_inside_intervals_known_inertia_20_seeds():
+    K = _known_inertia(600, 0)
+    ref = spectrum(K, method="dense")
+    ref_sig = signature(ref)
+    assert (ref.n_neg, ref.n_pos) == (120, 240)
+    for seed in range(20):
+        sp = spectrum(K, method="slq", random_state=seed, n_steps=40)
+        _assert_estimates_cover(K, sp, ref, ref_sig)
+        assert sp.lam_min == pytest.approx(ref.lam_min, rel=0.01)
+        assert sp.lam_max == pytest.approx(ref.lam_max, rel=0.01)
+        assert abs(sp.negative_mass - ref_sig.negative_mass) < 0.03
+
+
+@pytest.mark.parametrize("kernel,params", [("sigmoid", {"gamma": 0.05, "coef0": -0.3}),
+                                           ("rbf", {"gamma": 0.1}),
+                                           ("l1_gaussian", {"gamma": 0.3})])
+def test_estimates_inside_intervals_data_kernels_20_seeds(kernel, params):
+    X = np.random.default_rng(3).standard_normal((500, 6))
+    K = kernel_matrix(X, kernel=kernel, **params)
+    ref = spectrum(K, method="dense")
+    ref_sig = signature(ref)
+    for seed in range(20):
+        for method in ("slq", "lanczos"):
+            sp = spectrum(K, method=method, random_state=seed, n_steps=30)
+            _assert_estimates_cover(K, sp, ref, ref_sig)
+        assert abs(sp.lam_min - ref.lam_min) <= 0.01 * abs(ref.lam_max)
+
+
+def test_default_steps_mass_bias_small_on_a_sigmoid_kernel():
+    # the quadrature's bias on the negative mass falls with the steps (the defaults: 80 up to
+    # 20 000 samples); the probes' spread is small
+    X = np.random.default_rng(11).standard_normal((1000, 20))
+    K = kernel_matrix(X, kernel="sigmoid", gamma=1 / 20, coef0=-1.0)
+    exact = signature(spectrum(K, method="dense")).negative_mass
+    sp = spectrum(K, method="slq", random_state=0)
+    assert sp.details["n_steps"] == 80
+    assert abs(sp.negative_mass - exact) < 0.003
+    assert abs(spectrum(K, method="slq", random_state=0, n_steps=20).negative_mass
+               - exact) > abs(sp.negative_mass - exact)
+
+
+def test_same_seed_same_estimates_and_seed_matters():
+    K = _known_inertia(300, 1)
+    a = spectrum(K, method="slq", random_state=5)
+    b = spectrum(K, method="slq", random_state=5)
+    c = spectrum(K, method="slq", random_state=6)
+    da, db = a.to_dict(), b.to_dict()
+    da.pop("details"), db.pop("details")     # they hold the time taken
+    assert da == db
+    assert a.negative_mass != c.negative_mass
+
+
+def test_check_kernel_matrix_free_exact_parts_equal_dense():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((400, 5))
+    y = rng.integers(0, 2, 400)
+    kw = dict(kernel="sigmoid", gamma=0.6, coef0=0.5)
+    dense = isvm.check_kernel(X=X, y=y, method="dense", wmw_C=None, **kw)
+    mf = isvm.check_kernel(X=X, y=y, method="slq", random_state=0, n_jobs=2, **kw)
+    assert mf.eta.to_dict() == pytest.approx(dense.eta.to_dict())
+    assert mf.eta.n_negative > 0 and mf.eta.n_cross_nonpositive > 0
+    assert mf.class_mean_sqdist == pytest.approx(dense.class_mean_sqdist, rel=1e-10)
+    assert mf.n_negative_diagonal == dense.n_negative_diagonal
+    d = mf.to_dict()
+    assert d["method"] == "slq" and d["estimated"] is True
+    assert _inside(dense.lam_min, d["lam_min_interval"], 1e-9)
+    assert _inside(dense.lam_max, d["lam_max_interval"], 1e-9)
+    for key in ("p_interval", "q_interval", "negative_mass_interval"):
+        assert key in d["signature"]
+    assert _inside(dense.signature.q, d["signature"]["q_interval"])
+    assert "~" in str(mf) and "estimates" in str(mf)
+    assert "lam_min_interval" not in dense.to_dict()
+    assert dense.to_dict()["method"] == "dense"
+    # the html report says it too
+    assert "estimates" in mf._repr_html_()
+
+
+def test_check_kernel_matrix_free_multiclass_pairs_and_callable():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((240, 4))
+    y = rng.integers(0, 3, 240)
+    dense = isvm.check_kernel(X=X, y=y, kernel="rbf", gamma=0.5, method="dense")
+    mf = isvm.check_kernel(X=X, y=y, kernel="rbf", gamma=0.5, method="slq", random_state=1)
+    assert len(mf.pairs) == 3
+    for p, q in zip(mf.pairs, dense.pairs, strict=True):
+        assert p["classes"] == q["classes"]
+        assert p["class_mean_sqdist"] == pytest.approx(q["class_mean_sqdist"], rel=1e-9)
+        assert p["n_cross_nonpositive"] == q["n_cross_nonpositive"]
+
+    def my_kernel(A, B):
+        return np.tanh(0.3 * A @ B.T - 0.2)
+
+    a = isvm.check_kernel(X=X, y=y % 2, kernel=my_kernel, method="slq", random_state=2)
+    b = isvm.check_kernel(X=X, y=y % 2, kernel="sigmoid", gamma=0.3, coef0=-0.2,
+                          method="slq", random_state=2)
+    assert a.eta.to_dict() == pytest.approx(b.eta.to_dict())
+    assert a.lam_min == pytest.approx(b.lam_min, rel=1e-8)
+    assert a.signature.negative_mass == pytest.approx(b.signature.negative_mass, rel=1e-6)
+
+
+def test_auto_switches_to_matrix_free_above_dense_max(monkeypatch):
+    import sys
+
+    spmod = sys.modules["indefsvm.diagnostics.spectrum"]
+    monkeypatch.setattr(spmod, "DENSE_MAX", 100)
+    X = np.random.default_rng(6).standard_normal((150, 3))
+    rep = isvm.check_kernel(X=X, kernel="rbf", gamma=0.5)
+    assert rep.spectrum.method == "slq" and rep.wmw_by_C is None
+    K = kernel_matrix(X, kernel="rbf", gamma=0.5)
+    assert spectrum(K).method == "slq"
+    assert spectrum(K[:90, :90]).method == "dense"
+
+
+def test_matrix_free_bad_input_messages():
+    X = np.random.default_rng(7).standard_normal((50, 3))
+    with pytest.raises(ValueError, match="n_probes"):
+        isvm.check_kernel(X=X, kernel="rbf", method="slq", n_probes=0)
+    with pytest.raises(ValueError, match="n_steps"):
+        spectrum(np.eye(10), method="slq", n_steps=1.5)
+    with pytest.raises(ValueError, match="method"):
+        isvm.check_kernel(X=X, kernel="rbf", method="eig")
+    with pytest.raises(ValueError, match="wmw_C"):
+        isvm.check_kernel(X=X, kernel="rbf", wmw_C="all")
+    X2 = X.copy()
+    X2[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        isvm.check_kernel(X=X2, kernel="rbf", method="slq")
+    with pytest.raises(ValueError, match="strictly positive"):
+        isvm.check_kernel(X=X, kernel="symmetric_kl", method="slq")
+
+
+def test_block_products_stop_on_ctrl_c():
+    X = np.random.default_rng(8).standard_normal((30000, 20))
+    dg = kernel_diagonal(4, X, 0.05, -1.0, 3)
+    y = np.zeros(30000, dtype=np.int32)
+    V = np.ones((30000, 8))
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(20):   # ~2 s a pass: the interrupt lands inside one
+            kernel_block_products(4, X, X, V, V, True, 0.05, -1.0, 3, dg, dg, y, y, 1, 0.0,
+                                  0, 0, True, 1, 128)
+    assert time.perf_counter() - t0 < 5.0
+    timer.cancel()
+
+
+def test_dask_local_cluster_same_estimates():
+    pytest.importorskip("dask.array", reason="the dask extra is not installed")
+    distributed = pytest.importorskip("distributed",
+                                      reason="the dask extra is not installed")
+    import dask.array as da
+
+    rng = np.random.default_rng(9)
+    X = rng.standard_normal((700, 5))
+    y = rng.integers(0, 2, 700)
+    kw = dict(kernel="sigmoid", gamma=0.3, coef0=0.2, method="slq", random_state=3)
+    local = isvm.check_kernel(X=X, y=y, **kw)
+    # thread workers: process workers would be spawned from this process's __main__, which
+    # other tests (the docs build runs the gallery) may have pointed elsewhere
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster):
+        remote = isvm.check_kernel(X=da.from_array(X, chunks=(230, 5)), y=y, **kw)
+    assert remote.eta.to_dict() == local.eta.to_dict()
+    assert remote.class_mean_sqdist == pytest.approx(local.class_mean_sqdist, rel=1e-10)
+    for key in ("lam_min", "lam_max", "restricted_min", "restricted_max"):
+        assert getattr(remote.spectrum, key) == pytest.approx(getattr(local.spectrum, key),
+                                                              rel=1e-8)
+    assert remote.signature.negative_mass == pytest.approx(local.signature.negative_mass,
+                                                           rel=1e-6)
+    assert remote.verdict == local.verdict
+    with pytest.raises(ValueError, match="matrix-free"):
+        isvm.check_kernel(X=da.from_array(X, chunks=(230, 5)), kernel="rbf", method="dense")
