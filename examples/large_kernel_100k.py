@@ -18,6 +18,7 @@ The second half runs the same check on a Dask cluster: with a ``distributed.Clie
 workers (``pip install "indefsvm[dask]"``).
 """
 
+import os
 import time
 
 import numpy as np
@@ -27,7 +28,8 @@ import indefsvm as isvm
 
 def main():
     rng = np.random.default_rng(0)
-    n, d = 100_000, 20
+    # the test suite runs every example: it sets a small size through this variable
+    n, d = int(os.environ.get("INDEFSVM_EXAMPLE_N", 100_000)), 20
     X = rng.standard_normal((n, d))
     y = np.where(X[:, 0] + 0.5 * rng.standard_normal(n) > 0, 1, -1)
 
@@ -46,7 +48,7 @@ def main():
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster):
-        Xd = da.from_array(X, chunks=(12_500, d))
+        Xd = da.from_array(X, chunks=(max(n // 8, 1), d))
         on_cluster = isvm.check_kernel(X=Xd, y=y, kernel="sigmoid", gamma=1.0 / d,
                                        coef0=-1.0, random_state=0)
         print(on_cluster.verdict, on_cluster.lam_min, on_cluster.signature.negative_mass)
