@@ -68,7 +68,7 @@ class KernelReport:
     >>> import indefsvm as isvm
     >>> rep = isvm.check_kernel(-np.eye(3) + 0.1)
     >>> rep.verdict, rep.negated_cpd, sorted(rep.to_dict())[:3]
-    ('unsuitable', True, ['class_mean_sqdist', 'cpd', 'eta'])
+    ('unsuitable', True, ['class_mean_sqdist', 'cpd', 'estimated'])
     """
 
     n: int
