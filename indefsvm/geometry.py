@@ -10,6 +10,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._interrupt import unfitted_on_interrupt
 from ._validation import check_finite_array, check_kernel_matrix
 from .diagnostics.spectrum import Signature
 from .kernels import kernel_matrix, resolve_kernel_params
@@ -67,6 +68,7 @@ class PseudoEuclideanEmbedding:
     def __init__(self, rtol: float | None = None):
         self.rtol = rtol
 
+    @unfitted_on_interrupt
     def fit(self, K) -> PseudoEuclideanEmbedding:
         """Embed the training points of the kernel matrix ``K``.
 
@@ -371,6 +373,7 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         self._kparams = self._params(X)
         return check_kernel_matrix(kernel_matrix(X, kernel=self.kernel, **self._kparams))
 
+    @unfitted_on_interrupt
     def fit(self, X, y):
         """Find the closest points of the two reduced hulls.
 

@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._interrupt import unfitted_on_interrupt
 from ._validation import check_choice, check_kernel_matrix, check_positive
 from .exceptions import ConvergenceWarning
 from .kernels import kernel_matrix, resolve_kernel_params
@@ -243,6 +244,7 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
         return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
                                      degree=self.degree, kernel_params=self.kernel_params)
 
+    @unfitted_on_interrupt
     def fit(self, X, y):
         """Fit by Newton or CG.
 

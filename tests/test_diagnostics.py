@@ -289,3 +289,23 @@ def test_verdict_grades_the_indefiniteness_and_never_reads_zero_percent():
         isvm.check_kernel(np.eye(3), mass_thresholds=(0.5, 0.1))
     with pytest.raises(ValueError, match="rtol"):
         isvm.check_kernel(np.eye(3), rtol="x")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 32, 33, 34, 64, 65, 97, 300])
+def test_interruptible_tridiagonalisation_equals_lapack_dsytrd(n):
+    from scipy.linalg.lapack import dsytrd, dsytrd_lwork
+
+    from indefsvm.diagnostics._tridiag import tridiagonalize
+
+    B = np.random.default_rng(n).standard_normal((n, n))
+    K = B + B.T
+    d, e = tridiagonalize(np.array(K, order="F"))
+    lwork, _ = dsytrd_lwork(n, lower=1)
+    _, d0, e0, _, info = dsytrd(np.array(K, order="F"), lower=1, lwork=max(int(lwork), 1))
+    assert info == 0
+    # the same routines in the same order: the same numbers, to the last bit
+    np.testing.assert_array_equal(d, d0)
+    np.testing.assert_array_equal(e, e0[:max(n - 1, 0)])
+    if n > 1:
+        with pytest.raises(ValueError, match="Fortran"):
+            tridiagonalize(np.array(K, order="C"))

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 from scipy.linalg.blas import dsyr2
-from scipy.linalg.lapack import dsytrd, dsytrd_lwork
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
 from .._validation import check_kernel_matrix, check_memory
+from ._tridiag import tridiagonalize
 
 #: matrices up to this size get the dense method (all eigenvalues) under ``method="auto"``;
 #: above it the matrix-free estimates (``"slq"``)
@@ -198,10 +198,9 @@ def _inertia(values: np.ndarray, tol: float) -> tuple[int, int, int]:
 def _dense(K, rtol):
     n = K.shape[0]
     Kt = _householder_rotate(K)
-    lwork, _ = dsytrd_lwork(n, lower=1)
-    _, d, e, _, info = dsytrd(Kt, lower=1, lwork=max(int(lwork), 1), overwrite_a=1)
-    if info != 0:  # pragma: no cover - LAPACK argument error
-        raise RuntimeError(f"LAPACK dsytrd failed (info={info}).")
+    # LAPACK's dsytrd, panel by panel from a compiled loop that looks for Ctrl-C between
+    # panels (one scipy call would hold the GIL until the whole reduction returns)
+    d, e = tridiagonalize(Kt)
     lam = sla.eigvalsh_tridiagonal(d, e, lapack_driver="sterf") if n > 1 else d.copy()
     mu = (sla.eigvalsh_tridiagonal(d[1:], e[1:], lapack_driver="sterf") if n > 2
           else d[1:].copy())

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._interrupt import unfitted_on_interrupt
 from .._validation import check_kernel_matrix
 from ..kernels import canonical_name, kernel_matrix, resolve_kernel_params
 from ..svm import IndefiniteSVC
@@ -90,6 +91,7 @@ decision_function_shape, break_ties
         return check_kernel_matrix(kernel_matrix(X, kernel=self._name, **self._params),
                                    "kernel(X, X)")
 
+    @unfitted_on_interrupt
     def fit(self, X, y, sample_weight=None):
         """Fit on the flipped kernel and back-project.
 

@@ -24,6 +24,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._interrupt import unfitted_on_interrupt
 from .._validation import check_kernel_matrix
 
 __all__ = ["ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues", "SquareKernel"]
@@ -62,6 +63,7 @@ class _KernelFix(TransformerMixin, BaseEstimator):
         """Rows centred with the training means (for training rows: J K J)."""
         return R - R.mean(axis=1, keepdims=True) - self.col_mean_[None, :] + self.all_mean_
 
+    @unfitted_on_interrupt
     def fit(self, X, y=None):
         """Decompose the training kernel once.
 

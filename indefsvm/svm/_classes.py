@@ -23,6 +23,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .._interrupt import unfitted_on_interrupt
 from .._logging import logger, solver_progress
 from .._threads import effective_threads
 from ..exceptions import ConvergenceWarning
@@ -547,6 +548,7 @@ class IndefiniteSVC(_ClassifierBase):
                                  kernel=self._kernel_name(), **self._kernel_params_fitted)
         return super()._kernel_block(Xb)
 
+    @unfitted_on_interrupt
     def fit(self, X, y, sample_weight=None):
         """Fit the classifier.
 
@@ -717,6 +719,7 @@ see :class:`IndefiniteSVC`
         self.verbose = verbose
         self.n_jobs = n_jobs
 
+    @unfitted_on_interrupt
     def fit(self, X, y, sample_weight=None):
         """Fit the nu-SVC.
 
@@ -903,6 +906,7 @@ n_jobs
         self.wss = wss
         self.kernel_params = kernel_params
 
+    @unfitted_on_interrupt
     def fit(self, X, y, sample_weight=None):
         """Fit the regression.
 
@@ -1047,6 +1051,7 @@ verbose, n_jobs
         self.wss = wss
         self.kernel_params = kernel_params
 
+    @unfitted_on_interrupt
     def fit(self, X, y=None, sample_weight=None):
         """Learn the support of the training data.
 
