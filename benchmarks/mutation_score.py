@@ -2,6 +2,7 @@
 
     python benchmarks/mutation_score.py --sample 200     # a seeded sample of the mutants
     python benchmarks/mutation_score.py --sample 0       # every mutant
+    python benchmarks/mutation_score.py --rerun build/mutation_results.json   # after new tests
 
 Each mutant changes one thing in one source file -- a comparison (< <=, > >=, == !=), an
 arithmetic operator (+ -, * /), a number (n -> n + 1, x -> 2x, 0 -> 1), a boolean, an
@@ -263,70 +264,127 @@ def _run_tests(node_ids, timeout):
     return "survived" if proc.returncode == 0 else "killed"
 
 
+def _locate(rel, text, what, line):
+    """Index of the mutant of file rel whose line reads ``text`` and whose change is
+    ``what`` (nearest to ``line`` when several), or None when that code is gone."""
+    with open(os.path.join(ROOT, rel)) as fh:
+        source = fh.read()
+    src_lines = source.splitlines()
+    best = None
+    for k, (node, _, w) in enumerate(_sites(ast.parse(source))):
+        n = getattr(node, "lineno", 0)
+        if w == what and src_lines[n - 1].strip() == text:
+            if best is None or abs(n - line) < abs(best[1] - line):
+                best = (k, n)
+    return None if best is None else best[0]
+
+
+def _run_one(rel, k, lines, secs):
+    path = os.path.join(ROOT, rel)
+    with open(path) as fh:
+        original = fh.read()
+    source, (first, last), what = _mutant_source(original, k)
+    text = original.splitlines()[first - 1].strip()
+    tests = sorted(_tests_for(rel, ast.parse(original), first, last, lines),
+                   key=lambda t: (secs.get(t, 0.0), t))
+    if (rel, text, what) in EQUIVALENT:
+        verdict = "equivalent"
+    elif not tests:
+        verdict = "survived (no test runs it)"
+    else:
+        budget = sum(secs.get(t, 1.0) for t in tests)
+        try:
+            with open(path, "w") as fh:
+                fh.write(source)
+            verdict = _run_tests(tests, timeout=60 + 3 * budget)
+        finally:
+            with open(path, "w") as fh:
+                fh.write(original)
+    print(f"{rel}:{first:<5} {what:<24} {len(tests):5d} tests  {verdict}", flush=True)
+    return {"file": rel, "k": k, "line": first, "text": text, "what": what,
+            "verdict": verdict, "n_tests": len(tests)}
+
+
+def _summary(results, seconds):
+    tally = {"killed": 0, "survived": 0, "equivalent": 0, "not run": 0, "gone": 0}
+    for r in results:
+        v = r["verdict"]
+        key = ("killed" if v.startswith("killed") else "survived" if v.startswith("survived")
+               else v if v in tally else "not run")
+        tally[key] += 1
+    run = tally["killed"] + tally["survived"]
+    print(f"\n{len(results)} mutants: {tally['killed']} killed, {tally['survived']} survived, "
+          f"{tally['equivalent']} equivalent (listed), {tally['gone']} gone (code removed), "
+          f"{tally['not run']} not run; score {100.0 * tally['killed'] / max(run, 1):.1f} % "
+          f"of the non-equivalent; {seconds:.0f} s")
+    for r in results:
+        if r["verdict"].startswith("survived"):
+            print(f"survivor: {r['file']}:{r['line']} {r['what']:<22} | {r['text'][:90]}")
+    return tally
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=200, help="0: every mutant")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--map", default=os.path.join(ROOT, "build", "mutation_coverage.json"),
                     help="cache of the coverage run (deleted -> run again)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "mutation_results.json"),
+                    help="every mutant's verdict (JSON)")
+    ap.add_argument("--rerun", metavar="RESULTS",
+                    help="run again only the survivors of an earlier --out (after new "
+                         "tests), found by their line's text; prints the combined score")
+    ap.add_argument("--shard", default="1/1", metavar="I/N",
+                    help="run the I-th of N interleaved parts of the sample (one clone and "
+                         "one process each; merge their --out files with --merge)")
+    ap.add_argument("--merge", nargs="*", metavar="RESULTS", help="only print the score of "
+                    "these --out files together")
     ap.add_argument("--files", nargs="*", help="only these of the target files")
     ap.add_argument("--tests", nargs="*", default=["tests"])
     args = ap.parse_args(argv)
     # a kill (SIGTERM) must also restore the mutated file: make it an exception
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.merge:
+        results = []
+        for f in args.merge:
+            with open(f) as fh:
+                results += json.load(fh)
+        _summary(results, 0.0)
+        return
+    shard, n_shards = (int(v) for v in args.shard.split("/"))
     os.makedirs(os.path.dirname(args.map), exist_ok=True)
     lines, secs = _coverage_map(args.map, args.tests)
-    targets = [t for t in TARGETS if not args.files or t in args.files]
-    all_mutants = []
-    for rel in targets:
-        with open(os.path.join(ROOT, rel)) as fh:
-            n = len(_sites(ast.parse(fh.read())))
-        all_mutants += [(rel, k) for k in range(n)]
-    chosen = all_mutants if args.sample <= 0 else sorted(
-        random.Random(args.seed).sample(all_mutants, min(args.sample, len(all_mutants))))
-    print(f"{len(all_mutants)} mutants in {len(targets)} files; running {len(chosen)}",
-          flush=True)
-    tally = {"killed": 0, "survived": 0, "equivalent": 0, "not run": 0}
-    survivors, t0 = [], time.perf_counter()
-    for rel, k in chosen:
-        path = os.path.join(ROOT, rel)
-        with open(path) as fh:
-            original = fh.read()
-        source, (first, last), what = _mutant_source(original, k)
-        text = original.splitlines()[first - 1].strip()
-        tests = sorted(_tests_for(rel, ast.parse(original), first, last, lines),
-                       key=lambda t: (secs.get(t, 0.0), t))
-        if (rel, text, what) in EQUIVALENT:
-            verdict = "equivalent"
-        elif not tests:
-            verdict = "survived (no test runs it)"
-        else:
-            budget = sum(secs.get(t, 1.0) for t in tests)
-            try:
-                with open(path, "w") as fh:
-                    fh.write(source)
-                verdict = _run_tests(tests, timeout=60 + 3 * budget)
-            finally:
-                with open(path, "w") as fh:
-                    fh.write(original)
-        if verdict.startswith("killed"):
-            tally["killed"] += 1
-        elif verdict == "equivalent":
-            tally["equivalent"] += 1
-        elif verdict == "error":
-            tally["not run"] += 1
-        else:
-            tally["survived"] += 1
-            survivors.append(f"{rel}:{first} {what:<22} | {text[:90]}")
-        print(f"{rel}:{first:<5} {what:<24} {len(tests):5d} tests  {verdict}", flush=True)
-    run = tally["killed"] + tally["survived"]
-    print(f"\n{len(chosen)} mutants: {tally['killed']} killed, {tally['survived']} survived, "
-          f"{tally['equivalent']} equivalent (listed), {tally['not run']} not run; "
-          f"score {100.0 * tally['killed'] / max(run, 1):.1f} % of the non-equivalent "
-          f"({100.0 * tally['killed'] / max(len(chosen), 1):.1f} % of all); "
-          f"{time.perf_counter() - t0:.0f} s")
-    for s in survivors:
-        print("survivor:", s)
+    t0 = time.perf_counter()
+    if args.rerun:
+        with open(args.rerun) as fh:
+            earlier = json.load(fh)
+        results = []
+        for r in earlier[shard - 1::n_shards]:
+            if not r["verdict"].startswith("survived"):
+                results.append(r)
+                continue
+            k = _locate(r["file"], r["text"], r["what"], r["line"])
+            if k is None:
+                print(f"{r['file']}:{r['line']:<5} {r['what']:<24} gone", flush=True)
+                results.append({**r, "verdict": "gone"})
+            else:
+                results.append(_run_one(r["file"], k, lines, secs))
+    else:
+        targets = [t for t in TARGETS if not args.files or t in args.files]
+        all_mutants = []
+        for rel in targets:
+            with open(os.path.join(ROOT, rel)) as fh:
+                n = len(_sites(ast.parse(fh.read())))
+            all_mutants += [(rel, k) for k in range(n)]
+        chosen = all_mutants if args.sample <= 0 else sorted(
+            random.Random(args.seed).sample(all_mutants, min(args.sample, len(all_mutants))))
+        chosen = chosen[shard - 1::n_shards]
+        print(f"{len(all_mutants)} mutants in {len(targets)} files; running {len(chosen)} "
+              f"(part {shard} of {n_shards})", flush=True)
+        results = [_run_one(rel, k, lines, secs) for rel, k in chosen]
+    with open(args.out, "w") as fh:
+        json.dump(results, fh, indent=1)
+    _summary(results, time.perf_counter() - t0)
 
 
 if __name__ == "__main__":

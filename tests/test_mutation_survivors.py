@@ -67,3 +67,40 @@ def test_wmw_with_a_small_alpha_sum_is_computed_not_zeroed():
     assert s < 1.0
     assert rep.wmw_by_C[0.001] == pytest.approx((2.0 / s) ** 2 * (v @ K @ v), rel=1e-3)
     assert rep.wmw_by_C[0.001] != 0.0
+
+
+# -- _validation.py -------------------------------------------------------------------------
+
+def test_a_one_sample_kernel_is_a_kernel_and_an_empty_one_is_refused():
+    from indefsvm._validation import check_kernel_matrix
+
+    np.testing.assert_array_equal(check_kernel_matrix([[2.5]]), [[2.5]])
+    with pytest.raises(ValueError, match="empty"):
+        check_kernel_matrix(np.zeros((0, 0)))
+
+
+def test_non_finite_kernel_message_names_row_and_column():
+    from indefsvm._validation import check_kernel_matrix
+
+    K = np.eye(6)
+    K[2, 5] = K[5, 2] = np.nan
+    with pytest.raises(ValueError, match=r"first at row 2, column 5"):
+        check_kernel_matrix(K)
+
+
+def test_default_max_iter_grows_with_the_samples_past_the_floor():
+    from indefsvm._validation import check_max_iter
+
+    assert check_max_iter(None, 10) == 10_000_000
+    assert check_max_iter(None, 300_000) == 30_000_000
+    assert check_max_iter(None, 300_000, default_per_sample=7, floor=5) == 2_100_000
+
+
+def test_memory_message_gives_both_figures_in_gigabytes(monkeypatch):
+    import indefsvm._validation as v
+
+    monkeypatch.setattr(v, "available_memory", lambda: 1.5 * 2**30)
+    with pytest.raises(MemoryError, match=r"needs about 6\.0 GB of memory and 1\.5 GB are "
+                                          r"available\. do less"):
+        v.check_memory(6 * 2**30, "the thing", "do less")
+    v.check_memory(1.4 * 2**30, "the thing", "do less")   # fits: no error
