@@ -244,7 +244,22 @@ def _tests_for(rel, tree, first, last, lines):
     elif kind == "names":
         for name in owner:
             for f, n in _name_uses(name):
-                found.update(lines.get(f, {}).get(str(n), []))
+                hit = lines.get(f, {}).get(str(n), [])
+                if not hit and f != rel:
+                    # used at import too (a default argument of another module): the tests
+                    # of that function; one level deep
+                    with open(os.path.join(ROOT, f)) as fh:
+                        other = ast.parse(fh.read())
+                    k2, fn = _import_time_owner(other, n)
+                    if k2 == "function":
+                        for m in range(fn.body[0].lineno, fn.end_lineno + 1):
+                            found.update(lines.get(f, {}).get(str(m), []))
+                elif not hit:
+                    k2, fn = _import_time_owner(tree, n)
+                    if k2 == "function":
+                        for m in range(fn.body[0].lineno, fn.end_lineno + 1):
+                            found.update(cov.get(str(m), []))
+                found.update(hit)
     return found
 
 

@@ -122,11 +122,14 @@ def _fit_stopped_at_line(est, args, k):
         name = frame.f_code.co_filename
         return local if name.startswith(pkg) and name != guard else None
 
+    # a tracer already there (coverage's) is put back afterwards, else it would be off for
+    # the rest of the session
+    previous = sys.gettrace()
     sys.settrace(tracer)
     try:
         est.fit(*args)
     finally:
-        sys.settrace(None)
+        sys.settrace(previous)
     return count[0]
 
 

@@ -104,3 +104,10 @@ def test_memory_message_gives_both_figures_in_gigabytes(monkeypatch):
                                           r"available\. do less"):
         v.check_memory(6 * 2**30, "the thing", "do less")
     v.check_memory(1.4 * 2**30, "the thing", "do less")   # fits: no error
+
+
+def test_labels_of_the_wrong_length_are_refused_with_both_lengths():
+    from indefsvm._validation import check_binary_labels
+
+    with pytest.raises(ValueError, match="y has 3 entries but there are 2 samples"):
+        check_binary_labels([1, -1, 1], 2)
