@@ -226,12 +226,31 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
     k = int(max(1, min(n_steps, n - 1)))
     rng = np.random.default_rng(random_state)
     Z = rng.choice(np.array([-1.0, 1.0]), size=(n, m))
-    W = _centre(Z)
+    if n > 1 and m == n - 1:
+        # as many probes as the complement of e has dimensions: an orthonormal basis of it
+        # (columns 2.. of the Householder reflection taking e_1 to e / sqrt(n)), scaled to
+        # the norm^2 n - 1 of a centred probe. The probe average is then the trace itself,
+        # not an estimate with a variance that a handful of probes cannot see.
+        v = np.full(n, 1.0 / math.sqrt(n))
+        v[0] -= 1.0
+        H = np.eye(n) - (2.0 / (v @ v)) * np.outer(v, v)
+        W = math.sqrt(n - 1) * H[:, 1:]
+    else:
+        W = _centre(Z)
     wnorm2 = np.einsum("ij,ij->j", W, W)
+    # a constant probe has nothing on the complement of e: its quadratic forms are 0, and it
+    # stays in the averages with weight 0 (drawing it again would bias Hutchinson's
+    # estimate by 1 / (1 - 2^(1-n)) on small kernels); its Lanczos run starts from another
+    # vector of that complement, which only adds to the Krylov space of the Ritz step
+    flat = wnorm2 == 0
+    if n > 1 and flat.any():
+        start = np.zeros(n)
+        start[0] = 1.0
+        W[:, flat] = _centre(start[:, None])
     # one buffer for every Lanczos vector: the Gram matrix of the Ritz step reads it as is
     buf = np.zeros((n, (k + 1) * m))
     Q = [buf[:, i * m:(i + 1) * m] for i in range(k + 1)]
-    Q[0][:] = W / np.sqrt(wnorm2)
+    Q[0][:] = W / np.sqrt(np.einsum("ij,ij->j", W, W))
     alpha = np.zeros((k, m))
     beta = np.zeros((k, m))
     steps = np.full(m, k)          # per probe: number of Lanczos vectors used (breakdown)
@@ -277,14 +296,6 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
             "steps": np.minimum(steps, k_run), "wnorm2": wnorm2, "broken": broken, "Ku": Ku,
             "Kextra": Kextra, "eta": eta, "m": m, "k": k_run, "u": u[:, 0],
             "passes": op.passes}
-
-
-def _tridiag(alpha, beta, j, kj):
-    T = np.diag(alpha[:kj, j])
-    if kj > 1:
-        off = beta[:kj - 1, j]
-        T += np.diag(off, 1) + np.diag(off, -1)
-    return T
 
 
 def _three_term(alpha, beta, cols, m, k, size):

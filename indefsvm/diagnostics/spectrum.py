@@ -382,7 +382,11 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto",
         Matrix-free methods: probes and Lanczos steps (one pass over ``K`` a step). Defaults:
         ``"slq"`` 24 probes, ``"lanczos"`` 6 (``MATFREE_DEFAULTS``); 80 steps up to 20 000
         samples, 30 up to 50 000, 12 above (``MATFREE_STEPS``: the bias of the negative mass
-        falls with the steps, the time grows with them).
+        falls with the steps, the time grows with them). The four standard errors are read
+        from the probes' own spread, which takes some ten probes or more to be seen: with
+        fewer, the count and mass intervals can miss. When the complement of ``e`` has no
+        more dimensions than there are probes (``n - 1 <= n_probes``) the probes are a
+        basis of it and the probe average is the trace itself.
     random_state : int, Generator or None
         Seed of the probes (matrix-free methods): the same seed gives the same estimates.
 

@@ -1,0 +1,215 @@
+"""Edges of the diagnostics that no other test reached (found by the coverage map of
+``benchmarks/mutation_score.py``): one-sample kernels, estimates printed for people, rtol
+given to a computed spectrum, the CPD certificate from a matrix-free estimate, a probe's
+Lanczos run ending at its first step, the reports of SVR and one-class models, and the
+refusals on these paths. Each checks the figure against one computed here."""
+
+import logging
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.diagnostics import (
+    class_mean_sqdist,
+    cpd_test,
+    sanity_report,
+    sigmoid_region,
+    signature,
+    spectrum,
+)
+from indefsvm.kernels import kernel_matrix
+
+
+@pytest.mark.parametrize("value", [3.0, -2.0])
+def test_one_sample_kernel_spectrum(value):
+    sp = spectrum([[value]], method="dense")
+    assert sp.lam_min == sp.lam_max == value
+    assert sp.restricted.shape == (0,)
+    assert sp.schur == value
+    assert sp.is_psd is (value >= 0)
+    assert (sp.n_pos, sp.n_neg, sp.n_zero) == (0, 0, 0)
+
+
+def test_estimated_spectrum_and_signature_print_their_intervals():
+    B = np.random.default_rng(0).standard_normal((120, 120))
+    sp = spectrum(B + B.T, method="slq", random_state=0, n_steps=20)
+    text = str(sp)
+    iv = sp.intervals
+    assert "estimates" in text
+    assert f"lambda_min ~ {sp.lam_min:.4g} in [{iv['lam_min'][0]:.4g}, " in text
+    assert f"lambda_max ~ {sp.lam_max:.4g} in [{iv['lam_max'][0]:.4g}, " in text
+    sig = signature(sp)
+    st = str(sig)
+    assert f"p ~ {sig.p} in {sig.intervals['p']}, q ~ {sig.q} in {sig.intervals['q']}" in st
+    lo, hi = sig.intervals["negative_mass"]
+    assert f"[{lo:.3%}, {hi:.3%}]" in st
+
+
+@pytest.mark.parametrize("bad", [-1.0, True, "x", float("nan")])
+def test_spectrum_refuses_a_bad_rtol(bad):
+    with pytest.raises(ValueError, match="rtol must be >= 0"):
+        spectrum(np.eye(3), rtol=bad)
+
+
+def test_a_new_rtol_on_a_computed_spectrum_recomputes_it():
+    K = np.diag([5.0, 1.0, 1e-6, -1e-6, -2.0])
+    sp = spectrum(K)
+    assert signature(sp).q == 2
+    # a looser threshold (1e-3 of max |lambda| ~ 5e-3) counts the +-1e-6 pair as zero;
+    # the same rtol as before gives the same object back
+    loose = signature(sp, rtol=1e-3)
+    assert loose.q == 1 and loose.z > signature(sp).z
+    # a spectrum estimated from X alone (no matrix to recompute from) cannot take a new rtol
+    X = np.random.default_rng(0).standard_normal((40, 2))
+    est = isvm.check_kernel(X=X, kernel="rbf", method="slq", random_state=0).spectrum
+    with pytest.raises(ValueError, match="estimated without a kernel matrix"):
+        signature(est, rtol=0.5)
+
+
+def test_cpd_certificate_from_a_matrix_free_estimate_is_positive_definite():
+    # -||x - x'|| is CPD (a negative distance): the certificate Delta from the Lanczos
+    # bound must make K + Delta ee' positive definite, which Cholesky checks here
+    X = np.random.default_rng(1).standard_normal((150, 3))
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    K = -D
+    res = cpd_test(spectrum(K, method="slq", random_state=0))
+    assert res.is_cpd and res.delta is not None
+    assert "K is CPD (estimate)" in res.note
+    np.linalg.cholesky(K + res.delta * np.ones_like(K))
+
+
+def test_a_kernel_with_one_eigenvalue_ends_every_probe_at_step_one():
+    # on e-perp K = 3 I has the one eigenvalue 3: each probe's Lanczos run breaks down
+    # after one step and its quadrature is then the exact measure
+    sp = spectrum(3.0 * np.eye(40), method="slq", random_state=0)
+    assert (sp.n_pos, sp.n_neg) == (39, 0)
+    assert sp.intervals["n_neg"] == [0, 0] and sp.intervals["n_pos"][1] == 39
+    assert sp.lam_min == pytest.approx(3.0) and sp.lam_max == pytest.approx(3.0)
+
+
+def test_sigmoid_region_with_a_zero_slope_is_case_0():
+    X = np.ones((4, 2))
+    assert sigmoid_region(X, a=0.0, r=1.0).case == 0
+
+
+def test_sigmoid_region_case_4_refuses_labels_of_the_wrong_shape():
+    X = np.random.default_rng(0).standard_normal((10, 2))
+    with pytest.raises(ValueError, match=r"y must have shape \(10,\)"):
+        sigmoid_region(X, a=-0.5, r=-1.0, y=np.ones(9))
+
+
+def test_class_mean_sqdist_needs_exactly_two_classes():
+    with pytest.raises(ValueError, match="needs exactly two classes in y; got 3"):
+        class_mean_sqdist(np.eye(3), [0, 1, 2])
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, True, "x"])
+def test_check_kernel_refuses_a_bad_rtol(bad):
+    with pytest.raises(ValueError, match="rtol must be a positive number"):
+        isvm.check_kernel(np.eye(3), rtol=bad)
+
+
+def test_check_kernel_verbose_logs_its_phases(caplog):
+    X = np.random.default_rng(0).standard_normal((30, 2))
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.check_kernel(X=X, kernel="rbf", verbose=True, wmw_C=None)
+    assert "check_kernel: spectrum done" in caplog.text
+
+
+def test_matrix_free_check_refuses_one_class_and_wmw_with_a_callable():
+    X = np.random.default_rng(0).standard_normal((60, 2))
+    with pytest.raises(ValueError, match="y holds one class only"):
+        isvm.check_kernel(X=X, y=np.zeros(60), kernel="rbf", method="slq")
+    y = (X[:, 0] > 0).astype(int)
+
+    def my_kernel(A, B):
+        return np.tanh(0.5 * A @ B.T - 1.0)
+
+    with pytest.raises(ValueError, match="wmw_C with a matrix-free check needs"):
+        isvm.check_kernel(X=X, y=y, kernel=my_kernel, method="slq", wmw_C=(1.0,))
+
+
+def test_matrix_free_wmw_equals_the_dense_one():
+    # w'Mw with the kernel computed on the fly (SMO) and v'Kv by one kernel pass, against
+    # w'Mw from the dense check of the same indefinite kernel
+    X = np.random.default_rng(2).standard_normal((120, 3))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    kw = dict(kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    dense = isvm.check_kernel(X=X, y=y, method="dense", wmw_C=(0.1, 1.0), **kw)
+    mf = isvm.check_kernel(X=X, y=y, method="slq", random_state=0, wmw_C=(0.1, 1.0), **kw)
+    assert dense.wmw_by_C is not None and mf.wmw_by_C is not None
+    for C in (0.1, 1.0):
+        assert mf.wmw_by_C[C] == pytest.approx(dense.wmw_by_C[C], rel=1e-3, abs=1e-6)
+
+
+def test_negated_cpd_kernel_gets_the_do_not_train_recommendation():
+    X = np.random.default_rng(3).standard_normal((40, 2))
+    y = (X[:, 0] > 0).astype(int)
+    K = -kernel_matrix(X, kernel="rbf", gamma=0.5)
+    rep = isvm.check_kernel(K, y)
+    assert rep.negated_cpd
+    assert "do not train on K as it is (-K is CPSD: w'Mw <= 0 for every solution)" in str(rep)
+
+
+def _svr_and_one_class():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((50, 2))
+    t = X[:, 0] - 0.5 * X[:, 1]
+    kw = dict(kernel="sigmoid", gamma=0.3, coef0=-0.5)
+    return X, t, isvm.IndefiniteSVR(C=1.0, **kw).fit(X, t), \
+        isvm.IndefiniteOneClassSVM(nu=0.2, **kw).fit(X)
+
+
+def test_svr_and_one_class_reports_print_their_figures():
+    X, t, svr, oc = _svr_and_one_class()
+    for rep, name in ((sanity_report(svr, X, t), "outside the epsilon-tube"),
+                      (sanity_report(oc, X), "training outliers")):
+        text = str(rep)
+        assert f"{rep.n_sv} / {rep.n_bounded}" in text
+        assert f"{rep.wMw:.4g}" in text
+        assert name in text
+        curv = "n/a" if rep.min_curvature is None else f"{rep.min_curvature:.4g}"
+        assert f"(min curvature {curv})" in text
+        assert "Sanity report" in rep._repr_html_()
+
+
+def test_dual_reports_refuse_other_data():
+    X, t, svr, oc = _svr_and_one_class()
+    with pytest.raises(ValueError, match="X must be the training data of the model"):
+        sanity_report(oc, X[:40])
+    with pytest.raises(ValueError, match="y has 49 entries for 50 training samples"):
+        sanity_report(svr, X, t[:49])
+
+
+def test_pairwise_report_prints_every_pair():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((60, 2))
+    y = np.digitize(X[:, 0], [-0.4, 0.4])
+    model = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.3, coef0=-0.5).fit(X, y)
+    rep = sanity_report(model, X, y)
+    pairs = list(rep)
+    assert [p for p, _ in pairs] == [(0, 1), (0, 2), (1, 2)]
+    text = str(rep)
+    for (a, b), r in pairs:
+        assert f"classes {a} vs {b}\n{r}" in text
+    assert text.count("classes ") == 3
+    assert rep._repr_html_().count("<h3>") == 3
+
+
+@pytest.mark.parametrize("n", [3, 4, 8, 20])
+def test_small_kernels_probe_the_whole_complement_of_e(n):
+    # with as many probes as the complement of e has dimensions the probes are a basis of
+    # it: the counts are exact, not estimates from a handful of random signs (a constant
+    # sign vector, likely for small n, had no component there and gave NaN)
+    for K in (np.diag(np.linspace(-1.0, 2.0, n)), np.diag(np.r_[np.full(n - 1, -1.0), 3.0])):
+        ref = spectrum(K, method="dense")
+        for seed in range(10):
+            sp = spectrum(K, method="slq", random_state=seed)
+            assert np.isfinite(sp.lam_min) and np.isfinite(sp.negative_mass if hasattr(
+                sp, "negative_mass") else 0.0)
+            for key in ("n_neg", "n_pos"):
+                lo, hi = sp.intervals[key]
+                assert lo <= getattr(ref, key) <= hi, (n, seed, key)
+            assert sp.intervals["lam_min"][0] - 1e-9 <= ref.lam_min <= \
+                sp.intervals["lam_min"][1] + 1e-9
