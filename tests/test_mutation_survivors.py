@@ -111,3 +111,123 @@ def test_labels_of_the_wrong_length_are_refused_with_both_lengths():
 
     with pytest.raises(ValueError, match="y has 3 entries but there are 2 samples"):
         check_binary_labels([1, -1, 1], 2)
+
+
+def test_symmetry_threshold_is_1e_10_of_the_largest_entry():
+    from indefsvm._validation import check_kernel_matrix
+
+    check_kernel_matrix([[1.0, 0.0], [0.9e-10, 1.0]])
+    with pytest.raises(ValueError, match="not symmetric"):
+        check_kernel_matrix([[1.0, 0.0], [1.5e-10, 1.0]])
+
+
+def test_available_memory_reads_memavailable_in_kibibytes(monkeypatch):
+    import io
+
+    import indefsvm._validation as v
+
+    text = "MemTotal:  9999 kB\nMemFree:  1 kB\nMemAvailable:    2048 kB\n"
+    monkeypatch.setattr(v, "open", lambda *a, **k: io.StringIO(text), raising=False)
+    assert v.available_memory() == 2048 * 1024.0
+    monkeypatch.setattr(v, "open", lambda *a, **k: io.StringIO("MemTotal: 1 kB\n"),
+                        raising=False)
+    assert v.available_memory() is None
+
+
+# -- report.py: the recommendation's rules on their boundaries, and the report's text ------
+
+def test_recommendation_zero_wmw_is_not_positive():
+    only_zero = recommendation(_report({1.0: 0.0}))
+    assert "every C tried gives w'Mw <= 0" in only_zero
+    zero_and_pos = recommendation(_report({0.1: 0.2, 1.0: 0.0}))
+    assert "keep C <= 0.1 (w'Mw > 0 there)" in zero_and_pos
+    assert "so also compare the remedies on your folds" in zero_and_pos
+
+
+def test_recommendation_class_means_at_zero_distance():
+    r = _report()
+    r.class_mean_sqdist = 0.0
+    assert "class means are at c'Kc = 0 <= 0" in recommendation(r)
+    r.class_mean_sqdist = 0.5
+    assert "class means" not in recommendation(r)
+
+
+def test_recommendation_for_psd_and_cpd_kernels():
+    r = _report()
+    r.is_psd, r.is_cpd = True, False
+    assert recommendation(r) == ("Recommendation: train on K as it is; the SVM dual is "
+                                 "convex.")
+    r.is_psd, r.is_cpd = False, True
+    assert recommendation(r).endswith("convex on y'alpha = 0 (CPD).")
+
+
+def test_recommendation_for_slightly_and_moderately_indefinite():
+    slight = recommendation(_report(mass=0.001, ratio=0.001))
+    assert "(negative mass 0.1 %: slightly indefinite; clip and flip change little" in slight
+    moderate = recommendation(_report(mass=0.05, ratio=0.01))
+    assert moderate.startswith("Recommendation: train on K as it is with a sanity_report "
+                               "(negative mass 5 %), and compare the remedies on your folds")
+
+
+def test_pct_never_rounds_a_small_share_to_zero():
+    from indefsvm.diagnostics.report import pct
+
+    assert pct(0) == "0 %"
+    assert pct(0.000138) == "0.0138 %"
+    assert pct(0.5) == "50 %"
+
+
+def test_class_means_at_zero_distance_are_called_unsuitable_per_pair():
+    # K = ee': every difference of class means has c'Kc = (sum c)^2 = 0 exactly
+    y = np.array([0, 0, 1, 1, 2, 2])
+    rep = isvm.check_kernel(np.ones((6, 6)), y, wmw_C=None)
+    text = str(rep)
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        assert f"Classes {a} vs {b}: c'Kc = 0 <= 0, every solution of this pair" in text
+        assert f"classes {a} vs {b}: c'Kc / opposite eta <= 0" in text
+    two = isvm.check_kernel(np.ones((4, 4)), [0, 0, 1, 1], wmw_C=None)
+    assert "Squared distance of the class means c'Kc = 0 <= 0" in str(two)
+
+
+def test_report_text_shows_the_figures_it_holds():
+    X = np.random.default_rng(0).standard_normal((80, 3))
+    y = (X[:, 0] > 0).astype(int)
+    kw = dict(kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    rep = isvm.check_kernel(X=X, y=y, **kw)
+    text = str(rep)
+    assert text.startswith("Kernel check (kernel=sigmoid, gamma=0.5, coef0=-1.0)\n")
+    assert f"{rep.lam_min:.4g} / {rep.lam_max:.4g}" in text
+    sig = rep.signature
+    assert f"({sig.p}, {sig.q}, {sig.z})" in text
+    assert ", ".join(f"C={c:g}: {v:.3g}" for c, v in rep.wmw_by_C.items()) in text
+    scale = rep.spectrum.scale
+    from indefsvm.diagnostics.report import pct
+
+    assert (f"K is not PSD: lambda_min = {rep.lam_min:.4g}, {pct(abs(rep.lam_min) / scale)} "
+            f"of max |lambda| = {scale:.4g}.") in text
+    est = isvm.check_kernel(X=X, y=y, method="slq", random_state=0, **kw)
+    t2 = str(est)
+    iv = est.spectrum.intervals
+    s2 = est.signature
+    assert (f"~{est.lam_min:.4g} [{iv['lam_min'][0]:.4g}, {iv['lam_min'][1]:.4g}] / "
+            f"~{est.lam_max:.4g} [{iv['lam_max'][0]:.4g}, {iv['lam_max'][1]:.4g}]") in t2
+    assert (f"(~{s2.p} [{s2.intervals['p'][0]}, {s2.intervals['p'][1]}], "
+            f"~{s2.q} [{s2.intervals['q'][0]}, {s2.intervals['q'][1]}], ~{s2.z})") in t2
+    lo, hi = s2.intervals["negative_mass"]
+    assert f"~{pct(s2.negative_mass)} [{pct(lo)}, {pct(hi)}]" in t2
+    assert (f"Estimates (matrix-free, slq): lambda_min in [{iv['lam_min'][0]:.4g}, "
+            f"{iv['lam_min'][1]:.4g}], lambda_max in [{iv['lam_max'][0]:.4g}, "
+            f"{iv['lam_max'][1]:.4g}], q in {iv['n_neg']}, negative mass in "
+            f"[{pct(lo)}, {pct(hi)}]") in t2
+    assert "slq (figures with ~ are estimates, [interval])" in t2
+
+
+def test_report_to_dict_keeps_plain_kernel_parameters_and_names_the_rest():
+    def my_kernel(A, B):
+        return A @ B.T
+
+    X = np.random.default_rng(0).standard_normal((20, 2))
+    d = isvm.check_kernel(X=X, kernel=my_kernel, wmw_C=None).to_dict()
+    assert isinstance(d["kernel"]["kernel"], str) and "my_kernel" in d["kernel"]["kernel"]
+    d2 = isvm.check_kernel(X=X, kernel="rbf", gamma=0.5, wmw_C=None).to_dict()
+    assert d2["kernel"]["kernel"] == "rbf" and d2["kernel"]["gamma"] == 0.5
