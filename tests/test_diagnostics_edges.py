@@ -213,3 +213,39 @@ def test_small_kernels_probe_the_whole_complement_of_e(n):
                 assert lo <= getattr(ref, key) <= hi, (n, seed, key)
             assert sp.intervals["lam_min"][0] - 1e-9 <= ref.lam_min <= \
                 sp.intervals["lam_min"][1] + 1e-9
+
+
+def _cpd_kernels():
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((60, 3))
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    B = rng.standard_normal((40, 40))
+    return {"negative distance (CPD, not PSD)": -D,
+            "indefinite": B + B.T,
+            "rbf (PD)": np.exp(-0.5 * D ** 2),
+            "three samples": -D[:3, :3],
+            "two samples": np.array([[1.0, 3.0], [3.0, 1.0]])}
+
+
+@pytest.mark.parametrize("name", list(_cpd_kernels()))
+def test_ldl_path_equals_dense_on_every_figure(name):
+    K = _cpd_kernels()[name]
+    dense, ldl = spectrum(K, method="dense"), spectrum(K, method="ldl")
+    assert (ldl.n_pos, ldl.n_neg, ldl.n_zero) == (dense.n_pos, dense.n_neg, dense.n_zero)
+    for f in ("lam_min", "lam_max", "restricted_min", "restricted_max"):
+        assert getattr(ldl, f) == pytest.approx(getattr(dense, f), rel=1e-7, abs=1e-9), f
+    assert (ldl.schur is None) == (dense.schur is None)
+    if dense.schur is not None:
+        assert ldl.schur == pytest.approx(dense.schur, rel=1e-8)
+    assert cpd_test(ldl).is_cpd == cpd_test(dense).is_cpd
+
+
+def test_ldl_finds_no_negative_eigenvalue_in_a_low_rank_psd_kernel():
+    # rank 3 PSD on 300 samples: 297 eigenvalues at rounding level, none negative
+    X = np.random.default_rng(8).standard_normal((300, 3))
+    K = X @ X.T
+    sp = spectrum(K, method="ldl")
+    dense = spectrum(K, method="dense")
+    assert sp.n_neg == dense.n_neg == 0
+    assert sp.n_pos == dense.n_pos
+    assert sp.is_psd
