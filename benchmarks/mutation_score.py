@@ -393,10 +393,17 @@ def main(argv=None):
             all_mutants += [(rel, k) for k in range(n)]
         chosen = all_mutants if args.sample <= 0 else sorted(
             random.Random(args.seed).sample(all_mutants, min(args.sample, len(all_mutants))))
+        # in a seeded random order, so that the mutants done when a run is stopped are a
+        # random sample themselves; results are written after every mutant
+        random.Random(args.seed + 1).shuffle(chosen)
         chosen = chosen[shard - 1::n_shards]
         print(f"{len(all_mutants)} mutants in {len(targets)} files; running {len(chosen)} "
               f"(part {shard} of {n_shards})", flush=True)
-        results = [_run_one(rel, k, lines, secs) for rel, k in chosen]
+        results = []
+        for rel, k in chosen:
+            results.append(_run_one(rel, k, lines, secs))
+            with open(args.out, "w") as fh:
+                json.dump(results, fh, indent=1)
     with open(args.out, "w") as fh:
         json.dump(results, fh, indent=1)
     _summary(results, time.perf_counter() - t0)
