@@ -231,3 +231,45 @@ def test_report_to_dict_keeps_plain_kernel_parameters_and_names_the_rest():
     assert isinstance(d["kernel"]["kernel"], str) and "my_kernel" in d["kernel"]["kernel"]
     d2 = isvm.check_kernel(X=X, kernel="rbf", gamma=0.5, wmw_C=None).to_dict()
     assert d2["kernel"]["kernel"] == "rbf" and d2["kernel"]["gamma"] == 0.5
+
+
+# -- suitability.py: the grading of indefiniteness and the sigmoid table on their edges --
+
+@pytest.mark.parametrize("mass, ratio, want", [
+    (0.0099, 0.01, "slightly"), (0.01, 0.01, "moderately"), (0.1, 0.01, "moderately"),
+    (0.1001, 0.01, "strongly"), (0.005, 0.0999, "slightly"), (0.005, 0.1, "moderately"),
+    (0.005, 0.4999, "moderately"), (0.005, 0.5, "strongly"), (0.2, 0.2, "strongly"),
+    (None, 0.0999, "moderately"), (None, 0.1, "strongly"),
+])
+def test_indefiniteness_grades_on_the_thresholds(mass, ratio, want):
+    from indefsvm.diagnostics.suitability import indefiniteness
+
+    sig = SimpleNamespace(q=2, negative_mass=mass, negative_ratio=ratio)
+    assert indefiniteness(sig, (0.01, 0.1)) == f"{want} indefinite"
+    assert indefiniteness(SimpleNamespace(q=0, negative_mass=0.0, negative_ratio=0.0),
+                          (0.01, 0.1)).startswith("Euclidean")
+
+
+@pytest.mark.parametrize("good", [(0.0, 0.0), (0.0, 1.0), (0.3, 0.3), (1.0, 1.0)])
+def test_mass_thresholds_inclusive_bounds_are_accepted(good):
+    from indefsvm.diagnostics.suitability import _check_thresholds
+
+    assert _check_thresholds(good) == good
+
+
+@pytest.mark.parametrize("bad", [(-0.1, 0.5), (0.5, 0.4), (0.2, 1.1), ("a", 0.2), (0.1,)])
+def test_mass_thresholds_out_of_order_or_range_are_refused(bad):
+    from indefsvm.diagnostics.suitability import _check_thresholds
+
+    with pytest.raises(ValueError, match="mass_thresholds"):
+        _check_thresholds(bad)
+
+
+@pytest.mark.parametrize("a, r, case", [(0.5, -1.0, 1), (0.5, 0.0, 2), (0.5, 1.0, 2),
+                                        (-0.5, 1.0, 3), (-0.5, 0.0, 4), (-0.5, -1.0, 4),
+                                        (0.0, -1.0, 0), (0.0, 1.0, 0)])
+def test_sigmoid_cases_on_the_axes(a, r, case):
+    X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    reg = sigmoid_region(X, a=a, r=r)
+    assert reg.case == case
+    assert reg.max_arg == pytest.approx(max(a * float(x @ x) + r for x in X))
