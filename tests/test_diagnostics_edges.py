@@ -249,3 +249,25 @@ def test_ldl_finds_no_negative_eigenvalue_in_a_low_rank_psd_kernel():
     assert sp.n_neg == dense.n_neg == 0
     assert sp.n_pos == dense.n_pos
     assert sp.is_psd
+
+
+def test_cpd_delta_min_is_the_smallest_shift_that_makes_k_positive_definite():
+    # Lin & Lin (2003), Thm 3 through the Schur complement: K + Delta ee' is PD exactly for
+    # Delta > delta_min; checked on both sides by Cholesky, and the returned Delta adds the
+    # margin lambda_min(B) / n
+    K = _cpd_kernels()["negative distance (CPD, not PSD)"]
+    n = K.shape[0]
+    res = cpd_test(K)
+    assert res.is_cpd and res.delta_min is not None
+    step = 1e-6 * abs(res.delta_min)
+    np.linalg.cholesky(K + (res.delta_min + step))
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.cholesky(K + (res.delta_min - step))
+    sp = spectrum(K)
+    assert res.delta == pytest.approx(res.delta_min + sp.restricted_min / n, rel=1e-12)
+
+
+@pytest.mark.parametrize("value, delta_min, delta", [(3.0, -3.0, 0.0), (-2.0, 2.0, 4.0)])
+def test_cpd_certificate_of_one_sample(value, delta_min, delta):
+    res = cpd_test([[value]])
+    assert res.is_cpd and res.delta_min == delta_min and res.delta == delta
