@@ -271,3 +271,33 @@ def test_cpd_delta_min_is_the_smallest_shift_that_makes_k_positive_definite():
 def test_cpd_certificate_of_one_sample(value, delta_min, delta):
     res = cpd_test([[value]])
     assert res.is_cpd and res.delta_min == delta_min and res.delta == delta
+
+
+def test_svr_and_one_class_reports_equal_figures_from_the_model():
+    # the report recomputes from the kernel; the model's own predictions, dual coefficients
+    # and solver figures are the independent reference
+    X, t, svr, oc = _svr_and_one_class()
+    n = X.shape[0]
+    rep = sanity_report(svr, X, t)
+    K = kernel_matrix(X, kernel="sigmoid", gamma=0.3, coef0=-0.5)
+    coef = np.zeros(n)
+    coef[svr.support_] = svr.dual_coef_[0]
+    assert rep.n == n and rep.n_sv == svr.support_.shape[0]
+    assert rep.wMw == pytest.approx(coef @ K @ coef, rel=1e-10)
+    tol = svr.tol
+    outside = np.mean(np.abs(t - svr.predict(X)) > svr.epsilon + tol)
+    assert rep.outside_ratio == pytest.approx(outside)
+    a_up, a_low = svr.alpha_[:n], svr.alpha_[n:]
+    obj = 0.5 * (a_up - a_low) @ K @ (a_up - a_low) + svr.epsilon * (a_up + a_low).sum() \
+        - t @ (a_up - a_low)
+    assert rep.objective == pytest.approx(obj, rel=1e-9)
+    assert rep.n_bounded == int(np.count_nonzero((a_up >= svr.C * (1 - 1e-12))
+                                                 | (a_low >= svr.C * (1 - 1e-12))))
+    assert rep.kkt_gap == pytest.approx(svr.kkt_gap_, rel=1e-6, abs=1e-9)
+    assert rep.is_stationary == (rep.kkt_gap <= tol)
+    orep = sanity_report(oc, X)
+    assert orep.outside_ratio == pytest.approx(np.mean(oc.decision_function(X) < -oc.tol))
+    a = oc.alpha_
+    assert orep.wMw == pytest.approx(a @ K @ a, rel=1e-10)
+    assert orep.objective == pytest.approx(0.5 * a @ K @ a, rel=1e-9)
+    assert orep.n_sv == int(np.count_nonzero(a))
