@@ -273,3 +273,30 @@ def test_sigmoid_cases_on_the_axes(a, r, case):
     reg = sigmoid_region(X, a=a, r=r)
     assert reg.case == case
     assert reg.max_arg == pytest.approx(max(a * float(x @ x) + r for x in X))
+
+
+def test_eta_scan_of_one_sample_has_no_pair():
+    r = eta_scan([[2.0]], y=[1])
+    assert (r.n_pairs, r.n_negative, r.fraction) == (0, 0, 0.0)
+    assert r.worst_pair is None and np.isnan(r.worst_eta)
+    assert (r.n_cross_nonpositive, r.n_cross_pairs) == (0, 0)
+
+
+def test_eta_scan_counts_and_worst_pair_by_brute_force():
+    rng = np.random.default_rng(12)
+    B = rng.standard_normal((9, 9))
+    K = B + B.T
+    y = rng.integers(0, 2, 9)
+    r = eta_scan(K, y)
+    etas = {(i, j): K[i, i] + K[j, j] - 2 * K[i, j] for i in range(9) for j in range(i + 1, 9)}
+    assert r.n_pairs == 36 and r.n_negative == sum(e < -r.atol for e in etas.values())
+    assert r.fraction == r.n_negative / 36
+    assert r.n_cross_pairs == sum(y[i] != y[j] for i, j in etas)
+    assert r.n_cross_nonpositive == sum(y[i] != y[j] and e <= r.atol
+                                        for (i, j), e in etas.items())
+    worst = min(etas, key=lambda p: (etas[p], p))
+    assert r.worst_pair == worst and r.worst_eta == etas[worst]
+    with pytest.raises(ValueError, match=r"y must have shape \(9,\)"):
+        eta_scan(K, y[:8])
+    with pytest.raises(ValueError, match=r"y must have shape \(9,\)"):
+        eta_scan(K, y[None, :])
