@@ -301,3 +301,35 @@ def test_svr_and_one_class_reports_equal_figures_from_the_model():
     assert orep.wMw == pytest.approx(a @ K @ a, rel=1e-10)
     assert orep.objective == pytest.approx(0.5 * a @ K @ a, rel=1e-9)
     assert orep.n_sv == int(np.count_nonzero(a))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_signature_equals_the_centred_kernel_computed_here(seed):
+    # JKJ by numpy's eigvalsh on the explicit centring, thresholds as documented:
+    # |lambda| <= rtol * max|lambda(K)| is zero; mass = sum |negative| / sum |all|
+    rng = np.random.default_rng(seed)
+    n = 30
+    B = rng.standard_normal((n, 6))
+    K = B @ np.diag([3.0, 2.0, 1.0, -0.5, -1.5, 1e-9]) @ B.T
+    J = np.eye(n) - np.ones((n, n)) / n
+    mu = np.linalg.eigvalsh(J @ K @ J)
+    rtol = 1e-6 if seed % 2 else None
+    sp = spectrum(K, rtol=rtol)
+    tol = (rtol if rtol is not None else n * np.finfo(float).eps) * np.abs(
+        np.linalg.eigvalsh(K)).max()
+    assert sp.tol == pytest.approx(tol, rel=1e-12)
+    sig = signature(sp)
+    p, q = int(np.sum(mu > tol)), int(np.sum(mu < -tol))
+    assert (sig.p, sig.q, sig.z) == (p, q, n - p - q)
+    nz = mu[np.abs(mu) > tol]
+    assert sig.negative_mass == pytest.approx(np.abs(nz[nz < 0]).sum() / np.abs(mu).sum(),
+                                              rel=1e-9)
+    assert sig.negative_ratio == pytest.approx(abs(mu.min()) / mu.max(), rel=1e-9)
+    np.testing.assert_allclose(sig.eigenvalues, np.sort(mu), atol=1e-10 * abs(mu).max())
+    assert (sp.n_pos, sp.n_neg, sp.n_zero) == (p, q, n - 1 - p - q)
+
+
+def test_signature_of_a_psd_kernel_has_no_negative_ratio():
+    X = np.random.default_rng(0).standard_normal((20, 3))
+    sig = signature(X @ X.T)
+    assert sig.q == 0 and sig.negative_ratio == 0.0 and sig.negative_mass == 0.0
