@@ -314,3 +314,43 @@ def test_a_singular_reduced_hessian_is_undetermined_at_any_scale(scale):
     assert n_free == 3 and is_min is None and abs(curv) <= 1e-14 * scale
     Q = np.outer(y, y) * K
     assert _reduced_curvature(Q, y, alpha, np.ones(3), np.zeros(3), 1.0, 0.0)[0] is None
+
+
+@pytest.mark.parametrize("case", range(9))
+def test_sanity_notes_state_the_figures_of_the_report(case):
+    K, y, alpha, C, b = _points()[case]
+    for bias in (True, False):
+        rep = sanity_report_from_alpha(K, y, alpha, C, b, tol=1e-3, bias=bias)
+        text = "\n".join(rep.notes)
+        if bias and rep.is_stationary:
+            assert (f"Stationary point: KKT gap m - M = {rep.kkt_gap:.3g} <= tol = 0.001 "
+                    "(Lin & Lin 2003, (21)).") in text
+        elif bias:
+            assert f"Not a stationary point: KKT gap m - M = {rep.kkt_gap:.3g} > tol" in text
+        elif rep.is_stationary:
+            assert f"largest KKT violation {rep.kkt_gap:.3g} <= tol = 0.001" in text
+        else:
+            assert (f"Not a stationary point of the problem without the bias: largest KKT "
+                    f"violation {rep.kkt_gap:.3g} > tol = 0.001") in text
+        if rep.wMw > 0:
+            assert f"w'Mw = {rep.wMw:.4g} > 0" in text and f"{rep.margin:.4g}." in text
+        else:
+            assert f"w'Mw = {rep.wMw:.4g} <= 0: the SVM acts as a counter-intuitive" in text
+        holds = "holds" if rep.train_error <= rep.bounded_ratio + 1e-12 else "is violated"
+        assert (f"{rep.n_bounded} of {rep.n} training points are bounded SVs "
+                f"({rep.bounded_ratio:.2%}), an upper bound on the training error "
+                f"{rep.train_error:.2%}; the bound {holds}.") in text
+        d = rep.class_mean_sqdist
+        assert (f"c'Kc = {d:.4g} <= 0" if d <= 0 else f"c'Kc = {d:.4g} bounds w'Mw") in text
+        if rep.is_local_min is False:
+            assert f"Not a local minimum: curvature {rep.min_curvature:.4g} < 0" in text
+        elif rep.is_local_min is True and rep.min_curvature is not None:
+            assert f"smallest curvature {rep.min_curvature:.4g}" in text
+        elif rep.is_local_min is None:
+            assert "Local minimality undetermined" in text
+        if rep.ch_mu is None:
+            assert "Per-sample bounds C_i" in text
+        else:
+            assert f"mu = 2C / sum(alpha) = {rep.ch_mu:.4g}." in text
+        assert ("alpha violates y'alpha = 0" in text) == (
+            bias and abs(y @ alpha) > 1e-8 * max(1.0, float(np.max(C)) * len(y)))
