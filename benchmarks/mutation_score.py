@@ -53,8 +53,8 @@ SWAP_CMP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
 SWAP_BIN = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
 
 # Mutants that cannot change what the code computes, looked at one by one:
-# (file, the mutated line stripped, the change) -> why.
-EQUIVALENT: dict[tuple[str, str, str], str] = {
+# (file, the mutated line stripped, column of the mutated node in it, the change) -> why.
+EQUIVALENT: dict[tuple[str, str, int, str], str] = {
 }
 
 # ---------------------------------------------------------------- the mutator
@@ -112,10 +112,11 @@ def _mutate(node, kind):
 
 
 def _mutant_source(source, k):
-    """The source with mutant k applied, and (first line, last line, change, tree, node)."""
+    """The source with mutant k applied, and ((first line, last line, column), change)."""
     tree = ast.parse(source)
     node, kind, what = _sites(tree)[k]
-    lines = (getattr(node, "lineno", 0), getattr(node, "end_lineno", 0))
+    lines = (getattr(node, "lineno", 0), getattr(node, "end_lineno", 0),
+             getattr(node, "col_offset", 0))
     if kind == "not":
         # replace "not x" by "x" in its parent
         for parent in ast.walk(tree):
@@ -298,11 +299,13 @@ def _run_one(rel, k, lines, secs):
     path = os.path.join(ROOT, rel)
     with open(path) as fh:
         original = fh.read()
-    source, (first, last), what = _mutant_source(original, k)
+    source, (first, last, col), what = _mutant_source(original, k)
     text = original.splitlines()[first - 1].strip()
+    # the column counted from the line's first non-blank character, as ``text`` is stripped
+    col -= len(original.splitlines()[first - 1]) - len(original.splitlines()[first - 1].lstrip())
     tests = sorted(_tests_for(rel, ast.parse(original), first, last, lines),
                    key=lambda t: (secs.get(t, 0.0), t))
-    if (rel, text, what) in EQUIVALENT:
+    if (rel, text, col, what) in EQUIVALENT:
         verdict = "equivalent"
     elif not tests:
         verdict = "survived (no test runs it)"
@@ -316,13 +319,33 @@ def _run_one(rel, k, lines, secs):
             with open(path, "w") as fh:
                 fh.write(original)
     print(f"{rel}:{first:<5} {what:<24} {len(tests):5d} tests  {verdict}", flush=True)
-    return {"file": rel, "k": k, "line": first, "text": text, "what": what,
+    return {"file": rel, "k": k, "line": first, "col": col, "text": text, "what": what,
             "verdict": verdict, "n_tests": len(tests)}
+
+
+def _column(r):
+    """The mutated node's column (from the line's first non-blank character) of a result
+    written without one, read from the source as it is now (None if the line changed)."""
+    if "col" in r:
+        return r["col"]
+    with open(os.path.join(ROOT, r["file"])) as fh:
+        source = fh.read()
+    sites = _sites(ast.parse(source))
+    if r["k"] >= len(sites):
+        return None
+    node = sites[r["k"]][0]
+    line = source.splitlines()[node.lineno - 1]
+    if line.strip() != r["text"]:
+        return None
+    return node.col_offset - (len(line) - len(line.lstrip()))
 
 
 def _summary(results, seconds):
     tally = {"killed": 0, "survived": 0, "equivalent": 0, "not run": 0, "gone": 0}
     for r in results:
+        if r["verdict"].startswith("survived") and (
+                r["file"], r["text"], _column(r), r["what"]) in EQUIVALENT:
+            r["verdict"] = "equivalent"
         v = r["verdict"]
         key = ("killed" if v.startswith("killed") else "survived" if v.startswith("survived")
                else v if v in tally else "not run")
@@ -334,7 +357,8 @@ def _summary(results, seconds):
           f"of the non-equivalent; {seconds:.0f} s")
     for r in results:
         if r["verdict"].startswith("survived"):
-            print(f"survivor: {r['file']}:{r['line']} {r['what']:<22} | {r['text'][:90]}")
+            print(f"survivor: {r['file']}:{r['line']} col {_column(r)} {r['what']:<22} | "
+                  f"{r['text'][:90]}")
     return tally
 
 

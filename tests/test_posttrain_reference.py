@@ -212,8 +212,9 @@ def test_feasibility_tolerance_is_1e_8_times_max_1_Cn_inclusive():
     # y'alpha = 1e-8 exactly, C n = 1: on the tolerance, still feasible
     rep = sanity_report_from_alpha(np.eye(2), [1, -1], [1e-8, 0.0], 0.5)
     assert not any("violates" in note for note in rep.notes)
-    rep = sanity_report_from_alpha(np.eye(2), [1, -1], [3e-8, 0.0], 0.5)
-    assert any("violates y'alpha = 0" in note for note in rep.notes)
+    for off in (1.5e-8, 3e-8):
+        rep = sanity_report_from_alpha(np.eye(2), [1, -1], [off, 0.0], 0.5)
+        assert any("violates y'alpha = 0" in note for note in rep.notes)
 
 
 def test_kkt_index_sets_on_every_two_sample_corner():
