@@ -115,6 +115,11 @@ def test_check_kernel_verbose_logs_its_phases(caplog):
     with caplog.at_level(logging.INFO, logger="indefsvm"):
         isvm.check_kernel(X=X, kernel="rbf", verbose=True, wmw_C=None)
     assert "check_kernel: spectrum done" in caplog.text
+    # the logged durations are elapsed times (seconds since the call began)
+    import re
+
+    secs = [float(v) for v in re.findall(r"done in ([0-9.]+) s", caplog.text)]
+    assert len(secs) >= 2 and all(0.0 <= s < 60.0 for s in secs)
 
 
 def test_matrix_free_check_refuses_one_class_and_wmw_with_a_callable():
