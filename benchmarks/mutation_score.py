@@ -54,7 +54,31 @@ SWAP_BIN = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.
 
 # Mutants that cannot change what the code computes, looked at one by one:
 # (file, the mutated line stripped, column of the mutated node in it, the change) -> why.
+_PT = "indefsvm/diagnostics/posttrain.py"
+_UP = "up = ((alpha < C) & (y > 0)) | ((alpha > 0) & (y < 0))"
+_LOW = "low = ((alpha < C) & (y < 0)) | ((alpha > 0) & (y > 0))"
+_PM1 = "labels are exactly +1 / -1 here (validated): y > 0, y >= 0 agree, as do y < 0, " \
+    "y <= 0 and y < 1"
+_SQUARE = "K is square (validated): shape[0] = shape[1]"
 EQUIVALENT: dict[tuple[str, str, int, str], str] = {
+    **{(_PT, _UP, col, what): _PM1 for col, what in
+       ((21, "Gt -> GtE"), (47, "Lt -> LtE"), (51, "0 -> 1"))},
+    **{(_PT, _LOW, col, what): _PM1 for col, what in
+       ((22, "Lt -> LtE"), (48, "Gt -> GtE"), (26, "0 -> 1"))},
+    **{(_PT, "c = np.where(y > 0, 1.0 / np.count_nonzero(y > 0), -1.0 / "
+            "np.count_nonzero(y < 0))", col, what): _PM1
+       for col, what in ((13, "Gt -> GtE"), (43, "Gt -> GtE"), (75, "Lt -> LtE"),
+                         (79, "0 -> 1"))},
+    (_PT, "n = K.shape[0]", 12, "0 -> 1"): _SQUARE,
+    ("indefsvm/diagnostics/spectrum.py", "n = K.shape[0]", 12, "0 -> 1"): _SQUARE,
+    **{("indefsvm/diagnostics/spectrum.py", "return MATFREE_STEPS[-1][1]  # pragma: no cover",
+        col, "1 -> 2"): "unreachable: the last MATFREE_STEPS entry has no size limit"
+       for col in (22, 25)},
+    ("indefsvm/diagnostics/_matfree.py", "if n > 1 and m == n - 1:", 7, "1 -> 2"):
+        "the matrix-free methods need n >= 3 (checked before)",
+    ("indefsvm/diagnostics/_matfree.py",
+     "n, step = self.n, max(1, 2_000_000 // max(self.n, 1))", 22, "1 -> 2"):
+        "rows per stripe: at least 2 instead of 1 changes only how K @ V is cut, for n > 2e6",
 }
 
 # ---------------------------------------------------------------- the mutator
