@@ -350,3 +350,39 @@ def test_sigmoid_region_reads_the_kernels_own_defaults(method):
     rep = isvm.check_kernel(X=X, kernel="sigmoid", method=method, random_state=0,
                             wmw_C=None)
     assert rep.sigmoid.a == 0.25 and rep.sigmoid.r == 1.0
+
+
+def test_lemma_2_needs_a_positive_slope():
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    assert sigmoid_region(X, a=0.5, r=-1.0).lemma2 is True      # a > 0, max a|x|^2 + r < 0
+    assert sigmoid_region(X, a=0.0, r=-1.0).lemma2 is False     # a = 0: not Lemma 2's case
+    assert sigmoid_region(X, a=1.0, r=-1.0).lemma2 is True      # max_arg = 0 exactly
+    assert sigmoid_region(X, a=1.5, r=-1.0).lemma2 is False
+
+
+def test_matrix_free_steps_are_counted_in_the_log_and_details(caplog):
+    X = np.random.default_rng(9).standard_normal((60, 3))
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        rep = isvm.check_kernel(X=X, kernel="sigmoid", gamma=0.5, coef0=-1.0, method="slq",
+                                random_state=0, n_steps=3, verbose=True)
+    sp = rep.spectrum
+    steps = [r.getMessage() for r in caplog.records if "Lanczos step" in r.getMessage()]
+    assert [s.split(" (")[0] for s in steps] == [
+        f"matrix-free spectrum: Lanczos step {i} of 3" for i in (1, 2, 3)]
+    assert sp.details["n_steps"] == 3 and sp.details["passes"] == 3
+    B = np.random.default_rng(9).standard_normal((60, 60))
+    one = spectrum(B + B.T, method="slq", random_state=0, n_steps=1)
+    assert one.details["n_steps"] == 1 and one.details["passes"] == 1
+
+
+def test_auto_wmw_is_computed_up_to_dense_max_inclusive(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.modules["indefsvm.diagnostics.spectrum"], "DENSE_MAX", 40)
+    rng = np.random.default_rng(10)
+    for n, computed in ((40, True), (41, False)):
+        X = rng.standard_normal((n, 3))
+        y = (X[:, 0] > 0).astype(int)
+        K = kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0)
+        rep = isvm.check_kernel(K, y, random_state=0)
+        assert (rep.wmw_by_C is not None) is computed, n
