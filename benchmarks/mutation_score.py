@@ -79,6 +79,12 @@ EQUIVALENT: dict[tuple[str, str, int, str], str] = {
     ("indefsvm/diagnostics/_matfree.py",
      "n, step = self.n, max(1, 2_000_000 // max(self.n, 1))", 22, "1 -> 2"):
         "rows per stripe: at least 2 instead of 1 changes only how K @ V is cut, for n > 2e6",
+    ("indefsvm/diagnostics/_matfree.py", "start[0] = 1.0", 6, "0 -> 1"):
+        "any unit vector off e starts the Lanczos run of a constant probe (weight 0)",
+    ("indefsvm/diagnostics/spectrum.py", 'if est["n_neg"] + est["n_pos"] > n - 1:', 37,
+     "1 -> 2"): "a sum of n - 1 is left as it is: n_pos = max(low, n - 1 - n_neg) = n_pos",
+    ("indefsvm/diagnostics/suitability.py", "strict=True):", 7, "True -> False"):
+        "one result per C by construction: zip's strict check cannot fire",
 }
 
 # ---------------------------------------------------------------- the mutator

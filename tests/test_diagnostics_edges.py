@@ -386,3 +386,14 @@ def test_auto_wmw_is_computed_up_to_dense_max_inclusive(monkeypatch):
         K = kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0)
         rep = isvm.check_kernel(K, y, random_state=0)
         assert (rep.wmw_by_C is not None) is computed, n
+
+
+def test_matrix_free_check_takes_three_samples_and_refuses_two():
+    X = np.array([[0.0, 1.0], [1.0, 0.5], [2.0, -1.0]])
+    rep = isvm.check_kernel(X=X, kernel="sigmoid", gamma=0.5, coef0=-1.0, method="slq",
+                            random_state=0)
+    dense = isvm.check_kernel(X=X, kernel="sigmoid", gamma=0.5, coef0=-1.0, method="dense")
+    assert rep.n == 3 and (rep.signature.p, rep.signature.q) == (dense.signature.p,
+                                                                  dense.signature.q)
+    with pytest.raises(ValueError, match="need at least 3 samples; got 2"):
+        isvm.check_kernel(X=X[:2], kernel="rbf", method="slq")
