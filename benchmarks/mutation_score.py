@@ -83,6 +83,12 @@ EQUIVALENT: dict[tuple[str, str, int, str], str] = {
         "any unit vector off e starts the Lanczos run of a constant probe (weight 0)",
     ("indefsvm/diagnostics/spectrum.py", 'if est["n_neg"] + est["n_pos"] > n - 1:', 37,
      "1 -> 2"): "a sum of n - 1 is left as it is: n_pos = max(low, n - 1 - n_neg) = n_pos",
+    ("indefsvm/diagnostics/_matfree.py", "self.n_classes = max(int(n_classes), 1)", 37,
+     "1 -> 2"): "without labels every sample is in class 0: an empty second class adds "
+                "nothing to the eta tables, which are not reported without labels",
+    ("indefsvm/diagnostics/suitability.py",
+     "sample, lowest = X[:2], (X.min() if X.size else 0.0)", 48, "0.0 -> 1.0"):
+        "an empty X is refused just after (fewer than 3 samples) whatever its minimum",
     ("indefsvm/diagnostics/suitability.py", "strict=True):", 7, "True -> False"):
         "one result per C by construction: zip's strict check cannot fire",
 }

@@ -300,3 +300,10 @@ def test_eta_scan_counts_and_worst_pair_by_brute_force():
         eta_scan(K, y[:8])
     with pytest.raises(ValueError, match=r"y must have shape \(9,\)"):
         eta_scan(K, y[None, :])
+
+
+def test_bad_labels_message_lists_the_first_five_values():
+    from indefsvm._validation import check_binary_labels
+
+    with pytest.raises(ValueError, match=r"got values \[-3\.0, -2\.0, 0\.0, 2\.0, 3\.0\]\)"):
+        check_binary_labels([-3, -2, 0, 2, 3, 4, 5], 7)
