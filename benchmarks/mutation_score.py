@@ -316,16 +316,30 @@ def _run_tests(node_ids, timeout):
     return "survived" if proc.returncode == 0 else "killed"
 
 
-def _locate(rel, text, what, line):
-    """Index of the mutant of file rel whose line reads ``text`` and whose change is
-    ``what`` (nearest to ``line`` when several), or None when that code is gone."""
+def _locate(rel, text, what, line, col=None, hint=None):
+    """Index of the mutant of file rel whose line reads ``text``, whose change is ``what``
+    and whose column is ``col`` (nearest to ``line`` when several), or None when that code
+    is gone."""
     with open(os.path.join(ROOT, rel)) as fh:
         source = fh.read()
     src_lines = source.splitlines()
     best = None
-    for k, (node, _, w) in enumerate(_sites(ast.parse(source))):
+    sites = _sites(ast.parse(source))
+
+    def same(k):
+        node, _, w = sites[k]
+        full = src_lines[node.lineno - 1]
+        c = node.col_offset - (len(full) - len(full.lstrip()))
+        return w == what and full.strip() == text and (col is None or c == col)
+
+    # the same index when the file is unchanged (nested operators share a column)
+    if hint is not None and hint < len(sites) and same(hint):
+        return hint
+    for k, (node, _, w) in enumerate(sites):
         n = getattr(node, "lineno", 0)
-        if w == what and src_lines[n - 1].strip() == text:
+        full = src_lines[n - 1]
+        c = node.col_offset - (len(full) - len(full.lstrip()))
+        if w == what and full.strip() == text and (col is None or c == col):
             if best is None or abs(n - line) < abs(best[1] - line):
                 best = (k, n)
     return None if best is None else best[0]
@@ -438,7 +452,7 @@ def main(argv=None):
             if not r["verdict"].startswith("survived"):
                 results.append(r)
                 continue
-            k = _locate(r["file"], r["text"], r["what"], r["line"])
+            k = _locate(r["file"], r["text"], r["what"], r["line"], r.get("col"), r["k"])
             if k is None:
                 print(f"{r['file']}:{r['line']:<5} {r['what']:<24} gone", flush=True)
                 results.append({**r, "verdict": "gone"})
