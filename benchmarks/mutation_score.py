@@ -89,6 +89,16 @@ EQUIVALENT: dict[tuple[str, str, int, str], str] = {
     ("indefsvm/diagnostics/suitability.py",
      "sample, lowest = X[:2], (X.min() if X.size else 0.0)", 48, "0.0 -> 1.0"):
         "an empty X is refused just after (fewer than 3 samples) whatever its minimum",
+    ("indefsvm/diagnostics/_matfree.py", "labels=None, n_classes=1, atol=0.0, n_threads=1, "
+     "tile=128):", 23, "1 -> 2"): "the default class count is read only without labels, "
+                                  "where the eta tables are not reported",
+    ("indefsvm/_validation.py", "n_threads: int = 1) -> np.ndarray:", 17, "1 -> 2"):
+        "the compiled checks give the same answer on any number of threads (tested)",
+    ("indefsvm/diagnostics/spectrum.py", "z = np.linalg.solve(dblk, z) if n < 3 else "
+     "sla.solve_banded(", 36, "3 -> 4"): "both solve the same small system exactly",
+    ("indefsvm/diagnostics/suitability.py",
+     "n_k = int(np.shape(K)[0]) if np.ndim(K) == 2 else 0", 50, "0 -> 1"):
+        "a K that is not 2-D is refused by the kernel check right after",
     ("indefsvm/diagnostics/suitability.py", "strict=True):", 7, "True -> False"):
         "one result per C by construction: zip's strict check cannot fire",
 }

@@ -397,3 +397,24 @@ def test_matrix_free_check_takes_three_samples_and_refuses_two():
                                                                   dense.signature.q)
     with pytest.raises(ValueError, match="need at least 3 samples; got 2"):
         isvm.check_kernel(X=X[:2], kernel="rbf", method="slq")
+
+
+def test_auto_spectrum_is_dense_up_to_dense_max_inclusive(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.modules["indefsvm.diagnostics.spectrum"], "DENSE_MAX", 40)
+    B = np.random.default_rng(13).standard_normal((41, 41))
+    assert spectrum((B + B.T)[:40, :40]).method == "dense"
+    assert spectrum(B + B.T, random_state=0).method == "slq"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_ldl_inertia_with_two_by_two_pivots_equals_dense(seed):
+    # zero diagonals force Bunch-Kaufman's 2 x 2 pivots, also in the last rows
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 9))
+    B = rng.standard_normal((n, n))
+    K = B + B.T
+    np.fill_diagonal(K, 0.0)
+    dense, ldl = spectrum(K, method="dense"), spectrum(K, method="ldl")
+    assert (ldl.n_pos, ldl.n_neg, ldl.n_zero) == (dense.n_pos, dense.n_neg, dense.n_zero)
