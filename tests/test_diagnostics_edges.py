@@ -369,6 +369,9 @@ def test_matrix_free_steps_are_counted_in_the_log_and_details(caplog):
     steps = [r.getMessage() for r in caplog.records if "Lanczos step" in r.getMessage()]
     assert [s.split(" (")[0] for s in steps] == [
         f"matrix-free spectrum: Lanczos step {i} of 3" for i in (1, 2, 3)]
+    # each with the seconds since the run began
+    secs = [float(s.split(" (")[1].split(" s)")[0]) for s in steps]
+    assert secs == sorted(secs) and 0.0 <= secs[0] and secs[-1] < 60.0
     assert sp.details["n_steps"] == 3 and sp.details["passes"] == 3
     B = np.random.default_rng(9).standard_normal((60, 60))
     one = spectrum(B + B.T, method="slq", random_state=0, n_steps=1)
@@ -418,3 +421,11 @@ def test_ldl_inertia_with_two_by_two_pivots_equals_dense(seed):
     np.fill_diagonal(K, 0.0)
     dense, ldl = spectrum(K, method="dense"), spectrum(K, method="ldl")
     assert (ldl.n_pos, ldl.n_neg, ldl.n_zero) == (dense.n_pos, dense.n_neg, dense.n_zero)
+
+
+def test_the_documented_switch_to_matrix_free_is_5000_samples():
+    # the user guide, check_kernel's and spectrum's docstrings say "dense up to 5 000"
+    import sys
+
+    assert sys.modules["indefsvm.diagnostics.spectrum"].DENSE_MAX == 5000
+    assert "5 000" in spectrum.__doc__ and "5 000" in isvm.check_kernel.__doc__
