@@ -739,6 +739,23 @@ def matrix_defects(const double[:, ::1] K, int n_threads=1):
     return vmax, amax, (ai, aj), finite
 
 
+cdef object _self_dots(const double[:, ::1] A):
+    """Squared row norms by the same sums as the dot products (an rbf self-value is then
+    exactly 1)."""
+    cdef Py_ssize_t i, n = A.shape[0], d = A.shape[1]
+    out = np.zeros(n)
+    cdef double[::1] o = out
+    if d > 0:
+        for i in range(n):
+            ix_dot_rows(&A[i, 0], d, &A[i, 0], &o[i], 1)
+    return out
+
+
+cdef object _logs(A, int kind):
+    """Entrywise logs of the inputs for the symmetric KL kernel (a placeholder otherwise)."""
+    return np.log(np.asarray(A)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
+
+
 def decision_values(int kind, const double[:, ::1] X, const double[:, ::1] SV,
                     const double[:, ::1] coef, double gamma, double coef0, int degree,
                     int n_threads=1):
@@ -762,13 +779,9 @@ def decision_values(int kind, const double[:, ::1] X, const double[:, ::1] SV,
     if nt > nblocks:
         nt = <int>nblocks
     cdef double[:, ::1] ov = out
-    cdef double[::1] sq_sv = np.zeros(m)
-    # the squared norms by the same sums as the dot products (an rbf self-value is then 1)
-    for j in range(m):
-        if d > 0:
-            ix_dot_rows(&SV[j, 0], d, &SV[j, 0], &sq_sv[j], 1)
-    logs_sv = np.log(np.asarray(SV)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
-    logs_x = np.log(np.asarray(X)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
+    cdef double[::1] sq_sv = _self_dots(SV)
+    logs_sv = _logs(SV, kind)
+    logs_x = _logs(X, kind)
     cdef const double[:, ::1] lsv = logs_sv
     cdef const double[:, ::1] lx = logs_x
     bufs = np.empty((nt, B * m))
@@ -943,17 +956,9 @@ def kernel_block_products(int kind, const double[:, ::1] XI, const double[:, ::1
     cdef double[:, :, ::1] aJ = accJ
     bufs = np.empty((nt, T * T))
     cdef double[:, ::1] bv = bufs
-    sqI_a = np.zeros(nI)
-    sqJ_a = np.zeros(nJ)
-    cdef double[::1] sqI = sqI_a, sqJ = sqJ_a
-    for i in range(nI):
-        if d > 0:
-            ix_dot_rows(&XI[i, 0], d, &XI[i, 0], &sqI[i], 1)
-    for j in range(nJ):
-        if d > 0:
-            ix_dot_rows(&XJ[j, 0], d, &XJ[j, 0], &sqJ[j], 1)
-    lxI_a = np.log(np.asarray(XI)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
-    lxJ_a = np.log(np.asarray(XJ)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
+    cdef double[::1] sqI = _self_dots(XI), sqJ = _self_dots(XJ)
+    lxI_a = _logs(XI, kind)
+    lxJ_a = _logs(XJ, kind)
     cdef const double[:, ::1] lxI = lxI_a
     cdef const double[:, ::1] lxJ = lxJ_a
     cdef bint dots = kind in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID)

@@ -225,7 +225,6 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
     m = int(min(n_probes, max(n - 1, 1)))
     k = int(max(1, min(n_steps, n - 1)))
     rng = np.random.default_rng(random_state)
-    Z = rng.choice(np.array([-1.0, 1.0]), size=(n, m))
     if n > 1 and m == n - 1:
         # as many probes as the complement of e has dimensions: an orthonormal basis of it
         # (columns 2.. of the Householder reflection taking e_1 to e / sqrt(n)), scaled to
@@ -236,7 +235,7 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
         H = np.eye(n) - (2.0 / (v @ v)) * np.outer(v, v)
         W = math.sqrt(n - 1) * H[:, 1:]
     else:
-        W = _centre(Z)
+        W = _centre(rng.choice(np.array([-1.0, 1.0]), size=(n, m)))
     wnorm2 = np.einsum("ij,ij->j", W, W)
     # a constant probe has nothing on the complement of e: its quadratic forms are 0, and it
     # stays in the averages with weight 0 (drawing it again would bias Hutchinson's
