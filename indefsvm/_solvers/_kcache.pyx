@@ -739,6 +739,23 @@ def matrix_defects(const double[:, ::1] K, int n_threads=1):
     return vmax, amax, (ai, aj), finite
 
 
+cdef inline double _distance_arg(int kind, const double* s, const double* x,
+                                 const double* ls, Py_ssize_t ls_at, const double* lx,
+                                 Py_ssize_t lx_at, Py_ssize_t d) noexcept nogil:
+    """The argument of exp(-gamma .) of a distance kernel between rows s and x: the
+    symmetric KL divergence (with the rows' logs from ls[ls_at], lx[lx_at]; read only for
+    that kernel, placeholders otherwise), the squared L1 distance or its square root."""
+    cdef Py_ssize_t k
+    cdef double acc = 0.0
+    if kind == KIND_SYMMETRIC_KL:
+        for k in range(d):
+            acc += (s[k] - x[k]) * (ls[ls_at + k] - lx[lx_at + k])
+        return acc
+    for k in range(d):
+        acc += fabs(s[k] - x[k])
+    return acc * acc if kind == KIND_L1_GAUSSIAN else sqrt(acc)
+
+
 cdef object _self_dots(const double[:, ::1] A):
     """Squared row norms by the same sums as the dot products (an rbf self-value is then
     exactly 1)."""
@@ -805,9 +822,8 @@ cdef void _decision_block(int kind, bint dots, const double* X, const double* SV
     """Rows [lo, lo + nb) of decision_values; D holds nb x m kernel values."""
     cdef Py_ssize_t b, j, k
     cdef int bm = <int>m, bnb = <int>nb, bd = <int>d
-    cdef double one = 1.0, zero = 0.0, acc, sqx
+    cdef double one = 1.0, zero = 0.0, sqx
     cdef const double* x
-    cdef const double* s
     if dots:
         if d > 0:
             # D (m x nb, column-major) = SV (m x d) X_block' : column b = SV . x_b
@@ -824,16 +840,8 @@ cdef void _decision_block(int kind, bint dots, const double* X, const double* SV
         for b in range(nb):
             x = &X[(lo + b) * d]
             for j in range(m):
-                s = &SV[j * d]
-                acc = 0.0
-                if kind == KIND_SYMMETRIC_KL:
-                    for k in range(d):
-                        acc += (s[k] - x[k]) * (lsv[j * d + k] - lx[(lo + b) * d + k])
-                else:
-                    for k in range(d):
-                        acc += fabs(s[k] - x[k])
-                    acc = acc * acc if kind == KIND_L1_GAUSSIAN else sqrt(acc)
-                D[b * m + j] = acc
+                D[b * m + j] = _distance_arg(kind, &SV[j * d], x, lsv, j * d, lx,
+                                             (lo + b) * d, d)
             ix_exp_scaled(&D[b * m], -gamma, &D[b * m], m)
     for b in range(nb):
         ix_dot_rows(coef, m, &D[b * m], &out[(lo + b) * n_out], n_out)
@@ -852,9 +860,8 @@ cdef void _kernel_tile(int kind, bint dots, const double* XI, const double* XJ,
     columns (dgemm for the dot-product kernels and rbf, plain loops for the distances)."""
     cdef Py_ssize_t a, b, k
     cdef int bna = <int>na, bnb = <int>nb, bd = <int>d
-    cdef double one = 1.0, zero = 0.0, acc
+    cdef double one = 1.0, zero = 0.0
     cdef const double* x
-    cdef const double* s
     if dots:
         if d > 0:
             # column-major nb x na = XJ_block . XI_block': row a of D = K(x_a, XJ_block)
@@ -870,16 +877,8 @@ cdef void _kernel_tile(int kind, bint dots, const double* XI, const double* XJ,
     for a in range(na):
         x = &XI[(a0 + a) * d]
         for b in range(nb):
-            s = &XJ[(b0 + b) * d]
-            acc = 0.0
-            if kind == KIND_SYMMETRIC_KL:
-                for k in range(d):
-                    acc += (s[k] - x[k]) * (lxJ[(b0 + b) * d + k] - lxI[(a0 + a) * d + k])
-            else:
-                for k in range(d):
-                    acc += fabs(s[k] - x[k])
-                acc = acc * acc if kind == KIND_L1_GAUSSIAN else sqrt(acc)
-            D[a * nb + b] = acc
+            D[a * nb + b] = _distance_arg(kind, &XJ[(b0 + b) * d], x, lxJ, (b0 + b) * d,
+                                          lxI, (a0 + a) * d, d)
         ix_exp_scaled(&D[a * nb], -gamma, &D[a * nb], nb)
 
 
