@@ -8,20 +8,24 @@ IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteOneClassSVM
     scikit-learn compatible estimators (LIBSVM's C-SVC, nu-SVC, epsilon-SVR and one-class
     SVM) trained by one SMO with the Lin & Lin rule for concave sub-problems.
 check_kernel, diagnostics
-    Is this kernel usable in an SVM? PSD / CPD tests, signature, eta scan, class means.
+    Is this kernel usable in an SVM? PSD / CPD tests, signature, eta scan, class means;
+    ``diagnostics.check_distances`` for a distance matrix (Euclidean? metric? which gamma?).
+pairwise_distances, PairwiseDistances, DistanceKernel, distances
+    Objects to distances (DTW, Levenshtein, ...) to distance-substitution kernels.
 remedies, KreinSVC, compare_remedies
     What to do with an indefinite kernel: spectrum fixes, the Krein SVM, a comparison.
 solvers
     The solvers themselves (``solvers.smo``), returning :class:`solvers.SolverResult`.
 datasets
     Small bundled data sets (heart, sonar, breast cancer).
-UnboundedObjectiveError, ConvergenceWarning
-    What a solver raises or warns.
+UnboundedObjectiveError, ConvergenceWarning, DistanceMatrixWarning
+    What a solver raises or warns; the warning for distances given as a kernel.
 """
 
-from . import datasets, diagnostics, geometry, kernels, remedies, solvers
+from . import datasets, diagnostics, distances, geometry, kernels, remedies, solvers
 from .diagnostics import KernelReport, SanityReport, check_kernel, sanity_report
-from .exceptions import ConvergenceWarning, UnboundedObjectiveError
+from .distances import DistanceKernel, PairwiseDistances, pairwise_distances
+from .exceptions import ConvergenceWarning, DistanceMatrixWarning, UnboundedObjectiveError
 from .geometry import ConvexHullClassifier
 from .kernels import kernel_matrix
 from .klr import KernelLogisticRegression
@@ -42,12 +46,15 @@ def __getattr__(name):
 __all__ = [
     "ConvergenceWarning",
     "ConvexHullClassifier",
+    "DistanceKernel",
+    "DistanceMatrixWarning",
     "IndefiniteNuSVC",
     "IndefiniteOneClassSVM",
     "IndefiniteSVC",
     "IndefiniteSVR",
     "KernelLogisticRegression",
     "KreinSVC",
+    "PairwiseDistances",
     "KernelReport",
     "SanityReport",
     "UnboundedObjectiveError",
@@ -55,9 +62,11 @@ __all__ = [
     "compare_remedies",
     "datasets",
     "diagnostics",
+    "distances",
     "geometry",
     "kernel_matrix",
     "kernels",
+    "pairwise_distances",
     "remedies",
     "sanity_report",
     "solvers",

@@ -33,16 +33,26 @@ def _png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def write_html(path, *, title, kernel_report, model, sanity, data_desc) -> str:
-    """Write the report to ``path`` and return the path."""
+def write_html(path, *, title, kernel_report, model, sanity, data_desc,
+               distance_report=None) -> str:
+    """Write the report to ``path`` and return the path. With ``distance_report`` (the data
+    were distances) a section on the distances and their gamma profile comes first."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .plotting import plot_convergence, plot_spectrum
+    from .plotting import plot_convergence, plot_gamma_profile, plot_spectrum
 
     figures = []
+    distance_section = ""
+    if distance_report is not None:
+        distance_section = ("<h2>0. The distances (before the kernel)</h2>"
+                            + distance_report._repr_html_())
+        if distance_report.gamma_profile:
+            fig = plot_gamma_profile(distance_report)
+            figures.append(("Gamma profile: negative mass of exp(-gamma D^2)", _png(fig)))
+            plt.close(fig)
     if kernel_report.spectrum.eigenvalues is not None:
         fig = plot_spectrum(kernel_report)
         figures.append(("Spectrum of K and of the centred kernel (signature)", _png(fig)))
@@ -61,7 +71,8 @@ def write_html(path, *, title, kernel_report, model, sanity, data_desc) -> str:
     figs = "".join(f"<figure><img alt='{html.escape(cap)}' src='data:image/png;base64,{b64}'>"
                    f"<figcaption>{html.escape(cap)}</figcaption></figure>"
                    for cap, b64 in figures)
-    page = _head(title, data_desc) + f"""<h2>1. Kernel check (before training)</h2>
+    page = _head(title, data_desc) + distance_section + f"""
+<h2>1. Kernel check (before training)</h2>
 {kernel_report._repr_html_()}
 <h2>2. Training (SMO)</h2>
 <table><tr><th>problem</th><th>status</th><th>iterations</th><th>objective F(alpha)</th>

@@ -18,11 +18,13 @@ SYMMETRY_RTOL = 1e-10
 
 
 def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
-                        n_threads: int = 1) -> np.ndarray:
+                        n_threads: int = 1, warn_distances: bool = False) -> np.ndarray:
     """Return ``K`` as a C-contiguous float64 square symmetric finite matrix, or raise.
 
     ``K`` itself is returned (no copy) when it is already float64 and C-contiguous; the
-    finiteness, scale and symmetry checks are one pass over it on ``n_threads`` threads."""
+    finiteness, scale and symmetry checks are one pass over it on ``n_threads`` threads.
+    ``warn_distances``: warn when ``K`` looks like a distance matrix (the entry points of
+    users: estimators' fit, check_kernel, compare_remedies)."""
     try:
         K = np.asarray(K, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -48,6 +50,8 @@ def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
             f"rtol={rtol:g} times max |K| = {scale:.3g}. A kernel matrix must be symmetric; "
             f"if the asymmetry is numerical noise use (K + K.T) / 2."
         )
+    if warn_distances:
+        warn_if_distances(K, name)
     return K
 
 
@@ -152,3 +156,94 @@ def check_memory(n_bytes: float, what: str, hint: str) -> None:
         raise MemoryError(
             f"{what} needs about {n_bytes / 2**30:.1f} GB of memory and {avail / 2**30:.1f} GB "
             f"are available. {hint}")
+
+
+def check_distance_matrix(D, name: str = "D", *, square: bool = True,
+                          rtol: float = SYMMETRY_RTOL) -> np.ndarray:
+    """Return distances as a C-contiguous float64 matrix, finite and ``>= 0`` (square and
+    symmetric when ``square``), or raise naming ``name`` and the first bad entry."""
+    if sp.issparse(D):
+        raise ValueError(f"{name} is a sparse matrix; distances are dense (a missing entry "
+                         "is not a distance of 0): pass D.toarray().")
+    if np.iscomplexobj(D):
+        raise ValueError(f"{name} is complex; distances are real numbers >= 0.")
+    try:
+        D = np.asarray(D, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric 2-D array of distances: {exc}") from None
+    if D.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array of distances; got shape {D.shape}.")
+    if D.size == 0:
+        raise ValueError(f"{name} is empty (shape {D.shape}).")
+    D = np.ascontiguousarray(D)
+    if not np.all(np.isfinite(D)):
+        bad = np.argwhere(~np.isfinite(D))[0]
+        raise ValueError(f"{name} contains NaN or infinity (first at row {bad[0]}, column "
+                         f"{bad[1]}); a distance is a finite number >= 0.")
+    if D.min() < 0:
+        bad = np.unravel_index(np.argmin(D), D.shape)
+        raise ValueError(f"Negative values in data passed as {name}: the smallest is "
+                         f"{D[bad]:.4g} at row {bad[0]}, column {bad[1]}; distances are >= 0. "
+                         "Is it a similarity or a kernel? Then pass it as a kernel "
+                         "(kernel='precomputed'), not as distances.")
+    if square and D.shape[0] != D.shape[1]:
+        raise ValueError(f"{name} must be a square (n, n) matrix of distances; got shape "
+                         f"{D.shape}.")
+    if square:
+        scale, asym, (i, j), _ = matrix_defects(D, 1)
+        if asym > rtol * max(scale, np.finfo(float).tiny):
+            raise ValueError(
+                f"{name} is not symmetric: max |D - D.T| = {asym:.3g} at ({i}, {j}), more "
+                f"than rtol={rtol:g} times max |D| = {scale:.3g}. Distance-substitution "
+                "kernels need d(x, z) = d(z, x): symmetrise an asymmetric dissimilarity "
+                "first, e.g. (D + D.T) / 2 or np.maximum(D, D.T).")
+    return D
+
+
+def looks_like_distances(K: np.ndarray) -> bool:
+    """True for a square matrix with a zero diagonal, no negative entry and a positive one:
+    the pattern of a distance matrix. A kernel never has it (k(x, x) = 0 with k(x, z) >= 0
+    for all z is impossible for a PSD kernel unless K = 0, and rare for any similarity)."""
+    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] < 2:
+        return False
+    diag = np.diagonal(K)
+    # the O(n) test first: a kernel's diagonal is almost never zero
+    if np.any(diag != 0.0):
+        return False
+    return bool(K.min() >= 0.0 and K.max() > 0.0)
+
+
+def _user_stacklevel() -> int:
+    """The stacklevel of the first frame outside this package, so that a warning points at
+    the user's line whatever the depth of the call inside indefsvm (or scikit-learn)."""
+    import os
+    import sys
+
+    roots = (os.path.dirname(os.path.abspath(__file__)),)
+    try:
+        import sklearn
+
+        roots += (os.path.dirname(os.path.abspath(sklearn.__file__)),)
+    except ImportError:  # pragma: no cover - a dependency
+        pass
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(roots):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn_if_distances(K: np.ndarray, name: str = "K") -> None:
+    """Warn (``DistanceMatrixWarning``) when a kernel argument looks like a distance matrix,
+    with the one line that turns distances into a kernel."""
+    if looks_like_distances(K):
+        import warnings
+
+        from .exceptions import DistanceMatrixWarning
+
+        warnings.warn(
+            f"{name} looks like a distance matrix, not a kernel: its diagonal is 0 and no "
+            "entry is negative (a kernel is largest for similar objects, k(x, x) >= k(x, z)). "
+            "Training on distances gives a meaningless model. Turn them into a kernel first: "
+            "K = indefsvm.DistanceKernel().fit_transform(D)  (exp(-gamma D**2), gamma by the "
+            "median rule); indefsvm.diagnostics.check_distances(D) says whether that kernel "
+            "is PSD.", DistanceMatrixWarning, stacklevel=_user_stacklevel())

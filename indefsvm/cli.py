@@ -7,6 +7,11 @@ keeps the model. ``indefsvm predict MODEL DATA`` applies a saved model. ``indefs
 says whether a kernel is usable in an SVM before training (:func:`indefsvm.check_kernel`), and
 ``indefsvm compare`` tries every remedy for an indefinite kernel on the same folds
 (:func:`indefsvm.compare_remedies`).
+``--distances`` says that the data file holds distances (DTW, edit, ...) rather than a kernel:
+``fit`` then trains ``DistanceKernel`` + ``IndefiniteSVC`` (gamma by the median rule unless
+given), ``check`` runs :func:`indefsvm.diagnostics.check_distances`, ``compare`` makes the
+kernel from them and gives them to the k-NN rule, and ``predict`` reads rows of distances to
+the training objects.
 ``indefsvm report`` does both and adds the sanity report of the trained model
 (:func:`indefsvm.sanity_report`), printed and written as one self-contained HTML page.
 
@@ -33,8 +38,14 @@ import numpy as np
 
 from . import __version__
 from ._logging import logger
+from ._validation import looks_like_distances
 from .datasets import DATASETS, load_libsvm
-from .exceptions import ConvergenceWarning, DataFileError, UnboundedObjectiveError
+from .exceptions import (
+    ConvergenceWarning,
+    DataFileError,
+    DistanceMatrixWarning,
+    UnboundedObjectiveError,
+)
 from .kernels import _DISTANCE_GAMMA, KERNELS, canonical_name, resolve_kernel_params
 
 EXIT_DATA = 1
@@ -49,7 +60,17 @@ TRUSTED_TYPES = (
     "indefsvm.svm._classes.IndefiniteSVR",
     "indefsvm.svm._classes.IndefiniteOneClassSVM",
     "indefsvm.solvers._result.SolverResult",
+    # a model trained on distances: DistanceKernel, then IndefiniteSVC
+    "indefsvm.distances._kernel.DistanceKernel",
+    "sklearn.pipeline.Pipeline",
 )
+
+#: bundled sets that are distance matrices (--dataset NAME --distances)
+DISTANCE_DATASETS = ("protein213",)
+
+#: the kernels made of distances (--distances) and their DistanceKernel kind
+DISTANCE_KINDS = {"rbf": "rbf", "laplacian": "laplacian", "linear": "linear",
+                  "polynomial": "polynomial", "poly": "polynomial"}
 
 
 class CLIError(Exception):
@@ -172,13 +193,14 @@ def _say(args, message: str) -> None:
 
 
 def _number_or_keyword(text: str):
-    if text in ("scale", "auto"):
+    if text in ("scale", "auto", "median"):
         return text
     try:
         return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a number, 'scale' or 'auto'; got {text!r}") from None
+            f"expected a number, 'scale', 'auto' or (with --distances) 'median'; got "
+            f"{text!r}") from None
 
 
 def _positive_int(text: str) -> int:
@@ -201,12 +223,27 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="show the Python traceback of an error instead of one line")
 
 
-def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str) -> None:
-    src = p.add_mutually_exclusive_group(required=True)
+def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
+                   legacy_distances: bool = False) -> None:
+    # FILE or --dataset, one of them (checked in _load: compare's old --distances FILE form
+    # may name the data file itself)
+    src = p.add_mutually_exclusive_group()
     src.add_argument("file", nargs="?", metavar="FILE",
                      help="LIBSVM data file, or a precomputed kernel matrix (.npy, .npz or text "
-                          "with --labels)")
-    src.add_argument("--dataset", choices=sorted(DATASETS), help="a bundled data set")
+                          "with --labels), or with --distances a distance matrix")
+    src.add_argument("--dataset", choices=sorted(DATASETS) + list(DISTANCE_DATASETS),
+                     help="a bundled data set (protein213 is a distance matrix: with "
+                          "--distances)")
+    dist_help = ("FILE holds distances (DTW, edit, ...), not a kernel: the kernel is "
+                 "exp(-gamma d^2) (--kernel rbf|laplacian|linear|polynomial), gamma by the "
+                 "median rule unless --gamma is given")
+    if legacy_distances:
+        # 'compare --distances FILE' named the k-NN distances before --distances became the
+        # flag of every command: that form still works, with a deprecation notice
+        p.add_argument("--distances", nargs="?", const=True, default=False, metavar="",
+                       help=dist_help)
+    else:
+        p.add_argument("--distances", action="store_true", help=dist_help)
     p.add_argument("--labels", metavar="FILE", help=labels_help)
     p.add_argument("--n-features", type=int, default=None,
                    help="number of features of a LIBSVM file (if its last ones are unused)")
@@ -216,11 +253,14 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str) -> None:
 
 
 def _add_kernel_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly"],
-                   help="kernel name (default: rbf); ignored for a kernel matrix FILE")
-    p.add_argument("--gamma", type=_number_or_keyword, default="scale",
-                   help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto')")
-    p.add_argument("--coef0", type=float, default=0.0, help="the sigmoid's r, poly's coef0")
+    p.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly", "laplacian"],
+                   help="kernel name (default: rbf); ignored for a kernel matrix FILE; with "
+                        "--distances one of rbf, laplacian, linear, polynomial")
+    p.add_argument("--gamma", type=_number_or_keyword, default=None,
+                   help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto'; "
+                        "default 'scale'); with --distances a number or 'median' (default)")
+    p.add_argument("--coef0", type=float, default=None,
+                   help="the sigmoid's r, poly's coef0 (default 0; 1 with --distances)")
     p.add_argument("--degree", type=int, default=3, help="polynomial degree")
     p.add_argument("--p", type=int, default=None, dest="pe_p",
                    help="positive dimensions of the pseudo_euclidean kernel")
@@ -261,10 +301,12 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
         elif path.endswith(".npz"):
             with np.load(path, allow_pickle=False) as z:
                 keys = list(z.keys())
-                key = "K" if "K" in keys else (keys[0] if len(keys) == 1 else None)
+                key = next((k for k in ("K", "D") if k in keys),
+                           keys[0] if len(keys) == 1 else None)
                 if key is None:
                     raise DataFileError(path, None, f"holds arrays {keys}; name the kernel "
-                                        "matrix 'K' (np.savez(path, K=K, y=y)).")
+                                        "matrix 'K' (np.savez(path, K=K, y=y)) or the "
+                                        "distances 'D'.")
                 M = z[key]
         else:
             M = np.loadtxt(path, ndmin=2)
@@ -307,17 +349,48 @@ def _npz_labels(path: str):
 
 
 def _load(args, *, need_labels: bool = True):
-    """(data, y, description, precomputed): a bundled set, a LIBSVM file or a kernel matrix."""
+    """(data, y, description, precomputed): a bundled set, a LIBSVM file, a kernel matrix or
+    (--distances) a distance matrix, which counts as precomputed (square, sliced on both
+    axes)."""
+    distances = bool(getattr(args, "distances", False))
     if args.dataset:
+        if distances != (args.dataset in DISTANCE_DATASETS):
+            raise CLIError(f"--dataset {args.dataset} is " + (
+                "a distance matrix: add --distances." if not distances else
+                "a feature set, not distances: drop --distances."), EXIT_USAGE)
+        if distances:
+            from .datasets import load_protein213
+
+            D, y = load_protein213(return_D_y=True)
+            return D, y, args.dataset, True
         X, y = DATASETS[args.dataset](return_X_y=True)
         return X, y, args.dataset, False
     path = args.file
+    if path is None:
+        raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
     _check_path(path)
+    if distances:
+        D = _read_matrix(path, "distance matrix")
+        if D.ndim != 2 or D.shape[0] != D.shape[1]:
+            raise DataFileError(path, None, f"is a {D.shape} array; a distance matrix is "
+                                "square (n_samples, n_samples).")
+        y = _read_labels(args.labels, D.shape[0]) if args.labels else _npz_labels(path)
+        if y is None and need_labels:
+            raise CLIError(f"{path}: distances need their labels: give --labels FILE (.npy or "
+                           "text, one per line), or save y beside D in the .npz.", EXIT_USAGE)
+        return D, y, path, True
     if args.labels or path.endswith((".npy", ".npz")):
         K = _read_matrix(path, "kernel matrix")
         if K.ndim != 2 or K.shape[0] != K.shape[1]:
             raise DataFileError(path, None, f"is a {K.shape} array; a kernel matrix is square "
                                 "(n_samples, n_samples).")
+        if looks_like_distances(K):
+            # said once, in the command line's words (the library's warning names Python)
+            print(f"indefsvm: warning: {path} looks like a distance matrix, not a kernel (zero "
+                  "diagonal, no negative entry); training on distances gives a meaningless "
+                  "model. Add --distances to make the kernel exp(-gamma d^2) of them.",
+                  file=sys.stderr)
+            warnings.filterwarnings("ignore", category=DistanceMatrixWarning)
         y = _read_labels(args.labels, K.shape[0]) if args.labels else _npz_labels(path)
         if y is None and need_labels:
             raise CLIError(f"{path}: a precomputed kernel needs its labels: give --labels FILE "
@@ -340,8 +413,34 @@ def _check_classes(y, cv: int = 0) -> None:
                        EXIT_USAGE)
 
 
+def _distance_kernel(args):
+    """The DistanceKernel of --distances, its parameters checked (usage errors)."""
+    from .distances import DistanceKernel
+
+    dk = DistanceKernel(kind=DISTANCE_KINDS[args.kernel], gamma=args.gamma, coef0=args.coef0,
+                        degree=args.degree)
+    try:
+        dk._check_params()
+    except ValueError as exc:
+        raise CLIError(str(exc).replace("gamma ", "--gamma ", 1).replace("degree ", "--degree ",
+                                                                           1), EXIT_USAGE) from None
+    return dk
+
+
 def _estimator(args, precomputed: bool):
+    """IndefiniteSVC; with --distances a Pipeline of DistanceKernel and IndefiniteSVC."""
     from .svm import IndefiniteSVC
+
+    if getattr(args, "distances", False):
+        from sklearn.pipeline import Pipeline
+
+        svc = IndefiniteSVC(
+            kernel="precomputed", C=args.C, tol=args.tol, max_iter=args.max_iter,
+            cache_size=args.cache_size, wss=args.wss, init=args.init,
+            shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
+            verbose=args.verbose)
+        _check_estimator_params(svc)
+        return Pipeline([("distancekernel", _distance_kernel(args)), ("indefinitesvc", svc)])
 
     if args.kernel == "pseudo_euclidean" and args.pe_p is None and not precomputed:
         raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
@@ -414,7 +513,8 @@ def _cross_validate(args, X, y, precomputed):
     bar = _bar(args, len(folds), "cross-validation")
     scores = []
     template = _estimator(args, precomputed)
-    template.set_params(verbose=False)
+    template.set_params(**{"indefinitesvc__verbose" if _svc(template) is not template
+                           else "verbose": False})
     try:
         for train, test in folds:
             est = clone(template)
@@ -434,6 +534,24 @@ def _cross_validate(args, X, y, precomputed):
     return np.array(scores)
 
 
+def _svc(model):
+    """The SVM of a model (the last step of a distance pipeline)."""
+    return model[-1] if hasattr(model, "steps") else model
+
+
+def _fitted_params(model) -> dict:
+    """Kernel parameters as fitted: the SVM's, or the distance kernel's (gamma resolved)."""
+    if hasattr(model, "steps"):
+        dk = model[0]
+        out = {"distances": True, "kind": dk.kind}
+        if dk.gamma_ is not None:
+            out["gamma"] = dk.gamma_
+        if dk.kind == "polynomial":
+            out.update(coef0=dk.coef0, degree=dk.degree)
+        return out
+    return dict(model._kernel_params_fitted)
+
+
 def _cmd_fit(args) -> int:
     if args.save:
         _check_output_file(args.save, "--save")
@@ -444,7 +562,8 @@ def _cmd_fit(args) -> int:
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
     X, y, desc, precomputed = _load(args)
     _check_classes(y, args.cv)
-    clf = _estimator(args, precomputed)
+    model = _estimator(args, precomputed)
+    clf = _svc(model)
     n_classes = np.unique(y).shape[0]
     bar = (_bar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2, "starts",
                 unit="start") if args.restarts else None)
@@ -454,18 +573,18 @@ def _cmd_fit(args) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            clf.fit(X, y)
+            model.fit(X, y)
     finally:
         if bar is not None:
             bar.close()
             del clf._start_hook
     seconds = time.perf_counter() - t0
-    train_acc = clf.score(X, y)
+    train_acc = model.score(X, y)
     cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
     if args.save:
         import skops.io as sio
 
-        _atomic_write(args.save, lambda tmp: sio.dump(clf, tmp))
+        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
     rows = []
     for k, res in enumerate(clf.solver_results_):
         rows.append({
@@ -479,13 +598,16 @@ def _cmd_fit(args) -> int:
             "concave_steps": res.n_concave_steps,
             "b": res.b,
         })
+    distances = bool(args.distances)
     summary = {
         "data": desc,
         "n_samples": int(X.shape[0]),
         "n_features": None if precomputed else int(X.shape[1]),
-        "kernel": "precomputed" if precomputed else args.kernel,
-        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating)) else v)
-                          for k, v in clf._kernel_params_fitted.items()},
+        "kernel": (f"distances ({DISTANCE_KINDS[args.kernel]})" if distances
+                   else "precomputed" if precomputed else args.kernel),
+        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
+                              and not isinstance(v, bool) else v)
+                          for k, v in _fitted_params(model).items() if k != "distances"},
         "C": args.C,
         "tol": args.tol,
         "fit_seconds": seconds,
@@ -502,11 +624,15 @@ def _cmd_fit(args) -> int:
         return 0
     params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in summary["kernel_params"].items())
-    shape = (f"{X.shape[0]} x {X.shape[0]} kernel matrix" if precomputed
-             else f"{X.shape[0]} samples, {X.shape[1]} features")
+    shape = (f"{X.shape[0]} x {X.shape[0]} " + ("distance" if distances else "kernel")
+             + " matrix" if precomputed else f"{X.shape[0]} samples, {X.shape[1]} features")
     print(f"data        {desc}: {shape}, {len(clf.classes_)} classes")
-    print(f"model       IndefiniteSVC(kernel={summary['kernel']}"
-          f"{', ' + params if params else ''}, C={args.C:g}, tol={args.tol:g})")
+    if distances:
+        print(f"model       DistanceKernel({params}) + IndefiniteSVC(kernel=precomputed, "
+              f"C={args.C:g}, tol={args.tol:g})")
+    else:
+        print(f"model       IndefiniteSVC(kernel={summary['kernel']}"
+              f"{', ' + params if params else ''}, C={args.C:g}, tol={args.tol:g})")
     for row in rows:
         print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
         print(f"  iterations        {row['iterations']}")
@@ -547,16 +673,22 @@ def _cmd_predict(args) -> int:
     if args.out:
         _check_output_file(args.out, "--out")
     model = _load_model(args.model)
-    precomputed = model.kernel == "precomputed"
+    distances = hasattr(model, "steps")
+    if args.distances and not distances:
+        raise CLIError(f"{args.model} was not trained on distances (fit --distances); drop "
+                       "--distances and give what it was trained on.", EXIT_USAGE)
+    precomputed = distances or model.kernel == "precomputed"
     path = args.data
     _check_path(path)
     y = None
     if precomputed or args.labels or path.endswith((".npy", ".npz")):
         X = _read_matrix(path, "data")
-        if precomputed and X.shape[1] != model.shape_fit_[0]:
-            raise DataFileError(path, None, f"has {X.shape[1]} columns; the model was trained "
-                                f"on {model.shape_fit_[0]} samples, so the kernel rows "
-                                "k(x, x_train) need that many.")
+        n_train = model[0].n_fit_ if distances else model.shape_fit_[0]
+        if precomputed and (X.ndim != 2 or X.shape[1] != n_train):
+            rows = ("distances d(x, x_train) to the training objects" if distances
+                    else "kernel rows k(x, x_train)")
+            raise DataFileError(path, None, f"has shape {X.shape}; the model was trained on "
+                                f"{n_train} samples, so its {rows} need {n_train} columns.")
         if args.labels:
             y = _read_labels(args.labels, X.shape[0])
     else:
@@ -601,6 +733,12 @@ def _cmd_check(args) -> int:
     from .diagnostics import check_kernel
 
     data, y, _, precomputed = _load(args, need_labels=False)
+    if args.distances:
+        from .diagnostics import check_distances
+
+        rep = check_distances(data, y, rtol=args.rtol, verbose=args.verbose)
+        print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
+        return 0
     if y is not None and np.unique(y).shape[0] != 2:
         # the label-dependent checks (class means, Thm 5 pairs) are defined for two classes
         _say(args, f"{np.unique(y).shape[0]} classes in the labels: the class-mean distance "
@@ -642,9 +780,18 @@ def _cmd_report(args) -> int:
                        EXIT_USAGE)
     X, y, desc, precomputed = _load(args)
     _check_classes(y)
-    clf = _estimator(args, precomputed)
+    model = _estimator(args, precomputed)
+    clf = _svc(model)
     y2 = y if np.unique(y).shape[0] == 2 else None
-    if precomputed:
+    distance_report = None
+    if args.distances:
+        from .diagnostics import check_distances
+
+        distance_report = check_distances(X, y)
+        # the kernel the SVM is trained on, and the SVM on it
+        X = model[0].fit_transform(X)
+        kernel_report = check_kernel(X, y2)
+    elif precomputed:
         kernel_report = check_kernel(X, y2)
     else:
         kernel_report = check_kernel(X=X, y=y2, kernel=args.kernel, **_kernel_params(args, X))
@@ -652,6 +799,9 @@ def _cmd_report(args) -> int:
         warnings.simplefilter("always", ConvergenceWarning)
         clf.fit(X, y)
     sanity = sanity_report(clf, X, y)
+    if distance_report is not None:
+        print(distance_report)
+        print()
     print(kernel_report)
     print()
     print(sanity)
@@ -659,15 +809,16 @@ def _cmd_report(args) -> int:
         print(f"warning: {w.message}")
     os.makedirs(args.out, exist_ok=True)
     name = os.path.basename(desc)
-    kernel = "precomputed" if precomputed else args.kernel
+    kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
+              else "precomputed" if precomputed else args.kernel)
     path = os.path.join(args.out, f"indefsvm-report-{name}-{kernel}.html")
     shape = (f"{X.shape[0]} x {X.shape[0]} kernel matrix" if precomputed
              else f"{X.shape[0]} samples, {X.shape[1]} features")
     text = (f"data {desc}: {shape}; IndefiniteSVC(kernel={kernel}, C={args.C:g}"
-            + "".join(f", {k}={v}" for k, v in clf._kernel_params_fitted.items()) + ")")
+            + "".join(f", {k}={v}" for k, v in _fitted_params(model).items()) + ")")
     _atomic_write(path, lambda tmp: write_html(
         tmp, title=f"indefsvm report: {name}, {kernel} kernel", kernel_report=kernel_report,
-        model=clf, sanity=sanity, data_desc=text))
+        model=clf, sanity=sanity, data_desc=text, distance_report=distance_report))
     print(f"\nHTML report written to {path}")
     return 0
 
@@ -694,16 +845,27 @@ def _cmd_compare(args) -> int:
     _check_classes(y, args.cv)
     if args.cv < 2:
         raise CLIError("--cv must be 2 or more for a comparison.", EXIT_USAGE)
-    if precomputed:
+    D = None
+    if args.distances:
+        # the distance kernel of all the data (gamma by the median rule of all of it): the
+        # comparison's own folds then treat it as a precomputed kernel; k-NN reads D itself
+        D = data
+        K = _distance_kernel(args).fit_transform(D)
+    elif precomputed:
         K = data
     else:
         from .kernels import kernel_matrix
 
         K = kernel_matrix(np.asarray(data.toarray() if hasattr(data, "toarray") else data),
                           kernel=args.kernel, **_kernel_params(args, data))
-    D = _read_matrix(args.distances, "distance matrix") if args.distances else None
-    if D is not None and D.shape != K.shape:
-        raise DataFileError(args.distances, None, f"is {D.shape}; the kernel is {K.shape}.")
+    if args.knn_distances:
+        if D is not None:
+            raise CLIError("--knn-distances with --distances: the k-NN rule already reads the "
+                           "distances of FILE; drop --knn-distances.", EXIT_USAGE)
+        D = _read_matrix(args.knn_distances, "distance matrix")
+        if D.shape != K.shape:
+            raise DataFileError(args.knn_distances, None, f"is {D.shape}; the kernel is "
+                                f"{K.shape}.")
     _say(args, f"{args.cv}-fold comparison of the remedies on {K.shape[0]} samples"
                + (f", C from {args.C_grid} by inner CV" if args.C_grid else ", C = 1"))
     cmp = compare_remedies(K, y, D=D, cv=args.cv,
@@ -718,7 +880,8 @@ def _cmd_compare(args) -> int:
         from ._htmlreport import write_compare_html
 
         os.makedirs(args.out, exist_ok=True)
-        kernel = "precomputed" if precomputed else args.kernel
+        kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
+                  else "precomputed" if precomputed else args.kernel)
         path = os.path.join(args.out, f"indefsvm-compare-{os.path.basename(desc)}-{kernel}.html")
         _atomic_write(path, lambda tmp: write_compare_html(
             tmp, title=f"indefsvm: remedies compared on {os.path.basename(desc)}",
@@ -766,6 +929,9 @@ def build_parser() -> argparse.ArgumentParser:
                               "for a precomputed-kernel model")
     predict.add_argument("--labels", metavar="FILE",
                          help="true labels of DATA (kernel rows), to print the accuracy")
+    predict.add_argument("--distances", action="store_true",
+                         help="DATA holds distances to the training objects (a model of "
+                              "'fit --distances'; such a model reads them without the flag)")
     predict.add_argument("--zero-based", action="store_true",
                          help="the LIBSVM file's indices start at 0")
     predict.add_argument("--out", metavar="FILE",
@@ -794,10 +960,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     compare = sub.add_parser(
         "compare", help="try every remedy for an indefinite kernel on the same folds")
-    _add_data_args(compare, labels_help="labels of a precomputed kernel FILE (.npy or text)")
+    _add_data_args(compare, labels_help="labels of a precomputed kernel FILE (.npy or text)",
+                   legacy_distances=True)
     _add_kernel_args(compare)
-    compare.add_argument("--distances", metavar="FILE",
-                         help="distance matrix for the k-NN rule (default: from the kernel)")
+    compare.add_argument("--knn-distances", metavar="FILE", default=None,
+                         help="distance matrix for the k-NN rule (default: from the kernel, or "
+                              "FILE itself with --distances)")
     compare.add_argument("--cv", type=_positive_int, default=5, help="outer folds (default 5)")
     compare.add_argument("--C-grid", type=_float_list, default=None, dest="C_grid",
                          metavar="C1,C2,...", help="choose C by inner CV from these values")
@@ -819,6 +987,47 @@ def build_parser() -> argparse.ArgumentParser:
     _common(report)
     report.set_defaults(func=_cmd_report)
     return parser
+
+
+def _resolve_defaults(args) -> None:
+    """Kernel defaults that depend on --distances, and the options that do not go with it."""
+    if isinstance(getattr(args, "distances", False), str):
+        if args.file or args.dataset:
+            # compare's old form: --distances FILE were the k-NN distances
+            print("indefsvm: warning: 'compare --distances FILE' for the k-NN distances is "
+                  "deprecated; use --knn-distances FILE (--distances now says that the data "
+                  "file holds distances).", file=sys.stderr)
+            if args.knn_distances:
+                raise CLIError("give the k-NN distances once: --knn-distances FILE.",
+                               EXIT_USAGE)
+            args.knn_distances, args.distances = args.distances, False
+        else:
+            args.file, args.distances = args.distances, True
+    if not hasattr(args, "kernel"):
+        return
+    distances = bool(getattr(args, "distances", False))
+    if distances:
+        if args.kernel not in DISTANCE_KINDS:
+            raise CLIError(f"--kernel {args.kernel} is not a kernel of distances; with "
+                           "--distances use rbf (exp(-gamma d^2)), laplacian, linear or "
+                           "polynomial.", EXIT_USAGE)
+        if args.gamma in ("scale", "auto"):
+            raise CLIError(f"--gamma {args.gamma} is for features; with --distances give a "
+                           "number or 'median'.", EXIT_USAGE)
+        if args.pe_p is not None:
+            raise CLIError("--p is a parameter of the pseudo_euclidean kernel of features, "
+                           "not of distances.", EXIT_USAGE)
+        args.gamma = "median" if args.gamma is None else args.gamma
+        args.coef0 = 1.0 if args.coef0 is None else args.coef0
+        return
+    if args.kernel == "laplacian":
+        raise CLIError("--kernel laplacian is the distance kernel exp(-gamma d): use it with "
+                       "--distances and a distance matrix.", EXIT_USAGE)
+    if args.gamma == "median":
+        raise CLIError("--gamma median is the median rule of distances: use it with "
+                       "--distances.", EXIT_USAGE)
+    args.gamma = "scale" if args.gamma is None else args.gamma
+    args.coef0 = 0.0 if args.coef0 is None else args.coef0
 
 
 def _error_line(exc: BaseException) -> tuple[str, int]:
@@ -867,6 +1076,7 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in argv
     try:
         args = build_parser().parse_args(argv)
+        _resolve_defaults(args)
         if args.verbose:
             logging.getLogger("indefsvm").setLevel(logging.INFO)
         return args.func(args)

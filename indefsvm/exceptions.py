@@ -2,7 +2,8 @@
 
 from sklearn.exceptions import ConvergenceWarning
 
-__all__ = ["ConvergenceWarning", "DataFileError", "UnboundedObjectiveError"]
+__all__ = ["ConvergenceWarning", "DataFileError", "DistanceMatrixWarning",
+           "UnboundedObjectiveError"]
 
 
 class UnboundedObjectiveError(ValueError):
@@ -40,3 +41,25 @@ class DataFileError(ValueError):
         self.path, self.line = str(path), line
         where = f"{path}, line {line}" if line else f"{path}"
         super().__init__(f"{where}: {message}")
+
+
+class DistanceMatrixWarning(UserWarning):
+    """A matrix given as a kernel looks like a distance matrix (zero diagonal, no negative
+    entry).
+
+    Training an SVM on distances as if they were similarities gives a meaningless model (far
+    objects count as similar); the warning shows the line that turns distances into a kernel,
+    :class:`indefsvm.DistanceKernel`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     _ = isvm.check_kernel(D)
+    >>> w[0].category.__name__
+    'DistanceMatrixWarning'
+    """

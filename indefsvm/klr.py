@@ -278,7 +278,7 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
             raise ValueError("KernelLogisticRegression needs samples of at least 2 classes; "
                              f"the data contains only one class: {self.classes_[0]!r}.")
         if precomputed:
-            K = check_kernel_matrix(X, "X (precomputed kernel)")
+            K = check_kernel_matrix(X, "X (precomputed kernel)", warn_distances=True)
         else:
             self._params_fitted = self._params(X)
             K = check_kernel_matrix(kernel_matrix(X, kernel=self.kernel,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["plot_convergence", "plot_pe_geometry", "plot_remedies", "plot_spectrum",
-           "reduced_hull"]
+__all__ = ["plot_convergence", "plot_gamma_profile", "plot_pe_geometry", "plot_remedies",
+           "plot_spectrum", "reduced_hull"]
 
 
 def _plt():
@@ -87,6 +87,53 @@ def plot_spectrum(report, ax=None):
     ax.set_xlabel("index (descending)")
     ax.set_ylabel("eigenvalue")
     ax.set_title(f"spectrum, signature (p, q) = ({sp.n_pos}, {sp.n_neg})")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_gamma_profile(report, ax=None):
+    """The gamma profile of a distance matrix: the negative mass of ``exp(-gamma D^2)``.
+
+    Parameters
+    ----------
+    report : DistanceReport
+        From :func:`indefsvm.diagnostics.check_distances` (with ``n_gammas > 0``).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import check_distances
+    >>> from indefsvm.plotting import plot_gamma_profile
+    >>> D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0))) ** 1.5
+    >>> fig = plot_gamma_profile(check_distances(D))
+    >>> fig.axes[0].get_xscale()
+    'log'
+    """
+    if not getattr(report, "gamma_profile", None):
+        raise ValueError("plot_gamma_profile needs a DistanceReport with a gamma profile "
+                         "(check_distances(D, n_gammas=13) or gammas=[...]).")
+    fig, ax = _ax(ax)
+    g = np.array([p[0] for p in report.gamma_profile])
+    m = 100 * np.array([p[1] for p in report.gamma_profile])
+    # markers not clipped: points at 0 % stay visible on the axis
+    ax.plot(g, m, "o-", color="C3", ms=4, clip_on=False,
+            label="negative mass of exp(-gamma D^2)")
+    ax.axhline(100 * report.negligible, color="0.5", ls=":",
+               label=f"negligible ({100 * report.negligible:g} %)")
+    if report.gamma_median is not None:
+        ax.axvline(report.gamma_median, color="C0", ls="--", label="median rule")
+    ax.axhline(100 * report.negative_mass, color="C2", ls="-.", lw=1,
+               label="-1/2 J D^2 J (the linear form)")
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.1 * max(m.max(), 100 * report.negative_mass, 100 * report.negligible))
+    ax.set_xlabel("gamma")
+    ax.set_ylabel("negative mass (% of sum |lambda|)")
+    ax.set_title(f"Gamma profile: {report.verdict}")
     ax.legend(fontsize=8)
     return fig
 

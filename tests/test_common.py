@@ -6,11 +6,13 @@ import pytest
 from sklearn.utils.estimator_checks import estimator_checks_generator
 
 from indefsvm import (
+    DistanceKernel,
     IndefiniteNuSVC,
     IndefiniteOneClassSVM,
     IndefiniteSVC,
     IndefiniteSVR,
     KernelLogisticRegression,
+    PairwiseDistances,
 )
 
 ESTIMATORS = [
@@ -28,6 +30,10 @@ ESTIMATORS = [
     IndefiniteOneClassSVM(kernel="l1_gaussian"),
     KernelLogisticRegression(),
     KernelLogisticRegression(kernel="precomputed", solver="cg"),
+    PairwiseDistances("dtw"),
+    PairwiseDistances("euclidean"),
+    DistanceKernel(),
+    DistanceKernel("polynomial", degree=2),
 ]
 
 # scikit-learn lists the same expected failures for SVC, NuSVC, SVR and OneClassSVM
@@ -55,6 +61,13 @@ def _expected_failures(estimator):
             out["check_class_weight_classifiers"] = "(19) takes one C; weights refused"
             out["check_sample_weights_not_overwritten"] = "(19) takes one C; weights refused"
         return out
+    if isinstance(estimator, PairwiseDistances) and estimator.metric == "dtw":
+        # DTW compares series of any lengths: transform takes series of another length than
+        # fit's, so there is no fixed n_features_in_ to enforce (lists of unequal series
+        # are the common input)
+        why = "DTW takes series of any length: no fixed number of features"
+        return {"check_n_features_in_after_fitting": why, "check_n_features_in": why,
+                "check_transformer_general": why}
     if isinstance(estimator, KernelLogisticRegression) and estimator.kernel == "precomputed":
         # scikit-learn's check feeds (n, 2) features to a pairwise estimator here instead of a
         # kernel matrix (SVC skips the check: it has no predict_proba by default)

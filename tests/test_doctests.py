@@ -26,6 +26,9 @@ MODULES = [
     "indefsvm.remedies._krein",
     "indefsvm.remedies._compare",
     "indefsvm.cli",
+    "indefsvm.distances._pairwise",
+    "indefsvm.distances._kernel",
+    "indefsvm.diagnostics.distances",
 ]
 
 
@@ -47,7 +50,7 @@ def test_every_public_name_has_an_example():
     missing = []
     for modname in ["indefsvm", "indefsvm.kernels", "indefsvm.solvers", "indefsvm.diagnostics",
                     "indefsvm.geometry", "indefsvm.datasets", "indefsvm.klr", "indefsvm.svm",
-                    "indefsvm.remedies",
+                    "indefsvm.remedies", "indefsvm.distances",
                     "indefsvm.plotting"]:
         module = importlib.import_module(modname)
         for name in module.__all__:

@@ -8,13 +8,16 @@ Before training, from ``K`` (and ``y`` where named):
 * :func:`eta_scan` - pairs where SMO's sub-problem is concave, and Thm 5 pairs;
 * :func:`sigmoid_region` - Lin & Lin's table for ``tanh(a x'x' + r)``;
 * :func:`class_mean_sqdist` - ``c'Kc``, an upper bound on ``w'Mw``;
-* :func:`check_kernel` - all of it in one :class:`KernelReport`.
+* :func:`check_kernel` - all of it in one :class:`KernelReport`;
+* :func:`check_distances` - a distance matrix: metric? Euclidean? the gamma profile of
+  ``exp(-gamma d^2)``, in a :class:`DistanceReport`.
 
 After training: :func:`sanity_report` (a fitted model) and :func:`sanity_report_from_alpha`
 (any dual solution) give a :class:`SanityReport`: stationarity, ``w'Mw``, bounded SVs, the
 second-order test and the convex-hull equivalent (Haasdonk 2005, Prop. 7).
 """
 
+from .distances import check_distances, triangle_violations
 from .eta import EtaScan, eta_scan
 from .posttrain import (
     DualSanityReport,
@@ -24,12 +27,13 @@ from .posttrain import (
     sanity_report_from_alpha,
     second_order_check,
 )
-from .report import KernelReport
+from .report import DistanceReport, KernelReport
 from .spectrum import CPDResult, Signature, Spectrum, cpd_test, signature, spectrum
 from .suitability import SigmoidRegion, check_kernel, class_mean_sqdist, sigmoid_region
 
 __all__ = [
     "CPDResult",
+    "DistanceReport",
     "EtaScan",
     "KernelReport",
     "DualSanityReport",
@@ -38,6 +42,7 @@ __all__ = [
     "SigmoidRegion",
     "Signature",
     "Spectrum",
+    "check_distances",
     "check_kernel",
     "class_mean_sqdist",
     "cpd_test",
@@ -48,4 +53,5 @@ __all__ = [
     "sigmoid_region",
     "signature",
     "spectrum",
+    "triangle_violations",
 ]

@@ -8,7 +8,7 @@ from ._render import render_html, render_text
 from .eta import EtaScan
 from .spectrum import CPDResult, Signature, Spectrum
 
-__all__ = ["KernelReport", "build_notes", "pct"]
+__all__ = ["DistanceReport", "KernelReport", "build_notes", "distance_notes", "pct"]
 
 
 def pct(x: float) -> str:
@@ -299,3 +299,264 @@ def build_notes(r: KernelReport) -> list[str]:
     notes.append(f"Method: {method}. Zero threshold {sp.tol:.3g} = rtol {sp.rtol:.3g} x "
                  f"max |lambda|.")
     return [n for n in notes if n]
+
+
+@dataclass
+class DistanceReport:
+    """What a distance matrix is, before a kernel is made of it: the result of
+    :func:`indefsvm.diagnostics.check_distances`.
+
+    Attributes
+    ----------
+    n : int
+        Number of objects.
+    verdict : str
+        ``"Euclidean"``, ``"slightly non-Euclidean"``, ``"moderately non-Euclidean"``,
+        ``"strongly non-Euclidean"`` (graded by the negative mass of ``-1/2 J D^2 J`` with the
+        thresholds of :func:`~indefsvm.check_kernel`), or ``"not a distance matrix"``
+        (asymmetric, negative entries or a non-zero diagonal).
+    symmetric, zero_diagonal, nonnegative : bool
+        The three axioms that can be read off the matrix (tolerance ``1e-10 * max D``).
+    max_asymmetry, max_diagonal : float
+        ``max |D - D'|`` and ``max |D_ii|``.
+    n_negative : int
+        Entries ``< 0``.
+    triangle_violations : float
+        Share of the inequalities ``d_ij <= d_ik + d_kj`` (``i < j``, ``k`` not ``i, j``) that
+        fail by more than ``1e-12 * max D``: 0 for a metric.
+    triangle_interval : list or None
+        95 % Wilson interval of that share when it was estimated from a random sample of
+        triples (``None``: counted over every triple).
+    n_triangles : int
+        Inequalities counted (all, or the sample).
+    worst_triangle : float
+        ``max (d_ij - d_ik - d_kj) / max D`` (0 when none fails).
+    euclidean : bool
+        Schoenberg's test: ``-1/2 J D^2 J`` has no eigenvalue below the zero threshold, so the
+        objects embed in a Euclidean space with these distances and ``exp(-gamma d^2)`` is
+        PSD for every ``gamma``.
+    signature : Signature
+        Inertia ``(p, q, z)``, negative mass and ratio of ``-1/2 J D^2 J``.
+    negative_mass : float
+        ``signature.negative_mass``.
+    gamma_median : float
+        The median rule ``1 / median(d^2)`` (what :class:`~indefsvm.DistanceKernel` uses).
+    gamma_profile : list of (float, float)
+        ``(gamma, negative mass of the centred exp(-gamma D^2))`` over the grid.
+    negligible : float
+        The negative mass counted as negligible.
+    gamma_negligible_below, gamma_negligible_above : float or None
+        The largest grid gamma up to which (the smallest from which) every grid point has a
+        negative mass ``<= negligible``; ``None`` when there is none.
+    class_mean_sqdist : float or None
+        With two classes: the squared distance of the class means in the embedding,
+        ``mean_{+-} d^2 - (mean_{++} d^2 + mean_{--} d^2) / 2`` (``c'(-1/2 D^2)c``).
+    pairs : list of dict or None
+        With more classes: ``classes`` and ``class_mean_sqdist`` per pair.
+    notes : list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import check_distances
+    >>> D = np.array([[0.0, 1.0, 3.0], [1.0, 0.0, 1.0], [3.0, 1.0, 0.0]])
+    >>> rep = check_distances(D)  # d_02 = 3 > d_01 + d_12: not a metric, not Euclidean
+    >>> rep.verdict, rep.euclidean, round(rep.triangle_violations, 3)
+    ('strongly non-Euclidean', False, 0.333)
+    >>> sorted(rep.to_dict())[:3]
+    ['class_mean_sqdist', 'euclidean', 'gamma_median']
+    """
+
+    n: int
+    verdict: str
+    symmetric: bool
+    zero_diagonal: bool
+    nonnegative: bool
+    max_asymmetry: float
+    max_diagonal: float
+    n_negative: int
+    triangle_violations: float
+    triangle_interval: list | None
+    n_triangles: int
+    worst_triangle: float
+    euclidean: bool
+    signature: Signature
+    gamma_median: float | None
+    gamma_profile: list
+    negligible: float
+    gamma_negligible_below: float | None
+    gamma_negligible_above: float | None
+    class_mean_sqdist: float | None = None
+    pairs: list | None = None
+    notes: list = field(default_factory=list)
+
+    @property
+    def negative_mass(self) -> float:
+        return self.signature.negative_mass
+
+    def _rows(self):
+        sig = self.signature
+        tri = pct(self.triangle_violations)
+        if self.triangle_interval is not None:
+            tri = (f"~{tri} [{pct(self.triangle_interval[0])}, "
+                   f"{pct(self.triangle_interval[1])}] ({self.n_triangles} sampled)")
+        else:
+            tri += f" of {self.n_triangles}"
+        rows = [
+            ("verdict", self.verdict),
+            ("objects", str(self.n)),
+            ("symmetric / zero diagonal / >= 0",
+             f"{self.symmetric} / {self.zero_diagonal} / {self.nonnegative}"),
+            ("triangle inequality violated", tri),
+            ("Euclidean (Schoenberg)", str(self.euclidean)),
+            ("signature of -1/2 J D^2 J", f"({sig.p}, {sig.q}, {sig.z})"),
+            ("negative mass", pct(sig.negative_mass)),
+        ]
+        if self.gamma_median is not None:
+            rows.append(("median-rule gamma", f"{self.gamma_median:.4g}"))
+        if self.gamma_profile:
+            at = _profile_at(self.gamma_profile, self.gamma_median)
+            rows.append(("neg. mass of exp(-gamma D^2)", ", ".join(
+                f"{g:.3g}: {pct(m)}" for g, m in self.gamma_profile[::3])))
+            if at is not None:
+                rows.append(("  at the median-rule gamma", pct(at)))
+            rows.append((f"  <= {pct(self.negligible)} for gamma", _negligible_text(self)))
+        if self.class_mean_sqdist is not None:
+            rows.append(("class-mean sq. distance", f"{self.class_mean_sqdist:.4g}"))
+        for p in self.pairs or []:
+            a, b = p["classes"]
+            rows.append((f"classes {a} vs {b}: class-mean sq. distance",
+                         f"{p['class_mean_sqdist']:.4g}"))
+        return rows
+
+    def __str__(self) -> str:
+        return render_text("Distance check", self._rows(), self.notes)
+
+    def _repr_html_(self) -> str:
+        return render_html(f"Distance check: {self.verdict}", self._rows(), self.notes)
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable dictionary (numbers, verdict and notes)."""
+        return {
+            "n": self.n, "verdict": self.verdict, "symmetric": self.symmetric,
+            "zero_diagonal": self.zero_diagonal, "nonnegative": self.nonnegative,
+            "max_asymmetry": self.max_asymmetry, "max_diagonal": self.max_diagonal,
+            "n_negative": self.n_negative, "triangle_violations": self.triangle_violations,
+            "triangle_interval": self.triangle_interval, "n_triangles": self.n_triangles,
+            "worst_triangle": self.worst_triangle, "euclidean": self.euclidean,
+            "negative_mass": self.negative_mass, "signature": self.signature.to_dict(),
+            "gamma_median": self.gamma_median,
+            "gamma_profile": [[g, m] for g, m in self.gamma_profile],
+            "negligible": self.negligible,
+            "gamma_negligible_below": self.gamma_negligible_below,
+            "gamma_negligible_above": self.gamma_negligible_above,
+            "class_mean_sqdist": self.class_mean_sqdist,
+            "pairs": None if self.pairs is None else [dict(p) for p in self.pairs],
+            "notes": list(self.notes),
+        }
+
+
+def _profile_at(profile, gamma):
+    for g, m in profile:
+        if gamma is not None and abs(g - gamma) <= 1e-12 * gamma:
+            return m
+    return None
+
+
+def _negligible_text(r: DistanceReport) -> str:
+    lo, hi = r.gamma_negligible_below, r.gamma_negligible_above
+    if lo is not None and hi is not None and hi <= lo:
+        return "every gamma of the grid"
+    parts = []
+    if lo is not None:
+        parts.append(f"gamma <= {lo:.3g}")
+    if hi is not None:
+        parts.append(f"gamma >= {hi:.3g}")
+    return " and ".join(parts) if parts else "no gamma of the grid"
+
+
+def distance_notes(r: DistanceReport) -> list[str]:
+    """The numbered notes of a distance report, with its own figures."""
+    notes = []
+    if not r.symmetric:
+        notes.append(f"D is not symmetric (max |D - D'| = {r.max_asymmetry:.4g}): a "
+                     "distance-substitution kernel needs d(x, z) = d(z, x). The figures below "
+                     "are of (D + D') / 2; symmetrise D yourself before making a kernel.")
+    if not r.zero_diagonal:
+        notes.append(f"The diagonal is not zero (max |d(x, x)| = {r.max_diagonal:.4g}): a "
+                     "distance has d(x, x) = 0. exp(-gamma d^2) then has a diagonal below 1.")
+    if not r.nonnegative:
+        notes.append(f"{r.n_negative} entries are negative: distances are >= 0. Is this a "
+                     "similarity? Then use it as a kernel (check_kernel), not as distances.")
+    if r.triangle_violations > 0:
+        how = ("estimated from a random sample" if r.triangle_interval is not None
+               else "counted over every triple")
+        notes.append(f"{pct(r.triangle_violations)} of the triangle inequalities d_ij <= d_ik "
+                     f"+ d_kj fail ({how}; the worst by {r.worst_triangle:.3g} of max D): D is "
+                     "not a metric (DTW and many alignment scores are not); "
+                     "nearest-neighbour search trees that assume it may miss neighbours.")
+    elif r.triangle_interval is None:
+        notes.append("Every triangle inequality holds (all triples counted): D is a "
+                     "(pseudo)metric on these objects.")
+    else:
+        notes.append(f"No triangle inequality failed in {r.n_triangles} sampled triples "
+                     f"(95 % interval of the share [0, {pct(r.triangle_interval[1])}]).")
+    sig = r.signature
+    if r.euclidean:
+        notes.append("D is Euclidean (Schoenberg 1938): -1/2 J D^2 J is PSD, so the objects "
+                     "embed in a Euclidean space with these distances, and exp(-gamma d^2) and "
+                     "the linear form are PSD for every gamma (Haasdonk & Bahlmann 2004).")
+    else:
+        notes.append(f"D is not Euclidean: -1/2 J D^2 J has {sig.q} negative eigenvalues "
+                     f"(signature ({sig.p}, {sig.q}, {sig.z}), negative mass "
+                     f"{pct(sig.negative_mass)}, |most negative| / largest "
+                     f"{sig.negative_ratio:.3g}): the objects embed only in a "
+                     "pseudo-Euclidean space, and the distance kernels are indefinite for some "
+                     "gamma (Schoenberg 1938; Haasdonk & Bahlmann 2004).")
+    if r.gamma_profile and not r.euclidean:
+        at = _profile_at(r.gamma_profile, r.gamma_median)
+        notes.append(
+            f"Gamma profile: the negative mass of the centred exp(-gamma D^2) is at most "
+            f"{pct(max(m for _, m in r.gamma_profile))} over gamma in "
+            f"[{r.gamma_profile[0][0]:.3g}, {r.gamma_profile[-1][0]:.3g}]"
+            + ("" if at is None else f", {pct(at)} at the median rule {r.gamma_median:.3g}")
+            + f"; it is <= {pct(r.negligible)} for {_negligible_text(r)}. Small gamma: the "
+            "kernel is nearly 1 - gamma d^2 (nearly linear); large gamma: it tends to the "
+            "identity (each object similar only to itself), PSD but memorising.")
+    if r.class_mean_sqdist is not None:
+        d = r.class_mean_sqdist
+        notes.append(
+            f"Squared distance of the class means in the embedding: {d:.4g}"
+            + (" > 0." if d > 0 else " <= 0: the classes' means coincide or are at negative "
+               "squared distance; the linear distance kernel cannot separate them "
+               "(Haasdonk 2005, §7.3)."))
+    for p in r.pairs or []:
+        if p["class_mean_sqdist"] <= 0:
+            a, b = p["classes"]
+            notes.append(f"Classes {a} vs {b}: class-mean squared distance "
+                         f"{p['class_mean_sqdist']:.4g} <= 0 (Haasdonk 2005, §7.3).")
+    notes.append(distance_recommendation(r))
+    notes.append(f"Zero threshold of the eigenvalues {sig.tol:.3g} = rtol {sig.rtol:.3g} x max "
+                 "|lambda| of -1/2 J D^2 J; the gamma profile uses check_kernel's threshold "
+                 "on each kernel.")
+    return notes
+
+
+def distance_recommendation(r: DistanceReport) -> str:
+    """What to do with this distance, from the report's figures."""
+    if not (r.symmetric and r.zero_diagonal and r.nonnegative):
+        return ("Recommendation: make D a distance first (symmetric, zero diagonal, >= 0), "
+                "then check it again.")
+    line = ("make_pipeline(DistanceKernel(), IndefiniteSVC(kernel='precomputed')) with "
+            "GridSearchCV over distancekernel__gamma")
+    if r.euclidean:
+        return (f"Recommendation: the kernel exp(-gamma d^2) is PSD for every gamma: train an "
+                f"SVM as usual, {line} around the median rule {r.gamma_median:.3g}.")
+    where = _negligible_text(r)
+    below = ("" if where == "no gamma of the grid" else
+             f"; its negative mass is negligible for {where} (the larger gamma are close to "
+             "the identity kernel): prefer such a gamma if it is accurate")
+    return (f"Recommendation: exp(-gamma d^2) is indefinite for some gamma{below}. "
+            f"IndefiniteSVC trains on it as it is; tune gamma with {line}, and compare the "
+            "remedies on your folds: indefsvm.compare_remedies(DistanceKernel().fit_transform("
+            "D), y, D=D) (or 'indefsvm compare --distances').")

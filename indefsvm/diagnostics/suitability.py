@@ -312,7 +312,7 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         wmw_C = _WMW_DEFAULT if method in ("dense", "ldl") or (
             method == "auto" and n_k <= DENSE_MAX) else None
     threads = effective_threads(n_jobs)
-    K = check_kernel_matrix(K, n_threads=threads)
+    K = check_kernel_matrix(K, n_threads=threads, warn_distances=True)
     n = K.shape[0]
     pairs = None
     y2 = None

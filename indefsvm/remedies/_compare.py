@@ -272,7 +272,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     """
     from ..diagnostics import check_kernel
 
-    K = check_kernel_matrix(K, "K")
+    K = check_kernel_matrix(K, "K", warn_distances=True)
     y = np.asarray(y)
     n = K.shape[0]
     if y.shape != (n,):

@@ -80,7 +80,7 @@ decision_function_shape, break_ties
     def _train_kernel(self, X, reset: bool = True):
         """The training kernel of X (checked); ``reset`` fixes the kernel's parameters."""
         if self.kernel == "precomputed":
-            return check_kernel_matrix(X, "X (precomputed kernel)")
+            return check_kernel_matrix(X, "X (precomputed kernel)", warn_distances=reset)
         X = validate_data(self, X, dtype=np.float64, reset=reset)
         if reset:
             self.X_fit_ = X

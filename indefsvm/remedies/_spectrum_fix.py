@@ -77,7 +77,7 @@ class _KernelFix(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        K = check_kernel_matrix(X, "X (training kernel)")
+        K = check_kernel_matrix(X, "X (training kernel)", warn_distances=True)
         self.n_train_ = K.shape[0]
         self.col_mean_ = K.mean(axis=0)
         self.all_mean_ = float(self.col_mean_.mean())

@@ -230,7 +230,8 @@ class SVMBase(BaseEstimator):
             return (check_kernel_matrix(data, "kernel(X, X)", n_threads=threads),
                     "precomputed", None)
         if self.kernel == "precomputed":
-            return (check_kernel_matrix(data, "X (precomputed kernel)", n_threads=threads),
+            return (check_kernel_matrix(data, "X (precomputed kernel)", n_threads=threads,
+                                        warn_distances=True),
                     "precomputed", None)
         name = self._kernel_name()
         params = self._resolved_params(data)

@@ -1,0 +1,293 @@
+"""Is a distance matrix a metric, Euclidean, and for which gamma is exp(-gamma d^2) nearly PSD?
+:func:`check_distances`."""
+
+from __future__ import annotations
+
+import numbers
+import time
+
+import numpy as np
+
+from .._logging import enable, logger
+from .._validation import SYMMETRY_RTOL, check_memory
+from ..distances._kernel import median_gamma
+from .report import DistanceReport, distance_notes
+from .spectrum import signature
+from .suitability import indefiniteness
+
+__all__ = ["check_distances", "triangle_violations"]
+
+#: relative slack of the triangle test: d_ij > d_ik + d_kj + TRIANGLE_RTOL * max D fails
+TRIANGLE_RTOL = 1e-12
+
+
+def _square_numeric(D) -> np.ndarray:
+    if np.iscomplexobj(D):
+        raise ValueError("D is complex; distances are real numbers >= 0.")
+    try:
+        D = np.asarray(D, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"D must be a numeric 2-D array of distances: {exc}") from None
+    if D.ndim != 2 or D.shape[0] != D.shape[1]:
+        raise ValueError(f"D must be a square (n, n) matrix of distances; got shape {D.shape}.")
+    if D.shape[0] == 0:
+        raise ValueError("D is empty (0 objects).")
+    if not np.all(np.isfinite(D)):
+        bad = np.argwhere(~np.isfinite(D))[0]
+        raise ValueError(f"D contains NaN or infinity (first at row {bad[0]}, column "
+                         f"{bad[1]}); a distance is a finite number >= 0.")
+    return np.ascontiguousarray(D)
+
+
+def _wilson(k: int, m: int, z: float = 1.96) -> list:
+    """95 % Wilson score interval of a binomial share k / m."""
+    p = k / m
+    den = 1 + z * z / m
+    centre = (p + z * z / (2 * m)) / den
+    half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / den
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def triangle_violations(D, *, exact_max: int = 400, n_samples: int = 200_000,
+                        random_state=0) -> tuple:
+    """Share of failed triangle inequalities ``d_ij <= d_ik + d_kj``.
+
+    Every inequality with ``i < j`` and ``k`` not in ``{i, j}`` is counted when ``n <=
+    exact_max`` (``n (n - 1) (n - 2) / 2`` of them, O(n^3) work); above, ``n_samples`` random
+    triples are drawn and the share comes with a 95 % Wilson interval. An inequality fails when
+    ``d_ij > d_ik + d_kj + 1e-12 * max D``.
+
+    Parameters
+    ----------
+    D : ndarray of shape (n, n)
+        Symmetric distances.
+    exact_max : int, default=400
+    n_samples : int, default=200000
+    random_state : int, Generator or None, default=0
+
+    Returns
+    -------
+    (share, interval or None, count checked, worst excess / max D)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import triangle_violations
+    >>> D = np.array([[0.0, 1.0, 5.0], [1.0, 0.0, 1.0], [5.0, 1.0, 0.0]])
+    >>> triangle_violations(D)[0]  # d_02 = 5 > d_01 + d_12 = 2: 1 of 3 inequalities
+    0.3333333333333333
+    """
+    n = D.shape[0]
+    scale = float(np.max(np.abs(D))) or 1.0
+    tol = TRIANGLE_RTOL * scale
+    if n < 3:
+        return 0.0, None, 0, 0.0
+    if n <= exact_max:
+        count, worst = 0, 0.0
+        upper = np.triu(np.ones((n, n), dtype=bool), 1)
+        for k in range(n):
+            excess = D - (D[:, [k]] + D[[k], :])
+            mask = upper.copy()
+            mask[k, :] = False
+            mask[:, k] = False
+            ex = excess[mask]
+            count += int(np.count_nonzero(ex > tol))
+            worst = max(worst, float(ex.max(initial=0.0)))
+        total = n * (n - 1) * (n - 2) // 2
+        return count / total, None, total, worst / scale
+    rng = np.random.default_rng(random_state)
+    i = rng.integers(0, n, size=n_samples)
+    j = rng.integers(0, n - 1, size=n_samples)
+    j = j + (j >= i)  # j != i
+    k = rng.integers(0, n - 2, size=n_samples)
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    k = k + (k >= lo)
+    k = k + (k >= hi)  # k not in {i, j}
+    excess = D[i, j] - D[i, k] - D[k, j]
+    fails = int(np.count_nonzero(excess > tol))
+    return (fails / n_samples, _wilson(fails, n_samples), n_samples,
+            max(0.0, float(excess.max())) / scale)
+
+
+def _class_mean_sqdist(D2, mask_a, mask_b) -> float:
+    """c'(-1/2 D^2)c with c = 1/n_a on a, -1/n_b on b: the squared distance of the class
+    means in the (pseudo-)Euclidean embedding."""
+    c = np.where(mask_a, 1.0 / np.count_nonzero(mask_a), 0.0) - np.where(
+        mask_b, 1.0 / np.count_nonzero(mask_b), 0.0)
+    idx = np.flatnonzero(mask_a | mask_b)
+    c = c[idx]
+    return float(-0.5 * c @ D2[np.ix_(idx, idx)] @ c)
+
+
+def _gamma_grid(gammas, gamma0, n_gammas):
+    if gammas is not None:
+        g = np.sort(np.asarray(gammas, dtype=np.float64).ravel())
+        if g.size == 0 or not np.all(np.isfinite(g)) or g[0] <= 0:
+            raise ValueError(f"gammas must be numbers > 0; got {gammas!r}.")
+        return g
+    if (isinstance(n_gammas, bool) or not isinstance(n_gammas, numbers.Integral)
+            or n_gammas < 0):
+        raise ValueError(f"n_gammas must be a whole number >= 0; got {n_gammas!r}.")
+    if gamma0 is None or n_gammas == 0:
+        return np.array([])
+    # two decades each side of the median rule, the median rule itself on the grid
+    half = n_gammas // 2
+    return gamma0 * np.logspace(-2, 2, 2 * half + 1) if half else np.array([gamma0])
+
+
+def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gammas: int = 13,
+                    negligible: float = 0.01, mass_thresholds: tuple = (0.01, 0.10),
+                    triangle_exact_max: int = 400, n_triangle_samples: int = 200_000,
+                    random_state=0, verbose: bool = False) -> DistanceReport:
+    """What is this distance matrix, and which kernel can be made of it? One call.
+
+    Reads the axioms a matrix can show (symmetry, zero diagonal, non-negativity), counts the
+    failed triangle inequalities, tests Schoenberg's condition (``D`` is Euclidean iff
+    ``-1/2 J D^2 J`` is PSD, ``J = I - ee'/n``) with the signature and negative mass of that
+    matrix, and scans the **gamma profile**: the negative mass of the centred kernel
+    ``exp(-gamma D^2)`` over a grid of gamma around the median rule, with the gamma up to which
+    (and from which) it is negligible. With labels, the squared distance of the class means.
+    A graded verdict, the numbers and a recommendation, as :func:`~indefsvm.check_kernel`.
+
+    Parameters
+    ----------
+    D : array-like of shape (n, n)
+        Distances (e.g. :func:`indefsvm.pairwise_distances`). NaN, infinity or a non-square
+        shape raise ``ValueError``; asymmetry, negative entries and a non-zero diagonal are
+        reported (the verdict is then "not a distance matrix") and the other figures are
+        computed on ``(D + D') / 2``.
+    y : array-like of shape (n,), optional
+        Labels: the class-mean squared distance (per pair of classes for more than two).
+    rtol : float, optional
+        Relative zero threshold of eigenvalues (default ``n * eps``, relative to the largest
+        ``|lambda|`` of the matrix whose eigenvalues are read).
+    gammas : array-like, optional
+        The gamma grid of the profile. Default: ``n_gammas`` points log-spaced over two
+        decades either side of the median rule ``1 / median(d^2)``, which is on the grid.
+    n_gammas : int, default=13
+        Grid size (0: no profile). Each point is one dense eigendecomposition, O(n^3).
+    negligible : float, default=0.01
+        A negative mass at most this is negligible (the "slightly indefinite" bound of
+        :func:`~indefsvm.check_kernel`).
+    mass_thresholds : (float, float), default=(0.01, 0.10)
+        Negative-mass bounds of "slightly" and "strongly" non-Euclidean, as in
+        :func:`~indefsvm.check_kernel`.
+    triangle_exact_max : int, default=400
+        Up to this many objects every triangle inequality is checked (O(n^3)); above, a
+        sample of ``n_triangle_samples`` triples with a 95 % interval.
+    n_triangle_samples : int, default=200000
+    random_state : int, Generator or None, default=0
+        Seed of the triangle sample.
+    verbose : bool, default=False
+        Log each phase and its time.
+
+    Returns
+    -------
+    DistanceReport
+        Print it; ``to_dict()`` for JSON (``euclidean``, ``triangle_violations``,
+        ``negative_mass``, ``gamma_profile``, ...).
+
+    References
+    ----------
+    I. J. Schoenberg (1938), Metric spaces and positive definite functions, Trans. AMS 44.
+    B. Haasdonk & C. Bahlmann (2004), Learning with distance substitution kernels, DAGM.
+    B. Haasdonk (2005), Feature space interpretation of SVMs with indefinite kernels, IEEE
+    TPAMI 27(4), Prop. 1 and §7.3 (class means).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.diagnostics import check_distances
+    >>> X = np.random.default_rng(0).normal(size=(30, 3))
+    >>> D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    >>> rep = check_distances(D)
+    >>> rep.verdict, rep.euclidean, rep.triangle_violations
+    ('Euclidean', True, 0.0)
+    >>> check_distances(D + 1.0).verdict  # d(x, x) = 1
+    'not a distance matrix'
+    """
+    enable(verbose)
+    t0 = time.perf_counter()
+    D = _square_numeric(D)
+    n = D.shape[0]
+    check_memory(8.0 * 4 * n * n, f"Checking {n} x {n} distances",
+                 "Check a random subset of the objects.")
+    if not 0 <= negligible <= 1:
+        raise ValueError(f"negligible must be in [0, 1]; got {negligible!r}.")
+    scale = float(np.max(np.abs(D)))
+    atol = SYMMETRY_RTOL * max(scale, np.finfo(float).tiny)
+    asym = float(np.max(np.abs(D - D.T)))
+    diag = float(np.max(np.abs(np.diagonal(D))))
+    n_negative = int(np.count_nonzero(D < 0))
+    S = (D + D.T) / 2 if asym > atol else D
+    share, interval, count, worst = triangle_violations(
+        S, exact_max=triangle_exact_max, n_samples=n_triangle_samples,
+        random_state=random_state)
+    logger.info("check_distances: triangle inequalities (%d) in %.2f s", count,
+                time.perf_counter() - t0)
+    S2 = S * S
+    # -1/2 J S2 J by its row, column and grand means (O(n^2), no n x n products)
+    col = S2.mean(axis=0)
+    B = -0.5 * (S2 - col[:, None] - col[None, :] + col.mean())
+    sig = signature(B, rtol=rtol)
+    euclidean = sig.q == 0
+    logger.info("check_distances: Schoenberg test in %.2f s", time.perf_counter() - t0)
+    gamma0 = None
+    if n >= 2 and np.any(S[np.triu_indices(n, 1)] > 0):
+        gamma0 = median_gamma(S)
+    profile = []
+    for g in _gamma_grid(gammas, gamma0, n_gammas):
+        mass = signature(np.exp(-g * S2), rtol=rtol).negative_mass
+        profile.append((float(g), float(mass)))
+        logger.info("check_distances: gamma %.4g, negative mass %.4g (%.2f s)", g, mass,
+                    time.perf_counter() - t0)
+    # the largest gamma up to which, and the smallest from which, every grid point is
+    # negligible
+    below = above = None
+    for g, m in profile:
+        if m > negligible:
+            break
+        below = g
+    for g, m in reversed(profile):
+        if m > negligible:
+            break
+        above = g
+    cmd, pairs = None, None
+    if y is not None:
+        y = np.asarray(y)
+        if y.shape != (n,):
+            raise ValueError(f"y has shape {y.shape}; it needs one label per object ({n},).")
+        classes = np.unique(y)
+        if classes.shape[0] == 2:
+            cmd = _class_mean_sqdist(S2, y == classes[1], y == classes[0])
+        elif classes.shape[0] > 2:
+            pairs = [{"classes": [_plain(classes[a]), _plain(classes[b])],
+                      "class_mean_sqdist": _class_mean_sqdist(S2, y == classes[a],
+                                                              y == classes[b])}
+                     for a in range(len(classes)) for b in range(a + 1, len(classes))]
+    proper = asym <= atol and diag <= atol and n_negative == 0
+    if not proper:
+        verdict = "not a distance matrix"
+    elif euclidean:
+        verdict = "Euclidean"
+    else:
+        verdict = indefiniteness(sig, mass_thresholds).replace("indefinite", "non-Euclidean")
+    rep = DistanceReport(
+        n=n, verdict=verdict, symmetric=asym <= atol, zero_diagonal=diag <= atol,
+        nonnegative=n_negative == 0, max_asymmetry=asym, max_diagonal=diag,
+        n_negative=n_negative, triangle_violations=share, triangle_interval=interval,
+        n_triangles=count, worst_triangle=worst, euclidean=euclidean, signature=sig,
+        gamma_median=gamma0, gamma_profile=profile, negligible=negligible,
+        gamma_negligible_below=below, gamma_negligible_above=above, class_mean_sqdist=cmd,
+        pairs=pairs)
+    rep.notes = distance_notes(rep)
+    logger.info("check_distances: done in %.2f s", time.perf_counter() - t0)
+    return rep
+
+
+def _plain(v):
+    """A label as a plain Python value (integers stay integers)."""
+    v = v.item() if hasattr(v, "item") else v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v

@@ -1,0 +1,18 @@
+"""Distances as first-class input: objects -> distances -> an (indefinite) kernel.
+
+* :func:`pairwise_distances` / :class:`PairwiseDistances` -- DTW (compiled, OpenMP),
+  Levenshtein (rapidfuzz), Euclidean, city block or any callable, between time series of any
+  lengths, strings or vectors;
+* :class:`DistanceKernel` -- distance-substitution kernels ``exp(-gamma d^2)``,
+  ``exp(-gamma d)``, the linear and polynomial forms, with gamma by the median rule.
+
+``make_pipeline(PairwiseDistances("dtw"), DistanceKernel(), IndefiniteSVC(kernel=
+"precomputed"))`` trains on raw series; :func:`indefsvm.diagnostics.check_distances` says
+whether the distance is Euclidean (then the kernel is PSD) and for which gamma it is nearly so.
+"""
+
+from ._kernel import KINDS, DistanceKernel, median_gamma
+from ._pairwise import METRICS, PairwiseDistances, pairwise_distances
+
+__all__ = ["KINDS", "METRICS", "DistanceKernel", "PairwiseDistances", "median_gamma",
+           "pairwise_distances"]

@@ -1,0 +1,153 @@
+# cython: language_level=3
+"""Dynamic time warping between many pairs of series, on OpenMP threads (private).
+
+All series of one side are packed into one C-contiguous ``(total_points, n_channels)`` array
+with ``offsets`` (series ``s`` is rows ``offsets[s]:offsets[s + 1]``), so a point's channels
+are contiguous and any lengths can be mixed. The dynamic programme keeps two rows of the
+cumulative cost matrix per thread and visits only the cells of the Sakoe-Chiba band.
+"""
+
+from cython.parallel cimport prange, threadid
+from libc.math cimport INFINITY, floor, sqrt
+from cpython.exc cimport PyErr_CheckSignals
+
+import numpy as np
+
+
+cdef inline Py_ssize_t _radius(double window, Py_ssize_t la, Py_ssize_t lb) noexcept nogil:
+    """Band radius r = floor(window * max(la, lb)); window < 0 means no band."""
+    cdef Py_ssize_t L = la if la > lb else lb
+    if window < 0.0:
+        return L
+    # the 1e-9 keeps products such as 0.1 * 400 = 40 from rounding down to 39
+    return <Py_ssize_t>floor(window * L + 1e-9)
+
+
+cdef double _dtw_pair(const double* a, Py_ssize_t la, const double* b, Py_ssize_t lb,
+                      Py_ssize_t d, Py_ssize_t r, double* prev, double* cur) noexcept nogil:
+    """sqrt of the smallest sum of squared point differences along a warping path.
+
+    ``a`` is the longer series (la >= lb). Row j of the cumulative cost matrix runs over the
+    points i of ``a`` with j - r <= i <= j + (la - lb) + r: the band of radius r widened by
+    the length difference, so that a path exists for every r >= 0 (as tslearn's
+    Sakoe-Chiba mask does). Buffers hold la + 1 cells; cell i of a row is at index i + 1,
+    index 0 is the boundary column."""
+    cdef Py_ssize_t i, j, c, lo, hi, hi_next, extra = la - lb
+    cdef double best, cost, diff, left
+    cdef double* tmp
+    cdef const double* pa
+    cdef const double* pb
+    # the virtual row -1: only D(-1, -1) = 0 is reachable
+    for i in range(la + 1):
+        prev[i] = INFINITY
+        cur[i] = INFINITY
+    prev[0] = 0.0
+    for j in range(lb):
+        lo = j - r
+        if lo < 0:
+            lo = 0
+        hi = j + extra + r
+        if hi > la - 1:
+            hi = la - 1
+        pb = b + j * d
+        # the cell left of the band is unreachable in this row
+        cur[lo] = INFINITY
+        left = INFINITY
+        for i in range(lo, hi + 1):
+            pa = a + i * d
+            if d == 1:
+                diff = pa[0] - pb[0]
+                cost = diff * diff
+            else:
+                cost = 0.0
+                for c in range(d):
+                    diff = pa[c] - pb[c]
+                    cost = cost + diff * diff
+            best = prev[i]          # D(j - 1, i - 1)
+            if prev[i + 1] < best:  # D(j - 1, i)
+                best = prev[i + 1]
+            if left < best:         # D(j, i - 1)
+                best = left
+            left = cost + best
+            cur[i + 1] = left
+        # the band's right end moves by at most one cell a row: the next row may read the
+        # cell right of this row's band, which must not hold a value of an older row
+        hi_next = hi + 2
+        if hi_next <= la:
+            cur[hi_next] = INFINITY
+        # boundary column: D(j, -1) is unreachable for j >= 0
+        cur[0] = INFINITY
+        tmp = prev
+        prev = cur
+        cur = tmp
+    return sqrt(prev[la])
+
+
+def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:, ::1] B,
+              const Py_ssize_t[::1] offB, bint same, double window, double[:, ::1] out,
+              int n_threads=1, progress=None):
+    """Fill ``out[s, t]`` with DTW(series s of A, series t of B).
+
+    With ``same`` (B is A) only the pairs s < t are computed and mirrored, and the diagonal is
+    0. Pairs are dealt to ``n_threads`` threads (dynamic schedule: lengths may differ) in
+    rounds of about 2 * 10^8 cells per thread; between rounds Ctrl-C is checked and
+    ``progress(done, total)`` is called when given. Each pair's value does not depend on the
+    thread that computed it."""
+    cdef Py_ssize_t nA = offA.shape[0] - 1, nB = offB.shape[0] - 1, d = A.shape[1]
+    cdef Py_ssize_t p, p0, p1, s, t, la, lb, r, n_pairs, maxlen = 1, k, tid
+    cdef int nt = n_threads if n_threads > 1 else 1
+    cdef double* bufp
+    cdef const double* pa
+    cdef const double* pb
+    for k in range(nA):
+        maxlen = max(maxlen, offA[k + 1] - offA[k])
+    for k in range(nB):
+        maxlen = max(maxlen, offB[k + 1] - offB[k])
+    if same:
+        pairs = np.array(np.triu_indices(nA, 1), dtype=np.intp).T.copy()
+    else:
+        pairs = np.array(np.meshgrid(np.arange(nA), np.arange(nB), indexing="ij"),
+                         dtype=np.intp).reshape(2, -1).T.copy()
+    cdef Py_ssize_t[:, ::1] pv = pairs
+    n_pairs = pv.shape[0]
+    if n_pairs == 0:
+        return
+    # rounds of about 2e8 cells per thread (~0.3 s), so Ctrl-C is seen soon at any length
+    lenA = np.diff(np.asarray(offA))
+    lenB = np.diff(np.asarray(offB))
+    mean_cells = float(np.mean(lenA)) * float(np.mean(lenB))
+    if window >= 0:
+        mean_cells = min(mean_cells, float(np.mean(lenA)) * (2 * window * maxlen + 1
+                                                             + abs(float(np.mean(lenA))
+                                                                   - float(np.mean(lenB)))))
+    cdef Py_ssize_t round_size = max(nt, <Py_ssize_t>(nt * 2e8 / max(mean_cells, 1.0)))
+    buf = np.empty((nt, 2 * (maxlen + 1)), dtype=np.float64)
+    cdef double[:, ::1] bv = buf
+    p0 = 0
+    while p0 < n_pairs:
+        p1 = min(n_pairs, p0 + round_size)
+        with nogil:
+            for p in prange(p0, p1, num_threads=nt, schedule="dynamic", chunksize=1):
+                tid = threadid()
+                bufp = &bv[tid, 0]
+                s = pv[p, 0]
+                t = pv[p, 1]
+                la = offA[s + 1] - offA[s]
+                lb = offB[t + 1] - offB[t]
+                pa = &A[offA[s], 0]
+                pb = &B[offB[t], 0]
+                r = _radius(window, la, lb)
+                if la >= lb:
+                    out[s, t] = _dtw_pair(pa, la, pb, lb, d, r, bufp, bufp + maxlen + 1)
+                else:
+                    out[s, t] = _dtw_pair(pb, lb, pa, la, d, r, bufp, bufp + maxlen + 1)
+        if same:
+            for p in range(p0, p1):
+                out[pv[p, 1], pv[p, 0]] = out[pv[p, 0], pv[p, 1]]
+        PyErr_CheckSignals()
+        if progress is not None:
+            progress(p1, n_pairs)
+        p0 = p1
+    if same:
+        for k in range(nA):
+            out[k, k] = 0.0

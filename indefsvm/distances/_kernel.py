@@ -1,0 +1,267 @@
+"""From distances to kernel values: :class:`DistanceKernel` (distance substitution)."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_distance_matrix
+
+__all__ = ["KINDS", "DistanceKernel", "median_gamma"]
+
+#: the kernel forms and whether each has a gamma
+KINDS = {"rbf": True, "laplacian": True, "linear": False, "polynomial": True}
+
+
+def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
+    """The median rule: ``1 / median(d^2)`` over the pairs ``i < j`` (``1 / median(d)`` for
+    ``kind="laplacian"``), so that a typical pair has ``gamma d^2 = 1``. Pairs at distance 0
+    (duplicates) are left out when they are the majority.
+
+    Parameters
+    ----------
+    D : ndarray of shape (n, n)
+        Training distances.
+    kind : str, default="rbf"
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.distances import median_gamma
+    >>> D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0], [2.0, 3.0, 0.0]])
+    >>> median_gamma(D), median_gamma(D, "laplacian")  # 1 / median(1, 4, 9), 1 / median(1, 2, 3)
+    (0.25, 0.5)
+    """
+    iu = np.triu_indices(D.shape[0], 1)
+    d = D[iu]
+    if kind != "laplacian":
+        d = d * d
+    if d.size == 0:
+        raise ValueError("the median rule needs at least two training objects (got one "
+                         "sample); give gamma as a number.")
+    med = float(np.median(d))
+    if med <= 0:
+        pos = d[d > 0]
+        if pos.size == 0:
+            raise ValueError("every training distance is 0 (all objects equal); the median "
+                             "rule has nothing to scale by. Give gamma as a number.")
+        med = float(np.median(pos))
+    return 1.0 / med
+
+
+class DistanceKernel(TransformerMixin, BaseEstimator):
+    """Distances in, kernel values out: the distance-substitution kernels.
+
+    With ``d`` a distance and ``O`` an origin (Haasdonk & Bahlmann 2004):
+
+    ==============  ================================================  ===================
+    kind            k(x, z)                                           PSD for every gamma
+    ==============  ================================================  ===================
+    ``rbf``         ``exp(-gamma d(x, z)^2)``                         iff d is Euclidean
+    ``laplacian``   ``exp(-gamma d(x, z))``                           iff sqrt(d) Euclid.
+    ``linear``      ``<x, z>_O = (d(x,O)^2 + d(z,O)^2 - d(x,z)^2)/2``  iff d is Euclidean
+    ``polynomial``  ``(coef0 + gamma <x, z>_O)^degree``               if d is Euclidean
+    ==============  ================================================  ===================
+
+    "Euclidean" is Schoenberg's condition (``-1/2 J D^2 J`` PSD), which
+    :func:`indefsvm.diagnostics.check_distances` tests. When it fails the kernel is
+    indefinite: train with :class:`~indefsvm.IndefiniteSVC` as it is, or compare a remedy.
+
+    ``fit(D_train)`` learns what test rows need: ``gamma_`` by the median rule, and for the
+    linear and polynomial forms the training objects' squared distances to the origin.
+    ``transform(D_rows)`` takes distances of new objects to the training objects, shape
+    ``(n_rows, n_train)``. The estimator has scikit-learn's ``pairwise`` tag, so
+    ``GridSearchCV`` and ``cross_val_score`` slice a precomputed distance matrix on both axes
+    when it is the first step of a pipeline.
+
+    Parameters
+    ----------
+    kind : {"rbf", "laplacian", "linear", "polynomial"}, default="rbf"
+    gamma : float or "median", default="median"
+        ``"median"``: ``1 / median(d^2)`` over the training pairs (``1 / median(d)`` for
+        ``laplacian``), see :func:`median_gamma`. Not used by ``linear``.
+    coef0 : float, default=1.0
+        The polynomial's constant.
+    degree : int, default=3
+        The polynomial's degree.
+    origin : "mean" or int, default="mean"
+        The origin ``O`` of the linear and polynomial forms: ``"mean"`` the barycentre of the
+        training objects (in their pseudo-Euclidean embedding; on the training set the linear
+        form is then ``-1/2 J D^2 J``, the kernel of classical scaling), an integer the
+        training object of that index.
+
+    Attributes
+    ----------
+    gamma_ : float or None
+        The gamma used (``None`` for ``linear``).
+    n_fit_ : int
+        Number of training objects (the width ``transform`` expects).
+    origin_sq_ : ndarray of shape (n_fit_,) or None
+        ``d(x_j, O)^2`` of each training object (linear and polynomial forms). For
+        ``origin="mean"`` it is ``mean_i d(x_i, x_j)^2 - sq_mean_ / 2``.
+    sq_mean_ : float or None
+        ``mean_ij d(x_i, x_j)^2`` (``origin="mean"``): a new object's squared distance to
+        the barycentre is ``mean_i d(z, x_i)^2 - sq_mean_ / 2``.
+
+    References
+    ----------
+    B. Haasdonk & C. Bahlmann (2004), Learning with distance substitution kernels, DAGM
+    (LNCS 3175), kernels ``k^lin``, ``k^poly``, ``k^rbf`` and Prop. 1 (PSD iff the distance is
+    Euclidean). I. J. Schoenberg (1938), Metric spaces and positive definite functions,
+    Trans. AMS 44 (``exp(-gamma d^2)`` PSD for all gamma iff ``d`` is Euclidean).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm import DistanceKernel
+    >>> D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
+    >>> dk = DistanceKernel().fit(D)
+    >>> dk.gamma_
+    1.0
+    >>> dk.transform(D[:1]).round(4)
+    array([[1.    , 0.3679, 0.0183]])
+    """
+
+    def __init__(self, kind="rbf", *, gamma="median", coef0=1.0, degree=3, origin="mean"):
+        self.kind = kind
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.origin = origin
+
+    def _check_params(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"Unknown kind={self.kind!r}; choose one of {sorted(KINDS)}.")
+        if KINDS[self.kind]:
+            if not (isinstance(self.gamma, str) and self.gamma == "median") and (
+                    isinstance(self.gamma, bool) or not isinstance(self.gamma, numbers.Real)
+                    or not np.isfinite(self.gamma) or self.gamma <= 0):
+                raise ValueError(f"gamma must be 'median' or a number > 0; got "
+                                 f"{self.gamma!r}.")
+        elif self.gamma != "median":
+            raise ValueError(f"gamma does not apply to kind='linear' (got gamma="
+                             f"{self.gamma!r}); use kind='polynomial' for a scaled form.")
+        if self.kind == "polynomial":
+            if (isinstance(self.degree, bool) or not isinstance(self.degree, numbers.Integral)
+                    or not 1 <= self.degree <= 64):
+                raise ValueError(f"degree must be a whole number from 1 to 64; got "
+                                 f"{self.degree!r}.")
+            if (isinstance(self.coef0, bool) or not isinstance(self.coef0, numbers.Real)
+                    or not np.isfinite(self.coef0)):
+                raise ValueError(f"coef0 must be a finite number; got {self.coef0!r}.")
+        if not (isinstance(self.origin, str) and self.origin == "mean") and (
+                isinstance(self.origin, bool) or not isinstance(self.origin, numbers.Integral)
+                or self.origin < 0):
+            raise ValueError(f"origin must be 'mean' or the index of a training object (an "
+                             f"integer >= 0); got {self.origin!r}.")
+
+    def fit(self, X, y=None):
+        """Learn gamma (median rule) and, for the linear forms, the origin's distances.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n)
+            Training distances: symmetric, finite, ``>= 0``.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        # scikit-learn's checks first (sparse, complex, empty, 1-D, NaN in its wording; sets
+        # n_features_in_ = the number of training objects, as KernelCenterer does), then ours
+        D = validate_data(self, X, dtype=np.float64, reset=True)
+        D = check_distance_matrix(D, "X (training distances)")
+        n = D.shape[0]
+        if not isinstance(self.origin, str) and self.origin >= n:
+            raise ValueError(f"origin={self.origin} is not the index of a training object "
+                             f"(there are {n}).")
+        self.gamma_ = None
+        if KINDS[self.kind]:
+            self.gamma_ = (median_gamma(D, self.kind) if isinstance(self.gamma, str)
+                           else float(self.gamma))
+        self.origin_sq_ = self.sq_mean_ = None
+        if self.kind in ("linear", "polynomial"):
+            D2 = D * D
+            if isinstance(self.origin, str):
+                col = D2.mean(axis=0)
+                self.sq_mean_ = float(col.mean())
+                self.origin_sq_ = col - 0.5 * self.sq_mean_
+            else:
+                self.origin_sq_ = D2[:, self.origin].copy()
+        self.n_fit_ = n
+        return self
+
+    def transform(self, X):
+        """Kernel values from distances to the training objects.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_fit_)
+            Distances of the rows' objects to the training objects (the training matrix
+            itself for the training kernel).
+
+        Returns
+        -------
+        ndarray of shape (n_rows, n_fit_)
+        """
+        check_is_fitted(self, "n_fit_")
+        try:
+            D = validate_data(self, X, dtype=np.float64, reset=False)
+        except ValueError as exc:
+            if not str(exc).startswith("X has "):
+                raise
+            raise ValueError(f"{exc} DistanceKernel takes the distances of each row to the "
+                             f"{self.n_fit_} training objects, shape (n_rows, "
+                             f"{self.n_fit_}).") from None
+        D = check_distance_matrix(D, "X (distances to the training objects)", square=False)
+        if self.kind == "rbf":
+            return np.exp(-self.gamma_ * D * D)
+        if self.kind == "laplacian":
+            return np.exp(-self.gamma_ * D)
+        D2 = D * D
+        # d(z, O)^2 of each row's object: through the barycentre's formula, or the column of
+        # the origin object
+        if self.sq_mean_ is not None:
+            row_sq = D2.mean(axis=1, keepdims=True) - 0.5 * self.sq_mean_
+        else:
+            row_sq = D2[:, [self.origin]]
+        lin = 0.5 * (row_sq + self.origin_sq_[None, :] - D2)
+        if self.kind == "linear":
+            return lin
+        with np.errstate(over="ignore", invalid="ignore"):
+            K = (self.coef0 + self.gamma_ * lin) ** self.degree
+        if not np.all(np.isfinite(K)):
+            raise ValueError(f"the polynomial distance kernel (degree={self.degree}, gamma="
+                             f"{self.gamma_:.4g}) overflows on these distances; lower gamma "
+                             "or the degree.")
+        return K
+
+    def fit_transform(self, X, y=None):
+        """``fit(X).transform(X)`` (the training kernel).
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n)
+        y : ignored
+
+        Returns
+        -------
+        ndarray of shape (n, n)
+        """
+        return self.fit(X).transform(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = True
+        # distances are >= 0 (scikit-learn's checks then build non-negative inputs)
+        tags.input_tags.positive_only = True
+        return tags

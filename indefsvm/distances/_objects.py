@@ -1,0 +1,193 @@
+"""The objects a distance compares, checked and put in the form its loop needs (private).
+
+Every function raises ``ValueError`` naming the argument (``X`` or ``Y``) and saying what
+would be accepted; nothing is converted in silence (a list of numbers is not read as strings,
+nor strings as numbers).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Series", "as_series", "as_strings", "as_vectors", "as_objects"]
+
+
+def _looks_like_strings(X) -> bool:
+    if isinstance(X, str):
+        return True
+    if isinstance(X, np.ndarray):
+        return X.dtype.kind in "US" or (X.dtype == object and X.size > 0
+                                         and isinstance(X.flat[0], str))
+    return isinstance(X, (list, tuple)) and len(X) > 0 and isinstance(X[0], str)
+
+
+def _describe(X) -> str:
+    if isinstance(X, np.ndarray):
+        return f"an array of shape {X.shape} and dtype {X.dtype}"
+    return f"a {type(X).__name__}"
+
+
+@dataclass
+class Series:
+    """Series packed for the compiled DTW: ``points[offsets[s]:offsets[s + 1]]`` is series
+    ``s`` as ``(length, n_channels)``."""
+
+    points: np.ndarray
+    offsets: np.ndarray
+    n_channels: int
+
+    @property
+    def n(self) -> int:
+        return self.offsets.shape[0] - 1
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+
+def _finite(values: np.ndarray, name: str) -> None:
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} contains NaN or infinity; remove or impute those values "
+                         "(DTW has no rule for a missing point).")
+
+
+def _numeric(a, name: str) -> np.ndarray:
+    if np.iscomplexobj(a):
+        raise ValueError(f"{name} is complex; DTW takes real series (put real and imaginary "
+                         "parts in two channels if both matter).")
+    try:
+        return np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must hold numbers: {exc}") from None
+
+
+def as_series(X, name: str = "X") -> Series:
+    """Time series in any of the accepted forms, packed.
+
+    Accepted: a 2-D array ``(n_series, n_timepoints)`` (univariate); a 3-D array
+    ``(n_series, n_channels, n_timepoints)`` (aeon's layout); a list of 1-D arrays
+    ``(n_timepoints_i,)`` or of 2-D arrays ``(n_channels, n_timepoints_i)`` whose lengths may
+    differ."""
+    if _looks_like_strings(X):
+        raise ValueError(f"{name} holds strings; metric='dtw' compares numeric series. For "
+                         "strings use metric='levenshtein'.")
+    if isinstance(X, np.ndarray) and X.dtype != object:
+        A = _numeric(X, name)
+        if A.ndim == 2:
+            A = A[:, None, :]
+        if A.ndim != 3:
+            raise ValueError(
+                f"{name} must be a collection of series: a 2-D array (n_series, n_timepoints), "
+                f"a 3-D array (n_series, n_channels, n_timepoints) or a list of 1-D / 2-D "
+                f"arrays; got shape {A.shape}" + (" (one series? use X[None, :])"
+                                                  if A.ndim == 1 else "") + ".")
+        n, d, L = A.shape
+        if n == 0 or L == 0 or d == 0:
+            raise ValueError(f"{name} is empty (shape {A.shape}); give at least one series "
+                             "of at least one point.")
+        _finite(A, name)
+        points = np.ascontiguousarray(A.transpose(0, 2, 1).reshape(n * L, d))
+        return Series(points, np.arange(n + 1, dtype=np.intp) * L, d)
+    if not isinstance(X, (list, tuple, np.ndarray)):
+        raise ValueError(f"{name} must be an array or a list of series; got {_describe(X)}.")
+    if len(X) == 0:
+        raise ValueError(f"{name} is empty; give at least one series.")
+    parts, d = [], None
+    for s, x in enumerate(X):
+        if isinstance(x, str):
+            raise ValueError(f"{name}[{s}] is a string; metric='dtw' compares numeric series. "
+                             "For strings use metric='levenshtein'.")
+        a = _numeric(x, f"{name}[{s}]")
+        if a.ndim == 0:
+            raise ValueError(
+                f"{name}[{s}] is a single number; a list of series holds 1-D arrays "
+                "(n_timepoints,) or 2-D arrays (n_channels, n_timepoints). For one series "
+                "give [series] or X[None, :].")
+        if a.ndim == 1:
+            a = a[None, :]
+        if a.ndim != 2:
+            raise ValueError(f"{name}[{s}] has shape {a.shape}; a series is 1-D "
+                             "(n_timepoints,) or 2-D (n_channels, n_timepoints).")
+        if d is None:
+            d = a.shape[0]
+        elif a.shape[0] != d:
+            raise ValueError(f"{name}[{s}] has {a.shape[0]} channels but {name}[0] has {d}; "
+                             "every series needs the same channels (lengths may differ).")
+        if a.shape[1] == 0:
+            raise ValueError(f"{name}[{s}] is empty; every series needs at least one point.")
+        _finite(a, f"{name}[{s}]")
+        parts.append(a.T)
+    lengths = np.array([p.shape[0] for p in parts], dtype=np.intp)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.intp)
+    return Series(np.ascontiguousarray(np.concatenate(parts, axis=0)), offsets, int(d))
+
+
+def as_strings(X, name: str = "X") -> list:
+    """A list of ``str`` (Unicode code points are the symbols)."""
+    if isinstance(X, str):
+        raise ValueError(f"{name} is one string; give a list of strings.")
+    if isinstance(X, np.ndarray) and X.dtype.kind in "biufc":
+        raise ValueError(f"{name} holds numbers ({_describe(X)}); metric='levenshtein' "
+                         "compares strings. For numeric series use metric='dtw'.")
+    if not isinstance(X, (list, tuple, np.ndarray)):
+        raise ValueError(f"{name} must be a list of strings; got {_describe(X)}.")
+    out = list(np.ravel(X)) if isinstance(X, np.ndarray) else list(X)
+    if not out:
+        raise ValueError(f"{name} is empty; give at least one string.")
+    for s, x in enumerate(out):
+        if not isinstance(x, str):
+            kind = ("a number" if isinstance(x, (numbers.Number, np.number))
+                    else f"a {type(x).__name__}")
+            raise ValueError(f"{name}[{s}] is {kind}, not a string; metric='levenshtein' "
+                             "compares strings (decode bytes first; for numeric series use "
+                             "metric='dtw').")
+    return out
+
+
+def as_vectors(X, name: str = "X") -> np.ndarray:
+    """Equal-length objects as the rows of a float64 matrix (a 3-D array of series is
+    flattened channel after channel)."""
+    if _looks_like_strings(X):
+        raise ValueError(f"{name} holds strings; this metric compares numeric vectors. For "
+                         "strings use metric='levenshtein'.")
+    if isinstance(X, np.ndarray) and X.dtype != object:
+        A = _numeric(X, name)
+    else:
+        if not isinstance(X, (list, tuple, np.ndarray)) or len(X) == 0:
+            raise ValueError(f"{name} must be a non-empty array or list of vectors; got "
+                             f"{_describe(X)}.")
+        rows = [_numeric(x, f"{name}[{s}]") for s, x in enumerate(X)]
+        sizes = sorted({r.size for r in rows})
+        if len(sizes) > 1:
+            raise ValueError(f"{name} holds objects of different lengths ({sizes[0]} to "
+                             f"{sizes[-1]} values); this metric needs one length. For series "
+                             "of different lengths use metric='dtw'.")
+        A = np.stack([r.ravel() for r in rows])
+    if A.ndim == 3:
+        A = A.reshape(A.shape[0], -1)
+    if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
+        raise ValueError(f"{name} must be a non-empty 2-D array (n_objects, n_values) or a "
+                         f"3-D array of series; got shape {A.shape}.")
+    if not np.all(np.isfinite(A)):
+        raise ValueError(f"{name} contains NaN or infinity; remove or impute those values.")
+    return np.ascontiguousarray(A)
+
+
+def as_objects(X, name: str = "X") -> list:
+    """Anything a callable metric takes: the rows of an array, or the items of a list."""
+    if isinstance(X, str):
+        raise ValueError(f"{name} is one string; give a list of objects.")
+    if isinstance(X, np.ndarray):
+        if X.ndim == 0:
+            raise ValueError(f"{name} must be a collection of objects; got a 0-D array.")
+        out = list(X)
+    elif isinstance(X, (list, tuple)):
+        out = list(X)
+    else:
+        raise ValueError(f"{name} must be an array or a list of objects; got {_describe(X)}.")
+    if not out:
+        raise ValueError(f"{name} is empty; give at least one object.")
+    return out

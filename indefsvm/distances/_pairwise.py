@@ -1,0 +1,378 @@
+"""Distances between objects: :func:`pairwise_distances` and :class:`PairwiseDistances`."""
+
+from __future__ import annotations
+
+import numbers
+import time
+from collections.abc import Callable
+
+import numpy as np
+from scipy.spatial.distance import cdist
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from .._logging import REPORT_EVERY, enable, logger
+from .._threads import effective_threads
+from .._validation import check_memory
+from ._dtw import dtw_pairs
+from ._objects import as_objects, as_series, as_strings, as_vectors
+
+__all__ = ["METRICS", "PairwiseDistances", "pairwise_distances"]
+
+#: the metric names and the parameters each takes
+METRICS = {
+    "dtw": ("window",),
+    "levenshtein": ("weights",),
+    "euclidean": (),
+    "cityblock": (),
+}
+
+#: rows of strings given to rapidfuzz at a time (Ctrl-C and progress between blocks)
+_STRING_BLOCK = 256
+
+
+def _check_window(window):
+    if window is None:
+        return -1.0
+    if (isinstance(window, bool) or not isinstance(window, numbers.Real)
+            or not 0 <= window <= 1):
+        raise ValueError(f"window must be None (no band) or a number in [0, 1] (the "
+                         f"Sakoe-Chiba band's radius as a share of the series length; 0 is "
+                         f"the Euclidean distance); got {window!r}.")
+    return float(window)
+
+
+def _check_weights(weights):
+    if weights is None:
+        return (1, 1, 1)
+    try:
+        w = tuple(weights)
+    except TypeError:
+        w = ()
+    if len(w) != 3 or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
+                              and v >= 0 for v in w) or not any(w):
+        raise ValueError(f"weights must be three whole numbers >= 0 (insertion, deletion, "
+                         f"substitution), not all zero; got {weights!r}.")
+    return tuple(int(v) for v in w)
+
+
+def _check_params(metric, params: dict) -> dict:
+    if callable(metric):
+        return params
+    if not isinstance(metric, str) or metric not in METRICS:
+        raise ValueError(f"Unknown metric={metric!r}; choose one of {sorted(METRICS)} or give "
+                         "a callable d(a, b) -> float.")
+    unknown = sorted(set(params) - set(METRICS[metric]))
+    if unknown:
+        takes = ", ".join(METRICS[metric]) or "no parameters"
+        raise ValueError(f"metric={metric!r} takes {takes}; got unknown parameter(s) "
+                         f"{unknown}.")
+    return params
+
+
+class _Progress:
+    """Progress lines every few seconds on the ``indefsvm`` logger (with ``verbose``)."""
+
+    def __init__(self, verbose, what: str):
+        self.on = enable(verbose)
+        self.what = what
+        self.t0 = self.last = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self.on and (now - self.last >= REPORT_EVERY or done == total):
+            self.last = now
+            logger.info("%s: %d of %d pairs, %.1f s", self.what, done, total, now - self.t0)
+
+
+def _dtw(X, Y, same, window, threads, progress):
+    A = as_series(X, "X")
+    B = A if same else as_series(Y, "Y")
+    if B.n_channels != A.n_channels:
+        raise ValueError(f"X has {A.n_channels} channels and Y has {B.n_channels}; DTW "
+                         "compares series with the same channels.")
+    out = np.zeros((A.n, B.n))
+    dtw_pairs(A.points, A.offsets, B.points, B.offsets, same, window, out, threads, progress)
+    return out
+
+
+def _levenshtein(X, Y, same, weights, threads, progress):
+    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.process import cdist as rf_cdist
+
+    A = as_strings(X, "X")
+    B = A if same else as_strings(Y, "Y")
+    out = np.empty((len(A), len(B)))
+    for r0 in range(0, len(A), _STRING_BLOCK):
+        r1 = min(len(A), r0 + _STRING_BLOCK)
+        out[r0:r1] = rf_cdist(A[r0:r1], B, scorer=Levenshtein.distance,
+                              scorer_kwargs={"weights": weights}, dtype=np.int64,
+                              workers=threads)
+        progress(r1 * len(B), len(A) * len(B))
+    return out
+
+
+def _callable_rows(metric, A, B, rows, same, params):
+    out = np.empty((len(rows), len(B)))
+    for k, i in enumerate(rows):
+        for j in range(i if same else 0, len(B)):
+            out[k, j] = metric(A[i], B[j], **params)
+    return out
+
+
+def _callable(metric, X, Y, same, threads, params, progress):
+    from joblib import Parallel, delayed
+
+    A = as_objects(X, "X")
+    B = A if same else as_objects(Y, "Y")
+    blocks = np.array_split(np.arange(len(A)), max(1, min(len(A), 4 * threads)))
+    out = np.empty((len(A), len(B)))
+    # processes, not threads: a Python metric holds the GIL
+    parts = Parallel(n_jobs=threads, return_as="generator")(
+        delayed(_callable_rows)(metric, A, B, rows, same, params) for rows in blocks)
+    done = 0
+    for rows, part in zip(blocks, parts, strict=True):
+        out[rows] = part
+        done += len(rows) * len(B)
+        progress(done, len(A) * len(B))
+    if same:
+        iu = np.triu_indices(len(A), 1)
+        out[iu[1], iu[0]] = out[iu]
+    bad = ~np.isfinite(out) | (out < 0)
+    if np.any(bad):
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(f"metric {getattr(metric, '__name__', metric)!r} returned "
+                         f"{out[i, j]!r} for X[{i}] and {'X' if same else 'Y'}[{j}]; a "
+                         "distance is a finite number >= 0.")
+    return out
+
+
+def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int | None = None,
+                       verbose: bool = False, **params) -> np.ndarray:
+    """Distances between every object of ``X`` and every object of ``Y``.
+
+    Parameters
+    ----------
+    X : array-like or list
+        The objects. For ``"dtw"``: a 2-D array ``(n_series, n_timepoints)``, a 3-D array
+        ``(n_series, n_channels, n_timepoints)`` (aeon's layout) or a list of 1-D / 2-D
+        ``(n_channels, n_timepoints_i)`` arrays of any lengths. For ``"levenshtein"``: a list
+        of strings. For ``"euclidean"`` and ``"cityblock"``: a 2-D array (a 3-D array of series
+        is flattened). For a callable: anything it takes (the rows of an array, the items of a
+        list).
+    Y : same as X, optional
+        ``None``: ``X`` against itself -- each unordered pair is computed once and mirrored,
+        and the diagonal is 0 (for a callable, ``d(x, x)`` is evaluated).
+    metric : {"dtw", "levenshtein", "euclidean", "cityblock"} or callable, default="dtw"
+        ``"dtw"``: dynamic time warping, the square root of the smallest sum of squared point
+        differences (squared Euclidean distances between points of several channels) along a
+        warping path (Sakoe & Chiba 1978), i.e. aeon's and tslearn's ``dtw`` with its square
+        root taken, so that ``window=0`` is the Euclidean distance. ``"levenshtein"``: the edit
+        distance with unit costs (Levenshtein 1966) over Unicode code points, computed by
+        rapidfuzz. ``"euclidean"``, ``"cityblock"``: scipy's. A callable ``d(a, b, **params)``
+        must return a finite number ``>= 0``; it is assumed symmetric when ``Y`` is None.
+    n_jobs : int, optional
+        Threads for DTW (OpenMP) and Levenshtein (rapidfuzz), processes for a callable
+        (joblib); ``None`` is 1 unless a joblib context says otherwise, ``-1`` all cores. The
+        values do not depend on it.
+    verbose : bool, default=False
+        Log the progress every few seconds (``logging.getLogger("indefsvm")``).
+    **params
+        ``window`` for ``"dtw"`` (``None``: no band; ``w`` in [0, 1]: Sakoe-Chiba band of
+        radius ``floor(w * max(len_a, len_b))``, widened by the length difference of two
+        series of unequal lengths so that a path always exists); ``weights=(1, 1, 1)``
+        (insertion, deletion, substitution costs) for ``"levenshtein"``; keyword arguments
+        of a callable.
+
+    Returns
+    -------
+    ndarray of shape (n_X, n_Y)
+
+    Raises
+    ------
+    ValueError
+        An unknown metric or parameter, objects the metric does not compare (strings for
+        ``"dtw"``, numbers for ``"levenshtein"``), NaN or infinity, an empty input.
+
+    See Also
+    --------
+    PairwiseDistances : the same as a transformer for a ``Pipeline``.
+    DistanceKernel : distances to kernel values.
+    indefsvm.diagnostics.check_distances : is this distance Euclidean, a metric?
+
+    References
+    ----------
+    H. Sakoe & S. Chiba (1978), Dynamic programming algorithm optimization for spoken word
+    recognition, IEEE Trans. ASSP 26(1). V. I. Levenshtein (1966), Binary codes capable of
+    correcting deletions, insertions, and reversals, Soviet Physics Doklady 10(8).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> isvm.pairwise_distances([np.array([0.0, 1, 2]), np.array([0.0, 0, 1, 2])])
+    array([[0., 0.],
+           [0., 0.]])
+    >>> isvm.pairwise_distances(["kitten", "sitting"], metric="levenshtein")
+    array([[0., 3.],
+           [3., 0.]])
+    """
+    params = _check_params(metric, dict(params))
+    threads = effective_threads(n_jobs)
+    same = Y is None
+    n_x = len(X) if hasattr(X, "__len__") and not isinstance(X, str) else 0
+    n_y = n_x if same else (len(Y) if hasattr(Y, "__len__") and not isinstance(Y, str) else 0)
+    check_memory(8.0 * n_x * n_y, f"A {n_x} x {n_y} distance matrix",
+                 "Compute it in blocks of rows (pairwise_distances(X[i:j], Y)).")
+    name = metric if isinstance(metric, str) else getattr(metric, "__name__", "callable")
+    progress = _Progress(verbose, f"{name} distances")
+    if callable(metric):
+        return _callable(metric, X, Y, same, threads, params, progress)
+    if metric == "dtw":
+        return _dtw(X, Y, same, _check_window(params.get("window")), threads, progress)
+    if metric == "levenshtein":
+        return _levenshtein(X, Y, same, _check_weights(params.get("weights")), threads,
+                            progress)
+    A = as_vectors(X, "X")
+    B = A if same else as_vectors(Y, "Y")
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(f"X has {A.shape[1]} values per object and Y has {B.shape[1]}; "
+                         f"metric={metric!r} needs the same number.")
+    out = cdist(A, B, metric=metric)
+    if same:
+        np.fill_diagonal(out, 0.0)
+    return out
+
+
+class PairwiseDistances(TransformerMixin, BaseEstimator):
+    """Distances to the training objects, as a transformer: raw objects in, distances out.
+
+    ``fit(X)`` keeps the training objects; ``transform(Z)`` returns the distances of ``Z`` to
+    them, shape ``(len(Z), len(X))``; ``fit_transform(X)`` the symmetric training matrix
+    (each pair once). So ``make_pipeline(PairwiseDistances("dtw"), DistanceKernel(),
+    IndefiniteSVC(kernel="precomputed"))`` trains and predicts on raw series.
+
+    Parameters
+    ----------
+    metric : {"dtw", "levenshtein", "euclidean", "cityblock"} or callable, default="dtw"
+        See :func:`pairwise_distances`.
+    window : float or None, default=None
+        The DTW band (``metric="dtw"`` only): ``None`` no band, ``w`` in [0, 1] a Sakoe-Chiba
+        band of ``floor(w * length)`` points, ``0`` the Euclidean distance.
+    metric_params : dict, optional
+        Other parameters of the metric (``{"weights": (1, 1, 2)}`` for Levenshtein, keyword
+        arguments of a callable).
+    n_jobs : int, optional
+        Threads (see :func:`pairwise_distances`).
+    verbose : bool, default=False
+        Log the progress every few seconds.
+
+    Attributes
+    ----------
+    X_fit_ : array or list
+        The training objects.
+    n_fit_ : int
+        Their number (the width of ``transform``'s output).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm import PairwiseDistances
+    >>> pd = PairwiseDistances("dtw").fit(np.array([[0.0, 1, 2], [2.0, 1, 0]]))
+    >>> pd.transform(np.array([[0.0, 1, 1, 2]])).round(3)
+    array([[0.   , 2.828]])
+    """
+
+    def __init__(self, metric="dtw", *, window=None, metric_params=None, n_jobs=None,
+                 verbose=False):
+        self.metric = metric
+        self.window = window
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _params(self) -> dict:
+        params = dict(self.metric_params or {})
+        if self.window is not None:
+            if self.metric != "dtw":
+                raise ValueError(f"window is a parameter of metric='dtw'; got window="
+                                 f"{self.window!r} with metric={self.metric!r}.")
+            params["window"] = self.window
+        return _check_params(self.metric, params)
+
+    def _check_input(self, X, reset: bool):
+        """Validate X now (a bad fit input fails at fit, not at transform). Arrays of numbers
+        go through scikit-learn's checks first, for its wording of the common mistakes
+        (sparse, complex, empty, 1-D, NaN); the Euclidean and city-block metrics remember the
+        number of features. Lists (series of several lengths, strings) are checked by ours."""
+        if self.metric == "levenshtein":
+            as_strings(X, "X")
+            return X
+        if callable(self.metric):
+            as_objects(X, "X")
+            return X
+        if not isinstance(X, (list, tuple)):
+            if self.metric == "dtw":
+                X = check_array(X, dtype=np.float64, allow_nd=True)
+            else:
+                X = validate_data(self, X, dtype=np.float64, reset=reset, allow_nd=True)
+        as_series(X, "X") if self.metric == "dtw" else as_vectors(X, "X")
+        return X
+
+    def fit(self, X, y=None):
+        """Keep the training objects.
+
+        Parameters
+        ----------
+        X : array-like or list
+            The training objects (see :func:`pairwise_distances`).
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._params()
+        self.X_fit_ = self._check_input(X, reset=True)
+        self.n_fit_ = len(self.X_fit_)
+        return self
+
+    def transform(self, X):
+        """Distances of ``X`` to the training objects.
+
+        Parameters
+        ----------
+        X : array-like or list
+
+        Returns
+        -------
+        ndarray of shape (len(X), n_fit_)
+        """
+        check_is_fitted(self, "X_fit_")
+        X = self._check_input(X, reset=False)
+        return pairwise_distances(X, self.X_fit_, metric=self.metric, n_jobs=self.n_jobs,
+                                  verbose=self.verbose, **self._params())
+
+    def fit_transform(self, X, y=None):
+        """Fit, and return the training distances (each pair computed once).
+
+        Parameters
+        ----------
+        X : array-like or list
+        y : ignored
+
+        Returns
+        -------
+        ndarray of shape (len(X), len(X))
+        """
+        self.fit(X)
+        return pairwise_distances(self.X_fit_, metric=self.metric, n_jobs=self.n_jobs,
+                                  verbose=self.verbose, **self._params())
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = self.metric == "levenshtein"
+        tags.input_tags.two_d_array = self.metric != "levenshtein"
+        tags.input_tags.three_d_array = self.metric == "dtw"
+        tags.requires_fit = True
+        return tags

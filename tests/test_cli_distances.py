@@ -1,0 +1,177 @@
+"""The command line with --distances: fit, save, predict, check, compare, report."""
+
+import json
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.cli import main
+
+
+def _series(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    X, y = [], []
+    for i in range(n):
+        L = int(rng.integers(30, 45))
+        t = np.arange(L)
+        c = i % 2
+        centre = (0.3 if c == 0 else 0.7) * L
+        X.append(np.exp(-0.5 * ((t - centre) / 3.0) ** 2) + rng.normal(scale=0.2, size=L))
+        y.append(c)
+    return X, np.array(y)
+
+
+@pytest.fixture
+def files(tmp_path):
+    X, y = _series()
+    D = isvm.pairwise_distances(X, metric="dtw", window=0.2)
+    np.save(tmp_path / "D_train.npy", D[:45, :45])
+    np.savetxt(tmp_path / "y_train.txt", y[:45], fmt="%d")
+    np.save(tmp_path / "D_test.npy", D[45:, :45])
+    np.savetxt(tmp_path / "y_test.txt", y[45:], fmt="%d")
+    return tmp_path, D, y
+
+
+def test_fit_save_predict_round_trip_equals_the_python_pipeline(files, capsys):
+    path, D, y = files
+    model = path / "m.skops"
+    assert main(["fit", str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"),
+                 "--distances", "-C", "10", "--cv", "3", "--save", str(model), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    iu = np.triu_indices(45, 1)
+    assert summary["kernel"] == "distances (rbf)"
+    assert summary["kernel_params"]["gamma"] == pytest.approx(
+        1 / np.median(D[:45, :45][iu] ** 2))
+    out = path / "pred.txt"
+    assert main(["predict", str(model), str(path / "D_test.npy"), "--labels",
+                 str(path / "y_test.txt"), "--out", str(out)]) == 0
+    pred = np.loadtxt(out)
+    from sklearn.pipeline import make_pipeline
+
+    ref = make_pipeline(isvm.DistanceKernel(), isvm.IndefiniteSVC(kernel="precomputed", C=10))
+    ref.fit(D[:45, :45], y[:45].astype(float))
+    np.testing.assert_array_equal(pred, ref.predict(D[45:, :45]))
+    assert "accuracy" in capsys.readouterr().err
+    # --distances on predict is accepted for such a model
+    assert main(["predict", str(model), str(path / "D_test.npy"), "--distances"]) == 0
+
+
+def test_predict_distance_rows_of_the_wrong_width(files, capsys):
+    path, D, _ = files
+    model = path / "m.skops"
+    main(["fit", str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"),
+          "--distances", "--cv", "0", "--save", str(model), "--quiet"])
+    np.save(path / "bad.npy", D[45:, :40])
+    capsys.readouterr()
+    assert main(["predict", str(model), str(path / "bad.npy")]) == 1
+    err = capsys.readouterr().err
+    assert "need 45 columns" in err and "distances" in err
+
+
+def test_predict_distances_flag_with_a_kernel_model(files, capsys):
+    path, D, y = files
+    K = isvm.DistanceKernel().fit_transform(D[:45, :45])
+    np.save(path / "K.npy", K)
+    main(["fit", str(path / "K.npy"), "--labels", str(path / "y_train.txt"), "--cv", "0",
+          "--save", str(path / "k.skops"), "--quiet"])
+    capsys.readouterr()
+    assert main(["predict", str(path / "k.skops"), str(path / "D_test.npy"),
+                 "--distances"]) == 2
+    assert "was not trained on distances" in capsys.readouterr().err
+
+
+def test_fit_laplacian_with_a_gamma(files, capsys):
+    path, _, _ = files
+    assert main(["fit", str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"),
+                 "--distances", "--kernel", "laplacian", "--gamma", "0.5", "--cv", "0"]) == 0
+    assert "DistanceKernel(kind=laplacian, gamma=0.5)" in capsys.readouterr().out
+
+
+def test_check_distances_text_and_json(files, capsys):
+    path, D, y = files
+    assert main(["check", str(path / "D_train.npy"), "--distances", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    rep = isvm.diagnostics.check_distances(D[:45, :45])
+    assert d["euclidean"] == rep.euclidean
+    assert d["triangle_violations"] == rep.triangle_violations
+    assert d["negative_mass"] == pytest.approx(rep.negative_mass)
+    assert main(["check", "--dataset", "protein213", "--distances"]) == 0
+    out = capsys.readouterr().out
+    assert "Distance check" in out and "classes 1 vs 2" in out
+
+
+def _without_times(d):
+    return {k: v for k, v in d.items() if k != "fit_seconds"}
+
+
+def test_compare_with_distances_and_the_old_knn_form(files, capsys):
+    path, D, _ = files
+    args = [str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"), "--cv", "3"]
+    assert main(["compare", *args, "--distances", "--json"]) == 0
+    new = _without_times(json.loads(capsys.readouterr().out))
+    # the old form: a kernel FILE and --distances FILE for the k-NN rule
+    K = isvm.DistanceKernel().fit_transform(D[:45, :45])
+    np.save(path / "K.npy", K)
+    assert main(["compare", str(path / "K.npy"), "--labels", str(path / "y_train.txt"),
+                 "--cv", "3", "--distances", str(path / "D_train.npy"), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "deprecated; use --knn-distances" in captured.err
+    old = _without_times(json.loads(captured.out))
+    assert new == old
+    # --distances FILE with no other data file: FILE is the data
+    assert main(["compare", "--distances", str(path / "D_train.npy"), "--labels",
+                 str(path / "y_train.txt"), "--cv", "3", "--json"]) == 0
+    assert _without_times(json.loads(capsys.readouterr().out)) == new
+
+
+def test_report_with_distances_writes_the_distance_section(files, capsys):
+    path, _, _ = files
+    assert main(["report", str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"),
+                 "--distances", "--out", str(path / "rep")]) == 0
+    out = capsys.readouterr().out
+    assert out.index("Distance check") < out.index("Kernel check") < out.index("Sanity")
+    (page,) = list((path / "rep").glob("*.html"))
+    assert "distances-rbf" in page.name
+    html = page.read_text()
+    assert "The distances (before the kernel)" in html and "Gamma profile" in html
+
+
+def test_a_distance_matrix_given_as_a_kernel_is_named(files, capsys):
+    path, _, _ = files
+    assert main(["fit", str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"),
+                 "--cv", "0"]) == 0
+    err = capsys.readouterr().err
+    assert "looks like a distance matrix" in err and "Add --distances" in err
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["fit", "--dataset", "heart", "--distances"], "drop --distances"),
+    (["fit", "--dataset", "protein213"], "add --distances"),
+    (["fit", "--dataset", "heart", "--kernel", "laplacian"], "use it with --distances"),
+    (["fit", "--dataset", "heart", "--gamma", "median"], "use it with --distances"),
+    (["fit", "--dataset", "protein213", "--distances", "--kernel", "sigmoid"],
+     "not a kernel of distances"),
+    (["fit", "--dataset", "protein213", "--distances", "--gamma", "scale"], "for features"),
+    (["fit", "--dataset", "protein213", "--distances", "--gamma", "-1"], "--gamma must be"),
+    (["fit", "--dataset", "protein213", "--distances", "--kernel", "polynomial", "--degree",
+      "0"], "--degree must be"),
+])
+def test_usage_errors(argv, match, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("indefsvm: error:") and match in err
+    assert "Traceback" not in err
+
+
+def test_asymmetric_or_negative_distance_files(tmp_path, capsys):
+    D = np.array([[0.0, 1.0, 2.0], [1.5, 0.0, 1.0], [2.0, 1.0, 0.0]])
+    np.save(tmp_path / "asym.npy", D)
+    np.savetxt(tmp_path / "y.txt", [0, 1, 0], fmt="%d")
+    assert main(["fit", str(tmp_path / "asym.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--distances", "--cv", "0"]) == 1
+    assert "not symmetric" in capsys.readouterr().err
+    np.save(tmp_path / "neg.npy", -np.abs(D + D.T))
+    assert main(["fit", str(tmp_path / "neg.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--distances", "--cv", "0"]) == 1
+    assert "Negative values" in capsys.readouterr().err

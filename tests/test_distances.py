@@ -1,0 +1,426 @@
+"""pairwise_distances, PairwiseDistances and DistanceKernel against plain references."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.pipeline import make_pipeline
+
+import indefsvm as isvm
+from indefsvm import DistanceKernel, PairwiseDistances, pairwise_distances
+from indefsvm.distances import median_gamma
+
+# -- references: the textbook dynamic programmes, written independently of the library ---------
+
+
+def dtw_reference(a, b, window=None):
+    """Full-matrix DTW: a, b are (length, channels); band |i - j| restricted as documented
+    (radius floor(w * max length), widened by the length difference along the longer one)."""
+    a = np.asarray(a, float).reshape(len(a), -1)
+    b = np.asarray(b, float).reshape(len(b), -1)
+    n, m = len(a), len(b)
+    r = max(n, m) if window is None else math.floor(window * max(n, m) + 1e-9)
+    D = np.full((n + 1, m + 1), np.inf)
+    D[0, 0] = 0.0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            # the longer series may run ahead of the shorter by its extra length
+            if n >= m:
+                ok = (j - 1) - r <= (i - 1) <= (j - 1) + (n - m) + r
+            else:
+                ok = (i - 1) - r <= (j - 1) <= (i - 1) + (m - n) + r
+            if not ok:
+                continue
+            cost = float(np.sum((a[i - 1] - b[j - 1]) ** 2))
+            D[i, j] = cost + min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1])
+    return math.sqrt(D[n, m])
+
+
+def levenshtein_reference(s, t):
+    prev = list(range(len(t) + 1))
+    for i, cs in enumerate(s, 1):
+        cur = [i]
+        for j, ct in enumerate(t, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (cs != ct)))
+        prev = cur
+    return prev[-1]
+
+
+# -- DTW ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("window", [None, 0.0, 0.05, 0.1, 0.3, 1.0])
+def test_dtw_equal_lengths_matches_reference(window):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(7, 23)).cumsum(axis=1)
+    D = pairwise_distances(X, metric="dtw", window=window)
+    for i in range(7):
+        for j in range(7):
+            assert D[i, j] == pytest.approx(dtw_reference(X[i], X[j], window), rel=1e-10,
+                                            abs=1e-10)
+
+
+def test_dtw_window_zero_is_euclidean():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(6, 40))
+    Y = rng.normal(size=(4, 40))
+    D = pairwise_distances(X, Y, metric="dtw", window=0)
+    E = np.sqrt(((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1))
+    np.testing.assert_allclose(D, E, rtol=1e-12, atol=1e-12)
+    # and the Euclidean metric of the library agrees
+    np.testing.assert_allclose(pairwise_distances(X, Y, metric="euclidean"), E, rtol=1e-12)
+
+
+@pytest.mark.parametrize("window", [None, 0.0, 0.1, 0.25])
+def test_dtw_unequal_lengths_matches_reference(window):
+    rng = np.random.default_rng(2)
+    X = [rng.normal(size=L).cumsum() for L in (5, 17, 9, 30, 1, 12)]
+    D = pairwise_distances(X, metric="dtw", window=window)
+    for i in range(len(X)):
+        for j in range(len(X)):
+            assert D[i, j] == pytest.approx(dtw_reference(X[i], X[j], window), rel=1e-10,
+                                            abs=1e-10)
+    np.testing.assert_array_equal(D, D.T)
+
+
+@pytest.mark.parametrize("window", [None, 0.2])
+def test_dtw_multivariate_dependent_matches_reference(window):
+    rng = np.random.default_rng(3)
+    # aeon's layout: (n_series, n_channels, n_timepoints)
+    X = rng.normal(size=(5, 3, 14))
+    Y = [rng.normal(size=(3, L)) for L in (9, 14, 20)]
+    D = pairwise_distances(X, Y, metric="dtw", window=window)
+    for i in range(5):
+        for j in range(3):
+            assert D[i, j] == pytest.approx(dtw_reference(X[i].T, Y[j].T, window),
+                                            rel=1e-10, abs=1e-10)
+
+
+def test_dtw_warping_finds_the_shifted_copy():
+    s = np.sin(np.linspace(0, 6, 60))
+    a = np.concatenate([s, [s[-1]] * 5])  # the same curve, held at the end ...
+    b = np.concatenate([[s[0]] * 5, s])  # ... or delayed by five steps
+    D = pairwise_distances([a, b], metric="dtw")
+    E = pairwise_distances([a, b], metric="dtw", window=0)
+    assert D[0, 1] < 1e-12 < E[0, 1]
+
+
+def test_dtw_properties_symmetric_zero_diagonal_nonnegative():
+    rng = np.random.default_rng(4)
+    X = [rng.normal(size=rng.integers(1, 30)) for _ in range(15)]
+    D = pairwise_distances(X, metric="dtw", window=0.2)
+    np.testing.assert_array_equal(D, D.T)
+    np.testing.assert_array_equal(np.diag(D), 0.0)
+    assert D.min() >= 0
+    # Y = X computes both orders: the same numbers
+    np.testing.assert_allclose(pairwise_distances(X, X, metric="dtw", window=0.2), D,
+                               rtol=1e-13, atol=1e-13)
+
+
+def test_dtw_threads_give_identical_values():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(30, 50))
+    np.testing.assert_array_equal(pairwise_distances(X, metric="dtw", n_jobs=1),
+                                  pairwise_distances(X, metric="dtw", n_jobs=2))
+
+
+# -- Levenshtein -------------------------------------------------------------------------------
+
+
+def test_levenshtein_matches_reference_dp_unicode():
+    words = ["", "a", "kitten", "sitting", "Straße", "strasse", "日本語", "日本", "naïve",
+             "naive", "🙂🙃", "🙂"]
+    D = pairwise_distances(words, metric="levenshtein")
+    for i, s in enumerate(words):
+        for j, t in enumerate(words):
+            assert D[i, j] == levenshtein_reference(s, t)
+
+
+def test_levenshtein_random_strings_and_cross():
+    rng = np.random.default_rng(6)
+    A = ["".join(rng.choice(list("ACGT"), size=rng.integers(0, 25))) for _ in range(20)]
+    B = ["".join(rng.choice(list("ACGTN"), size=rng.integers(1, 25))) for _ in range(7)]
+    D = pairwise_distances(A, B, metric="levenshtein", n_jobs=2)
+    ref = np.array([[levenshtein_reference(a, b) for b in B] for a in A])
+    np.testing.assert_array_equal(D, ref)
+
+
+def test_levenshtein_is_a_metric():
+    rng = np.random.default_rng(7)
+    A = ["".join(rng.choice(list("abc"), size=rng.integers(0, 8))) for _ in range(25)]
+    D = pairwise_distances(A, metric="levenshtein")
+    n = len(A)
+    viol = D[:, None, :] > D[:, :, None] + D[None, :, :]  # d(i,k) > d(i,j) + d(j,k)
+    assert not viol.any()
+    np.testing.assert_array_equal(D, D.T)
+    same = np.array([[a == b for b in A] for a in A])
+    np.testing.assert_array_equal(D == 0, same)
+    assert n == 25
+
+
+# -- other metrics and callables ---------------------------------------------------------------
+
+
+def test_cityblock_and_callable():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(5, 4))
+    np.testing.assert_allclose(pairwise_distances(X, metric="cityblock"),
+                               np.abs(X[:, None] - X[None]).sum(-1), rtol=1e-12)
+
+    def hamming(a, b, scale=1.0):
+        return scale * sum(x != y for x, y in zip(a, b, strict=True))
+
+    words = ["abc", "abd", "xbd"]
+    D = pairwise_distances(words, metric=hamming, scale=2.0)
+    np.testing.assert_array_equal(D, [[0, 2, 4], [2, 0, 2], [4, 2, 0]])
+    # processes give the same numbers
+    np.testing.assert_array_equal(pairwise_distances(words, metric=hamming, scale=2.0,
+                                                     n_jobs=2), D)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: pairwise_distances([[1.0, 2.0]], metric="levenshtein"), "levenshtein"),
+    (lambda: pairwise_distances(np.ones((3, 4)), metric="levenshtein"), "holds numbers"),
+    (lambda: pairwise_distances(["ab", "cd"], metric="dtw"), "holds strings"),
+    (lambda: pairwise_distances(["ab", 3], metric="levenshtein"), r"X\[1\] is a number"),
+    (lambda: pairwise_distances("abc", metric="levenshtein"), "one string"),
+    (lambda: pairwise_distances(np.array([[1.0, np.nan]]), metric="dtw"), "NaN"),
+    (lambda: pairwise_distances([np.ones(3), np.array([1.0, np.inf])]), r"X\[1\].*NaN"),
+    (lambda: pairwise_distances(np.ones(5), metric="dtw"), "one series"),
+    (lambda: pairwise_distances([np.ones((2, 3)), np.ones((3, 3))]), "channels"),
+    (lambda: pairwise_distances([np.ones(3), np.ones(0)]), "empty"),
+    (lambda: pairwise_distances(np.ones((2, 3)), metric="dtw", window=2), "window"),
+    (lambda: pairwise_distances(np.ones((2, 3)), metric="dtw", window=-0.1), "window"),
+    (lambda: pairwise_distances(np.ones((2, 3)), metric="dtw", radius=3), "unknown parameter"),
+    (lambda: pairwise_distances(np.ones((2, 3)), metric="hamming"), "Unknown metric"),
+    (lambda: pairwise_distances([np.ones(3), np.ones(4)], metric="euclidean"), "use metric='dtw'"),
+    (lambda: pairwise_distances(["a"], metric="levenshtein", weights=(1, 1)), "weights"),
+    (lambda: pairwise_distances(np.ones((2, 3)), np.ones((2, 4)), metric="euclidean"), "Y has 4"),
+    (lambda: pairwise_distances(np.ones((2, 3)), np.ones((2, 2, 3)), metric="dtw"), "channels"),
+    (lambda: pairwise_distances([1, 2], metric=lambda a, b: -1.0), "finite number >= 0"),
+    (lambda: pairwise_distances(np.ones((2, 3)), metric="dtw", n_jobs=0), "n_jobs"),
+])
+def test_bad_inputs_are_named(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_dtw_interrupt_stops_promptly(monkeypatch):
+    # the progress callback runs between rounds, where Ctrl-C is checked: a KeyboardInterrupt
+    # raised there must end the call (the compiled loop does not swallow it)
+    from indefsvm.distances import _pairwise
+
+    calls = []
+
+    class Stop:
+        def __init__(self, *a):
+            pass
+
+        def __call__(self, done, total):
+            calls.append(done)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(_pairwise, "_Progress", Stop)
+    X = np.random.default_rng(0).normal(size=(4, 10))
+    with pytest.raises(KeyboardInterrupt):
+        pairwise_distances(X, metric="dtw")
+    assert calls
+
+
+# -- PairwiseDistances -------------------------------------------------------------------------
+
+
+def test_pairwise_distances_transformer_train_and_test_rows():
+    rng = np.random.default_rng(9)
+    Xtr = [rng.normal(size=L) for L in (10, 12, 15, 9)]
+    Xte = [rng.normal(size=L) for L in (11, 8)]
+    pdist = PairwiseDistances("dtw", window=0.3)
+    Dtr = pdist.fit_transform(Xtr)
+    np.testing.assert_allclose(Dtr, pairwise_distances(Xtr, metric="dtw", window=0.3))
+    np.testing.assert_allclose(pdist.transform(Xtr), Dtr, rtol=1e-13, atol=1e-13)
+    Dte = pdist.transform(Xte)
+    assert Dte.shape == (2, 4)
+    assert Dte[1, 2] == pytest.approx(dtw_reference(Xte[1], Xtr[2], 0.3), rel=1e-10)
+    with pytest.raises(ValueError, match="window is a parameter of metric='dtw'"):
+        PairwiseDistances("levenshtein", window=0.1).fit(["a", "b"])
+
+
+# -- DistanceKernel ----------------------------------------------------------------------------
+
+
+def _euclid(X, Y=None):
+    Y = X if Y is None else Y
+    return np.sqrt(np.maximum(((X[:, None] - Y[None]) ** 2).sum(-1), 0))
+
+
+def test_distance_kernel_forms_against_definitions():
+    rng = np.random.default_rng(10)
+    X, Z = rng.normal(size=(12, 3)), rng.normal(size=(5, 3))
+    D, Dz = _euclid(X), _euclid(Z, X)
+    iu = np.triu_indices(12, 1)
+    g = 1 / np.median(D[iu] ** 2)
+    rbf = DistanceKernel().fit(D)
+    assert rbf.gamma_ == pytest.approx(g)
+    np.testing.assert_allclose(rbf.transform(Dz), np.exp(-g * Dz**2))
+    lap = DistanceKernel("laplacian").fit(D)
+    assert lap.gamma_ == pytest.approx(1 / np.median(D[iu]))
+    np.testing.assert_allclose(lap.transform(Dz), np.exp(-lap.gamma_ * Dz))
+    # linear, origin = barycentre: the centred inner products of the points
+    mu = X.mean(axis=0)
+    lin = DistanceKernel("linear").fit(D)
+    np.testing.assert_allclose(lin.transform(D), (X - mu) @ (X - mu).T, atol=1e-12)
+    np.testing.assert_allclose(lin.transform(Dz), (Z - mu) @ (X - mu).T, atol=1e-12)
+    # linear, origin = training object 3
+    lin3 = DistanceKernel("linear", origin=3).fit(D)
+    np.testing.assert_allclose(lin3.transform(Dz), (Z - X[3]) @ (X - X[3]).T, atol=1e-12)
+    poly = DistanceKernel("polynomial", gamma=0.5, coef0=2.0, degree=2).fit(D)
+    np.testing.assert_allclose(poly.transform(Dz), (2.0 + 0.5 * (Z - mu) @ (X - mu).T) ** 2,
+                               atol=1e-10)
+
+
+def test_distance_kernel_consistent_on_train_and_test_rows():
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(15, 2))
+    D = _euclid(X)
+    for kind in ("rbf", "laplacian", "linear", "polynomial"):
+        dk = DistanceKernel(kind)
+        K = dk.fit_transform(D)
+        np.testing.assert_allclose(dk.transform(D[4:9]), K[4:9], rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(K, K.T, atol=1e-12)
+
+
+def test_median_gamma_skips_duplicates_and_refuses_all_zero():
+    D = np.zeros((4, 4))
+    D[0, 1] = D[1, 0] = 2.0
+    assert median_gamma(D) == pytest.approx(1 / 4.0)
+    with pytest.raises(ValueError, match="every training distance is 0"):
+        median_gamma(np.zeros((3, 3)))
+
+
+@pytest.mark.parametrize("est, D, match", [
+    (DistanceKernel(), np.array([[0.0, 1.0], [2.0, 0.0]]), "not symmetric"),
+    (DistanceKernel(), np.array([[0.0, -1.0], [-1.0, 0.0]]), "Negative values"),
+    (DistanceKernel(), np.array([[0.0, np.nan], [np.nan, 0.0]]), "NaN"),
+    (DistanceKernel(), np.ones((2, 3)), "square"),
+    (DistanceKernel(kind="gauss"), np.zeros((2, 2)), "Unknown kind"),
+    (DistanceKernel(gamma=-1.0), np.ones((2, 2)) - np.eye(2), "gamma must be"),
+    (DistanceKernel("linear", gamma=1.0), np.ones((2, 2)) - np.eye(2), "does not apply"),
+    (DistanceKernel("polynomial", degree=0), np.ones((2, 2)) - np.eye(2), "degree"),
+    (DistanceKernel("linear", origin=5), np.ones((2, 2)) - np.eye(2), "origin=5"),
+])
+def test_distance_kernel_bad_inputs(est, D, match):
+    with pytest.raises(ValueError, match=match):
+        est.fit(D)
+
+
+def test_distance_kernel_test_rows_wrong_width():
+    dk = DistanceKernel().fit(np.ones((3, 3)) - np.eye(3))
+    with pytest.raises(ValueError, match="is expecting 3 features as input. DistanceKernel takes the distances"):
+        dk.transform(np.ones((2, 4)))
+    with pytest.raises(ValueError, match="Negative values"):
+        dk.transform(-np.ones((2, 3)))
+
+
+# -- pipelines and grid search: raw series and precomputed distances ---------------------------
+
+
+def _two_class_series(n=40, seed=0):
+    """Bumps early (class 0) or late (class 1), random lengths and shifts."""
+    rng = np.random.default_rng(seed)
+    X, y = [], []
+    for i in range(n):
+        L = int(rng.integers(30, 45))
+        t = np.arange(L)
+        c = i % 2
+        centre = (0.3 if c == 0 else 0.7) * L + rng.normal(scale=2)
+        X.append(np.exp(-0.5 * ((t - centre) / 3.0) ** 2) + rng.normal(scale=0.1, size=L))
+        y.append(c)
+    return X, np.array(y)
+
+
+def test_pipeline_on_raw_series_and_grid_search_over_gamma():
+    X, y = _two_class_series()
+    pipe = make_pipeline(PairwiseDistances("dtw", window=0.2), DistanceKernel(),
+                         isvm.IndefiniteSVC(kernel="precomputed"))
+    pipe.fit(X[:30], y[:30])
+    assert pipe.score(X[30:], y[30:]) >= 0.9
+    grid = GridSearchCV(pipe, {"distancekernel__gamma": [0.1, 1.0, 10.0],
+                               "indefinitesvc__C": [1.0, 10.0]}, cv=3)
+    grid.fit(X, y)
+    assert grid.best_score_ >= 0.9
+    assert set(grid.best_params_) == {"distancekernel__gamma", "indefinitesvc__C"}
+
+
+def test_grid_search_on_precomputed_distances_slices_both_axes():
+    X, y = _two_class_series(seed=1)
+    D = pairwise_distances(X, metric="dtw", window=0.2)
+    pipe = make_pipeline(DistanceKernel(), isvm.IndefiniteSVC(kernel="precomputed"))
+    grid = GridSearchCV(pipe, {"distancekernel__gamma": ["median", 0.5, 5.0]}, cv=3)
+    grid.fit(D, y)
+    # the same as the raw-series pipeline on the same folds: slicing D = computing D of the rows
+    raw = make_pipeline(PairwiseDistances("dtw", window=0.2), DistanceKernel(),
+                        isvm.IndefiniteSVC(kernel="precomputed"))
+    graw = GridSearchCV(raw, {"distancekernel__gamma": ["median", 0.5, 5.0]}, cv=3)
+    graw.fit(X, y)
+    np.testing.assert_allclose(grid.cv_results_["mean_test_score"],
+                               graw.cv_results_["mean_test_score"])
+    s = cross_val_score(pipe, D, y, cv=3)
+    assert s.shape == (3,)
+
+
+def test_strings_pipeline():
+    rng = np.random.default_rng(12)
+    motifs = ["GATTACA", "TTAGGCC"]
+    X, y = [], []
+    for i in range(40):
+        c = i % 2
+        s = list(rng.choice(list("ACGT"), size=6)) + list(motifs[c]) + list(
+            rng.choice(list("ACGT"), size=6))
+        for _ in range(2):  # point mutations
+            s[rng.integers(len(s))] = rng.choice(list("ACGT"))
+        X.append("".join(s))
+        y.append(c)
+    y = np.array(y)
+    pipe = make_pipeline(PairwiseDistances("levenshtein"), DistanceKernel(),
+                         isvm.IndefiniteSVC(kernel="precomputed", C=10))
+    assert cross_val_score(pipe, X, y, cv=4).mean() >= 0.8
+
+
+# -- the warning for a distance matrix given as a kernel ---------------------------------------
+
+
+def _distance_matrix():
+    X = np.random.default_rng(13).normal(size=(20, 2))
+    return _euclid(X), (X[:, 0] > 0).astype(int)
+
+
+@pytest.mark.parametrize("make", [
+    lambda D, y: isvm.IndefiniteSVC(kernel="precomputed").fit(D, y),
+    lambda D, y: isvm.check_kernel(D, y),
+    lambda D, y: isvm.KreinSVC(kernel="precomputed").fit(D, y),
+    lambda D, y: isvm.remedies.ClipEigenvalues().fit(D),
+    lambda D, y: isvm.KernelLogisticRegression(kernel="precomputed").fit(D, y),
+    lambda D, y: isvm.compare_remedies(D, y, cv=2),
+])
+def test_distance_matrix_as_kernel_warns_at_the_callers_line(make):
+    D, y = _distance_matrix()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make(D, y)
+    hits = [w for w in caught if issubclass(w.category, isvm.DistanceMatrixWarning)]
+    assert hits, [str(w.message) for w in caught]
+    assert "DistanceKernel().fit_transform(D)" in str(hits[0].message)
+    assert hits[0].filename == __file__
+
+
+def test_no_warning_for_kernels():
+    D, y = _distance_matrix()
+    K = DistanceKernel().fit_transform(D)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", isvm.DistanceMatrixWarning)
+        isvm.IndefiniteSVC(kernel="precomputed").fit(K, y)
+        isvm.check_kernel(K, y)
+        # a kernel with a zero diagonal but a negative entry is not taken for distances
+        isvm.check_kernel(np.array([[0.0, -1.0], [-1.0, 0.0]]))
