@@ -207,7 +207,7 @@ def test_bad_inputs_are_named(call, match):
         call()
 
 
-def test_dtw_interrupt_stops_promptly(monkeypatch):
+def test_dtw_keyboard_interrupt_between_rounds_propagates(monkeypatch):
     # the progress callback runs between rounds, where Ctrl-C is checked: a KeyboardInterrupt
     # raised there must end the call (the compiled loop does not swallow it)
     from indefsvm.distances import _pairwise

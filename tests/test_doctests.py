@@ -29,6 +29,7 @@ MODULES = [
     "indefsvm.distances._pairwise",
     "indefsvm.distances._kernel",
     "indefsvm.diagnostics.distances",
+    "indefsvm.datasets._synthetic",
 ]
 
 

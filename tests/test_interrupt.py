@@ -69,6 +69,26 @@ def test_ctrl_c_stops_the_dense_spectrum_within_a_panel():
     assert stopped - t0 < 2.5
 
 
+def test_ctrl_c_stops_pairwise_dtw_within_a_round():
+    # the compiled DTW loop looks for Ctrl-C between rounds of pairs (~2e8 cells a thread)
+    from indefsvm import pairwise_distances
+
+    X = np.random.default_rng(0).normal(size=(200, 400))  # ~8 s of full DTW on one core
+    sent = []
+    timer = threading.Timer(1.0, lambda: (sent.append(time.perf_counter()),
+                                          os.kill(os.getpid(), signal.SIGINT)))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pairwise_distances(X, metric="dtw", n_jobs=1)
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "the distances were done before the signal"
+    assert stopped - t0 < 5.0
+
+
 # -- a Ctrl-C at any line of a fit leaves the estimator unfitted ---------------------------
 
 def _estimators():

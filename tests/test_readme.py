@@ -19,3 +19,4 @@ def test_python_example_runs(capsys):
     exec(compile(code, "README.md", "exec"), {})
     out = capsys.readouterr().out
     assert "Kernel check" in out and "Sanity report" in out and "converged" in out
+    assert "Distance check" in out

@@ -1,4 +1,5 @@
-"""Small data sets bundled with indefsvm (see ``data/PROVENANCE.md``)."""
+"""Small data sets bundled with indefsvm (see ``data/PROVENANCE.md``), and generated time
+series and strings for the distance examples (``make_cbf``, ``make_motif_strings``)."""
 
 from ._loaders import (
     DATASETS,
@@ -9,6 +10,7 @@ from ._loaders import (
     load_protein213,
     load_sonar,
 )
+from ._synthetic import make_cbf, make_motif_strings
 
 __all__ = [
     "DATASETS",
@@ -18,4 +20,6 @@ __all__ = [
     "load_libsvm",
     "load_protein213",
     "load_sonar",
+    "make_cbf",
+    "make_motif_strings",
 ]

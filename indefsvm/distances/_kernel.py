@@ -61,14 +61,13 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
 
     With ``d`` a distance and ``O`` an origin (Haasdonk & Bahlmann 2004):
 
-    ==============  ================================================  ===================
-    kind            k(x, z)                                           PSD for every gamma
-    ==============  ================================================  ===================
-    ``rbf``         ``exp(-gamma d(x, z)^2)``                         iff d is Euclidean
-    ``laplacian``   ``exp(-gamma d(x, z))``                           iff sqrt(d) Euclid.
-    ``linear``      ``<x, z>_O = (d(x,O)^2 + d(z,O)^2 - d(x,z)^2)/2``  iff d is Euclidean
-    ``polynomial``  ``(coef0 + gamma <x, z>_O)^degree``               if d is Euclidean
-    ==============  ================================================  ===================
+    - ``rbf``: ``exp(-gamma d(x, z)^2)``, PSD for every gamma iff ``d`` is Euclidean;
+    - ``laplacian``: ``exp(-gamma d(x, z))``, PSD for every gamma iff ``sqrt(d)`` is
+      Euclidean;
+    - ``linear``: ``<x, z>_O = (d(x, O)^2 + d(z, O)^2 - d(x, z)^2) / 2``, PSD iff ``d`` is
+      Euclidean;
+    - ``polynomial``: ``(coef0 + gamma <x, z>_O)^degree``, PSD if ``d`` is Euclidean (and
+      ``coef0 >= 0``).
 
     "Euclidean" is Schoenberg's condition (``-1/2 J D^2 J`` PSD), which
     :func:`indefsvm.diagnostics.check_distances` tests. When it fails the kernel is
@@ -102,8 +101,8 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
     gamma_ : float or None
         The gamma used (``None`` for ``linear``).
     n_fit_ : int
-        Number of training objects (the width ``transform`` expects).
-    origin_sq_ : ndarray of shape (n_fit_,) or None
+        Number of training objects, ``n_train`` (the width ``transform`` expects).
+    origin_sq_ : ndarray of shape (n_train,) or None
         ``d(x_j, O)^2`` of each training object (linear and polynomial forms). For
         ``origin="mean"`` it is ``mean_i d(x_i, x_j)^2 - sq_mean_ / 2``.
     sq_mean_ : float or None
@@ -205,13 +204,13 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_rows, n_fit_)
+        X : array-like of shape (n_rows, n_train)
             Distances of the rows' objects to the training objects (the training matrix
             itself for the training kernel).
 
         Returns
         -------
-        ndarray of shape (n_rows, n_fit_)
+        ndarray of shape (n_rows, n_train)
         """
         check_is_fitted(self, "n_fit_")
         try:

@@ -346,7 +346,7 @@ class PairwiseDistances(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (len(X), n_fit_)
+        ndarray of shape (len(X), n_train)
         """
         check_is_fitted(self, "X_fit_")
         X = self._check_input(X, reset=False)
