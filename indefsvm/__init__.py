@@ -7,9 +7,14 @@ kernel_matrix, kernels
 IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteOneClassSVM
     scikit-learn compatible estimators (LIBSVM's C-SVC, nu-SVC, epsilon-SVR and one-class
     SVM) trained by one SMO with the Lin & Lin rule for concave sub-problems.
-check_kernel, diagnostics
+KernelLogisticRegression, ConvexHullClassifier, geometry
+    Kernel logistic regression (Lin & Lin, problem (33)); the convex-hull classifier and
+    the pseudo-Euclidean geometry (Haasdonk 2005).
+check_kernel, KernelReport, diagnostics
     Is this kernel usable in an SVM? PSD / CPD tests, signature, eta scan, class means;
     ``diagnostics.check_distances`` for a distance matrix (Euclidean? metric? which gamma?).
+sanity_report, SanityReport
+    Is a trained model a sensible classifier? w'Mw, bounded SVs, KKT, second order.
 pairwise_distances, PairwiseDistances, DistanceKernel, distances
     Objects to distances (DTW, Levenshtein, ...) to distance-substitution kernels.
 remedies, KreinSVC, compare_remedies
@@ -17,31 +22,51 @@ remedies, KreinSVC, compare_remedies
 solvers
     The solvers themselves (``solvers.smo``), returning :class:`solvers.SolverResult`.
 datasets
-    Small bundled data sets (heart, sonar, breast cancer).
+    Small bundled data sets (heart, sonar, breast cancer, proteins) and generated ones.
+plotting
+    Figures (matplotlib, imported on first use).
 UnboundedObjectiveError, ConvergenceWarning, DistanceMatrixWarning
     What a solver raises or warns; the warning for distances given as a kernel.
 """
 
-from . import datasets, diagnostics, distances, geometry, kernels, remedies, solvers
-from .diagnostics import KernelReport, SanityReport, check_kernel, sanity_report
-from .distances import DistanceKernel, PairwiseDistances, pairwise_distances
-from .exceptions import ConvergenceWarning, DistanceMatrixWarning, UnboundedObjectiveError
-from .geometry import ConvexHullClassifier
-from .kernels import kernel_matrix
-from .klr import KernelLogisticRegression
-from .remedies import KreinSVC, compare_remedies
-from .svm import IndefiniteNuSVC, IndefiniteOneClassSVM, IndefiniteSVC, IndefiniteSVR
+import importlib
 
 __version__ = "0.1.0"
 
+# Public names are imported on first use (PEP 562): "import indefsvm" and the command line's
+# --version and --help then cost no import of scikit-learn or scipy, and a Ctrl-C at start-up
+# lands in code that handles it. Each entry: the name -> the module that defines it.
+_SUBMODULES = ("datasets", "diagnostics", "distances", "geometry", "kernels", "remedies",
+               "solvers", "plotting")
+_NAMES = {
+    "KernelReport": ".diagnostics", "SanityReport": ".diagnostics",
+    "check_kernel": ".diagnostics", "sanity_report": ".diagnostics",
+    "DistanceKernel": ".distances", "PairwiseDistances": ".distances",
+    "pairwise_distances": ".distances",
+    "ConvergenceWarning": ".exceptions", "DistanceMatrixWarning": ".exceptions",
+    "UnboundedObjectiveError": ".exceptions",
+    "ConvexHullClassifier": ".geometry",
+    "kernel_matrix": ".kernels",
+    "KernelLogisticRegression": ".klr",
+    "KreinSVC": ".remedies", "compare_remedies": ".remedies",
+    "IndefiniteNuSVC": ".svm", "IndefiniteOneClassSVM": ".svm", "IndefiniteSVC": ".svm",
+    "IndefiniteSVR": ".svm",
+}
+
 
 def __getattr__(name):
-    # plotting sits on top of everything and pulls in matplotlib: import it on first use only
-    if name == "plotting":
-        import importlib
-
-        return importlib.import_module(".plotting", __name__)
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name], __name__), name)
+        globals()[name] = value  # once
+        return value
     raise AttributeError(f"module 'indefsvm' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "ConvergenceWarning",

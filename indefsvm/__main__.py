@@ -1,5 +1,5 @@
 """``python -m indefsvm`` runs the command line."""
 
-from .cli import main
+from ._entry import main
 
 raise SystemExit(main())

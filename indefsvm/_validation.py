@@ -247,3 +247,12 @@ def warn_if_distances(K: np.ndarray, name: str = "K") -> None:
             "K = indefsvm.DistanceKernel().fit_transform(D)  (exp(-gamma D**2), gamma by the "
             "median rule); indefsvm.diagnostics.check_distances(D) says whether that kernel "
             "is PSD.", DistanceMatrixWarning, stacklevel=_user_stacklevel())
+
+
+def plain_label(value):
+    """A class label as people write it: 1 and -1, not 1.0 or np.float64(-1.0) (labels read
+    from LIBSVM files and text come as floats)."""
+    value = value.item() if hasattr(value, "item") else value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

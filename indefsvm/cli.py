@@ -20,7 +20,8 @@ what to do>`` on stderr and an exit status (``--debug`` shows the traceback inst
 
 Exit status: 0 success; 1 data or numerical error (unreadable file, bad line, a kernel that
 overflows, an unbounded objective, out of memory); 2 usage error (unknown option, a parameter
-out of range); 130 interrupted (Ctrl-C).
+out of range); 130 interrupted (Ctrl-C); 141 the output pipe was closed by its reader
+(``indefsvm ... | head``), quietly.
 """
 
 from __future__ import annotations
@@ -38,19 +39,22 @@ import numpy as np
 
 from . import __version__
 from ._logging import logger
-from ._validation import looks_like_distances
-from .datasets import DATASETS, load_libsvm
-from .exceptions import (
-    ConvergenceWarning,
-    DataFileError,
-    DistanceMatrixWarning,
-    UnboundedObjectiveError,
-)
-from .kernels import _DISTANCE_GAMMA, KERNELS, canonical_name, resolve_kernel_params
+from .exceptions import DataFileError, DistanceMatrixWarning, UnboundedObjectiveError
+
+# The heavy modules (scikit-learn, scipy, the compiled kernels) are imported where they are
+# used, not here: --version and --help answer at once, and a Ctrl-C during start-up lands in
+# main(), which turns it into one line and exit status 130.
+
+#: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
+DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
+#: the kernel names of indefsvm.kernels.KERNELS (a test checks they agree)
+KERNEL_NAMES = ("l1_gaussian", "linear", "polynomial", "pseudo_euclidean", "rbf", "sigmoid",
+                "sqrt_l1_exponential", "symmetric_kl")
 
 EXIT_DATA = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141  # 128 + SIGPIPE: the output pipe was closed by its reader
 
 #: model files are skops files: they load without running arbitrary code, and only the
 #: types listed here are accepted from them
@@ -71,6 +75,12 @@ DISTANCE_DATASETS = ("protein213",)
 #: the kernels made of distances (--distances) and their DistanceKernel kind
 DISTANCE_KINDS = {"rbf": "rbf", "laplacian": "laplacian", "linear": "linear",
                   "polynomial": "polynomial", "poly": "polynomial"}
+
+
+def _datasets():
+    from .datasets import DATASETS
+
+    return DATASETS
 
 
 class CLIError(Exception):
@@ -231,7 +241,7 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     src.add_argument("file", nargs="?", metavar="FILE",
                      help="LIBSVM data file, or a precomputed kernel matrix (.npy, .npz or text "
                           "with --labels), or with --distances a distance matrix")
-    src.add_argument("--dataset", choices=sorted(DATASETS) + list(DISTANCE_DATASETS),
+    src.add_argument("--dataset", choices=list(DATASET_NAMES) + list(DISTANCE_DATASETS),
                      help="a bundled data set (protein213 is a distance matrix: with "
                           "--distances)")
     dist_help = ("FILE holds distances (DTW, edit, ...), not a kernel: the kernel is "
@@ -253,7 +263,7 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
 
 
 def _add_kernel_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--kernel", default="rbf", choices=sorted(KERNELS) + ["poly", "laplacian"],
+    p.add_argument("--kernel", default="rbf", choices=list(KERNEL_NAMES) + ["poly", "laplacian"],
                    help="kernel name (default: rbf); ignored for a kernel matrix FILE; with "
                         "--distances one of rbf, laplacian, linear, polynomial")
     p.add_argument("--gamma", type=_number_or_keyword, default=None,
@@ -331,6 +341,9 @@ def _read_labels(path: str, n: int) -> np.ndarray:
                 y = y.astype(np.float64)
             except ValueError:
                 pass  # string labels are fine for a classifier
+            else:
+                if y.size and np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
+                    y = y.astype(np.int64)  # 0 and 1 stay 0 and 1 in what is printed
     except (ValueError, OSError) as exc:
         raise DataFileError(path, None, f"cannot be read as labels: {exc}") from None
     y = np.ravel(y)
@@ -352,6 +365,9 @@ def _load(args, *, need_labels: bool = True):
     """(data, y, description, precomputed): a bundled set, a LIBSVM file, a kernel matrix or
     (--distances) a distance matrix, which counts as precomputed (square, sliced on both
     axes)."""
+    from ._validation import looks_like_distances
+    from .datasets import load_libsvm
+
     distances = bool(getattr(args, "distances", False))
     if args.dataset:
         if distances != (args.dataset in DISTANCE_DATASETS):
@@ -363,7 +379,7 @@ def _load(args, *, need_labels: bool = True):
 
             D, y = load_protein213(return_D_y=True)
             return D, y, args.dataset, True
-        X, y = DATASETS[args.dataset](return_X_y=True)
+        X, y = _datasets()[args.dataset](return_X_y=True)
         return X, y, args.dataset, False
     path = args.file
     if path is None:
@@ -489,6 +505,11 @@ def _atomic_write(path: str, write) -> None:
     os.close(fd)
     try:
         write(tmp)
+        # mkstemp makes the file 0600; a file the user asked for gets the usual mode, 0666
+        # less the umask (as open() would give it)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -506,6 +527,8 @@ def _check_output_file(path: str, option: str) -> None:
 def _cross_validate(args, X, y, precomputed):
     from sklearn.base import clone
     from sklearn.model_selection import StratifiedKFold
+
+    from .exceptions import ConvergenceWarning
 
     folds = list(StratifiedKFold(n_splits=args.cv, shuffle=True,
                                  random_state=args.seed).split(X, y))
@@ -553,6 +576,9 @@ def _fitted_params(model) -> dict:
 
 
 def _cmd_fit(args) -> int:
+    from ._validation import plain_label
+    from .exceptions import ConvergenceWarning
+
     if args.save:
         _check_output_file(args.save, "--save")
     if args.cv == 1:
@@ -588,7 +614,7 @@ def _cmd_fit(args) -> int:
     rows = []
     for k, res in enumerate(clf.solver_results_):
         rows.append({
-            "pair": [str(clf.classes_[p]) for p in clf._pairs[k][:2]],
+            "pair": [str(plain_label(clf.classes_[p])) for p in clf._pairs[k][:2]],
             "status": res.status,
             "iterations": res.n_iter,
             "objective": res.objective,
@@ -670,6 +696,8 @@ def _load_model(path: str):
 
 
 def _cmd_predict(args) -> int:
+    from .datasets import load_libsvm
+
     if args.out:
         _check_output_file(args.out, "--out")
     model = _load_model(args.model)
@@ -717,6 +745,8 @@ def _cmd_predict(args) -> int:
 
 
 def _kernel_params(args, X) -> dict:
+    from .kernels import _DISTANCE_GAMMA, canonical_name, resolve_kernel_params
+
     if args.kernel == "pseudo_euclidean" and args.pe_p is None:
         raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
                        EXIT_USAGE)
@@ -739,12 +769,6 @@ def _cmd_check(args) -> int:
         rep = check_distances(data, y, rtol=args.rtol, verbose=args.verbose)
         print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
         return 0
-    if y is not None and np.unique(y).shape[0] != 2:
-        # the label-dependent checks (class means, Thm 5 pairs) are defined for two classes
-        _say(args, f"{np.unique(y).shape[0]} classes in the labels: the class-mean distance "
-                   "and the opposite-label eta count are left out (check pairs of classes "
-                   "separately).")
-        y = None
     n = data.shape[0]
     from .diagnostics.spectrum import DENSE_MAX
 
@@ -774,6 +798,7 @@ def _cmd_check(args) -> int:
 def _cmd_report(args) -> int:
     from ._htmlreport import write_html
     from .diagnostics import check_kernel, sanity_report
+    from .exceptions import ConvergenceWarning
 
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise CLIError(f"--out {args.out}: is a file; give a folder for the HTML report.",
@@ -782,7 +807,7 @@ def _cmd_report(args) -> int:
     _check_classes(y)
     model = _estimator(args, precomputed)
     clf = _svc(model)
-    y2 = y if np.unique(y).shape[0] == 2 else None
+    y2 = y  # check_kernel reads every pair of classes of multi-class labels
     distance_report = None
     if args.distances:
         from .diagnostics import check_distances
@@ -908,7 +933,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="indefsvm",
                      description="SVMs with indefinite kernels: train, diagnose, predict.",
                      epilog="exit status: 0 ok, 1 data or numerical error, 2 usage error, "
-                            "130 interrupted")
+                            "130 interrupted, 141 output pipe closed")
     parser.add_argument("--version", action="version", version=f"indefsvm {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -1064,7 +1089,8 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        Exit status: 0 ok, 1 data or numerical error, 2 usage error, 130 interrupted.
+        Exit status: 0 ok, 1 data or numerical error, 2 usage error, 130 interrupted, 141
+        output pipe closed.
 
     Examples
     --------
@@ -1085,6 +1111,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("indefsvm: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader went away (indefsvm ... | head): stop quietly, as cat and grep do;
+        # stdout goes to devnull so that the interpreter's final flush does not complain
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # a stdout with no file descriptor (captured)
+            pass
+        return EXIT_PIPE
     except Exception as exc:
         if debug:
             raise

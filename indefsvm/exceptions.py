@@ -1,9 +1,18 @@
 """Exceptions and warnings raised by indefsvm."""
 
-from sklearn.exceptions import ConvergenceWarning
-
-__all__ = ["ConvergenceWarning", "DataFileError", "DistanceMatrixWarning",
+# ConvergenceWarning is scikit-learn's, given by __getattr__ below
+__all__ = ["ConvergenceWarning", "DataFileError", "DistanceMatrixWarning",  # noqa: F822
            "UnboundedObjectiveError"]
+
+
+def __getattr__(name):
+    # scikit-learn's ConvergenceWarning, imported on first use: the command line imports this
+    # module at start-up, where scikit-learn is not needed yet
+    if name == "ConvergenceWarning":
+        from sklearn.exceptions import ConvergenceWarning
+
+        return ConvergenceWarning
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UnboundedObjectiveError(ValueError):

@@ -384,6 +384,8 @@ def resolve_gamma(gamma, X) -> float:
                 if sp.issparse(X):
                     mean = float(X.mean())
                     var = float(X.multiply(X).mean()) - mean * mean
+                elif hasattr(X, "dask"):  # a dask array: one reduction on the cluster
+                    var = float(X.var())
                 else:
                     var = float(np.asarray(X).var())
             return 1.0 / (X.shape[1] * var) if var > 0 else 1.0

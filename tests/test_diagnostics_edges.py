@@ -342,15 +342,16 @@ def test_signature_of_a_psd_kernel_has_no_negative_ratio():
 
 
 @pytest.mark.parametrize("method", ["dense", "slq"])
-def test_sigmoid_region_reads_the_kernels_own_defaults(method):
-    # no gamma, no coef0: the kernel is tanh(x'x' / d + 1), and the region is read for
-    # a = 1/d, r = 1 -- the parameters of the matrix that was checked
+def test_sigmoid_region_reads_the_estimators_defaults(method):
+    # no gamma, no coef0: the kernel is IndefiniteSVC(kernel="sigmoid")'s, tanh(gamma x'x')
+    # with gamma = "scale" = 1 / (d var X) and coef0 = 0, and the region is read for those
+    # -- the parameters of the matrix that was checked
     X = np.random.default_rng(6).standard_normal((40, 4))
-    np.testing.assert_allclose(kernel_matrix(X, kernel="sigmoid"),
-                               np.tanh(X @ X.T / 4 + 1.0), rtol=1e-13)
+    a = 1.0 / (4 * X.var())
     rep = isvm.check_kernel(X=X, kernel="sigmoid", method=method, random_state=0,
                             wmw_C=None)
-    assert rep.sigmoid.a == 0.25 and rep.sigmoid.r == 1.0
+    assert rep.sigmoid.a == a and rep.sigmoid.r == 0.0
+    assert rep.kernel == {"kernel": "sigmoid", "gamma": a, "coef0": 0.0}
 
 
 def test_lemma_2_needs_a_positive_slope():

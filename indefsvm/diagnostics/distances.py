@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from .._logging import enable, logger
-from .._validation import SYMMETRY_RTOL, check_memory
+from .._validation import SYMMETRY_RTOL, check_memory, plain_label
 from ..distances._kernel import median_gamma
 from .report import DistanceReport, distance_notes
 from .spectrum import signature
@@ -261,7 +261,7 @@ def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gamm
         if classes.shape[0] == 2:
             cmd = _class_mean_sqdist(S2, y == classes[1], y == classes[0])
         elif classes.shape[0] > 2:
-            pairs = [{"classes": [_plain(classes[a]), _plain(classes[b])],
+            pairs = [{"classes": [plain_label(classes[a]), plain_label(classes[b])],
                       "class_mean_sqdist": _class_mean_sqdist(S2, y == classes[a],
                                                               y == classes[b])}
                      for a in range(len(classes)) for b in range(a + 1, len(classes))]
@@ -284,10 +284,3 @@ def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gamm
     logger.info("check_distances: done in %.2f s", time.perf_counter() - t0)
     return rep
 
-
-def _plain(v):
-    """A label as a plain Python value (integers stay integers)."""
-    v = v.item() if hasattr(v, "item") else v
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    return v

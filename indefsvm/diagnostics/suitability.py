@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._threads import effective_threads
-from .._validation import check_finite_array, check_kernel_matrix, check_memory
+from .._validation import check_finite_array, check_kernel_matrix, check_memory, plain_label
 from ..kernels import canonical_name, kernel_matrix
 from .eta import eta_scan
 from .report import KernelReport, build_notes
@@ -295,6 +295,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
                 t0=t0)
         X = check_finite_array(X, "X")
         n_x = X.shape[0]
+        if isinstance(kernel, str):
+            # the estimators' defaults and resolver (gamma="scale", coef0=0, degree=3), so
+            # that the check describes the kernel IndefiniteSVC(kernel=...) trains on
+            params = _estimator_params(kernel, X, params)
         check_memory(16.0 * n_x * n_x, f"check_kernel on {n_x} samples (the {n_x} x {n_x} "
                      "kernel matrix and the copy its eigenvalues are computed on)",
                      "Use method='slq' (matrix-free: the kernel is never formed).")
@@ -302,9 +306,7 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         name = kernel if callable(kernel) else canonical_name(kernel)
         kernel_desc = {"kernel": getattr(name, "__name__", str(name)), **params}
         if name == "sigmoid":
-            a = params.get("gamma")
-            a = 1.0 / X.shape[1] if a is None else a
-            sig_region = sigmoid_region(X, a, params.get("coef0", 1.0), y)
+            sig_region = sigmoid_region(X, params["gamma"], params["coef0"], y)
     elif X is not None or kernel is not None:
         raise ValueError("Give either K or X with kernel, not both.")
     if wmw_C == "auto":
@@ -417,6 +419,8 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
     name = kernel if callable(kernel) else canonical_name(kernel)
     if name == "precomputed":
         raise ValueError("kernel='precomputed' with X: give the matrix as K instead.")
+    if not callable(kernel):
+        params = _estimator_params(kernel, X, params)
     kernel_desc = {"kernel": getattr(name, "__name__", str(name)), **params}
     if name == "symmetric_kl" and lowest <= 0:
         raise ValueError("kernel='symmetric_kl' needs strictly positive inputs; X has "
@@ -473,7 +477,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
             dcm = float(M[0, 0] + M[1, 1] - 2.0 * M[0, 1])
             cross, cross_pairs = int(e["cross"][0, 1]), int(counts[0] * counts[1])
         else:
-            pairs = [{"classes": (str(classes[a]), str(classes[b])),
+            pairs = [{"classes": (str(plain_label(classes[a])), str(plain_label(classes[b]))),
                       "class_mean_sqdist": float(M[a, a] + M[b, b] - 2.0 * M[a, b]),
                       "n_cross_nonpositive": int(e["cross"][a, b])}
                      for a in range(k) for b in range(a + 1, k)]
@@ -486,10 +490,9 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
     n_neg_diag = int(np.count_nonzero(op.diag < -sp.tol))
     sig_region = None
     if name == "sigmoid":
-        a = params.get("gamma")
         Xl = np.asarray(X) if not dask_x else np.asarray(X.compute())
-        a = 1.0 / Xl.shape[1] if a is None else a
-        sig_region = sigmoid_region(Xl, a, params.get("coef0", 1.0), y if k == 2 else None)
+        sig_region = sigmoid_region(Xl, params["gamma"], params["coef0"],
+                                    y if k == 2 else None)
     wmw = None
     if wmw_C and k == 2 and not (sp.is_psd or cpd_test(sp).is_cpd):
         if dask_x or not compiled:
@@ -566,6 +569,20 @@ def indefiniteness(sig, thresholds) -> str:
     return ("slightly indefinite", "moderately indefinite", "strongly indefinite")[level]
 
 
+def _estimator_params(kernel, X, params: dict) -> dict:
+    """Kernel parameters resolved as the estimators resolve them (one resolver for every
+    entry point): ``gamma`` "scale" (or "auto", or a number), ``coef0`` 0, ``degree`` 3 by
+    default, other entries (``p``, ``sigma``) passed on."""
+    from ..kernels import resolve_kernel_params
+
+    rest = dict(params)
+    gamma = rest.pop("gamma", "scale")
+    if gamma is None:  # the kernel functions' own spelling of 1 / n_features
+        gamma = "auto"
+    return resolve_kernel_params(kernel, X, gamma=gamma, coef0=rest.pop("coef0", 0.0),
+                                 degree=rest.pop("degree", 3), kernel_params=rest)
+
+
 def _pairwise_label_checks(K, y, classes):
     """Per pair of classes (one-vs-one): c'Kc and the opposite-label eta <= 0 count."""
     out = []
@@ -575,7 +592,8 @@ def _pairwise_label_checks(K, y, classes):
             Kp = K[np.ix_(idx, idx)]
             yp = y[idx]
             eta = eta_scan(Kp, yp)
-            out.append({"classes": (str(classes[i]), str(classes[j])),
+            out.append({"classes": (str(plain_label(classes[i])),
+                                    str(plain_label(classes[j]))),
                         "class_mean_sqdist": float(class_mean_sqdist(Kp, yp)),
                         "n_cross_nonpositive": int(eta.n_cross_nonpositive)})
     return out

@@ -267,18 +267,47 @@ def kernel_adatron(K, y, *, C=None, tol: float = 1e-3, max_iter=None, alpha0=Non
     return res
 
 
+#: up to this size the smallest eigenvalue of Q falls back to a dense eigendecomposition when
+#: Lanczos does not converge (clustered eigenvalues near 0 of a PSD kernel leave Q^{-1} with a
+#: cluster at the top that ARPACK may not resolve)
+_DENSE_FALLBACK = 4000
+
+
 def _smallest_eigenvalue(L) -> float:
     """Smallest eigenvalue of Q from its Cholesky factor: 1 / the largest of Q^{-1}, by
-    Lanczos (scipy's eigsh) on Q^{-1} x = cho_solve(L, x)."""
+    Lanczos (scipy's eigsh) on Q^{-1} x = cho_solve(L, x). When Lanczos does not converge:
+    a dense eigendecomposition up to ``_DENSE_FALLBACK`` rows, else Lanczos with a looser
+    tolerance, else the Gershgorin lower bound of q_min when it is positive (a lower bound
+    keeps the step safe) -- never scipy's error."""
+    from scipy.sparse.linalg import ArpackNoConvergence
+
     n = L.shape[0]
     if n <= 64:
         Q = L.T @ L  # the C-ordered array is the upper factor: Q = U'U
         return float(np.linalg.eigvalsh(Q)[0])
     op = LinearOperator((n, n), matvec=lambda x: sla.cho_solve((L, False), x),
                         dtype=np.float64)
-    top = eigsh(op, k=1, which="LA", tol=1e-10, return_eigenvectors=False,
-                v0=np.ones(n))[0]
-    return float(1.0 / top)
+    try:
+        top = eigsh(op, k=1, which="LA", tol=1e-10, return_eigenvectors=False,
+                    v0=np.ones(n))[0]
+        return float(1.0 / top)
+    except ArpackNoConvergence:
+        pass
+    if n <= _DENSE_FALLBACK:
+        return float(np.linalg.eigvalsh(L.T @ L)[0])
+    try:
+        top = eigsh(op, k=1, which="LA", tol=1e-4, maxiter=20 * n,
+                    return_eigenvectors=False, v0=np.ones(n))[0]
+        return float(1.0 / top)
+    except ArpackNoConvergence:
+        Q = L.T @ L
+        radius = np.abs(Q).sum(axis=1) - np.abs(np.diagonal(Q))
+        gersh = float(np.min(np.diagonal(Q) - radius))
+        if gersh > 0:
+            return gersh
+        raise ValueError(
+            "LSVM could not find the smallest eigenvalue of Q = I/nu + DKD (Lanczos did not "
+            f"converge on {n} rows) and needs it for its step; use solver='smo'.") from None
 
 
 def _lsvm_residual(Q, qd, u) -> float:

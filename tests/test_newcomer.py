@@ -1,0 +1,196 @@
+"""What a newcomer trips on (issue 26): each test failed on the main of its day."""
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+
+
+def test_lsvm_on_a_psd_kernel_with_clustered_eigenvalues_falls_back():
+    # ARPACK did not converge on Q^{-1} (the rbf kernel's eigenvalues cluster at 0) and its
+    # ArpackNoConvergence escaped from fit
+    from sklearn.datasets import make_moons
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = make_moons(600, noise=0.1, random_state=0)
+    X = StandardScaler().fit_transform(X)
+    clf = isvm.IndefiniteSVC(kernel="rbf", gamma=2, C=10, solver="lsvm").fit(X, y)
+    assert clf.converged_
+    assert clf.score(X, y) > 0.95
+
+
+def test_smallest_eigenvalue_fallbacks_agree_with_dense(monkeypatch):
+    import scipy.linalg as sla
+    from scipy.sparse.linalg import ArpackNoConvergence
+
+    from indefsvm.solvers import _nqp
+
+    rng = np.random.default_rng(0)
+    B = rng.normal(size=(120, 120))
+    Q = B @ B.T / 120 + np.eye(120)
+    L = np.ascontiguousarray(sla.cholesky(Q, lower=False))
+    want = np.linalg.eigvalsh(Q)[0]
+    assert _nqp._smallest_eigenvalue(L) == pytest.approx(want, rel=1e-6)
+
+    def fail(*a, **k):
+        raise ArpackNoConvergence("no", np.array([]), np.array([]))
+
+    monkeypatch.setattr(_nqp, "eigsh", fail)
+    assert _nqp._smallest_eigenvalue(L) == pytest.approx(want, rel=1e-10)  # dense
+    monkeypatch.setattr(_nqp, "_DENSE_FALLBACK", 10)
+    # Gershgorin: a lower bound, positive here (diagonally dominant Q)
+    D = np.diag(np.full(120, 10.0)) + 0.01 * (B + B.T) / 2
+    LD = np.ascontiguousarray(sla.cholesky(D, lower=False))
+    g = _nqp._smallest_eigenvalue(LD)
+    assert 0 < g <= np.linalg.eigvalsh(D)[0]
+    with pytest.raises(ValueError, match="solver='smo'"):
+        _nqp._smallest_eigenvalue(L)
+
+
+@pytest.mark.parametrize("kernel", ["sigmoid", "rbf", "polynomial", "l1_gaussian"])
+def test_check_kernel_uses_the_estimators_defaults(kernel):
+    # check_kernel(X=..., kernel="sigmoid") checked tanh(x'z / d + 1) while IndefiniteSVC
+    # trained tanh(gamma_scale x'z + 0): the same data gave two different c'Kc
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    rep = isvm.check_kernel(X=X, y=y, kernel=kernel, wmw_C=None)
+    clf = isvm.IndefiniteSVC(kernel=kernel).fit(X, y)
+    fitted = clf._kernel_params_fitted
+    assert {k: v for k, v in rep.kernel.items() if k != "kernel"} == fitted
+    K = isvm.kernel_matrix(X, kernel=kernel, **fitted)
+    assert rep.class_mean_sqdist == pytest.approx(
+        isvm.diagnostics.class_mean_sqdist(K, y), rel=1e-12)
+    # the report says which parameters it used
+    assert all(k in str(rep).splitlines()[0] for k in fitted)
+
+
+def test_check_kernel_matrix_free_uses_the_same_defaults():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    dense = isvm.check_kernel(X=X, y=y, kernel="sigmoid", wmw_C=None)
+    free = isvm.check_kernel(X=X, y=y, kernel="sigmoid", method="slq", random_state=0)
+    assert free.kernel == dense.kernel
+    assert free.class_mean_sqdist == pytest.approx(dense.class_mean_sqdist, rel=1e-10)
+
+
+def test_cli_check_shows_class_pairs_with_integer_labels(tmp_path, capsys):
+    # the command line dropped multi-class labels ("left out") where Python reports every
+    # pair, and printed labels 0, 1, 2 as 0.0, 1.0, 2.0
+    import json
+
+    from indefsvm.cli import main
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(45, 3))
+    y = np.repeat([0, 1, 2], 15)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    np.save(tmp_path / "K.npy", K)
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    assert main(["check", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    d = json.loads(captured.out)
+    assert "left out" not in captured.err
+    assert [p["classes"] for p in d["pairs"]] == [["0", "1"], ["0", "2"], ["1", "2"]]
+    ref = isvm.check_kernel(K, y)
+    assert [p["class_mean_sqdist"] for p in d["pairs"]] == pytest.approx(
+        [p["class_mean_sqdist"] for p in ref.pairs])
+    assert main(["check", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt")]) == 0
+    assert "classes 0 vs 1" in capsys.readouterr().out
+    assert main(["fit", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--cv", "0", "--json"]) == 0
+    fit = json.loads(capsys.readouterr().out)
+    assert fit["problems"][0]["pair"] == ["0", "1"]
+    # LIBSVM labels (+1 / -1, read as floats) print as integers too
+    assert main(["fit", "--dataset", "heart", "--cv", "0"]) == 0
+    assert "pair        -1 vs 1" in capsys.readouterr().out
+
+
+def test_package_docstring_names_every_public_name():
+    import re
+
+    doc = isvm.__doc__
+    listed = set(re.findall(r"^([A-Za-z_][\w, ]*)$", doc, flags=re.M))
+    names = {n.strip() for line in listed for n in line.split(",")}
+    assert set(isvm.__all__) <= names, set(isvm.__all__) - names
+
+
+def test_version_and_help_import_neither_sklearn_nor_scipy(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom indefsvm.cli import main\n"
+            "for argv in (['--version'], ['--help'], ['fit', '--help']):\n"
+            "    assert main(argv) == 0\n"
+            "heavy = sorted(m for m in ('sklearn', 'scipy') if m in sys.modules)\n"
+            "print('HEAVY', heavy)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=tmp_path, check=True).stdout
+    assert "HEAVY []" in out
+    assert "indefsvm 0.1.0" in out and "--distances" in out
+
+
+def test_output_closed_by_its_reader_ends_quietly(tmp_path):
+    # "indefsvm ... | head" printed "error: [Errno 32] Broken pipe" and exit status 1
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "indefsvm", "check", "--dataset", "heart",
+                             "--kernel", "sigmoid"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away after one line
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert proc.returncode in (0, 141), err  # 0 if everything was written before the close
+    assert "Broken pipe" not in err and "Traceback" not in err and "error" not in err
+
+
+def test_broken_pipe_exit_status(monkeypatch, capsys):
+    from indefsvm import cli
+
+    def boom(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "_cmd_check", boom)
+    monkeypatch.setattr(cli.os, "dup2", lambda *a: None)  # keep pytest's stdout
+    assert cli.main(["check", "--dataset", "heart"]) == cli.EXIT_PIPE == 141
+    assert capsys.readouterr().err == ""
+
+
+def test_files_written_honour_the_umask(tmp_path):
+    import os
+
+    from indefsvm.cli import main
+
+    old = os.umask(0o022)
+    try:
+        assert main(["fit", "--dataset", "heart", "--cv", "0", "--quiet", "--save",
+                     str(tmp_path / "m.skops")]) == 0
+    finally:
+        os.umask(old)
+    assert (tmp_path / "m.skops").stat().st_mode & 0o777 == 0o644
+
+
+def test_ctrl_c_while_the_command_line_loads(monkeypatch, capsys):
+    import builtins
+
+    from indefsvm import _entry
+
+    real = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "cli" or name.endswith(".cli"):
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert _entry.main() == 130
+    assert capsys.readouterr().err == "indefsvm: interrupted\n"
+
+
+def test_cli_name_lists_match_the_library():
+    from indefsvm import cli
+    from indefsvm.datasets import DATASETS
+    from indefsvm.kernels import KERNELS
+
+    assert set(cli.DATASET_NAMES) == set(DATASETS)
+    assert set(cli.KERNEL_NAMES) == set(KERNELS)
