@@ -213,7 +213,7 @@ def looks_like_distances(K: np.ndarray) -> bool:
     return bool(K.min() >= 0.0 and K.max() > 0.0)
 
 
-def _user_stacklevel() -> int:
+def user_stacklevel() -> int:
     """The stacklevel of the first frame outside this package, so that a warning points at
     the user's line whatever the depth of the call inside indefsvm (or scikit-learn)."""
     import os
@@ -246,7 +246,7 @@ def warn_if_distances(K: np.ndarray, name: str = "K") -> None:
             "Training on distances gives a meaningless model. Turn them into a kernel first: "
             "K = indefsvm.DistanceKernel().fit_transform(D)  (exp(-gamma D**2), gamma by the "
             "median rule); indefsvm.diagnostics.check_distances(D) says whether that kernel "
-            "is PSD.", DistanceMatrixWarning, stacklevel=_user_stacklevel())
+            "is PSD.", DistanceMatrixWarning, stacklevel=user_stacklevel())
 
 
 def plain_label(value):

@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._interrupt import unfitted_on_interrupt
-from ._validation import check_finite_array, check_kernel_matrix
+from ._validation import check_finite_array, check_kernel_matrix, user_stacklevel
 from .diagnostics.spectrum import Signature
 from .kernels import kernel_matrix, resolve_kernel_params
 from .solvers import convex_hull_dual
@@ -417,7 +417,7 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
                 f"w'Mw = ||z+ - z-||^2_pE = {self.wMw_:.4g} <= 0: the closest hull points are "
                 "a counter-intuitive classifier (Haasdonk 2005, §4). Try n_restarts with "
                 "restart_select='wMw', a larger mu, or check the kernel (check_kernel).",
-                UserWarning, stacklevel=2)
+                UserWarning, stacklevel=user_stacklevel())
         return self
 
     def decision_function(self, X):

@@ -9,7 +9,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._interrupt import unfitted_on_interrupt
-from ._validation import check_choice, check_kernel_matrix, check_positive
+from ._validation import check_choice, check_kernel_matrix, check_positive, user_stacklevel
 from .exceptions import ConvergenceWarning
 from .kernels import kernel_matrix, resolve_kernel_params
 
@@ -295,7 +295,7 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
                 warnings.warn(
                     f"KLR ({self.solver}) stopped at max_iter={max_iter} before reaching "
                     f"tol={tol:g}: ||grad|| / ||grad_0|| = {outs[-1][5]:.3g}.",
-                    ConvergenceWarning, stacklevel=2)
+                    ConvergenceWarning, stacklevel=user_stacklevel())
         W = np.array([o[0] for o in outs])
         if len(outs) == 1:
             o = outs[0]

@@ -50,8 +50,9 @@ def plot_spectrum(report, ax=None):
 
     Parameters
     ----------
-    report : KernelReport or Spectrum
-        From :func:`indefsvm.check_kernel` (dense method: the eigenvalues are needed).
+    report : KernelReport, Spectrum or array-like of shape (n, n)
+        From :func:`indefsvm.check_kernel` or :func:`indefsvm.diagnostics.spectrum` (dense
+        method: the eigenvalues are needed), or a kernel matrix (its spectrum is computed).
     ax : matplotlib Axes, optional
 
     Returns
@@ -69,6 +70,10 @@ def plot_spectrum(report, ax=None):
     True
     """
     sp = getattr(report, "spectrum", report)
+    if not hasattr(sp, "eigenvalues"):
+        from .diagnostics import spectrum
+
+        sp = spectrum(report, method="dense")
     if sp.eigenvalues is None:
         raise ValueError("plot_spectrum needs all eigenvalues (the dense method).")
     fig, ax = _ax(ax)
@@ -213,7 +218,7 @@ def reduced_hull(P, mu, n_directions=360):
 
 
 def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None):
-    """Seed 003 Figs. 1-3: a classifier on points of R^(1,1).
+    """Haasdonk (2005), Figs. 1-3: a classifier on points of R^(1,1).
 
     Draws the points (first column real, horizontal; second imaginary, vertical), the
     (reduced) convex hulls of the classes, their closest points ``z+`` and ``z-``, the
@@ -254,6 +259,12 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     """
     Z = np.asarray(Z, dtype=float)
     y = np.asarray(y)
+    if Z.ndim != 2 or Z.shape[1] != 2:
+        raise ValueError(
+            f"plot_pe_geometry draws points of the plane R^(1,1): Z must have shape (n, 2) "
+            f"(one real and one imaginary coordinate); got {Z.shape}. For data of more "
+            "dimensions, fit the model on two coordinates, e.g. those of "
+            "indefsvm.geometry.pe_plane_coordinates, or look at plot_spectrum instead.")
     fig, ax = _ax(ax, figsize=(5.5, 5.5))
     if hasattr(model, "classes_"):
         classes = model.classes_

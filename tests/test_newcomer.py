@@ -194,3 +194,108 @@ def test_cli_name_lists_match_the_library():
 
     assert set(cli.DATASET_NAMES) == set(DATASETS)
     assert set(cli.KERNEL_NAMES) == set(KERNELS)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: isvm.IndefiniteSVC(max_iter=2),
+    lambda: isvm.IndefiniteSVR(max_iter=2),
+    lambda: isvm.KernelLogisticRegression(max_iter=1),
+    lambda: isvm.IndefiniteSVC(solver="munk", kernel="rbf", max_iter=2),
+])
+def test_warnings_point_at_the_callers_line(make):
+    # the ConvergenceWarning named _interrupt.py (the fit wrapper), not the user's line
+    import warnings
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make().fit(X, y)
+    conv = [w for w in caught if issubclass(w.category, isvm.ConvergenceWarning)]
+    assert conv
+    assert all(w.filename == __file__ for w in conv), [w.filename for w in conv]
+
+
+def test_probability_true_says_where_probabilities_live():
+    with pytest.raises(TypeError, match=r"CalibratedClassifierCV\(IndefiniteSVC\(\.\.\.\), "
+                                        "ensemble=False"):
+        isvm.IndefiniteSVC(probability=True)
+    with pytest.raises(TypeError, match=r"CalibratedClassifierCV\(IndefiniteNuSVC"):
+        isvm.IndefiniteNuSVC(probability=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'gama'"):
+        isvm.IndefiniteSVC(gama=1.0)
+    # get_params / clone are unchanged
+    import inspect
+
+    from sklearn.base import clone
+
+    clf = isvm.IndefiniteSVC(C=3.0)
+    assert clone(clf).C == 3.0
+    assert list(inspect.signature(isvm.IndefiniteSVC).parameters)[:2] == ["kernel", "C"]
+
+
+def _indefinite_kernel():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    return isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5), y
+
+
+@pytest.mark.parametrize("fix", ["clip", "flip", "shift", "square"])
+def test_sanity_report_of_a_remedy_pipeline(fix):
+    # sanity_report refused the pipelines the library recommends
+    from sklearn.pipeline import make_pipeline
+
+    from indefsvm.remedies import (
+        ClipEigenvalues,
+        FlipEigenvalues,
+        ShiftEigenvalues,
+        SquareKernel,
+    )
+
+    K, y = _indefinite_kernel()
+    step = {"clip": ClipEigenvalues, "flip": FlipEigenvalues, "shift": ShiftEigenvalues,
+            "square": SquareKernel}[fix]()
+    pipe = make_pipeline(step, isvm.IndefiniteSVC(kernel="precomputed", C=10)).fit(K, y)
+    rep = isvm.sanity_report(pipe, K, y)
+    # the same as the report of the SVM on the kernel it was trained on
+    Kt = type(step)().fit_transform(K)
+    ref = isvm.sanity_report(pipe[-1], Kt, y)
+    assert rep.to_dict() == ref.to_dict()
+    assert rep.is_stationary
+
+
+def test_sanity_report_of_a_distance_pipeline_and_of_krein_svc():
+    from sklearn.pipeline import make_pipeline
+
+    X, y = isvm.datasets.make_cbf(45, length=40, random_state=0)
+    D = isvm.pairwise_distances(X, metric="dtw")
+    pipe = make_pipeline(isvm.DistanceKernel(), isvm.IndefiniteSVC(kernel="precomputed"))
+    rep = isvm.sanity_report(pipe.fit(D, y), D, y)
+    assert type(rep).__name__ == "PairwiseSanityReport"
+    K, yb = _indefinite_kernel()
+    krein = isvm.KreinSVC(kernel="precomputed", C=10).fit(K, yb)
+    rk = isvm.sanity_report(krein, K, yb)
+    Kf = isvm.remedies.FlipEigenvalues().fit_transform(K)
+    assert rk.to_dict() == isvm.sanity_report(krein.svc_, Kf, yb).to_dict()
+    assert rk.wMw > 0  # the flipped kernel is PSD: w'Mw = w'w > 0
+
+
+def test_plot_spectrum_takes_a_matrix_and_plot_pe_geometry_says_what_it_needs():
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from indefsvm.plotting import plot_pe_geometry, plot_spectrum
+
+    K, y = _indefinite_kernel()
+    fig = plot_spectrum(K[:60, :60])
+    assert "signature" in fig.axes[0].get_title()
+    fig = plot_spectrum(isvm.diagnostics.spectrum(K[:60, :60]))
+    assert "signature" in fig.axes[0].get_title()
+    X3 = np.random.default_rng(0).normal(size=(10, 3))
+    ch = isvm.ConvexHullClassifier(kernel="pseudo_euclidean", kernel_params={"p": 2})
+    yy = np.where(X3[:, 0] > 0, 1, -1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # w'Mw of random points, not the point
+        ch.fit(X3, yy)
+    with pytest.raises(ValueError, match=r"Z must have shape \(n, 2\)"):
+        plot_pe_geometry(ch, X3, yy)

@@ -605,8 +605,11 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
 
     Parameters
     ----------
-    model : IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR or IndefiniteOneClassSVM
-        Fitted.
+    model : fitted estimator
+        IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteOneClassSVM, KreinSVC, or a
+        Pipeline ending in one of the first four (after ``DistanceKernel``, a spectrum
+        fix, ...), reported on the kernel its transformers make of ``X``; a ``KreinSVC`` is
+        reported by the SVM it trains on the flipped kernel ``|K|``.
     X : array-like
         The training data (or training kernel matrix for ``kernel="precomputed"``).
     y : array-like of shape (n_samples,), optional
@@ -636,10 +639,35 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     >>> rep.is_stationary, rep.wMw > 0
     (True, True)
     """
+    if hasattr(model, "steps"):
+        # a Pipeline: the kernel its SVM was trained on is what its transformers made of X;
+        # they are deterministic (distance kernels, spectrum fixes), so fresh copies refitted
+        # on X reproduce it (a transform of the training X would not: the shift changes the
+        # training diagonal only)
+        from sklearn.base import clone
+
+        for _, step in model.steps[:-1]:
+            if step is not None and step != "passthrough":
+                X = clone(step).fit_transform(X, y)
+        return sanity_report(model.steps[-1][1], X, y, tol=tol)
     name = type(model).__name__
+    if name == "KreinSVC":
+        if not hasattr(model, "svc_"):
+            raise ValueError("sanity_report needs a fitted KreinSVC (call fit first).")
+        K = model._train_kernel(X, reset=False)
+        if K.shape[0] != model.n_train_:
+            raise ValueError(f"X must be the training data of the model ({model.n_train_} "
+                             f"samples); got {K.shape[0]}.")
+        # the Krein SVM is an SVM on the flipped kernel |K| (then back-projected): that SVM
+        # is what has a dual to check
+        from ..remedies import FlipEigenvalues
+
+        return sanity_report(model.svc_, FlipEigenvalues().fit(K)._fixed_kernel(), y,
+                             tol=tol)
     known = ("IndefiniteSVC", "IndefiniteNuSVC", "IndefiniteSVR", "IndefiniteOneClassSVM")
     if name not in known:
-        raise ValueError(f"sanity_report needs a fitted {', '.join(known)}; got {name}.")
+        raise ValueError(f"sanity_report needs a fitted {', '.join(known)}, KreinSVC or a "
+                         f"Pipeline ending in one of them; got {name}.")
     if not hasattr(model, "support_"):
         raise ValueError(f"sanity_report needs a fitted {name} (call fit first).")
     tol = model.tol if tol is None else tol

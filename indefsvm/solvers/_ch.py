@@ -8,7 +8,13 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from .._validation import check_binary_labels, check_choice, check_max_iter, check_positive
+from .._validation import (
+    check_binary_labels,
+    check_choice,
+    check_max_iter,
+    check_positive,
+    user_stacklevel,
+)
 from ..exceptions import ConvergenceWarning
 from ..kernels import canonical_name, kernel_matrix
 from ._result import STATUS_TEXT, SolverResult
@@ -155,7 +161,7 @@ def convex_hull_dual(
         warnings.warn(
             f"CH-DU stopped at max_iter={max_iter} before reaching tol={tol:g}: the KKT gap is "
             f"{best['kkt_gap']:.3g}. Increase max_iter (or tol).",
-            ConvergenceWarning, stacklevel=2,
+            ConvergenceWarning, stacklevel=user_stacklevel(),
         )
     a = best["alpha"]
     # offset of the decision function (7): b = 1/2 sum_ij a_i a_j y_i d^2_ij, which with

@@ -10,7 +10,7 @@ import scipy.linalg as sla
 from scipy.sparse.linalg import LinearOperator, eigsh
 
 from .._solvers._nqp import cd_loop, lsvm_loop, m3_loop, munk_loop
-from .._validation import check_binary_labels, check_kernel_matrix, check_positive
+from .._validation import check_binary_labels, check_kernel_matrix, check_positive, user_stacklevel
 from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
 from ._result import SolverResult
 
@@ -56,12 +56,12 @@ def _finish(name, a, k, status, kkt, F, hist, tol, C, max_iter, warn, extra=None
             f"tol={tol:g}: the objective no longer decreased (by more than ftol, relative) "
             f"and the KKT residual is {kkt:.3g}. Multiplicative updates slow down near the "
             "solution; try solver='kernel_adatron' or 'smo', or a larger tol.",
-            ConvergenceWarning, stacklevel=3)
+            ConvergenceWarning, stacklevel=user_stacklevel())
     elif status != 0 and warn:
         warnings.warn(
             f"{name} stopped ({text}) at max_iter={max_iter} before reaching tol={tol:g}: "
             f"the KKT residual is {kkt:.3g}. Increase max_iter (or tol).",
-            ConvergenceWarning, stacklevel=3)
+            ConvergenceWarning, stacklevel=user_stacklevel())
     return SolverResult(alpha=a, b=0.0, objective=float(F), n_iter=int(k),
                         converged=status == 0, kkt_gap=float(kkt), history=hist, status=text,
                         solver=name, tol=tol, C=C, extra=dict(extra or {}))
@@ -440,7 +440,7 @@ def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool 
     if not converged and warn:
         warnings.warn(f"LSVM stopped at max_iter={max_iter} before reaching tol={tol:g}: the "
                       f"KKT residual is {resid:.3g} (last step {step:.3g}). Increase "
-                      "max_iter (or tol).", ConvergenceWarning, stacklevel=2)
+                      "max_iter (or tol).", ConvergenceWarning, stacklevel=user_stacklevel())
     return SolverResult(alpha=u, b=0.0, objective=float(F), n_iter=int(k),
                         converged=bool(converged), kkt_gap=float(resid), history=hist,
                         status="converged" if converged else "max_iter reached", solver="LSVM",

@@ -18,6 +18,7 @@ from .._validation import (
     check_kernel_matrix,
     check_max_iter,
     check_positive,
+    user_stacklevel,
 )
 from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
 from ..kernels import _COMPILED_KIND, KERNELS, canonical_name, kernel_matrix
@@ -531,7 +532,7 @@ def smo(
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(stop_message(best["status"], best["kkt_gap"], tol, max_iter, "SMO"),
-                      ConvergenceWarning, stacklevel=2)
+                      ConvergenceWarning, stacklevel=user_stacklevel())
     return _result(best, objectives, f32, tol, C, converged)
 
 

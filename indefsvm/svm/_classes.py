@@ -26,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from .._interrupt import unfitted_on_interrupt
 from .._logging import logger, solver_progress
 from .._threads import effective_threads
+from .._validation import user_stacklevel
 from ..exceptions import ConvergenceWarning
 from ..kernels import kernel_matrix
 from ..solvers import kernel_adatron, lsvm, m3, munk
@@ -73,13 +74,36 @@ def _nu_rho(grad, alpha, C_i, y):
     return 0.5 * (r1 - r2), 0.5 * (r1 + r2)
 
 
+class _SaysWhereProbabilitiesAre(type):
+    """Metaclass of the classifiers: ``IndefiniteSVC(probability=True)`` -- SVC's keyword,
+    which Python would refuse with a bare "unexpected keyword" before any code of ours runs --
+    says where calibrated probabilities live. ``__signature__`` keeps the class's signature
+    that of ``__init__``, which scikit-learn's checks read."""
+
+    def __call__(cls, *args, **kwargs):
+        if "probability" in kwargs and "probability" not in cls.__signature__.parameters:
+            raise TypeError(
+                f"{cls.__name__} has no probability parameter (scikit-learn 1.9 deprecated "
+                "SVC(probability=True) too). Calibrated probabilities: CalibratedClassifierCV("
+                f"{cls.__name__}(...), ensemble=False).fit(X, y).predict_proba(X) -- Platt "
+                "scaling on cross-validation folds, what LIBSVM's -b 1 does.")
+        return super().__call__(*args, **kwargs)
+
+    @property
+    def __signature__(cls):
+        import inspect
+
+        sig = inspect.signature(cls.__init__)
+        return sig.replace(parameters=list(sig.parameters.values())[1:])
+
+
 def warn_if_stopped(results, max_iter, tol):
     """One ConvergenceWarning for runs stopped by max_iter, worded as SVC's (then the gap)."""
     stalled = [r for r in results if not r.converged and r.status.startswith("stalled")]
     if stalled:
         r = max(stalled, key=lambda r: r.kkt_gap)
         warnings.warn(stop_message(4, r.kkt_gap, tol, max_iter), ConvergenceWarning,
-                      stacklevel=3)
+                      stacklevel=user_stacklevel())
     stopped = [r for r in results if not r.converged and not r.status.startswith("stalled")]
     if stopped:
         gap = max(r.kkt_gap for r in stopped)
@@ -88,7 +112,7 @@ def warn_if_stopped(results, max_iter, tol):
             f"Solver terminated early (max_iter={shown if max_iter is None else max_iter}).  "
             "Consider pre-processing your data with StandardScaler or MinMaxScaler. The KKT "
             f"gap m - M is {gap:.3g}, above tol={tol:g}: increase max_iter (or tol) for a "
-            "stationary point.", ConvergenceWarning, stacklevel=3)
+            "stationary point.", ConvergenceWarning, stacklevel=user_stacklevel())
 
 
 class _ClassifierBase(ClassifierMixin, SVMBase):
@@ -318,7 +342,7 @@ class _ClassifierBase(ClassifierMixin, SVMBase):
         return pc @ SV if not sp.issparse(SV) else sp.csr_matrix(SV.T.dot(pc.T).T)
 
 
-class IndefiniteSVC(_ClassifierBase):
+class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
     """C-support vector classifier for kernels that need not be positive semi-definite.
 
     Trains the dual (2) of Lin & Lin (2003) -- LIBSVM's C-SVC with per-sample bounds
@@ -636,7 +660,7 @@ class IndefiniteSVC(_ClassifierBase):
         return self
 
 
-class IndefiniteNuSVC(_ClassifierBase):
+class IndefiniteNuSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
     """nu-support vector classifier for kernels that need not be PSD.
 
     LIBSVM's nu-SVC (Schoelkopf et al. 2000; Chang & Lin 2001): ``min 1/2 a'Qa`` with
