@@ -71,5 +71,4 @@ for ax, (X, y, gamma, C, name, paper) in zip(
           f"converged {bool(clf.converged_)}. Paper: {paper}.")
 fig.tight_layout()
 
-if __name__ == "__main__":
-    fig.savefig("l1_gaussian.png", dpi=80)
+plt.show()  # the gallery captures the figures; nothing is written to disk

@@ -37,4 +37,4 @@ ax.scatter(*novel.T, s=12, color="C3", label="novel")
 ax.set_title("One-class model, l1_gaussian kernel")
 ax.legend(loc="lower right")
 fig.tight_layout()
-fig.savefig("one_class_novelty.png", dpi=100)
+plt.show()  # the gallery captures the figures; nothing is written to disk

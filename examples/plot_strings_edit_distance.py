@@ -52,3 +52,4 @@ axes[0].imshow(D_train[np.ix_(order, order)], cmap="viridis")
 axes[0].set_title("edit distances, sorted by class")
 plot_gamma_profile(report, ax=axes[1])
 fig.tight_layout()
+plt.show()  # the gallery captures the figures; nothing is written to disk

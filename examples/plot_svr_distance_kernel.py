@@ -38,4 +38,4 @@ ax.set_xlabel("x1 (other features 0)")
 ax.set_ylabel("y")
 ax.legend()
 fig.tight_layout()
-fig.savefig("svr_distance_kernel.png", dpi=100)
+plt.show()  # the gallery captures the figures; nothing is written to disk

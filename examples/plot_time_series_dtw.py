@@ -64,3 +64,4 @@ axes[0].set_title("one series of each class")
 axes[0].legend(fontsize=8)
 plot_gamma_profile(report, ax=axes[1])
 fig.tight_layout()
+plt.show()  # the gallery captures the figures; nothing is written to disk

@@ -65,5 +65,4 @@ fig.tight_layout()
 print(f"embedding: {Z.shape[1]} coordinates, signature ({sig.p}, {sig.q}, {sig.z}); "
       f"spread real {np.std(P[:, 0]):.3g} vs imaginary {np.std(P[:, 1]):.3g}")
 
-if __name__ == "__main__":
-    fig.savefig("tour.png", dpi=80)
+plt.show()  # the gallery captures the figures; nothing is written to disk

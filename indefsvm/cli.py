@@ -146,27 +146,22 @@ class _TimedBar:
         return False
 
 
-class _PassBar:
-    """A bar over the kernel passes of the matrix-free check, driven by the library's log
-    records of its Lanczos steps (other records go to stderr with --verbose, as usual)."""
+class _LogBar:
+    """A bar driven by the library's log records whose message starts with ``prefix`` (the
+    count done is the record's first argument): the Lanczos steps of the matrix-free check,
+    the folds of compare_remedies. Other records go to stderr with --verbose, as usual."""
 
-    def __init__(self, args, n):
+    def __init__(self, args, total, desc: str, prefix: str, unit: str):
         import logging
 
-        from .diagnostics.spectrum import default_steps
-
-        self._bar = None
-        if n is None:
-            return
-        total = args.steps or default_steps(n)
-        self._bar = _bar(args, total, "kernel passes", unit="pass")
+        self._bar = None if total is None else _bar(args, total, desc, unit=unit)
         if self._bar is None:
             return
         bar, verbose = self._bar, args.verbose
 
         class Handler(logging.Handler):
             def emit(self, record):
-                if record.getMessage().startswith("matrix-free spectrum: Lanczos step"):
+                if record.getMessage().startswith(prefix):
                     bar.n = int(record.args[0])
                     bar.refresh()
                 elif verbose:
@@ -175,6 +170,10 @@ class _PassBar:
         self._handler = Handler()
         self._logger = logging.getLogger("indefsvm")
         self._level = self._logger.level
+
+    @property
+    def active(self) -> bool:
+        return self._bar is not None
 
     def __enter__(self):
         if self._bar is not None:
@@ -191,6 +190,14 @@ class _PassBar:
             self._logger.setLevel(self._level)
             self._bar.close()
         return False
+
+
+def _PassBar(args, n):
+    """The bar over the kernel passes of the matrix-free check (n samples; None: no bar)."""
+    from .diagnostics.spectrum import default_steps
+
+    total = None if n is None else (args.steps or default_steps(n))
+    return _LogBar(args, total, "kernel passes", "matrix-free spectrum: Lanczos step", "pass")
 
 
 def _say(args, message: str) -> None:
@@ -803,8 +810,12 @@ def _cmd_report(args) -> int:
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise CLIError(f"--out {args.out}: is a file; give a folder for the HTML report.",
                        EXIT_USAGE)
+    if args.cv == 1:
+        raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
+                       EXIT_USAGE)
     X, y, desc, precomputed = _load(args)
-    _check_classes(y)
+    _check_classes(y, args.cv)
+    data = X
     model = _estimator(args, precomputed)
     clf = _svc(model)
     y2 = y  # check_kernel reads every pair of classes of multi-class labels
@@ -824,12 +835,19 @@ def _cmd_report(args) -> int:
         warnings.simplefilter("always", ConvergenceWarning)
         clf.fit(X, y)
     sanity = sanity_report(clf, X, y)
+    train_acc = clf.score(X, y)
+    cv_acc = _cross_validate(args, data, y, precomputed) if args.cv > 1 else None
+    accuracy = f"training accuracy {100 * train_acc:.2f} %" + (
+        "" if cv_acc is None else f", {args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} "
+        f"% (+/- {100 * np.std(cv_acc):.2f})")
     if distance_report is not None:
         print(distance_report)
         print()
     print(kernel_report)
     print()
     print(sanity)
+    print()
+    print(accuracy)
     for w in caught:
         print(f"warning: {w.message}")
     os.makedirs(args.out, exist_ok=True)
@@ -840,7 +858,8 @@ def _cmd_report(args) -> int:
     shape = (f"{X.shape[0]} x {X.shape[0]} kernel matrix" if precomputed
              else f"{X.shape[0]} samples, {X.shape[1]} features")
     text = (f"data {desc}: {shape}; IndefiniteSVC(kernel={kernel}, C={args.C:g}"
-            + "".join(f", {k}={v}" for k, v in _fitted_params(model).items()) + ")")
+            + "".join(f", {k}={v}" for k, v in _fitted_params(model).items()) + "); "
+            + accuracy)
     _atomic_write(path, lambda tmp: write_html(
         tmp, title=f"indefsvm report: {name}, {kernel} kernel", kernel_report=kernel_report,
         model=clf, sanity=sanity, data_desc=text, distance_report=distance_report))
@@ -893,10 +912,14 @@ def _cmd_compare(args) -> int:
                                 f"{K.shape}.")
     _say(args, f"{args.cv}-fold comparison of the remedies on {K.shape[0]} samples"
                + (f", C from {args.C_grid} by inner CV" if args.C_grid else ", C = 1"))
-    cmp = compare_remedies(K, y, D=D, cv=args.cv,
-                           param_grid={"C": args.C_grid} if args.C_grid else None,
-                           random_state=args.seed, n_jobs=args.n_jobs,
-                           class_weight="balanced" if args.balanced else None)
+    with _LogBar(args, args.cv, "folds", "compare_remedies: fold", "fold") as bar:
+        # the library logs each fold; on a terminal they drive the bar, else --verbose
+        # prints them
+        cmp = compare_remedies(K, y, D=D, cv=args.cv,
+                               param_grid={"C": args.C_grid} if args.C_grid else None,
+                               random_state=args.seed, n_jobs=args.n_jobs,
+                               class_weight="balanced" if args.balanced else None,
+                               verbose=bar.active or args.verbose)
     if args.json:
         print(json.dumps(cmp.to_dict(), indent=2))
     else:
@@ -1009,6 +1032,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_args(report, labels_help="labels of a precomputed kernel FILE (.npy or text)")
     _add_model_args(report)
     report.add_argument("--out", default=".", help="folder for the HTML file (default: .)")
+    report.add_argument("--cv", type=_positive_int, default=5,
+                        help="cross-validation folds of the accuracy (default 5; 0: none)")
     _common(report)
     report.set_defaults(func=_cmd_report)
     return parser

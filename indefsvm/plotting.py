@@ -379,6 +379,8 @@ def plot_remedies(comparison, K, axes=None):
     ax1.set_xscale("log")
     top = max(scale, max(abs(line.get_ydata()).max() for line in ax1.get_lines()))
     _symlog_y(ax1, 1e-6 * scale, top)
+    # room above the largest eigenvalue (square's is scale^2): the top is never clipped
+    ax1.set_ylim(top=1.5 * max(line.get_ydata().max() for line in ax1.get_lines()))
     ax1.axhline(0.0, color="0.5", lw=0.6)
     ax1.set_xlabel("index (descending)")
     ax1.set_ylabel("eigenvalue")
@@ -388,7 +390,16 @@ def plot_remedies(comparison, K, axes=None):
     mean = [100 * comparison.mean_error(m) for m in names]
     std = [100 * float(np.std(comparison.fold_errors[m])) for m in names]
     colors = ["C3" if m == "indefinite SVM" else "C0" for m in names]
-    ax2.barh(np.arange(len(names)), mean, xerr=std, color=colors, alpha=0.8)
+    # error bars stop at 0 % (an error is never negative); a zero error gets a visible
+    # sliver and its value written beside it
+    lower = np.minimum(std, mean)
+    ax2.barh(np.arange(len(names)), mean, xerr=[lower, std], color=colors, alpha=0.8)
+    top = max(max(m + s for m, s in zip(mean, std, strict=True)), 1.0)
+    for i, m in enumerate(mean):
+        if m == 0:
+            ax2.barh(i, 0.004 * top, color=colors[i])
+        ax2.text(m + std[i] + 0.01 * top, i, f"{m:.1f}", va="center", fontsize=8)
+    ax2.set_xlim(0, 1.15 * top)
     ax2.set_yticks(np.arange(len(names)), names)
     ax2.invert_yaxis()
     ax2.set_xlabel(f"test error % ({comparison.cv}-fold CV, mean +/- std)")

@@ -41,3 +41,5 @@ def test_example_runs(path, tmp_path, monkeypatch, capsys):
     runpy.run_path(str(path), run_name="__main__")
     plt.close("all")
     assert EXPECT[path.name] in capsys.readouterr().out
+    # figures are the gallery's to capture: nothing is written into the current folder
+    assert not list(tmp_path.iterdir()), sorted(p.name for p in tmp_path.iterdir())

@@ -299,3 +299,62 @@ def test_plot_spectrum_takes_a_matrix_and_plot_pe_geometry_says_what_it_needs():
         ch.fit(X3, yy)
     with pytest.raises(ValueError, match=r"Z must have shape \(n, 2\)"):
         plot_pe_geometry(ch, X3, yy)
+
+
+def test_compare_is_readable(capsys):
+    # "fold spread" unexplained, k-NN with a "#SV", one-class methods unflagged
+    # the identity kernel: every test row is 0, so an SVM's decision is its bias alone and
+    # it predicts one class on every fold
+    K = np.eye(60)
+    y = np.r_[np.ones(40), -np.ones(20)]
+    cmp = isvm.compare_remedies(K, y, cv=3, random_state=0)
+    text = str(cmp)
+    knn = next(line for line in text.splitlines() if line.startswith("k-NN"))
+    assert "#SV" not in knn and " k " in knn
+    assert "indefinite SVM" in cmp.one_class
+    assert "ONE CLASS" in text and any("single class" in n for n in cmp.notes)
+    assert cmp.to_dict()["one_class"] == cmp.one_class
+    # the rule's "fold spread" says what it is and in which unit
+    from indefsvm.remedies._compare import _recommend
+
+    rec = _recommend({"indefinite SVM": np.array([0.2, 0.3, 0.1]),
+                      "flip": np.array([0.15, 0.25, 0.1])}, 20)
+    assert "standard deviation" in rec and "points" in rec and "keep the indefinite" in rec
+
+
+def test_compare_remedies_logs_each_fold(caplog):
+    import logging
+
+    K, y = _indefinite_kernel()
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.compare_remedies(K[:90, :90], y[:90], cv=3, random_state=0, methods=["flip"],
+                              verbose=True)
+    folds = [r for r in caplog.records if r.getMessage().startswith("compare_remedies: fold")]
+    assert [r.args[0] for r in folds] == [1, 2, 3]
+
+
+def test_plot_remedies_axes_start_at_zero_and_keep_the_top_eigenvalue():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from indefsvm.plotting import plot_remedies
+
+    K, y = _indefinite_kernel()
+    K, y = K[:90, :90], y[:90]
+    cmp = isvm.compare_remedies(K, y, cv=3, random_state=0, methods=["square", "flip"])
+    fig = plot_remedies(cmp, K)
+    ax1, ax2 = fig.axes
+    assert ax2.get_xlim()[0] == 0
+    top = max(np.max(np.asarray(line.get_ydata())) for line in ax1.get_lines())
+    assert ax1.get_ylim()[1] > top
+
+
+def test_cli_report_states_training_and_cv_accuracy(tmp_path, capsys):
+    from indefsvm.cli import main
+
+    assert main(["report", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "--cv", "3", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "training accuracy" in out and "3-fold CV accuracy" in out
+    (page,) = tmp_path.glob("*.html")
+    assert "3-fold CV accuracy" in page.read_text()

@@ -84,7 +84,8 @@ def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed):
             model = GridSearchCV(est, {"n_neighbors": [1, 3, 5, 7, 9]},
                                  cv=StratifiedKFold(inner_cv, shuffle=True, random_state=seed))
             model.fit(D[np.ix_(train, train)], y[train])
-            err = float(np.mean(model.predict(D[np.ix_(test, train)]) != y[test]))
+            pred = model.predict(D[np.ix_(test, train)])
+            err = float(np.mean(pred != y[test]))
             chosen = model.best_params_["n_neighbors"]
         else:
             if param_grid:
@@ -94,10 +95,12 @@ def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed):
             else:
                 model = clone(est)
             model.fit(Ktr, y[train])
-            err = float(np.mean(model.predict(Kte) != y[test]))
+            pred = model.predict(Kte)
+            err = float(np.mean(pred != y[test]))
             chosen = (model.best_params_[_c_param(est)] if param_grid
                       else est.get_params().get(_c_param(est)))
-        out[name] = (err, time.perf_counter() - t0, _n_sv(model), chosen)
+        out[name] = (err, time.perf_counter() - t0, _n_sv(model), chosen,
+                     np.unique(pred).shape[0] == 1)
     return out
 
 
@@ -144,6 +147,7 @@ class RemedyComparison:
     n: int
     recommendation: str = ""
     notes: list = field(default_factory=list)
+    one_class: list = field(default_factory=list)
 
     def mean_error(self, name: str) -> float:
         """Mean test error of a method over the folds.
@@ -165,8 +169,11 @@ class RemedyComparison:
                            f"{self.kernel['negative_mass_text']}")]
         for name in sorted(self.methods, key=self.mean_error):
             e = self.fold_errors[name]
+            size = (f"k {'/'.join(f'{c:g}' for c in self.chosen[name])}" if name == "k-NN"
+                    else f"#SV {self.n_sv[name]:.0f}")
+            flag = ", ONE CLASS predicted in every fold" if name in self.one_class else ""
             rows.append((name, f"error {100 * e.mean():5.2f} +/- {100 * e.std():5.2f} %, "
-                               f"fit {self.fit_seconds[name]:.3f} s, #SV {self.n_sv[name]:.0f}"))
+                               f"fit {self.fit_seconds[name]:.3f} s, {size}{flag}"))
         return rows
 
     def __str__(self) -> str:
@@ -193,6 +200,7 @@ class RemedyComparison:
             "n": self.n,
             "recommendation": self.recommendation,
             "notes": list(self.notes),
+            "one_class": list(self.one_class),
         }
 
 
@@ -213,19 +221,22 @@ def _recommend(errors: dict, n_test: float) -> str:
         return (f"Recommendation: keep the indefinite SVM (no fix of the kernel needed; its "
                 f"solution is sparse and uses the kernel as it is). Evidence: the lowest mean "
                 f"test error, {100 * base:.2f} +/- {100 * stds[_INDEF]:.2f} %{other}.")
+    spread_text = ("the fold spread: the larger standard deviation of the two methods' "
+                   "test errors over the folds")
     if base - means[best] <= spread:
         return (f"Recommendation: keep the indefinite SVM -- {best} is ahead by "
-                f"{100 * (base - means[best]):.2f} points, within the fold spread "
-                f"({100 * spread:.2f}); a fix is not worth its cost here. Evidence: "
+                f"{100 * (base - means[best]):.2f} points, within {100 * spread:.2f} "
+                f"points ({spread_text}); a fix is not worth its cost here. Evidence: "
                 f"{evidence}.")
     return (f"Recommendation: {best} -- ahead of the indefinite SVM by "
-            f"{100 * (base - means[best]):.2f} points, more than the fold spread "
-            f"({100 * spread:.2f}). Evidence: {evidence}.")
+            f"{100 * (base - means[best]):.2f} points, more than {100 * spread:.2f} points "
+            f"({spread_text}). Evidence: {evidence}.")
 
 
 def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = None,
                      random_state=None, n_jobs: int | None = None,
-                     methods: list | None = None, class_weight=None) -> RemedyComparison:
+                     methods: list | None = None, class_weight=None,
+                     verbose: bool = False) -> RemedyComparison:
     """Compare the answers to an indefinite kernel on the same stratified folds.
 
     The indefinite SVM (SMO on ``K`` as it is), the spectrum fixes clip, flip, shift and
@@ -256,10 +267,15 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         SVM is always included (it is the reference).
     class_weight : dict, "balanced" or None
         Class weights of every SVM (unbalanced classes); k-NN is unweighted.
+    verbose : bool, default=False
+        Log each finished fold and its time (``logging.getLogger("indefsvm")``, INFO); the
+        command line's progress bar reads these lines.
 
     Returns
     -------
     RemedyComparison
+        A method that predicted a single class in every fold is listed in ``one_class`` and
+        flagged in the table and the notes.
 
     Examples
     --------
@@ -301,8 +317,19 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     folds = list(StratifiedKFold(cv, shuffle=True, random_state=random_state).split(K, y))
     seed = None if random_state is None else int(np.random.RandomState(random_state).randint(
         2**31 - 1))
-    per_fold = Parallel(n_jobs=n_jobs)(
-        delayed(_fold)(K, D, y, tr, te, ests, param_grid, inner, seed) for tr, te in folds)
+    from .._logging import enable, logger
+
+    enable(verbose)
+    t0 = time.perf_counter()
+    per_fold = []
+    # a generator: each fold is logged as it ends (in order), with joblib's workers
+    for f in Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(_fold)(K, D, y, tr, te, ests, param_grid, inner, seed)
+            for tr, te in folds):
+        per_fold.append(f)
+        if verbose:
+            logger.info("compare_remedies: fold %d of %d done (%.1f s)", len(per_fold), cv,
+                        time.perf_counter() - t0)
     errors = {m: np.array([f[m][0] for f in per_fold]) for m in names}
     rep = check_kernel(K)
     mass = rep.signature.negative_mass
@@ -314,7 +341,13 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         fit_seconds={m: float(np.mean([f[m][1] for f in per_fold])) for m in names},
         n_sv={m: float(np.mean([f[m][2] for f in per_fold])) for m in names},
         chosen={m: [f[m][3] for f in per_fold] for m in names}, kernel=kernel, cv=cv, n=n)
+    out.one_class = [m for m in names if all(f[m][4] for f in per_fold)]
     out.recommendation = _recommend(errors, n / cv)
+    if out.one_class:
+        out.notes.append(f"Predicted a single class on every test fold: "
+                         f"{', '.join(out.one_class)} -- such a model learned nothing (its "
+                         "error is the share of the other classes); try another C or check "
+                         "the kernel.")
     if "Krein SVM" in names and "flip" in names:
         out.notes.append("The Krein SVM and flip make the same decisions (the Krein SVM "
                          "predicts with the original kernel and back-projected coefficients, "
