@@ -262,6 +262,9 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     else:
         p.add_argument("--distances", action="store_true", help=dist_help)
     p.add_argument("--labels", metavar="FILE", help=labels_help)
+    p.add_argument("--label-column", metavar="COL", default=None,
+                   help="CSV / TSV features: the label column, by name or index (0 first, -1 "
+                        "last; default a column named label, y, class or target)")
     p.add_argument("--n-features", type=int, default=None,
                    help="number of features of a LIBSVM file (if its last ones are unused)")
     p.add_argument("--zero-based", action="store_true",
@@ -270,7 +273,7 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
 
 
 def _add_kernel_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--kernel", default="rbf", choices=list(KERNEL_NAMES) + ["poly", "laplacian"],
+    p.add_argument("--kernel", default=None, choices=list(KERNEL_NAMES) + ["poly", "laplacian"],
                    help="kernel name (default: rbf); ignored for a kernel matrix FILE; with "
                         "--distances one of rbf, laplacian, linear, polynomial")
     p.add_argument("--gamma", type=_number_or_keyword, default=None,
@@ -278,7 +281,7 @@ def _add_kernel_args(p: argparse.ArgumentParser) -> None:
                         "default 'scale'); with --distances a number or 'median' (default)")
     p.add_argument("--coef0", type=float, default=None,
                    help="the sigmoid's r, poly's coef0 (default 0; 1 with --distances)")
-    p.add_argument("--degree", type=int, default=3, help="polynomial degree")
+    p.add_argument("--degree", type=int, default=None, help="polynomial degree (default 3)")
     p.add_argument("--p", type=int, default=None, dest="pe_p",
                    help="positive dimensions of the pseudo_euclidean kernel")
 
@@ -326,10 +329,18 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
                                         "distances 'D'.")
                 M = z[key]
         else:
-            M = np.loadtxt(path, ndmin=2)
+            from .datasets._table import delimiter_of, read_matrix_text
+
+            M = read_matrix_text(path, delimiter_of(path))
     except DataFileError:
         raise
     except (ValueError, OSError, EOFError) as exc:
+        from .datasets._table import _first_line
+
+        if ":" in _first_line(path):
+            raise DataFileError(path, None, f"looks like a LIBSVM feature file (index:value), "
+                                f"not a {name}: a {name} is .npy, .npz, CSV / TSV or "
+                                "whitespace-separated numbers.") from None
         raise DataFileError(path, None, f"cannot be read as a numeric matrix: {exc}") from None
     if M.dtype.kind not in "biuf":
         raise DataFileError(path, None, f"holds {M.dtype} values, not numbers.")
@@ -381,6 +392,7 @@ def _load(args, *, need_labels: bool = True):
             raise CLIError(f"--dataset {args.dataset} is " + (
                 "a distance matrix: add --distances." if not distances else
                 "a feature set, not distances: drop --distances."), EXIT_USAGE)
+        _warn_unused_kernel_options(args)
         if distances:
             from .datasets import load_protein213
 
@@ -393,6 +405,7 @@ def _load(args, *, need_labels: bool = True):
         raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
     _check_path(path)
     if distances:
+        _warn_unused_kernel_options(args)
         D = _read_matrix(path, "distance matrix")
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             raise DataFileError(path, None, f"is a {D.shape} array; a distance matrix is "
@@ -404,6 +417,7 @@ def _load(args, *, need_labels: bool = True):
         return D, y, path, True
     if args.labels or path.endswith((".npy", ".npz")):
         K = _read_matrix(path, "kernel matrix")
+        _refuse_feature_options(args, path)
         if K.ndim != 2 or K.shape[0] != K.shape[1]:
             raise DataFileError(path, None, f"is a {K.shape} array; a kernel matrix is square "
                                 "(n_samples, n_samples).")
@@ -420,6 +434,14 @@ def _load(args, *, need_labels: bool = True):
                            "(.npy or text, one per line), or save y beside K in the .npz.",
                            EXIT_USAGE)
         return K, y, path, True
+    from .datasets._table import delimiter_of, read_features
+
+    _warn_unused_kernel_options(args)
+    delimiter = delimiter_of(path)
+    if delimiter is not None:
+        # CSV / TSV features with a label column
+        X, y, _ = read_features(path, delimiter, args.label_column)
+        return X, y, path, False
     X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based)
     return X, y, path, False
 
@@ -717,8 +739,18 @@ def _cmd_predict(args) -> int:
     _check_path(path)
     y = None
     if precomputed or args.labels or path.endswith((".npy", ".npz")):
-        X = _read_matrix(path, "data")
         n_train = model[0].n_fit_ if distances else model.shape_fit_[0]
+        what = ("the distances d(x, x_train) to the training objects" if distances
+                else "the kernel rows k(x, x_train)" if precomputed else "features")
+        try:
+            X = _read_matrix(path, "matrix" if precomputed else "data")
+        except DataFileError as exc:
+            if not precomputed:
+                raise
+            raise DataFileError(path, None, f"{str(exc).split(': ', 1)[1]} The model was "
+                                f"trained on a precomputed {'distance' if distances else ''}"
+                                f"{'' if distances else 'kernel'} matrix of {n_train} "
+                                f"samples: DATA must hold {what}, {n_train} columns.") from None
         if precomputed and (X.ndim != 2 or X.shape[1] != n_train):
             rows = ("distances d(x, x_train) to the training objects" if distances
                     else "kernel rows k(x, x_train)")
@@ -727,12 +759,22 @@ def _cmd_predict(args) -> int:
         if args.labels:
             y = _read_labels(args.labels, X.shape[0])
     else:
-        X, y = load_libsvm(path, zero_based=args.zero_based,
-                           n_features=getattr(model, "n_features_in_", None))
+        from .datasets._table import delimiter_of, read_features
+
+        delimiter = delimiter_of(path)
+        if delimiter is not None:
+            X, y, _ = read_features(path, delimiter, args.label_column, need_labels=False)
+        else:
+            X, y = load_libsvm(path, zero_based=args.zero_based,
+                               n_features=getattr(model, "n_features_in_", None))
     n_feat = getattr(model, "n_features_in_", None)
     if not precomputed and n_feat is not None and X.shape[1] != n_feat:
+        hint = (" (kernel rows? this model computes its kernel from the features itself: "
+                "give features, as a LIBSVM, CSV or .npy file)"
+                if path.endswith((".npy", ".npz")) or X.shape[1] == model.shape_fit_[0]
+                else "")
         raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
-                            f"{n_feat}.")
+                            f"{n_feat}{hint}.")
     pred = model.predict(X)
     text = "".join(f"{p:g}\n" if isinstance(p, (float, np.floating)) else f"{p}\n"
                    for p in pred.tolist())
@@ -982,6 +1024,9 @@ def build_parser() -> argparse.ArgumentParser:
                               "'fit --distances'; such a model reads them without the flag)")
     predict.add_argument("--zero-based", action="store_true",
                          help="the LIBSVM file's indices start at 0")
+    predict.add_argument("--label-column", metavar="COL", default=None,
+                         help="CSV / TSV data: the column of true labels (name or index), to "
+                              "print the accuracy")
     predict.add_argument("--out", metavar="FILE",
                          help="write the predictions there (one per line) instead of stdout")
     _common(predict)
@@ -1055,6 +1100,13 @@ def _resolve_defaults(args) -> None:
             args.file, args.distances = args.distances, True
     if not hasattr(args, "kernel"):
         return
+    # what the user gave, before the defaults fill in: options that do not apply are refused
+    args.explicit = [opt for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"),
+                                           ("--coef0", "coef0"), ("--degree", "degree"),
+                                           ("--p", "pe_p"))
+                     if getattr(args, attr) is not None]
+    args.kernel = "rbf" if args.kernel is None else args.kernel
+    args.degree = 3 if args.degree is None else args.degree
     distances = bool(getattr(args, "distances", False))
     if distances:
         if args.kernel not in DISTANCE_KINDS:
@@ -1078,6 +1130,35 @@ def _resolve_defaults(args) -> None:
                        "--distances.", EXIT_USAGE)
     args.gamma = "scale" if args.gamma is None else args.gamma
     args.coef0 = 0.0 if args.coef0 is None else args.coef0
+
+
+def _refuse_feature_options(args, path: str) -> None:
+    """Kernel options given with a precomputed kernel FILE: they would be ignored."""
+    given = [o for o in getattr(args, "explicit", []) if o != "--p" or args.pe_p is not None]
+    if given:
+        raise CLIError(f"{' '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to "
+                       f"{path}, a precomputed kernel (the kernel is given, not computed): "
+                       "drop the option, or give the features (a LIBSVM or CSV file), or "
+                       "--distances if the file holds distances.", EXIT_USAGE)
+
+
+def _warn_unused_kernel_options(args) -> None:
+    """Options the chosen kernel does not take (--coef0 with rbf, ...): said, not silent."""
+    from .kernels import KERNELS, canonical_name
+
+    explicit = getattr(args, "explicit", [])
+    if getattr(args, "distances", False):
+        kind = DISTANCE_KINDS[args.kernel]
+        takes = {"rbf": {"--gamma"}, "laplacian": {"--gamma"}, "linear": set(),
+                 "polynomial": {"--gamma", "--coef0", "--degree"}}[kind]
+    else:
+        _, allowed = KERNELS[canonical_name(args.kernel)]
+        takes = {"--" + a for a in allowed if a in ("gamma", "coef0", "degree")}
+        takes |= {"--p"} if "p" in allowed else set()
+    unused = [o for o in explicit if o not in takes and o != "--kernel"]
+    if unused:
+        print(f"indefsvm: warning: {' '.join(unused)} {'does' if len(unused) == 1 else 'do'} "
+              f"not apply to --kernel {args.kernel}; ignored.", file=sys.stderr)
 
 
 def _error_line(exc: BaseException) -> tuple[str, int]:

@@ -77,12 +77,14 @@ def test_check_rejects_bad_matrix(tmp_path, capsys):
     assert "not symmetric" in capsys.readouterr().err
 
 
-def test_check_multiclass_file_leaves_out_label_checks(tmp_path, capsys):
+def test_check_multiclass_file_reports_every_pair_of_classes(tmp_path, capsys):
+    # as check_kernel(K, y) does in Python (the command line used to leave them out)
     from sklearn.datasets import dump_svmlight_file, load_iris
 
     X, y = load_iris(return_X_y=True)
     dump_svmlight_file(X, y, str(tmp_path / "iris.libsvm"), zero_based=False)
     assert main(["check", str(tmp_path / "iris.libsvm"), "--kernel", "rbf"]) == 0
     captured = capsys.readouterr()
-    assert "3 classes" in captured.err and "Kernel check" in captured.out
-    assert "class-mean" not in captured.out
+    assert "Kernel check" in captured.out and "left out" not in captured.err
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        assert f"classes {a} vs {b}: c'Kc" in captured.out

@@ -1,0 +1,168 @@
+"""Reading CSV and TSV files: features with a label column, or a numeric matrix (private).
+
+The command line reads what people have: LIBSVM files, ``.npy`` / ``.npz``, and delimited
+text. Every error names the file, the line and the column, and says what would be accepted.
+"""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+
+from ..exceptions import DataFileError
+
+__all__ = ["LABEL_NAMES", "delimiter_of", "read_features", "read_matrix_text"]
+
+#: header names taken as the label column when none is named (case-insensitive)
+LABEL_NAMES = ("label", "labels", "y", "class", "target")
+
+
+def _first_line(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            if line.strip() and not line.lstrip().startswith("#"):
+                return line
+    return ""
+
+
+def delimiter_of(path: str) -> str | None:
+    """``","`` for ``.csv``, ``"\\t"`` for ``.tsv``; otherwise ``","`` or ``"\\t"`` when the
+    first line has one and no ``:`` (a LIBSVM line has ``index:value``); ``None`` for
+    LIBSVM or whitespace-separated text."""
+    low = path.lower()
+    if low.endswith(".csv"):
+        return ","
+    if low.endswith((".tsv", ".tab")):
+        return "\t"
+    line = _first_line(path)
+    if ":" in line:
+        return None
+    for delim in ("\t", ","):
+        if delim in line:
+            return delim
+    return None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _rows(path: str, delimiter: str):
+    with open(path, encoding="utf-8", newline="") as fh:
+        for lineno, row in enumerate(csv.reader(fh, delimiter=delimiter), 1):
+            if row and any(cell.strip() for cell in row) and not row[0].startswith("#"):
+                yield lineno, [cell.strip() for cell in row]
+
+
+def read_matrix_text(path: str, delimiter: str | None) -> np.ndarray:
+    """A numeric matrix from delimited (or whitespace-separated) text, without a header."""
+    if delimiter is None:
+        return np.loadtxt(path, ndmin=2)
+    rows, width = [], None
+    for lineno, row in _rows(path, delimiter):
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            raise DataFileError(path, lineno, f"has {len(row)} values where line 1 has "
+                                f"{width}; every row of a matrix has the same number.")
+        try:
+            rows.append([float(v) for v in row])
+        except ValueError:
+            bad = next(v for v in row if not _is_number(v))
+            raise DataFileError(path, lineno, f"{bad!r} is not a number (a kernel or "
+                                "distance matrix is numbers only, with no header).") from None
+    if not rows:
+        raise DataFileError(path, None, "is empty.")
+    return np.array(rows, dtype=np.float64)
+
+
+def _column_index(spec, header, ncol: int, path: str) -> int:
+    if spec is None:
+        if header is None:
+            raise DataFileError(path, None, "has no header row, so its label column cannot "
+                                "be found by name: give --label-column INDEX (0 is the first "
+                                "column, -1 the last).")
+        for k, name in enumerate(header):
+            if name.lower() in LABEL_NAMES:
+                return k
+        raise DataFileError(path, None, f"has no column named {' / '.join(LABEL_NAMES)}: "
+                            f"name the label column with --label-column (columns: "
+                            f"{', '.join(header[:8])}{', ...' if len(header) > 8 else ''}).")
+    text = str(spec)
+    if text.lstrip("-").isdigit():
+        k = int(text)
+        if not -ncol <= k < ncol:
+            raise DataFileError(path, None, f"has {ncol} columns; --label-column {k} is not "
+                                "one of them.")
+        return k % ncol
+    if header is None or text not in header:
+        have = "no header row" if header is None else f"columns {', '.join(header[:8])}"
+        raise DataFileError(path, None, f"has no column {text!r} ({have}); give the label "
+                            "column's name or index.")
+    return header.index(text)
+
+
+def read_features(path: str, delimiter: str, label_column=None, *, need_labels: bool = True):
+    """Features and labels of a delimited file.
+
+    The first row is a header when any of its fields is not a number. The label column is
+    ``label_column`` (a name, or an index: 0 first, -1 last), else a header column named one
+    of :data:`LABEL_NAMES`; with ``need_labels=False`` and neither, every column is a feature
+    and the labels are None. Labels may be words; numbers that are whole become integers.
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), y : ndarray or None, names : list of str or None
+    """
+    rows = list(_rows(path, delimiter))
+    if not rows:
+        raise DataFileError(path, None, "is empty.")
+    header = None
+    if not all(_is_number(v) for v in rows[0][1]):
+        header = rows[0][1]
+        rows = rows[1:]
+        if not rows:
+            raise DataFileError(path, None, "has a header and no data rows.")
+    ncol = len(header) if header is not None else len(rows[0][1])
+    label = None
+    if need_labels or label_column is not None or (
+            header is not None and any(h.lower() in LABEL_NAMES for h in header)):
+        label = _column_index(label_column, header, ncol, path)
+    X = np.empty((len(rows), ncol - (label is not None)))
+    labels = []
+    for r, (lineno, row) in enumerate(rows):
+        if len(row) != ncol:
+            raise DataFileError(path, lineno, f"has {len(row)} values where the "
+                                f"{'header' if header is not None else 'first line'} has "
+                                f"{ncol}.")
+        c = 0
+        for k, value in enumerate(row):
+            if k == label:
+                labels.append(value)
+                continue
+            try:
+                X[r, c] = float(value)
+            except ValueError:
+                name = header[k] if header is not None else f"{k}"
+                what = "an empty value (missing?)" if value == "" else f"{value!r}"
+                raise DataFileError(path, lineno, f"column {name}: {what} is not a number; "
+                                    "features must be numbers (impute missing values first)."
+                                    ) from None
+            c += 1
+    if not np.all(np.isfinite(X)):
+        raise DataFileError(path, None, "holds NaN or infinity among its features; remove "
+                            "or impute them.")
+    names = None if header is None else [h for k, h in enumerate(header) if k != label]
+    if label is None:
+        return X, None, names
+    y = np.array(labels)
+    if all(_is_number(v) for v in labels):
+        y = y.astype(np.float64)
+        if np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
+            y = y.astype(np.int64)
+    return X, y, names
