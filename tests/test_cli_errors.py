@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -162,10 +161,17 @@ def test_ctrl_c_exits_130_without_traceback(tmp_path):
                                    "1e-6", "--cv", "20"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=tmp_path)
-    time.sleep(3.0)
+    # the signal is sent once the run announces its cross-validation (after the first fit):
+    # no sleep, so a slow start-up on a loaded machine cannot make the test flaky
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if "cross-validation" in line:
+            break
     assert proc.poll() is None, "the run ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    _, err = proc.communicate(timeout=60)
+    err = "".join(seen) + err
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "indefsvm: interrupted"
 
