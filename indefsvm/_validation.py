@@ -25,6 +25,10 @@ def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
     finiteness, scale and symmetry checks are one pass over it on ``n_threads`` threads.
     ``warn_distances``: warn when ``K`` looks like a distance matrix (the entry points of
     users: estimators' fit, check_kernel, compare_remedies)."""
+    if np.iscomplexobj(K):
+        raise ValueError(f"{name} is complex; a kernel matrix is real (a Hermitian kernel is "
+                         "not the real kernel of its parts). Pass its real part only if that "
+                         "is what you mean.")
     try:
         K = np.asarray(K, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -256,3 +260,23 @@ def plain_label(value):
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+def check_kernel_rows(R, n_train: int, name: str = "X") -> np.ndarray:
+    """Kernel rows ``k(x, x_train)`` of test samples: a real finite float64 matrix with one
+    column per training sample, or ``ValueError`` naming ``name``."""
+    if np.iscomplexobj(R):
+        raise ValueError(f"{name} is complex; kernel rows are real numbers.")
+    try:
+        R = np.asarray(R, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a numeric (n_samples, {n_train}) array of kernel "
+                         "values.") from None
+    if R.ndim != 2 or R.shape[1] != n_train:
+        raise ValueError(f"{name} must hold kernel rows (n_samples, {n_train}): one column per "
+                         f"training sample; got shape {R.shape}.")
+    if not np.all(np.isfinite(R)):
+        bad = np.argwhere(~np.isfinite(R))[0]
+        raise ValueError(f"{name} contains NaN or infinity (first at row {bad[0]}, column "
+                         f"{bad[1]}); kernel rows must be finite.")
+    return R

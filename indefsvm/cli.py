@@ -347,6 +347,22 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
     return np.asarray(M, dtype=np.float64)
 
 
+#: formats people try that indefsvm does not read (the rest is LIBSVM or delimited text)
+_UNSUPPORTED = {".xlsx": "Excel", ".xls": "Excel", ".ods": "OpenDocument", ".json": "JSON",
+                ".parquet": "Parquet", ".feather": "Feather", ".pkl": "pickle",
+                ".pickle": "pickle", ".h5": "HDF5", ".hdf5": "HDF5", ".mat": "MATLAB",
+                ".arff": "ARFF", ".ts": "sktime / aeon .ts"}
+
+
+def _check_format(path: str) -> None:
+    ext = os.path.splitext(path)[1].lower()
+    if ext in _UNSUPPORTED:
+        raise CLIError(f"{path}: {_UNSUPPORTED[ext]} files are not read; indefsvm reads LIBSVM "
+                       "text, CSV / TSV (.csv, .tsv: features with a label column, or with "
+                       "--labels a kernel or distance matrix) and .npy / .npz matrices. "
+                       "Export your data to one of them.")
+
+
 def _read_labels(path: str, n: int) -> np.ndarray:
     _check_path(path, "labels file")
     try:
@@ -404,6 +420,7 @@ def _load(args, *, need_labels: bool = True):
     if path is None:
         raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
     _check_path(path)
+    _check_format(path)
     if distances:
         _warn_unused_kernel_options(args)
         D = _read_matrix(path, "distance matrix")
@@ -528,8 +545,15 @@ def _cli_wording(message: str) -> str:
 
 def _atomic_write(path: str, write) -> None:
     """Write through a temporary file in the same folder, renamed at the end: an interrupted
-    run leaves no truncated file."""
-    folder = os.path.dirname(os.path.abspath(path)) or "."
+    run leaves no truncated file. A symbolic link is followed (its target is replaced, the
+    link stays); a FIFO, a device or a socket is written to directly -- a rename would
+    replace the node itself by a regular file."""
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        write(target)
+        return
+    path = target
+    folder = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".indefsvm-", suffix=".tmp")
     os.close(fd)
     try:

@@ -446,3 +446,12 @@ def test_cli_predict_with_the_wrong_kind_of_input_says_what_the_model_needs(tmp_
     # kernel rows to a feature model
     assert main(["predict", str(tmp_path / "f.skops"), str(tmp_path / "K.csv")]) == 1
     assert "kernel rows? this model computes its kernel" in capsys.readouterr().err
+
+
+def test_cli_names_an_unsupported_format_and_the_supported_ones(tmp_path, capsys):
+    from indefsvm.cli import main
+
+    (tmp_path / "data.xlsx").write_bytes(b"PK\x03\x04")
+    assert main(["fit", str(tmp_path / "data.xlsx")]) == 1
+    err = capsys.readouterr().err
+    assert "Excel files are not read" in err and "CSV / TSV" in err and "LIBSVM" in err

@@ -105,7 +105,8 @@ class SanityReport:
             ("w'Mw (CH solution)", f"{self.wMw:.4g}"),
             ("margin 2/sqrt(w'Mw)", "n/a" if self.margin is None else f"{self.margin:.4g}"),
             ("class-mean sq. distance c'Kc", f"{self.class_mean_sqdist:.4g}"),
-            ("local minimum", f"{loc[self.is_local_min]} (min curvature {curv})"),
+            ("local minimum", "n/a (not a stationary point)" if not self.is_stationary
+             else f"{loc[self.is_local_min]} (min curvature {curv})"),
             ("CH mu = 2C / sum(alpha)",
              "n/a (per-sample C_i)" if self.ch_mu is None else f"{self.ch_mu:.4g}"),
         ]
@@ -330,6 +331,10 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3,
     c = np.where(y > 0, 1.0 / np.count_nonzero(y > 0), -1.0 / np.count_nonzero(y < 0))
     dcm = float(c @ K @ c)
     is_min, curv, n_free, n_deg = second_order_check(K, y, alpha, C, b, tol=tol, bias=bias)
+    if not stationary:
+        # the second-order conditions are conditions on a stationary point: away from one a
+        # positive curvature says nothing (a first-order step lowers F)
+        is_min, curv = None, None
     rep = SanityReport(
         n=n, C=C, b=float(b), objective=0.5 * aQa - s, kkt_gap=float(gap), tol=tol,
         is_stationary=stationary, n_sv=int(np.count_nonzero(alpha > 0)), n_bounded=n_bounded,
@@ -378,7 +383,10 @@ def _notes(r: SanityReport, feasible: bool, bias: bool = True) -> list[str]:
     else:
         notes.append(f"Class-mean squared distance c'Kc = {r.class_mean_sqdist:.4g} bounds w'Mw "
                      "from above.")
-    if r.is_local_min is True and r.min_curvature is None:
+    if not r.is_stationary:
+        notes.append("Second-order test not applied: it characterises stationary points, and "
+                     "this is not one (a first-order step still lowers F).")
+    elif r.is_local_min is True and r.min_curvature is None:
         notes.append(f"Strict local minimum: {r.n_free} free variable(s), every bound variable "
                      "has a non-zero multiplier, so every feasible direction raises F at "
                      "first order.")
@@ -482,7 +490,8 @@ class DualSanityReport:
             (f"bounded ratio >= {outside}", f"{self.bounded_ratio:.3%} >= "
              f"{self.outside_ratio:.3%}"),
             ("w'Mw", f"{self.wMw:.4g}"),
-            ("local minimum", f"{loc[self.is_local_min]} (min curvature {curv})"),
+            ("local minimum", "n/a (not a stationary point)" if not self.is_stationary
+             else f"{loc[self.is_local_min]} (min curvature {curv})"),
         ]
 
     def __str__(self) -> str:
@@ -570,7 +579,11 @@ def _dual_report(kind, K, y2, p, C2, alpha2, coef, b, outside_ratio, tol):
                  f"({rep.bounded_ratio:.2%}), an upper bound on the {what} "
                  f"({outside_ratio:.2%}) at a stationary point; the bound {holds}.")
     notes.append(f"w'Mw = {wMw:.4g}: " + meaning + ".")
-    if is_min is False:
+    if not rep.is_stationary:
+        rep.is_local_min, rep.min_curvature = None, None
+        notes.append("Second-order test not applied: it characterises stationary points, and "
+                     "this is not one (a first-order step still lowers F).")
+    elif is_min is False:
         notes.append(f"Not a local minimum: curvature {curv:.4g} < 0 along a feasible "
                      "direction of the free variables (a saddle point).")
     elif is_min is True:
@@ -654,16 +667,13 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     if name == "KreinSVC":
         if not hasattr(model, "svc_"):
             raise ValueError("sanity_report needs a fitted KreinSVC (call fit first).")
-        K = model._train_kernel(X, reset=False)
-        if K.shape[0] != model.n_train_:
-            raise ValueError(f"X must be the training data of the model ({model.n_train_} "
-                             f"samples); got {K.shape[0]}.")
         # the Krein SVM is an SVM on the flipped kernel |K| (then back-projected): that SVM
         # is what has a dual to check
-        from ..remedies import FlipEigenvalues
-
-        return sanity_report(model.svc_, FlipEigenvalues().fit(K)._fixed_kernel(), y,
-                             tol=tol)
+        Kf = model.flipped_kernel(X)
+        if Kf.shape[0] != model.n_train_:
+            raise ValueError(f"X must be the training data of the model ({model.n_train_} "
+                             f"samples); got {Kf.shape[0]}.")
+        return sanity_report(model.svc_, Kf, y, tol=tol)
     known = ("IndefiniteSVC", "IndefiniteNuSVC", "IndefiniteSVR", "IndefiniteOneClassSVM")
     if name not in known:
         raise ValueError(f"sanity_report needs a fitted {', '.join(known)}, KreinSVC or a "

@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._interrupt import unfitted_on_interrupt
-from .._validation import check_kernel_matrix
+from .._validation import check_kernel_matrix, check_kernel_rows
 from ..kernels import canonical_name, kernel_matrix, resolve_kernel_params
 from ..svm import IndefiniteSVC
 from ._spectrum_fix import FlipEigenvalues
@@ -129,11 +129,7 @@ decision_function_shape, break_ties
     def _rows(self, X):
         check_is_fitted(self)
         if self.kernel == "precomputed":
-            R = np.asarray(X, dtype=np.float64)
-            if R.ndim != 2 or R.shape[1] != self.n_train_:
-                raise ValueError(f"X must hold kernel rows (n_samples, {self.n_train_}); got "
-                                 f"shape {R.shape}.")
-            return R
+            return check_kernel_rows(X, self.n_train_, "X")
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return kernel_matrix(X, self.X_fit_, kernel=self._name, **self._params)
 

@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import unfitted_on_interrupt
-from .._validation import check_kernel_matrix
+from .._validation import check_kernel_matrix, check_kernel_rows
 
 __all__ = ["ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues", "SquareKernel"]
 
@@ -47,16 +47,7 @@ class _KernelFix(TransformerMixin, BaseEstimator):
 
     def _rows(self, K_rows) -> np.ndarray:
         check_is_fitted(self, "n_train_")
-        try:
-            R = np.asarray(K_rows, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError("K_rows must be a numeric (n_samples, n_train) array of kernel "
-                             "values.") from None
-        if R.ndim != 2 or R.shape[1] != self.n_train_:
-            raise ValueError(f"K_rows must have shape (n_samples, {self.n_train_}): one column "
-                             f"per training sample; got {R.shape}.")
-        if not np.all(np.isfinite(R)):
-            raise ValueError("K_rows contains NaN or infinity.")
+        R = check_kernel_rows(K_rows, self.n_train_, "K_rows")
         return self._center(R) if self.centered else R
 
     def _center(self, R):
@@ -84,6 +75,9 @@ class _KernelFix(TransformerMixin, BaseEstimator):
         if self.centered:
             K = self._center(K)
             K = (K + K.T) / 2
+        elif K is X:
+            # a copy: the caller's array may change after fit (K *= 7), the transforms must not
+            K = K.copy()
         self.K_fit_ = K
         lam = U = None
         if self._spectrum == "vectors":

@@ -175,6 +175,8 @@ class SVMBase(BaseEstimator):
         if sample_weight is None:
             sw = np.ones(n)
         else:
+            if np.iscomplexobj(sample_weight):
+                raise ValueError("sample_weight is complex; weights are real numbers >= 0.")
             try:
                 sw = np.array(sample_weight, dtype=np.float64)
             except (TypeError, ValueError):

@@ -1,0 +1,125 @@
+"""Reliability II (issue 28): statements that must never contradict the truth, outputs that
+never clobber. Each test failed on the main of its day."""
+
+import os
+import stat
+import threading
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.cli import main
+
+
+@pytest.fixture
+def heart_model(tmp_path):
+    model = tmp_path / "m.skops"
+    assert main(["fit", "--dataset", "heart", "--cv", "0", "--quiet", "--save",
+                 str(model)]) == 0
+    return model
+
+
+def test_output_through_a_symlink_writes_its_target(tmp_path, heart_model, capsys):
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    assert main(["predict", str(heart_model), isvm.datasets.data_path("heart_scale"),
+                 "--out", str(link)]) == 0
+    assert link.is_symlink()
+    assert len(target.read_text().splitlines()) == 270
+
+
+def test_output_to_a_fifo_writes_into_it(tmp_path, heart_model):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo).read()), daemon=True)
+    reader.start()
+    assert main(["predict", str(heart_model), isvm.datasets.data_path("heart_scale"),
+                 "--out", str(fifo)]) == 0
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
+    assert len(got[0].splitlines()) == 270
+
+
+def test_save_into_a_symlink_keeps_the_link(tmp_path):
+    target = tmp_path / "model.skops"
+    target.write_bytes(b"")
+    link = tmp_path / "latest.skops"
+    link.symlink_to(target)
+    assert main(["fit", "--dataset", "heart", "--cv", "0", "--quiet", "--save",
+                 str(link)]) == 0
+    assert link.is_symlink() and target.stat().st_size > 0
+    np.testing.assert_array_equal(  # the model reads back through the link
+        isvm.IndefiniteSVC().fit(*isvm.datasets.load_heart(return_X_y=True)).support_,
+        __import__("skops.io", fromlist=["load"]).load(
+            link, trusted=["indefsvm.svm._classes.IndefiniteSVC",
+                           "indefsvm.solvers._result.SolverResult"]).support_)
+
+
+@pytest.mark.parametrize("make, y_kind", [
+    (lambda: isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.5, coef0=1, C=100, max_iter=5),
+     "class"),
+    (lambda: isvm.IndefiniteSVR(kernel="sigmoid", gamma=0.5, coef0=1, C=100, max_iter=5),
+     "target"),
+])
+def test_sanity_report_never_calls_a_non_stationary_point_a_local_minimum(make, y_kind):
+    # "not a stationary point (gap 376)" and "local minimum: yes (strict)" in one report
+    import warnings
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    if y_kind == "target":
+        y = X[:, 0] + 0.1 * X[:, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", isvm.ConvergenceWarning)
+        model = make().fit(X, y)
+    rep = isvm.sanity_report(model, X, y)
+    assert not rep.is_stationary
+    assert rep.is_local_min is None and rep.min_curvature is None
+    text = str(rep)
+    assert "Strict local minimum" not in text and "yes (strict)" not in text
+    assert "not a stationary point" in text
+
+
+@pytest.mark.parametrize("rows", [np.full((2, 30), np.nan), np.full((2, 30), np.inf),
+                                  np.ones((2, 30)) + 1j])
+def test_krein_svc_refuses_bad_kernel_rows(rows):
+    # predict(np.full((2, 30), nan)) -> [-1 -1]
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    krein = isvm.KreinSVC(kernel="precomputed").fit(K, y)
+    with pytest.raises(ValueError, match="X"):
+        krein.predict(rows)
+
+
+def test_complex_inputs_are_refused_by_name():
+    import warnings
+
+    from indefsvm.remedies import FlipEigenvalues
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(20, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning: an error instead
+        with pytest.raises(ValueError, match="(?i)complex"):
+            isvm.IndefiniteSVC(kernel="precomputed").fit(K + 0j, y)
+        with pytest.raises(ValueError, match="(?i)complex"):
+            FlipEigenvalues().fit(K).transform(K[:3] + 1j)
+        with pytest.raises(ValueError, match="sample_weight is complex"):
+            isvm.IndefiniteSVC(kernel="precomputed").fit(K, y, sample_weight=np.ones(20) + 0j)
+
+
+def test_square_kernel_keeps_its_own_copy():
+    from indefsvm.remedies import SquareKernel
+
+    K = isvm.kernel_matrix(np.random.default_rng(2).normal(size=(10, 2)), kernel="rbf")
+    sq = SquareKernel().fit(K)
+    before = sq.transform(K[:2]).copy()
+    K *= 7  # the caller changes its array after fit
+    np.testing.assert_allclose(sq.transform(K[:2] / 7), before, rtol=1e-12)
