@@ -344,6 +344,9 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
         raise DataFileError(path, None, f"cannot be read as a numeric matrix: {exc}") from None
     if M.dtype.kind not in "biuf":
         raise DataFileError(path, None, f"holds {M.dtype} values, not numbers.")
+    if M.ndim != 2:
+        raise DataFileError(path, None, f"is a {M.ndim}-D array of shape {M.shape}; a {name} is "
+                            "2-D, one row per sample.")
     return np.asarray(M, dtype=np.float64)
 
 
@@ -370,7 +373,12 @@ def _read_labels(path: str, n: int) -> np.ndarray:
             y = np.load(path, allow_pickle=False)
         else:
             with open(path, encoding="utf-8") as fh:
-                y = np.array([line.strip() for line in fh if line.strip()])
+                lines = [line.strip() for line in fh if line.strip()]
+            if lines and ":" in lines[0] and len(lines[0].split()) > 1:
+                raise DataFileError(path, 1, "looks like a LIBSVM data file (label "
+                                    "index:value ...), not labels: a labels file has one "
+                                    "label per line.")
+            y = np.array(lines)
             try:
                 y = y.astype(np.float64)
             except ValueError:
@@ -378,6 +386,8 @@ def _read_labels(path: str, n: int) -> np.ndarray:
             else:
                 if y.size and np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
                     y = y.astype(np.int64)  # 0 and 1 stay 0 and 1 in what is printed
+    except DataFileError:
+        raise
     except (ValueError, OSError) as exc:
         raise DataFileError(path, None, f"cannot be read as labels: {exc}") from None
     y = np.ravel(y)
@@ -745,7 +755,60 @@ def _load_model(path: str):
     if foreign:
         raise DataFileError(path, None, f"holds types indefsvm does not load: {foreign}; only "
                             "models saved by 'indefsvm fit --save' are read.")
-    return sio.load(path, trusted=list(untrusted))
+    try:
+        model = sio.load(path, trusted=list(untrusted))
+    except Exception as exc:  # a file skops lists but cannot build
+        raise DataFileError(path, None, f"is not a model saved by 'indefsvm fit --save' "
+                            f"({type(exc).__name__}: {exc}).") from None
+    _check_model(model, path)
+    return model
+
+
+def _check_model(model, path: str) -> None:
+    """A loaded model is one 'fit --save' writes, with sound contents: skops trusts
+    scikit-learn's own types (an SVC would load and predict), and a crafted file can hold
+    NaN coefficients or support indices out of range, which would predict in silence."""
+    from .distances import DistanceKernel
+    from .kernels import KERNELS, canonical_name
+    from .svm import IndefiniteSVC
+
+    def bad(what):
+        raise DataFileError(path, None, f"{what}; it was not written by 'indefsvm fit --save' "
+                            "(or was changed since): fit the model again.")
+
+    svc = model
+    if hasattr(model, "steps"):
+        if (len(model.steps) != 2 or not isinstance(model.steps[0][1], DistanceKernel)
+                or not isinstance(model.steps[1][1], IndefiniteSVC)):
+            bad("holds a pipeline other than DistanceKernel + IndefiniteSVC")
+        dk = model.steps[0][1]
+        if not (isinstance(getattr(dk, "n_fit_", None), int) and dk.n_fit_ > 0):
+            bad("holds a distance kernel without its training size")
+        svc = model.steps[1][1]
+    if type(svc) is not IndefiniteSVC:
+        bad(f"holds a {type(svc).__module__}.{type(svc).__name__}, not an IndefiniteSVC")
+    if not hasattr(svc, "support_"):
+        bad("holds a model that was never fitted")
+    kernel = svc.kernel
+    if not isinstance(kernel, str) or (kernel != "precomputed"
+                                       and canonical_name(kernel) not in KERNELS):
+        bad(f"has a kernel {kernel!r} that is not a kernel name of indefsvm")
+    degree = getattr(svc, "degree", 3)
+    if isinstance(degree, bool) or not isinstance(degree, int) or not 0 <= degree <= 64:
+        bad(f"has a polynomial degree {degree!r} outside 0 ... 64")
+    n_train = int(svc.shape_fit_[0])
+    support = np.asarray(svc.support_)
+    if support.dtype.kind not in "iu" or (support.size and (
+            support.min() < 0 or support.max() >= n_train)):
+        bad(f"has support indices outside 0 ... {n_train - 1}")
+    for name in ("_dual_coef_", "_intercept_", "dual_coef_", "intercept_"):
+        values = getattr(svc, name, None)
+        if values is not None and not np.all(np.isfinite(np.asarray(values, dtype=float))):
+            bad(f"has {name.strip('_')} values that are NaN or infinite")
+    sv = getattr(svc, "support_vectors_", None)
+    if sv is not None and hasattr(sv, "shape") and not hasattr(sv, "tocsr") and not np.all(
+            np.isfinite(np.asarray(sv, dtype=float))):
+        bad("has support vectors that are NaN or infinite")
 
 
 def _cmd_predict(args) -> int:

@@ -123,3 +123,50 @@ def test_square_kernel_keeps_its_own_copy():
     before = sq.transform(K[:2]).copy()
     K *= 7  # the caller changes its array after fit
     np.testing.assert_allclose(sq.transform(K[:2] / 7), before, rtol=1e-12)
+
+
+def _tamper(src, dst, edit):
+    """Load a model file, change it, save it again (as a crafted file would be)."""
+    import skops.io as sio
+
+    from indefsvm.cli import TRUSTED_TYPES
+
+    model = sio.load(src, trusted=list(TRUSTED_TYPES) + sio.get_untrusted_types(file=src))
+    edit(model)
+    sio.dump(model, dst)
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda m: m._dual_coef_.__setitem__((0, 0), np.nan), "NaN or infinite"),
+    (lambda m: m.support_.__setitem__(0, -5), "support indices outside"),
+    (lambda m: setattr(m, "degree", 2**40), "degree"),
+])
+def test_crafted_model_files_are_refused(tmp_path, heart_model, capsys, edit, match):
+    bad = tmp_path / "bad.skops"
+    _tamper(heart_model, bad, edit)
+    assert main(["predict", str(bad), isvm.datasets.data_path("heart_scale")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("indefsvm: error:") and match in err and "internal error" not in err
+
+
+def test_a_scikit_learn_svc_file_is_not_one_of_ours(tmp_path, capsys):
+    import skops.io as sio
+    from sklearn.svm import SVC
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    sio.dump(SVC().fit(X, y), tmp_path / "svc.skops")
+    assert main(["predict", str(tmp_path / "svc.skops"),
+                 isvm.datasets.data_path("heart_scale")]) == 1
+    assert "sklearn.svm._classes.SVC, not an IndefiniteSVC" in capsys.readouterr().err
+
+
+def test_one_dimensional_arrays_and_libsvm_labels_are_data_errors(tmp_path, heart_model,
+                                                                  capsys):
+    np.save(tmp_path / "v.npy", np.ones(270))
+    assert main(["predict", str(heart_model), str(tmp_path / "v.npy")]) == 1
+    err = capsys.readouterr().err
+    assert "1-D array" in err and "internal error" not in err
+    np.save(tmp_path / "K.npy", np.eye(270))
+    assert main(["fit", str(tmp_path / "K.npy"), "--labels",
+                 isvm.datasets.data_path("heart_scale"), "--cv", "0"]) == 1
+    assert "looks like a LIBSVM data file" in capsys.readouterr().err
