@@ -280,3 +280,19 @@ def check_kernel_rows(R, n_train: int, name: str = "X") -> np.ndarray:
         raise ValueError(f"{name} contains NaN or infinity (first at row {bad[0]}, column "
                          f"{bad[1]}); kernel rows must be finite.")
     return R
+
+
+def check_seed(random_state, name: str = "random_state"):
+    """``random_state`` as numpy's ``default_rng`` takes it (None, an int >= 0, a sequence of
+    ints, a SeedSequence, a Generator or a RandomState's bit generator), or ValueError."""
+    ok = (random_state is None
+          or (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
+              and random_state >= 0)
+          or isinstance(random_state, (np.random.Generator, np.random.SeedSequence,
+                                       np.random.BitGenerator)))
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(2**31 - 1))
+    if not ok:
+        raise ValueError(f"{name} must be None, a whole number >= 0 or a numpy Generator; got "
+                         f"{random_state!r}.")
+    return np.random.default_rng(random_state)

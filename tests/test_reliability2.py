@@ -170,3 +170,20 @@ def test_one_dimensional_arrays_and_libsvm_labels_are_data_errors(tmp_path, hear
     assert main(["fit", str(tmp_path / "K.npy"), "--labels",
                  isvm.datasets.data_path("heart_scale"), "--cv", "0"]) == 1
     assert "looks like a LIBSVM data file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda X, y, K: isvm.check_kernel(X=X * 1e200, kernel="rbf", method="slq"),
+     "squares overflow"),
+    (lambda X, y, K: isvm.compare_remedies(K, y, D=np.ones((5, 5))), "D has shape"),
+    (lambda X, y, K: isvm.check_kernel(X=X, kernel="rbf", method="slq", random_state="x"),
+     "random_state must be"),
+    (lambda X, y, K: isvm.IndefiniteOneClassSVM().fit(X, sample_weight=np.full(270, 1e300)),
+     "sample_weight reaches"),
+])
+def test_clear_messages_instead_of_internal_errors(call, match):
+    # IndexError, a SeedSequence TypeError, "the kernel has values that are not finite"
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    with pytest.raises(ValueError, match=match):
+        call(X, y, K)

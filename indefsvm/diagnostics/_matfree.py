@@ -35,6 +35,7 @@ import scipy.linalg as sla
 
 from .._solvers._kcache import kernel_block_products, kernel_diagonal
 from .._threads import single_threaded_blas
+from .._validation import check_seed
 
 #: standard errors added on each side of an estimate's interval (the probe average)
 Z_SCORE = 4.0
@@ -224,7 +225,7 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
     n = op.n
     m = int(min(n_probes, max(n - 1, 1)))
     k = int(max(1, min(n_steps, n - 1)))
-    rng = np.random.default_rng(random_state)
+    rng = check_seed(random_state)
     if n > 1 and m == n - 1:
         # as many probes as the complement of e has dimensions: an orthonormal basis of it
         # (columns 2.. of the Householder reflection taking e_1 to e / sqrt(n)), scaled to

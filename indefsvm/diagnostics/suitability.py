@@ -412,6 +412,12 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
     else:
         X = np.ascontiguousarray(check_finite_array(X, "X"), dtype=np.float64)
         sample, lowest = X[:2], (X.min() if X.size else 0.0)
+        with np.errstate(over="ignore"):
+            overflow = not np.all(np.isfinite(np.einsum("ij,ij->i", X, X)))
+        if overflow:
+            raise ValueError(f"X has entries so large (max |x| = {np.abs(X).max():.3g}) that "
+                             "their squares overflow float64: no kernel value can be computed. "
+                             "Scale X (e.g. StandardScaler) first.")
     n = int(X.shape[0])
     if n < 3:
         raise ValueError(f"The matrix-free methods need at least 3 samples; got {n}. Use "

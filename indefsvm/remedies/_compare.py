@@ -305,6 +305,9 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         D = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0.0))
     else:
         D = check_kernel_matrix(D, "D")
+        if D.shape != K.shape:
+            raise ValueError(f"D has shape {D.shape} but K has {K.shape}: the k-NN distances "
+                             "are between the same samples as the kernel.")
     available = remedy_estimators(class_weight=class_weight)
     names = [_INDEF] + [m for m in (methods if methods is not None
                                     else list(available)[1:] + ["k-NN"]) if m != _INDEF]

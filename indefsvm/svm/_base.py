@@ -57,6 +57,9 @@ BASE_CONSTRAINTS: dict[str, list[Any]] = {
     "n_jobs": [numbers.Integral, None],
 }
 
+#: the largest sample weight: C * weight must leave room for the dual's sums in float64
+_MAX_WEIGHT = 1e150
+
 
 def _compute_dense(X) -> bool:
     """Whether a CSR input is computed as dense rows: small (the dense copy under 8 MB) and
@@ -210,6 +213,11 @@ class SVMBase(BaseEstimator):
                 f"sample_weight must be >= 0; got {sw[i]:g} at index {i}. A weight scales C "
                 "for its sample (C_i = C * weight), so it cannot be negative; give 0 to leave "
                 "a sample out.")
+        if np.max(sw) > _MAX_WEIGHT:
+            raise ValueError(
+                f"sample_weight reaches {np.max(sw):.3g}: the bounds C_i = C * weight would "
+                "overflow the dual in float64. Only the ratios of the weights matter (with "
+                "C): divide them by their mean, e.g. sample_weight / sample_weight.mean().")
 
     def _not_fitted_message(self) -> str:
         return (f"This {type(self).__name__} instance (a {self._libsvm_name}) is not fitted "
