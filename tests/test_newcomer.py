@@ -35,6 +35,8 @@ def test_smallest_eigenvalue_fallbacks_agree_with_dense(monkeypatch):
     def fail(*a, **k):
         raise ArpackNoConvergence("no", np.array([]), np.array([]))
 
+    monkeypatch.setattr(_nqp, "_DENSE_FIRST", 10)  # Lanczos first, as for large n
+    assert _nqp._smallest_eigenvalue(L) == pytest.approx(want, rel=1e-6)
     monkeypatch.setattr(_nqp, "eigsh", fail)
     assert _nqp._smallest_eigenvalue(L) == pytest.approx(want, rel=1e-10)  # dense
     monkeypatch.setattr(_nqp, "_DENSE_FALLBACK", 10)

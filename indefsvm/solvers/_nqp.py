@@ -271,6 +271,8 @@ def kernel_adatron(K, y, *, C=None, tol: float = 1e-3, max_iter=None, alpha0=Non
 #: Lanczos does not converge (clustered eigenvalues near 0 of a PSD kernel leave Q^{-1} with a
 #: cluster at the top that ARPACK may not resolve)
 _DENSE_FALLBACK = 4000
+#: up to this size the dense eigendecomposition is the first choice
+_DENSE_FIRST = 1000
 
 
 def _smallest_eigenvalue(L) -> float:
@@ -282,14 +284,16 @@ def _smallest_eigenvalue(L) -> float:
     from scipy.sparse.linalg import ArpackNoConvergence
 
     n = L.shape[0]
-    if n <= 64:
+    if n <= _DENSE_FIRST:
+        # a dense eigendecomposition costs about what the Cholesky factorisation did; Lanczos
+        # on clustered eigenvalues can cost a minute before it gives up
         Q = L.T @ L  # the C-ordered array is the upper factor: Q = U'U
         return float(np.linalg.eigvalsh(Q)[0])
     op = LinearOperator((n, n), matvec=lambda x: sla.cho_solve((L, False), x),
                         dtype=np.float64)
     try:
         top = eigsh(op, k=1, which="LA", tol=1e-10, return_eigenvectors=False,
-                    v0=np.ones(n))[0]
+                    v0=np.ones(n), maxiter=300)[0]
         return float(1.0 / top)
     except ArpackNoConvergence:
         pass
