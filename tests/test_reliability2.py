@@ -212,3 +212,31 @@ def test_ldl_on_a_low_rank_psd_kernel_avoids_the_slow_lanczos_mode(monkeypatch):
     assert (ldl.n_pos, ldl.n_neg, ldl.is_psd) == (dense.n_pos, dense.n_neg, True)
     assert abs(ldl.lam_min - dense.lam_min) <= ldl.tol
     assert ldl.lam_max == pytest.approx(dense.lam_max, rel=1e-10)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda X: X[X[:, 0] > -10], "unknown chunk sizes"),
+    (lambda X: X[:0], "empty"),
+    (lambda X: X + 1j, "complex"),
+    (lambda X: X.astype(object), "object"),
+])
+def test_dask_inputs_are_checked_before_any_work(make, match):
+    da = pytest.importorskip("dask.array")  # the test extra installs dask: never skipped in CI
+    X = da.from_array(np.random.default_rng(0).normal(size=(60, 3)), chunks=20)
+    with pytest.raises(ValueError, match=match):
+        isvm.check_kernel(X=make(X), kernel="rbf")
+
+
+def test_dask_labels_refused_before_the_spectrum(monkeypatch):
+    import importlib
+
+    da = pytest.importorskip("dask.array")
+    S = importlib.import_module("indefsvm.diagnostics.spectrum")
+
+    def never(*a, **k):
+        raise AssertionError("the spectrum ran before y was checked")
+
+    monkeypatch.setattr(S, "matrix_free_spectrum", never)
+    X = da.from_array(np.random.default_rng(0).normal(size=(60, 3)), chunks=20)
+    with pytest.raises(ValueError, match=r"y must have shape \(60,\)"):
+        isvm.check_kernel(X=X, y=np.arange(5), kernel="rbf")

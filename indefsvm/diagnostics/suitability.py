@@ -280,6 +280,9 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         if X is None or kernel is None:
             raise ValueError("Give a kernel matrix K, or inputs X together with kernel=...")
         dask_x = _is_dask_array(X)
+        if dask_x and any(np.isnan(v) for v in X.shape):
+            raise ValueError("X is a dask array of unknown chunk sizes (after boolean "
+                             "indexing?); call X.compute_chunk_sizes() first.")
         n_x = int(X.shape[0]) if hasattr(X, "shape") else len(X)
         matrix_free = dask_x or method in ("lanczos", "slq") or (
             method == "auto" and n_x > DENSE_MAX)
@@ -401,8 +404,23 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
     threads = effective_threads(n_jobs)
     dask_x = _is_dask_array(X)
     if dask_x:
+        # everything that can be told from the array's metadata is checked before any task
+        # runs (a wrong y used to be refused only after the whole spectrum was computed)
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D; got a dask array of shape {X.shape}.")
+        if any(np.isnan(v) for v in X.shape):
+            raise ValueError("X is a dask array of unknown chunk sizes (after boolean "
+                             "indexing?); call X.compute_chunk_sizes() first.")
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            raise ValueError(f"X is empty (shape {X.shape}).")
+        if X.dtype.kind == "c":
+            raise ValueError("X is complex; the kernels take real inputs (split real and "
+                             "imaginary parts into separate features if both matter).")
+        if X.dtype.kind not in "biuf":
+            raise ValueError(f"X holds {X.dtype} values; features must be numbers.")
+        if y is not None and np.shape(y) != (X.shape[0],):
+            raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got "
+                             f"{np.shape(y)}.")
         import dask.array as da
 
         bad, lowest = (v.compute() for v in (~da.isfinite(X).all(), X.min()))
