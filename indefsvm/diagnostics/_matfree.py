@@ -410,9 +410,18 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
     if qi + pi > dim:   # reconciled in matrix_free_spectrum, inside the intervals
         pi = max(p_iv[0], dim - qi)
 
+    # The positive sum P = trace_A + N is >= 0, so N >= -trace_A whatever the probes say;
+    # the mass N / (P + N) = N / (trace_A + 2N) then lies in [0, 1] and is monotone in N
+    # (increasing for trace_A > 0, decreasing for trace_A < 0, where the spectrum is mostly
+    # negative): the interval is the sorted masses of the sum's ends.
+    n_floor = max(0.0, -trace_A)
+
     def mass(x):
+        x = max(x, n_floor)
         total = trace_A + 2.0 * x
-        return x / total if total > 0 else 0.0
+        return min(1.0, max(0.0, x / total)) if total > 0 else 0.0
+
+    mass_iv = sorted((mass(N_iv[0]), mass(N_iv[1])))
 
     return {
         "lam_min": kmin, "lam_max": kmax, "lam_min_interval": lam_min_iv,
@@ -420,8 +429,8 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
         "restricted_min_interval": rmin_iv, "restricted_max_interval": rmax_iv,
         "n_neg": qi, "n_pos": pi, "n_zero": max(dim - qi - pi, 0), "n_neg_interval": q_iv,
         "n_pos_interval": p_iv, "negative_sum": max(N, 0.0), "negative_sum_interval": N_iv,
-        "negative_mass": mass(max(N, 0.0)),
-        "negative_mass_interval": [mass(N_iv[0]), mass(N_iv[1])], "scale": scale, "tol": tol,
+        "negative_mass": min(max(mass(max(N, 0.0)), mass_iv[0]), mass_iv[1]),
+        "negative_mass_interval": mass_iv, "scale": scale, "tol": tol,
         "a": a, "b_norm2": max(float(Ku @ Ku) - a * a, 0.0), "trace_A": trace_A,
     }
 
