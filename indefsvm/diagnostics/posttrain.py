@@ -190,6 +190,11 @@ def _nobias_residual(K, y, alpha, C, grad) -> float:
     return float(r.max()) if r.size else 0.0
 
 
+#: the note of a report whose point is not stationary (the second-order test needs one)
+_NOT_STATIONARY_NOTE = ("Second-order test not applied: it characterises stationary points, "
+                        "and this is not one (a first-order step still lowers F).")
+
+
 def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3, bias: bool = True):
     """Second-order test of a stationary point of the SVM dual (2) (or, with
     ``bias=False``, of the dual without the bias, (19): no equality constraint).
@@ -384,8 +389,7 @@ def _notes(r: SanityReport, feasible: bool, bias: bool = True) -> list[str]:
         notes.append(f"Class-mean squared distance c'Kc = {r.class_mean_sqdist:.4g} bounds w'Mw "
                      "from above.")
     if not r.is_stationary:
-        notes.append("Second-order test not applied: it characterises stationary points, and "
-                     "this is not one (a first-order step still lowers F).")
+        notes.append(_NOT_STATIONARY_NOTE)
     elif r.is_local_min is True and r.min_curvature is None:
         notes.append(f"Strict local minimum: {r.n_free} free variable(s), every bound variable "
                      "has a non-zero multiplier, so every feasible direction raises F at "
@@ -581,8 +585,7 @@ def _dual_report(kind, K, y2, p, C2, alpha2, coef, b, outside_ratio, tol):
     notes.append(f"w'Mw = {wMw:.4g}: " + meaning + ".")
     if not rep.is_stationary:
         rep.is_local_min, rep.min_curvature = None, None
-        notes.append("Second-order test not applied: it characterises stationary points, and "
-                     "this is not one (a first-order step still lowers F).")
+        notes.append(_NOT_STATIONARY_NOTE)
     elif is_min is False:
         notes.append(f"Not a local minimum: curvature {curv:.4g} < 0 along a feasible "
                      "direction of the free variables (a saddle point).")
