@@ -178,10 +178,14 @@ class SVMBase(BaseEstimator):
         if sample_weight is None:
             sw = np.ones(n)
         else:
-            if np.iscomplexobj(sample_weight):
+            try:
+                raw = np.asarray(sample_weight)
+            except (TypeError, ValueError):
+                raise ValueError("sample_weight must be numbers (one per sample).") from None
+            if np.iscomplexobj(raw):
                 raise ValueError("sample_weight is complex; weights are real numbers >= 0.")
             try:
-                sw = np.array(sample_weight, dtype=np.float64)
+                sw = np.array(raw, dtype=np.float64)
             except (TypeError, ValueError):
                 raise ValueError("sample_weight must be numbers (one per sample).") from None
             if sw.ndim == 0:
