@@ -25,3 +25,18 @@ def random_indefinite(n, rng, n_negative=None):
     lam[:n_negative] *= -1
     K = (Q * lam) @ Q.T
     return (K + K.T) / 2
+
+
+def two_class_series(n=40, seed=0, *, jitter=2.0, noise=0.1):
+    """Series of random lengths (30 to 44) with a bump early (class 0) or late (class 1),
+    its centre shifted by ``jitter`` and the series by ``noise`` (Gaussian)."""
+    rng = np.random.default_rng(seed)
+    X, y = [], []
+    for i in range(n):
+        L = int(rng.integers(30, 45))
+        t = np.arange(L)
+        c = i % 2
+        centre = (0.3 if c == 0 else 0.7) * L + (rng.normal(scale=jitter) if jitter else 0.0)
+        X.append(np.exp(-0.5 * ((t - centre) / 3.0) ** 2) + rng.normal(scale=noise, size=L))
+        y.append(c)
+    return X, np.array(y)

@@ -6,25 +6,13 @@ import numpy as np
 import pytest
 
 import indefsvm as isvm
+from helpers import two_class_series
 from indefsvm.cli import main
-
-
-def _series(n=60, seed=0):
-    rng = np.random.default_rng(seed)
-    X, y = [], []
-    for i in range(n):
-        L = int(rng.integers(30, 45))
-        t = np.arange(L)
-        c = i % 2
-        centre = (0.3 if c == 0 else 0.7) * L
-        X.append(np.exp(-0.5 * ((t - centre) / 3.0) ** 2) + rng.normal(scale=0.2, size=L))
-        y.append(c)
-    return X, np.array(y)
 
 
 @pytest.fixture
 def files(tmp_path):
-    X, y = _series()
+    X, y = two_class_series(60, jitter=0.0, noise=0.2)
     D = isvm.pairwise_distances(X, metric="dtw", window=0.2)
     np.save(tmp_path / "D_train.npy", D[:45, :45])
     np.savetxt(tmp_path / "y_train.txt", y[:45], fmt="%d")

@@ -9,6 +9,7 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import make_pipeline
 
 import indefsvm as isvm
+from helpers import two_class_series
 from indefsvm import DistanceKernel, PairwiseDistances, pairwise_distances
 from indefsvm.distances import median_gamma
 
@@ -326,22 +327,8 @@ def test_distance_kernel_test_rows_wrong_width():
 # -- pipelines and grid search: raw series and precomputed distances ---------------------------
 
 
-def _two_class_series(n=40, seed=0):
-    """Bumps early (class 0) or late (class 1), random lengths and shifts."""
-    rng = np.random.default_rng(seed)
-    X, y = [], []
-    for i in range(n):
-        L = int(rng.integers(30, 45))
-        t = np.arange(L)
-        c = i % 2
-        centre = (0.3 if c == 0 else 0.7) * L + rng.normal(scale=2)
-        X.append(np.exp(-0.5 * ((t - centre) / 3.0) ** 2) + rng.normal(scale=0.1, size=L))
-        y.append(c)
-    return X, np.array(y)
-
-
 def test_pipeline_on_raw_series_and_grid_search_over_gamma():
-    X, y = _two_class_series()
+    X, y = two_class_series()
     pipe = make_pipeline(PairwiseDistances("dtw", window=0.2), DistanceKernel(),
                          isvm.IndefiniteSVC(kernel="precomputed"))
     pipe.fit(X[:30], y[:30])
@@ -354,7 +341,7 @@ def test_pipeline_on_raw_series_and_grid_search_over_gamma():
 
 
 def test_grid_search_on_precomputed_distances_slices_both_axes():
-    X, y = _two_class_series(seed=1)
+    X, y = two_class_series(seed=1)
     D = pairwise_distances(X, metric="dtw", window=0.2)
     pipe = make_pipeline(DistanceKernel(), isvm.IndefiniteSVC(kernel="precomputed"))
     grid = GridSearchCV(pipe, {"distancekernel__gamma": ["median", 0.5, 5.0]}, cv=3)
