@@ -163,9 +163,11 @@ def check_memory(n_bytes: float, what: str, hint: str) -> None:
 
 
 def check_distance_matrix(D, name: str = "D", *, square: bool = True,
-                          rtol: float = SYMMETRY_RTOL) -> np.ndarray:
+                          rtol: float = SYMMETRY_RTOL, axioms: bool = True) -> np.ndarray:
     """Return distances as a C-contiguous float64 matrix, finite and ``>= 0`` (square and
-    symmetric when ``square``), or raise naming ``name`` and the first bad entry."""
+    symmetric when ``square``), or raise naming ``name`` and the first bad entry.
+    ``axioms=False`` leaves non-negativity and symmetry to the caller (check_distances
+    reports them instead of refusing)."""
     if sp.issparse(D):
         raise ValueError(f"{name} is a sparse matrix; distances are dense (a missing entry "
                          "is not a distance of 0): pass D.toarray().")
@@ -184,7 +186,7 @@ def check_distance_matrix(D, name: str = "D", *, square: bool = True,
         bad = np.argwhere(~np.isfinite(D))[0]
         raise ValueError(f"{name} contains NaN or infinity (first at row {bad[0]}, column "
                          f"{bad[1]}); a distance is a finite number >= 0.")
-    if D.min() < 0:
+    if axioms and D.min() < 0:
         bad = np.unravel_index(np.argmin(D), D.shape)
         raise ValueError(f"Negative values in data passed as {name}: the smallest is "
                          f"{D[bad]:.4g} at row {bad[0]}, column {bad[1]}; distances are >= 0. "
@@ -193,7 +195,7 @@ def check_distance_matrix(D, name: str = "D", *, square: bool = True,
     if square and D.shape[0] != D.shape[1]:
         raise ValueError(f"{name} must be a square (n, n) matrix of distances; got shape "
                          f"{D.shape}.")
-    if square:
+    if square and axioms:
         scale, asym, (i, j), _ = matrix_defects(D, 1)
         if asym > rtol * max(scale, np.finfo(float).tiny):
             raise ValueError(

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from .._logging import enable, logger
-from .._validation import SYMMETRY_RTOL, check_memory, plain_label
+from .._validation import SYMMETRY_RTOL, check_distance_matrix, check_memory, plain_label
 from ..distances._kernel import median_gamma
 from .report import DistanceReport, distance_notes
 from .spectrum import signature
@@ -19,24 +19,6 @@ __all__ = ["check_distances", "triangle_violations"]
 
 #: relative slack of the triangle test: d_ij > d_ik + d_kj + TRIANGLE_RTOL * max D fails
 TRIANGLE_RTOL = 1e-12
-
-
-def _square_numeric(D) -> np.ndarray:
-    if np.iscomplexobj(D):
-        raise ValueError("D is complex; distances are real numbers >= 0.")
-    try:
-        D = np.asarray(D, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"D must be a numeric 2-D array of distances: {exc}") from None
-    if D.ndim != 2 or D.shape[0] != D.shape[1]:
-        raise ValueError(f"D must be a square (n, n) matrix of distances; got shape {D.shape}.")
-    if D.shape[0] == 0:
-        raise ValueError("D is empty (0 objects).")
-    if not np.all(np.isfinite(D)):
-        bad = np.argwhere(~np.isfinite(D))[0]
-        raise ValueError(f"D contains NaN or infinity (first at row {bad[0]}, column "
-                         f"{bad[1]}); a distance is a finite number >= 0.")
-    return np.ascontiguousarray(D)
 
 
 def _wilson(k: int, m: int, z: float = 1.96) -> list:
@@ -208,7 +190,7 @@ def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gamm
     """
     enable(verbose)
     t0 = time.perf_counter()
-    D = _square_numeric(D)
+    D = check_distance_matrix(D, "D", axioms=False)
     n = D.shape[0]
     check_memory(8.0 * 4 * n * n, f"Checking {n} x {n} distances",
                  "Check a random subset of the objects.")
