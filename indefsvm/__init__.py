@@ -19,6 +19,9 @@ pairwise_distances, PairwiseDistances, DistanceKernel, distances
     Objects to distances (DTW, Levenshtein, ...) to distance-substitution kernels.
 remedies, KreinSVC, compare_remedies
     What to do with an indefinite kernel: spectrum fixes, the Krein SVM, a comparison.
+KreinNystroem, NystroemSVC
+    The same at 10^5 - 10^6 points: Krein-space Nystroem features (K ~ Phi S Phi') and a
+    linear SVM on them (krein, flip or clip).
 solvers
     The solvers themselves (``solvers.smo``), returning :class:`solvers.SolverResult`.
 datasets
@@ -49,6 +52,7 @@ _NAMES = {
     "kernel_matrix": ".kernels",
     "KernelLogisticRegression": ".klr",
     "KreinSVC": ".remedies", "compare_remedies": ".remedies",
+    "KreinNystroem": ".remedies", "NystroemSVC": ".remedies",
     "IndefiniteNuSVC": ".svm", "IndefiniteOneClassSVM": ".svm", "IndefiniteSVC": ".svm",
     "IndefiniteSVR": ".svm",
 }
@@ -78,7 +82,9 @@ __all__ = [
     "IndefiniteSVC",
     "IndefiniteSVR",
     "KernelLogisticRegression",
+    "KreinNystroem",
     "KreinSVC",
+    "NystroemSVC",
     "PairwiseDistances",
     "KernelReport",
     "SanityReport",

@@ -1068,3 +1068,46 @@ cdef void _tile_eta(const double* D, Py_ssize_t na, Py_ssize_t nb, Py_ssize_t a0
                     cross[ya * k + yb] += 1
                 else:
                     cross[yb * k + ya] += 1
+
+
+def kernel_block(int kind, const double[:, ::1] X, const double[:, ::1] Y, double gamma,
+                 double coef0, int degree, int n_threads=1):
+    """The kernel block ``K(X, Y)`` (n_X x n_Y, float64) by the formulas of the columns.
+
+    For the Nystroem features: rows of ``X`` in tiles of 256 shared among ``n_threads``
+    OpenMP threads, each tile computed into its place of the output (dgemm for the
+    dot-product kernels and rbf, plain loops for the distance kernels). Every entry is
+    computed by the same code whatever the number of threads. Ctrl-C is checked between
+    rounds of tiles.
+    """
+    cdef Py_ssize_t n = X.shape[0], m = Y.shape[0], d = X.shape[1]
+    cdef Py_ssize_t T = 256, n_tiles, p, p0, p1, a0, na, i, round_size
+    cdef int nt = n_threads if n_threads > 1 else 1
+    if Y.shape[1] != d:
+        raise ValueError("inconsistent shapes")
+    out = np.empty((n, m))
+    if n == 0 or m == 0:
+        return out
+    cdef double[:, ::1] ov = out
+    cdef double[::1] sqX = _self_dots(X), sqY = _self_dots(Y)
+    lx_a = _logs(X, kind)
+    ly_a = _logs(Y, kind)
+    cdef const double[:, ::1] lx = lx_a
+    cdef const double[:, ::1] ly = ly_a
+    cdef bint dots = kind in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID)
+    n_tiles = (n + T - 1) // T
+    if nt > n_tiles:
+        nt = <int>n_tiles
+    round_size = 16 * nt
+    p0 = 0
+    while p0 < n_tiles:
+        p1 = min(n_tiles, p0 + round_size)
+        with nogil:
+            for p in prange(p0, p1, num_threads=nt, schedule="static", chunksize=1):
+                a0 = p * T
+                na = T if a0 + T <= n else n - a0
+                _kernel_tile(kind, dots, &X[0, 0], &Y[0, 0], &sqX[0], &sqY[0], &lx[0, 0],
+                             &ly[0, 0], a0, na, 0, m, d, gamma, coef0, degree, &ov[a0, 0])
+        PyErr_CheckSignals()
+        p0 = p1
+    return out

@@ -21,6 +21,7 @@ from .distances import check_distances, triangle_violations
 from .eta import EtaScan, eta_scan
 from .posttrain import (
     DualSanityReport,
+    NystroemSanityReport,
     PairwiseSanityReport,
     SanityReport,
     sanity_report,
@@ -37,6 +38,7 @@ __all__ = [
     "EtaScan",
     "KernelReport",
     "DualSanityReport",
+    "NystroemSanityReport",
     "PairwiseSanityReport",
     "SanityReport",
     "SigmoidRegion",

@@ -1,15 +1,20 @@
 """What to do once a kernel is called indefinite: spectrum fixes with consistent test
-transforms (clip, flip, shift, square; CNE / RNE when centred), the Krein-space SVM, and
-:func:`compare_remedies`, which tries them all on the same folds."""
+transforms (clip, flip, shift, square; CNE / RNE when centred), the Krein-space SVM, the same
+at scale on Krein-space Nystroem features, and :func:`compare_remedies`, which tries them all
+on the same folds."""
 
 from ._compare import RemedyComparison, compare_remedies, remedy_estimators
 from ._krein import KreinSVC
+from ._nystroem import KreinNystroem
+from ._nystroem_svc import NystroemSVC
 from ._spectrum_fix import ClipEigenvalues, FlipEigenvalues, ShiftEigenvalues, SquareKernel
 
 __all__ = [
     "ClipEigenvalues",
     "FlipEigenvalues",
+    "KreinNystroem",
     "KreinSVC",
+    "NystroemSVC",
     "RemedyComparison",
     "ShiftEigenvalues",
     "SquareKernel",

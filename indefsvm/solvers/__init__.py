@@ -4,6 +4,7 @@ Each solver validates its inputs in Python and runs a compiled loop without the 
 """
 
 from ._ch import convex_hull_dual, random_feasible_hull_weights
+from ._linear import linear_svc
 from ._nqp import kernel_adatron, lsvm, m3, munk
 from ._result import SolverResult
 from ._smo import random_feasible_alpha, smo
@@ -12,6 +13,7 @@ __all__ = [
     "SolverResult",
     "convex_hull_dual",
     "kernel_adatron",
+    "linear_svc",
     "lsvm",
     "m3",
     "munk",

@@ -1,0 +1,499 @@
+"""Krein-space Nystroem features, NystroemSVC and the linear dual coordinate descent."""
+
+import signal
+import threading
+import time
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.kernel_approximation import Nystroem
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.svm import SVC
+
+import indefsvm as isvm
+from indefsvm import ConvergenceWarning, KreinNystroem, NystroemSVC
+from indefsvm.remedies import ClipEigenvalues, FlipEigenvalues
+from indefsvm.solvers import linear_svc
+
+SIG = dict(kernel="sigmoid", gamma=0.05, coef0=-0.5)
+
+
+def _heart(n_train=180, seed=1):
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    X = (X - X.mean(0)) / X.std(0)
+    p = np.random.default_rng(seed).permutation(len(y))
+    return X[p[:n_train]], y[p[:n_train]], X[p[n_train:]], y[p[n_train:]]
+
+
+def _blobs(n, d=6, k=3, seed=0):
+    rng = np.random.default_rng(seed)
+    centers = rng.normal(scale=2.0, size=(k, d))
+    y = rng.integers(0, k, size=n)
+    return centers[y] + rng.normal(size=(n, d)), y
+
+
+# ---- the features ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("kernel,params", [
+    ("sigmoid", dict(gamma=0.2, coef0=-1.0)),
+    ("rbf", dict(gamma=0.3)),
+    ("sqrt_l1_exponential", dict(gamma=0.5)),
+    ("polynomial", dict(gamma=0.5, coef0=-1.0, degree=3)),
+])
+def test_all_landmarks_reproduce_the_kernel(kernel, params):
+    """m = n: Phi S Phi' = K on training rows and Phi(x) S Phi' = k(x, X) on new rows."""
+    rng = np.random.default_rng(0)
+    X = np.abs(rng.normal(size=(150, 5)))
+    Xt = np.abs(rng.normal(size=(40, 5)))
+    ny = KreinNystroem(kernel, n_components=150, random_state=0, **params).fit(X)
+    K = isvm.kernel_matrix(X, kernel=kernel, **params)
+    Kt = isvm.kernel_matrix(Xt, X, kernel=kernel, **params)
+    scale = np.abs(K).max()
+    assert np.abs(ny.approximate_kernel(X) - K).max() <= 1e-8 * scale
+    Phi, Phit = ny.transform(X), ny.transform(Xt)
+    assert np.abs((Phit * ny.signature_) @ Phi.T - Kt).max() <= 1e-8 * scale
+    # the signature is that of the kernel: as many negative features as eigenvalues < 0
+    lam = np.linalg.eigvalsh(K)
+    assert ny.n_negative_ == int(np.sum(lam < -ny.tol_))
+    assert ny.n_positive_ + ny.n_negative_ + ny.n_dropped_ == 150
+    assert np.all(ny.signature_[:ny.n_positive_] == 1)
+    assert np.all(ny.signature_[ny.n_positive_:] == -1)
+
+
+def test_precomputed_and_callable_equal_named():
+    X, _ = _blobs(120)
+    idx = np.sort(np.random.default_rng(3).choice(120, 50, replace=False))
+    named = KreinNystroem("sigmoid", gamma=0.1, coef0=-0.3, landmarks=idx).fit(X)
+
+    def k(A, B):
+        return np.tanh(0.1 * A @ B.T - 0.3)
+
+    call = KreinNystroem(k, landmarks=idx).fit(X)
+    B = k(X, X[idx])
+    pre = KreinNystroem("precomputed", landmarks=idx).fit(B)
+    ref = named.approximate_kernel(X)
+    assert np.allclose(call.approximate_kernel(X), ref, atol=1e-10)
+    Phi = pre.transform(B)
+    assert np.allclose((Phi * pre.signature_) @ Phi.T, ref, atol=1e-10)
+    # a square precomputed block is W itself
+    W = k(X[idx], X[idx])
+    sq = KreinNystroem("precomputed").fit(W)
+    assert np.allclose(sq.transform(W) * sq.signature_ @ sq.transform(W).T, W, atol=1e-10)
+
+
+def _sigmoid_task():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1200, 10))
+    params = dict(gamma=0.5 / 10, coef0=-0.5)
+    ev = rng.choice(1200, 300, replace=False)
+    K = isvm.kernel_matrix(X[ev], X, kernel="sigmoid", **params)
+    return X, params, ev, K
+
+
+def test_error_below_sklearn_nystroem_and_falls_with_m():
+    """On a sigmoid kernel with a large negative part, scikit-learn's Nystroem (which takes
+    |lambda|) approximates the flipped kernel; ours approximates K, on the same landmarks,
+    and its error (mean of three draws) falls with m."""
+    X, params, ev, K = _sigmoid_task()
+    norm = np.linalg.norm(K)
+    means = []
+    # m doubles from 100 on; between 25 and 50 the mean is flat within the draws' spread
+    # (0.049 and 0.050: below ~150 landmarks the kernel's numerical rank is not reached)
+    for m in (25, 100, 200, 400, 800):
+        errs = []
+        for seed in range(3):
+            sk = Nystroem(kernel="sigmoid", n_components=m, random_state=seed,
+                          **params).fit(X)
+            Zs = sk.transform(X)
+            sk_err = np.linalg.norm(Zs[ev] @ Zs.T - K) / norm
+            ny = KreinNystroem("sigmoid", n_components=m, landmarks=sk.component_indices_,
+                               random_state=seed, **params).fit(X)
+            ours = np.linalg.norm(ny.approximate_kernel(X[ev], X) - K) / norm
+            assert ours < sk_err, (m, seed, ours, sk_err)
+            errs.append(ours)
+        means.append(np.mean(errs))
+    assert all(b < a for a, b in zip(means, means[1:], strict=False)), means
+    assert means[-1] < 0.01 and sk_err > 1.0
+
+
+def test_stability_rule_drops_directions_that_do_not_extend():
+    X, params, ev, K = _sigmoid_task()
+    norm = np.linalg.norm(K)
+    # m = 50, seed 2: W has an eigenvalue near 0 that the other rows do not share
+    raw = KreinNystroem("sigmoid", n_components=50, stability=None, random_state=2,
+                        **params).fit(X)
+    ruled = KreinNystroem("sigmoid", n_components=50, random_state=2, **params).fit(X)
+    assert np.array_equal(raw.component_indices_, ruled.component_indices_)
+    err_raw = np.linalg.norm(raw.approximate_kernel(X[ev], X) - K) / norm
+    err = np.linalg.norm(ruled.approximate_kernel(X[ev], X) - K) / norm
+    assert err_raw > 1.0 and err < 0.1
+    assert ruled.n_unstable_ >= 1 and ruled.n_components_ == 50 - ruled.n_unstable_
+    assert np.all(ruled.extension_ratio_ <= 1e3)
+    # a PSD kernel extends: nothing dropped
+    rbf = KreinNystroem("rbf", n_components=100, gamma=0.05, random_state=0).fit(X)
+    assert rbf.n_unstable_ == 0 and np.median(rbf.extension_ratio_) < 3
+
+
+def test_kmeanspp_landmarks_distinct_deterministic_and_cover_small_clusters():
+    """D^2 seeding reaches the small clusters that a uniform draw misses (what it is for;
+    in Frobenius error it is not better: the large cluster dominates that, see the docs)."""
+    rng = np.random.default_rng(2)
+    centers = rng.normal(scale=4.0, size=(12, 4))
+    sizes = [490] + [10] * 11
+    X = np.vstack([c + 0.5 * rng.normal(size=(s, 4)) for c, s in zip(centers, sizes, strict=True)])
+    label = np.repeat(np.arange(12), sizes)
+    a = KreinNystroem("rbf", n_components=20, gamma=0.5, landmarks="kmeans++",
+                      random_state=5).fit(X)
+    b = KreinNystroem("rbf", n_components=20, gamma=0.5, landmarks="kmeans++",
+                      random_state=5).fit(X)
+    assert np.array_equal(a.component_indices_, b.component_indices_)
+    assert np.unique(a.component_indices_).size == 20
+
+    def covered(rule):
+        return np.mean([np.unique(label[KreinNystroem(
+            "rbf", n_components=20, gamma=0.5, landmarks=rule,
+            random_state=s).fit(X).component_indices_]).size for s in range(10)])
+
+    assert covered("kmeans++") >= 10 > 7 >= covered("uniform")
+
+
+def test_dask_blocks_equal_numpy():
+    da = pytest.importorskip("dask.array")
+    X, _ = _blobs(500)
+    ny = KreinNystroem("sigmoid", n_components=60, gamma=0.1, coef0=-0.5,
+                       random_state=0).fit(X)
+    lazy = ny.transform(da.from_array(X, chunks=(77, 3)))
+    assert lazy.chunks[0] == da.from_array(X, chunks=(77, 3)).chunks[0]
+    # the same formulas on blocks of other sizes: equal up to BLAS's rounding by block shape
+    ref = ny.transform(X)
+    assert np.abs(lazy.compute() - ref).max() <= 1e-12 * np.abs(ref).max()
+
+
+def test_transform_in_blocks_equals_one_block(monkeypatch):
+    import indefsvm.remedies._nystroem as mod
+
+    X, _ = _blobs(700)
+    ny = KreinNystroem("rbf", n_components=40, random_state=0).fit(X)
+    whole = ny.transform(X)
+    monkeypatch.setattr(mod, "_BLOCK_BYTES", 8 * 40 * 256)  # 256 rows a block
+    assert np.abs(ny.transform(X) - whole).max() <= 1e-12 * np.abs(whole).max()
+
+
+def test_threads_give_the_same_features():
+    X, _ = _blobs(3000)
+    a = KreinNystroem("sigmoid", n_components=50, gamma=0.1, random_state=0, n_jobs=1).fit(X)
+    b = KreinNystroem("sigmoid", n_components=50, gamma=0.1, random_state=0, n_jobs=2).fit(X)
+    assert np.array_equal(a.transform(X), b.transform(X))
+
+
+def test_small_eigenvalues_dropped_by_the_stated_threshold():
+    X = np.random.default_rng(0).normal(size=(80, 2))
+    # a rank-3 kernel: 77 eigenvalues are rounding, dropped at m * eps * max|lambda|
+    ny = KreinNystroem("linear", n_components=80).fit(np.c_[X, X[:, :1]])
+    assert ny.n_components_ == 2  # the third column repeats the first: rank 2
+    assert ny.tol_ == pytest.approx(80 * np.finfo(float).eps * np.abs(
+        np.linalg.eigvalsh(np.c_[X, X[:, :1]] @ np.c_[X, X[:, :1]].T)).max(), rel=1e-6)
+    # a genuine eigenvalue at 1e-8 relative is kept
+    Y = np.c_[X, 1e-4 * np.random.default_rng(1).normal(size=80)]
+    assert KreinNystroem("linear", n_components=80).fit(Y).n_components_ == 3
+
+
+@pytest.mark.parametrize("make,match", [
+    (lambda X: KreinNystroem(n_components=500).fit(X), "n_components=500 is more than"),
+    (lambda X: KreinNystroem(n_components=0).fit(X), "n_components must be a positive"),
+    (lambda X: KreinNystroem(landmarks="random").fit(X), "landmarks must be one of"),
+    (lambda X: KreinNystroem(landmarks=[0, 0, 1]).fit(X), "holds a row twice"),
+    (lambda X: KreinNystroem(landmarks=[0, 400]).fit(X), "outside"),
+    (lambda X: KreinNystroem(lambda A, B: A @ B.T + np.arange(B.shape[0]),
+                             n_components=20, random_state=0).fit(X), "not symmetric"),
+    (lambda X: KreinNystroem("precomputed").fit(X[:, :5]), "give landmarks="),
+    (lambda X: KreinNystroem("precomputed").fit(np.triu(np.ones((5, 5)))), "not symmetric"),
+    (lambda X: KreinNystroem(rtol=2.0).fit(X), "rtol must be"),
+    (lambda X: KreinNystroem(stability=0.5).fit(X), "stability must be"),
+    (lambda X: KreinNystroem(n_components=5).fit(np.where(X > 1, np.nan, X)), "NaN"),
+    (lambda X: KreinNystroem("linear", n_components=5).fit(np.zeros((20, 3))),
+     "zero on the landmarks"),
+])
+def test_bad_inputs_are_refused_by_name(make, match):
+    X, _ = _blobs(100)
+    with pytest.raises(ValueError, match=match):
+        make(X)
+
+
+def test_transform_refuses_nan_and_wrong_width():
+    X, _ = _blobs(100)
+    ny = KreinNystroem(n_components=10, random_state=0).fit(X)
+    with pytest.raises(ValueError, match="NaN"):
+        ny.transform(np.full((2, X.shape[1]), np.nan))
+    with pytest.raises(ValueError, match="features"):
+        ny.transform(X[:, :3])
+
+
+# ---- the solver ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n,r,C,shift", [(300, 20, 1.0, 0.0), (400, 10, 10.0, 3.0),
+                                         (1000, 40, 0.1, -2.0)])
+def test_linear_svc_equals_libsvm_with_a_free_bias(n, r, C, shift):
+    """The dual objective and the decisions of scikit-learn's SVC(kernel="linear") (LIBSVM)
+    at the same tol; a shifted class boundary needs a bias that is not regularised."""
+    rng = np.random.default_rng(n)
+    Z = rng.normal(size=(n, r)).astype(np.float32)
+    y = np.where(Z[:, 0] + 0.5 * rng.normal(size=n) > -shift * 0.3, 1.0, -1.0)
+    Z[:, 1] += shift
+    res = linear_svc(Z, y, C, tol=1e-3, random_state=0)
+    assert res.converged and res.kkt_gap <= 1e-3
+    ref = SVC(kernel="linear", C=C, tol=1e-3).fit(Z.astype(np.float64), y)
+    a = np.zeros(n)
+    a[ref.support_] = np.abs(ref.dual_coef_[0])
+    w_ref = (a * y) @ Z.astype(np.float64)
+    obj_ref = 0.5 * w_ref @ w_ref - a.sum()
+    assert res.objective == pytest.approx(obj_ref, rel=1e-3)
+    f = Z.astype(np.float64) @ res.extra["w"] + res.b
+    f_ref = ref.decision_function(Z.astype(np.float64))
+    assert np.mean(np.sign(f) == np.sign(f_ref)) >= 0.99
+    assert res.b == pytest.approx(ref.intercept_[0], abs=0.05 * (1 + abs(ref.intercept_[0])))
+
+
+def test_linear_svc_kkt_by_definition():
+    """Recomputed from the definitions: box, y'a = 0, and the KKT conditions with the
+    returned bias, each to tol."""
+    rng = np.random.default_rng(4)
+    Z = rng.normal(size=(500, 15)).astype(np.float32)
+    y = np.where(rng.normal(size=500) + Z[:, 2] > 0, 1.0, -1.0)
+    Cb = rng.uniform(0.2, 3.0, size=500)
+    res = linear_svc(Z, y, Cb, tol=1e-3, random_state=1)
+    a = res.alpha
+    assert np.all(a >= 0) and np.all(a <= Cb)
+    assert abs(a @ y) <= 1e-3 * Cb.max()
+    w = Z.astype(np.float64).T @ (a * y)
+    assert np.allclose(w, res.extra["w"], atol=1e-8)
+    G = y * (Z.astype(np.float64) @ w + res.b) - 1.0
+    free = (a > 0) & (a < Cb)
+    assert np.all(np.abs(G[free]) <= 1e-3)
+    assert np.all(G[a == 0] >= -1e-3)
+    assert np.all(G[a == Cb] <= 1e-3)
+
+
+def test_linear_svc_tiny_problems_equal_brute_force():
+    """Two to four points: the dual's minimum over a fine grid of the feasible set."""
+    rng = np.random.default_rng(7)
+    for trial in range(20):
+        Z = rng.normal(size=(2, 3)).astype(np.float32)
+        y = np.array([1.0, -1.0])
+        C = float(rng.uniform(0.1, 5.0))
+        res = linear_svc(Z, y, C, tol=1e-6, random_state=trial)
+        Q = (Z.astype(np.float64) * y[:, None]) @ (Z.astype(np.float64) * y[:, None]).T
+        t = np.linspace(0, C, 20001)  # y'a = 0: a1 = a2 = t
+        F = 0.5 * t ** 2 * Q.sum() - 2 * t
+        # y'a = 0 holds to |y'a| <= tol * C, which can lower F by about |b| |y'a|
+        slack = 1e-6 * (1 + abs(F.min())) + abs(res.b) * res.extra["feasibility"]
+        assert abs(res.extra["feasibility"]) <= 1e-6 * C
+        assert res.objective == pytest.approx(F.min(), abs=slack)
+
+
+def test_linear_svc_stops_at_max_iter_honestly():
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(2000, 50)).astype(np.float32)
+    y = np.sign(Z[:, 0] + 0.5 * rng.normal(size=2000) + 0.3)
+    res = linear_svc(Z, y, 10.0, max_iter=5, random_state=0)
+    assert not res.converged and res.n_iter == 5 and res.kkt_gap > 1e-3
+    assert res.status == "max_iter reached"
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(Z=np.ones((3, 2))), "float32"),
+    (dict(y=np.array([1.0, 0.0, -1.0])), "each \\+1 or -1"),
+    (dict(C=-1.0), "C must be finite"),
+    (dict(tol=0.0), "tol must be"),
+    (dict(max_iter=0), "max_iter must be"),
+    (dict(rows=[0, 5, 1]), "rows must be"),
+])
+def test_linear_svc_refuses_bad_input(kwargs, match):
+    args = dict(Z=np.ones((3, 2), dtype=np.float32), y=np.array([1.0, -1.0, 1.0]), C=1.0)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        linear_svc(args.pop("Z"), args.pop("y"), args.pop("C"), **args)
+
+
+# ---- the classifier --------------------------------------------------------------------
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_all_landmarks_give_the_exact_remedies(C):
+    X, y, Xt, _ = _heart()
+    K = isvm.kernel_matrix(np.r_[X, Xt], kernel="sigmoid", gamma=0.05, coef0=-0.5)
+    n = len(y)
+    Ktr, Kte = K[:n, :n], K[n:, :n]
+    for remedy, fix in (("flip", FlipEigenvalues), ("clip", ClipEigenvalues), ("krein", None)):
+        ours = NystroemSVC(n_components=n, remedy=remedy, C=C, random_state=0, **SIG).fit(X, y)
+        assert ours.converged_
+        if fix is None:
+            d_ref = isvm.KreinSVC(C=C, **SIG).fit(X, y).decision_function(Xt)
+        else:
+            exact = make_pipeline(fix(), isvm.IndefiniteSVC(kernel="precomputed", C=C))
+            d_ref = exact.fit(Ktr, y).decision_function(Kte)
+        d = ours.decision_function(Xt)
+        assert np.mean(np.sign(d) == np.sign(d_ref)) >= 0.99, remedy
+        assert np.abs(d - d_ref).max() <= 0.02, remedy
+
+
+def test_multiclass_and_weights_against_the_exact_estimator():
+    X, y = _blobs(240, k=4, seed=3)
+    Xt, _ = _blobs(200, k=4, seed=4)
+    sw = np.random.default_rng(0).uniform(0.2, 3.0, size=240)
+    cw = {0: 2.0, 1: 0.5, 2: 1.0, 3: 1.5}
+    params = dict(kernel="sigmoid", gamma=0.05, coef0=-0.3, C=2.0, class_weight=cw)
+    ours = NystroemSVC(n_components=240, remedy="flip", random_state=0, **params)
+    ours.fit(X, y, sample_weight=sw)
+    K = isvm.kernel_matrix(np.r_[X, Xt], kernel="sigmoid", gamma=0.05, coef0=-0.3)
+    exact = make_pipeline(FlipEigenvalues(), isvm.IndefiniteSVC(kernel="precomputed", C=2.0,
+                                                               class_weight=cw))
+    exact.fit(K[:240, :240], y, indefinitesvc__sample_weight=sw)
+    assert np.mean(ours.predict(Xt) == exact.predict(K[240:, :240])) >= 0.99
+    d, d_ref = ours.decision_function(Xt), exact.decision_function(K[240:, :240])
+    assert d.shape == d_ref.shape == (200, 4)
+    assert np.abs(d - d_ref).max() <= 0.05
+    ovo = NystroemSVC(n_components=240, remedy="flip", random_state=0,
+                      decision_function_shape="ovo", **params).fit(X, y, sample_weight=sw)
+    assert ovo.decision_function(Xt).shape == (200, 6)
+    # zero weights leave the samples out, like IndefiniteSVC
+    sw0 = sw.copy()
+    sw0[:30] = 0.0
+    a = NystroemSVC(n_components=240, remedy="flip", random_state=0, **params)
+    a.fit(X, y, sample_weight=sw0)
+    assert all(not np.isin(np.arange(30), r).any() for r in a._rows)
+
+
+def test_krein_decisions_use_the_indefinite_inner_product():
+    X, y, Xt, _ = _heart()
+    clf = NystroemSVC(n_components=60, remedy="krein", random_state=0, **SIG).fit(X, y)
+    flip = NystroemSVC(n_components=60, remedy="flip", random_state=0, **SIG).fit(X, y)
+    assert np.array_equal(clf.metric_, clf.nystroem_.signature_)
+    Phi = clf.nystroem_.transform(Xt)
+    manual = (Phi * clf.nystroem_.signature_) @ clf.coef_[0] + clf.intercept_[0]
+    assert np.allclose(clf.decision_function(Xt), manual)
+    # v = S w: the same decisions as flip (Loosli et al.'s back-projection)
+    assert np.allclose(clf.decision_function(Xt), flip.decision_function(Xt))
+    assert np.allclose(clf.coef_ * clf.metric_, flip.coef_)
+
+
+def test_clip_uses_the_positive_features_only():
+    X, y, Xt, _ = _heart()
+    clf = NystroemSVC(n_components=80, remedy="clip", random_state=0, **SIG).fit(X, y)
+    assert clf.coef_.shape == (1, clf.nystroem_.n_positive_)
+    Phi = clf.nystroem_.transform(Xt)[:, :clf.nystroem_.n_positive_]
+    assert np.allclose(clf.decision_function(Xt), Phi @ clf.coef_[0] + clf.intercept_[0])
+
+
+def test_clip_without_positive_part_is_refused():
+    X, y, _, _ = _heart()
+    with pytest.raises(ValueError, match="no positive eigenvalue"):
+        NystroemSVC("precomputed", remedy="clip").fit(-np.eye(len(y)) - 0.01, y)
+
+
+def test_in_cross_val_score_and_pipeline_and_deterministic():
+    X, y, _, _ = _heart()
+    clf = NystroemSVC(n_components=60, random_state=3, **SIG)
+    s1 = cross_val_score(clf, X, y, cv=3)
+    s2 = cross_val_score(clf, X, y, cv=3)
+    assert np.array_equal(s1, s2) and s1.mean() > 0.7
+    a = NystroemSVC(n_components=60, random_state=3, n_jobs=1, **SIG).fit(X, y)
+    b = NystroemSVC(n_components=60, random_state=3, n_jobs=2, **SIG).fit(X, y)
+    assert np.array_equal(a.coef_, b.coef_)
+
+
+def test_not_converged_warns_and_says_so():
+    X, y, _, _ = _heart()
+    with pytest.warns(ConvergenceWarning, match="max_iter=2 passes"):
+        clf = NystroemSVC(n_components=100, C=100.0, max_iter=2, random_state=0,
+                          **SIG).fit(X, y)
+    assert not clf.converged_ and np.all(clf.n_iter_ == 2)
+    rep = isvm.sanity_report(clf, X, y)
+    assert not rep.is_stationary
+    assert "Not a stationary point" in str(rep)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(remedy="square"), "remedy must be one of"),
+    (dict(C=0.0), "C <= 0"),
+    (dict(tol=-1.0), "tol must be"),
+    (dict(n_components=1000), "n_components=1000 is more than"),
+    (dict(decision_function_shape="x"), "decision_function_shape"),
+])
+def test_classifier_refuses_bad_settings(kwargs, match):
+    X, y, _, _ = _heart()
+    with pytest.raises(ValueError, match=match):
+        NystroemSVC(**kwargs).fit(X, y)
+
+
+def test_one_class_and_bad_weights_refused():
+    X, y, _, _ = _heart()
+    with pytest.raises(ValueError, match="greater than one"):
+        NystroemSVC(n_components=10).fit(X, np.zeros(len(y)))
+    with pytest.raises(ValueError, match="sample_weight must be >= 0"):
+        NystroemSVC(n_components=10).fit(X, y, sample_weight=np.where(
+            np.arange(len(y)) == 3, -1.0, 1.0))
+
+
+# ---- the sanity report -----------------------------------------------------------------
+
+def test_sanity_report_recomputes_the_solution():
+    X, y, _, _ = _heart()
+    clf = NystroemSVC(n_components=80, random_state=0, **SIG).fit(X, y)
+    rep = isvm.sanity_report(clf, X, y)
+    assert rep.is_stationary and len(rep.problems) == 1
+    p = rep.problems[0]
+    # by definition, from the features of the training data
+    Phi = clf.nystroem_.transform(X)
+    yy = np.where(y == clf.classes_[1], 1.0, -1.0)
+    a = clf._alphas[0]
+    w = Phi.T @ (a * yy)
+    wMw = (2 / a.sum()) ** 2 * (w * clf.nystroem_.signature_) @ w
+    assert p["wMw"] == pytest.approx(wMw, rel=1e-4)
+    assert p["n_bounded"] == int(np.sum(a >= clf.C))
+    assert p["train_error"] == pytest.approx(1 - clf.score(X, y), abs=1e-9)
+    assert p["coef_error"] < 1e-6
+    d = Phi[yy > 0].mean(0) - Phi[yy < 0].mean(0)
+    assert p["class_mean_sqdist"] == pytest.approx(d @ (clf.nystroem_.signature_ * d), rel=1e-4)
+    assert rep.to_dict()["problems"][0]["n"] == len(y)
+    # weights changed after fit are seen
+    clf.coef_ = clf.coef_ * 1.5
+    assert "differs from" in str(isvm.sanity_report(clf, X, y))
+
+
+def test_sanity_report_multiclass_and_refusals():
+    X, y = _blobs(150, k=3)
+    clf = NystroemSVC(n_components=40, random_state=0).fit(X, y)
+    rep = isvm.sanity_report(clf, X, y)
+    assert [p["classes"] for p in rep.problems] == [(0, 1), (0, 2), (1, 2)]
+    assert "<table>" in rep._repr_html_()
+    with pytest.raises(ValueError, match="training data"):
+        isvm.sanity_report(clf, X[:50], y[:50])
+    with pytest.raises(ValueError, match="needs the training y"):
+        isvm.sanity_report(clf, X)
+    with pytest.raises(ValueError, match="fitted NystroemSVC"):
+        isvm.sanity_report(NystroemSVC(), X, y)
+
+
+# ---- Ctrl-C ----------------------------------------------------------------------------
+
+def test_ctrl_c_stops_the_solver_and_leaves_the_estimator_unfitted():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60000, 10))
+    y = np.where(np.sin(2 * X[:, 0]) + 0.8 * rng.normal(size=60000) > 0, 1, -1)
+    clf = NystroemSVC(n_components=300, C=1000.0, tol=1e-6, random_state=0)
+    timer = threading.Timer(3.0, lambda: signal.raise_signal(signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            with pytest.raises(KeyboardInterrupt):
+                clf.fit(X, y)
+                # the fit must last longer than the timer for the test to mean anything
+                pytest.fail("fit ended before the signal")
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 6.0
+    assert not hasattr(clf, "coef_") and not hasattr(clf, "nystroem_")
