@@ -67,6 +67,9 @@ TRUSTED_TYPES = (
     # a model trained on distances: DistanceKernel, then IndefiniteSVC
     "indefsvm.distances._kernel.DistanceKernel",
     "sklearn.pipeline.Pipeline",
+    # fit --nystroem M: NystroemSVC and its features
+    "indefsvm.remedies._nystroem_svc.NystroemSVC",
+    "indefsvm.remedies._nystroem.KreinNystroem",
 )
 
 #: bundled sets that are distance matrices (--dataset NAME --distances)
@@ -162,6 +165,8 @@ class _LogBar:
         class Handler(logging.Handler):
             def emit(self, record):
                 if record.getMessage().startswith(prefix):
+                    if len(record.args) > 1 and isinstance(record.args[1], int):
+                        bar.total = record.args[1]  # the work's own count of its steps
                     bar.n = int(record.args[0])
                     bar.refresh()
                 elif verbose:
@@ -500,8 +505,12 @@ def _distance_kernel(args):
 
 
 def _estimator(args, precomputed: bool):
-    """IndefiniteSVC; with --distances a Pipeline of DistanceKernel and IndefiniteSVC."""
+    """IndefiniteSVC; with --distances a Pipeline of DistanceKernel and IndefiniteSVC; with
+    --nystroem M a NystroemSVC."""
     from .svm import IndefiniteSVC
+
+    if getattr(args, "nystroem", None) is not None:
+        return _nystroem_estimator(args, precomputed)
 
     if getattr(args, "distances", False):
         from sklearn.pipeline import Pipeline
@@ -526,6 +535,40 @@ def _estimator(args, precomputed: bool):
         shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
         kernel_params=kernel_params, verbose=args.verbose)
     _check_estimator_params(clf)
+    return clf
+
+
+def _nystroem_estimator(args, precomputed: bool):
+    """fit --nystroem M: NystroemSVC on the data's features."""
+    from .remedies import NystroemSVC
+
+    if args.distances or precomputed:
+        raise CLIError("--nystroem computes kernel values against landmarks from features; "
+                       "it cannot use a precomputed kernel or distance matrix. Give a "
+                       "feature file (LIBSVM, CSV or .npy without --labels), or drop "
+                       "--nystroem.", EXIT_USAGE)
+    if args.nystroem < 1:
+        raise CLIError(f"--nystroem takes the number of landmarks, at least 1; got "
+                       f"{args.nystroem}.", EXIT_USAGE)
+    for option, value, default in (("--restarts", args.restarts, 0),
+                                   ("--no-shrinking", args.no_shrinking, False),
+                                   ("--init", args.init, "zero"),
+                                   ("--wss", args.wss, "second_order")):
+        if value != default:
+            raise CLIError(f"{option} is an option of the SMO solver; --nystroem trains a "
+                           "linear SVM on the features by coordinate descent: drop "
+                           f"{option}.", EXIT_USAGE)
+    if args.kernel in ("pseudo_euclidean",):
+        raise CLIError("--nystroem takes the kernels computed from features by name; "
+                       "pseudo_euclidean is not one of them.", EXIT_USAGE)
+    clf = NystroemSVC(
+        kernel=args.kernel, n_components=args.nystroem, remedy=args.remedy, C=args.C,
+        gamma=args.gamma, coef0=args.coef0, degree=args.degree, tol=args.tol,
+        max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose)
+    try:
+        clf._check_settings()
+    except ValueError as exc:
+        raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
     return clf
 
 
@@ -601,6 +644,11 @@ def _cross_validate(args, X, y, precomputed):
     template = _estimator(args, precomputed)
     template.set_params(**{"indefinitesvc__verbose" if _svc(template) is not template
                            else "verbose": False})
+    if hasattr(template, "n_components") and args.nystroem > min(
+            len(train) for train, _ in folds):
+        raise CLIError(f"--nystroem {args.nystroem} is more than the "
+                       f"{min(len(t) for t, _ in folds)} training samples of a CV fold; "
+                       "give fewer landmarks or --cv 0.", EXIT_USAGE)
     try:
         for train, test in folds:
             est = clone(template)
@@ -652,6 +700,8 @@ def _cmd_fit(args) -> int:
     X, y, desc, precomputed = _load(args)
     _check_classes(y, args.cv)
     model = _estimator(args, precomputed)
+    if getattr(args, "nystroem", None) is not None:
+        return _fit_nystroem(args, model, X, y, desc)
     clf = _svc(model)
     n_classes = np.unique(y).shape[0]
     bar = (_bar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2, "starts",
@@ -742,6 +792,92 @@ def _cmd_fit(args) -> int:
     return 0
 
 
+def _fit_nystroem(args, model, X, y, desc) -> int:
+    """fit --nystroem M: fit, report per problem, cross-validate, save."""
+    from .exceptions import ConvergenceWarning
+
+    if args.nystroem > X.shape[0]:
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {X.shape[0]} samples; "
+                       f"give at most {X.shape[0]} landmarks (all of them: the exact "
+                       "kernel).", EXIT_USAGE)
+    n = X.shape[0]
+    smallest_fold = n - -(-n // args.cv) if args.cv > 1 else n
+    if args.nystroem > smallest_fold:
+        # said before the fit, not after it
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest_fold} training "
+                       f"samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+    t0 = time.perf_counter()
+    bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step")
+    if bar.active:
+        model.set_params(verbose=True)  # the steps drive the bar; shown only with --verbose
+    with bar, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model.fit(X, y)
+    model.set_params(verbose=args.verbose)
+    seconds = time.perf_counter() - t0
+    train_acc = model.score(X, y)
+    cv_acc = _cross_validate(args, X, y, False) if args.cv > 1 else None
+    if args.save:
+        import skops.io as sio
+
+        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+    from ._validation import plain_label
+
+    ny = model.nystroem_
+    rows = [{"pair": [str(plain_label(model.classes_[p])) for p in model._pairs[k][:2]],
+             "status": "converged" if model.kkt_gap_[k] <= model.tol else "max_iter reached",
+             "passes": int(model.n_iter_[k]), "kkt_gap": float(model.kkt_gap_[k]),
+             "n_sv": int(np.count_nonzero(model._alphas[k] > 0)),
+             "n_bounded_sv": int(np.count_nonzero(model._alphas[k] >= model._bounds[k])),
+             "b": float(model.intercept_[k])} for k in range(len(model._pairs))]
+    summary = {
+        "data": desc, "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
+        "kernel": args.kernel,
+        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
+                              and not isinstance(v, bool) else v)
+                          for k, v in ny._params.items()},
+        "model": "NystroemSVC", "remedy": args.remedy, "landmarks": int(args.nystroem),
+        "features": {"used": int(model.n_features_used_), "positive": ny.n_positive_,
+                     "negative": ny.n_negative_, "dropped_small": ny.n_dropped_,
+                     "dropped_unstable": ny.n_unstable_},
+        "C": args.C, "tol": args.tol, "fit_seconds": seconds, "converged": model.converged_,
+        "problems": rows, "training_accuracy": float(train_acc), "cv_folds": args.cv,
+        "cv_accuracy_mean": None if cv_acc is None else float(np.mean(cv_acc)),
+        "cv_accuracy_std": None if cv_acc is None else float(np.std(cv_acc)),
+        "model_file": args.save, "warnings": [str(w.message) for w in caught],
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
+                       for k, v in summary["kernel_params"].items())
+    f = summary["features"]
+    print(f"data        {desc}: {X.shape[0]} samples, {X.shape[1]} features, "
+          f"{len(model.classes_)} classes")
+    print(f"model       NystroemSVC(kernel={args.kernel}{', ' + params if params else ''}, "
+          f"n_components={args.nystroem}, remedy={args.remedy}, C={args.C:g}, "
+          f"tol={args.tol:g})")
+    print(f"features    {f['used']} used ({f['positive']} positive, {f['negative']} negative; "
+          f"dropped: {f['dropped_small']} below the zero threshold, {f['dropped_unstable']} "
+          "that do not extend beyond the landmarks)")
+    for row in rows:
+        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
+        print(f"  passes            {row['passes']}")
+        print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
+        print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
+        print(f"  bias b            {row['b']:.6g}")
+    print(f"fit time    {seconds:.3f} s")
+    print(f"training accuracy  {100 * train_acc:.2f} %")
+    if cv_acc is not None:
+        print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
+              f"(+/- {100 * np.std(cv_acc):.2f})")
+    if args.save:
+        print(f"model saved to {args.save}")
+    for msg in summary["warnings"]:
+        print(f"warning: {msg}")
+    return 0
+
+
 def _load_model(path: str):
     import skops.io as sio
 
@@ -776,6 +912,11 @@ def _check_model(model, path: str) -> None:
         raise DataFileError(path, None, f"{what}; it was not written by 'indefsvm fit --save' "
                             "(or was changed since): fit the model again.")
 
+    from .remedies import KreinNystroem, NystroemSVC
+
+    if type(model) is NystroemSVC:
+        _check_nystroem_model(model, bad, KreinNystroem)
+        return
     svc = model
     if hasattr(model, "steps"):
         if (len(model.steps) != 2 or not isinstance(model.steps[0][1], DistanceKernel)
@@ -809,6 +950,36 @@ def _check_model(model, path: str) -> None:
     if sv is not None and hasattr(sv, "shape") and not hasattr(sv, "tocsr") and not np.all(
             np.isfinite(np.asarray(sv, dtype=float))):
         bad("has support vectors that are NaN or infinite")
+
+
+def _check_nystroem_model(model, bad, KreinNystroem) -> None:
+    """A loaded NystroemSVC: fitted, a kernel name, finite arrays of consistent shapes."""
+    from .kernels import KERNELS, canonical_name
+
+    ny = getattr(model, "nystroem_", None)
+    if type(ny) is not KreinNystroem or not hasattr(model, "coef_"):
+        bad("holds a NystroemSVC that was never fitted")
+    kernel = model.kernel
+    if not isinstance(kernel, str) or kernel == "precomputed" or canonical_name(
+            kernel) not in KERNELS:
+        bad(f"has a kernel {kernel!r} that is not a kernel name of indefsvm")
+    arrays = {name: np.asarray(getattr(owner, name, np.nan), dtype=float)
+              for owner, names in ((model, ("coef_", "intercept_", "metric_")),
+                                   (ny, ("components_", "normalization_", "signature_")))
+              for name in names}
+    for name, values in arrays.items():
+        if not np.all(np.isfinite(values)):
+            bad(f"has {name.strip('_')} values that are NaN or infinite")
+    m, r = arrays["normalization_"].shape if arrays["normalization_"].ndim == 2 else (-1, -1)
+    n_pairs = len(model.classes_) * (len(model.classes_) - 1) // 2
+    if (arrays["components_"].shape != (m, model.n_features_in_)
+            or arrays["signature_"].shape != (r,)
+            or arrays["coef_"].shape != (n_pairs, model.n_features_used_)
+            or not 0 < model.n_features_used_ <= r
+            or arrays["intercept_"].shape != (n_pairs,)
+            or arrays["metric_"].shape != (model.n_features_used_,)
+            or not np.all(np.abs(arrays["metric_"]) == 1)):
+        bad("has landmarks, features and weights of inconsistent shapes")
 
 
 def _cmd_predict(args) -> int:
@@ -1096,6 +1267,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="cross-validation folds (default 5; 0: none)")
     fit.add_argument("--save", metavar="MODEL", help="save the model (a .skops file)")
     fit.add_argument("--json", action="store_true", help="print JSON instead of text")
+    fit.add_argument("--nystroem", type=_positive_int, default=None, metavar="M",
+                     help="train NystroemSVC on Krein-space Nystroem features with M "
+                          "landmarks (for 10^4 - 10^6 samples) instead of the SMO on the "
+                          "whole kernel")
+    fit.add_argument("--remedy", default="krein", choices=["krein", "flip", "clip"],
+                     help="with --nystroem: the SVM's kernel (default krein)")
     _common(fit)
     fit.set_defaults(func=_cmd_fit)
 
@@ -1187,6 +1364,10 @@ def _resolve_defaults(args) -> None:
             args.file, args.distances = args.distances, True
     if not hasattr(args, "kernel"):
         return
+    if getattr(args, "nystroem", None) is None and getattr(args, "remedy", "krein") != "krein":
+        raise CLIError("--remedy chooses the kernel of NystroemSVC: it applies with "
+                       "--nystroem M only (for the remedies on a whole kernel, see "
+                       "'indefsvm compare').", EXIT_USAGE)
     # what the user gave, before the defaults fill in: options that do not apply are refused
     args.explicit = [opt for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"),
                                            ("--coef0", "coef0"), ("--degree", "degree"),

@@ -1,5 +1,6 @@
 """Krein-space Nystroem features, NystroemSVC and the linear dual coordinate descent."""
 
+import json
 import signal
 import threading
 import time
@@ -497,3 +498,63 @@ def test_ctrl_c_stops_the_solver_and_leaves_the_estimator_unfitted():
         timer.cancel()
     assert time.perf_counter() - start < 6.0
     assert not hasattr(clf, "coef_") and not hasattr(clf, "nystroem_")
+
+
+# ---- the command line ------------------------------------------------------------------
+
+def test_cli_fit_nystroem_saves_a_model_that_predicts(tmp_path, capsys):
+    from indefsvm.cli import main
+
+    model = tmp_path / "ny.skops"
+    code = main(["fit", "--dataset", "heart", "--nystroem", "100", "--kernel", "sigmoid",
+                 "--gamma", "0.01", "--coef0", "-0.5", "--cv", "3", "--save", str(model),
+                 "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["model"] == "NystroemSVC" and summary["landmarks"] == 100
+    assert summary["converged"] and summary["problems"][0]["status"] == "converged"
+    assert 0.7 < summary["cv_accuracy_mean"] <= 1.0
+    f = summary["features"]
+    assert f["used"] == f["positive"] + f["negative"] and f["negative"] > 0
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    data = tmp_path / "heart.npy"
+    np.save(data, X)
+    out = tmp_path / "pred.txt"
+    assert main(["predict", str(model), str(data), "--out", str(out)]) == 0
+    pred = np.loadtxt(out)
+    ref = NystroemSVC("sigmoid", n_components=100, gamma=0.01, coef0=-0.5,
+                      random_state=0).fit(X, y).predict(X)
+    assert np.array_equal(pred, ref)
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["--remedy", "flip"], "applies with --nystroem M only"),
+    (["--nystroem", "1000"], "more than the 270 samples"),
+    (["--nystroem", "100", "--restarts", "2"], "option of the SMO solver"),
+    (["--nystroem", "100", "--remedy", "square"], "invalid choice"),
+    (["--nystroem", "0"], "at least 1"),
+    (["--nystroem", "100", "-C", "0"], "C <= 0"),
+    (["--nystroem", "260", "--cv", "5"], "training samples of a CV fold"),
+])
+def test_cli_nystroem_usage_errors(argv, match, capsys):
+    from indefsvm.cli import main
+
+    assert main(["fit", "--dataset", "heart"] + argv) == 2
+    err = capsys.readouterr().err
+    assert match in err and "Traceback" not in err and err.startswith("indefsvm: error:")
+
+
+def test_cli_refuses_a_tampered_nystroem_model(tmp_path, capsys):
+    import skops.io as sio
+
+    from indefsvm.cli import main
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    clf = NystroemSVC(n_components=50, random_state=0).fit(X, y)
+    clf.coef_[0, 3] = np.nan
+    path = tmp_path / "bad.skops"
+    sio.dump(clf, path)
+    data = tmp_path / "x.npy"
+    np.save(data, X)
+    assert main(["predict", str(path), str(data)]) == 1
+    assert "coef values that are NaN" in capsys.readouterr().err

@@ -18,7 +18,7 @@ from ..exceptions import ConvergenceWarning
 from ..solvers._linear import linear_svc
 from ..svm._base import check_weights, class_weight_vector, sample_weight_vector
 from ..svm._classes import OvOVotes
-from ._nystroem import KreinNystroem
+from ._nystroem import KreinNystroem, _rows_per_block
 
 __all__ = ["NystroemSVC"]
 
@@ -102,6 +102,8 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
     n_support_ : ndarray of shape (n_classes,)
         Support vectors per class (over the problems they take part in).
     n_features_in_ : int
+    shape_fit_ : tuple
+        Shape of the training data.
 
     Examples
     --------
@@ -204,7 +206,19 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
                 "has no positive eigenvalue: no feature is left. Use remedy='flip' or "
                 "'krein', or check the kernel's parameters.")
         t1 = time.perf_counter()
-        Z = ny._features(X, np.float32, cols)
+        n = X.shape[0]
+        pairs = self._pairs_of(y_idx, w)
+        # progress in steps: the blocks of feature rows, then the one-vs-one problems
+        n_blocks = -(-n // _rows_per_block(ny.normalization_.shape[0]))
+        total = n_blocks + len(pairs)
+        step = 0
+        Z = np.empty((n, cols), dtype=np.float32)
+        for lo, hi, F in ny._feature_blocks(ny._check_rows(X), np.float32, cols):
+            Z[lo:hi] = F
+            step += 1
+            if loud:
+                logger.info("NystroemSVC: step %d of %d (features of rows %d-%d)", step,
+                            total, lo, hi)
         if loud:
             logger.info("features: %d x %d float32 (%.0f MB), %.1f s", Z.shape[0], cols,
                         Z.nbytes / 2**20, time.perf_counter() - t1)
@@ -212,16 +226,18 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
         coefs, intercepts, n_iter, gaps, alphas, rows = [], [], [], [], [], []
         converged = True
         worst = None
-        for a, b, pos, idx in self._pairs_of(y_idx, w):
+        for a, b, pos, idx in pairs:
             ypm = np.where(y_idx[idx] == pos, 1.0, -1.0)
             label = (f"classes {self.classes_[a]} vs {self.classes_[b]}"
                      if self.classes_.shape[0] > 2 else "linear SVM")
             res = linear_svc(Z, ypm, self.C * w[idx], rows=idx, tol=self.tol,
                              max_iter=self.max_iter, random_state=rng, n_jobs=self.n_jobs,
                              verbose=self.verbose, label=label)
+            step += 1
             if loud:
-                logger.info("%s: %s after %d passes, KKT gap %.3g, %d support vectors",
-                            label, res.status, res.n_iter, res.kkt_gap, res.n_sv)
+                logger.info("NystroemSVC: step %d of %d (%s: %s after %d passes, KKT gap "
+                            "%.3g, %d support vectors)", step, total, label, res.status,
+                            res.n_iter, res.kkt_gap, res.n_sv)
             self._pairs.append((a, b, pos))
             coefs.append(res.extra["w"])
             intercepts.append(res.b)
@@ -253,6 +269,7 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
             np.int32)
         self.n_features_used_ = cols
         self.n_train_ = X.shape[0]
+        self.shape_fit_ = X.shape
         if not converged:
             warnings.warn(
                 f"The coordinate descent stopped at max_iter={worst.n_iter} passes before "
