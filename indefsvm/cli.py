@@ -780,6 +780,11 @@ def _cmd_fit(args) -> int:
         print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
         print(f"  concave steps     {row['concave_steps']} (sub-problems with a_ij <= 0)")
         print(f"  bias b            {row['b']:.6g}")
+    return _print_fit_tail(args, seconds, train_acc, cv_acc, summary)
+
+
+def _print_fit_tail(args, seconds, train_acc, cv_acc, summary) -> int:
+    """The last lines of 'fit': time, accuracies, the model file, the warnings."""
     print(f"fit time    {seconds:.3f} s")
     print(f"training accuracy  {100 * train_acc:.2f} %")
     if cv_acc is not None:
@@ -866,16 +871,7 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
         print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
         print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
         print(f"  bias b            {row['b']:.6g}")
-    print(f"fit time    {seconds:.3f} s")
-    print(f"training accuracy  {100 * train_acc:.2f} %")
-    if cv_acc is not None:
-        print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
-              f"(+/- {100 * np.std(cv_acc):.2f})")
-    if args.save:
-        print(f"model saved to {args.save}")
-    for msg in summary["warnings"]:
-        print(f"warning: {msg}")
-    return 0
+    return _print_fit_tail(args, seconds, train_acc, cv_acc, summary)
 
 
 def _load_model(path: str):

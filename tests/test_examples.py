@@ -22,6 +22,7 @@ EXPECT = {
     "plot_one_class_novelty.py": "shifted cluster 1.00",
     "plot_indefinite_what_now.py": "Recommendation",
     "large_kernel_100k.py": "figures with ~ are estimates",
+    "large_nystroem_svm.py": "Sanity report (NystroemSVC, feature space)",
     "plot_time_series_dtw.py": "1-NN DTW",
     "plot_strings_edit_distance.py": "edit-distance SVM",
 }

@@ -558,3 +558,24 @@ def test_cli_refuses_a_tampered_nystroem_model(tmp_path, capsys):
     np.save(data, X)
     assert main(["predict", str(path), str(data)]) == 1
     assert "coef values that are NaN" in capsys.readouterr().err
+
+
+# ---- check_kernel says how many landmarks ------------------------------------------------
+
+def test_check_kernel_says_how_many_landmarks_see_the_negative_part():
+    X = np.random.default_rng(0).normal(size=(600, 10))
+    params = dict(gamma=0.5, coef0=-2.0)
+    rep = isvm.check_kernel(X=X, kernel="sigmoid", **params)
+    # by definition, from the spectrum on the complement of e
+    lam = rep.spectrum.restricted
+    neg = lam < -rep.spectrum.tol
+    order = np.argsort(-np.abs(lam))
+    held = np.cumsum(np.where(neg[order], -lam[order], 0.0))
+    k = int(np.argmax(held >= 0.9 * held[-1])) + 1
+    assert rep.nystroem_landmarks == k
+    assert rep.to_dict()["nystroem_landmarks"] == k
+    assert any(f"n_components >= {k}" in note for note in rep.notes)
+    est = isvm.check_kernel(X=X, kernel="sigmoid", method="slq", random_state=0, **params)
+    assert abs(est.nystroem_landmarks - k) <= 0.15 * k
+    assert "~>= " in str(est)
+    assert isvm.check_kernel(X=X, kernel="rbf").nystroem_landmarks is None

@@ -374,7 +374,7 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
     a = float(u @ Ku)
     trace_A = trace_K - a
     lo_edge = min(rmin_iv[0], -tol)
-    cnt_neg, cnt_pos, negsum = [], [], []
+    cnt_neg, cnt_pos, negsum, measures = [], [], [], []
     for j in range(m):
         kj = int(steps[j])
         th, S = sla.eigh_tridiagonal(alpha[:kj, j], beta[:kj - 1, j]) if kj > 1 else (
@@ -385,6 +385,7 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
         cnt_neg.append(_cms_count(th, w, -tol, below=True, exact=exact))
         cnt_pos.append(_cms_count(th, w, tol, below=False, exact=exact))
         negsum.append(_cms_negsum(th, w, lo_edge, -tol, exact))
+        measures.append((th, w))
     cn, cp, ns = (np.array(v) for v in (cnt_neg, cnt_pos, negsum))
     # Cross-fitted Ritz control variates (one half of the probes' Ritz pairs taking out
     # what they explain of the other half's quadratic forms) were tried and removed: they
@@ -432,7 +433,40 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
         "negative_mass": min(max(mass(max(N, 0.0)), mass_iv[0]), mass_iv[1]),
         "negative_mass_interval": mass_iv, "scale": scale, "tol": tol,
         "a": a, "b_norm2": max(float(Ku @ Ku) - a * a, 0.0), "trace_A": trace_A,
+        "negative_rank": negative_rank(measures, tol),
     }
+
+
+def negative_rank(measures, tol, fraction=0.9):
+    """How many eigen-directions (largest |lambda| first) hold ``fraction`` of the negative
+    mass: the smallest ``k`` whose top-``k`` eigenvalues by magnitude include eigenvalues
+    below zero summing to ``fraction`` of all of them -- the landmarks a Nystroem
+    approximation needs at least to see the negative part. ``measures``: the spectral
+    measures ``(nodes, weights)``, one per probe (weights summing to the probe's count), or
+    one pair ``(eigenvalues, ones)``; the estimate is their mean. None when the negative
+    part is empty (below ``tol``)."""
+    cuts = np.unique(np.concatenate([-th[th < -tol] for th, _ in measures]))
+    if cuts.size == 0:
+        return None
+    beyond = np.zeros(cuts.size)   # negative mass at |lambda| >= cut
+    count = np.zeros(cuts.size)    # eigenvalues with |lambda| >= cut
+    total = 0.0
+
+    def at_or_above(values, weights):
+        order = np.argsort(values)
+        suffix = np.r_[np.cumsum(weights[order][::-1])[::-1], 0.0]
+        return suffix[np.searchsorted(values[order], cuts, side="left")]
+
+    for th, w in measures:
+        neg = th < -tol
+        beyond += at_or_above(-th[neg], w[neg] * -th[neg])
+        count += at_or_above(np.abs(th), w)
+        total += float(np.sum(w[neg] * -th[neg]))
+    if not total > 0:
+        return None
+    # beyond falls as the cut grows: the largest cut that still holds the fraction
+    best = int(np.flatnonzero(beyond >= fraction * total).max())
+    return max(1, int(math.ceil(count[best] / len(measures) - 1e-9)))
 
 
 def _cms_count(th, w, t, *, below, exact):

@@ -59,6 +59,14 @@ class KernelReport:
     pairs : list of dict or None
         With labels of more than two classes: per pair of classes, ``classes``,
         ``class_mean_sqdist`` and ``n_cross_nonpositive``.
+    nystroem_landmarks : int or None
+        The number of eigen-directions of ``K`` on the complement of ``e`` (largest
+        ``|lambda|`` first; the spectrum of the negative mass) that hold 90 % of its
+        negative mass: a Nystroem approximation (:class:`~indefsvm.KreinNystroem`,
+        :class:`~indefsvm.NystroemSVC`) needs at least that many landmarks to see the
+        negative part. From every eigenvalue (dense) or from the Lanczos quadrature of the
+        matrix-free methods (an estimate); None when ``K`` has no negative part or the
+        method gives no spectrum (``"ldl"``).
     notes : list of str
         Numbered notes in plain words.
 
@@ -91,6 +99,7 @@ class KernelReport:
     notes: list = field(default_factory=list)
     pairs: list | None = None
     wmw_by_C: dict | None = None
+    nystroem_landmarks: int | None = None
 
     def _rows(self):
         sig = self.signature
@@ -130,6 +139,9 @@ class KernelReport:
             rows.append((f"classes {a} vs {b}: c'Kc / opposite eta <= 0",
                          f"{p['class_mean_sqdist']:.4g} / {p['n_cross_nonpositive']}"))
         rows.append(("K_ii < 0 entries", str(self.n_negative_diagonal)))
+        if self.nystroem_landmarks is not None:
+            rows.append(("Nystroem landmarks, negative part", ("~" if iv else "")
+                         + f">= {self.nystroem_landmarks}"))
         if self.sigmoid is not None:
             rows.append(("sigmoid case (Lin & Lin)", str(self.sigmoid.case)))
         rows.append(("method", self.spectrum.method + (
@@ -165,6 +177,7 @@ class KernelReport:
             "kernel": None if self.kernel is None else {
                 k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
                 for k, v in self.kernel.items()},
+            "nystroem_landmarks": self.nystroem_landmarks,
             "notes": list(self.notes),
         }
 
@@ -294,6 +307,14 @@ def build_notes(r: KernelReport) -> list[str]:
             notes.append(f"w'Mw of the trained SVM is <= 0 for every C tried ({neg}): no "
                          "sensible solution was found on the kernel as it is.")
     notes.append(recommendation(r))
+    if r.nystroem_landmarks is not None:
+        est = "about " if r.spectrum.intervals else ""
+        notes.append(
+            f"At scale: 90% of the negative mass lies in the top {est}"
+            f"{r.nystroem_landmarks} eigen-directions by |lambda|; Nystroem features "
+            f"(KreinNystroem, NystroemSVC) need n_components >= {r.nystroem_landmarks} to see "
+            "the negative part, a few times more to approximate it (user guide: how many "
+            "landmarks).")
     method = ("eigenvalues from one dense tridiagonalisation" if sp.method == "dense"
               else "; ".join(sp.approximate))
     notes.append(f"Method: {method}. Zero threshold {sp.tol:.3g} = rtol {sp.rtol:.3g} x "

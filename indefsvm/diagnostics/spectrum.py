@@ -486,7 +486,8 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
         negative_mass=est["negative_mass"],
         details={"n_probes": run["m"], "n_steps": run["k"], "passes": op.passes,
                  "random_state": random_state if isinstance(random_state, (int, type(None)))
-                 else "Generator", "seconds": round(seconds, 3)},
+                 else "Generator", "seconds": round(seconds, 3),
+                 "negative_rank": est["negative_rank"]},
         _cpd={"a": est["a"], "b_norm2": est["b_norm2"]},
     )
     sp.details_first_pass = {"Kextra": run["Kextra"], "eta": run["eta"], "Ku": run["Ku"]}

@@ -380,7 +380,7 @@ def _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, thr
         negated_cpd=negated, lam_min=sp.lam_min, lam_max=sp.lam_max, spectrum=sp, cpd=cpd,
         signature=sig, eta=eta, class_mean_sqdist=dcm, n_negative_diagonal=n_neg_diag,
         sigmoid=sig_region, kernel=kernel_desc, mass_thresholds=thresholds, notes=[],
-        pairs=pairs, wmw_by_C=wmw,
+        pairs=pairs, wmw_by_C=wmw, nystroem_landmarks=_nystroem_landmarks(sp),
     )
     report.notes = build_notes(report)
     if talk:
@@ -621,3 +621,17 @@ def _pairwise_label_checks(K, y, classes):
                         "class_mean_sqdist": float(class_mean_sqdist(Kp, yp)),
                         "n_cross_nonpositive": int(eta.n_cross_nonpositive)})
     return out
+
+
+def _nystroem_landmarks(sp) -> int | None:
+    """The landmarks a Nystroem approximation needs to see the negative part of K (see
+    KernelReport.nystroem_landmarks)."""
+    from ._matfree import negative_rank
+
+    # the spectrum on the complement of e, as the negative mass of the report (the SVM's
+    # bias makes the direction of e irrelevant; a sigmoid kernel has a large negative
+    # eigenvalue there)
+    if sp.restricted is not None:
+        lam = np.asarray(sp.restricted)
+        return negative_rank([(lam, np.ones_like(lam))], sp.tol)
+    return sp.details.get("negative_rank") if sp.details else None

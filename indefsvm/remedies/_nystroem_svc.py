@@ -302,12 +302,7 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,) for two classes (> 0 means ``classes_[1]``), else
         (n_samples, n_classes) for ``"ovr"`` or (n_samples, n_pairs) for ``"ovo"``.
         """
-        dec = self._ovo(X)
-        if self.classes_.shape[0] == 2:
-            return dec[:, 0]
-        if self.decision_function_shape == "ovo":
-            return dec
-        return self._ovr_from_ovo(dec)
+        return self._shaped_decision(self._ovo(X))
 
     def predict(self, X):
         """Class labels (the one-vs-one vote of :class:`~indefsvm.IndefiniteSVC`).

@@ -63,6 +63,15 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
     SolverResult
         ``solver="dcd"``; ``n_iter`` counts passes; ``extra`` holds ``w`` (the weight vector
         ``Z' (a * y)``), ``feasibility`` (``|y'a|``) and ``rho`` (the penalty weight).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.solvers import linear_svc
+    >>> Z = np.array([[0.0, 1.0], [1.0, 0.0], [3.0, 1.0], [4.0, 0.0]], dtype=np.float32)
+    >>> res = linear_svc(Z, [-1, -1, 1, 1], C=10.0)
+    >>> res.converged, round(float(res.extra["w"][0]), 3), round(res.b, 3)
+    (True, 0.8, -1.8)
     """
     if not isinstance(Z, np.ndarray) or Z.dtype != np.float32 or Z.ndim != 2 \
             or not Z.flags.c_contiguous:

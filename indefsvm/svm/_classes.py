@@ -153,6 +153,15 @@ class OvOVotes:
             conf[:, neg_class] -= dec[:, p]
         return votes + conf / (3.0 * (np.abs(conf) + 1.0))
 
+    def _shaped_decision(self, dec):
+        """SVC's shapes of one-vs-one decision values: one column for two classes, else
+        ``"ovo"`` as they are or the ``"ovr"`` votes and confidences."""
+        if self.classes_.shape[0] == 2:
+            return dec[:, 0]
+        if self.decision_function_shape == "ovo":
+            return dec
+        return self._ovr_from_ovo(dec)
+
     def _labels_from_ovo(self, dec):
         """Class labels from one-vs-one decision values (LIBSVM's vote, or the ovr argmax
         with break_ties)."""
@@ -313,12 +322,7 @@ class _ClassifierBase(OvOVotes, ClassifierMixin, SVMBase):
         (n_samples, n_classes) for ``"ovr"`` or (n_samples, n_classes * (n_classes - 1) / 2)
         for ``"ovo"``.
         """
-        dec = self._ovo_decision(X)
-        if self.classes_.shape[0] == 2:
-            return dec[:, 0]
-        if self.decision_function_shape == "ovo":
-            return dec
-        return self._ovr_from_ovo(dec)
+        return self._shaped_decision(self._ovo_decision(X))
 
     def predict(self, X):
         """Predicted class labels.
