@@ -266,3 +266,59 @@ def test_matrix_free_negative_mass_interval_is_well_formed_and_true(kind, method
         lo, hi = est.intervals["negative_mass"]
         assert 0.0 <= lo <= est.negative_mass <= hi <= 1.0, (seed, lo, est.negative_mass, hi)
         assert lo - 1e-12 <= truth <= hi + 1e-12, (seed, lo, truth, hi)
+
+
+# ---- item 2: a verdict the interval cannot support is "undecided at this accuracy" --------
+
+def _orthogonal(n, seed):
+    Q, _ = np.linalg.qr(np.random.default_rng(seed).normal(size=(n, n)))
+    return Q
+
+
+def test_rank_deficient_psd_kernel_is_undecided_not_psd():
+    """Rank 230 of 500 (270 exact zeros): the Ritz interval of lambda_min reaches far below
+    -tol, so "PSD ... the dual is convex" would be a guess; before, the verdict was "PSD"."""
+    A = np.random.default_rng(0).normal(size=(500, 230))
+    K = A @ A.T
+    rep = isvm.check_kernel(K, method="slq", random_state=0)
+    lo, hi = rep.spectrum.intervals["lam_min"]
+    assert lo < -rep.spectrum.tol <= hi  # the interval straddles the threshold
+    assert rep.verdict == "undecided at this accuracy"
+    text = str(rep)
+    assert "Undecided at this accuracy" in text and "method='dense'" in text
+    assert "The SVM dual is convex" not in text and "not convex" not in text
+    # the Ritz rounding does not prove a negative eigenvalue on e-perp
+    assert rep.spectrum.intervals["n_neg"][0] == 0
+    assert "no Delta makes" not in text.replace("Δ", "Delta")
+    # the exact method decides it
+    assert isvm.check_kernel(K, method="dense").verdict == "PSD"
+
+
+@pytest.mark.parametrize("case", ["psd_low_rank", "uniform_pm1", "one_tiny_negative",
+                                  "all_negative", "clustered", "identity"])
+def test_estimated_verdicts_never_contradict_their_intervals_or_the_truth(case):
+    n = 400
+    rng = np.random.default_rng(1)
+    lam = {"psd_low_rank": np.r_[rng.uniform(0.5, 1, 150), np.zeros(n - 150)],
+           "uniform_pm1": rng.uniform(-1, 1, n),
+           "one_tiny_negative": np.r_[-1e-9, rng.uniform(0.1, 1, n - 1)],
+           "all_negative": -rng.uniform(0.1, 1, n),
+           "clustered": np.r_[np.full(200, 1.0), np.full(199, 1.0 + 1e-6), -0.5],
+           "identity": np.ones(n)}[case]
+    Q = _orthogonal(n, 2)
+    K = (Q * lam) @ Q.T
+    K = (K + K.T) / 2
+    exact = isvm.check_kernel(K, method="dense", wmw_C=None)
+    for seed in range(2):
+        rep = isvm.check_kernel(K, method="slq", random_state=seed, wmw_C=None)
+        sp, tol = rep.spectrum, rep.spectrum.tol
+        lo, hi = sp.intervals["lam_min"]
+        assert lo <= hi
+        if rep.verdict == "PSD":
+            assert lo >= -tol and exact.is_psd
+        elif rep.verdict == "CPD":
+            assert sp.intervals["restricted_min"][0] >= -tol and exact.is_cpd
+        elif rep.verdict != "undecided at this accuracy":
+            # indefinite: a negative eigenvalue beyond rounding, and the truth agrees
+            assert hi < -tol and not exact.is_psd
+            assert not exact.is_cpd

@@ -186,6 +186,10 @@ def recommendation(r: KernelReport) -> str:
     """What to do, from the report's own figures (named in the sentence)."""
     from .suitability import indefiniteness
 
+    if getattr(r, "verdict", None) == "undecided at this accuracy":
+        return ("Recommendation: decide first (method='dense', or more n_steps / n_probes): "
+                "until then train on K as it is, which SMO handles either way, and check the "
+                "model with sanity_report.")
     if r.is_psd or r.is_cpd:
         return ("Recommendation: train on K as it is; the SVM dual is convex"
                 + (" on y'alpha = 0 (CPD)." if not r.is_psd else "."))
@@ -235,7 +239,20 @@ def build_notes(r: KernelReport) -> list[str]:
             f"{iv['lam_max'][1]:.4g}], q in {iv['n_neg']}, negative mass in "
             f"[{pct(iv['negative_mass'][0])}, {pct(iv['negative_mass'][1])}]; the verdict "
             "reads the point estimates. The eta scan, c'Kc and the diagonal are exact.")
-    if r.is_psd:
+    if r.verdict == "undecided at this accuracy":
+        key = "lam_min" if sp.intervals["lam_min"][0] < -sp.tol <= sp.intervals["lam_min"][1] \
+            or not (sp.intervals["lam_min"][1] < -sp.tol) else "restricted_min"
+        what = ("whether K is PSD" if key == "lam_min"
+                else "whether K is CPD (PSD on the complement of e)")
+        lo, hi = sp.intervals[key]
+        notes.append(
+            f"Undecided at this accuracy: the smallest eigenvalue "
+            f"{'of K' if key == 'lam_min' else 'on the complement of e'} lies in "
+            f"[{lo:.4g}, {hi:.4g}], on both sides of the zero threshold -{sp.tol:.3g} (or "
+            f"within rounding of it), so the estimates cannot say {what}, nor whether the "
+            "SVM dual is convex. Decide it with method='dense' (exact; memory 8 n^2 bytes) or "
+            "narrow the interval with more Lanczos steps (n_steps) and probes (n_probes).")
+    elif r.is_psd:
         notes.append(f"K is positive semi-definite: lambda_min = {r.lam_min:.4g} >= "
                      f"-{sp.tol:.3g} (zero threshold). The SVM dual is convex.")
     else:

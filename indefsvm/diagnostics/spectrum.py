@@ -15,6 +15,7 @@ with ``rtol = n * eps`` by default (the convention of ``numpy.linalg.matrix_rank
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass, field
 
@@ -425,6 +426,31 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto",
                                 K=K)
 
 
+def rounding_margin(n: int, tol: float) -> float:
+    """How far a computed Ritz value may stray past the zero threshold ``tol = rtol * scale``
+    by rounding alone: ``sqrt(n) * tol``, the error bound of the n-term sums of a kernel
+    product (``n eps ||K||_F <= n sqrt(n) eps max|lambda|``) at the default rtol. A matrix-free
+    estimate within this margin of the threshold decides nothing (the report says
+    "undecided at this accuracy")."""
+    return math.sqrt(max(n, 1)) * tol
+
+
+def decided(sp, key: str, threshold: float) -> bool | None:
+    """Whether the interval of an estimated extreme eigenvalue ``key`` ("lam_min",
+    "restricted_min") lies on one side of ``-threshold``: True (all at or above: no negative
+    eigenvalue), False (all below, beyond the rounding margin: a negative eigenvalue), None
+    (undecided at this accuracy). Computed spectra (not estimated) always decide."""
+    value = getattr(sp, key)
+    if not sp.estimated:
+        return bool(value >= -threshold)
+    lo, hi = sp.intervals[key]
+    if lo >= -threshold:
+        return True
+    if hi < -threshold - rounding_margin(sp.n, sp.tol):
+        return False
+    return None
+
+
 def _check_rtol(rtol, n):
     if rtol is None:
         return n * np.finfo(np.float64).eps
@@ -450,11 +476,14 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
                          logger=logger)
     est = estimate_spectrum(run, trace_K=float(op.diag.sum()), rtol=rtol)
     tol = est["tol"]
-    # a Ritz value below -tol (above tol) proves a negative (positive) eigenvalue on e-perp
-    if est["restricted_min"] < -tol:
+    # a Ritz value below -tol (above tol) proves a negative (positive) eigenvalue on e-perp --
+    # beyond the rounding of the kernel products that made it (rounding_margin): on a
+    # rank-deficient PSD kernel a Ritz value can fall ~1e6 eps below zero
+    margin = rounding_margin(n, tol)
+    if est["restricted_min"] < -tol - margin:
         est["n_neg_interval"][0] = max(est["n_neg_interval"][0], 1)
         est["n_neg"] = max(est["n_neg"], 1)
-    if est["restricted_max"] > tol:
+    if est["restricted_max"] > tol + margin:
         est["n_pos_interval"][0] = max(est["n_pos_interval"][0], 1)
         est["n_pos"] = max(est["n_pos"], 1)
     if est["n_neg"] + est["n_pos"] > n - 1:

@@ -365,7 +365,10 @@ def _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, thr
     kind = indefiniteness(sig, thresholds)
     no_sensible_C = wmw is not None and all(v <= 0 for c, v in wmw.items() if c >= 1.0) \
         and any(c >= 1.0 for c in wmw)
-    if sp.is_psd:
+    undecided = _undecided(sp, cpd)
+    if undecided:
+        verdict = UNDECIDED
+    elif sp.is_psd:
         verdict = "PSD"
     elif cpd.is_cpd:
         verdict = "CPD"
@@ -571,6 +574,27 @@ def _check_thresholds(mass_thresholds):
         raise ValueError(f"mass_thresholds must satisfy 0 <= low <= high <= 1; got "
                          f"{mass_thresholds!r}.")
     return lo, hi
+
+
+#: the verdict of a matrix-free check whose intervals straddle the zero threshold
+UNDECIDED = "undecided at this accuracy"
+
+
+def _undecided(sp, cpd) -> str | None:
+    """Which question the estimates cannot answer ("psd", "cpd") or None: an interval of
+    the smallest eigenvalue (of K, or on the complement of e) on both sides of -tol, so that
+    a PSD or CPD verdict -- or its negation -- would be a guess (rounding margin in
+    spectrum.rounding_margin)."""
+    if not sp.estimated:
+        return None
+    from .spectrum import decided
+
+    psd = decided(sp, "lam_min", sp.tol)
+    if psd is None:
+        return "psd"
+    if psd:
+        return None
+    return "cpd" if decided(sp, "restricted_min", sp.tol) is None else None
 
 
 def indefiniteness(sig, thresholds) -> str:
