@@ -309,11 +309,21 @@ def test_estimated_verdicts_never_contradict_their_intervals_or_the_truth(case):
     K = (Q * lam) @ Q.T
     K = (K + K.T) / 2
     exact = isvm.check_kernel(K, method="dense", wmw_C=None)
-    for seed in range(2):
-        rep = isvm.check_kernel(K, method="slq", random_state=seed, wmw_C=None)
+    ex = exact.spectrum
+    truth = {"lam_min": ex.lam_min, "lam_max": ex.lam_max,
+             "restricted_min": ex.restricted_min, "restricted_max": ex.restricted_max,
+             "n_neg": ex.n_neg, "n_pos": ex.n_pos,
+             "negative_mass": exact.signature.negative_mass}
+    for seed, method in ((0, "slq"), (1, "slq"), (0, "lanczos")):
+        rep = isvm.check_kernel(K, method=method, random_state=seed, wmw_C=None)
         sp, tol = rep.spectrum, rep.spectrum.tol
+        # every interval well formed and holding the dense truth (eigenvalue ends up to
+        # rounding, 1e-9 of the scale)
+        for key, value in truth.items():
+            lo, hi = sp.intervals[key]
+            slack = 1e-9 * sp.scale if key.endswith(("min", "max")) else 0.0
+            assert lo <= hi and lo - slack <= value <= hi + slack, (key, lo, hi, value)
         lo, hi = sp.intervals["lam_min"]
-        assert lo <= hi
         if rep.verdict == "PSD":
             assert lo >= -tol and exact.is_psd
         elif rep.verdict == "CPD":

@@ -238,7 +238,9 @@ def build_notes(r: KernelReport) -> list[str]:
             f"{iv['lam_min'][1]:.4g}], lambda_max in [{iv['lam_max'][0]:.4g}, "
             f"{iv['lam_max'][1]:.4g}], q in {iv['n_neg']}, negative mass in "
             f"[{pct(iv['negative_mass'][0])}, {pct(iv['negative_mass'][1])}]; the verdict "
-            "reads the point estimates. The eta scan, c'Kc and the diagonal are exact.")
+            "reads the point estimates where the intervals of the smallest eigenvalues lie on "
+            "one side of the zero threshold (else: undecided at this accuracy). The eta scan, "
+            "c'Kc and the diagonal are exact.")
     if r.verdict == "undecided at this accuracy":
         key = "lam_min" if sp.intervals["lam_min"][0] < -sp.tol <= sp.intervals["lam_min"][1] \
             or not (sp.intervals["lam_min"][1] < -sp.tol) else "restricted_min"
