@@ -325,7 +325,6 @@ def build_notes(r: KernelReport) -> list[str]:
         elif neg:
             notes.append(f"w'Mw of the trained SVM is <= 0 for every C tried ({neg}): no "
                          "sensible solution was found on the kernel as it is.")
-    notes.append(recommendation(r))
     if r.nystroem_landmarks is not None:
         est = "about " if r.spectrum.intervals else ""
         notes.append(
@@ -334,6 +333,7 @@ def build_notes(r: KernelReport) -> list[str]:
             f"(KreinNystroem, NystroemSVC) need n_components >= {r.nystroem_landmarks} to see "
             "the negative part, a few times more to approximate it (user guide: how many "
             "landmarks).")
+    notes.append(recommendation(r))
     method = ("eigenvalues from one dense tridiagonalisation" if sp.method == "dense"
               else "; ".join(sp.approximate))
     notes.append(f"Method: {method}. Zero threshold {sp.tol:.3g} = rtol {sp.rtol:.3g} x "

@@ -104,14 +104,14 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
         The landmarks (``None`` for ``"precomputed"``).
     component_indices_ : ndarray of shape (m,)
         Their rows in the training data.
-    eigenvalues_ : ndarray of shape (n_components_,)
+    eigenvalues_ : ndarray of shape (r,)
         The eigenvalues of ``W`` kept, in the order of the features.
-    signature_ : ndarray of shape (n_components_,)
+    signature_ : ndarray of shape (r,)
         ``+1`` / ``-1`` per feature.
-    normalization_ : ndarray of shape (m, n_components_)
+    normalization_ : ndarray of shape (m, r)
         ``U |lam|^(-1/2)``: ``transform(X) = k(X, L) @ normalization_``.
     n_components_ : int
-        Number of features (eigenvalues kept).
+        ``r``, the number of features (eigenvalues kept).
     n_positive_, n_negative_ : int
         Features of each sign.
     negative_mass_ : float
@@ -120,7 +120,7 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
         The absolute zero threshold used, ``rtol * max|lam|``.
     n_dropped_ : int
         Eigenvalues at or below it.
-    extension_ratio_ : ndarray of shape (n_components_,)
+    extension_ratio_ : ndarray of shape (r,)
         Mean square of each kept direction's Nystroem extension on the held-out rows over
         its mean square on the landmarks (1 when it generalises; empty: no held-out row).
     n_unstable_ : int
@@ -402,7 +402,8 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples, n_components_)
+        ndarray of shape (n_samples, r)
+            ``r = n_components_`` features.
             With ``signature_``, ``k(x, y) ~ Phi(x) diag(signature_) Phi(y)'``.
         """
         check_is_fitted(self, "normalization_")

@@ -86,10 +86,11 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
     ----------
     nystroem_ : KreinNystroem
         The fitted features.
-    coef_ : ndarray of shape (n_pairs, n_features_used_)
-        Weight vector of each one-vs-one problem in feature space: ``w`` for flip and clip,
-        the Krein-space ``v = S w`` for krein.
-    metric_ : ndarray of shape (n_features_used_,)
+    coef_ : ndarray of shape (n_pairs, r)
+        Weight vector of each one-vs-one problem in feature space (``r`` features used:
+        all, or the positive ones for clip): ``w`` for flip and clip, the Krein-space
+        ``v = S w`` for krein.
+    metric_ : ndarray of shape (r,)
         The inner product of the decision, ``f(x) = Phi(x) diag(metric_) coef_' + b``:
         ``signature_`` for krein, ones for flip and clip.
     intercept_ : ndarray of shape (n_pairs,)
@@ -102,6 +103,8 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
     n_support_ : ndarray of shape (n_classes,)
         Support vectors per class (over the problems they take part in).
     n_features_in_ : int
+    n_features_used_ : int
+        ``r``, the features the SVM is trained on.
     shape_fit_ : tuple
         Shape of the training data.
 
