@@ -79,8 +79,9 @@ def _expected_failures(estimator):
                 "check_transformer_general": why}
     if isinstance(estimator, NystroemSVC):
         # the landmarks are drawn from the rows: repeating or removing rows changes them
-        return {"check_sample_weight_equivalence_on_dense_data":
-                "landmarks are drawn from the rows, which the check repeats or removes"}
+        why = "landmarks are drawn from the rows, which the check repeats or removes"
+        return {"check_sample_weight_equivalence_on_dense_data": why,
+                "check_sample_weight_equivalence_on_sparse_data": why}
     if isinstance(estimator, KernelLogisticRegression) and estimator.kernel == "precomputed":
         # scikit-learn's check feeds (n, 2) features to a pairwise estimator here instead of a
         # kernel matrix (SVC skips the check: it has no predict_proba by default)

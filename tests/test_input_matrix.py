@@ -89,6 +89,11 @@ ENTRY_POINTS = {
         X, Y_REF.astype(float)).predict(X),
     "ConvexHullClassifier": lambda X: isvm.ConvexHullClassifier(kernel="rbf", gamma=0.3).fit(
         X, Y_REF).decision_function(X),
+    "KreinNystroem": lambda X: isvm.KreinNystroem(
+        "sigmoid", n_components=20, gamma=0.3, coef0=-0.5, random_state=0).fit(X).transform(X),
+    "NystroemSVC": lambda X: isvm.NystroemSVC(
+        "sigmoid", n_components=20, gamma=0.3, coef0=-0.5, random_state=0).fit(
+        X, Y_REF).decision_function(X),
 }
 
 CELLS = [(name, form, X) for name in ENTRY_POINTS for form, X in _forms()]

@@ -32,6 +32,11 @@ _BLOCK_BYTES = 64 * 2**20
 LANDMARK_RULES = ("uniform", "kmeans++")
 
 
+def _dense(A) -> np.ndarray:
+    """Rows as a C-ordered float64 array (sparse rows made dense)."""
+    return np.ascontiguousarray(A.toarray() if hasattr(A, "toarray") else A, dtype=np.float64)
+
+
 def _rows_per_block(m: int) -> int:
     return max(256, _BLOCK_BYTES // (8 * max(m, 1)))
 
@@ -164,6 +169,8 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.kernel == "precomputed"
+        # sparse rows are read a block at a time as dense ones
+        tags.input_tags.sparse = self.kernel != "precomputed"
         return tags
 
     # -- fit ------------------------------------------------------------------------------
@@ -262,22 +269,20 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
             held = self._heldout(n, idx, rng)
             C_held = B[held]
         else:
-            if callable(self.kernel):
-                X = validate_data(self, X, dtype=np.float64)
-                self._name = self.kernel
-            else:
-                X = validate_data(self, X, dtype=np.float64, order="C")
-                self._name = canonical_name(self.kernel)
+            # sparse rows are made dense a block at a time (the features are dense anyway)
+            X = validate_data(self, X, dtype=np.float64, accept_sparse="csr",
+                              order=None if callable(self.kernel) else "C")
+            self._name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
             gamma = "auto" if self.gamma is None else self.gamma
             self._params = resolve_kernel_params(self._name, X, gamma=gamma,
                                                  coef0=self.coef0, degree=self.degree,
                                                  kernel_params=self.kernel_params)
             n = X.shape[0]
             idx = self._landmark_indices(X, n, int(self.n_components), rng)
-            self.components_ = np.ascontiguousarray(X[idx])
+            self.components_ = np.ascontiguousarray(_dense(X[idx]))
             W = self._block(self.components_)
             held = self._heldout(n, idx, rng)
-            C_held = self._block(X[held]) if held.size else np.empty((0, idx.size))
+            C_held = self._block(_dense(X[held])) if held.size else np.empty((0, idx.size))
         self.component_indices_ = idx
         self._decompose(W, C_held)
         return self
@@ -364,11 +369,10 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
         return kernel_matrix(Xb, L, kernel=self._name, **self._params)
 
     def _check_rows(self, X):
-        if self.kernel == "precomputed" or callable(self._name):
-            X = validate_data(self, X, dtype=np.float64, reset=False)
-        else:
-            X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
-        return X
+        if self.kernel == "precomputed":
+            return validate_data(self, X, dtype=np.float64, reset=False)
+        return validate_data(self, X, dtype=np.float64, accept_sparse="csr", reset=False,
+                             order=None if callable(self._name) else "C")
 
     def _feature_blocks(self, X, dtype=np.float64, columns=None):
         """(lo, hi, Phi of rows lo:hi) of the rows of X (checked by _check_rows), block by
@@ -379,7 +383,7 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
         step = _rows_per_block(N.shape[0])
         for lo in range(0, n, step):
             hi = min(n, lo + step)
-            B = X[lo:hi] if self.kernel == "precomputed" else self._block(X[lo:hi])
+            B = X[lo:hi] if self.kernel == "precomputed" else self._block(_dense(X[lo:hi]))
             yield lo, hi, (B @ N).astype(dtype, copy=False)
 
     def _features(self, X, dtype=np.float64, columns=None) -> np.ndarray:

@@ -146,6 +146,8 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.kernel == "precomputed"
+        # sparse rows are read a block at a time as dense ones
+        tags.input_tags.sparse = self.kernel != "precomputed"
         return tags
 
     def _check_settings(self):
@@ -179,7 +181,8 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
         self : NystroemSVC
         """
         self._check_settings()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64,
+                             accept_sparse=False if self.kernel == "precomputed" else "csr")
         y = column_or_1d(y, warn=True)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
@@ -286,6 +289,9 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
     def _ovo(self, X):
         check_is_fitted(self, "coef_")
         ny = self.nystroem_
+        # checked here first: feature names are the classifier's (the features saw arrays)
+        X = validate_data(self, X, dtype=np.float64, reset=False,
+                          accept_sparse=False if self.kernel == "precomputed" else "csr")
         Xc = ny._check_rows(X)
         W = (self.coef_ * self.metric_).T
         out = np.empty((Xc.shape[0], W.shape[1]))
