@@ -321,12 +321,13 @@ def test_compare_is_readable(capsys):
     assert "indefinite SVM" in cmp.one_class
     assert "ONE CLASS" in text and any("single class" in n for n in cmp.notes)
     assert cmp.to_dict()["one_class"] == cmp.one_class
-    # the rule's "fold spread" says what it is and in which unit
+    # the rule says what it is and in which unit
     from indefsvm.remedies._compare import _recommend
 
     rec = _recommend({"indefinite SVM": np.array([0.2, 0.3, 0.1]),
-                      "flip": np.array([0.15, 0.25, 0.1])}, 20)
-    assert "standard deviation" in rec and "points" in rec and "keep the indefinite" in rec
+                      "flip": np.array([0.21, 0.28, 0.12])})
+    assert "standard error of the paired per-fold differences" in rec and "points" in rec
+    assert "keep the indefinite" in rec
 
 
 def test_compare_remedies_logs_each_fold(caplog):

@@ -167,3 +167,53 @@ def test_check_kernel_calls_unsuitable_when_every_C_gives_negative_wMw():
     ok = isvm.check_kernel(K, y, wmw_C=(200.0, 2000.0))
     assert ok.wmw_by_C[200.0] > 0 and ok.verdict != "unsuitable"
     assert "C <= 200" in ok.notes[-2]
+
+
+# ---- the decision rule: one standard error of paired per-fold differences ----------------
+
+def test_decision_rule_clear_winner():
+    from indefsvm.remedies._compare import choose_method
+
+    errors = {"indefinite SVM": np.array([0.20, 0.16, 0.18, 0.22, 0.14]),
+              "flip": np.array([0.08, 0.06, 0.10, 0.09, 0.07]),
+              "clip": np.array([0.10, 0.09, 0.12, 0.10, 0.08])}
+    chosen, best, paired = choose_method(errors)
+    # flip is best; clip is behind by 0.018 +/- 0.0037 (> 1 SE), the SVM by 0.10
+    assert best == "flip" and chosen == "flip"
+    assert paired["clip"][0] == pytest.approx(0.018) and paired["clip"][1] < 0.018
+
+
+def test_decision_rule_tie_goes_to_the_cheaper_method():
+    from indefsvm.remedies._compare import choose_method
+
+    # flip ahead by 0.004 on average, but the paired differences scatter by more
+    errors = {"indefinite SVM": np.array([0.10, 0.12, 0.08, 0.11, 0.09]),
+              "flip": np.array([0.09, 0.13, 0.06, 0.12, 0.08])}
+    chosen, best, paired = choose_method(errors)
+    assert best == "flip" and chosen == "indefinite SVM"
+    md, se = paired["indefinite SVM"]
+    assert 0 < md <= se
+    rec = isvm.remedies._compare._recommend(errors)
+    assert rec.startswith("Recommendation: keep the indefinite SVM") and "within" in rec
+
+
+def test_decision_rule_one_noisy_fold_does_not_hide_a_consistent_lead():
+    """The older rule compared the lead with the spread of one method's folds: one hard fold
+    (hard for both) made a consistent 10-point lead look like noise. Paired, it is not."""
+    from indefsvm.remedies._compare import choose_method
+
+    errors = {"indefinite SVM": np.array([0.18, 0.20, 0.16, 0.60, 0.19]),
+              "flip": np.array([0.08, 0.10, 0.06, 0.50, 0.09])}
+    assert np.std(errors["indefinite SVM"]) > 0.10  # the old "fold spread"
+    chosen, best, paired = choose_method(errors)
+    assert chosen == best == "flip"
+    assert "flip -- ahead of every cheaper method" in isvm.remedies._compare._recommend(errors)
+
+
+def test_decision_rule_equal_errors_pick_the_simplest():
+    from indefsvm.remedies._compare import choose_method
+
+    same = np.array([0.1, 0.2, 0.1])
+    chosen, best, _ = choose_method({"square": same, "flip": same.copy(),
+                                     "indefinite SVM": same.copy(), "k-NN": same.copy()})
+    assert chosen == best == "indefinite SVM"

@@ -204,33 +204,71 @@ class RemedyComparison:
         }
 
 
-def _recommend(errors: dict, n_test: float) -> str:
+#: cheaper and simpler first: the order that breaks ties of the one-standard-error rule (no
+#: decomposition and a sparse solution; no training; one extreme eigenvalue; a full
+#: eigendecomposition; the same with a dense back-projection; a centred decomposition; a
+#: matrix product)
+COST_ORDER = (_INDEF, "k-NN", "shift", "clip", "flip", "Krein SVM", "CNE", "RNE", "square")
+
+
+def choose_method(errors: dict) -> tuple[str, str, dict]:
+    """The one-standard-error rule on paired per-fold differences.
+
+    ``errors``: method -> test error on each fold (the same folds for every method). The
+    method of lowest mean error is the reference; a method whose per-fold excess over it,
+    ``d_f = err_method,f - err_best,f``, has a mean no larger than its standard error
+    (``std(d, ddof=1) / sqrt(folds)``) is within one standard error, and among those the
+    first in ``COST_ORDER`` (cheaper and simpler) is chosen. Pairing the folds removes what
+    the folds share (a hard fold is hard for every method), which the spread of one method's
+    errors does not. Returns ``(chosen, best, {method: (mean d, se)})``.
+    """
+    means = {k: float(np.mean(v)) for k, v in errors.items()}
+    best = min(means, key=lambda k: (means[k], _rank(k)))
+    paired = {}
+    for k, v in errors.items():
+        d = np.asarray(v, dtype=float) - np.asarray(errors[best], dtype=float)
+        se = float(np.std(d, ddof=1) / np.sqrt(d.size)) if d.size > 1 else 0.0
+        paired[k] = (float(d.mean()), se)
+    within = [k for k, (md, se) in paired.items() if md <= se + 1e-12]
+    chosen = min(within, key=_rank)
+    return chosen, best, paired
+
+
+def _rank(name: str) -> int:
+    return COST_ORDER.index(name) if name in COST_ORDER else len(COST_ORDER)
+
+
+def _recommend(errors: dict) -> str:
     means = {k: float(np.mean(v)) for k, v in errors.items()}
     stds = {k: float(np.std(v)) for k, v in errors.items()}
-    best = min(means, key=means.get)
-    base = means[_INDEF]
-    spread = max(stds[best], stds[_INDEF], 1.0 / max(n_test, 1.0))
-    evidence = (f"best mean test error: {best} {100 * means[best]:.2f} +/- "
-                f"{100 * stds[best]:.2f} %; the indefinite SVM {100 * base:.2f} +/- "
-                f"{100 * stds[_INDEF]:.2f} %")
-    if best == _INDEF:
-        runner = min((k for k in means if k != _INDEF), key=means.get, default=None)
-        other = ("" if runner is None else
-                 f"; the best remedy, {runner}, {100 * means[runner]:.2f} +/- "
-                 f"{100 * stds[runner]:.2f} %")
-        return (f"Recommendation: keep the indefinite SVM (no fix of the kernel needed; its "
-                f"solution is sparse and uses the kernel as it is). Evidence: the lowest mean "
-                f"test error, {100 * base:.2f} +/- {100 * stds[_INDEF]:.2f} %{other}.")
-    spread_text = ("the fold spread: the larger standard deviation of the two methods' "
-                   "test errors over the folds")
-    if base - means[best] <= spread:
-        return (f"Recommendation: keep the indefinite SVM -- {best} is ahead by "
-                f"{100 * (base - means[best]):.2f} points, within {100 * spread:.2f} "
-                f"points ({spread_text}); a fix is not worth its cost here. Evidence: "
-                f"{evidence}.")
-    return (f"Recommendation: {best} -- ahead of the indefinite SVM by "
-            f"{100 * (base - means[best]):.2f} points, more than {100 * spread:.2f} points "
-            f"({spread_text}). Evidence: {evidence}.")
+    chosen, best, paired = choose_method(errors)
+    rule = ("one standard error of the paired per-fold differences, the same folds for every "
+            "method")
+    evidence = (f"lowest mean test error: {best} {100 * means[best]:.2f} +/- "
+                f"{100 * stds[best]:.2f} % (standard deviation over the folds)")
+    if _INDEF in errors and chosen != _INDEF:
+        md, se = paired[_INDEF]
+        evidence += (f"; the indefinite SVM {100 * means[_INDEF]:.2f} %, behind by "
+                     f"{100 * md:.2f} +/- {100 * se:.2f} points")
+    if chosen == best:
+        cheaper = [k for k in errors if _rank(k) < _rank(best)]
+        why = (f"ahead of every cheaper method ({', '.join(cheaper)}) by more than {rule}"
+               if cheaper else f"the lowest mean error, and the cheapest method (rule: {rule})")
+        # the runner-up, unless it is the indefinite SVM, already in the evidence
+        others = [k for k in errors if k != best and (k != _INDEF or best == _INDEF)]
+        if others:
+            runner = min(others, key=lambda k: paired[k][0])
+            md, se = paired[runner]
+            evidence += (f"; next, {runner}, behind by {100 * md:.2f} +/- {100 * se:.2f} "
+                         "points")
+        head = ("keep the indefinite SVM (no fix of the kernel needed; its solution is sparse "
+                "and uses the kernel as it is)" if chosen == _INDEF else chosen)
+        return f"Recommendation: {head} -- {why}. Evidence: {evidence}."
+    md, se = paired[chosen]
+    head = ("keep the indefinite SVM" if chosen == _INDEF else chosen)
+    return (f"Recommendation: {head} -- {best} is ahead by {100 * md:.2f} points, within "
+            f"{100 * se:.2f} points ({rule}), and {chosen} is cheaper and simpler. "
+            f"Evidence: {evidence}.")
 
 
 def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = None,
@@ -345,7 +383,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         n_sv={m: float(np.mean([f[m][2] for f in per_fold])) for m in names},
         chosen={m: [f[m][3] for f in per_fold] for m in names}, kernel=kernel, cv=cv, n=n)
     out.one_class = [m for m in names if all(f[m][4] for f in per_fold)]
-    out.recommendation = _recommend(errors, n / cv)
+    out.recommendation = _recommend(errors)
     if out.one_class:
         out.notes.append(f"Predicted a single class on every test fold: "
                          f"{', '.join(out.one_class)} -- such a model learned nothing (its "
