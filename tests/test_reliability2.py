@@ -332,3 +332,20 @@ def test_estimated_verdicts_never_contradict_their_intervals_or_the_truth(case):
             # indefinite: a negative eigenvalue beyond rounding, and the truth agrees
             assert hi < -tol and not exact.is_psd
             assert not exact.is_cpd
+
+
+def test_ritz_interval_holds_the_truth_on_a_nearly_dependent_krylov_basis():
+    """Rank 333 of 1 000 (667 exact zeros): the Ritz value fell to -1.3e-6 (truth -1e-15)
+    and the verdict said "slightly indefinite"; the interval now carries the rounding of the
+    orthonormalisation and holds the truth, and the verdict is undecided."""
+    rng = np.random.default_rng(5)
+    Q, _ = np.linalg.qr(rng.normal(size=(1000, 1000)))
+    lam = np.r_[rng.uniform(0.5, 1, 333), np.zeros(667)]
+    K = (Q * lam) @ Q.T
+    K = (K + K.T) / 2
+    rep = isvm.check_kernel(K, method="lanczos", random_state=0, wmw_C=None)
+    lo, hi = rep.spectrum.intervals["lam_min"]
+    truth = np.linalg.eigvalsh(K)[0]
+    assert lo <= truth <= hi
+    assert rep.verdict in ("PSD", "undecided at this accuracy")
+    assert rep.spectrum.intervals["n_neg"][0] == 0

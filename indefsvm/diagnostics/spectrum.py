@@ -485,11 +485,11 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
     # beyond the rounding of the kernel products that made it (rounding_margin): on a
     # rank-deficient PSD kernel a Ritz value can fall ~1e6 eps below zero
     margin = rounding_margin(n, tol)
-    if est["restricted_min"] < -tol - margin:
+    if est["restricted_min_interval"][1] < -tol - margin:
         est["n_neg_interval"][0] = max(est["n_neg_interval"][0], 1)
         est["n_neg_interval"][1] = max(est["n_neg_interval"][1], 1)
         est["n_neg"] = max(est["n_neg"], 1)
-    if est["restricted_max"] > tol + margin:
+    if est["restricted_max_interval"][0] > tol + margin:
         est["n_pos_interval"][0] = max(est["n_pos_interval"][0], 1)
         est["n_pos_interval"][1] = max(est["n_pos_interval"][1], 1)
         est["n_pos"] = max(est["n_pos"], 1)
