@@ -32,6 +32,14 @@ _BLOCK_BYTES = 64 * 2**20
 LANDMARK_RULES = ("uniform", "kmeans++")
 
 
+def input_tags(tags, kernel):
+    """scikit-learn's input tags of the Nystroem estimators: a precomputed block is pairwise;
+    features may be sparse (read a block at a time as dense rows)."""
+    tags.input_tags.pairwise = kernel == "precomputed"
+    tags.input_tags.sparse = kernel != "precomputed"
+    return tags
+
+
 def _dense(A) -> np.ndarray:
     """Rows as a C-ordered float64 array (sparse rows made dense)."""
     return np.ascontiguousarray(A.toarray() if hasattr(A, "toarray") else A, dtype=np.float64)
@@ -167,11 +175,7 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        # sparse rows are read a block at a time as dense ones
-        tags.input_tags.sparse = self.kernel != "precomputed"
-        return tags
+        return input_tags(super().__sklearn_tags__(), self.kernel)
 
     # -- fit ------------------------------------------------------------------------------
 

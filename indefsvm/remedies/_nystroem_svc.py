@@ -18,7 +18,7 @@ from ..exceptions import ConvergenceWarning
 from ..solvers._linear import linear_svc
 from ..svm._base import check_weights, class_weight_vector, sample_weight_vector
 from ..svm._classes import OvOVotes
-from ._nystroem import KreinNystroem, _rows_per_block
+from ._nystroem import KreinNystroem, _rows_per_block, input_tags
 
 __all__ = ["NystroemSVC"]
 
@@ -144,11 +144,7 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
         self.verbose = verbose
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        # sparse rows are read a block at a time as dense ones
-        tags.input_tags.sparse = self.kernel != "precomputed"
-        return tags
+        return input_tags(super().__sklearn_tags__(), self.kernel)
 
     def _check_settings(self):
         if self.remedy not in REMEDIES:
