@@ -830,7 +830,7 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
 
     ny = model.nystroem_
     rows = [{"pair": [str(plain_label(model.classes_[p])) for p in model._pairs[k][:2]],
-             "status": "converged" if model.kkt_gap_[k] <= model.tol else "max_iter reached",
+             "status": "converged" if model._pair_converged[k] else "max_iter reached",
              "passes": int(model.n_iter_[k]), "kkt_gap": float(model.kkt_gap_[k]),
              "n_sv": int(np.count_nonzero(model._alphas[k] > 0)),
              "n_bounded_sv": int(np.count_nonzero(model._alphas[k] >= model._bounds[k])),

@@ -579,3 +579,13 @@ def test_check_kernel_says_how_many_landmarks_see_the_negative_part():
     assert abs(est.nystroem_landmarks - k) <= 0.15 * k
     assert "~>= " in str(est)
     assert isvm.check_kernel(X=X, kernel="rbf").nystroem_landmarks is None
+
+
+def test_sanity_report_at_another_tol_does_not_call_the_model_a_liar():
+    X, y, _, _ = _heart()
+    clf = NystroemSVC(n_components=80, random_state=0, **SIG).fit(X, y)
+    strict = isvm.sanity_report(clf, X, y, tol=1e-9)
+    assert not strict.is_stationary
+    assert not any("disagrees" in note for note in strict.notes)
+    clf.converged_ = False  # a false claim at the fit's own tol is seen
+    assert any("disagrees" in note for note in isvm.sanity_report(clf, X, y).notes)

@@ -241,6 +241,10 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
             progress(passes, pg_max - pg_min, active)
     f = row_products(Z, rows, w, n_threads)
     gap, b = kkt_gap(f, y, alpha, Cb) if l > 0 else (0.0, 0.0)
+    if not converged and gap <= tol and fabs(s) <= tol * cmax:
+        # the last pass of the budget reached the stopping rule: say so
+        converged = True
+        status = "converged"
     wnorm2 = float(np.dot(w_a, w_a))
     return {"alpha": alpha_a, "w": w_a, "intercept": b, "n_passes": int(passes),
             "converged": converged, "kkt_gap": gap, "feasibility": fabs(s),

@@ -225,7 +225,7 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
             logger.info("features: %d x %d float32 (%.0f MB), %.1f s", Z.shape[0], cols,
                         Z.nbytes / 2**20, time.perf_counter() - t1)
         self._pairs = []
-        coefs, intercepts, n_iter, gaps, alphas, rows = [], [], [], [], [], []
+        coefs, intercepts, n_iter, gaps, alphas, rows, done = [], [], [], [], [], [], []
         converged = True
         worst = None
         for a, b, pos, idx in pairs:
@@ -247,6 +247,7 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
             gaps.append(res.kkt_gap)
             alphas.append(res.alpha)
             rows.append(idx)
+            done.append(bool(res.converged))
             if not res.converged:
                 converged = False
                 worst = res if worst is None or res.kkt_gap > worst.kkt_gap else worst
@@ -261,6 +262,7 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
         self.n_iter_ = np.asarray(n_iter, dtype=np.int64)
         self.kkt_gap_ = np.asarray(gaps)
         self.converged_ = converged
+        self._pair_converged = done
         self._alphas = alphas
         self._rows = rows
         self._bounds = [self.C * w[idx] for idx in rows]
