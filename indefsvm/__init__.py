@@ -17,8 +17,9 @@ sanity_report, SanityReport
     Is a trained model a sensible classifier? w'Mw, bounded SVs, KKT, second order.
 pairwise_distances, PairwiseDistances, DistanceKernel, distances
     Objects to distances (DTW, Levenshtein, ...) to distance-substitution kernels.
-remedies, KreinSVC, compare_remedies
-    What to do with an indefinite kernel: spectrum fixes, the Krein SVM, a comparison.
+remedies, KreinSVC, RemedySearchCV, compare_remedies
+    What to do with an indefinite kernel: spectrum fixes, the Krein SVM, a search that
+    chooses a remedy with its kernel parameter and C and refits it, a comparison.
 KreinNystroem, NystroemSVC
     The same at 10^5 - 10^6 points: Krein-space Nystroem features (K ~ Phi S Phi') and a
     linear SVM on them (krein, flip or clip).
@@ -53,6 +54,7 @@ _NAMES = {
     "KernelLogisticRegression": ".klr",
     "KreinSVC": ".remedies", "compare_remedies": ".remedies",
     "KreinNystroem": ".remedies", "NystroemSVC": ".remedies",
+    "RemedySearchCV": ".remedies",
     "IndefiniteNuSVC": ".svm", "IndefiniteOneClassSVM": ".svm", "IndefiniteSVC": ".svm",
     "IndefiniteSVR": ".svm",
 }
@@ -86,6 +88,7 @@ __all__ = [
     "KreinSVC",
     "NystroemSVC",
     "PairwiseDistances",
+    "RemedySearchCV",
     "KernelReport",
     "SanityReport",
     "UnboundedObjectiveError",

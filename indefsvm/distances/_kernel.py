@@ -13,7 +13,7 @@ from .._validation import check_distance_matrix
 __all__ = ["KINDS", "DistanceKernel", "median_gamma"]
 
 #: the kernel forms and whether each has a gamma
-KINDS = {"rbf": True, "laplacian": True, "linear": False, "polynomial": True}
+KINDS = {"rbf": True, "laplacian": True, "linear": False, "polynomial": True, "tl1": True}
 
 
 def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
@@ -41,7 +41,7 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     """
     iu = np.triu_indices(D.shape[0], 1)
     d = D[iu]
-    if kind != "laplacian":
+    if kind not in ("laplacian", "tl1"):
         d = d * d
     if d.size == 0:
         raise ValueError("the median rule needs at least two training objects (got one "
@@ -67,7 +67,10 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
     - ``linear``: ``<x, z>_O = (d(x, O)^2 + d(z, O)^2 - d(x, z)^2) / 2``, PSD iff ``d`` is
       Euclidean;
     - ``polynomial``: ``(coef0 + gamma <x, z>_O)^degree``, PSD if ``d`` is Euclidean (and
-      ``coef0 >= 0``).
+      ``coef0 >= 0``);
+    - ``tl1``: ``max(1 - gamma d(x, z), 0)``, the truncated distance kernel (Huang et al.
+      2018, there with the L1 distance and ``rho = 1 / gamma``, scaled by ``1 / rho``):
+      local (pairs beyond ``1 / gamma`` get 0) and indefinite in general.
 
     "Euclidean" is Schoenberg's condition (``-1/2 J D^2 J`` PSD), which
     :func:`indefsvm.diagnostics.check_distances` tests. When it fails the kernel is
@@ -82,10 +85,10 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    kind : {"rbf", "laplacian", "linear", "polynomial"}, default="rbf"
+    kind : {"rbf", "laplacian", "linear", "polynomial", "tl1"}, default="rbf"
     gamma : float or "median", default="median"
         ``"median"``: ``1 / median(d^2)`` over the training pairs (``1 / median(d)`` for
-        ``laplacian``), see :func:`median_gamma`. Not used by ``linear``.
+        ``laplacian`` and ``tl1``), see :func:`median_gamma`. Not used by ``linear``.
     coef0 : float, default=1.0
         The polynomial's constant.
     degree : int, default=3
@@ -226,6 +229,8 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
             return np.exp(-self.gamma_ * D * D)
         if self.kind == "laplacian":
             return np.exp(-self.gamma_ * D)
+        if self.kind == "tl1":
+            return np.maximum(1.0 - self.gamma_ * D, 0.0)
         D2 = D * D
         # d(z, O)^2 of each row's object: through the barycentre's formula, or the column of
         # the origin object

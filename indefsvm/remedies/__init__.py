@@ -1,21 +1,33 @@
 """What to do once a kernel is called indefinite: spectrum fixes with consistent test
 transforms (clip, flip, shift, square; CNE / RNE when centred), the Krein-space SVM, the same
 at scale on Krein-space Nystroem features, and :func:`compare_remedies`, which tries them all
-on the same folds."""
+on the same folds, and :class:`RemedySearchCV`, which searches them with their kernel parameter
+and C and refits the one it chooses."""
 
 from ._compare import RemedyComparison, compare_remedies, remedy_estimators
 from ._krein import KreinSVC
 from ._nystroem import KreinNystroem
 from ._nystroem_svc import NystroemSVC
-from ._spectrum_fix import ClipEigenvalues, FlipEigenvalues, ShiftEigenvalues, SquareKernel
+from ._search import METHODS, KernelRanking, RemedySearchCV
+from ._spectrum_fix import (
+    AdvancedShiftEigenvalues,
+    ClipEigenvalues,
+    FlipEigenvalues,
+    ShiftEigenvalues,
+    SquareKernel,
+)
 
 __all__ = [
+    "METHODS",
+    "AdvancedShiftEigenvalues",
     "ClipEigenvalues",
     "FlipEigenvalues",
     "KreinNystroem",
+    "KernelRanking",
     "KreinSVC",
     "NystroemSVC",
     "RemedyComparison",
+    "RemedySearchCV",
     "ShiftEigenvalues",
     "SquareKernel",
     "compare_remedies",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -17,7 +18,13 @@ from .._validation import check_kernel_matrix
 from ..diagnostics._render import render_html, render_text
 from ..svm import IndefiniteSVC
 from ._krein import KreinSVC
-from ._spectrum_fix import ClipEigenvalues, FlipEigenvalues, ShiftEigenvalues, SquareKernel
+from ._spectrum_fix import (
+    AdvancedShiftEigenvalues,
+    ClipEigenvalues,
+    FlipEigenvalues,
+    ShiftEigenvalues,
+    SquareKernel,
+)
 
 __all__ = ["RemedyComparison", "compare_remedies", "remedy_estimators"]
 
@@ -38,7 +45,8 @@ def remedy_estimators(C: float = 1.0, class_weight=None) -> dict:
     -------
     dict of str to estimator
         ``"indefinite SVM"`` (SMO on K as it is), ``"clip"``, ``"flip"``, ``"shift"``,
-        ``"square"`` (spectrum fixes then the SVM), ``"CNE"`` / ``"RNE"`` (clip / flip of the
+        ``"advanced shift"`` (Muench et al. 2020), ``"square"`` (spectrum fixes then the
+        SVM), ``"CNE"`` / ``"RNE"`` (clip / flip of the
         centred kernel, Haasdonk 2005), ``"Krein SVM"`` (Loosli et al. 2016).
 
     Examples
@@ -54,6 +62,7 @@ def remedy_estimators(C: float = 1.0, class_weight=None) -> dict:
         "flip": Pipeline([("fix", FlipEigenvalues()), ("svm", clone(svc))]),
         "shift": Pipeline([("fix", ShiftEigenvalues()), ("svm", clone(svc))]),
         "square": Pipeline([("fix", SquareKernel()), ("svm", clone(svc))]),
+        "advanced shift": Pipeline([("fix", AdvancedShiftEigenvalues()), ("svm", clone(svc))]),
         "CNE": Pipeline([("fix", ClipEigenvalues(centered=True)), ("svm", clone(svc))]),
         "RNE": Pipeline([("fix", FlipEigenvalues(centered=True)), ("svm", clone(svc))]),
         "Krein SVM": KreinSVC(kernel="precomputed", C=C, class_weight=class_weight),
@@ -208,7 +217,8 @@ class RemedyComparison:
 #: decomposition and a sparse solution; no training; one extreme eigenvalue; a full
 #: eigendecomposition; the same with a dense back-projection; a centred decomposition; a
 #: matrix product)
-COST_ORDER = (_INDEF, "k-NN", "shift", "clip", "flip", "Krein SVM", "CNE", "RNE", "square")
+COST_ORDER = (_INDEF, "k-NN", "shift", "clip", "flip", "advanced shift", "Krein SVM", "CNE",
+              "RNE", "square")
 
 
 def choose_method(errors: dict) -> tuple[str, str, dict]:
@@ -293,9 +303,11 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     D : array-like of shape (n, n), optional
         Distances for the k-NN rule; default ``sqrt(max(K_ii + K_jj - 2 K_ij, 0))``.
     cv : int, default=5
-        Outer stratified folds.
+        Outer stratified folds (a Python or NumPy integer).
     param_grid : dict, optional
         ``{"C": [...]}`` for the inner search; ``None``: ``C = 1``, ``k`` still searched.
+        Any other key is an error: to tune the kernel's ``gamma`` too, and to get the
+        chosen model refitted, use :class:`~indefsvm.RemedySearchCV`.
     random_state : int or None
         Seed of the fold shuffling.
     n_jobs : int, optional
@@ -334,9 +346,20 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     classes, counts = np.unique(y, return_counts=True)
     if classes.shape[0] < 2:
         raise ValueError("y holds one class only; give two or more.")
-    if not isinstance(cv, int) or cv < 2 or cv > counts.min():
+    if param_grid is not None:
+        if not isinstance(param_grid, dict):
+            raise ValueError(f"param_grid must be a dict such as {{'C': [0.1, 1, 10]}}; got "
+                             f"{type(param_grid).__name__}.")
+        extra = sorted(set(param_grid) - {"C"})
+        if extra:
+            raise ValueError(f"compare_remedies searches C only; param_grid has {extra}. "
+                             "To tune the kernel's gamma (and per-method parameters) too, "
+                             "use RemedySearchCV(kernel=DistanceKernel(), param_grid=...).")
+    if isinstance(cv, (bool, np.bool_)) or not isinstance(cv, numbers.Integral) or cv < 2 \
+            or cv > counts.min():
         raise ValueError(f"cv must be an integer from 2 to the smallest class size "
                          f"({counts.min()}); got {cv!r}.")
+    cv = int(cv)
     inner = max(2, min(3, int(counts.min() * (cv - 1) / cv)))
     if D is None:
         d = np.diag(K)

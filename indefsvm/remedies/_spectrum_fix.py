@@ -8,6 +8,9 @@ With the training kernel ``K = U diag(lam) U'`` (Chen, Garcia, Gupta, Rahimi & C
 * shift:  ``K~ = K + |lam_min| I``;   test rows unchanged (the shift acts on the training
   diagonal only)
 * square: ``K~ = K K``;               test rows ``k~ = k K``
+* advanced shift (Muench et al. 2020): ``K~ = U_k diag(lam_k + |lam_min|) U_k'`` on the
+  ``k`` directions of largest ``|lam|``; test rows ``k U_k diag((lam_k + |lam_min|) /
+  lam_k) U_k'``
 
 ``centered=True`` first centres the kernel with the training means,
 ``Kc = J K J`` with ``J = I - ee'/n``, and test rows with
@@ -27,7 +30,8 @@ from sklearn.utils.validation import check_is_fitted
 from .._interrupt import unfitted_on_interrupt
 from .._validation import check_kernel_matrix, check_kernel_rows
 
-__all__ = ["ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues", "SquareKernel"]
+__all__ = ["AdvancedShiftEigenvalues", "ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
+           "SquareKernel"]
 
 
 class _KernelFix(TransformerMixin, BaseEstimator):
@@ -69,24 +73,34 @@ class _KernelFix(TransformerMixin, BaseEstimator):
         self
         """
         K = check_kernel_matrix(X, "X (training kernel)", warn_distances=True)
-        self.n_train_ = K.shape[0]
-        self.col_mean_ = K.mean(axis=0)
-        self.all_mean_ = float(self.col_mean_.mean())
-        if self.centered:
-            K = self._center(K)
-            K = (K + K.T) / 2
-        elif K is X:
-            # a copy: the caller's array may change after fit (K *= 7), the transforms must not
-            K = K.copy()
-        self.K_fit_ = K
+        K = self._prepare(K, copy=K is X)
         lam = U = None
         if self._spectrum == "vectors":
             lam, U = np.linalg.eigh(K)
         elif self._spectrum == "values":
             lam = np.linalg.eigvalsh(K)
+        return self._finish(K, lam, U)
+
+    def _prepare(self, K, copy: bool = True):
+        """The training means, and the kernel the fix decomposes (centred when ``centered``;
+        a copy, since the caller's array may change after fit, ``K *= 7``, and the
+        transforms must not)."""
+        self.n_train_ = K.shape[0]
+        self.col_mean_ = K.mean(axis=0)
+        self.all_mean_ = float(self.col_mean_.mean())
+        if self.centered:
+            K = self._center(K)
+            return (K + K.T) / 2
+        return K.copy() if copy else K
+
+    def _finish(self, K, lam, U):
+        """The fix from the prepared kernel and its decomposition (``eigh``; ``U`` None
+        when the fix needs the values only). :class:`~indefsvm.RemedySearchCV` decomposes
+        a fold's kernel once and finishes every fix from it."""
+        self.K_fit_ = K
         if lam is not None:
             self.eigenvalues_ = lam
-            self.eigenvectors_ = U
+            self.eigenvectors_ = U if self._spectrum == "vectors" else None
             # zero threshold relative to the largest |lambda| (numpy.linalg.matrix_rank's)
             self.tol_ = K.shape[0] * np.finfo(float).eps * max(float(np.abs(lam).max()),
                                                                1e-300)
@@ -266,6 +280,123 @@ class ShiftEigenvalues(_KernelFix):
     def _fixed_kernel(self) -> np.ndarray:
         check_is_fitted(self, "n_train_")
         return self.K_fit_ + self.shift_ * np.eye(self.n_train_)
+
+
+class AdvancedShiftEigenvalues(_KernelFix):
+    """The advanced shift: a low-rank approximation, then the shift applied to the kept
+    directions only (Muench, Raab, Biehl & Schleif 2020), with the consistent transform of
+    test rows.
+
+    With ``K = U diag(lam) U'``, keep the ``k`` directions of largest ``|lam|`` and shift
+    them by ``s = max(0, -lam_min)``:
+
+        ``K~ = U_k diag(lam_k + s) U_k'``,  test rows ``k~ = k U_k diag((lam_k + s) / lam_k)
+        U_k'``.
+
+    The plain shift (:class:`ShiftEigenvalues`) lifts every eigenvalue by ``|lam_min|``,
+    the many near zero included, so that noise gains the weight of the most negative
+    direction; here the discarded directions (the null space of the approximation) stay at
+    zero and the order of the kept eigenvalues is preserved, which flip does not do. The
+    training rows transform to the fixed training kernel exactly.
+
+    Parameters
+    ----------
+    rank : "auto", int or float, default="auto"
+        ``"auto"``: the directions with ``|lam| > |lam_min|``, those above the level of the
+        most negative eigenvalue, below which the spectrum cannot be told apart from the
+        indefiniteness (all of them when ``K`` is PSD). An integer: that many directions.
+        A float in (0, 1]: the fewest directions (of largest ``|lam|``) holding that share
+        of ``sum |lam|``.
+    centered : bool, default=False
+        Centre with the training means first.
+
+    Attributes
+    ----------
+    eigenvalues_, eigenvectors_ : ndarray
+        Of the (centred) training kernel.
+    rank_ : int
+        Directions kept.
+    shift_ : float
+        ``s``.
+    projector_ : ndarray of shape (n_train, n_train)
+        ``U_k diag((lam_k + s) / lam_k) U_k'``.
+    n_train_ : int
+    tol_ : float
+        ``n eps max|lam|``: eigenvalues within it of 0 are never kept.
+
+    References
+    ----------
+    M. Muench, C. Raab, M. Biehl & F.-M. Schleif (2020), Structure preserving encoding of
+    non-euclidean similarity data, ICPRAM, the advanced shift (a low-rank approximated
+    null-space correction of the shift).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.remedies import AdvancedShiftEigenvalues
+    >>> K = np.diag([3.0, 0.5, -1.0])
+    >>> AdvancedShiftEigenvalues(rank=2).fit_transform(K)   # keeps 3 and -1, shifts by 1
+    array([[4., 0., 0.],
+           [0., 0., 0.],
+           [0., 0., 0.]])
+    """
+
+    def __init__(self, rank="auto", centered: bool = False):
+        self.rank = rank
+        self.centered = centered
+
+    def _fit_extra(self, K, lam, U):
+        r = self.rank
+        n = lam.shape[0]
+        auto = isinstance(r, str) and r == "auto"
+        if not auto and (isinstance(r, (bool, np.bool_)) or isinstance(r, str)
+                         or not isinstance(r, (int, float, np.number)) or not np.isfinite(r)
+                         or r <= 0):
+            raise ValueError(f"rank must be 'auto', an integer >= 1 or a share in (0, 1]; "
+                             f"got {r!r}.")
+        order = np.argsort(-np.abs(lam), kind="stable")
+        mag = np.abs(lam[order])
+        usable = int(np.count_nonzero(mag > self.tol_))
+        if auto:
+            floor = max(-float(lam[0]), self.tol_)
+            k = int(np.count_nonzero(mag > floor))
+        elif isinstance(r, (int, np.integer)):
+            k = int(r)
+        elif r <= 1:
+            share = np.cumsum(mag) / max(float(mag.sum()), 1e-300)
+            k = int(np.searchsorted(share, float(r) - 1e-12)) + 1
+        else:
+            raise ValueError(f"rank must be 'auto', an integer >= 1 or a share in (0, 1]; "
+                             f"got {r!r}.")
+        k = max(1, min(k, usable, n))
+        keep = np.sort(order[:k])
+        lk, Uk = lam[keep], U[:, keep]
+        self.rank_ = k
+        # the shift of the whole spectrum (Muench et al. estimate lam_min by a von Mises
+        # iteration), applied to the kept directions only
+        self.shift_ = float(max(0.0, -lam.min()))
+        self._kept = keep
+        self.projector_ = (Uk * ((lk + self.shift_) / lk)) @ Uk.T
+
+    def transform(self, X):
+        """Apply the fix consistently to kernel rows k(x, x_train).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_train)
+        """
+        return self._rows(X) @ self.projector_
+
+    def _fixed_kernel(self) -> np.ndarray:
+        check_is_fitted(self, "n_train_")
+        keep = self._kept
+        Uk, lk = self.eigenvectors_[:, keep], self.eigenvalues_[keep]
+        K = (Uk * (lk + self.shift_)) @ Uk.T
+        return (K + K.T) / 2
 
 
 class SquareKernel(_KernelFix):

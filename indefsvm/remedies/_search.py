@@ -1,0 +1,853 @@
+"""``RemedySearchCV``: which remedy, with which kernel parameter and which C -- chosen by
+cross-validation, refitted, and ready to predict.
+
+One machinery with :func:`~indefsvm.compare_remedies`: the same methods, the same decision
+rule (:func:`~indefsvm.remedies._compare.choose_method`), the same report
+(:class:`~indefsvm.remedies.RemedyComparison`). What makes the search cheap:
+
+* the kernel of a fold is computed once per kernel parameter, and decomposed once (and once
+  centred) for every spectrum fix and the Krein SVM that needs it;
+* the Krein SVM makes the decisions of flip (Loosli et al. 2016; see the theory page), so its
+  scores are flip's, not recomputed;
+* the ``C`` grid of a convex method (every fix) is solved in increasing order, each solve
+  started from the last solution scaled to the new box (``alpha C'/C`` stays feasible); the
+  indefinite SVM, whose problem is not convex, starts every ``C`` from zero, as a refit does,
+  so that its scores are the ones its refit would get;
+* the one-vs-one problems of a fit go to the compiled loop in one call, and the (fold,
+  kernel parameter) tasks through joblib (``n_jobs``; a Dask backend spreads them).
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+import warnings
+from itertools import product
+
+import numpy as np
+from joblib import Parallel, delayed
+from scipy.stats import rankdata
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
+from sklearn.metrics import check_scoring
+from sklearn.model_selection import StratifiedKFold, check_cv
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import Pipeline
+from sklearn.utils._available_if import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+
+from .._interrupt import unfitted_on_interrupt
+from .._logging import enable, logger
+from .._validation import check_kernel_matrix, check_kernel_rows
+from ..exceptions import ConvergenceWarning
+from ..solvers._smo import solve_duals
+from ..svm import IndefiniteSVC
+from ..svm._base import class_weight_vector
+from ..svm._classes import OvOVotes
+from ._compare import RemedyComparison, _recommend, choose_method
+from ._krein import KreinSVC
+from ._spectrum_fix import (
+    AdvancedShiftEigenvalues,
+    ClipEigenvalues,
+    FlipEigenvalues,
+    ShiftEigenvalues,
+    SquareKernel,
+)
+
+__all__ = ["METHODS", "RemedySearchCV"]
+
+_INDEF = "indefinite SVM"
+
+#: the fix in front of the SVM of each method (None: the kernel as it is); the Krein SVM
+#: trains on the flipped kernel (and predicts with the original one, the same decisions)
+_FIXES = {
+    _INDEF: None,
+    "clip": lambda p: ClipEigenvalues(),
+    "flip": lambda p: FlipEigenvalues(),
+    "shift": lambda p: ShiftEigenvalues(),
+    "advanced shift": lambda p: AdvancedShiftEigenvalues(rank=p.get("rank", "auto")),
+    "square": lambda p: SquareKernel(),
+    "CNE": lambda p: ClipEigenvalues(centered=True),
+    "RNE": lambda p: FlipEigenvalues(centered=True),
+    "Krein SVM": lambda p: FlipEigenvalues(),
+}
+
+#: every method the search knows, in the order of its report
+METHODS = tuple(_FIXES) + ("k-NN",)
+
+#: the grid keys and the methods they apply to (gamma: the kernel's, every SVM method)
+_KEYS = {"gamma", "C", "n_neighbors", "rank"}
+_DEFAULT_C = (0.01, 0.1, 1.0, 10.0, 100.0)
+_DEFAULT_K = (1, 3, 5, 7, 9)
+#: the default gamma grid: the kernel's own rule (the median rule of DistanceKernel) times
+_GAMMA_FACTORS = tuple(4.0 ** k for k in range(-4, 3))
+#: scorers whose loss is 1 - score (an error rate)
+_RATE_SCORERS = (None, "accuracy", "balanced_accuracy")
+
+
+class KernelRanking(TransformerMixin, BaseEstimator):
+    """Kernel rows to the distances a k-nearest-neighbour rule needs.
+
+    The squared distance in the kernel's (pseudo-Euclidean) space is
+    ``d(x, x_i)^2 = k(x, x) + K_ii - 2 k(x, x_i)``. A test row has no ``k(x, x)``, but it is
+    the same for every training sample and so leaves the order of the neighbours unchanged:
+    ``transform`` returns ``K_ii - 2 k(x, x_i)`` shifted so that each row's smallest value is
+    0 (a valid input of ``KNeighborsClassifier(metric="precomputed")``, which ranks and votes
+    with uniform weights).
+
+    Attributes
+    ----------
+    diag_ : ndarray of shape (n_train,)
+        ``K_ii`` of the training samples.
+    n_train_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.remedies import KernelRanking
+    >>> K = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 1.0]])
+    >>> KernelRanking().fit(K).transform(K[:1])
+    array([[0., 1., 2.]])
+    """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = True
+        return tags
+
+    def fit(self, X, y=None):
+        """Keep the training diagonal.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_train, n_train)
+            Training kernel.
+        y : Ignored
+
+        Returns
+        -------
+        self
+        """
+        K = check_kernel_matrix(X, "X (training kernel)")
+        self.diag_ = np.diag(K).copy()
+        self.n_train_ = K.shape[0]
+        return self
+
+    def transform(self, X):
+        """Neighbour distances (up to each row's own constant).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_train)
+        """
+        check_is_fitted(self, "diag_")
+        R = check_kernel_rows(X, self.n_train_, "X")
+        D = self.diag_[None, :] - 2.0 * R
+        return D - D.min(axis=1, keepdims=True)
+
+
+class _FoldModel(OvOVotes, ClassifierMixin, BaseEstimator):
+    """The one-vs-one SVM of one fold, on fixed kernel rows (what a scorer calls)."""
+
+    decision_function_shape = "ovr"
+    break_ties = False
+
+    def _set(self, classes, pairs, members, coefs, intercepts):
+        self.classes_ = classes
+        self._pairs = pairs
+        self._members = members
+        self._coefs = coefs
+        self._b = intercepts
+        return self
+
+    def _ovo(self, R):
+        return np.column_stack([R[:, idx] @ c + b for idx, c, b in
+                                zip(self._members, self._coefs, self._b, strict=True)])
+
+    def decision_function(self, X):
+        """Decision values (SVC's shapes)."""
+        return self._shaped_decision(self._ovo(X))
+
+    def predict(self, X):
+        """Labels by LIBSVM's vote."""
+        return self._labels_from_ovo(self._ovo(X))
+
+
+def _pairs(y_idx, n_classes):
+    """(a, b, +1 class, indices, signs) of each one-vs-one problem (IndefiniteSVC's)."""
+    helper = OvOVotes()
+    helper.classes_ = np.arange(n_classes)
+    out = []
+    for a, b, pos, idx in helper._pairs_of(y_idx, np.ones(y_idx.shape[0])):
+        out.append((a, b, pos, idx, np.where(y_idx[idx] == pos, 1.0, -1.0)))
+    return out
+
+
+def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
+    """Fit the one-vs-one SVM on the fixed training kernel for each C (ascending), score it
+    on the fixed test rows. Returns {C: (score, fit s, score s, n_sv, converged)}."""
+    n_classes = classes.shape[0]
+    members = _pairs(y_idx, n_classes)
+    n = y_idx.shape[0]
+    w = cw[y_idx]
+    out, last, C_last = {}, None, None
+    Kf = np.ascontiguousarray(Kf, dtype=np.float64)
+    for C in sorted(Cs):
+        t0 = time.perf_counter()
+        problems = []
+        for p, (_, _, _, idx, s) in enumerate(members):
+            C_pair = float(C) * w[idx]
+            start = (np.zeros(idx.shape[0]) if last is None or not warm
+                     else last[p] * (C / C_last))
+            problems.append({"y": s, "p": -np.ones(idx.shape[0]), "C": C_pair,
+                             "alpha0": [start], "sample_of": None if idx.shape[0] == n else idx})
+        res = solve_duals(Kf, problems, check_input=False)
+        t1 = time.perf_counter()
+        last, C_last = [r.alpha for r in res], C
+        coefs = [r.alpha * m[4] for r, m in zip(res, members, strict=True)]
+        model = _FoldModel()._set(classes, [(a, b, pos) for a, b, pos, _, _ in members],
+                                  [m[3] for m in members], coefs, [r.b for r in res])
+        score = _score(scorer, model, Rf, y_te)
+        sv = np.zeros(n, dtype=bool)
+        for m, c in zip(members, coefs, strict=True):
+            sv[m[3][c != 0]] = True
+        out[C] = (score, t1 - t0, time.perf_counter() - t1, int(sv.sum()),
+                  all(r.converged for r in res))
+    return out
+
+
+def _score(scorer, model, R, y_te):
+    if scorer is None:
+        return float(np.mean(model.predict(R) == y_te))
+    return float(scorer(model, R, y_te))
+
+
+def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_weight):
+    """One fold at one kernel parameter: every candidate of ``plan`` (method -> [(index,
+    params)]); k-NN (``knn``: [(index, k)]) when asked. Returns [(index, score, fit s,
+    score s, n_sv, converged)]."""
+    y_tr, y_te = y[train], y[test]
+    # the classes of this training fold (a small class may miss a fold, as in GridSearchCV:
+    # the fold's model then knows the others only)
+    classes = np.unique(y_tr)
+    if classes.shape[0] < 2:
+        nan = float("nan")
+        return ([(i, nan, 0.0, 0.0, 0, True) for cands in plan.values() for i, _ in cands]
+                + [(i, nan, 0.0, 0.0, 0, True) for i, _ in knn])
+    y_idx = np.searchsorted(classes, y_tr)
+    cw = class_weight_vector(class_weight, classes, y_tr)
+    t0 = time.perf_counter()
+    if kernel is not None:
+        tf = clone(kernel)
+        if gamma is not None:
+            tf.set_params(gamma=gamma)
+        Ktr = np.asarray(tf.fit_transform(X[np.ix_(train, train)]), dtype=np.float64)
+        Kte = np.asarray(tf.transform(X[np.ix_(test, train)]), dtype=np.float64)
+    else:
+        Ktr, Kte = X[np.ix_(train, train)], X[np.ix_(test, train)]
+    t_kernel = time.perf_counter() - t0
+    spectra = {}
+
+    def spectrum(centered):
+        # eigh once per (fold, gamma) and per centring, shared by every fix that needs it
+        if centered not in spectra:
+            t = time.perf_counter()
+            probe = ClipEigenvalues(centered=centered)
+            K = probe._prepare(Ktr, copy=False)
+            lam, U = np.linalg.eigh(K)
+            spectra[centered] = (lam, U, time.perf_counter() - t)
+        return spectra[centered]
+
+    out = []
+    done = {}
+    for method, cands in plan.items():
+        by_fix = {}
+        for index, params in cands:
+            key = ("flip" if method == "Krein SVM" else method,
+                   params.get("rank") if method == "advanced shift" else None)
+            by_fix.setdefault(key, []).append((index, params))
+        for key, group in by_fix.items():
+            Cs = sorted({p["C"] for _, p in group})
+            if key not in done:
+                t = time.perf_counter()
+                extra = 0.0
+                if method == _INDEF:
+                    Kf, Rf = Ktr, Kte
+                else:
+                    fix = _FIXES[method](group[0][1])
+                    K = fix._prepare(Ktr, copy=False)
+                    if fix._spectrum is None:
+                        fix._finish(K, None, None)
+                    else:
+                        lam, U, extra = spectrum(fix.centered)
+                        fix._finish(K, lam, U if fix._spectrum == "vectors" else None)
+                    Kf, Rf = fix._fixed_kernel(), fix.transform(Kte)
+                t_fix = t_kernel + extra + time.perf_counter() - t
+                done[key] = (t_fix, _svm_path(Kf, Rf, y_idx, classes, cw, Cs,
+                                              method != _INDEF, scorer, y_te))
+            t_fix, path = done[key]
+            for index, params in group:
+                score, t_fit, t_score, n_sv, conv = path[params["C"]]
+                if method == "Krein SVM":
+                    n_sv = train.shape[0]  # beta is dense: every training sample is used
+                out.append((index, score, t_fix + t_fit, t_score, n_sv, conv))
+    for index, k in knn:
+        t = time.perf_counter()
+        if kernel is not None:
+            Dtr, Dte = X[np.ix_(train, train)], X[np.ix_(test, train)]
+        else:
+            rank = KernelRanking().fit(Ktr)
+            Dtr, Dte = rank.transform(Ktr), rank.transform(Kte)
+        model = KNeighborsClassifier(n_neighbors=k, metric="precomputed").fit(Dtr, y_tr)
+        t1 = time.perf_counter()
+        out.append((index, _score(scorer, model, Dte, y_te), t1 - t, time.perf_counter() - t1,
+                    train.shape[0], True))
+    return out
+
+
+def _as_list(name, values):
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"param_grid[{name!r}] must be a list of values; got {values!r}.")
+    values = list(values)
+    if not values:
+        raise ValueError(f"param_grid[{name!r}] is empty; give at least one value.")
+    return values
+
+
+def _positive(name, v, integer=False):
+    ok = (not isinstance(v, (bool, np.bool_))
+          and isinstance(v, numbers.Integral if integer else numbers.Real)
+          and np.isfinite(v) and v > 0)
+    if not ok:
+        kind = "whole numbers >= 1" if integer else "finite numbers > 0"
+        raise ValueError(f"param_grid[{name!r}] holds {v!r}; its values must be {kind}.")
+    return int(v) if integer else float(v)
+
+
+def _chosen_has(attr):
+    """``available_if`` check: the refitted method has ``attr`` (before fit: some method
+    of the search can have it -- k-NN probabilities, SVM decision values)."""
+
+    def check(self):
+        if hasattr(self, "best_estimator_"):
+            getattr(self.best_estimator_, attr)  # AttributeError: not available
+            return True
+        names = self.methods if self.methods is not None else METHODS
+        want = {"predict_proba": lambda m: m == "k-NN",
+                "decision_function": lambda m: m != "k-NN"}[attr]
+        return any(want(m) for m in names)
+
+    return check
+
+
+class RemedySearchCV(ClassifierMixin, BaseEstimator):
+    """Search the remedies of an indefinite kernel, their kernel parameter and ``C`` by
+    cross-validation; refit the chosen one on all the data.
+
+    ``fit(X, y)`` takes a precomputed kernel matrix, or -- with ``kernel`` a
+    distance-to-kernel transformer such as :class:`~indefsvm.DistanceKernel` -- a distance
+    matrix. Every method (the indefinite SVM, the spectrum fixes, the Krein SVM, k-NN) is
+    scored on the same stratified folds at every point of its grid; the best point of each
+    method gives it its per-fold scores, and the method is chosen by the one-standard-error
+    rule on the *paired* per-fold differences: the method of best mean score is the
+    reference, every method whose mean shortfall is within the standard error of its
+    per-fold shortfalls ties with it, and of those the cheapest and simplest wins (the
+    order :data:`~indefsvm.remedies._compare.COST_ORDER`). Pairing the folds removes what
+    they share (a hard fold is hard for every method). With ``refit=True`` the chosen
+    method, with its best parameters, is refitted on all of ``X`` as an ordinary pipeline
+    of this library's estimators (``best_estimator_``).
+
+    Parameters
+    ----------
+    methods : list of str, optional
+        A subset of :data:`METHODS`: ``"indefinite SVM"``, ``"clip"``, ``"flip"``,
+        ``"shift"``, ``"advanced shift"``, ``"square"``, ``"CNE"``, ``"RNE"``,
+        ``"Krein SVM"``, ``"k-NN"``. ``None``: all of them.
+    param_grid : dict, optional
+        Lists of values for the keys ``"gamma"`` (the kernel transformer's parameter; every
+        SVM method), ``"C"`` (every SVM method), ``"n_neighbors"`` (k-NN) and ``"rank"``
+        (the advanced shift, see :class:`AdvancedShiftEigenvalues`). Any other key is an
+        error. Keys left out take the defaults: ``C`` in 0.01, 0.1, 1, 10, 100; ``gamma``
+        the kernel's own rule on all of ``X`` (the median rule of ``DistanceKernel``) times
+        4^-4 ... 4^2 (seven values) when the kernel has a ``gamma``; ``n_neighbors`` 1, 3,
+        5, 7, 9 (those no larger than a training fold); ``rank`` "auto".
+    kernel : transformer, optional
+        Turns the matrix ``X`` (and test rows) into kernel values: ``fit(D_train)``,
+        ``transform(D_rows)`` with rows of shape ``(n_rows, n_train)``, and a ``gamma``
+        parameter to tune (:class:`~indefsvm.DistanceKernel`). ``X`` then holds distances,
+        which k-NN uses as they are. ``None``: ``X`` is the kernel itself (k-NN ranks
+        neighbours by the kernel's distance, :class:`KernelRanking`).
+    cv : int, cross-validation generator or iterable, default=5
+        An integer (NumPy's too) gives stratified folds, shuffled with ``random_state``
+        when it is given; otherwise scikit-learn's ``check_cv`` conventions.
+    scoring : str or callable, optional
+        A scikit-learn scorer (one metric). ``None``: accuracy.
+    refit : bool, default=True
+        Refit the chosen method on all the data (``best_estimator_``, ``predict``).
+    class_weight : dict, "balanced" or None
+        Class weights of every SVM (k-NN is unweighted).
+    random_state : int, RandomState or None
+        Shuffles the folds of an integer ``cv``.
+    n_jobs : int, optional
+        The (fold, gamma) tasks in parallel through joblib (``None``: one).
+    verbose : bool, default=False
+        Log each finished task (``logging.getLogger("indefsvm")``, INFO).
+
+    Attributes
+    ----------
+    best_method_ : str
+        The chosen method.
+    best_params_ : dict
+        Its parameters (``"method"``, and ``"gamma"``, ``"C"``, ``"n_neighbors"``,
+        ``"rank"`` as they apply).
+    best_score_ : float
+        Its mean cross-validated score.
+    best_index_ : int
+        Its row in ``cv_results_``.
+    best_estimator_ : estimator
+        The chosen method refitted on all of ``X`` (``refit=True``): a ``Pipeline`` of the
+        kernel transformer (when given), the fix (when the method has one) and
+        ``IndefiniteSVC(kernel="precomputed")``, or ``KreinSVC(kernel="precomputed")``, or
+        ``KNeighborsClassifier(metric="precomputed")`` (after :class:`KernelRanking` on a
+        kernel).
+    cv_results_ : dict of ndarray
+        scikit-learn's layout: ``params``, ``param_<key>`` (masked where a key does not
+        apply), ``split<i>_test_score``, ``mean_test_score``, ``std_test_score``,
+        ``rank_test_score``, ``mean_fit_time``, ``std_fit_time``, ``mean_score_time``,
+        ``std_score_time``; and ``method``. A fit time counts the kernel, the fix and the
+        solve of that candidate (work shared with other candidates counted in full).
+    comparison_ : RemedyComparison
+        Each method at its best parameters, fold by fold: the table, the decision and its
+        evidence (``print``, HTML in a notebook, ``to_dict()``). Its errors are ``1 -
+        score`` for accuracy, otherwise minus the score.
+    classes_ : ndarray
+    n_features_in_ : int
+        Training samples (``X`` is square).
+    n_splits_ : int
+    refit_time_ : float
+
+    See Also
+    --------
+    compare_remedies : The report-only view: nested cross-validation of every method.
+
+    References
+    ----------
+    T. Hastie, R. Tibshirani & J. Friedman (2009), The Elements of Statistical Learning,
+    2nd ed., section 7.10 (the one-standard-error rule). G. Loosli, S. Canu & C. S. Ong
+    (2016), Learning SVM in Krein spaces, IEEE TPAMI 38(6). Y. Chen, E. K. Garcia, M. R.
+    Gupta, A. Rahimi & L. Cazzanti (2009), Similarity-based classification: concepts and
+    algorithms, JMLR 10 (clip, flip, shift, square).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=0.5)
+    >>> search = isvm.RemedySearchCV(methods=["indefinite SVM", "flip"],
+    ...                              param_grid={"C": [0.1, 1]}, cv=3,
+    ...                              random_state=0).fit(K, y)
+    >>> search.best_method_ in ("indefinite SVM", "flip")
+    True
+    >>> round(search.score(K, y), 1) >= 0.8
+    True
+    """
+
+    def __init__(self, *, methods=None, param_grid=None, kernel=None, cv=5, scoring=None,
+                 refit=True, class_weight=None, random_state=None, n_jobs=None,
+                 verbose=False):
+        self.methods = methods
+        self.param_grid = param_grid
+        self.kernel = kernel
+        self.cv = cv
+        self.scoring = scoring
+        self.refit = refit
+        self.class_weight = class_weight
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # X is a kernel or distance matrix: cross-validation slices it on both axes
+        tags.input_tags.pairwise = True
+        return tags
+
+    # -- checks -----------------------------------------------------------------------------
+
+    def _methods(self):
+        if self.methods is None:
+            return list(METHODS)
+        if isinstance(self.methods, str) or not hasattr(self.methods, "__iter__"):
+            raise ValueError(f"methods must be a list of names from {list(METHODS)}; got "
+                             f"{self.methods!r}.")
+        names = list(dict.fromkeys(self.methods))
+        unknown = [m for m in names if m not in METHODS]
+        if unknown or not names:
+            raise ValueError(f"unknown methods {unknown}; choose from {list(METHODS)}."
+                             if unknown else "methods is empty; give at least one method.")
+        return [m for m in METHODS if m in names]
+
+    def _tunable(self):
+        """Whether the kernel transformer has a gamma to tune."""
+        if self.kernel is None:
+            return False
+        if "gamma" not in self.kernel.get_params():
+            return False
+        kinds = getattr(self.kernel, "kind", None)
+        from ..distances._kernel import KINDS
+
+        return KINDS.get(kinds, True) if kinds is not None else True
+
+    def _grid(self, X, min_train):
+        grid = dict(self.param_grid or {})
+        if not isinstance(grid, dict):
+            raise ValueError(f"param_grid must be a dict of lists; got {type(grid).__name__}.")
+        unknown = sorted(set(grid) - _KEYS)
+        if unknown:
+            raise ValueError(f"param_grid has unknown keys {unknown}; RemedySearchCV takes "
+                             f"{sorted(_KEYS)} (gamma: the kernel transformer's parameter, "
+                             "C: every SVM, n_neighbors: k-NN, rank: the advanced shift).")
+        out = {}
+        if "gamma" in grid:
+            if not self._tunable():
+                raise ValueError(
+                    "param_grid has 'gamma' but there is no kernel parameter to tune: give "
+                    "kernel=DistanceKernel(...) (or another transformer with a gamma) and "
+                    "distances as X" if self.kernel is None else
+                    f"param_grid has 'gamma' but kernel={self.kernel!r} takes none.")
+            out["gamma"] = [g if isinstance(g, str) else _positive("gamma", g)
+                            for g in _as_list("gamma", grid["gamma"])]
+        elif self._tunable():
+            base = clone(self.kernel).fit(X)
+            g0 = getattr(base, "gamma_", None)
+            out["gamma"] = ([g0 * f for f in _GAMMA_FACTORS] if g0 is not None
+                            else [self.kernel.get_params()["gamma"]])
+        else:
+            out["gamma"] = [None]
+        out["C"] = [_positive("C", c) for c in _as_list("C", grid.get("C", _DEFAULT_C))]
+        if "n_neighbors" in grid:
+            ks = [_positive("n_neighbors", k, integer=True)
+                  for k in _as_list("n_neighbors", grid["n_neighbors"])]
+            big = [k for k in ks if k > min_train]
+            if big:
+                raise ValueError(f"param_grid['n_neighbors'] has {big}, more than the "
+                                 f"{min_train} samples of the smallest training fold.")
+        else:
+            ks = [k for k in _DEFAULT_K if k <= min_train] or [1]
+        out["n_neighbors"] = ks
+        out["rank"] = list(_as_list("rank", grid.get("rank", ["auto"])))
+        for r in out["rank"]:
+            _check_rank(r)
+        return out
+
+    def _candidates(self, methods, grid):
+        cands = []
+        for m in methods:
+            if m == "k-NN":
+                cands += [{"method": m, "n_neighbors": k} for k in grid["n_neighbors"]]
+                continue
+            ranks = grid["rank"] if m == "advanced shift" else [None]
+            for g, r, c in product(grid["gamma"], ranks, grid["C"]):
+                p = {"method": m}
+                if g is not None:
+                    p["gamma"] = g
+                if r is not None:
+                    p["rank"] = r
+                p["C"] = c
+                cands.append(p)
+        return cands
+
+    # -- fit --------------------------------------------------------------------------------
+
+    @unfitted_on_interrupt
+    def fit(self, X, y):
+        """Score every method and parameter on the folds, choose, refit.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_samples)
+            The kernel matrix, or the distance matrix when ``kernel`` is given.
+        y : array-like of shape (n_samples,)
+            Class labels (two or more classes).
+
+        Returns
+        -------
+        self
+        """
+        X = validate_data(self, X, dtype=np.float64, reset=True)
+        if X.shape[0] != X.shape[1]:
+            what = "distances" if self.kernel is not None else "kernel"
+            raise ValueError(f"X must be square, the {what} between the training samples; "
+                             f"got shape {X.shape}.")
+        X = (check_kernel_matrix(X, "X (kernel)") if self.kernel is None
+             else np.ascontiguousarray(X))
+        y = column_or_1d(y, warn=True)
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows.")
+        check_classification_targets(y)
+        self.classes_, counts = np.unique(y, return_counts=True)
+        if self.classes_.shape[0] < 2:
+            raise ValueError("The number of classes has to be greater than one; got 1 class")
+        methods = self._methods()
+        cv = self.cv
+        if isinstance(cv, numbers.Integral) and not isinstance(cv, (bool, np.bool_)):
+            if cv < 2:
+                raise ValueError(f"cv must be 2 or more folds; got {cv!r}.")
+            rs = self.random_state
+            cv = StratifiedKFold(int(cv), shuffle=rs is not None,
+                                 random_state=rs if rs is not None else None)
+        cv = check_cv(cv, y, classifier=True)
+        folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
+        self.n_splits_ = len(folds)
+        min_train = min(tr.shape[0] for tr, _ in folds)
+        grid = self._grid(X, min_train)
+        cands = self._candidates(methods, grid)
+        scorer = None
+        if self.scoring not in (None, "accuracy"):
+            if isinstance(self.scoring, (list, tuple, set, dict)):
+                raise ValueError("RemedySearchCV takes one scoring metric (a string or a "
+                                 "callable), not several.")
+            scorer = check_scoring(self, self.scoring)
+        tasks = []
+        for g in grid["gamma"]:
+            plan = {}
+            for i, p in enumerate(cands):
+                if p["method"] != "k-NN" and p.get("gamma") == g:
+                    plan.setdefault(p["method"], []).append((i, p))
+            tasks.append((g, plan))
+        knn = [(i, p["n_neighbors"]) for i, p in enumerate(cands) if p["method"] == "k-NN"]
+        enable(self.verbose)
+        jobs = [(f, g, plan, knn if gi == 0 else [])
+                for f in range(len(folds)) for gi, (g, plan) in enumerate(tasks)]
+        t0 = time.perf_counter()
+        n_folds = len(folds)
+        scores = np.full((len(cands), n_folds), np.nan)
+        fit_t, score_t = np.zeros_like(scores), np.zeros_like(scores)
+        n_sv = np.zeros_like(scores)
+        stopped = 0
+        for done, ((f, _, _, _), rows) in enumerate(zip(jobs, Parallel(
+                n_jobs=self.n_jobs, return_as="generator")(
+                delayed(_task)(X, y, self.classes_, folds[f][0], folds[f][1], self.kernel,
+                               g, plan, kn, scorer, self.class_weight)
+                for f, g, plan, kn in jobs), strict=True), 1):
+            for index, s, tf, ts, nsv, conv in rows:
+                scores[index, f], fit_t[index, f], score_t[index, f] = s, tf, ts
+                n_sv[index, f] = nsv
+                stopped += not conv
+            if self.verbose:
+                logger.info("RemedySearchCV: task %d of %d done (fold %d, %.1f s)", done,
+                            len(jobs), f + 1, time.perf_counter() - t0)
+        failed = int(np.isnan(scores).any(axis=1).sum())
+        if failed == len(cands):
+            raise ValueError("every training fold holds one class only: give fewer folds "
+                             "(cv) or more samples of each class.")
+        if failed:
+            warnings.warn(f"{failed} of {len(cands)} candidates have a training fold with one "
+                          "class only; their scores are NaN (give fewer folds).",
+                          UserWarning, stacklevel=2)
+        if stopped:
+            warnings.warn(f"{stopped} of the search's SVM fits stopped at max_iter before "
+                          "the stopping rule held; their scores are those of the point "
+                          "reached.", ConvergenceWarning, stacklevel=2)
+        self.cv_results_ = self._results(cands, scores, fit_t, score_t)
+        self._choose(methods, cands, scores, fit_t, n_sv, X, y)
+        if self.refit:
+            t = time.perf_counter()
+            self.best_estimator_ = self._build(self.best_params_).fit(X, y)
+            self.refit_time_ = time.perf_counter() - t
+        return self
+
+    def _results(self, cands, scores, fit_t, score_t):
+        res = {"params": cands, "method": np.array([p["method"] for p in cands], dtype=object)}
+        for key in ("method", "gamma", "C", "n_neighbors", "rank"):
+            vals = np.ma.MaskedArray(np.empty(len(cands), dtype=object),
+                                     mask=[key not in p for p in cands])
+            for i, p in enumerate(cands):
+                if key in p:
+                    vals[i] = p[key]
+            res[f"param_{key}"] = vals
+        for f in range(scores.shape[1]):
+            res[f"split{f}_test_score"] = scores[:, f]
+        res["mean_test_score"] = scores.mean(axis=1)
+        res["std_test_score"] = scores.std(axis=1)
+        ranked = np.where(np.isnan(res["mean_test_score"]), -np.inf, res["mean_test_score"])
+        res["rank_test_score"] = rankdata(-ranked, method="min").astype(np.int32)
+        res["mean_fit_time"], res["std_fit_time"] = fit_t.mean(axis=1), fit_t.std(axis=1)
+        res["mean_score_time"] = score_t.mean(axis=1)
+        res["std_score_time"] = score_t.std(axis=1)
+        return res
+
+    def _choose(self, methods, cands, scores, fit_t, n_sv, X, y):
+        mean = self.cv_results_["mean_test_score"]
+        rate = self.scoring in _RATE_SCORERS
+        best_of, losses = {}, {}
+        mean = np.where(np.isnan(mean), -np.inf, mean)
+        for m in methods:
+            rows = [i for i, p in enumerate(cands) if p["method"] == m]
+            # the first best in grid order (the smaller C, gamma of a tie), as GridSearchCV
+            i = max(rows, key=lambda i: (mean[i], -rows.index(i)))
+            best_of[m] = i
+            losses[m] = (1.0 - scores[i]) if rate else -scores[i]
+        methods = [m for m in methods if np.isfinite(mean[best_of[m]])]
+        chosen, _, _ = choose_method({m: losses[m] for m in methods})
+        self.best_method_ = chosen
+        self.best_index_ = int(best_of[chosen])
+        self.best_params_ = dict(cands[self.best_index_])
+        self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
+        self.comparison_ = self._comparison(methods, cands, best_of, losses, fit_t, n_sv,
+                                            X, rate)
+
+    def _comparison(self, methods, cands, best_of, losses, fit_t, n_sv, X, rate):
+        from ..diagnostics import check_kernel
+
+        g = self.best_params_.get("gamma")
+        if self.kernel is not None:
+            tf = clone(self.kernel)
+            if g is not None:
+                tf.set_params(gamma=g)
+            K = np.asarray(tf.fit_transform(X), dtype=np.float64)
+        else:
+            K = X
+        rep = check_kernel(K)
+        mass = rep.signature.negative_mass
+        kernel = {"verdict": rep.verdict, "lam_min": rep.lam_min, "lam_max": rep.lam_max,
+                  "p": rep.signature.p, "q": rep.signature.q, "negative_mass": mass,
+                  "negative_mass_text": "n/a" if mass is None else f"{100 * mass:.3g} %"}
+        chosen = {}
+        for m in methods:
+            p = cands[best_of[m]]
+            chosen[m] = [p["n_neighbors"] if m == "k-NN" else p["C"]] * self.n_splits_
+        out = RemedyComparison(
+            methods=list(methods), fold_errors={m: np.asarray(losses[m]) for m in methods},
+            fit_seconds={m: float(fit_t[best_of[m]].mean()) for m in methods},
+            n_sv={m: float(n_sv[best_of[m]].mean()) for m in methods}, chosen=chosen,
+            kernel=kernel, cv=self.n_splits_, n=X.shape[0])
+        out.recommendation = _recommend(losses)
+        at = ", ".join(
+            f"{m} " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                                for k, v in cands[best_of[m]].items() if k != "method")
+            for m in methods)
+        out.notes.append(f"Each method at its best cross-validated parameters: {at}.")
+        if not rate:
+            out.notes.append(f"The error column is minus the score ({self.scoring}).")
+        if "Krein SVM" in methods and "flip" in methods:
+            out.notes.append("The Krein SVM makes flip's decisions (it predicts with the "
+                             "original kernel and back-projected coefficients): its scores "
+                             "are flip's; it differs in cost, not accuracy.")
+        return out
+
+    def _build(self, params):
+        """The estimator of a method with its parameters (what ``refit`` fits)."""
+        m = params["method"]
+        steps = []
+        if self.kernel is not None and m != "k-NN":
+            k = clone(self.kernel)
+            if "gamma" in params:
+                k.set_params(gamma=params["gamma"])
+            steps.append(("kernel", k))
+        if m == "k-NN":
+            knn = KNeighborsClassifier(n_neighbors=params["n_neighbors"], metric="precomputed")
+            if self.kernel is not None:
+                return knn
+            steps = [("distance", KernelRanking()), ("knn", knn)]
+        elif m == "Krein SVM":
+            steps.append(("svm", KreinSVC(kernel="precomputed", C=params["C"],
+                                          class_weight=self.class_weight)))
+        else:
+            if m != _INDEF:
+                steps.append(("fix", _FIXES[m](params)))
+            steps.append(("svm", IndefiniteSVC(kernel="precomputed", C=params["C"],
+                                               class_weight=self.class_weight)))
+        return steps[0][1] if len(steps) == 1 else Pipeline(steps)
+
+    # -- prediction -------------------------------------------------------------------------
+
+    def _refitted(self, X):
+        check_is_fitted(self, "cv_results_")
+        if not self.refit:
+            raise AttributeError("RemedySearchCV(refit=False) keeps no fitted model: use "
+                                 "best_params_, or refit=True.")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self.best_estimator_, X
+
+    def predict(self, X):
+        """Predict with the refitted chosen method.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+            Kernel rows (or distances, with ``kernel``) to the training samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        est, X = self._refitted(X)
+        return est.predict(X)
+
+    @available_if(_chosen_has("decision_function"))
+    def decision_function(self, X):
+        """Decision values of the refitted chosen method (an SVM method; k-NN gives
+        ``predict_proba`` instead).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+
+        Returns
+        -------
+        ndarray
+        """
+        est, X = self._refitted(X)
+        return est.decision_function(X)
+
+    @available_if(_chosen_has("predict_proba"))
+    def predict_proba(self, X):
+        """Class probabilities of the chosen k-NN rule (SVM methods: ``decision_function``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        est, X = self._refitted(X)
+        return est.predict_proba(X)
+
+    def score(self, X, y, sample_weight=None):
+        """The ``scoring`` metric (accuracy by default) of the refitted method on ``X, y``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_train)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like, optional
+
+        Returns
+        -------
+        float
+        """
+        if self.scoring in (None, "accuracy"):
+            return super().score(X, y, sample_weight=sample_weight)
+        est, X = self._refitted(X)
+        scorer = check_scoring(est, self.scoring)
+        if sample_weight is not None:
+            return float(scorer(est, X, y, sample_weight=sample_weight))
+        return float(scorer(est, X, y))
+
+
+def _check_rank(r):
+    if isinstance(r, str) and r == "auto":
+        return r
+    if isinstance(r, (bool, np.bool_)) or not isinstance(r, numbers.Real) \
+            or not np.isfinite(r) or r <= 0 or (not isinstance(r, numbers.Integral) and r > 1):
+        raise ValueError(f"param_grid['rank'] holds {r!r}; the advanced shift's rank is a "
+                         "'auto', a whole number >= 1 or a share in (0, 1].")
+    return r

@@ -1,0 +1,384 @@
+"""RemedySearchCV: the search against GridSearchCV on the same folds, the refit against a
+manual refit, scikit-learn's composition (cross_val_score, Pipeline), the grid's contract,
+determinism; the advanced shift and the truncated L1 kernel."""
+
+import numpy as np
+import pytest
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import Pipeline
+
+import indefsvm as isvm
+from indefsvm.remedies import (
+    METHODS,
+    AdvancedShiftEigenvalues,
+    ClipEigenvalues,
+    FlipEigenvalues,
+    KernelRanking,
+    ShiftEigenvalues,
+    SquareKernel,
+)
+
+
+@pytest.fixture(scope="module")
+def series():
+    X, y = isvm.datasets.make_cbf(90, noise=2.0, random_state=3)
+    D = isvm.pairwise_distances(X, metric="dtw", window=0.1)
+    return X, D, y
+
+
+@pytest.fixture(scope="module")
+def sigmoid():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=0.5)
+    return K, y
+
+
+def _fixed(method):
+    return {"clip": ClipEigenvalues(), "flip": FlipEigenvalues(), "shift": ShiftEigenvalues(),
+            "advanced shift": AdvancedShiftEigenvalues(), "square": SquareKernel(),
+            "CNE": ClipEigenvalues(centered=True), "RNE": FlipEigenvalues(centered=True)}[method]
+
+
+def _manual(method, params, kernel=True):
+    """The estimator a user would build by hand for a method and its parameters."""
+    steps = []
+    if kernel and method != "k-NN":
+        steps.append(("kernel", isvm.DistanceKernel(gamma=params["gamma"])))
+    if method == "k-NN":
+        knn = KNeighborsClassifier(n_neighbors=params["n_neighbors"], metric="precomputed")
+        return knn if kernel else Pipeline([("distance", KernelRanking()), ("knn", knn)])
+    if method == "Krein SVM":
+        steps.append(("svm", isvm.KreinSVC(kernel="precomputed", C=params["C"])))
+    else:
+        if method != "indefinite SVM":
+            steps.append(("fix", _fixed(method)))
+        steps.append(("svm", isvm.IndefiniteSVC(kernel="precomputed", C=params["C"])))
+    return steps[0][1] if len(steps) == 1 else Pipeline(steps)
+
+
+# -- the search is GridSearchCV on the same folds ----------------------------------------------
+
+
+def test_indefinite_svm_scores_equal_gridsearchcv(series):
+    """Cold-started, the indefinite SVM's fold scores are exactly GridSearchCV's on the same
+    folds, gamma and C (a search that scored something else would differ here)."""
+    _, D, y = series
+    g0 = isvm.DistanceKernel().fit(D).gamma_
+    gam, Cs = [g0 / 16, g0, g0 * 4], [0.1, 1.0, 100.0]
+    search = isvm.RemedySearchCV(methods=["indefinite SVM"], kernel=isvm.DistanceKernel(),
+                                 param_grid={"gamma": gam, "C": Cs}, cv=4,
+                                 random_state=0).fit(D, y)
+    gs = GridSearchCV(_manual("indefinite SVM", {"gamma": 1.0, "C": 1.0}),
+                      {"kernel__gamma": gam, "svm__C": Cs},
+                      cv=StratifiedKFold(4, shuffle=True, random_state=0)).fit(D, y)
+    ours = {(p["gamma"], p["C"]): i for i, p in enumerate(search.cv_results_["params"])}
+    for j, p in enumerate(gs.cv_results_["params"]):
+        i = ours[(p["kernel__gamma"], p["svm__C"])]
+        for f in range(4):
+            assert search.cv_results_[f"split{f}_test_score"][i] == \
+                gs.cv_results_[f"split{f}_test_score"][j]
+
+
+@pytest.mark.parametrize("method", ["clip", "flip", "shift", "advanced shift", "square", "CNE",
+                                    "RNE", "Krein SVM"])
+def test_warm_started_fixes_score_as_gridsearchcv(sigmoid, method):
+    """The fixes share one eigendecomposition per fold and warm-start the C grid; their
+    fold scores agree with GridSearchCV on the public pipeline to within one test sample
+    (the duals are solved to tol = 1e-3 from another start), and on most folds exactly."""
+    K, y = sigmoid
+    Cs = [0.1, 1.0, 10.0]
+    search = isvm.RemedySearchCV(methods=[method], param_grid={"C": Cs}, cv=3,
+                                 random_state=1).fit(K, y)
+    est = _manual(method, {"C": 1.0}, kernel=False)
+    key = "svm__C" if isinstance(est, Pipeline) else "C"
+    gs = GridSearchCV(est, {key: Cs}, cv=StratifiedKFold(3, shuffle=True, random_state=1)
+                      ).fit(K, y)
+    a = np.array([[search.cv_results_[f"split{f}_test_score"][i] for f in range(3)]
+                  for i in range(3)])
+    b = np.array([[gs.cv_results_[f"split{f}_test_score"][i] for f in range(3)]
+                  for i in range(3)])
+    assert np.max(np.abs(a - b)) <= 1.0 / 90 + 1e-12
+    assert np.mean(a == b) >= 0.75
+
+
+def test_knn_on_a_kernel_ranks_as_the_kernel_distance(sigmoid):
+    """KernelRanking gives the neighbours of the kernel's distance sqrt(k_xx + K_ii - 2
+    k_xi): the same k-NN predictions as on the full distance matrix."""
+    K, y = sigmoid
+    d = np.diag(K)
+    D = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0))
+    tr, te = np.arange(0, 270, 2), np.arange(1, 270, 2)
+    a = KNeighborsClassifier(5, metric="precomputed").fit(D[np.ix_(tr, tr)], y[tr])
+    b = Pipeline([("d", KernelRanking()), ("k", KNeighborsClassifier(5, metric="precomputed"))]
+                 ).fit(K[np.ix_(tr, tr)], y[tr])
+    assert np.array_equal(a.predict(D[np.ix_(te, tr)]), b.predict(K[np.ix_(te, tr)]))
+
+
+# -- the refit ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_refit_equals_a_manual_refit(series, method):
+    """refit=True: best_estimator_'s predictions and decision values equal those of the same
+    method with best_params_ built and fitted by hand."""
+    X, D, y = series
+    te = np.arange(1, 90, 3)
+    tr = np.setdiff1d(np.arange(90), te)
+    Dtr, Dte = D[np.ix_(tr, tr)], D[np.ix_(te, tr)]
+    search = isvm.RemedySearchCV(methods=[method], kernel=isvm.DistanceKernel(),
+                                 param_grid={"C": [0.1, 10.0]}, cv=3,
+                                 random_state=0).fit(Dtr, y[tr])
+    assert search.best_method_ == method
+    manual = _manual(method, search.best_params_).fit(Dtr, y[tr])
+    assert np.array_equal(search.predict(Dte), manual.predict(Dte))
+    if method != "k-NN":
+        assert np.array_equal(search.decision_function(Dte), manual.decision_function(Dte))
+    assert search.score(Dte, y[te]) == manual.score(Dte, y[te])
+
+
+def test_refit_false_keeps_the_choice_only(sigmoid):
+    K, y = sigmoid
+    s = isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]}, cv=3, refit=False,
+                            random_state=0).fit(K, y)
+    assert s.best_params_ == {"method": "flip", "C": 1.0}
+    assert not hasattr(s, "best_estimator_")
+    with pytest.raises(AttributeError, match="refit=False"):
+        s.predict(K)
+
+
+# -- the choice ---------------------------------------------------------------------------------
+
+
+def test_choice_follows_the_paired_one_se_rule(sigmoid):
+    """best_method_ is choose_method of the per-fold errors of each method at its best
+    parameters, and the comparison holds those errors."""
+    from indefsvm.remedies._compare import choose_method
+
+    K, y = sigmoid
+    s = isvm.RemedySearchCV(param_grid={"C": [0.1, 10.0]}, cv=4, random_state=0).fit(K, y)
+    res = s.cv_results_
+    errs = {}
+    for m in s.comparison_.methods:
+        rows = [i for i, p in enumerate(res["params"]) if p["method"] == m]
+        i = rows[int(np.argmax(res["mean_test_score"][rows]))]
+        errs[m] = 1 - np.array([res[f"split{f}_test_score"][i] for f in range(4)])
+        assert np.allclose(s.comparison_.fold_errors[m], errs[m])
+    assert s.best_method_ == choose_method(errs)[0]
+    assert s.best_params_ == res["params"][s.best_index_]
+    assert s.best_score_ == res["mean_test_score"][s.best_index_]
+    assert "Recommendation" in str(s.comparison_) and s.comparison_._repr_html_()
+    assert set(s.comparison_.to_dict()["methods"]) == set(METHODS)
+
+
+def test_cv_results_layout(series):
+    """scikit-learn's layout: params, masked param_ columns, splits, means, ranks, times."""
+    _, D, y = series
+    s = isvm.RemedySearchCV(methods=["flip", "k-NN", "advanced shift"],
+                            kernel=isvm.DistanceKernel(),
+                            param_grid={"gamma": [0.01, 0.1], "C": [1.0, 10.0],
+                                        "n_neighbors": [1, 3], "rank": ["auto", 5]},
+                            cv=3, random_state=0).fit(D, y)
+    res = s.cv_results_
+    n = 2 * 2 + 2 + 2 * 2 * 2
+    assert len(res["params"]) == n
+    for key in ("mean_test_score", "std_test_score", "rank_test_score", "mean_fit_time",
+                "std_fit_time", "mean_score_time", "std_score_time", "split0_test_score",
+                "split2_test_score", "param_C", "param_gamma", "param_n_neighbors",
+                "param_rank", "param_method"):
+        assert len(res[key]) == n, key
+    knn = res["param_method"] == "k-NN"
+    assert res["param_C"].mask[knn].all() and not res["param_C"].mask[~knn].any()
+    assert res["param_rank"].mask[res["param_method"] != "advanced shift"].all()
+    best = res["mean_test_score"].max()
+    assert (res["rank_test_score"][res["mean_test_score"] == best] == 1).all()
+    assert np.all(res["mean_fit_time"] > 0)
+
+
+def test_default_grid_tunes_gamma_around_the_kernels_rule(series):
+    """With a DistanceKernel and no gamma given, gamma runs over the median rule times
+    4^-4 ... 4^2 (seven values), C over 0.01 ... 100."""
+    _, D, y = series
+    s = isvm.RemedySearchCV(methods=["indefinite SVM"], kernel=isvm.DistanceKernel(), cv=3,
+                            random_state=0).fit(D, y)
+    g0 = isvm.DistanceKernel().fit(D).gamma_
+    gams = sorted({p["gamma"] for p in s.cv_results_["params"]})
+    assert np.allclose(gams, [g0 * 4.0 ** k for k in range(-4, 3)])
+    assert sorted({p["C"] for p in s.cv_results_["params"]}) == [0.01, 0.1, 1.0, 10.0, 100.0]
+
+
+# -- scikit-learn's composition -----------------------------------------------------------------
+
+
+def test_inside_cross_val_score_and_a_pipeline(series):
+    """cross_val_score slices the distance matrix on both axes (the pairwise tag); in a
+    Pipeline after PairwiseDistances the search runs on raw series."""
+    X, D, y = series
+    search = isvm.RemedySearchCV(methods=["indefinite SVM", "flip", "k-NN"],
+                                 kernel=isvm.DistanceKernel(),
+                                 param_grid={"C": [1.0, 10.0]}, cv=3, random_state=0)
+    scores = cross_val_score(search, D, y, cv=3)
+    assert scores.shape == (3,) and scores.min() > 0.6
+    pipe = Pipeline([("dtw", isvm.PairwiseDistances("dtw", window=0.1)), ("search", search)])
+    pipe.fit(X[:60], y[:60])
+    direct = search.fit(D[:60, :60], y[:60]).predict(D[60:, :60])
+    assert np.array_equal(pipe.predict(X[60:]), direct)
+
+
+def test_custom_scoring_and_class_weight(sigmoid):
+    K, y = sigmoid
+    s = isvm.RemedySearchCV(methods=["indefinite SVM", "flip"], param_grid={"C": [1.0]},
+                            cv=3, scoring="roc_auc", class_weight="balanced",
+                            random_state=0).fit(K, y)
+    assert 0.5 < s.best_score_ <= 1.0
+    assert "minus the score (roc_auc)" in str(s.comparison_)
+    assert s.best_estimator_.named_steps["svm"].class_weight == "balanced" \
+        if isinstance(s.best_estimator_, Pipeline) else s.best_estimator_.class_weight
+    assert 0.5 < s.score(K, y) <= 1.0
+
+
+# -- the grid's contract ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"param_grid": {"gamma": [0.1]}}, "no kernel parameter to tune"),
+    ({"param_grid": {"C": [1.0], "coef0": [1]}}, r"unknown keys \['coef0'\]"),
+    ({"param_grid": {"C": 1.0}}, "must be a list"),
+    ({"param_grid": {"C": []}}, "is empty"),
+    ({"param_grid": {"C": [0.0]}}, "finite numbers > 0"),
+    ({"param_grid": {"n_neighbors": [500]}}, "more than the"),
+    ({"param_grid": {"rank": [1.5]}}, "share in"),
+    ({"methods": ["banana"]}, "unknown methods"),
+    ({"methods": []}, "methods is empty"),
+    ({"cv": 1}, "2 or more folds"),
+    ({"cv": 1000}, "n_splits=1000"),
+    ({"scoring": ["accuracy", "roc_auc"]}, "one scoring metric"),
+])
+def test_bad_settings_are_named(sigmoid, kw, match):
+    K, y = sigmoid
+    with pytest.raises(ValueError, match=match):
+        isvm.RemedySearchCV(**kw).fit(K, y)
+
+
+def test_bad_inputs_are_named(sigmoid):
+    K, y = sigmoid
+    with pytest.raises(ValueError, match="square"):
+        isvm.RemedySearchCV().fit(K[:, :10], y)
+    with pytest.raises(ValueError, match="got 1 class"):
+        isvm.RemedySearchCV().fit(K[:5, :5], np.ones(5))
+    bad = K.copy()
+    bad[0, 1] += 1.0
+    with pytest.raises(ValueError, match="symmetric"):
+        isvm.RemedySearchCV().fit(bad, y)
+    with pytest.raises(ValueError, match="gamma"):
+        isvm.RemedySearchCV(kernel=isvm.DistanceKernel("linear"),
+                            param_grid={"gamma": [1.0]}).fit(np.abs(K - K.max()), y)
+
+
+def test_numpy_integer_cv_and_determinism(series):
+    """cv=np.int64(3) is an integer; a seed gives the same search, with one job or two."""
+    _, D, y = series
+    kw = dict(methods=["indefinite SVM", "clip", "k-NN"], kernel=isvm.DistanceKernel(),
+              param_grid={"gamma": [0.01, 0.05], "C": [1.0, 10.0]}, random_state=4)
+    a = isvm.RemedySearchCV(cv=np.int64(3), **kw).fit(D, y)
+    b = isvm.RemedySearchCV(cv=3, n_jobs=2, **kw).fit(D, y)
+    for f in range(3):
+        assert np.array_equal(a.cv_results_[f"split{f}_test_score"],
+                              b.cv_results_[f"split{f}_test_score"])
+    assert a.best_params_ == b.best_params_
+    assert np.array_equal(a.predict(D), b.predict(D))
+
+
+def test_compare_remedies_refuses_keys_it_ignored_and_takes_numpy_cv(sigmoid):
+    K, y = sigmoid
+    with pytest.raises(ValueError, match="RemedySearchCV"):
+        isvm.compare_remedies(K, y, param_grid={"gamma": [0.1]})
+    cmp = isvm.compare_remedies(K, y, cv=np.int64(3), random_state=0, methods=["flip"])
+    assert cmp.cv == 3
+
+
+def test_verbose_logs_tasks(sigmoid, caplog):
+    import logging
+
+    K, y = sigmoid
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]}, cv=3, verbose=True,
+                            random_state=0).fit(K, y)
+    assert sum("RemedySearchCV: task" in r.getMessage() for r in caplog.records) == 3
+
+
+def test_stopped_fits_warn(sigmoid, monkeypatch):
+    """Fits that stop at max_iter are counted and reported in one ConvergenceWarning."""
+    from indefsvm.remedies import _search
+
+    real = _search.solve_duals
+    monkeypatch.setattr(_search, "solve_duals",
+                        lambda *a, **k: real(*a, **{**k, "max_iter": 2}))
+    K, y = sigmoid
+    with pytest.warns(isvm.ConvergenceWarning, match="stopped at max_iter"):
+        isvm.RemedySearchCV(methods=["indefinite SVM"], param_grid={"C": [10.0]}, cv=3,
+                            random_state=0).fit(K, y)
+
+
+# -- the advanced shift and the truncated L1 kernel ---------------------------------------------
+
+
+def test_advanced_shift_is_a_shift_of_the_kept_directions():
+    rng = np.random.default_rng(0)
+    U, _ = np.linalg.qr(rng.normal(size=(8, 8)))
+    lam = np.array([-2.0, -0.5, 0.01, 0.02, 0.3, 1.0, 3.0, 5.0])
+    K = (U * lam) @ U.T
+    K = (K + K.T) / 2
+    a = AdvancedShiftEigenvalues().fit(K)
+    # auto: |lam| > |lam_min| = 2 keeps 3 and 5, each lifted by 2; the rest is the null space
+    assert a.rank_ == 2 and np.isclose(a.shift_, 2.0)
+    Kt = a.fit_transform(K)
+    assert np.allclose(np.sort(np.linalg.eigvalsh(Kt)), [0] * 6 + [5.0, 7.0], atol=1e-10)
+    assert np.allclose(a.transform(K), Kt, atol=1e-10)  # training rows: the fixed kernel
+    b = AdvancedShiftEigenvalues(rank=8).fit(K)
+    assert np.allclose(np.sort(np.linalg.eigvalsh(b.fit_transform(K))), np.sort(lam + 2.0))
+    c = AdvancedShiftEigenvalues(rank=0.5).fit(K)  # 5 + 3 of sum |lam| = 11.83 is over half
+    assert c.rank_ == 2
+    with pytest.raises(ValueError, match="rank must be"):
+        AdvancedShiftEigenvalues(rank=-1).fit(K)
+    # a PSD kernel keeps everything above 0 and is not shifted
+    P = (U * np.abs(lam)) @ U.T
+    p = AdvancedShiftEigenvalues().fit((P + P.T) / 2)
+    assert p.shift_ == 0.0 and np.allclose(p.fit_transform((P + P.T) / 2), (P + P.T) / 2)
+
+
+def test_tl1_kernel():
+    rng = np.random.default_rng(1)
+    X, Y = rng.uniform(size=(20, 3)), rng.uniform(size=(7, 3))
+    K = isvm.kernel_matrix(X, Y, kernel="tl1")
+    ref = np.maximum(0.7 * 3 - np.abs(X[:, None, :] - Y[None, :, :]).sum(-1), 0)
+    assert np.allclose(K, ref)
+    assert np.allclose(isvm.kernel_matrix(X, Y, kernel="tl1", rho=0.5),
+                       np.maximum(0.5 - np.abs(X[:, None, :] - Y[None, :, :]).sum(-1), 0))
+    with pytest.raises(ValueError, match="rho must be"):
+        isvm.kernel_matrix(X, kernel="tl1", rho=0.0)
+    clf = isvm.IndefiniteSVC(kernel="tl1", kernel_params={"rho": 1.0}).fit(
+        X, (X[:, 0] > 0.5).astype(int))
+    assert clf.score(X, (X[:, 0] > 0.5).astype(int)) > 0.8
+    # as a distance kernel: max(1 - gamma d, 0), gamma by 1 / median(d)
+    D = isvm.pairwise_distances(X, metric="cityblock")
+    dk = isvm.DistanceKernel("tl1").fit(D)
+    iu = np.triu_indices(20, 1)
+    assert np.isclose(dk.gamma_, 1 / np.median(D[iu]))
+    assert np.allclose(dk.transform(D), np.maximum(1 - dk.gamma_ * D, 0))
+    assert np.allclose(isvm.DistanceKernel("tl1", gamma=1 / 2.1).fit(D).transform(D) * 2.1,
+                       isvm.kernel_matrix(X, kernel="tl1"))
+
+
+def test_interrupt_leaves_the_search_unfitted(sigmoid, monkeypatch):
+    from indefsvm.remedies import _search
+
+    def stop(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_search, "solve_duals", stop)
+    K, y = sigmoid
+    s = isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]}, cv=3)
+    with pytest.raises(KeyboardInterrupt):
+        s.fit(K, y)
+    assert not hasattr(s, "cv_results_") and not hasattr(s, "n_features_in_")
