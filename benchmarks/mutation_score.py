@@ -3,6 +3,7 @@
     python benchmarks/mutation_score.py --sample 200     # a seeded sample of the mutants
     python benchmarks/mutation_score.py --sample 0       # every mutant
     python benchmarks/mutation_score.py --rerun build/mutation_results.json   # after new tests
+    python benchmarks/mutation_score.py --targets indefsvm/remedies/_search.py  # other files
 
 Each mutant changes one thing in one source file -- a comparison (< <=, > >=, == !=), an
 arithmetic operator (+ -, * /), a number (n -> n + 1, x -> 2x, 0 -> 1), a boolean, an
@@ -439,6 +440,9 @@ def main(argv=None):
     ap.add_argument("--merge", nargs="*", metavar="RESULTS", help="only print the score of "
                     "these --out files together")
     ap.add_argument("--files", nargs="*", help="only these of the target files")
+    ap.add_argument("--targets", nargs="*", metavar="GLOB",
+                    help="mutate these files instead (globs relative to the repository, "
+                         "e.g. indefsvm/remedies/_search.py 'indefsvm/distances/*.py')")
     ap.add_argument("--tests", nargs="*", default=["tests"])
     args = ap.parse_args(argv)
     # a kill (SIGTERM) must also restore the mutated file: make it an exception
@@ -469,7 +473,10 @@ def main(argv=None):
             else:
                 results.append(_run_one(r["file"], k, lines, secs))
     else:
-        targets = [t for t in TARGETS if not args.files or t in args.files]
+        pool = TARGETS if not args.targets else sorted(
+            os.path.relpath(p, ROOT) for g in args.targets
+            for p in glob.glob(os.path.join(ROOT, g)) if p.endswith(".py"))
+        targets = [t for t in pool if not args.files or t in args.files]
         all_mutants = []
         for rel in targets:
             with open(os.path.join(ROOT, rel)) as fh:

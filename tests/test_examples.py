@@ -25,6 +25,7 @@ EXPECT = {
     "large_nystroem_svm.py": "Sanity report (NystroemSVC, feature space)",
     "plot_time_series_dtw.py": "1-NN DTW",
     "plot_strings_edit_distance.py": "edit-distance SVM",
+    "plot_remedy_search.py": "pipeline on raw series",
 }
 
 

@@ -217,3 +217,20 @@ def test_decision_rule_equal_errors_pick_the_simplest():
     chosen, best, _ = choose_method({"square": same, "flip": same.copy(),
                                      "indefinite SVM": same.copy(), "k-NN": same.copy()})
     assert chosen == best == "indefinite SVM"
+
+
+def test_decision_rule_best_breaks_exact_ties_only():
+    """rule="best": the tie of the one-SE rule goes to the lower mean; equal means still go
+    to the cheaper method."""
+    from indefsvm.remedies._compare import _recommend, choose_method
+
+    errors = {"indefinite SVM": np.array([0.10, 0.12, 0.08, 0.11, 0.09]),
+              "flip": np.array([0.09, 0.13, 0.06, 0.12, 0.08])}
+    assert choose_method(errors, "best")[0] == "flip"
+    assert choose_method(errors)[0] == "indefinite SVM"
+    same = np.array([0.1, 0.2, 0.1])
+    assert choose_method({"square": same, "clip": same.copy()}, "best")[0] == "clip"
+    assert "clip -- the lowest mean error, and the cheapest" in _recommend(
+        {"square": same, "clip": same.copy()}, "best")
+    with pytest.raises(KeyError):
+        choose_method(errors, "banana")

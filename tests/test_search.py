@@ -382,3 +382,14 @@ def test_interrupt_leaves_the_search_unfitted(sigmoid, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         s.fit(K, y)
     assert not hasattr(s, "cv_results_") and not hasattr(s, "n_features_in_")
+
+
+def test_rule_best_and_a_bad_rule(sigmoid):
+    K, y = sigmoid
+    kw = dict(methods=["indefinite SVM", "square", "flip"], param_grid={"C": [1.0, 10.0]},
+              cv=3, random_state=0)
+    s = isvm.RemedySearchCV(rule="best", **kw).fit(K, y)
+    means = {m: s.comparison_.mean_error(m) for m in s.comparison_.methods}
+    assert means[s.best_method_] == min(means.values())
+    with pytest.raises(ValueError, match="rule must be"):
+        isvm.RemedySearchCV(rule="banana", **kw).fit(K, y)

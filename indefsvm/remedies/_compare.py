@@ -221,7 +221,7 @@ COST_ORDER = (_INDEF, "k-NN", "shift", "clip", "flip", "advanced shift", "Krein 
               "RNE", "square")
 
 
-def choose_method(errors: dict) -> tuple[str, str, dict]:
+def choose_method(errors: dict, rule: str = "one-se") -> tuple[str, str, dict]:
     """The one-standard-error rule on paired per-fold differences.
 
     ``errors``: method -> test error on each fold (the same folds for every method). The
@@ -230,7 +230,8 @@ def choose_method(errors: dict) -> tuple[str, str, dict]:
     (``std(d, ddof=1) / sqrt(folds)``) is within one standard error, and among those the
     first in ``COST_ORDER`` (cheaper and simpler) is chosen. Pairing the folds removes what
     the folds share (a hard fold is hard for every method), which the spread of one method's
-    errors does not. Returns ``(chosen, best, {method: (mean d, se)})``.
+    errors does not. ``rule="best"``: the lowest mean error, exact ties only to the
+    cheaper. Returns ``(chosen, best, {method: (mean d, se)})``.
     """
     means = {k: float(np.mean(v)) for k, v in errors.items()}
     best = min(means, key=lambda k: (means[k], _rank(k)))
@@ -239,7 +240,8 @@ def choose_method(errors: dict) -> tuple[str, str, dict]:
         d = np.asarray(v, dtype=float) - np.asarray(errors[best], dtype=float)
         se = float(np.std(d, ddof=1) / np.sqrt(d.size)) if d.size > 1 else 0.0
         paired[k] = (float(d.mean()), se)
-    within = [k for k, (md, se) in paired.items() if md <= se + 1e-12]
+    slack = {"one-se": 1.0, "best": 0.0}[rule]
+    within = [k for k, (md, se) in paired.items() if md <= slack * se + 1e-12]
     chosen = min(within, key=_rank)
     return chosen, best, paired
 
@@ -248,12 +250,12 @@ def _rank(name: str) -> int:
     return COST_ORDER.index(name) if name in COST_ORDER else len(COST_ORDER)
 
 
-def _recommend(errors: dict) -> str:
+def _recommend(errors: dict, how: str = "one-se") -> str:
     means = {k: float(np.mean(v)) for k, v in errors.items()}
     stds = {k: float(np.std(v)) for k, v in errors.items()}
-    chosen, best, paired = choose_method(errors)
+    chosen, best, paired = choose_method(errors, how)
     rule = ("one standard error of the paired per-fold differences, the same folds for every "
-            "method")
+            "method" if how == "one-se" else "the lowest mean error; exact ties to the cheaper")
     evidence = (f"lowest mean test error: {best} {100 * means[best]:.2f} +/- "
                 f"{100 * stds[best]:.2f} % (standard deviation over the folds)")
     if _INDEF in errors and chosen != _INDEF:
@@ -263,7 +265,9 @@ def _recommend(errors: dict) -> str:
     if chosen == best:
         cheaper = [k for k in errors if _rank(k) < _rank(best)]
         why = (f"ahead of every cheaper method ({', '.join(cheaper)}) by more than {rule}"
-               if cheaper else f"the lowest mean error, and the cheapest method (rule: {rule})")
+               if cheaper and how == "one-se" else
+               f"the lowest mean error (rule: {rule})" if cheaper else
+               f"the lowest mean error, and the cheapest method (rule: {rule})")
         # the runner-up, unless it is the indefinite SVM, already in the evidence
         others = [k for k in errors if k != best and (k != _INDEF or best == _INDEF)]
         if others:
@@ -276,8 +280,10 @@ def _recommend(errors: dict) -> str:
         return f"Recommendation: {head} -- {why}. Evidence: {evidence}."
     md, se = paired[chosen]
     head = ("keep the indefinite SVM" if chosen == _INDEF else chosen)
-    return (f"Recommendation: {head} -- {best} is ahead by {100 * md:.2f} points, within "
-            f"{100 * se:.2f} points ({rule}), and {chosen} is cheaper and simpler. "
+    within = (f"within {100 * se:.2f} points ({rule})" if how == "one-se"
+              else f"a tie ({rule})")
+    return (f"Recommendation: {head} -- {best} is ahead by {100 * md:.2f} points, {within}, "
+            f"and {chosen} is cheaper and simpler. "
             f"Evidence: {evidence}.")
 
 

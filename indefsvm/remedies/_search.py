@@ -388,6 +388,11 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
         A scikit-learn scorer (one metric). ``None``: accuracy.
     refit : bool, default=True
         Refit the chosen method on all the data (``best_estimator_``, ``predict``).
+    rule : {"one-se", "best"}, default="one-se"
+        How the method is chosen from each method's per-fold scores at its best parameters:
+        ``"one-se"`` the one-standard-error rule on paired per-fold differences (above);
+        ``"best"`` the best mean score, exact ties to the cheaper method. The user guide
+        gives how often each lands within 1 point of the best method on real tasks.
     class_weight : dict, "balanced" or None
         Class weights of every SVM (k-NN is unweighted).
     random_state : int, RandomState or None
@@ -458,9 +463,10 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, methods=None, param_grid=None, kernel=None, cv=5, scoring=None,
-                 refit=True, class_weight=None, random_state=None, n_jobs=None,
-                 verbose=False):
+                 refit=True, rule="one-se", class_weight=None, random_state=None,
+                 n_jobs=None, verbose=False):
         self.methods = methods
+        self.rule = rule
         self.param_grid = param_grid
         self.kernel = kernel
         self.cv = cv
@@ -594,6 +600,8 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
         if self.classes_.shape[0] < 2:
             raise ValueError("The number of classes has to be greater than one; got 1 class")
         methods = self._methods()
+        if self.rule not in ("one-se", "best"):
+            raise ValueError(f"rule must be 'one-se' or 'best'; got {self.rule!r}.")
         cv = self.cv
         if isinstance(cv, numbers.Integral) and not isinstance(cv, (bool, np.bool_)):
             if cv < 2:
@@ -694,7 +702,7 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
             best_of[m] = i
             losses[m] = (1.0 - scores[i]) if rate else -scores[i]
         methods = [m for m in methods if np.isfinite(mean[best_of[m]])]
-        chosen, _, _ = choose_method({m: losses[m] for m in methods})
+        chosen, _, _ = choose_method({m: losses[m] for m in methods}, self.rule)
         self.best_method_ = chosen
         self.best_index_ = int(best_of[chosen])
         self.best_params_ = dict(cands[self.best_index_])
@@ -727,7 +735,7 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
             fit_seconds={m: float(fit_t[best_of[m]].mean()) for m in methods},
             n_sv={m: float(n_sv[best_of[m]].mean()) for m in methods}, chosen=chosen,
             kernel=kernel, cv=self.n_splits_, n=X.shape[0])
-        out.recommendation = _recommend(losses)
+        out.recommendation = _recommend({m: losses[m] for m in methods}, self.rule)
         at = ", ".join(
             f"{m} " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                 for k, v in cands[best_of[m]].items() if k != "method")
