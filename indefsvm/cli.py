@@ -6,7 +6,9 @@ gap, support vectors, training (and, when asked, cross-validation) accuracy; ``-
 keeps the model. ``indefsvm predict MODEL DATA`` applies a saved model. ``indefsvm check``
 says whether a kernel is usable in an SVM before training (:func:`indefsvm.check_kernel`), and
 ``indefsvm compare`` tries every remedy for an indefinite kernel on the same folds
-(:func:`indefsvm.compare_remedies`).
+(:func:`indefsvm.compare_remedies`); ``compare --search`` also tunes C (and, with
+``--distances``, the kernel's gamma) and says which method to use
+(:class:`indefsvm.RemedySearchCV`).
 ``--distances`` says that the data file holds distances (DTW, edit, ...) rather than a kernel:
 ``fit`` then trains ``DistanceKernel`` + ``IndefiniteSVC`` (gamma by the median rule unless
 given), ``check`` runs :func:`indefsvm.diagnostics.check_distances`, ``compare`` makes the
@@ -1206,6 +1208,11 @@ def _cmd_compare(args) -> int:
         if D.shape != K.shape:
             raise DataFileError(args.knn_distances, None, f"is {D.shape}; the kernel is "
                                 f"{K.shape}.")
+    if args.search:
+        return _compare_search(args, K, D, y, desc, precomputed)
+    if args.gamma_grid or args.rule:
+        raise CLIError(f"{'--gamma-grid' if args.gamma_grid else '--rule'} belongs to "
+                       "--search (RemedySearchCV); add --search.", EXIT_USAGE)
     _say(args, f"{args.cv}-fold comparison of the remedies on {K.shape[0]} samples"
                + (f", C from {args.C_grid} by inner CV" if args.C_grid else ", C = 1"))
     with _LogBar(args, args.cv, "folds", "compare_remedies: fold", "fold") as bar:
@@ -1231,6 +1238,70 @@ def _cmd_compare(args) -> int:
             tmp, title=f"indefsvm: remedies compared on {os.path.basename(desc)}",
             comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel "
                                            f"{kernel}"))
+        if not args.json:
+            print(f"\nHTML page written to {path}")
+    return 0
+
+
+def _compare_search(args, K, D, y, desc, precomputed) -> int:
+    """``compare --search``: RemedySearchCV over the methods, gamma (with --distances) and C;
+    the comparison of each method at its best point, and the choice."""
+    from .remedies import RemedySearchCV
+
+    if args.knn_distances:
+        raise CLIError("--knn-distances with --search: the search's k-NN ranks neighbours by "
+                       "the kernel's own distance (or reads the distances of --distances); "
+                       "drop --knn-distances.", EXIT_USAGE)
+    if args.gamma_grid and not args.distances:
+        raise CLIError("--gamma-grid tunes the gamma of a distance kernel: use it with "
+                       "--distances (a kernel FILE or --kernel is fixed; give its gamma with "
+                       "--gamma).", EXIT_USAGE)
+    grid = {}
+    if args.C_grid:
+        grid["C"] = args.C_grid
+    if args.gamma_grid:
+        grid["gamma"] = args.gamma_grid
+    kernel = _distance_kernel(args) if args.distances else None
+    X = D if args.distances else K
+    search = RemedySearchCV(kernel=kernel, param_grid=grid or None, cv=args.cv,
+                            rule=args.rule or "one-se", random_state=args.seed,
+                            class_weight="balanced" if args.balanced else None,
+                            n_jobs=args.n_jobs)
+    n_gamma = (len(args.gamma_grid) if args.gamma_grid else
+               7 if args.distances and kernel.kind != "linear" else 1)
+    _say(args, f"{args.cv}-fold search of the remedies on {K.shape[0]} samples"
+               + (f", {n_gamma} gamma" if args.distances else "")
+               + f", C from {args.C_grid or 'the default grid'}")
+    with _LogBar(args, args.cv * n_gamma, "tasks", "RemedySearchCV: task", "task") as bar:
+        search.set_params(verbose=bar.active or args.verbose)
+        try:
+            search.fit(X, y)
+        except ValueError as exc:
+            raise CLIError(str(exc), EXIT_USAGE) from None
+    cmp = search.comparison_
+    params = {k: v for k, v in search.best_params_.items() if k != "method"}
+    if args.json:
+        print(json.dumps({**cmp.to_dict(), "best_method": search.best_method_,
+                          "best_params": params, "best_score": search.best_score_,
+                          "rule": search.rule}, indent=2, default=str))
+    else:
+        print(cmp)
+        shown = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
+                          for k, v in params.items())
+        print(f"\nChosen ({search.rule} rule): {search.best_method_}, {shown}; "
+              f"cross-validated accuracy {100 * search.best_score_:.2f} %.")
+    if args.out:
+        from ._htmlreport import write_compare_html
+
+        os.makedirs(args.out, exist_ok=True)
+        kernel_name = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
+                       else "precomputed" if precomputed else args.kernel)
+        path = os.path.join(args.out, f"indefsvm-search-{os.path.basename(desc)}-"
+                                      f"{kernel_name}.html")
+        _atomic_write(path, lambda tmp: write_compare_html(
+            tmp, title=f"indefsvm: remedies searched on {os.path.basename(desc)}",
+            comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel "
+                                           f"{kernel_name}"))
         if not args.json:
             print(f"\nHTML page written to {path}")
     return 0
@@ -1322,6 +1393,15 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--cv", type=_positive_int, default=5, help="outer folds (default 5)")
     compare.add_argument("--C-grid", type=_float_list, default=None, dest="C_grid",
                          metavar="C1,C2,...", help="choose C by inner CV from these values")
+    compare.add_argument("--search", action="store_true",
+                         help="search every remedy with C (and gamma, with --distances) by "
+                              "cross-validation and say which to use (RemedySearchCV)")
+    compare.add_argument("--gamma-grid", type=_float_list, default=None, dest="gamma_grid",
+                         metavar="G1,G2,...", help="with --search --distances: these gamma "
+                         "(default: the median rule times 4^-4 ... 4^2)")
+    compare.add_argument("--rule", choices=["one-se", "best"], default=None,
+                         help="with --search: the one-standard-error rule on paired folds "
+                              "(default) or the best mean score")
     compare.add_argument("--seed", type=int, default=0, help="fold shuffling seed")
     compare.add_argument("--balanced", action="store_true",
                          help="class weights n / (n_classes * n_c) in every SVM")

@@ -163,3 +163,47 @@ def test_asymmetric_or_negative_distance_files(tmp_path, capsys):
     assert main(["fit", str(tmp_path / "neg.npy"), "--labels", str(tmp_path / "y.txt"),
                  "--distances", "--cv", "0"]) == 1
     assert "Negative values" in capsys.readouterr().err
+
+
+def test_compare_search_with_distances_equals_the_python_search(files, capsys):
+    """compare --search --distances is RemedySearchCV(kernel=DistanceKernel()) on the file:
+    the same choice and parameters; JSON and an HTML page."""
+    path, D, y = files
+    assert main(["compare", "--distances", str(path / "D_train.npy"), "--labels",
+                 str(path / "y_train.txt"), "--cv", "3", "--search", "--C-grid", "1,10",
+                 "--gamma-grid", "0.01,0.1", "--json", "--out", str(path / "page")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ref = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), cv=3, random_state=0,
+                              param_grid={"C": [1.0, 10.0], "gamma": [0.01, 0.1]}
+                              ).fit(D[:45, :45], y[:45])
+    assert out["best_method"] == ref.best_method_
+    assert out["best_params"] == {k: v for k, v in ref.best_params_.items() if k != "method"}
+    assert out["rule"] == "one-se" and len(out["methods"]) == 10
+    (page,) = list((path / "page").glob("indefsvm-search-*.html"))
+    assert "remedies searched" in page.read_text()
+    assert main(["compare", "--distances", str(path / "D_train.npy"), "--labels",
+                 str(path / "y_train.txt"), "--cv", "3", "--search", "--C-grid", "1",
+                 "--gamma-grid", "0.1", "--rule", "best"]) == 0
+    assert "Chosen (best rule):" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra, match", [
+    (["--gamma-grid", "0.1"], "--gamma-grid belongs to --search"),
+    (["--rule", "best"], "--rule belongs to --search"),
+    (["--search", "--knn-distances", "D_train.npy"], "drop --knn-distances"),
+])
+def test_compare_search_usage_errors(files, capsys, extra, match):
+    path, _, _ = files
+    extra = [str(path / e) if e.endswith(".npy") else e for e in extra]
+    K = path / "K.npy"
+    np.save(K, np.eye(45))
+    assert main(["compare", str(K), "--labels", str(path / "y_train.txt"), "--cv", "3",
+                 *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("indefsvm: error:") and match in err and "Traceback" not in err
+
+
+def test_compare_search_gamma_grid_needs_distances(files, capsys):
+    path, _, _ = files
+    assert main(["compare", "--dataset", "heart", "--search", "--gamma-grid", "0.1"]) == 2
+    assert "use it with --distances" in capsys.readouterr().err
