@@ -338,9 +338,10 @@ def plot_remedies(comparison, K, axes=None):
     Parameters
     ----------
     comparison : RemedyComparison
-        From :func:`indefsvm.compare_remedies`.
+        From :func:`indefsvm.compare_remedies`, or ``comparison_`` of a fitted
+        :class:`indefsvm.RemedySearchCV`.
     K : array-like of shape (n, n)
-        The kernel the comparison was run on.
+        The kernel the comparison was run on (for the search: at its chosen gamma).
     axes : pair of matplotlib Axes, optional
 
     Returns
@@ -357,7 +358,13 @@ def plot_remedies(comparison, K, axes=None):
     >>> len(plot_remedies(cmp, K).axes)
     2
     """
-    from .remedies import ClipEigenvalues, FlipEigenvalues, ShiftEigenvalues, SquareKernel
+    from .remedies import (
+        AdvancedShiftEigenvalues,
+        ClipEigenvalues,
+        FlipEigenvalues,
+        ShiftEigenvalues,
+        SquareKernel,
+    )
 
     plt = _plt()
     if axes is None:
@@ -367,7 +374,8 @@ def plot_remedies(comparison, K, axes=None):
     ax1, ax2 = axes
     K = np.asarray(K, dtype=np.float64)
     fixes = {"K as it is": None, "clip": ClipEigenvalues(), "flip": FlipEigenvalues(),
-             "shift": ShiftEigenvalues(), "square": SquareKernel()}
+             "shift": ShiftEigenvalues(), "advanced shift": AdvancedShiftEigenvalues(),
+             "square": SquareKernel()}
     scale = np.abs(np.linalg.eigvalsh(K)).max()
     for name, fix in fixes.items():
         if fix is not None and name not in comparison.methods:

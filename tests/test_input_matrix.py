@@ -137,3 +137,61 @@ def test_precomputed_kernel_forms_are_not_mutated():
         isvm.diagnostics.eta_scan(form, Y_REF)
         isvm.solvers.smo(form, Y_REF, C=1.0)
         assert _digest(form) == before
+
+
+# -- square inputs: kernel and distance matrices ---------------------------------------------
+
+K_REF = np.round(isvm.kernel_matrix(X_REF, kernel="sigmoid", gamma=0.2, coef0=-0.3) * 64) / 64
+D_REF = np.round(isvm.pairwise_distances(X_REF, metric="cityblock") * 8) / 8
+
+
+def _square_forms(M):
+    ro = M.copy()
+    ro.setflags(write=False)
+    wide = np.zeros((M.shape[0], 2 * M.shape[1]))
+    wide[:, ::2] = M
+    yield "float64", M.copy()
+    yield "float32", M.astype(np.float32)
+    yield "float16", M.astype(np.float16)
+    yield "object", M.astype(object)
+    yield "fortran", np.asfortranarray(M)
+    yield "strided view", wide[:, ::2]
+    yield "read-only", ro
+    yield "list", M.tolist()
+    yield "dataframe", pd.DataFrame(M)
+    yield "sparse csr", sp.csr_matrix(M)
+
+
+_SEARCH = dict(methods=["indefinite SVM", "flip", "k-NN"], param_grid={"C": [1.0]}, cv=3,
+               random_state=0)
+SQUARE_ENTRY_POINTS = {
+    "RemedySearchCV (kernel)": (K_REF, lambda M: isvm.RemedySearchCV(**_SEARCH).fit(
+        M, Y_REF).cv_results_["mean_test_score"]),
+    "RemedySearchCV (distances)": (D_REF, lambda M: isvm.RemedySearchCV(
+        kernel=isvm.DistanceKernel(), **_SEARCH).fit(M, Y_REF).cv_results_["mean_test_score"]),
+    "AdvancedShiftEigenvalues": (K_REF, lambda M: isvm.remedies.AdvancedShiftEigenvalues(
+        rank=10).fit(M).transform(M)),
+}
+SQUARE_CELLS = [(name, form, M) for name, (base, _) in SQUARE_ENTRY_POINTS.items()
+                for form, M in _square_forms(base)]
+
+
+@pytest.mark.parametrize("entry,form,M", SQUARE_CELLS,
+                         ids=[f"{e}-{f}" for e, f, _ in SQUARE_CELLS])
+def test_square_input_cell(entry, form, M):
+    """The square matrices of the search and the fixes: the float64 answer, or a clear
+    refusal of object and sparse matrices; the input unchanged."""
+    call = SQUARE_ENTRY_POINTS[entry][1]
+    before = _digest(M)
+    try:
+        got = call(M)
+    except (ValueError, TypeError) as exc:
+        msg = str(exc)
+        assert msg and len(msg) > 15, f"{entry} on {form}: an unclear error {exc!r}"
+        assert _digest(M) == before, f"{entry} changed its {form} input"
+        assert form in ("object", "sparse csr"), f"{entry} refused {form}: {exc}"
+        return
+    assert _digest(M) == before, f"{entry} changed its {form} input"
+    ref = call(_as_float64(M))
+    np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(ref, dtype=float),
+                               rtol=1e-12, atol=1e-12, err_msg=f"{entry} on {form}")

@@ -4,6 +4,8 @@ determinism; the advanced shift and the truncated L1 kernel."""
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
@@ -18,6 +20,7 @@ from indefsvm.remedies import (
     ShiftEigenvalues,
     SquareKernel,
 )
+from indefsvm.remedies._compare import choose_method
 
 
 @pytest.fixture(scope="module")
@@ -153,8 +156,6 @@ def test_refit_false_keeps_the_choice_only(sigmoid):
 def test_choice_follows_the_paired_one_se_rule(sigmoid):
     """best_method_ is choose_method of the per-fold errors of each method at its best
     parameters, and the comparison holds those errors."""
-    from indefsvm.remedies._compare import choose_method
-
     K, y = sigmoid
     s = isvm.RemedySearchCV(param_grid={"C": [0.1, 10.0]}, cv=4, random_state=0).fit(K, y)
     res = s.cv_results_
@@ -393,3 +394,40 @@ def test_rule_best_and_a_bad_rule(sigmoid):
     assert means[s.best_method_] == min(means.values())
     with pytest.raises(ValueError, match="rule must be"):
         isvm.RemedySearchCV(rule="banana", **kw).fit(K, y)
+
+
+# -- properties (hypothesis) --------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(12, 30), st.integers(0, 10_000), st.sampled_from([2, 3]),
+       st.sampled_from(["one-se", "best"]))
+def test_search_properties_on_random_kernels(n, seed, n_classes, rule):
+    """On any symmetric kernel and labels: scores in [0, 1]; each method's best point is
+    its maximum; the choice is a method whose mean is within its reported standard error
+    of the best (one-se) or the best (best); best_score_ is its cv_results_ row; the refit
+    predicts the classes; the same seed gives the same search."""
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(n, n))
+    K = np.tanh((A + A.T) / 4)
+    y = np.arange(n) % n_classes
+    rng.shuffle(y)
+    kw = dict(methods=["indefinite SVM", "clip", "flip", "square", "k-NN"],
+              param_grid={"C": [0.1, 10.0]}, cv=2, rule=rule, random_state=seed)
+    s = isvm.RemedySearchCV(**kw).fit(K, y)
+    res = s.cv_results_
+    assert np.all((res["mean_test_score"] >= 0) & (res["mean_test_score"] <= 1))
+    means = {m: s.comparison_.mean_error(m) for m in s.comparison_.methods}
+    for m in s.comparison_.methods:
+        rows = [i for i, p in enumerate(res["params"]) if p["method"] == m]
+        assert np.isclose(1 - means[m], res["mean_test_score"][rows].max())
+    best = min(means.values())
+    _, _, paired = choose_method(s.comparison_.fold_errors, rule)
+    md, se = paired[s.best_method_]
+    assert md <= (se if rule == "one-se" else 0.0) + 1e-12
+    assert means[s.best_method_] <= best + (se if rule == "one-se" else 0.0) + 1e-12
+    assert s.best_score_ == res["mean_test_score"][s.best_index_]
+    assert set(np.unique(s.predict(K))) <= set(np.unique(y))
+    again = isvm.RemedySearchCV(**kw).fit(K, y)
+    assert again.best_params_ == s.best_params_
+    assert np.array_equal(again.cv_results_["mean_test_score"], res["mean_test_score"])
