@@ -51,7 +51,7 @@ from .exceptions import DataFileError, DistanceMatrixWarning, UnboundedObjective
 DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
 #: the kernel names of indefsvm.kernels.KERNELS (a test checks they agree)
 KERNEL_NAMES = ("l1_gaussian", "linear", "polynomial", "pseudo_euclidean", "rbf", "sigmoid",
-                "sqrt_l1_exponential", "symmetric_kl")
+                "sqrt_l1_exponential", "symmetric_kl", "tl1")
 
 EXIT_DATA = 1
 EXIT_USAGE = 2
@@ -79,7 +79,7 @@ DISTANCE_DATASETS = ("protein213",)
 
 #: the kernels made of distances (--distances) and their DistanceKernel kind
 DISTANCE_KINDS = {"rbf": "rbf", "laplacian": "laplacian", "linear": "linear",
-                  "polynomial": "polynomial", "poly": "polynomial"}
+                  "polynomial": "polynomial", "poly": "polynomial", "tl1": "tl1"}
 
 
 def _datasets():
@@ -282,7 +282,7 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
 def _add_kernel_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kernel", default=None, choices=list(KERNEL_NAMES) + ["poly", "laplacian"],
                    help="kernel name (default: rbf); ignored for a kernel matrix FILE; with "
-                        "--distances one of rbf, laplacian, linear, polynomial")
+                        "--distances one of rbf, laplacian, linear, polynomial, tl1")
     p.add_argument("--gamma", type=_number_or_keyword, default=None,
                    help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto'; "
                         "default 'scale'); with --distances a number or 'median' (default)")
@@ -291,6 +291,9 @@ def _add_kernel_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--degree", type=int, default=None, help="polynomial degree (default 3)")
     p.add_argument("--p", type=int, default=None, dest="pe_p",
                    help="positive dimensions of the pseudo_euclidean kernel")
+    p.add_argument("--rho", type=float, default=None,
+                   help="truncation radius of the tl1 kernel max(rho - |x - z|_1, 0) "
+                        "(default 0.7 x the number of features)")
 
 
 def _add_model_args(p: argparse.ArgumentParser) -> None:
@@ -528,8 +531,7 @@ def _estimator(args, precomputed: bool):
     if args.kernel == "pseudo_euclidean" and args.pe_p is None and not precomputed:
         raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
                        EXIT_USAGE)
-    kernel_params = ({"p": args.pe_p} if args.kernel == "pseudo_euclidean"
-                     and not precomputed else None)
+    kernel_params = None if precomputed else _extra_params(args)
     clf = IndefiniteSVC(
         kernel="precomputed" if precomputed else args.kernel, C=args.C, gamma=args.gamma,
         coef0=args.coef0, degree=args.degree, tol=args.tol, max_iter=args.max_iter,
@@ -1049,6 +1051,18 @@ def _cmd_predict(args) -> int:
     return 0
 
 
+def _extra_params(args) -> dict | None:
+    """kernel_params of the kernels with parameters of their own (--p, --rho)."""
+    if args.kernel == "pseudo_euclidean":
+        return {"p": args.pe_p}
+    if args.kernel == "tl1" and getattr(args, "rho", None) is not None:
+        if not args.rho > 0:
+            raise CLIError(f"--rho must be > 0 (the truncation radius); got {args.rho:g}.",
+                           EXIT_USAGE)
+        return {"rho": args.rho}
+    return None
+
+
 def _kernel_params(args, X) -> dict:
     from .kernels import _DISTANCE_GAMMA, canonical_name, resolve_kernel_params
 
@@ -1059,7 +1073,7 @@ def _kernel_params(args, X) -> dict:
             and canonical_name(args.kernel) in _DISTANCE_GAMMA):
         raise CLIError(f"--gamma must be >= 0 for --kernel {args.kernel} (exp(-gamma d) with "
                        f"gamma < 0 grows with the distance d); got {args.gamma:g}.", EXIT_USAGE)
-    extra = {"p": args.pe_p} if args.kernel == "pseudo_euclidean" else None
+    extra = _extra_params(args)
     return resolve_kernel_params(args.kernel, X, gamma=args.gamma, coef0=args.coef0,
                                  degree=args.degree, kernel_params=extra)
 
@@ -1447,7 +1461,7 @@ def _resolve_defaults(args) -> None:
     # what the user gave, before the defaults fill in: options that do not apply are refused
     args.explicit = [opt for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"),
                                            ("--coef0", "coef0"), ("--degree", "degree"),
-                                           ("--p", "pe_p"))
+                                           ("--p", "pe_p"), ("--rho", "rho"))
                      if getattr(args, attr) is not None]
     args.kernel = "rbf" if args.kernel is None else args.kernel
     args.degree = 3 if args.degree is None else args.degree
@@ -1455,14 +1469,18 @@ def _resolve_defaults(args) -> None:
     if distances:
         if args.kernel not in DISTANCE_KINDS:
             raise CLIError(f"--kernel {args.kernel} is not a kernel of distances; with "
-                           "--distances use rbf (exp(-gamma d^2)), laplacian, linear or "
-                           "polynomial.", EXIT_USAGE)
+                           "--distances use rbf (exp(-gamma d^2)), laplacian, linear, "
+                           "polynomial or tl1.", EXIT_USAGE)
         if args.gamma in ("scale", "auto"):
             raise CLIError(f"--gamma {args.gamma} is for features; with --distances give a "
                            "number or 'median'.", EXIT_USAGE)
         if args.pe_p is not None:
             raise CLIError("--p is a parameter of the pseudo_euclidean kernel of features, "
                            "not of distances.", EXIT_USAGE)
+        if getattr(args, "rho", None) is not None:
+            raise CLIError("--rho is the radius of the tl1 kernel of features; with "
+                           "--distances the tl1 kernel is max(1 - gamma d, 0): give --gamma "
+                           "(1 / radius) or leave the median rule.", EXIT_USAGE)
         args.gamma = "median" if args.gamma is None else args.gamma
         args.coef0 = 1.0 if args.coef0 is None else args.coef0
         return
@@ -1494,11 +1512,12 @@ def _warn_unused_kernel_options(args) -> None:
     if getattr(args, "distances", False):
         kind = DISTANCE_KINDS[args.kernel]
         takes = {"rbf": {"--gamma"}, "laplacian": {"--gamma"}, "linear": set(),
-                 "polynomial": {"--gamma", "--coef0", "--degree"}}[kind]
+                 "polynomial": {"--gamma", "--coef0", "--degree"}, "tl1": {"--gamma"}}[kind]
     else:
         _, allowed = KERNELS[canonical_name(args.kernel)]
         takes = {"--" + a for a in allowed if a in ("gamma", "coef0", "degree")}
         takes |= {"--p"} if "p" in allowed else set()
+        takes |= {"--rho"} if "rho" in allowed else set()
     unused = [o for o in explicit if o not in takes and o != "--kernel"]
     if unused:
         print(f"indefsvm: warning: {' '.join(unused)} {'does' if len(unused) == 1 else 'do'} "

@@ -207,3 +207,21 @@ def test_compare_search_gamma_grid_needs_distances(files, capsys):
     path, _, _ = files
     assert main(["compare", "--dataset", "heart", "--search", "--gamma-grid", "0.1"]) == 2
     assert "use it with --distances" in capsys.readouterr().err
+
+
+def test_tl1_kernel_on_the_command_line(files, capsys):
+    """--kernel tl1 (features, --rho) and --distances --kernel tl1 (gamma by the median
+    rule); --rho with distances is a usage error."""
+    path, D, y = files
+    assert main(["fit", "--dataset", "heart", "--kernel", "tl1", "--rho", "3", "--cv", "0",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["kernel_params"]["rho"] == 3.0
+    assert main(["fit", str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"),
+                 "--distances", "--kernel", "tl1", "--cv", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    iu = np.triu_indices(45, 1)
+    assert out["kernel_params"]["gamma"] == pytest.approx(1 / np.median(D[:45, :45][iu]))
+    assert main(["fit", str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"),
+                 "--distances", "--kernel", "tl1", "--rho", "2"]) == 2
+    assert "--rho is the radius" in capsys.readouterr().err
