@@ -431,3 +431,15 @@ def test_search_properties_on_random_kernels(n, seed, n_classes, rule):
     again = isvm.RemedySearchCV(**kw).fit(K, y)
     assert again.best_params_ == s.best_params_
     assert np.array_equal(again.cv_results_["mean_test_score"], res["mean_test_score"])
+
+
+def test_bad_distances_are_refused_before_any_fold(series):
+    _, D, y = series
+    bad = D.copy()
+    bad[0, 1] = bad[1, 0] = -1.0
+    with pytest.raises(ValueError, match=r"RemedySearchCV\(kernel=None\)"):
+        isvm.RemedySearchCV(kernel=isvm.DistanceKernel()).fit(bad, y)
+    bad = D.copy()
+    bad[0, 1] += 1.0
+    with pytest.raises(ValueError, match="not symmetric"):
+        isvm.RemedySearchCV(kernel=isvm.DistanceKernel()).fit(bad, y)

@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
-from .._validation import check_kernel_matrix, check_kernel_rows
+from .._validation import check_distance_matrix, check_kernel_matrix, check_kernel_rows
 from ..exceptions import ConvergenceWarning
 from ..solvers._smo import solve_duals
 from ..svm import IndefiniteSVC
@@ -590,8 +590,19 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
             what = "distances" if self.kernel is not None else "kernel"
             raise ValueError(f"X must be square, the {what} between the training samples; "
                              f"got shape {X.shape}.")
-        X = (check_kernel_matrix(X, "X (kernel)") if self.kernel is None
-             else np.ascontiguousarray(X))
+        from ..distances import DistanceKernel
+
+        if self.kernel is None:
+            X = check_kernel_matrix(X, "X (kernel)")
+        elif isinstance(self.kernel, DistanceKernel):
+            # checked once here, not in every fold's task
+            try:
+                X = check_distance_matrix(X, "X (training distances)")
+            except ValueError as exc:
+                raise ValueError(str(exc).replace("(kernel='precomputed')",
+                                                  "(RemedySearchCV(kernel=None))")) from None
+        else:
+            X = np.ascontiguousarray(X)
         y = column_or_1d(y, warn=True)
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows.")
