@@ -201,8 +201,10 @@ def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
         problems = []
         for p, (_, _, _, idx, s) in enumerate(members):
             C_pair = float(C) * w[idx]
+            # alpha C'/C keeps y'alpha = 0 and the box (min: a bound value times the ratio
+            # may round one ulp past the new bound)
             start = (np.zeros(idx.shape[0]) if last is None or not warm
-                     else last[p] * (C / C_last))
+                     else np.minimum(last[p] * (C / C_last), C_pair))
             problems.append({"y": s, "p": -np.ones(idx.shape[0]), "C": C_pair,
                              "alpha0": [start], "sample_of": None if idx.shape[0] == n else idx})
         res = solve_duals(Kf, problems, check_input=False)
