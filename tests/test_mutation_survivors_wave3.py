@@ -1,0 +1,221 @@
+"""Tests written for the survivors of the mutation run over the third wave's modules
+(``benchmarks/mutation_score.py --targets``): each pins a behaviour that a one-token change
+of the code left unnoticed. The mutated line is named in each test."""
+
+import numpy as np
+import pytest
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.pipeline import Pipeline
+
+import indefsvm as isvm
+from indefsvm.diagnostics import distances as dist_mod
+from indefsvm.diagnostics.distances import _wilson, triangle_violations
+
+
+@pytest.fixture(scope="module")
+def sigmoid():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    return isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=0.5), y
+
+
+# -- distances/_kernel.py ---------------------------------------------------------------------
+
+
+def test_distance_kernel_degree_and_origin_bounds():
+    """``not 1 <= self.degree <= 64``, ``self.origin >= n``, the origin's type test."""
+    D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
+    for deg in (1, 64):
+        isvm.DistanceKernel("polynomial", degree=deg, gamma=0.01).fit(D)
+    for deg in (0, 65):
+        with pytest.raises(ValueError, match="degree must be"):
+            isvm.DistanceKernel("polynomial", degree=deg).fit(D)
+    isvm.DistanceKernel("linear", origin=2).fit(D)
+    with pytest.raises(ValueError, match="not the index of a training object"):
+        isvm.DistanceKernel("linear", origin=3).fit(D)
+    for bad in (True, 1.0, -1, "first"):
+        with pytest.raises(ValueError, match="origin must be"):
+            isvm.DistanceKernel("linear", origin=bad).fit(D)
+
+
+# -- distances/_objects.py --------------------------------------------------------------------
+
+
+def test_three_dimensional_arrays_are_flattened_series():
+    """``A = A.reshape(A.shape[0], -1)``: (n, T, d) series for a lock-step metric."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 7, 2))
+    D = isvm.pairwise_distances(X, metric="euclidean")
+    flat = X.reshape(5, -1)
+    ref = np.sqrt(((flat[:, None, :] - flat[None, :, :]) ** 2).sum(-1))
+    np.testing.assert_allclose(D, ref, rtol=1e-12, atol=1e-12)
+
+
+# -- diagnostics/distances.py -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k, m", [(0, 10), (3, 10), (50, 200), (199, 200), (7, 7)])
+def test_wilson_interval_against_its_formula(k, m):
+    """The 95 % Wilson score interval, term by term (``half = z sqrt(...) / den``)."""
+    z, p = 1.96, k / m
+    den = 1 + z * z / m
+    centre = (p + z * z / (2 * m)) / den
+    half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / den
+    lo, hi = _wilson(k, m)
+    assert lo == pytest.approx(max(0.0, centre - half), abs=1e-15)
+    assert hi == pytest.approx(min(1.0, centre + half), abs=1e-15)
+    assert 0.0 <= lo <= p <= hi <= 1.0
+
+
+def test_sampled_triangles_are_uniform_over_pairs_and_thirds():
+    """``j = rng.integers(0, n - 1)`` and ``k = rng.integers(0, n - 2)``: every pair and every
+    third point can be drawn. On four points whose two violated inequalities both involve
+    the last point, the sampled share estimates the exact one."""
+    D = np.array([[0.0, 1.0, 1.0, 3.0],
+                  [1.0, 0.0, 1.0, 3.0],
+                  [1.0, 1.0, 0.0, 1.0],
+                  [3.0, 3.0, 1.0, 0.0]])
+    exact, _, total, _ = triangle_violations(D)
+    assert total == 12 and exact == pytest.approx(2 / 12)
+    share, (lo, hi), count, worst = triangle_violations(D, exact_max=2, n_samples=200_000)
+    assert count == 200_000 and lo <= exact <= hi
+    assert abs(share - exact) < 0.005
+    assert worst == pytest.approx(1 / 3)
+
+
+def test_fewer_than_three_objects_have_no_triangle():
+    """``return 0.0, None, 0, 0.0`` for n < 3."""
+    assert triangle_violations(np.array([[0.0, 2.0], [2.0, 0.0]])) == (0.0, None, 0, 0.0)
+
+
+def test_check_distances_symmetrises_an_asymmetric_matrix():
+    """``S = (D + D.T) / 2 if asym > atol else D``: the figures of an asymmetric D are those
+    of its symmetric part (and the verdict says it is not a distance matrix)."""
+    rng = np.random.default_rng(1)
+    P = rng.normal(size=(12, 3))
+    D = np.sqrt(((P[:, None] - P[None]) ** 2).sum(-1))
+    E = np.triu(rng.uniform(0, 0.3, size=(12, 12)), 1)
+    A = D + E - E.T  # (A + A.T) / 2 = D
+    ra, rd = isvm.diagnostics.check_distances(A), isvm.diagnostics.check_distances(D)
+    assert ra.verdict == "not a distance matrix" and not ra.symmetric
+    assert ra.gamma_median == pytest.approx(rd.gamma_median)
+    assert ra.negative_mass == pytest.approx(rd.negative_mass, abs=1e-12)
+    assert ra.triangle_violations == rd.triangle_violations
+
+
+def test_check_distances_asks_for_four_matrices_of_memory(monkeypatch):
+    """``check_memory(8.0 * 4 * n * n, ...)``: the working set is four float64 n x n
+    matrices."""
+    asked = []
+    monkeypatch.setattr(dist_mod, "check_memory", lambda b, *a: asked.append(b))
+    isvm.diagnostics.check_distances(np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0],
+                                               [2.0, 1.0, 0.0]]))
+    assert asked == [8.0 * 4 * 9]
+
+
+# -- remedies/_nystroem.py --------------------------------------------------------------------
+
+
+def test_stability_threshold_keeps_a_direction_at_the_threshold():
+    """``stable = ratio <= float(self.stability)``: a direction whose extension ratio equals
+    the threshold is kept."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(400, 5))
+    kw = dict(kernel="sigmoid", n_components=60, gamma=0.3, coef0=-1.0, random_state=0)
+    ny = isvm.KreinNystroem(**kw, stability=1e300).fit(X)  # every direction, every ratio
+    worst = float(np.max(ny.extension_ratio_))
+    at = isvm.KreinNystroem(**kw, stability=worst).fit(X)
+    assert at.n_unstable_ == 0
+    below = isvm.KreinNystroem(**kw, stability=np.nextafter(worst, 0)).fit(X)
+    assert below.n_unstable_ >= 1
+
+
+@pytest.mark.parametrize("idx, match", [
+    (np.array([[0, 1], [2, 3]]), "landmarks"),
+    (np.array([], dtype=int), "landmarks"),
+    (np.array([0.0, 1.0]), "landmarks"),
+])
+def test_landmark_indices_are_checked_one_condition_at_a_time(idx, match):
+    """``idx.ndim != 1 or idx.size == 0 or not integer``: each condition alone refuses."""
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    with pytest.raises(ValueError, match=match):
+        isvm.KreinNystroem(n_components=2, landmarks=idx).fit(X)
+
+
+# -- remedies/_search.py ----------------------------------------------------------------------
+
+
+def test_n_neighbors_up_to_the_smallest_training_fold(sigmoid):
+    """``k > min_train``: k equal to the smallest training fold is allowed."""
+    K, y = sigmoid
+    K, y = K[:30, :30], y[:30]
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(K, y))
+    smallest = min(len(tr) for tr, _ in folds)
+    s = isvm.RemedySearchCV(methods=["k-NN"], param_grid={"n_neighbors": [smallest]}, cv=3,
+                            random_state=0).fit(K, y)
+    assert s.best_params_ == {"method": "k-NN", "n_neighbors": smallest}
+    with pytest.raises(ValueError, match="more than the"):
+        isvm.RemedySearchCV(methods=["k-NN"], param_grid={"n_neighbors": [smallest + 1]},
+                            cv=3, random_state=0).fit(K, y)
+
+
+@pytest.mark.parametrize("rank", [1.5, 0, -1, True, "half"])
+def test_rank_grid_values_are_checked_before_the_folds(sigmoid, rank):
+    K, y = sigmoid
+    with pytest.raises(ValueError, match=r"param_grid\['rank'\]"):
+        isvm.RemedySearchCV(methods=["advanced shift"], param_grid={"rank": [rank]}).fit(K, y)
+
+
+def test_probabilities_and_decisions_available_by_the_methods(sigmoid):
+    """Before fit, ``predict_proba`` exists only when k-NN may be chosen and
+    ``decision_function`` only when an SVM method may be; after fit, as the choice has."""
+    assert hasattr(isvm.RemedySearchCV(methods=["k-NN"]), "predict_proba")
+    assert not hasattr(isvm.RemedySearchCV(methods=["flip"]), "predict_proba")
+    assert hasattr(isvm.RemedySearchCV(methods=["flip"]), "decision_function")
+    assert not hasattr(isvm.RemedySearchCV(methods=["k-NN"]), "decision_function")
+    K, y = sigmoid
+    s = isvm.RemedySearchCV(methods=["k-NN"], param_grid={"n_neighbors": [5]}, cv=3,
+                            random_state=0).fit(K, y)
+    assert s.predict_proba(K[:4]).shape == (4, 2)
+    assert not hasattr(s, "decision_function")
+
+
+def test_label_count_must_match_the_matrix(sigmoid):
+    """``if y.shape[0] != X.shape[0]``."""
+    K, y = sigmoid
+    with pytest.raises(ValueError, match="270 rows"):
+        isvm.RemedySearchCV().fit(K, y[:-1])
+
+
+def test_class_weights_enter_every_fold_as_in_gridsearchcv(sigmoid):
+    """``C_pair = float(C) * w[idx]``: with class weights the indefinite SVM's fold scores
+    are still exactly GridSearchCV's."""
+    K, y = sigmoid
+    cw = {-1.0: 1.0, 1.0: 4.0}
+    s = isvm.RemedySearchCV(methods=["indefinite SVM"], param_grid={"C": [0.1, 1.0]},
+                            class_weight=cw, cv=3, random_state=0).fit(K, y)
+    gs = GridSearchCV(isvm.IndefiniteSVC(kernel="precomputed", class_weight=cw),
+                      {"C": [0.1, 1.0]}, cv=StratifiedKFold(3, shuffle=True, random_state=0)
+                      ).fit(K, y)
+    for f in range(3):
+        np.testing.assert_array_equal(s.cv_results_[f"split{f}_test_score"],
+                                      gs.cv_results_[f"split{f}_test_score"])
+
+
+@pytest.mark.parametrize("three", [False, True])
+def test_support_vector_counts_are_the_estimators(sigmoid, three):
+    """``sv[m[3][c != 0]] = True``: the comparison's #SV of the indefinite SVM is the mean
+    over the folds of ``IndefiniteSVC.support_`` sizes."""
+    K, y = sigmoid
+    if three:
+        y = np.where(np.arange(y.shape[0]) % 3 == 0, 2.0, y)
+    s = isvm.RemedySearchCV(methods=["indefinite SVM", "flip"], param_grid={"C": [1.0]},
+                            cv=3, random_state=0).fit(K, y)
+    folds = StratifiedKFold(3, shuffle=True, random_state=0).split(K, y)
+    sizes = [isvm.IndefiniteSVC(kernel="precomputed").fit(K[np.ix_(tr, tr)], y[tr])
+             .support_.shape[0] for tr, _ in folds]
+    assert s.comparison_.n_sv["indefinite SVM"] == pytest.approx(np.mean(sizes))
+    pipe = Pipeline([("fix", isvm.remedies.FlipEigenvalues()),
+                     ("svm", isvm.IndefiniteSVC(kernel="precomputed"))])
+    assert s.comparison_.n_sv["flip"] == pytest.approx(np.mean([
+        pipe.fit(K[np.ix_(tr, tr)], y[tr]).named_steps["svm"].support_.shape[0]
+        for tr, _ in StratifiedKFold(3, shuffle=True, random_state=0).split(K, y)]), abs=2)
