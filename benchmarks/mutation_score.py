@@ -102,6 +102,32 @@ EQUIVALENT: dict[tuple[str, str, int, str], str] = {
         "a K that is not 2-D is refused by the kernel check right after",
     ("indefsvm/diagnostics/suitability.py", "strict=True):", 7, "True -> False"):
         "one result per C by construction: zip's strict check cannot fire",
+    # the third wave's modules (--targets)
+    ("indefsvm/remedies/_search.py", "for f, g, plan, kn in jobs), strict=True), 1):", 36,
+     "True -> False"): "one result per job by construction: zip's strict check cannot fire",
+    **{(f, line, col, "Sub -> Add"): "the seed of a random draw: 2**31 + 1 draws seeds from "
+       "a range that is still valid (scikit-learn takes up to 2**32 - 1); any seed is as good"
+       for f, line, col in (
+           ("indefsvm/remedies/_nystroem.py", "_, idx = kmeans_plusplus(X, n_clusters=m, "
+            "random_state=int(rng.integers(2**31 - 1)),", 72),
+           ("indefsvm/remedies/_nystroem_svc.py", "random_state=int(rng.integers(2**31 - 1)), "
+            "n_jobs=self.n_jobs).fit(X)", 30))},
+    ("indefsvm/remedies/_nystroem_svc.py", "W = (self.coef_ * self.metric_).T", 5,
+     "Mult -> Div"): "metric_ holds +1 and -1 only: w * s = w / s",
+    ("indefsvm/remedies/_nystroem.py", 'gamma = p.get("gamma", 0.0)', 23, "0.0 -> 1.0"):
+        "every kernel that reads gamma has it in p (resolve_kernel_params); the default is "
+        "passed only for the linear kernel, which ignores it",
+    ("indefsvm/diagnostics/distances.py",
+     "return [max(0.0, centre - half), min(1.0, centre + half)]", 37, "1.0 -> 2.0"):
+        "centre + half <= 1 in exact arithmetic (= 1 at k = m): the clip removes a rounding",
+    ("indefsvm/diagnostics/distances.py",
+     "proper = asym <= atol and diag <= atol and n_negative == 0", 26, "LtE -> Lt"):
+        "the edge of a tolerance: an asymmetry of exactly 1e-10 max|D| is on either side",
+    ("indefsvm/diagnostics/distances.py", "S = (D + D.T) / 2 if asym > atol else D", 21,
+     "Gt -> GtE"): "the edge of a tolerance: an asymmetry of exactly 1e-10 max|D| is on "
+                   "either side",
+    ("indefsvm/diagnostics/distances.py", "scale = float(np.max(np.abs(D))) or 1.0", 36,
+     "1.0 -> 2.0"): "read only when D is all zeros, where every excess and the worst are 0",
 }
 
 # ---------------------------------------------------------------- the mutator

@@ -219,3 +219,213 @@ def test_support_vector_counts_are_the_estimators(sigmoid, three):
     assert s.comparison_.n_sv["flip"] == pytest.approx(np.mean([
         pipe.fit(K[np.ix_(tr, tr)], y[tr]).named_steps["svm"].support_.shape[0]
         for tr, _ in StratifiedKFold(3, shuffle=True, random_state=0).split(K, y)]), abs=2)
+
+
+# -- the second batch -------------------------------------------------------------------------
+
+
+def test_nystroem_svc_defaults_are_svcs():
+    """``coef0: float = 0.0`` and the other kernel defaults: those of scikit-learn's SVC."""
+    from sklearn.svm import SVC
+
+    ours, theirs = isvm.NystroemSVC().get_params(), SVC().get_params()
+    for key in ("C", "gamma", "coef0", "degree", "tol", "decision_function_shape",
+                "break_ties"):
+        assert ours[key] == theirs[key], key
+
+
+def test_exact_triangle_count_with_a_negative_diagonal():
+    """``mask[k, :] = False``: the third point is never one of the pair (a negative
+    ``D_kk`` would otherwise count ``d_kj > d_kk + d_kj``)."""
+    D = np.array([[-1.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
+    assert triangle_violations(D)[0] == 0.0
+
+
+def test_search_warnings_point_at_the_callers_line(sigmoid, monkeypatch):
+    """``stacklevel``: the ConvergenceWarning of the search names this file."""
+    from indefsvm.remedies import _search
+
+    real = _search.solve_duals
+    monkeypatch.setattr(_search, "solve_duals",
+                        lambda *a, **k: real(*a, **{**k, "max_iter": 2}))
+    K, y = sigmoid
+    with pytest.warns(isvm.ConvergenceWarning) as rec:
+        isvm.RemedySearchCV(methods=["indefinite SVM"], param_grid={"C": [10.0]}, cv=3,
+                            random_state=0).fit(K, y)
+    assert any(r.filename == __file__ for r in rec)
+
+
+def test_search_fit_times_are_durations(sigmoid):
+    """``t1 - t0`` and ``t_fix + t_fit``: each candidate's fit time is positive and no
+    longer than the whole search."""
+    import time
+
+    K, y = sigmoid
+    t = time.perf_counter()
+    s = isvm.RemedySearchCV(methods=["indefinite SVM", "flip", "k-NN"],
+                            param_grid={"C": [0.1, 1.0]}, cv=3, random_state=0).fit(K, y)
+    wall = time.perf_counter() - t
+    res = s.cv_results_
+    assert np.all(res["mean_fit_time"] > 0) and np.all(res["mean_fit_time"] < wall)
+    assert np.all(res["mean_score_time"] >= 0) and np.all(res["mean_score_time"] < wall)
+    flip = [i for i, p in enumerate(res["params"]) if p["method"] == "flip"]
+    # flip's time holds its eigendecomposition on top of its solve
+    assert res["mean_fit_time"][flip].min() > 0
+
+
+def test_distance_kernel_gamma_strings():
+    """``isinstance(self.gamma, str) and self.gamma == "median"``: another string is refused."""
+    D = np.array([[0.0, 1.0], [1.0, 0.0]])
+    with pytest.raises(ValueError, match="gamma must be 'median' or a number"):
+        isvm.DistanceKernel(gamma="scale").fit(D)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0)])
+def test_empty_vectors_are_refused(shape):
+    """``A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0``."""
+    with pytest.raises(ValueError, match="non-empty"):
+        isvm.pairwise_distances(np.zeros(shape), metric="euclidean")
+
+
+def test_median_rule_with_a_few_duplicates_and_small_distances():
+    """``if med <= 0``: a median below 1 is used as it is; only a zero median (duplicates
+    the majority) falls back to the positive distances."""
+    D = np.array([[0.0, 0.0, 0.5, 0.6],
+                  [0.0, 0.0, 0.5, 0.6],
+                  [0.5, 0.5, 0.0, 0.7],
+                  [0.6, 0.6, 0.7, 0.0]])
+    from indefsvm.distances import median_gamma
+
+    iu = np.triu_indices(4, 1)
+    assert median_gamma(D) == pytest.approx(1 / np.median(D[iu] ** 2))
+
+
+@pytest.mark.parametrize("weights", [(1, True, 1), (1, 1.5, 1), (1, 1)])
+def test_levenshtein_weights_each_condition(weights):
+    """``len(w) != 3 or not all(integral and not bool ...)``."""
+    with pytest.raises(ValueError, match="weights"):
+        isvm.pairwise_distances(["ab", "abc"], metric="levenshtein", weights=weights)
+
+
+def test_search_methods_must_be_a_list(sigmoid):
+    """``isinstance(self.methods, str) or not iterable``: one name as a string is refused."""
+    K, y = sigmoid
+    with pytest.raises(ValueError, match="methods must be a list"):
+        isvm.RemedySearchCV(methods="flip").fit(K, y)
+    with pytest.raises(ValueError, match="methods must be a list"):
+        isvm.RemedySearchCV(methods=3).fit(K, y)
+
+
+def test_gamma_profile_with_zero_negligible_mass():
+    """``if m > negligible``: a gamma whose negative mass is exactly the threshold counts
+    as negligible (a Euclidean distance: every mass is 0)."""
+    rng = np.random.default_rng(3)
+    P = rng.normal(size=(15, 2))
+    D = np.sqrt(((P[:, None] - P[None]) ** 2).sum(-1))
+    rep = isvm.diagnostics.check_distances(D, negligible=0.0)
+    gammas = [g for g, _ in rep.gamma_profile]
+    assert all(m == 0.0 for _, m in rep.gamma_profile)
+    assert rep.gamma_negligible_below == max(gammas)
+    assert rep.gamma_negligible_above == min(gammas)
+
+
+def test_object_arrays_of_strings_are_strings():
+    """``X.dtype == object and X.size > 0 and isinstance(X.flat[0], str)``."""
+    with pytest.raises(ValueError, match="holds strings"):
+        isvm.pairwise_distances(np.array(["ab", "cd"], dtype=object), metric="dtw")
+
+
+def test_pairwise_distances_asks_memory_for_the_matrix(monkeypatch):
+    """``n_x = len(X) if ... and not isinstance(X, str)``: the memory check sees n_x x n_y."""
+    from indefsvm.distances import _pairwise
+
+    asked = []
+    monkeypatch.setattr(_pairwise, "check_memory", lambda b, *a: asked.append(b))
+    isvm.pairwise_distances(np.zeros((4, 2)), np.zeros((3, 2)), metric="euclidean")
+    assert asked == [8.0 * 4 * 3]
+
+
+def test_distance_progress_ends_at_the_total(caplog):
+    """``done = 0`` and ``progress(r1 * len(B), ...)``: with verbose the last line says
+    all pairs are done; without, nothing is logged (``verbose=False`` by default)."""
+    import logging
+
+    def l1(a, b):
+        return float(np.abs(np.asarray(a) - np.asarray(b)).sum())
+
+    X = np.array([[0.0], [1.0], [3.0]])
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.pairwise_distances(X, metric=l1)
+        isvm.pairwise_distances(["ab", "abc", "b"], metric="levenshtein")
+        assert not caplog.records
+        isvm.pairwise_distances(X, metric=l1, verbose=True)
+        isvm.pairwise_distances(["ab", "abc", "b"], metric="levenshtein", verbose=True)
+    msgs = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("l1 distances: 9 of 9 pairs") for m in msgs), msgs
+    assert any(m.startswith("levenshtein distances: 9 of 9 pairs") for m in msgs), msgs
+
+
+def test_nystroem_svc_log_lines_say_the_truth(caplog):
+    """The features line: rows x columns, their MB and a duration."""
+    import logging
+    import re
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        clf = isvm.NystroemSVC(n_components=40, random_state=0, verbose=True).fit(X, y)
+    cols = clf.nystroem_.n_components_
+    line = next(r.getMessage() for r in caplog.records
+                if r.getMessage().startswith("features:"))
+    m = re.match(r"features: (\d+) x (\d+) float32 \((\d+) MB\), ([\d.]+) s", line)
+    assert m and int(m[1]) == 300 and int(m[2]) == cols
+    assert int(m[3]) == round(300 * cols * 4 / 2**20) and float(m[4]) < 60
+    ny = next(r.getMessage() for r in caplog.records if r.getMessage().startswith("Nystroem:"))
+    assert float(ny.rsplit(", ", 1)[1].rstrip(" s")) < 60
+
+
+def test_object_arrays_of_objects_take_the_list_path():
+    """``X.dtype != object``: a 1-D object array of arrays is a list of objects (series of
+    different lengths for DTW, vectors for the lock-step metrics)."""
+    S = np.empty(2, dtype=object)
+    S[0], S[1] = np.zeros(3), np.ones(5)
+    D = isvm.pairwise_distances(S, metric="dtw")
+    assert D.shape == (2, 2) and D[0, 1] > 0
+    V = np.empty(2, dtype=object)
+    V[0], V[1] = np.zeros(3), np.ones(3)
+    np.testing.assert_allclose(isvm.pairwise_distances(V, metric="euclidean")[0, 1],
+                               np.sqrt(3))
+
+
+def test_search_log_names_the_fold(sigmoid, caplog):
+    import logging
+
+    K, y = sigmoid
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]}, cv=3, verbose=True,
+                            random_state=0).fit(K, y)
+    msgs = [r.getMessage() for r in caplog.records if "RemedySearchCV" in r.getMessage()]
+    assert [m.split("(fold ")[1].split(",")[0] for m in msgs] == ["1", "2", "3"]
+
+
+def test_a_training_fold_with_one_class(sigmoid):
+    """A fold whose training part holds one class scores NaN (with a warning), takes no
+    time, and is left out of the choice; every fold so: an error."""
+    K, y = sigmoid
+    one = np.flatnonzero(y == y[0])
+    other = np.flatnonzero(y != y[0])
+    folds = [(one[:60], np.r_[one[60:70], other[:10]]),
+             (np.r_[one[:80], other[:80]], np.r_[one[80:90], other[80:90]])]
+    with pytest.warns(UserWarning, match="1 of 2 training folds hold one class only"):
+        s = isvm.RemedySearchCV(methods=["indefinite SVM", "k-NN"],
+                                param_grid={"C": [1.0], "n_neighbors": [3]}, cv=folds).fit(K, y)
+    res = s.cv_results_
+    assert np.all(np.isnan(res["split0_test_score"])) and np.all(res["mean_fit_time"] < 0.5)
+    assert np.all(np.isnan(res["mean_test_score"]))
+    # the choice reads the second fold only
+    assert s.best_score_ == res["split1_test_score"][s.best_index_]
+    assert s.comparison_.cv == 1 and s.predict(K[:3]).shape == (3,)
+    with pytest.raises(ValueError, match="one class only"):
+        isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]},
+                            cv=[folds[0], folds[0]]).fit(K, y)

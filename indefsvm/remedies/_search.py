@@ -38,7 +38,12 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
-from .._validation import check_distance_matrix, check_kernel_matrix, check_kernel_rows
+from .._validation import (
+    check_distance_matrix,
+    check_kernel_matrix,
+    check_kernel_rows,
+    user_stacklevel,
+)
 from ..exceptions import ConvergenceWarning
 from ..solvers._smo import solve_duals
 from ..svm import IndefiniteSVC
@@ -412,7 +417,9 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
         Its parameters (``"method"``, and ``"gamma"``, ``"C"``, ``"n_neighbors"``,
         ``"rank"`` as they apply).
     best_score_ : float
-        Its mean cross-validated score.
+        Its mean cross-validated score (over the folds whose training part holds two
+        classes or more: a fold of one class scores NaN in ``cv_results_``, as
+        ``GridSearchCV``'s ``error_score``, and the choice reads the other folds).
     best_index_ : int
         Its row in ``cv_results_``.
     best_estimator_ : estimator
@@ -663,18 +670,21 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
             if self.verbose:
                 logger.info("RemedySearchCV: task %d of %d done (fold %d, %.1f s)", done,
                             len(jobs), f + 1, time.perf_counter() - t0)
-        failed = int(np.isnan(scores).any(axis=1).sum())
-        if failed == len(cands):
+        # a fold whose training part holds one class scores NaN for every candidate (as
+        # GridSearchCV's error_score): cv_results_ keeps the NaN, the choice reads the others
+        bad = np.isnan(scores).all(axis=0)
+        if bad.all():
             raise ValueError("every training fold holds one class only: give fewer folds "
                              "(cv) or more samples of each class.")
-        if failed:
-            warnings.warn(f"{failed} of {len(cands)} candidates have a training fold with one "
-                          "class only; their scores are NaN (give fewer folds).",
-                          UserWarning, stacklevel=2)
+        if bad.any():
+            warnings.warn(f"{int(bad.sum())} of {n_folds} training folds hold one class only; "
+                          "their scores are NaN and the choice reads the other folds (give "
+                          "fewer folds).", UserWarning, stacklevel=user_stacklevel())
+        self._valid_folds = ~bad
         if stopped:
             warnings.warn(f"{stopped} of the search's SVM fits stopped at max_iter before "
                           "the stopping rule held; their scores are those of the point "
-                          "reached.", ConvergenceWarning, stacklevel=2)
+                          "reached.", ConvergenceWarning, stacklevel=user_stacklevel())
         self.cv_results_ = self._results(cands, scores, fit_t, score_t)
         self._choose(methods, cands, scores, fit_t, n_sv, X, y)
         if self.refit:
@@ -704,9 +714,11 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
         return res
 
     def _choose(self, methods, cands, scores, fit_t, n_sv, X, y):
-        mean = self.cv_results_["mean_test_score"]
         rate = self.scoring in _RATE_SCORERS
         best_of, losses = {}, {}
+        # the folds that trained (all of them, unless a training fold held one class)
+        scores = scores[:, self._valid_folds]
+        mean = scores.mean(axis=1)
         mean = np.where(np.isnan(mean), -np.inf, mean)
         for m in methods:
             rows = [i for i, p in enumerate(cands) if p["method"] == m]
@@ -719,7 +731,7 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
         self.best_method_ = chosen
         self.best_index_ = int(best_of[chosen])
         self.best_params_ = dict(cands[self.best_index_])
-        self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
+        self.best_score_ = float(mean[self.best_index_])
         self.comparison_ = self._comparison(methods, cands, best_of, losses, fit_t, n_sv,
                                             X, rate)
 
@@ -740,14 +752,15 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
                   "p": rep.signature.p, "q": rep.signature.q, "negative_mass": mass,
                   "negative_mass_text": "n/a" if mass is None else f"{100 * mass:.3g} %"}
         chosen = {}
+        ok = self._valid_folds
         for m in methods:
             p = cands[best_of[m]]
-            chosen[m] = [p["n_neighbors"] if m == "k-NN" else p["C"]] * self.n_splits_
+            chosen[m] = [p["n_neighbors"] if m == "k-NN" else p["C"]] * int(ok.sum())
         out = RemedyComparison(
             methods=list(methods), fold_errors={m: np.asarray(losses[m]) for m in methods},
-            fit_seconds={m: float(fit_t[best_of[m]].mean()) for m in methods},
-            n_sv={m: float(n_sv[best_of[m]].mean()) for m in methods}, chosen=chosen,
-            kernel=kernel, cv=self.n_splits_, n=X.shape[0])
+            fit_seconds={m: float(fit_t[best_of[m]][ok].mean()) for m in methods},
+            n_sv={m: float(n_sv[best_of[m]][ok].mean()) for m in methods}, chosen=chosen,
+            kernel=kernel, cv=int(ok.sum()), n=X.shape[0])
         out.recommendation = _recommend({m: losses[m] for m in methods}, self.rule)
         at = ", ".join(
             f"{m} " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
