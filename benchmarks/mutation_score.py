@@ -126,6 +126,9 @@ EQUIVALENT: dict[tuple[str, str, int, str], str] = {
     ("indefsvm/diagnostics/distances.py", "S = (D + D.T) / 2 if asym > atol else D", 21,
      "Gt -> GtE"): "the edge of a tolerance: an asymmetry of exactly 1e-10 max|D| is on "
                    "either side",
+    ("indefsvm/remedies/_search.py", "if y.shape[0] != X.shape[0]:", 25, "0 -> 1"): _SQUARE,
+    ("indefsvm/distances/_objects.py", "A = A.reshape(A.shape[0], -1)", 27, "1 -> 2"):
+        "numpy reads any negative size as the unknown one: reshape(n, -2) = reshape(n, -1)",
     ("indefsvm/diagnostics/distances.py", "scale = float(np.max(np.abs(D))) or 1.0", 36,
      "1.0 -> 2.0"): "read only when D is all zeros, where every excess and the worst are 0",
 }

@@ -66,20 +66,25 @@ def test_wilson_interval_against_its_formula(k, m):
     assert 0.0 <= lo <= p <= hi <= 1.0
 
 
-def test_sampled_triangles_are_uniform_over_pairs_and_thirds():
-    """``j = rng.integers(0, n - 1)`` and ``k = rng.integers(0, n - 2)``: every pair and every
-    third point can be drawn. On four points whose two violated inequalities both involve
-    the last point, the sampled share estimates the exact one."""
-    D = np.array([[0.0, 1.0, 1.0, 3.0],
-                  [1.0, 0.0, 1.0, 3.0],
-                  [1.0, 1.0, 0.0, 1.0],
-                  [3.0, 3.0, 1.0, 0.0]])
-    exact, _, total, _ = triangle_violations(D)
-    assert total == 12 and exact == pytest.approx(2 / 12)
+@pytest.mark.parametrize("D, exact", [
+    # two violated inequalities, both on pairs with the last point
+    (np.array([[0.0, 1.0, 1.0, 3.0], [1.0, 0.0, 1.0, 3.0], [1.0, 1.0, 0.0, 1.0],
+               [3.0, 3.0, 1.0, 0.0]]), 2 / 12),
+    # one long pair, {0, 3}: violated through both other points
+    (np.array([[0.0, 1.0, 1.0, 3.0], [1.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0, 1.0],
+               [3.0, 1.0, 1.0, 0.0]]), 2 / 12),
+])
+def test_sampled_triangles_are_uniform_over_pairs_and_thirds(D, exact):
+    """``i``, ``j = rng.integers(0, n - 1)`` and ``k = rng.integers(0, n - 2)``: every pair
+    and every third point is drawn with the same chance. On four points whose violated
+    inequalities sit on a few pairs, the sampled share estimates the exact one."""
+    share0, _, total, _ = triangle_violations(D)
+    assert total == 12 and share0 == pytest.approx(exact)
     share, (lo, hi), count, worst = triangle_violations(D, exact_max=2, n_samples=200_000)
     assert count == 200_000 and lo <= exact <= hi
     assert abs(share - exact) < 0.005
     assert worst == pytest.approx(1 / 3)
+    assert abs(share - share0) < 0.005
 
 
 def test_fewer_than_three_objects_have_no_triangle():
