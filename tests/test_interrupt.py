@@ -89,6 +89,28 @@ def test_ctrl_c_stops_pairwise_dtw_within_a_round():
     assert stopped - t0 < 5.0
 
 
+def test_ctrl_c_stops_the_kernel_blocks_of_nystroem_features():
+    # the compiled kernel blocks (KreinNystroem, NystroemSVC) look for Ctrl-C between rounds
+    from indefsvm._solvers._kcache import kernel_block
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20_000, 2_000))
+    L = rng.normal(size=(2_000, 2_000))  # 4e7 pairs of 2 000 dimensions: ~10 s or more
+    sent = []
+    timer = threading.Timer(1.0, lambda: (sent.append(time.perf_counter()),
+                                          os.kill(os.getpid(), signal.SIGINT)))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            kernel_block(3, X, L, 1e-3, 0.0, 3, 1)
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "the block was done before the signal"
+    assert stopped - t0 < 5.0
+
+
 # -- a Ctrl-C at any line of a fit leaves the estimator unfitted ---------------------------
 
 def _estimators():
@@ -117,6 +139,10 @@ def _estimators():
         ("FlipEigenvalues", lambda: FlipEigenvalues(), (K,)),
         ("SquareKernel", lambda: SquareKernel(), (K,)),
         ("PseudoEuclideanEmbedding", lambda: PseudoEuclideanEmbedding(), (K,)),
+        ("AdvancedShiftEigenvalues", lambda: isvm.remedies.AdvancedShiftEigenvalues(), (K,)),
+        ("RemedySearchCV", lambda: isvm.RemedySearchCV(
+            methods=["indefinite SVM", "flip", "k-NN"], param_grid={"C": [1.0]}, cv=2,
+            random_state=0), (K, y2)),
     ]
 
 
