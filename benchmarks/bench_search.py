@@ -30,7 +30,6 @@ the package itself; a missing package skips its sets and says so.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -47,8 +46,10 @@ from sklearn.pipeline import Pipeline  # noqa: E402
 import indefsvm as isvm  # noqa: E402
 from indefsvm.remedies import METHODS  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_distances import _save  # noqa: E402  (results/<name>, said on stdout)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 
 C_GRID = [0.01, 0.1, 1.0, 10.0, 100.0]
 FACTORS = [4.0 ** k for k in range(-4, 3)]
@@ -120,7 +121,7 @@ def cost(args):
 
 
 def _evidence_tasks():
-    from bench_distances import _tasks
+    from bench_distances import _tasks  # the time-series sets and strings of that benchmark
 
     out = list(_tasks())
     D, y = isvm.datasets.load_protein213(return_D_y=True)
@@ -225,14 +226,6 @@ def evidence(args):
               f"of {v['tasks']}; mean excess {v['mean_excess_points']:.2f} points")
     if not args.only:
         _save("search_evidence.json", {"cpu": cpu_name(), "summary": summary, "rows": rows})
-
-
-def _save(name, obj):
-    folder = os.path.join(HERE, "results")
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, name), "w") as fh:
-        json.dump(obj, fh, indent=1, default=str)
-    print(f"written to benchmarks/results/{name}")
 
 
 def main():

@@ -1242,19 +1242,23 @@ def _cmd_compare(args) -> int:
     else:
         print(cmp)
     if args.out:
-        from ._htmlreport import write_compare_html
-
-        os.makedirs(args.out, exist_ok=True)
-        kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
-                  else "precomputed" if precomputed else args.kernel)
-        path = os.path.join(args.out, f"indefsvm-compare-{os.path.basename(desc)}-{kernel}.html")
-        _atomic_write(path, lambda tmp: write_compare_html(
-            tmp, title=f"indefsvm: remedies compared on {os.path.basename(desc)}",
-            comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel "
-                                           f"{kernel}"))
-        if not args.json:
-            print(f"\nHTML page written to {path}")
+        _write_compare_page(args, cmp, K, desc, precomputed, "compare", "compared")
     return 0
+
+
+def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -> None:
+    """The HTML page of ``compare`` (and ``compare --search``) in ``--out``."""
+    from ._htmlreport import write_compare_html
+
+    os.makedirs(args.out, exist_ok=True)
+    kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
+              else "precomputed" if precomputed else args.kernel)
+    path = os.path.join(args.out, f"indefsvm-{stem}-{os.path.basename(desc)}-{kernel}.html")
+    _atomic_write(path, lambda tmp: write_compare_html(
+        tmp, title=f"indefsvm: remedies {verb} on {os.path.basename(desc)}",
+        comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel {kernel}"))
+    if not args.json:
+        print(f"\nHTML page written to {path}")
 
 
 def _compare_search(args, K, D, y, desc, precomputed) -> int:
@@ -1305,19 +1309,7 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
         print(f"\nChosen ({search.rule} rule): {search.best_method_}, {shown}; "
               f"cross-validated accuracy {100 * search.best_score_:.2f} %.")
     if args.out:
-        from ._htmlreport import write_compare_html
-
-        os.makedirs(args.out, exist_ok=True)
-        kernel_name = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
-                       else "precomputed" if precomputed else args.kernel)
-        path = os.path.join(args.out, f"indefsvm-search-{os.path.basename(desc)}-"
-                                      f"{kernel_name}.html")
-        _atomic_write(path, lambda tmp: write_compare_html(
-            tmp, title=f"indefsvm: remedies searched on {os.path.basename(desc)}",
-            comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel "
-                                           f"{kernel_name}"))
-        if not args.json:
-            print(f"\nHTML page written to {path}")
+        _write_compare_page(args, cmp, K, desc, precomputed, "search", "searched")
     return 0
 
 

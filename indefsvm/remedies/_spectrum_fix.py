@@ -282,7 +282,7 @@ class ShiftEigenvalues(_KernelFix):
         return self.K_fit_ + self.shift_ * np.eye(self.n_train_)
 
 
-class AdvancedShiftEigenvalues(_KernelFix):
+class AdvancedShiftEigenvalues(_EigenFix):
     """The advanced shift: a low-rank approximation, then the shift applied to the kept
     directions only (Muench, Raab, Biehl & Schleif 2020), with the consistent transform of
     test rows.
@@ -345,7 +345,9 @@ class AdvancedShiftEigenvalues(_KernelFix):
         self.rank = rank
         self.centered = centered
 
-    def _fit_extra(self, K, lam, U):
+    def _diag(self, lam):
+        # the test transform's D = (lam + s) / lam on the kept directions, 0 elsewhere; the
+        # fixed training kernel U diag(lam D) U' is then U_k diag(lam_k + s) U_k'
         r = self.rank
         n = lam.shape[0]
         auto = isinstance(r, str) and r == "auto"
@@ -368,35 +370,14 @@ class AdvancedShiftEigenvalues(_KernelFix):
         else:
             raise ValueError(f"rank must be 'auto', an integer >= 1 or a share in (0, 1]; "
                              f"got {r!r}.")
-        k = max(1, min(k, usable, n))
-        keep = np.sort(order[:k])
-        lk, Uk = lam[keep], U[:, keep]
-        self.rank_ = k
+        keep = order[:max(1, min(k, usable, n))]
+        self.rank_ = int(keep.size)
         # the shift of the whole spectrum (Muench et al. estimate lam_min by a von Mises
         # iteration), applied to the kept directions only
         self.shift_ = float(max(0.0, -lam.min()))
-        self._kept = keep
-        self.projector_ = (Uk * ((lk + self.shift_) / lk)) @ Uk.T
-
-    def transform(self, X):
-        """Apply the fix consistently to kernel rows k(x, x_train).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_train)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_train)
-        """
-        return self._rows(X) @ self.projector_
-
-    def _fixed_kernel(self) -> np.ndarray:
-        check_is_fitted(self, "n_train_")
-        keep = self._kept
-        Uk, lk = self.eigenvectors_[:, keep], self.eigenvalues_[keep]
-        K = (Uk * (lk + self.shift_)) @ Uk.T
-        return (K + K.T) / 2
+        d = np.zeros_like(lam)
+        d[keep] = (lam[keep] + self.shift_) / lam[keep]
+        return d
 
 
 class SquareKernel(_KernelFix):
