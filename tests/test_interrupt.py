@@ -45,6 +45,24 @@ def test_ctrl_c_raises_keyboard_interrupt(tmp_path):
     assert proc.returncode != 0
 
 
+def _interrupted_after(call, seconds: float = 1.0):
+    """Send SIGINT ``seconds`` into ``call()``; return (signal sent, seconds from the start
+    until the KeyboardInterrupt). Timed from the start: a call holding the GIL would also
+    hold back the timer thread."""
+    sent = []
+    timer = threading.Timer(seconds, lambda: (sent.append(time.perf_counter()),
+                                              os.kill(os.getpid(), signal.SIGINT)))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    return bool(sent), stopped - t0
+
+
 def test_ctrl_c_stops_the_dense_spectrum_within_a_panel():
     # the Householder reduction runs panel by panel from a compiled loop that looks for
     # Ctrl-C between panels; one LAPACK call used to hold the interpreter until it returned
@@ -53,20 +71,10 @@ def test_ctrl_c_stops_the_dense_spectrum_within_a_panel():
     n = 4000
     B = np.random.default_rng(0).standard_normal((n, n))
     K = B + B.T
-    sent = []
-    timer = threading.Timer(1.0, lambda: (sent.append(time.perf_counter()),
-                                          os.kill(os.getpid(), signal.SIGINT)))
-    # timed from the start: a call holding the GIL would also hold back the timer thread
-    t0 = time.perf_counter()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            spectrum(K, method="dense")   # about 6 s on the 2-core machine
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
+    # about 6 s on the 2-core machine
+    sent, took = _interrupted_after(lambda: spectrum(K, method="dense"))
     assert sent, "the spectrum ended before the signal"
-    assert stopped - t0 < 2.5
+    assert took < 2.5
 
 
 def test_ctrl_c_stops_pairwise_dtw_within_a_round():
@@ -74,19 +82,9 @@ def test_ctrl_c_stops_pairwise_dtw_within_a_round():
     from indefsvm import pairwise_distances
 
     X = np.random.default_rng(0).normal(size=(200, 400))  # ~8 s of full DTW on one core
-    sent = []
-    timer = threading.Timer(1.0, lambda: (sent.append(time.perf_counter()),
-                                          os.kill(os.getpid(), signal.SIGINT)))
-    t0 = time.perf_counter()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            pairwise_distances(X, metric="dtw", n_jobs=1)
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
+    sent, took = _interrupted_after(lambda: pairwise_distances(X, metric="dtw", n_jobs=1))
     assert sent, "the distances were done before the signal"
-    assert stopped - t0 < 5.0
+    assert took < 5.0
 
 
 def test_ctrl_c_stops_the_kernel_blocks_of_nystroem_features():
@@ -96,19 +94,9 @@ def test_ctrl_c_stops_the_kernel_blocks_of_nystroem_features():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20_000, 2_000))
     L = rng.normal(size=(2_000, 2_000))  # 4e7 pairs of 2 000 dimensions: ~10 s or more
-    sent = []
-    timer = threading.Timer(1.0, lambda: (sent.append(time.perf_counter()),
-                                          os.kill(os.getpid(), signal.SIGINT)))
-    t0 = time.perf_counter()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            kernel_block(3, X, L, 1e-3, 0.0, 3, 1)
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
+    sent, took = _interrupted_after(lambda: kernel_block(3, X, L, 1e-3, 0.0, 3, 1))
     assert sent, "the block was done before the signal"
-    assert stopped - t0 < 5.0
+    assert took < 5.0
 
 
 # -- a Ctrl-C at any line of a fit leaves the estimator unfitted ---------------------------
