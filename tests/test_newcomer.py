@@ -157,8 +157,8 @@ def test_broken_pipe_exit_status(monkeypatch, capsys):
     def boom(args):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(cli, "_cmd_check", boom)
-    monkeypatch.setattr(cli.os, "dup2", lambda *a: None)  # keep pytest's stdout
+    monkeypatch.setattr(cli._check, "run", boom)
+    monkeypatch.setattr(cli._main.os, "dup2", lambda *a: None)  # keep pytest's stdout
     assert cli.main(["check", "--dataset", "heart"]) == cli.EXIT_PIPE == 141
     assert capsys.readouterr().err == ""
 

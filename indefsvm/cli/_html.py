@@ -42,7 +42,7 @@ def write_html(path, *, title, kernel_report, model, sanity, data_desc,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .plotting import plot_convergence, plot_gamma_profile, plot_spectrum
+    from ..plotting import plot_convergence, plot_gamma_profile, plot_spectrum
 
     figures = []
     distance_section = ""
@@ -96,7 +96,7 @@ def write_compare_html(path, *, title, comparison, K, data_desc) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .plotting import plot_remedies
+    from ..plotting import plot_remedies
 
     fig = plot_remedies(comparison, K)
     b64 = _png(fig)

@@ -1,0 +1,249 @@
+"""Argument types, shared option groups and the defaults that depend on other options."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._errors import EXIT_USAGE, CLIError
+
+#: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
+DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
+#: the kernel names of indefsvm.kernels.KERNELS (a test checks they agree)
+KERNEL_NAMES = ("l1_gaussian", "linear", "polynomial", "pseudo_euclidean", "rbf", "sigmoid",
+                "sqrt_l1_exponential", "symmetric_kl", "tl1")
+
+
+#: bundled sets that are distance matrices (--dataset NAME --distances)
+DISTANCE_DATASETS = ("protein213",)
+
+#: the kernels made of distances (--distances) and their DistanceKernel kind
+DISTANCE_KINDS = {"rbf": "rbf", "laplacian": "laplacian", "linear": "linear",
+                  "polynomial": "polynomial", "poly": "polynomial", "tl1": "tl1"}
+
+
+def _datasets():
+    from ..datasets import DATASETS
+
+    return DATASETS
+
+
+# -- arguments ----------------------------------------------------------------------------------
+
+
+def _number_or_keyword(text: str):
+    if text in ("scale", "auto", "median"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number, 'scale', 'auto' or (with --distances) 'median'; got "
+            f"{text!r}") from None
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0; got {value}")
+    return value
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument("--quiet", action="store_true",
+                   help="print results only: no announcements, no progress bar")
+    g.add_argument("--verbose", action="store_true",
+                   help="log the solver's progress (iteration, objective, gap) every few seconds")
+    g.add_argument("--debug", action="store_true",
+                   help="show the Python traceback of an error instead of one line")
+
+
+def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
+                   legacy_distances: bool = False) -> None:
+    # FILE or --dataset, one of them (checked in _load: compare's old --distances FILE form
+    # may name the data file itself)
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("file", nargs="?", metavar="FILE",
+                     help="LIBSVM data file, or a precomputed kernel matrix (.npy, .npz or text "
+                          "with --labels), or with --distances a distance matrix")
+    src.add_argument("--dataset", choices=list(DATASET_NAMES) + list(DISTANCE_DATASETS),
+                     help="a bundled data set (protein213 is a distance matrix: with "
+                          "--distances)")
+    dist_help = ("FILE holds distances (DTW, edit, ...), not a kernel: the kernel is "
+                 "exp(-gamma d^2) (--kernel rbf|laplacian|linear|polynomial), gamma by the "
+                 "median rule unless --gamma is given")
+    if legacy_distances:
+        # 'compare --distances FILE' named the k-NN distances before --distances became the
+        # flag of every command: that form still works, with a deprecation notice
+        p.add_argument("--distances", nargs="?", const=True, default=False, metavar="",
+                       help=dist_help)
+    else:
+        p.add_argument("--distances", action="store_true", help=dist_help)
+    p.add_argument("--labels", metavar="FILE", help=labels_help)
+    p.add_argument("--label-column", metavar="COL", default=None,
+                   help="CSV / TSV features: the label column, by name or index (0 first, -1 "
+                        "last; default a column named label, y, class or target)")
+    p.add_argument("--n-features", type=int, default=None,
+                   help="number of features of a LIBSVM file (if its last ones are unused)")
+    p.add_argument("--zero-based", action="store_true",
+                   help="the LIBSVM file's indices start at 0 (scikit-learn's "
+                        "dump_svmlight_file default)")
+
+
+def _add_kernel_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kernel", default=None, choices=list(KERNEL_NAMES) + ["poly", "laplacian"],
+                   help="kernel name (default: rbf); ignored for a kernel matrix FILE; with "
+                        "--distances one of rbf, laplacian, linear, polynomial, tl1")
+    p.add_argument("--gamma", type=_number_or_keyword, default=None,
+                   help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto'; "
+                        "default 'scale'); with --distances a number or 'median' (default)")
+    p.add_argument("--coef0", type=float, default=None,
+                   help="the sigmoid's r, poly's coef0 (default 0; 1 with --distances)")
+    p.add_argument("--degree", type=int, default=None, help="polynomial degree (default 3)")
+    p.add_argument("--p", type=int, default=None, dest="pe_p",
+                   help="positive dimensions of the pseudo_euclidean kernel")
+    p.add_argument("--rho", type=float, default=None,
+                   help="truncation radius of the tl1 kernel max(rho - |x - z|_1, 0) "
+                        "(default 0.7 x the number of features)")
+
+
+def _add_model_args(p: argparse.ArgumentParser) -> None:
+    _add_kernel_args(p)
+    p.add_argument("-C", "--C", type=float, default=1.0, dest="C", help="box bound C")
+    p.add_argument("--tol", type=float, default=1e-3, help="KKT gap tolerance")
+    p.add_argument("--max-iter", type=int, default=None, help="iteration cap")
+    p.add_argument("--cache-size", type=float, default=200.0, help="kernel cache in MB")
+    p.add_argument("--wss", default="second_order", choices=["second_order", "first_order"])
+    p.add_argument("--init", default="zero", choices=["zero", "class_balanced"])
+    p.add_argument("--no-shrinking", action="store_true", help="disable shrinking")
+    p.add_argument("--restarts", type=_positive_int, default=0,
+                   help="random restarts (Lin & Lin 2003, Fig. 5)")
+    p.add_argument("--seed", type=int, default=0, help="random seed")
+
+
+def _extra_params(args) -> dict | None:
+    """kernel_params of the kernels with parameters of their own (--p, --rho)."""
+    if args.kernel == "pseudo_euclidean":
+        return {"p": args.pe_p}
+    if args.kernel == "tl1" and getattr(args, "rho", None) is not None:
+        if not args.rho > 0:
+            raise CLIError(f"--rho must be > 0 (the truncation radius); got {args.rho:g}.",
+                           EXIT_USAGE)
+        return {"rho": args.rho}
+    return None
+
+
+def _kernel_params(args, X) -> dict:
+    from ..kernels import _DISTANCE_GAMMA, canonical_name, resolve_kernel_params
+
+    if args.kernel == "pseudo_euclidean" and args.pe_p is None:
+        raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
+                       EXIT_USAGE)
+    if (args.gamma not in ("scale", "auto") and args.gamma < 0
+            and canonical_name(args.kernel) in _DISTANCE_GAMMA):
+        raise CLIError(f"--gamma must be >= 0 for --kernel {args.kernel} (exp(-gamma d) with "
+                       f"gamma < 0 grows with the distance d); got {args.gamma:g}.", EXIT_USAGE)
+    extra = _extra_params(args)
+    return resolve_kernel_params(args.kernel, X, gamma=args.gamma, coef0=args.coef0,
+                                 degree=args.degree, kernel_params=extra)
+
+
+def _float_list(text: str) -> list:
+    try:
+        values = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas; got "
+                                         f"{text!r}") from None
+    if not values or any(not v > 0 for v in values):
+        raise argparse.ArgumentTypeError(f"expected positive numbers; got {text!r}")
+    return values
+
+
+def _resolve_defaults(args) -> None:
+    """Kernel defaults that depend on --distances, and the options that do not go with it."""
+    if isinstance(getattr(args, "distances", False), str):
+        if args.file or args.dataset:
+            # compare's old form: --distances FILE were the k-NN distances
+            print("indefsvm: warning: 'compare --distances FILE' for the k-NN distances is "
+                  "deprecated; use --knn-distances FILE (--distances now says that the data "
+                  "file holds distances).", file=sys.stderr)
+            if args.knn_distances:
+                raise CLIError("give the k-NN distances once: --knn-distances FILE.",
+                               EXIT_USAGE)
+            args.knn_distances, args.distances = args.distances, False
+        else:
+            args.file, args.distances = args.distances, True
+    if not hasattr(args, "kernel"):
+        return
+    if getattr(args, "nystroem", None) is None and getattr(args, "remedy", "krein") != "krein":
+        raise CLIError("--remedy chooses the kernel of NystroemSVC: it applies with "
+                       "--nystroem M only (for the remedies on a whole kernel, see "
+                       "'indefsvm compare').", EXIT_USAGE)
+    # what the user gave, before the defaults fill in: options that do not apply are refused
+    args.explicit = [opt for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"),
+                                           ("--coef0", "coef0"), ("--degree", "degree"),
+                                           ("--p", "pe_p"), ("--rho", "rho"))
+                     if getattr(args, attr) is not None]
+    args.kernel = "rbf" if args.kernel is None else args.kernel
+    args.degree = 3 if args.degree is None else args.degree
+    distances = bool(getattr(args, "distances", False))
+    if distances:
+        if args.kernel not in DISTANCE_KINDS:
+            raise CLIError(f"--kernel {args.kernel} is not a kernel of distances; with "
+                           "--distances use rbf (exp(-gamma d^2)), laplacian, linear, "
+                           "polynomial or tl1.", EXIT_USAGE)
+        if args.gamma in ("scale", "auto"):
+            raise CLIError(f"--gamma {args.gamma} is for features; with --distances give a "
+                           "number or 'median'.", EXIT_USAGE)
+        if args.pe_p is not None:
+            raise CLIError("--p is a parameter of the pseudo_euclidean kernel of features, "
+                           "not of distances.", EXIT_USAGE)
+        if getattr(args, "rho", None) is not None:
+            raise CLIError("--rho is the radius of the tl1 kernel of features; with "
+                           "--distances the tl1 kernel is max(1 - gamma d, 0): give --gamma "
+                           "(1 / radius) or leave the median rule.", EXIT_USAGE)
+        args.gamma = "median" if args.gamma is None else args.gamma
+        args.coef0 = 1.0 if args.coef0 is None else args.coef0
+        return
+    if args.kernel == "laplacian":
+        raise CLIError("--kernel laplacian is the distance kernel exp(-gamma d): use it with "
+                       "--distances and a distance matrix.", EXIT_USAGE)
+    if args.gamma == "median":
+        raise CLIError("--gamma median is the median rule of distances: use it with "
+                       "--distances.", EXIT_USAGE)
+    args.gamma = "scale" if args.gamma is None else args.gamma
+    args.coef0 = 0.0 if args.coef0 is None else args.coef0
+
+
+def _refuse_feature_options(args, path: str) -> None:
+    """Kernel options given with a precomputed kernel FILE: they would be ignored."""
+    given = [o for o in getattr(args, "explicit", []) if o != "--p" or args.pe_p is not None]
+    if given:
+        raise CLIError(f"{' '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to "
+                       f"{path}, a precomputed kernel (the kernel is given, not computed): "
+                       "drop the option, or give the features (a LIBSVM or CSV file), or "
+                       "--distances if the file holds distances.", EXIT_USAGE)
+
+
+def _warn_unused_kernel_options(args) -> None:
+    """Options the chosen kernel does not take (--coef0 with rbf, ...): said, not silent."""
+    from ..kernels import KERNELS, canonical_name
+
+    explicit = getattr(args, "explicit", [])
+    if getattr(args, "distances", False):
+        kind = DISTANCE_KINDS[args.kernel]
+        takes = {"rbf": {"--gamma"}, "laplacian": {"--gamma"}, "linear": set(),
+                 "polynomial": {"--gamma", "--coef0", "--degree"}, "tl1": {"--gamma"}}[kind]
+    else:
+        _, allowed = KERNELS[canonical_name(args.kernel)]
+        takes = {"--" + a for a in allowed if a in ("gamma", "coef0", "degree")}
+        takes |= {"--p"} if "p" in allowed else set()
+        takes |= {"--rho"} if "rho" in allowed else set()
+    unused = [o for o in explicit if o not in takes and o != "--kernel"]
+    if unused:
+        print(f"indefsvm: warning: {' '.join(unused)} {'does' if len(unused) == 1 else 'do'} "
+              f"not apply to --kernel {args.kernel}; ignored.", file=sys.stderr)

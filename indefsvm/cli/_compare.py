@@ -1,0 +1,179 @@
+"""``indefsvm compare``: every remedy on the same folds; ``--search`` tunes and chooses."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from ..exceptions import DataFileError
+from ._args import (
+    DISTANCE_KINDS,
+    _add_data_args,
+    _add_kernel_args,
+    _common,
+    _float_list,
+    _kernel_params,
+    _positive_int,
+)
+from ._errors import EXIT_USAGE, CLIError
+from ._io import _atomic_write, _check_classes, _load, _read_matrix
+from ._models import _distance_kernel
+from ._progress import _LogBar, _say
+
+
+def run(args) -> int:
+    from ..remedies import compare_remedies
+
+    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise CLIError(f"--out {args.out}: is a file; give a folder for the HTML page.",
+                       EXIT_USAGE)
+    data, y, desc, precomputed = _load(args)
+    labels, counts = np.unique(y, return_counts=True)
+    _check_classes(y, args.cv)
+    if args.cv < 2:
+        raise CLIError("--cv must be 2 or more for a comparison.", EXIT_USAGE)
+    D = None
+    if args.distances:
+        # the distance kernel of all the data (gamma by the median rule of all of it): the
+        # comparison's own folds then treat it as a precomputed kernel; k-NN reads D itself
+        D = data
+        K = _distance_kernel(args).fit_transform(D)
+    elif precomputed:
+        K = data
+    else:
+        from ..kernels import kernel_matrix
+
+        K = kernel_matrix(np.asarray(data.toarray() if hasattr(data, "toarray") else data),
+                          kernel=args.kernel, **_kernel_params(args, data))
+    if args.knn_distances:
+        if D is not None:
+            raise CLIError("--knn-distances with --distances: the k-NN rule already reads the "
+                           "distances of FILE; drop --knn-distances.", EXIT_USAGE)
+        D = _read_matrix(args.knn_distances, "distance matrix")
+        if D.shape != K.shape:
+            raise DataFileError(args.knn_distances, None, f"is {D.shape}; the kernel is "
+                                f"{K.shape}.")
+    if args.search:
+        return _compare_search(args, K, D, y, desc, precomputed)
+    if args.gamma_grid or args.rule:
+        raise CLIError(f"{'--gamma-grid' if args.gamma_grid else '--rule'} belongs to "
+                       "--search (RemedySearchCV); add --search.", EXIT_USAGE)
+    _say(args, f"{args.cv}-fold comparison of the remedies on {K.shape[0]} samples"
+               + (f", C from {args.C_grid} by inner CV" if args.C_grid else ", C = 1"))
+    with _LogBar(args, args.cv, "folds", "compare_remedies: fold", "fold") as bar:
+        # the library logs each fold; on a terminal they drive the bar, else --verbose
+        # prints them
+        cmp = compare_remedies(K, y, D=D, cv=args.cv,
+                               param_grid={"C": args.C_grid} if args.C_grid else None,
+                               random_state=args.seed, n_jobs=args.n_jobs,
+                               class_weight="balanced" if args.balanced else None,
+                               verbose=bar.active or args.verbose)
+    if args.json:
+        print(json.dumps(cmp.to_dict(), indent=2))
+    else:
+        print(cmp)
+    if args.out:
+        _write_compare_page(args, cmp, K, desc, precomputed, "compare", "compared")
+    return 0
+
+
+def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -> None:
+    """The HTML page of ``compare`` (and ``compare --search``) in ``--out``."""
+    from ._html import write_compare_html
+
+    os.makedirs(args.out, exist_ok=True)
+    kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
+              else "precomputed" if precomputed else args.kernel)
+    path = os.path.join(args.out, f"indefsvm-{stem}-{os.path.basename(desc)}-{kernel}.html")
+    _atomic_write(path, lambda tmp: write_compare_html(
+        tmp, title=f"indefsvm: remedies {verb} on {os.path.basename(desc)}",
+        comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel {kernel}"))
+    if not args.json:
+        print(f"\nHTML page written to {path}")
+
+
+def _compare_search(args, K, D, y, desc, precomputed) -> int:
+    """``compare --search``: RemedySearchCV over the methods, gamma (with --distances) and C;
+    the comparison of each method at its best point, and the choice."""
+    from ..remedies import RemedySearchCV
+
+    if args.knn_distances:
+        raise CLIError("--knn-distances with --search: the search's k-NN ranks neighbours by "
+                       "the kernel's own distance (or reads the distances of --distances); "
+                       "drop --knn-distances.", EXIT_USAGE)
+    if args.gamma_grid and not args.distances:
+        raise CLIError("--gamma-grid tunes the gamma of a distance kernel: use it with "
+                       "--distances (a kernel FILE or --kernel is fixed; give its gamma with "
+                       "--gamma).", EXIT_USAGE)
+    grid = {}
+    if args.C_grid:
+        grid["C"] = args.C_grid
+    if args.gamma_grid:
+        grid["gamma"] = args.gamma_grid
+    kernel = _distance_kernel(args) if args.distances else None
+    X = D if args.distances else K
+    search = RemedySearchCV(kernel=kernel, param_grid=grid or None, cv=args.cv,
+                            rule=args.rule or "one-se", random_state=args.seed,
+                            class_weight="balanced" if args.balanced else None,
+                            n_jobs=args.n_jobs)
+    n_gamma = (len(args.gamma_grid) if args.gamma_grid else
+               7 if args.distances and kernel.kind != "linear" else 1)
+    _say(args, f"{args.cv}-fold search of the remedies on {K.shape[0]} samples"
+               + (f", {n_gamma} gamma" if args.distances else "")
+               + f", C from {args.C_grid or 'the default grid'}")
+    with _LogBar(args, args.cv * n_gamma, "tasks", "RemedySearchCV: task", "task") as bar:
+        search.set_params(verbose=bar.active or args.verbose)
+        try:
+            search.fit(X, y)
+        except ValueError as exc:
+            raise CLIError(str(exc), EXIT_USAGE) from None
+    cmp = search.comparison_
+    params = {k: v for k, v in search.best_params_.items() if k != "method"}
+    if args.json:
+        print(json.dumps({**cmp.to_dict(), "best_method": search.best_method_,
+                          "best_params": params, "best_score": search.best_score_,
+                          "rule": search.rule}, indent=2, default=str))
+    else:
+        print(cmp)
+        shown = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
+                          for k, v in params.items())
+        print(f"\nChosen ({search.rule} rule): {search.best_method_}, {shown}; "
+              f"cross-validated accuracy {100 * search.best_score_:.2f} %.")
+    if args.out:
+        _write_compare_page(args, cmp, K, desc, precomputed, "search", "searched")
+    return 0
+
+
+def add_parser(sub) -> None:
+    """The ``compare`` sub-command and its options."""
+    compare = sub.add_parser(
+        "compare", help="try every remedy for an indefinite kernel on the same folds")
+    _add_data_args(compare, labels_help="labels of a precomputed kernel FILE (.npy or text)",
+                   legacy_distances=True)
+    _add_kernel_args(compare)
+    compare.add_argument("--knn-distances", metavar="FILE", default=None,
+                         help="distance matrix for the k-NN rule (default: from the kernel, or "
+                              "FILE itself with --distances)")
+    compare.add_argument("--cv", type=_positive_int, default=5, help="outer folds (default 5)")
+    compare.add_argument("--C-grid", type=_float_list, default=None, dest="C_grid",
+                         metavar="C1,C2,...", help="choose C by inner CV from these values")
+    compare.add_argument("--search", action="store_true",
+                         help="search every remedy with C (and gamma, with --distances) by "
+                              "cross-validation and say which to use (RemedySearchCV)")
+    compare.add_argument("--gamma-grid", type=_float_list, default=None, dest="gamma_grid",
+                         metavar="G1,G2,...", help="with --search --distances: these gamma "
+                         "(default: the median rule times 4^-4 ... 4^2)")
+    compare.add_argument("--rule", choices=["one-se", "best"], default=None,
+                         help="with --search: the one-standard-error rule on paired folds "
+                              "(default) or the best mean score")
+    compare.add_argument("--seed", type=int, default=0, help="fold shuffling seed")
+    compare.add_argument("--balanced", action="store_true",
+                         help="class weights n / (n_classes * n_c) in every SVM")
+    compare.add_argument("--n-jobs", type=int, default=None,
+                         help="folds in parallel (joblib; default one at a time)")
+    compare.add_argument("--out", help="also write an HTML page with a figure to this folder")
+    compare.add_argument("--json", action="store_true", help="print JSON instead of text")
+    _common(compare)
+    compare.set_defaults(func=run)

@@ -1,0 +1,60 @@
+"""Exit statuses, the user-error exception, the one-line parser and the error line."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..exceptions import DataFileError, UnboundedObjectiveError
+
+EXIT_DATA = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141  # 128 + SIGPIPE: the output pipe was closed by its reader
+
+
+class CLIError(Exception):
+    """A user's mistake: the message (what, where, what to do) and the exit status."""
+
+    def __init__(self, message: str, code: int = EXIT_DATA):
+        super().__init__(message)
+        self.code = code
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2 (through CLIError)."""
+
+    def error(self, message):  # noqa: D401 - argparse's API
+        raise CLIError(f"{message} (see '{self.prog} --help')", EXIT_USAGE)
+
+
+def _cli_wording(message: str) -> str:
+    """scikit-learn names parameters as the estimator spells them: say the option."""
+    for param, option in (("'C'", "-C"), ("'gamma'", "--gamma"), ("'tol'", "--tol"),
+                          ("'degree'", "--degree"), ("'max_iter'", "--max-iter"),
+                          ("'cache_size'", "--cache-size"), ("'coef0'", "--coef0"),
+                          ("gamma=", "--gamma "), ("'n_restarts'", "--restarts")):
+        message = message.replace(f"The {param} parameter of IndefiniteSVC", f"{option}")
+    return message
+
+
+def _error_line(exc: BaseException) -> tuple[str, int]:
+    """The one line and exit status for an error of the user's data or numbers."""
+    if isinstance(exc, CLIError):
+        return str(exc), exc.code
+    if isinstance(exc, (DataFileError, UnboundedObjectiveError)):
+        return str(exc), EXIT_DATA
+    if isinstance(exc, FileNotFoundError):
+        return f"{exc.filename or exc}: no such file; check the path.", EXIT_DATA
+    if isinstance(exc, IsADirectoryError):
+        return f"{exc.filename}: is a directory; give a file.", EXIT_DATA
+    if isinstance(exc, PermissionError):
+        return f"{exc.filename}: permission denied.", EXIT_DATA
+    if isinstance(exc, MemoryError):
+        # our own checks say what needs how much; numpy's bare MemoryError says nothing
+        return (str(exc).splitlines()[0] if str(exc) and " GB" in str(exc) else
+                "out of memory: the problem does not fit; use fewer samples, a smaller "
+                "--cache-size, or a machine with more memory."), EXIT_DATA
+    if isinstance(exc, (ValueError, TypeError, OSError)):
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_DATA
+    return (f"internal error ({type(exc).__name__}: {exc}); run again with --debug for the "
+            "traceback and report it."), EXIT_DATA

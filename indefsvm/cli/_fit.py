@@ -1,0 +1,222 @@
+"""``indefsvm fit``: train, print the solution, save the model, cross-validate."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+
+import numpy as np
+
+from ._args import DISTANCE_KINDS, _add_data_args, _add_model_args, _common, _positive_int
+from ._errors import EXIT_USAGE, CLIError
+from ._io import _atomic_write, _check_classes, _check_output_file, _load
+from ._models import _cross_validate, _estimator, _fitted_params, _svc
+from ._progress import _bar, _LogBar
+
+
+def run(args) -> int:
+    from .._validation import plain_label
+    from ..exceptions import ConvergenceWarning
+
+    if args.save:
+        _check_output_file(args.save, "--save")
+    if args.cv == 1:
+        raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
+                       EXIT_USAGE)
+    # the parameters are checked before the data are read (a usage error costs no time)
+    _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
+    X, y, desc, precomputed = _load(args)
+    _check_classes(y, args.cv)
+    model = _estimator(args, precomputed)
+    if getattr(args, "nystroem", None) is not None:
+        return _fit_nystroem(args, model, X, y, desc)
+    clf = _svc(model)
+    n_classes = np.unique(y).shape[0]
+    bar = (_bar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2, "starts",
+                unit="start") if args.restarts else None)
+    if bar is not None:
+        clf._start_hook = lambda: bar.update(1)
+    t0 = time.perf_counter()
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            model.fit(X, y)
+    finally:
+        if bar is not None:
+            bar.close()
+            del clf._start_hook
+    seconds = time.perf_counter() - t0
+    train_acc = model.score(X, y)
+    cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
+    if args.save:
+        import skops.io as sio
+
+        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+    rows = []
+    for k, res in enumerate(clf.solver_results_):
+        rows.append({
+            "pair": [str(plain_label(clf.classes_[p])) for p in clf._pairs[k][:2]],
+            "status": res.status,
+            "iterations": res.n_iter,
+            "objective": res.objective,
+            "kkt_gap": res.kkt_gap,
+            "n_sv": res.n_sv,
+            "n_bounded_sv": res.n_bounded,
+            "concave_steps": res.n_concave_steps,
+            "b": res.b,
+        })
+    distances = bool(args.distances)
+    summary = {
+        "data": desc,
+        "n_samples": int(X.shape[0]),
+        "n_features": None if precomputed else int(X.shape[1]),
+        "kernel": (f"distances ({DISTANCE_KINDS[args.kernel]})" if distances
+                   else "precomputed" if precomputed else args.kernel),
+        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
+                              and not isinstance(v, bool) else v)
+                          for k, v in _fitted_params(model).items() if k != "distances"},
+        "C": args.C,
+        "tol": args.tol,
+        "fit_seconds": seconds,
+        "problems": rows,
+        "training_accuracy": float(train_acc),
+        "cv_folds": args.cv,
+        "cv_accuracy_mean": None if cv_acc is None else float(np.mean(cv_acc)),
+        "cv_accuracy_std": None if cv_acc is None else float(np.std(cv_acc)),
+        "model_file": args.save,
+        "warnings": [str(w.message) for w in caught],
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
+                       for k, v in summary["kernel_params"].items())
+    shape = (f"{X.shape[0]} x {X.shape[0]} " + ("distance" if distances else "kernel")
+             + " matrix" if precomputed else f"{X.shape[0]} samples, {X.shape[1]} features")
+    print(f"data        {desc}: {shape}, {len(clf.classes_)} classes")
+    if distances:
+        print(f"model       DistanceKernel({params}) + IndefiniteSVC(kernel=precomputed, "
+              f"C={args.C:g}, tol={args.tol:g})")
+    else:
+        print(f"model       IndefiniteSVC(kernel={summary['kernel']}"
+              f"{', ' + params if params else ''}, C={args.C:g}, tol={args.tol:g})")
+    for row in rows:
+        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
+        print(f"  iterations        {row['iterations']}")
+        print(f"  objective F(a)    {row['objective']:.10g}")
+        print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
+        print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
+        print(f"  concave steps     {row['concave_steps']} (sub-problems with a_ij <= 0)")
+        print(f"  bias b            {row['b']:.6g}")
+    return _print_fit_tail(args, seconds, train_acc, cv_acc, summary)
+
+
+def _print_fit_tail(args, seconds, train_acc, cv_acc, summary) -> int:
+    """The last lines of 'fit': time, accuracies, the model file, the warnings."""
+    print(f"fit time    {seconds:.3f} s")
+    print(f"training accuracy  {100 * train_acc:.2f} %")
+    if cv_acc is not None:
+        print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
+              f"(+/- {100 * np.std(cv_acc):.2f})")
+    if args.save:
+        print(f"model saved to {args.save}")
+    for msg in summary["warnings"]:
+        print(f"warning: {msg}")
+    return 0
+
+
+def _fit_nystroem(args, model, X, y, desc) -> int:
+    """fit --nystroem M: fit, report per problem, cross-validate, save."""
+    from ..exceptions import ConvergenceWarning
+
+    if args.nystroem > X.shape[0]:
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {X.shape[0]} samples; "
+                       f"give at most {X.shape[0]} landmarks (all of them: the exact "
+                       "kernel).", EXIT_USAGE)
+    n = X.shape[0]
+    smallest_fold = n - -(-n // args.cv) if args.cv > 1 else n
+    if args.nystroem > smallest_fold:
+        # said before the fit, not after it
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest_fold} training "
+                       f"samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+    t0 = time.perf_counter()
+    bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step")
+    if bar.active:
+        model.set_params(verbose=True)  # the steps drive the bar; shown only with --verbose
+    with bar, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model.fit(X, y)
+    model.set_params(verbose=args.verbose)
+    seconds = time.perf_counter() - t0
+    train_acc = model.score(X, y)
+    cv_acc = _cross_validate(args, X, y, False) if args.cv > 1 else None
+    if args.save:
+        import skops.io as sio
+
+        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+    from .._validation import plain_label
+
+    ny = model.nystroem_
+    rows = [{"pair": [str(plain_label(model.classes_[p])) for p in model._pairs[k][:2]],
+             "status": "converged" if model._pair_converged[k] else "max_iter reached",
+             "passes": int(model.n_iter_[k]), "kkt_gap": float(model.kkt_gap_[k]),
+             "n_sv": int(np.count_nonzero(model._alphas[k] > 0)),
+             "n_bounded_sv": int(np.count_nonzero(model._alphas[k] >= model._bounds[k])),
+             "b": float(model.intercept_[k])} for k in range(len(model._pairs))]
+    summary = {
+        "data": desc, "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
+        "kernel": args.kernel,
+        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
+                              and not isinstance(v, bool) else v)
+                          for k, v in ny._params.items()},
+        "model": "NystroemSVC", "remedy": args.remedy, "landmarks": int(args.nystroem),
+        "features": {"used": int(model.n_features_used_), "positive": ny.n_positive_,
+                     "negative": ny.n_negative_, "dropped_small": ny.n_dropped_,
+                     "dropped_unstable": ny.n_unstable_},
+        "C": args.C, "tol": args.tol, "fit_seconds": seconds, "converged": model.converged_,
+        "problems": rows, "training_accuracy": float(train_acc), "cv_folds": args.cv,
+        "cv_accuracy_mean": None if cv_acc is None else float(np.mean(cv_acc)),
+        "cv_accuracy_std": None if cv_acc is None else float(np.std(cv_acc)),
+        "model_file": args.save, "warnings": [str(w.message) for w in caught],
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
+                       for k, v in summary["kernel_params"].items())
+    f = summary["features"]
+    print(f"data        {desc}: {X.shape[0]} samples, {X.shape[1]} features, "
+          f"{len(model.classes_)} classes")
+    print(f"model       NystroemSVC(kernel={args.kernel}{', ' + params if params else ''}, "
+          f"n_components={args.nystroem}, remedy={args.remedy}, C={args.C:g}, "
+          f"tol={args.tol:g})")
+    print(f"features    {f['used']} used ({f['positive']} positive, {f['negative']} negative; "
+          f"dropped: {f['dropped_small']} below the zero threshold, {f['dropped_unstable']} "
+          "that do not extend beyond the landmarks)")
+    for row in rows:
+        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
+        print(f"  passes            {row['passes']}")
+        print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
+        print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
+        print(f"  bias b            {row['b']:.6g}")
+    return _print_fit_tail(args, seconds, train_acc, cv_acc, summary)
+
+
+def add_parser(sub) -> None:
+    """The ``fit`` sub-command and its options."""
+    fit = sub.add_parser("fit", help="train an SVM and report the solution and accuracy")
+    _add_data_args(fit, labels_help="labels of a precomputed kernel FILE (.npy or text)")
+    _add_model_args(fit)
+    fit.add_argument("--cv", type=_positive_int, default=5,
+                     help="cross-validation folds (default 5; 0: none)")
+    fit.add_argument("--save", metavar="MODEL", help="save the model (a .skops file)")
+    fit.add_argument("--json", action="store_true", help="print JSON instead of text")
+    fit.add_argument("--nystroem", type=_positive_int, default=None, metavar="M",
+                     help="train NystroemSVC on Krein-space Nystroem features with M "
+                          "landmarks (for 10^4 - 10^6 samples) instead of the SMO on the "
+                          "whole kernel")
+    fit.add_argument("--remedy", default="krein", choices=["krein", "flip", "clip"],
+                     help="with --nystroem: the SVM's kernel (default krein)")
+    _common(fit)
+    fit.set_defaults(func=run)

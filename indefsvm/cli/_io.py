@@ -1,0 +1,237 @@
+"""Reading data, kernel, distance and label files; writing output files atomically."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+from ..exceptions import DataFileError, DistanceMatrixWarning
+from ._args import (
+    DISTANCE_DATASETS,
+    _datasets,
+    _refuse_feature_options,
+    _warn_unused_kernel_options,
+)
+from ._errors import EXIT_USAGE, CLIError
+
+# -- data ---------------------------------------------------------------------------------------
+
+
+def _check_path(path: str, what: str = "data file") -> None:
+    if not os.path.exists(path):
+        raise CLIError(f"{path}: no such {what}; check the path.")
+    if os.path.isdir(path):
+        raise CLIError(f"{path}: is a directory; give a {what}.")
+    if not os.access(path, os.R_OK):
+        raise CLIError(f"{path}: cannot be read (permission denied).")
+
+
+def _read_matrix(path: str, name: str) -> np.ndarray:
+    """A numeric matrix from ..npy, .npz (array 'K', or its only array) or text."""
+    _check_path(path, f"{name} file")
+    try:
+        if path.endswith(".npy"):
+            M = np.load(path, allow_pickle=False)
+        elif path.endswith(".npz"):
+            with np.load(path, allow_pickle=False) as z:
+                keys = list(z.keys())
+                key = next((k for k in ("K", "D") if k in keys),
+                           keys[0] if len(keys) == 1 else None)
+                if key is None:
+                    raise DataFileError(path, None, f"holds arrays {keys}; name the kernel "
+                                        "matrix 'K' (np.savez(path, K=K, y=y)) or the "
+                                        "distances 'D'.")
+                M = z[key]
+        else:
+            from ..datasets._table import delimiter_of, read_matrix_text
+
+            M = read_matrix_text(path, delimiter_of(path))
+    except DataFileError:
+        raise
+    except (ValueError, OSError, EOFError) as exc:
+        from ..datasets._table import _first_line
+
+        if ":" in _first_line(path):
+            raise DataFileError(path, None, f"looks like a LIBSVM feature file (index:value), "
+                                f"not a {name}: a {name} is .npy, .npz, CSV / TSV or "
+                                "whitespace-separated numbers.") from None
+        raise DataFileError(path, None, f"cannot be read as a numeric matrix: {exc}") from None
+    if M.dtype.kind not in "biuf":
+        raise DataFileError(path, None, f"holds {M.dtype} values, not numbers.")
+    if M.ndim != 2:
+        raise DataFileError(path, None, f"is a {M.ndim}-D array of shape {M.shape}; a {name} is "
+                            "2-D, one row per sample.")
+    return np.asarray(M, dtype=np.float64)
+
+
+#: formats people try that indefsvm does not read (the rest is LIBSVM or delimited text)
+_UNSUPPORTED = {".xlsx": "Excel", ".xls": "Excel", ".ods": "OpenDocument", ".json": "JSON",
+                ".parquet": "Parquet", ".feather": "Feather", ".pkl": "pickle",
+                ".pickle": "pickle", ".h5": "HDF5", ".hdf5": "HDF5", ".mat": "MATLAB",
+                ".arff": "ARFF", ".ts": "sktime / aeon .ts"}
+
+
+def _check_format(path: str) -> None:
+    ext = os.path.splitext(path)[1].lower()
+    if ext in _UNSUPPORTED:
+        raise CLIError(f"{path}: {_UNSUPPORTED[ext]} files are not read; indefsvm reads LIBSVM "
+                       "text, CSV / TSV (.csv, .tsv: features with a label column, or with "
+                       "--labels a kernel or distance matrix) and .npy / .npz matrices. "
+                       "Export your data to one of them.")
+
+
+def _read_labels(path: str, n: int) -> np.ndarray:
+    _check_path(path, "labels file")
+    try:
+        if path.endswith(".npy"):
+            y = np.load(path, allow_pickle=False)
+        else:
+            with open(path, encoding="utf-8") as fh:
+                lines = [line.strip() for line in fh if line.strip()]
+            if lines and ":" in lines[0] and len(lines[0].split()) > 1:
+                raise DataFileError(path, 1, "looks like a LIBSVM data file (label "
+                                    "index:value ...), not labels: a labels file has one "
+                                    "label per line.")
+            y = np.array(lines)
+            try:
+                y = y.astype(np.float64)
+            except ValueError:
+                pass  # string labels are fine for a classifier
+            else:
+                if y.size and np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
+                    y = y.astype(np.int64)  # 0 and 1 stay 0 and 1 in what is printed
+    except DataFileError:
+        raise
+    except (ValueError, OSError) as exc:
+        raise DataFileError(path, None, f"cannot be read as labels: {exc}") from None
+    y = np.ravel(y)
+    if y.shape[0] != n:
+        raise DataFileError(path, None, f"has {y.shape[0]} labels for {n} samples; give one "
+                            "label per row of the kernel matrix.")
+    return y
+
+
+def _npz_labels(path: str):
+    if path.endswith(".npz"):
+        with np.load(path, allow_pickle=False) as z:
+            if "y" in z:
+                return np.asarray(z["y"])
+    return None
+
+
+def _load(args, *, need_labels: bool = True):
+    """(data, y, description, precomputed): a bundled set, a LIBSVM file, a kernel matrix or
+    (--distances) a distance matrix, which counts as precomputed (square, sliced on both
+    axes)."""
+    from .._validation import looks_like_distances
+    from ..datasets import load_libsvm
+
+    distances = bool(getattr(args, "distances", False))
+    if args.dataset:
+        if distances != (args.dataset in DISTANCE_DATASETS):
+            raise CLIError(f"--dataset {args.dataset} is " + (
+                "a distance matrix: add --distances." if not distances else
+                "a feature set, not distances: drop --distances."), EXIT_USAGE)
+        _warn_unused_kernel_options(args)
+        if distances:
+            from ..datasets import load_protein213
+
+            D, y = load_protein213(return_D_y=True)
+            return D, y, args.dataset, True
+        X, y = _datasets()[args.dataset](return_X_y=True)
+        return X, y, args.dataset, False
+    path = args.file
+    if path is None:
+        raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
+    _check_path(path)
+    _check_format(path)
+    if distances:
+        _warn_unused_kernel_options(args)
+        D = _read_matrix(path, "distance matrix")
+        if D.ndim != 2 or D.shape[0] != D.shape[1]:
+            raise DataFileError(path, None, f"is a {D.shape} array; a distance matrix is "
+                                "square (n_samples, n_samples).")
+        y = _read_labels(args.labels, D.shape[0]) if args.labels else _npz_labels(path)
+        if y is None and need_labels:
+            raise CLIError(f"{path}: distances need their labels: give --labels FILE (.npy or "
+                           "text, one per line), or save y beside D in the .npz.", EXIT_USAGE)
+        return D, y, path, True
+    if args.labels or path.endswith((".npy", ".npz")):
+        K = _read_matrix(path, "kernel matrix")
+        _refuse_feature_options(args, path)
+        if K.ndim != 2 or K.shape[0] != K.shape[1]:
+            raise DataFileError(path, None, f"is a {K.shape} array; a kernel matrix is square "
+                                "(n_samples, n_samples).")
+        if looks_like_distances(K):
+            # said once, in the command line's words (the library's warning names Python)
+            print(f"indefsvm: warning: {path} looks like a distance matrix, not a kernel (zero "
+                  "diagonal, no negative entry); training on distances gives a meaningless "
+                  "model. Add --distances to make the kernel exp(-gamma d^2) of them.",
+                  file=sys.stderr)
+            warnings.filterwarnings("ignore", category=DistanceMatrixWarning)
+        y = _read_labels(args.labels, K.shape[0]) if args.labels else _npz_labels(path)
+        if y is None and need_labels:
+            raise CLIError(f"{path}: a precomputed kernel needs its labels: give --labels FILE "
+                           "(.npy or text, one per line), or save y beside K in the .npz.",
+                           EXIT_USAGE)
+        return K, y, path, True
+    from ..datasets._table import delimiter_of, read_features
+
+    _warn_unused_kernel_options(args)
+    delimiter = delimiter_of(path)
+    if delimiter is not None:
+        # CSV / TSV features with a label column
+        X, y, _ = read_features(path, delimiter, args.label_column)
+        return X, y, path, False
+    X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based)
+    return X, y, path, False
+
+
+def _check_classes(y, cv: int = 0) -> None:
+    labels, counts = np.unique(y, return_counts=True)
+    if labels.shape[0] < 2:
+        raise CLIError(f"the labels hold one class only ({labels[0]}); a classifier needs two "
+                       "or more.")
+    if cv > counts.min():
+        small = labels[np.argmin(counts)]
+        raise CLIError(f"--cv {cv} needs at least {cv} samples of every class, but class "
+                       f"{small} has {counts.min()}; use --cv {counts.min()} or fewer, or --cv 0.",
+                       EXIT_USAGE)
+
+
+def _atomic_write(path: str, write) -> None:
+    """Write through a temporary file in the same folder, renamed at the end: an interrupted
+    run leaves no truncated file. A symbolic link is followed (its target is replaced, the
+    link stays); a FIFO, a device or a socket is written to directly -- a rename would
+    replace the node itself by a regular file."""
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        write(target)
+        return
+    path = target
+    folder = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".indefsvm-", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        # mkstemp makes the file 0600; a file the user asked for gets the usual mode, 0666
+        # less the umask (as open() would give it)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _check_output_file(path: str, option: str) -> None:
+    if os.path.isdir(path):
+        raise CLIError(f"{option} {path}: is a directory; give a file name.", EXIT_USAGE)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CLIError(f"{option} {path}: folder {folder} does not exist.", EXIT_USAGE)

@@ -1,0 +1,282 @@
+"""Building the estimators from the options, cross-validation, and model files (save and
+check on load)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..exceptions import DataFileError
+from ._args import DISTANCE_KINDS, _extra_params
+from ._errors import EXIT_USAGE, CLIError, _cli_wording
+from ._io import _check_path
+from ._progress import _bar, _say
+
+#: model files are skops files: they load without running arbitrary code, and only the
+#: types listed here are accepted from them
+TRUSTED_TYPES = (
+    "indefsvm.svm._classes.IndefiniteSVC",
+    "indefsvm.svm._classes.IndefiniteNuSVC",
+    "indefsvm.svm._classes.IndefiniteSVR",
+    "indefsvm.svm._classes.IndefiniteOneClassSVM",
+    "indefsvm.solvers._result.SolverResult",
+    # a model trained on distances: DistanceKernel, then IndefiniteSVC
+    "indefsvm.distances._kernel.DistanceKernel",
+    "sklearn.pipeline.Pipeline",
+    # fit --nystroem M: NystroemSVC and its features
+    "indefsvm.remedies._nystroem_svc.NystroemSVC",
+    "indefsvm.remedies._nystroem.KreinNystroem",
+)
+
+
+def _distance_kernel(args):
+    """The DistanceKernel of --distances, its parameters checked (usage errors)."""
+    from ..distances import DistanceKernel
+
+    dk = DistanceKernel(kind=DISTANCE_KINDS[args.kernel], gamma=args.gamma, coef0=args.coef0,
+                        degree=args.degree)
+    try:
+        dk._check_params()
+    except ValueError as exc:
+        raise CLIError(str(exc).replace("gamma ", "--gamma ", 1).replace("degree ", "--degree ",
+                                                                           1), EXIT_USAGE) from None
+    return dk
+
+
+def _estimator(args, precomputed: bool):
+    """IndefiniteSVC; with --distances a Pipeline of DistanceKernel and IndefiniteSVC; with
+    --nystroem M a NystroemSVC."""
+    from ..svm import IndefiniteSVC
+
+    if getattr(args, "nystroem", None) is not None:
+        return _nystroem_estimator(args, precomputed)
+
+    if getattr(args, "distances", False):
+        from sklearn.pipeline import Pipeline
+
+        svc = IndefiniteSVC(
+            kernel="precomputed", C=args.C, tol=args.tol, max_iter=args.max_iter,
+            cache_size=args.cache_size, wss=args.wss, init=args.init,
+            shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
+            verbose=args.verbose)
+        _check_estimator_params(svc)
+        return Pipeline([("distancekernel", _distance_kernel(args)), ("indefinitesvc", svc)])
+
+    if args.kernel == "pseudo_euclidean" and args.pe_p is None and not precomputed:
+        raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
+                       EXIT_USAGE)
+    kernel_params = None if precomputed else _extra_params(args)
+    clf = IndefiniteSVC(
+        kernel="precomputed" if precomputed else args.kernel, C=args.C, gamma=args.gamma,
+        coef0=args.coef0, degree=args.degree, tol=args.tol, max_iter=args.max_iter,
+        cache_size=args.cache_size, wss=args.wss, init=args.init,
+        shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
+        kernel_params=kernel_params, verbose=args.verbose)
+    _check_estimator_params(clf)
+    return clf
+
+
+def _nystroem_estimator(args, precomputed: bool):
+    """fit --nystroem M: NystroemSVC on the data's features."""
+    from ..remedies import NystroemSVC
+
+    if args.distances or precomputed:
+        raise CLIError("--nystroem computes kernel values against landmarks from features; "
+                       "it cannot use a precomputed kernel or distance matrix. Give a "
+                       "feature file (LIBSVM, CSV or .npy without --labels), or drop "
+                       "--nystroem.", EXIT_USAGE)
+    if args.nystroem < 1:
+        raise CLIError(f"--nystroem takes the number of landmarks, at least 1; got "
+                       f"{args.nystroem}.", EXIT_USAGE)
+    for option, value, default in (("--restarts", args.restarts, 0),
+                                   ("--no-shrinking", args.no_shrinking, False),
+                                   ("--init", args.init, "zero"),
+                                   ("--wss", args.wss, "second_order")):
+        if value != default:
+            raise CLIError(f"{option} is an option of the SMO solver; --nystroem trains a "
+                           "linear SVM on the features by coordinate descent: drop "
+                           f"{option}.", EXIT_USAGE)
+    if args.kernel in ("pseudo_euclidean",):
+        raise CLIError("--nystroem takes the kernels computed from features by name; "
+                       "pseudo_euclidean is not one of them.", EXIT_USAGE)
+    clf = NystroemSVC(
+        kernel=args.kernel, n_components=args.nystroem, remedy=args.remedy, C=args.C,
+        gamma=args.gamma, coef0=args.coef0, degree=args.degree, tol=args.tol,
+        max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose)
+    try:
+        clf._check_settings()
+    except ValueError as exc:
+        raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
+    return clf
+
+
+def _check_estimator_params(clf) -> None:
+    """The estimator's own parameter checks, before any data are read: exit status 2."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    try:
+        clf._validate_params()
+        clf._check_kernel_settings()
+    except (InvalidParameterError, ValueError) as exc:
+        raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
+
+
+def _cross_validate(args, X, y, precomputed):
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    from ..exceptions import ConvergenceWarning
+
+    folds = list(StratifiedKFold(n_splits=args.cv, shuffle=True,
+                                 random_state=args.seed).split(X, y))
+    _say(args, f"{args.cv}-fold cross-validation (--cv 0 skips it)")
+    bar = _bar(args, len(folds), "cross-validation")
+    scores = []
+    template = _estimator(args, precomputed)
+    template.set_params(**{"indefinitesvc__verbose" if _svc(template) is not template
+                           else "verbose": False})
+    if hasattr(template, "n_components") and args.nystroem > min(
+            len(train) for train, _ in folds):
+        raise CLIError(f"--nystroem {args.nystroem} is more than the "
+                       f"{min(len(t) for t, _ in folds)} training samples of a CV fold; "
+                       "give fewer landmarks or --cv 0.", EXIT_USAGE)
+    try:
+        for train, test in folds:
+            est = clone(template)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                if precomputed:
+                    est.fit(X[np.ix_(train, train)], y[train])
+                    scores.append(est.score(X[np.ix_(test, train)], y[test]))
+                else:
+                    est.fit(X[train], y[train])
+                    scores.append(est.score(X[test], y[test]))
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return np.array(scores)
+
+
+def _svc(model):
+    """The SVM of a model (the last step of a distance pipeline)."""
+    return model[-1] if hasattr(model, "steps") else model
+
+
+def _fitted_params(model) -> dict:
+    """Kernel parameters as fitted: the SVM's, or the distance kernel's (gamma resolved)."""
+    if hasattr(model, "steps"):
+        dk = model[0]
+        out = {"distances": True, "kind": dk.kind}
+        if dk.gamma_ is not None:
+            out["gamma"] = dk.gamma_
+        if dk.kind == "polynomial":
+            out.update(coef0=dk.coef0, degree=dk.degree)
+        return out
+    return dict(model._kernel_params_fitted)
+
+
+def _load_model(path: str):
+    import skops.io as sio
+
+    _check_path(path, "model file")
+    try:
+        untrusted = sio.get_untrusted_types(file=path)
+    except Exception as exc:  # skops raises several kinds for a file that is not its own
+        raise DataFileError(path, None, f"is not a model saved by 'indefsvm fit --save' "
+                            f"({type(exc).__name__}: {exc}).") from None
+    foreign = sorted(set(untrusted) - set(TRUSTED_TYPES))
+    if foreign:
+        raise DataFileError(path, None, f"holds types indefsvm does not load: {foreign}; only "
+                            "models saved by 'indefsvm fit --save' are read.")
+    try:
+        model = sio.load(path, trusted=list(untrusted))
+    except Exception as exc:  # a file skops lists but cannot build
+        raise DataFileError(path, None, f"is not a model saved by 'indefsvm fit --save' "
+                            f"({type(exc).__name__}: {exc}).") from None
+    _check_model(model, path)
+    return model
+
+
+def _check_model(model, path: str) -> None:
+    """A loaded model is one 'fit --save' writes, with sound contents: skops trusts
+    scikit-learn's own types (an SVC would load and predict), and a crafted file can hold
+    NaN coefficients or support indices out of range, which would predict in silence."""
+    from ..distances import DistanceKernel
+    from ..kernels import KERNELS, canonical_name
+    from ..svm import IndefiniteSVC
+
+    def bad(what):
+        raise DataFileError(path, None, f"{what}; it was not written by 'indefsvm fit --save' "
+                            "(or was changed since): fit the model again.")
+
+    from ..remedies import KreinNystroem, NystroemSVC
+
+    if type(model) is NystroemSVC:
+        _check_nystroem_model(model, bad, KreinNystroem)
+        return
+    svc = model
+    if hasattr(model, "steps"):
+        if (len(model.steps) != 2 or not isinstance(model.steps[0][1], DistanceKernel)
+                or not isinstance(model.steps[1][1], IndefiniteSVC)):
+            bad("holds a pipeline other than DistanceKernel + IndefiniteSVC")
+        dk = model.steps[0][1]
+        if not (isinstance(getattr(dk, "n_fit_", None), int) and dk.n_fit_ > 0):
+            bad("holds a distance kernel without its training size")
+        svc = model.steps[1][1]
+    if type(svc) is not IndefiniteSVC:
+        bad(f"holds a {type(svc).__module__}.{type(svc).__name__}, not an IndefiniteSVC")
+    if not hasattr(svc, "support_"):
+        bad("holds a model that was never fitted")
+    kernel = svc.kernel
+    if not isinstance(kernel, str) or (kernel != "precomputed"
+                                       and canonical_name(kernel) not in KERNELS):
+        bad(f"has a kernel {kernel!r} that is not a kernel name of indefsvm")
+    degree = getattr(svc, "degree", 3)
+    if isinstance(degree, bool) or not isinstance(degree, int) or not 0 <= degree <= 64:
+        bad(f"has a polynomial degree {degree!r} outside 0 ... 64")
+    n_train = int(svc.shape_fit_[0])
+    support = np.asarray(svc.support_)
+    if support.dtype.kind not in "iu" or (support.size and (
+            support.min() < 0 or support.max() >= n_train)):
+        bad(f"has support indices outside 0 ... {n_train - 1}")
+    for name in ("_dual_coef_", "_intercept_", "dual_coef_", "intercept_"):
+        values = getattr(svc, name, None)
+        if values is not None and not np.all(np.isfinite(np.asarray(values, dtype=float))):
+            bad(f"has {name.strip('_')} values that are NaN or infinite")
+    sv = getattr(svc, "support_vectors_", None)
+    if sv is not None and hasattr(sv, "shape") and not hasattr(sv, "tocsr") and not np.all(
+            np.isfinite(np.asarray(sv, dtype=float))):
+        bad("has support vectors that are NaN or infinite")
+
+
+def _check_nystroem_model(model, bad, KreinNystroem) -> None:
+    """A loaded NystroemSVC: fitted, a kernel name, finite arrays of consistent shapes."""
+    from ..kernels import KERNELS, canonical_name
+
+    ny = getattr(model, "nystroem_", None)
+    if type(ny) is not KreinNystroem or not hasattr(model, "coef_"):
+        bad("holds a NystroemSVC that was never fitted")
+    kernel = model.kernel
+    if not isinstance(kernel, str) or kernel == "precomputed" or canonical_name(
+            kernel) not in KERNELS:
+        bad(f"has a kernel {kernel!r} that is not a kernel name of indefsvm")
+    arrays = {name: np.asarray(getattr(owner, name, np.nan), dtype=float)
+              for owner, names in ((model, ("coef_", "intercept_", "metric_")),
+                                   (ny, ("components_", "normalization_", "signature_")))
+              for name in names}
+    for name, values in arrays.items():
+        if not np.all(np.isfinite(values)):
+            bad(f"has {name.strip('_')} values that are NaN or infinite")
+    m, r = arrays["normalization_"].shape if arrays["normalization_"].ndim == 2 else (-1, -1)
+    n_pairs = len(model.classes_) * (len(model.classes_) - 1) // 2
+    if (arrays["components_"].shape != (m, model.n_features_in_)
+            or arrays["signature_"].shape != (r,)
+            or arrays["coef_"].shape != (n_pairs, model.n_features_used_)
+            or not 0 < model.n_features_used_ <= r
+            or arrays["intercept_"].shape != (n_pairs,)
+            or arrays["metric_"].shape != (model.n_features_used_,)
+            or not np.all(np.abs(arrays["metric_"]) == 1)):
+        bad("has landmarks, features and weights of inconsistent shapes")

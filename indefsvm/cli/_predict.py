@@ -1,0 +1,106 @@
+"""``indefsvm predict``: apply a model saved by ``fit --save``."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from ..exceptions import DataFileError
+from ._args import _common
+from ._errors import EXIT_USAGE, CLIError
+from ._io import _atomic_write, _check_output_file, _check_path, _read_labels, _read_matrix
+from ._models import _load_model
+from ._progress import _say
+
+
+def run(args) -> int:
+    from ..datasets import load_libsvm
+
+    if args.out:
+        _check_output_file(args.out, "--out")
+    model = _load_model(args.model)
+    distances = hasattr(model, "steps")
+    if args.distances and not distances:
+        raise CLIError(f"{args.model} was not trained on distances (fit --distances); drop "
+                       "--distances and give what it was trained on.", EXIT_USAGE)
+    precomputed = distances or model.kernel == "precomputed"
+    path = args.data
+    _check_path(path)
+    y = None
+    if precomputed or args.labels or path.endswith((".npy", ".npz")):
+        n_train = model[0].n_fit_ if distances else model.shape_fit_[0]
+        what = ("the distances d(x, x_train) to the training objects" if distances
+                else "the kernel rows k(x, x_train)" if precomputed else "features")
+        try:
+            X = _read_matrix(path, "matrix" if precomputed else "data")
+        except DataFileError as exc:
+            if not precomputed:
+                raise
+            raise DataFileError(path, None, f"{str(exc).split(': ', 1)[1]} The model was "
+                                f"trained on a precomputed {'distance' if distances else ''}"
+                                f"{'' if distances else 'kernel'} matrix of {n_train} "
+                                f"samples: DATA must hold {what}, {n_train} columns.") from None
+        if precomputed and (X.ndim != 2 or X.shape[1] != n_train):
+            rows = ("distances d(x, x_train) to the training objects" if distances
+                    else "kernel rows k(x, x_train)")
+            raise DataFileError(path, None, f"has shape {X.shape}; the model was trained on "
+                                f"{n_train} samples, so its {rows} need {n_train} columns.")
+        if args.labels:
+            y = _read_labels(args.labels, X.shape[0])
+    else:
+        from ..datasets._table import delimiter_of, read_features
+
+        delimiter = delimiter_of(path)
+        if delimiter is not None:
+            X, y, _ = read_features(path, delimiter, args.label_column, need_labels=False)
+        else:
+            X, y = load_libsvm(path, zero_based=args.zero_based,
+                               n_features=getattr(model, "n_features_in_", None))
+    n_feat = getattr(model, "n_features_in_", None)
+    if not precomputed and n_feat is not None and X.shape[1] != n_feat:
+        hint = (" (kernel rows? this model computes its kernel from the features itself: "
+                "give features, as a LIBSVM, CSV or .npy file)"
+                if path.endswith((".npy", ".npz")) or X.shape[1] == model.shape_fit_[0]
+                else "")
+        raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
+                            f"{n_feat}{hint}.")
+    pred = model.predict(X)
+    text = "".join(f"{p:g}\n" if isinstance(p, (float, np.floating)) else f"{p}\n"
+                   for p in pred.tolist())
+    if args.out:
+        def write(tmp):
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        _atomic_write(args.out, write)
+    else:
+        sys.stdout.write(text)
+    if y is not None and hasattr(model, "classes_"):
+        right = int(np.sum(pred == y))
+        _say(args, f"accuracy {100 * right / len(y):.2f} % ({right}/{len(y)})")
+    if args.out:
+        _say(args, f"{len(pred)} predictions written to {args.out}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    """The ``predict`` sub-command and its options."""
+    predict = sub.add_parser("predict", help="predict with a model saved by 'fit --save'")
+    predict.add_argument("model", metavar="MODEL", help="a model file written by fit --save")
+    predict.add_argument("data", metavar="DATA",
+                         help="LIBSVM file, or kernel rows k(x, x_train) (.npy, .npz, text) "
+                              "for a precomputed-kernel model")
+    predict.add_argument("--labels", metavar="FILE",
+                         help="true labels of DATA (kernel rows), to print the accuracy")
+    predict.add_argument("--distances", action="store_true",
+                         help="DATA holds distances to the training objects (a model of "
+                              "'fit --distances'; such a model reads them without the flag)")
+    predict.add_argument("--zero-based", action="store_true",
+                         help="the LIBSVM file's indices start at 0")
+    predict.add_argument("--label-column", metavar="COL", default=None,
+                         help="CSV / TSV data: the column of true labels (name or index), to "
+                              "print the accuracy")
+    predict.add_argument("--out", metavar="FILE",
+                         help="write the predictions there (one per line) instead of stdout")
+    _common(predict)
+    predict.set_defaults(func=run)
