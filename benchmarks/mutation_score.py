@@ -108,13 +108,13 @@ EQUIVALENT: dict[tuple[str, str, int, str], str] = {
     **{(f, line, col, "Sub -> Add"): "the seed of a random draw: 2**31 + 1 draws seeds from "
        "a range that is still valid (scikit-learn takes up to 2**32 - 1); any seed is as good"
        for f, line, col in (
-           ("indefsvm/remedies/_nystroem.py", "_, idx = kmeans_plusplus(X, n_clusters=m, "
+           ("indefsvm/nystroem/_features.py", "_, idx = kmeans_plusplus(X, n_clusters=m, "
             "random_state=int(rng.integers(2**31 - 1)),", 72),
-           ("indefsvm/remedies/_nystroem_svc.py", "random_state=int(rng.integers(2**31 - 1)), "
+           ("indefsvm/nystroem/_svc.py", "random_state=int(rng.integers(2**31 - 1)), "
             "n_jobs=self.n_jobs).fit(X)", 30))},
-    ("indefsvm/remedies/_nystroem_svc.py", "W = (self.coef_ * self.metric_).T", 5,
+    ("indefsvm/nystroem/_svc.py", "W = (self.coef_ * self.metric_).T", 5,
      "Mult -> Div"): "metric_ holds +1 and -1 only: w * s = w / s",
-    ("indefsvm/remedies/_nystroem.py", 'gamma = p.get("gamma", 0.0)', 23, "0.0 -> 1.0"):
+    ("indefsvm/nystroem/_features.py", 'gamma = p.get("gamma", 0.0)', 23, "0.0 -> 1.0"):
         "every kernel that reads gamma has it in p (resolve_kernel_params); the default is "
         "passed only for the linear kernel, which ignores it",
     ("indefsvm/diagnostics/distances.py",

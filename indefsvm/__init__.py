@@ -40,8 +40,8 @@ __version__ = "0.1.0"
 # Public names are imported on first use (PEP 562): "import indefsvm" and the command line's
 # --version and --help then cost no import of scikit-learn or scipy, and a Ctrl-C at start-up
 # lands in code that handles it. Each entry: the name -> the module that defines it.
-_SUBMODULES = ("datasets", "diagnostics", "distances", "geometry", "kernels", "remedies",
-               "solvers", "plotting")
+_SUBMODULES = ("datasets", "diagnostics", "distances", "geometry", "kernels", "nystroem",
+               "remedies", "solvers", "plotting")
 _NAMES = {
     "KernelReport": ".diagnostics", "SanityReport": ".diagnostics",
     "check_kernel": ".diagnostics", "sanity_report": ".diagnostics",
@@ -53,7 +53,7 @@ _NAMES = {
     "kernel_matrix": ".kernels",
     "KernelLogisticRegression": ".klr",
     "KreinSVC": ".remedies", "compare_remedies": ".remedies",
-    "KreinNystroem": ".remedies", "NystroemSVC": ".remedies",
+    "KreinNystroem": ".nystroem", "NystroemSVC": ".nystroem",
     "RemedySearchCV": ".remedies",
     "IndefiniteNuSVC": ".svm", "IndefiniteOneClassSVM": ".svm", "IndefiniteSVC": ".svm",
     "IndefiniteSVR": ".svm",

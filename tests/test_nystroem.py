@@ -173,7 +173,7 @@ def test_dask_blocks_equal_numpy():
 
 
 def test_transform_in_blocks_equals_one_block(monkeypatch):
-    import indefsvm.remedies._nystroem as mod
+    import indefsvm.nystroem._blocks as mod
 
     X, _ = _blobs(700)
     ny = KreinNystroem("rbf", n_components=40, random_state=0).fit(X)

@@ -47,8 +47,8 @@ from .._validation import (
 from ..exceptions import ConvergenceWarning
 from ..solvers._smo import solve_duals
 from ..svm import IndefiniteSVC
-from ..svm._base import class_weight_vector
-from ..svm._classes import OvOVotes
+from ..svm._ovo import OvOVotes
+from ..svm._weights import class_weight_vector
 from ._compare import RemedyComparison, _recommend, choose_method
 from ._krein import KreinSVC
 from ._spectrum_fix import (

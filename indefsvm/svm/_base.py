@@ -33,6 +33,7 @@ from ..kernels import (
     resolve_kernel_params,
 )
 from ..solvers._smo import _SPARSE_KERNELS, _kernel_setup, check_kernel_inputs
+from ._weights import check_weights, sample_weight_vector
 
 # prediction computes kernel rows against the support vectors in blocks of about this many
 # bytes, so that n_test x n_SV is never formed at once
@@ -57,8 +58,6 @@ BASE_CONSTRAINTS: dict[str, list[Any]] = {
     "n_jobs": [numbers.Integral, None],
 }
 
-#: the largest sample weight: C * weight must leave room for the dual's sums in float64
-_MAX_WEIGHT = 1e150
 
 
 def _compute_dense(X) -> bool:
@@ -356,61 +355,3 @@ class SVMBase(BaseEstimator):
         dc = self._dual_coef_dense
         out = dc @ SV if not sp.issparse(SV) else sp.csr_matrix(SV.T.dot(dc.T).T)
         return out
-
-
-def class_weight_vector(class_weight, classes, y) -> np.ndarray:
-    """scikit-learn's class weights (dict, "balanced" or None) for ``classes``."""
-    from sklearn.utils.class_weight import compute_class_weight
-
-    return compute_class_weight(class_weight, classes=classes, y=y)
-
-
-def sample_weight_vector(sample_weight, n: int) -> np.ndarray:
-    """``sample_weight`` as n finite float64 weights (None: ones; a scalar: n copies), or a
-    ValueError that says what is wrong."""
-    if sample_weight is None:
-        sw = np.ones(n)
-    else:
-        try:
-            raw = np.asarray(sample_weight)
-        except (TypeError, ValueError):
-            raise ValueError("sample_weight must be numbers (one per sample).") from None
-        if np.iscomplexobj(raw):
-            raise ValueError("sample_weight is complex; weights are real numbers >= 0.")
-        try:
-            sw = np.array(raw, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError("sample_weight must be numbers (one per sample).") from None
-        if sw.ndim == 0:
-            sw = np.full(n, float(sw))
-        if sw.shape != (n,):
-            raise ValueError(
-                f"sample_weight.shape == {sw.shape}, expected {(n,)}! Give one weight "
-                "per sample.")
-    if not np.all(np.isfinite(sw)):
-        raise ValueError("sample_weight contains NaN or infinity; give finite weights >= 0.")
-    return sw
-
-
-def check_weights(sw, y_idx=None, one_class_prefix="") -> None:
-    """The checks of the weights, in the order whose message says most: none positive;
-    (classifiers) the positive ones all in one class; then any negative one."""
-    if not np.any(sw > 0):
-        raise ValueError(
-            "Invalid input - all samples have zero or negative weights. Give "
-            "sample_weight at least one entry > 0 (and none < 0).")
-    if y_idx is not None and np.unique(y_idx[sw > 0]).shape[0] < 2:
-        raise ValueError(
-            f"{one_class_prefix}Invalid input - all samples with positive weights belong "
-            "to the same class: the classifier needs two classes with sample_weight > 0.")
-    if np.any(sw < 0):
-        i = int(np.flatnonzero(sw < 0)[0])
-        raise ValueError(
-            f"sample_weight must be >= 0; got {sw[i]:g} at index {i}. A weight scales C "
-            "for its sample (C_i = C * weight), so it cannot be negative; give 0 to leave "
-            "a sample out.")
-    if np.max(sw) > _MAX_WEIGHT:
-        raise ValueError(
-            f"sample_weight reaches {np.max(sw):.3g}: the bounds C_i = C * weight would "
-            "overflow the dual in float64. Only the ratios of the weights matter (with "
-            "C): divide them by their mean, e.g. sample_weight / sample_weight.mean().")

@@ -1,0 +1,328 @@
+"""An SVM on Krein-space Nystroem features: the remedies at 10^5 - 10^6 points."""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+
+from .._interrupt import unfitted_on_interrupt
+from .._logging import enable, logger
+from .._validation import check_seed, user_stacklevel
+from ..exceptions import ConvergenceWarning
+from ..solvers._linear import linear_svc
+from ..svm._ovo import OvOVotes
+from ..svm._weights import check_weights, class_weight_vector, sample_weight_vector
+from ._blocks import input_tags, rows_per_block
+from ._features import KreinNystroem
+
+__all__ = ["NystroemSVC"]
+
+REMEDIES = ("krein", "flip", "clip")
+
+
+class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
+    """SVM on the Krein-space Nystroem features of an indefinite kernel.
+
+    Fits :class:`KreinNystroem` (``m = n_components`` landmarks, features ``Phi`` with
+    ``k ~ Phi S Phi'``, ``S = diag(signature_)``), then a linear C-SVM on the features
+    (LIBSVM's dual with a free bias, by our compiled dual coordinate descent on float32
+    features; one-vs-one for more classes, as :class:`~indefsvm.IndefiniteSVC`). Nothing
+    of size ``n^2`` is formed: memory is ``n * m`` floats, time linear in ``n``.
+
+    The remedy says which kernel the SVM sees (Chen et al. 2009; Loosli, Canu & Ong 2016):
+
+    * ``"flip"``: ``Phi Phi'``, the flipped kernel ``|K|`` of the approximation;
+    * ``"clip"``: ``Phi_+ Phi_+'``, its positive part only (the first ``n_positive_``
+      features);
+    * ``"krein"``: the Krein SVM. It is trained in the Hilbert space associated with the
+      Krein space of the features (``Phi Phi'``) and its weight vector is mapped back by
+      the fundamental symmetry, ``v = S w`` (Loosli et al.'s back-projection
+      ``U sign(lam) U'`` in feature coordinates); it predicts with the indefinite inner
+      product of the features, ``f(x) = Phi(x) S v + b`` -- the original (approximated)
+      kernel. Since ``S S = I`` its decisions are those of flip with the consistent test
+      transform, exactly as :class:`KreinSVC`'s are.
+
+    With every training point a landmark (``n_components = n``) the three are the exact
+    remedies: ``FlipEigenvalues`` / ``ClipEigenvalues`` + ``IndefiniteSVC`` and
+    ``KreinSVC``.
+
+    Parameters
+    ----------
+    kernel : str or callable, default="rbf"
+        As :class:`KreinNystroem` (also ``"precomputed"``: ``X`` is the ``(n, m)`` block of
+        kernel values against the landmarks).
+    n_components : int, default=500
+        Landmarks ``m`` (at most the number of samples).
+    remedy : {"krein", "flip", "clip"}, default="krein"
+    C : float, default=1.0
+        Box bound of the dual, scaled per sample by ``class_weight`` and ``sample_weight``.
+    gamma : {"scale", "auto"} or float, default="scale"
+        As :class:`~indefsvm.IndefiniteSVC`.
+    coef0, degree : float, int
+    kernel_params : dict, optional
+    landmarks : {"uniform", "kmeans++"} or array-like of int, default="uniform"
+        See :class:`KreinNystroem`.
+    class_weight : dict, "balanced" or None
+    tol : float, default=1e-3
+        LIBSVM's stopping rule: KKT gap ``m - M <= tol`` (and ``|y'alpha| <= tol * C``).
+    max_iter : int, optional
+        Passes of the coordinate descent per one-vs-one problem; ``None`` means 100 000.
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+    break_ties : bool, default=False
+        As in ``SVC``.
+    random_state : int, Generator or None
+        Seed of the landmarks and of the order of the coordinate steps.
+    n_jobs : int, optional
+        Threads (OpenMP) of the kernel blocks and of the solver's full-gradient checks.
+    verbose : bool, default=False
+        Log each stage (landmarks, features, each problem's progress).
+
+    Attributes
+    ----------
+    nystroem_ : KreinNystroem
+        The fitted features.
+    coef_ : ndarray of shape (n_pairs, r)
+        Weight vector of each one-vs-one problem in feature space (``r`` features used:
+        all, or the positive ones for clip): ``w`` for flip and clip, the Krein-space
+        ``v = S w`` for krein.
+    metric_ : ndarray of shape (r,)
+        The inner product of the decision, ``f(x) = Phi(x) diag(metric_) coef_' + b``:
+        ``signature_`` for krein, ones for flip and clip.
+    intercept_ : ndarray of shape (n_pairs,)
+    classes_ : ndarray
+    n_iter_ : ndarray of shape (n_pairs,)
+        Passes of each problem.
+    converged_ : bool
+        Every problem met the stopping rule.
+    kkt_gap_ : ndarray of shape (n_pairs,)
+    n_support_ : ndarray of shape (n_classes,)
+        Support vectors per class (over the problems they take part in).
+    n_features_in_ : int
+    n_features_used_ : int
+        ``r``, the features the SVM is trained on.
+    shape_fit_ : tuple
+        Shape of the training data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> clf = isvm.NystroemSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, n_components=100,
+    ...                        random_state=0).fit(X, y)
+    >>> clf.converged_, clf.score(X, y) > 0.8
+    (True, True)
+    """
+
+    def __init__(self, kernel="rbf", *, n_components: int = 500, remedy: str = "krein",
+                 C: float = 1.0, gamma="scale", coef0: float = 0.0, degree: int = 3,
+                 kernel_params=None, landmarks="uniform", class_weight=None,
+                 tol: float = 1e-3, max_iter: int | None = None,
+                 decision_function_shape: str = "ovr", break_ties: bool = False,
+                 random_state=None, n_jobs=None, verbose: bool = False):
+        self.kernel = kernel
+        self.n_components = n_components
+        self.remedy = remedy
+        self.C = C
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.kernel_params = kernel_params
+        self.landmarks = landmarks
+        self.class_weight = class_weight
+        self.tol = tol
+        self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def __sklearn_tags__(self):
+        return input_tags(super().__sklearn_tags__(), self.kernel)
+
+    def _check_settings(self):
+        if self.remedy not in REMEDIES:
+            raise ValueError(f"remedy must be one of {list(REMEDIES)}; got {self.remedy!r}.")
+        if isinstance(self.C, bool) or not isinstance(self.C, (int, float, np.number)) \
+                or not np.isfinite(self.C) or self.C <= 0:
+            raise ValueError(f"C <= 0 or not a finite number: C={self.C!r}. C must be > 0 "
+                             "(e.g. C=1.0).")
+        if isinstance(self.tol, bool) or not isinstance(self.tol, (int, float, np.number)) \
+                or not np.isfinite(self.tol) or self.tol <= 0:
+            raise ValueError(f"tol must be a positive number; got {self.tol!r}.")
+        if self.decision_function_shape not in ("ovr", "ovo"):
+            raise ValueError("decision_function_shape must be 'ovr' or 'ovo'; got "
+                             f"{self.decision_function_shape!r}.")
+
+    @unfitted_on_interrupt
+    def fit(self, X, y, sample_weight=None):
+        """Fit the features, then one linear SVM per pair of classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (``"precomputed"``: kernel values against the landmarks).
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights: ``C_i = C * class_weight * sample_weight``.
+
+        Returns
+        -------
+        self : NystroemSVC
+        """
+        self._check_settings()
+        X, y = validate_data(self, X, y, dtype=np.float64,
+                             accept_sparse=False if self.kernel == "precomputed" else "csr")
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if self.classes_.shape[0] < 2:
+            raise ValueError("The number of classes has to be greater than one; got 1 class")
+        sw = sample_weight_vector(sample_weight, X.shape[0])
+        check_weights(sw, y_idx)
+        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
+        w = self.class_weight_[y_idx] * sw
+        loud = enable(self.verbose)
+        rng = check_seed(self.random_state)
+        t0 = time.perf_counter()
+        self.nystroem_ = KreinNystroem(
+            self.kernel, n_components=self.n_components,
+            gamma=self.gamma, coef0=self.coef0, degree=self.degree,
+            kernel_params=self.kernel_params, landmarks=self.landmarks,
+            random_state=int(rng.integers(2**31 - 1)), n_jobs=self.n_jobs).fit(X)
+        ny = self.nystroem_
+        if loud:
+            logger.info("Nystroem: %d landmarks, %d features (%d positive, %d negative), "
+                        "%.1f s", ny.normalization_.shape[0], ny.n_components_,
+                        ny.n_positive_, ny.n_negative_, time.perf_counter() - t0)
+        cols = ny.n_positive_ if self.remedy == "clip" else ny.n_components_
+        if cols == 0:
+            raise ValueError(
+                "remedy='clip' keeps the positive part of the kernel on the landmarks, and it "
+                "has no positive eigenvalue: no feature is left. Use remedy='flip' or "
+                "'krein', or check the kernel's parameters.")
+        t1 = time.perf_counter()
+        n = X.shape[0]
+        pairs = self._pairs_of(y_idx, w)
+        # progress in steps: the blocks of feature rows, then the one-vs-one problems
+        n_blocks = -(-n // rows_per_block(ny.normalization_.shape[0]))
+        total = n_blocks + len(pairs)
+        step = 0
+        Z = np.empty((n, cols), dtype=np.float32)
+        for lo, hi, F in ny._feature_blocks(ny._check_rows(X), np.float32, cols):
+            Z[lo:hi] = F
+            step += 1
+            if loud:
+                logger.info("NystroemSVC: step %d of %d (features of rows %d-%d)", step,
+                            total, lo, hi)
+        if loud:
+            logger.info("features: %d x %d float32 (%.0f MB), %.1f s", Z.shape[0], cols,
+                        Z.nbytes / 2**20, time.perf_counter() - t1)
+        self._pairs = []
+        coefs, intercepts, n_iter, gaps, alphas, rows, done = [], [], [], [], [], [], []
+        converged = True
+        worst = None
+        for a, b, pos, idx in pairs:
+            ypm = np.where(y_idx[idx] == pos, 1.0, -1.0)
+            label = (f"classes {self.classes_[a]} vs {self.classes_[b]}"
+                     if self.classes_.shape[0] > 2 else "linear SVM")
+            res = linear_svc(Z, ypm, self.C * w[idx], rows=idx, tol=self.tol,
+                             max_iter=self.max_iter, random_state=rng, n_jobs=self.n_jobs,
+                             verbose=self.verbose, label=label)
+            step += 1
+            if loud:
+                logger.info("NystroemSVC: step %d of %d (%s: %s after %d passes, KKT gap "
+                            "%.3g, %d support vectors)", step, total, label, res.status,
+                            res.n_iter, res.kkt_gap, res.n_sv)
+            self._pairs.append((a, b, pos))
+            coefs.append(res.extra["w"])
+            intercepts.append(res.b)
+            n_iter.append(res.n_iter)
+            gaps.append(res.kkt_gap)
+            alphas.append(res.alpha)
+            rows.append(idx)
+            done.append(bool(res.converged))
+            if not res.converged:
+                converged = False
+                worst = res if worst is None or res.kkt_gap > worst.kkt_gap else worst
+        del Z
+        metric = ny.signature_[:cols] if self.remedy == "krein" else np.ones(cols)
+        coef = np.asarray(coefs)
+        # krein: the Krein-space weight vector v = S w (the fundamental symmetry), read by the
+        # indefinite inner product Phi(x) S v
+        self.coef_ = coef * metric if self.remedy == "krein" else coef
+        self.metric_ = metric
+        self.intercept_ = np.asarray(intercepts, dtype=np.float64)
+        self.n_iter_ = np.asarray(n_iter, dtype=np.int64)
+        self.kkt_gap_ = np.asarray(gaps)
+        self.converged_ = converged
+        self._pair_converged = done
+        self._alphas = alphas
+        self._rows = rows
+        self._bounds = [self.C * w[idx] for idx in rows]
+        sv = np.zeros(X.shape[0], dtype=bool)
+        for idx, al in zip(rows, alphas, strict=True):
+            sv[idx[al > 0]] = True
+        self.n_support_ = np.bincount(y_idx[sv], minlength=self.classes_.shape[0]).astype(
+            np.int32)
+        self.n_features_used_ = cols
+        self.n_train_ = X.shape[0]
+        self.shape_fit_ = X.shape
+        if not converged:
+            warnings.warn(
+                f"The coordinate descent stopped at max_iter={worst.n_iter} passes before "
+                f"reaching tol={self.tol:g}: the KKT gap m - M is {worst.kkt_gap:.3g}. "
+                "Increase max_iter (or tol), or scale C down.", ConvergenceWarning,
+                stacklevel=user_stacklevel())
+        if loud and logger.isEnabledFor(logging.INFO):
+            logger.info("NystroemSVC fitted in %.1f s", time.perf_counter() - t0)
+        return self
+
+    def _ovo(self, X):
+        check_is_fitted(self, "coef_")
+        ny = self.nystroem_
+        # checked here first: feature names are the classifier's (the features saw arrays)
+        X = validate_data(self, X, dtype=np.float64, reset=False,
+                          accept_sparse=False if self.kernel == "precomputed" else "csr")
+        Xc = ny._check_rows(X)
+        W = (self.coef_ * self.metric_).T
+        out = np.empty((Xc.shape[0], W.shape[1]))
+        for lo, hi, F in ny._feature_blocks(Xc, np.float64, self.n_features_used_):
+            out[lo:hi] = F @ W + self.intercept_
+        return out
+
+    def decision_function(self, X):
+        """Decision values ``Phi(x) diag(metric_) coef_' + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes (> 0 means ``classes_[1]``), else
+        (n_samples, n_classes) for ``"ovr"`` or (n_samples, n_pairs) for ``"ovo"``.
+        """
+        return self._shaped_decision(self._ovo(X))
+
+    def predict(self, X):
+        """Class labels (the one-vs-one vote of :class:`~indefsvm.IndefiniteSVC`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
+        return self._labels_from_ovo(self._ovo(X))
