@@ -242,7 +242,7 @@ def test_report_to_dict_keeps_plain_kernel_parameters_and_names_the_rest():
     (None, 0.0999, "moderately"), (None, 0.1, "strongly"),
 ])
 def test_indefiniteness_grades_on_the_thresholds(mass, ratio, want):
-    from indefsvm.diagnostics.suitability import indefiniteness
+    from indefsvm.diagnostics.spectrum import indefiniteness
 
     sig = SimpleNamespace(q=2, negative_mass=mass, negative_ratio=ratio)
     assert indefiniteness(sig, (0.01, 0.1)) == f"{want} indefinite"

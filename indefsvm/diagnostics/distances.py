@@ -12,8 +12,7 @@ from .._logging import enable, logger
 from .._validation import SYMMETRY_RTOL, check_distance_matrix, check_memory, plain_label
 from ..distances._kernel import median_gamma
 from .report import DistanceReport, distance_notes
-from .spectrum import signature
-from .suitability import indefiniteness
+from .spectrum import indefiniteness, signature
 
 __all__ = ["check_distances", "triangle_violations"]
 

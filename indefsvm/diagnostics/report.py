@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ._render import render_html, render_text
 from .eta import EtaScan
-from .spectrum import CPDResult, Signature, Spectrum
+from .spectrum import CPDResult, Signature, Spectrum, indefiniteness
 
 __all__ = ["DistanceReport", "KernelReport", "build_notes", "distance_notes", "pct"]
 
@@ -184,8 +184,6 @@ class KernelReport:
 
 def recommendation(r: KernelReport) -> str:
     """What to do, from the report's own figures (named in the sentence)."""
-    from .suitability import indefiniteness
-
     if getattr(r, "verdict", None) == "undecided at this accuracy":
         return ("Recommendation: decide first (method='dense', or more n_steps / n_probes): "
                 "until then train on K as it is, which SMO handles either way, and check the "
@@ -262,8 +260,6 @@ def build_notes(r: KernelReport) -> list[str]:
                      f"{pct(abs(r.lam_min) / sp.scale)} of max |lambda| = {sp.scale:.4g}. "
                      "The SVM dual is not convex; SMO returns a stationary point.")
     notes.append(r.cpd.note)
-    from .suitability import indefiniteness
-
     mass = sig.negative_mass
     kind = indefiniteness(sig, r.mass_thresholds)
     mass_txt = ("" if mass is None else

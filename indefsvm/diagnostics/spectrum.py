@@ -805,3 +805,45 @@ def signature(K, rtol: float | None = None) -> Signature:
     return Signature(p=sp.n_pos, q=sp.n_neg, z=z, negative_mass=mass,
                      negative_ratio=float(ratio), eigenvalues=centred, rtol=sp.rtol,
                      tol=sp.tol, intervals=intervals)
+
+
+# -- the words of the verdicts: how indefinite, and what an estimate cannot decide -----------
+
+
+#: the verdict of a matrix-free check whose intervals straddle the zero threshold
+UNDECIDED = "undecided at this accuracy"
+
+
+def _undecided(sp, cpd) -> str | None:
+    """Which question the estimates cannot answer ("psd", "cpd") or None: an interval of
+    the smallest eigenvalue (of K, or on the complement of e) on both sides of -tol, so that
+    a PSD or CPD verdict -- or its negation -- would be a guess (rounding margin in
+    spectrum.rounding_margin)."""
+    if not sp.estimated:
+        return None
+    psd = decided(sp, "lam_min", sp.tol)
+    if psd is None:
+        return "psd"
+    if psd:
+        return None
+    return "cpd" if decided(sp, "restricted_min", sp.tol) is None else None
+
+
+def indefiniteness(sig, thresholds) -> str:
+    """"Euclidean", "slightly", "moderately" or "strongly indefinite" from the negative mass
+    and the size of the most negative eigenvalue (both of the centred kernel): a large
+    negative eigenvalue is not "slight" whatever its share of the mass."""
+    lo, hi = thresholds
+    if sig.q == 0:
+        return "Euclidean (no negative direction)"
+    mass = sig.negative_mass
+    ratio = sig.negative_ratio
+    if mass is None:
+        level = 1 if ratio < hi else 2
+    else:
+        level = 0 if mass < lo else (2 if mass > hi else 1)
+    if ratio >= 0.5:
+        level = 2
+    elif ratio >= hi:
+        level = max(level, 1)
+    return ("slightly indefinite", "moderately indefinite", "strongly indefinite")[level]

@@ -14,7 +14,7 @@ from .._validation import check_finite_array, check_kernel_matrix, check_memory,
 from ..kernels import canonical_name, kernel_matrix
 from .eta import eta_scan
 from .report import KernelReport, build_notes
-from .spectrum import cpd_test, signature, spectrum
+from .spectrum import UNDECIDED, _undecided, cpd_test, indefiniteness, signature, spectrum
 
 __all__ = ["SigmoidRegion", "check_kernel", "class_mean_sqdist", "sigmoid_region"]
 
@@ -574,47 +574,6 @@ def _check_thresholds(mass_thresholds):
         raise ValueError(f"mass_thresholds must satisfy 0 <= low <= high <= 1; got "
                          f"{mass_thresholds!r}.")
     return lo, hi
-
-
-#: the verdict of a matrix-free check whose intervals straddle the zero threshold
-UNDECIDED = "undecided at this accuracy"
-
-
-def _undecided(sp, cpd) -> str | None:
-    """Which question the estimates cannot answer ("psd", "cpd") or None: an interval of
-    the smallest eigenvalue (of K, or on the complement of e) on both sides of -tol, so that
-    a PSD or CPD verdict -- or its negation -- would be a guess (rounding margin in
-    spectrum.rounding_margin)."""
-    if not sp.estimated:
-        return None
-    from .spectrum import decided
-
-    psd = decided(sp, "lam_min", sp.tol)
-    if psd is None:
-        return "psd"
-    if psd:
-        return None
-    return "cpd" if decided(sp, "restricted_min", sp.tol) is None else None
-
-
-def indefiniteness(sig, thresholds) -> str:
-    """"Euclidean", "slightly", "moderately" or "strongly indefinite" from the negative mass
-    and the size of the most negative eigenvalue (both of the centred kernel): a large
-    negative eigenvalue is not "slight" whatever its share of the mass."""
-    lo, hi = thresholds
-    if sig.q == 0:
-        return "Euclidean (no negative direction)"
-    mass = sig.negative_mass
-    ratio = sig.negative_ratio
-    if mass is None:
-        level = 1 if ratio < hi else 2
-    else:
-        level = 0 if mass < lo else (2 if mass > hi else 1)
-    if ratio >= 0.5:
-        level = 2
-    elif ratio >= hi:
-        level = max(level, 1)
-    return ("slightly indefinite", "moderately indefinite", "strongly indefinite")[level]
 
 
 def _estimator_params(kernel, X, params: dict) -> dict:
