@@ -3,11 +3,12 @@ classifier (CH-DU) of Haasdonk (2005), with the SVM <-> CH conversions of Prop. 
 
 from __future__ import annotations
 
+import numbers
 import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._interrupt import unfitted_on_interrupt
@@ -323,6 +324,15 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
     (array([0, 1]), 4.0)
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {
+        "mu": [numbers.Real], "kernel": [str, callable], "metric": [str, None],
+        "gamma": [str, numbers.Real], "coef0": [numbers.Real], "degree": [numbers.Real],
+        "kernel_params": [dict, None], "tol": [numbers.Real], "max_iter": [numbers.Integral, None],
+        "n_restarts": [numbers.Integral], "restart_select": [str], "random_state": ["random_state"],
+    }
+
     def __init__(self, *, mu=1.0, kernel="linear", metric=None, gamma="scale", coef0=0.0,
                  degree=3, kernel_params=None, tol=1e-6, max_iter=None, n_restarts=0,
                  restart_select="objective", random_state=None):
@@ -374,6 +384,7 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         return check_kernel_matrix(kernel_matrix(X, kernel=self.kernel, **self._kparams))
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Find the closest points of the two reduced hulls.
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -222,6 +224,14 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
     (True, (2, 2))
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {
+        "kernel": [str, callable], "C": [numbers.Real], "gamma": [str, numbers.Real],
+        "coef0": [numbers.Real], "degree": [numbers.Real], "kernel_params": [dict, None],
+        "solver": [str], "tol": [numbers.Real], "max_iter": [numbers.Integral, None],
+    }
+
     def __init__(self, *, kernel="rbf", C=1.0, gamma="scale", coef0=0.0, degree=3,
                  kernel_params=None, solver="newton", tol=1e-3, max_iter=None):
         self.kernel = kernel
@@ -245,6 +255,7 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
                                      degree=self.degree, kernel_params=self.kernel_params)
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit by Newton or CG.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_distance_matrix
@@ -131,6 +131,13 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
     array([[1.    , 0.3679, 0.0183]])
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {
+        "kind": [str], "gamma": [str, numbers.Real], "coef0": [numbers.Real],
+        "degree": [numbers.Real], "origin": [str, numbers.Integral],
+    }
+
     def __init__(self, kind="rbf", *, gamma="median", coef0=1.0, degree=3, origin="mean"):
         self.kind = kind
         self.gamma = gamma
@@ -164,6 +171,7 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
             raise ValueError(f"origin must be 'mean' or the index of a training object (an "
                              f"integer >= 0); got {self.origin!r}.")
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn gamma (median rule) and, for the linear forms, the origin's distances.
 
@@ -249,6 +257,7 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
                              "or the degree.")
         return K
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """``fit(X).transform(X)`` (the training kernel).
 

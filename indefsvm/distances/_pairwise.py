@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 from scipy.spatial.distance import cdist
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .._logging import REPORT_EVERY, enable, logger
@@ -283,6 +283,13 @@ class PairwiseDistances(TransformerMixin, BaseEstimator):
     array([[0.   , 2.828]])
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {
+        "metric": [str, callable], "window": [numbers.Real, None], "metric_params": [dict, None],
+        "n_jobs": [numbers.Integral, None], "verbose": ["verbose"],
+    }
+
     def __init__(self, metric="dtw", *, window=None, metric_params=None, n_jobs=None,
                  verbose=False):
         self.metric = metric
@@ -319,6 +326,7 @@ class PairwiseDistances(TransformerMixin, BaseEstimator):
         as_series(X, "X") if self.metric == "dtw" else as_vectors(X, "X")
         return X
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Keep the training objects.
 
@@ -353,6 +361,7 @@ class PairwiseDistances(TransformerMixin, BaseEstimator):
         return pairwise_distances(X, self.X_fit_, metric=self.metric, n_jobs=self.n_jobs,
                                   verbose=self.verbose, **self._params())
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit, and return the training distances (each pair computed once).
 

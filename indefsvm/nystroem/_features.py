@@ -15,7 +15,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._interrupt import unfitted_on_interrupt
@@ -140,6 +140,16 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
     True
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {
+        "kernel": [str, callable], "n_components": [numbers.Real],
+        "gamma": [str, numbers.Real, None], "coef0": [numbers.Real], "degree": [numbers.Real],
+        "kernel_params": [dict, None], "landmarks": [str, "array-like"],
+        "rtol": [numbers.Real, None], "stability": [numbers.Real, None],
+        "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+    }
+
     def __init__(self, kernel="rbf", *, n_components: int = 100, gamma=None, coef0=0.0,
                  degree=3, kernel_params=None, landmarks="uniform", rtol=None,
                  stability=1e3, random_state=None, n_jobs=None):
@@ -215,6 +225,7 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
         return np.sort(np.asarray(idx, dtype=np.intp))
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Pick the landmarks and decompose their kernel ``W``.
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import numbers
 import time
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
@@ -120,6 +122,19 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
     (True, True)
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {
+        "kernel": [str, callable], "n_components": [numbers.Real], "remedy": [str],
+        "C": [numbers.Real], "gamma": [str, numbers.Real, None], "coef0": [numbers.Real],
+        "degree": [numbers.Real], "kernel_params": [dict, None],
+        "landmarks": [str, "array-like"], "class_weight": [dict, StrOptions({"balanced"}), None],
+        "tol": [numbers.Real], "max_iter": [numbers.Integral, None],
+        "decision_function_shape": [str], "break_ties": ["boolean"],
+        "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+        "verbose": ["verbose"],
+    }
+
     def __init__(self, kernel="rbf", *, n_components: int = 500, remedy: str = "krein",
                  C: float = 1.0, gamma="scale", coef0: float = 0.0, degree: int = 3,
                  kernel_params=None, landmarks="uniform", class_weight=None,
@@ -162,6 +177,7 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
                              f"{self.decision_function_shape!r}.")
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the features, then one linear SVM per pair of classes.
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._interrupt import unfitted_on_interrupt
@@ -56,6 +59,16 @@ decision_function_shape, break_ties
     True
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {
+        "kernel": [str, callable], "C": [numbers.Real], "gamma": [str, numbers.Real],
+        "coef0": [numbers.Real], "degree": [numbers.Real], "tol": [numbers.Real],
+        "max_iter": [numbers.Integral, None], "cache_size": [numbers.Real],
+        "kernel_params": [dict, None], "class_weight": [dict, StrOptions({"balanced"}), None],
+        "decision_function_shape": [str], "break_ties": ["boolean"],
+    }
+
     def __init__(self, *, kernel="rbf", C=1.0, gamma="scale", coef0=0.0, degree=3, tol=1e-3,
                  max_iter=None, cache_size=200, kernel_params=None, class_weight=None,
                  decision_function_shape="ovr", break_ties=False):
@@ -92,6 +105,7 @@ decision_function_shape, break_ties
                                    "kernel(X, X)")
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit on the flipped kernel and back-project.
 

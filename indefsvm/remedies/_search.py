@@ -22,17 +22,19 @@ from __future__ import annotations
 import numbers
 import time
 import warnings
+from collections.abc import Iterable
 from itertools import product
 
 import numpy as np
 from joblib import Parallel, delayed
 from scipy.stats import rankdata
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_context, clone
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.utils._available_if import available_if
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
@@ -115,11 +117,16 @@ class KernelRanking(TransformerMixin, BaseEstimator):
     array([[0., 1., 2.]])
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {}
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Keep the training diagonal.
 
@@ -471,6 +478,17 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
     True
     """
 
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {
+        "methods": [Iterable, None], "param_grid": [dict, None],
+        "kernel": [HasMethods(["fit", "transform"]), None], "cv": ["cv_object"],
+        "scoring": [str, callable, list, tuple, set, dict, None], "refit": ["boolean"],
+        "rule": [str], "class_weight": [dict, StrOptions({"balanced"}), None],
+        "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+        "verbose": ["verbose"],
+    }
+
     def __init__(self, *, methods=None, param_grid=None, kernel=None, cv=5, scoring=None,
                  refit=True, rule="one-se", class_weight=None, random_state=None,
                  n_jobs=None, verbose=False):
@@ -580,6 +598,7 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
     # -- fit --------------------------------------------------------------------------------
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Score every method and parameter on the folds, choose, refit.
 

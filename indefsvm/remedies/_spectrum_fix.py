@@ -23,8 +23,11 @@ design changes the training diagonal only).
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import unfitted_on_interrupt
@@ -38,6 +41,10 @@ class _KernelFix(TransformerMixin, BaseEstimator):
     """Shared: input checks, centring, the eigendecomposition, the pairwise tag."""
 
     #: what fit decomposes: "vectors" (eigh), "values" (eigvalsh) or None
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {"centered": ["boolean"]}
+
     _spectrum = "vectors"
 
     def __init__(self, centered: bool = False):
@@ -59,6 +66,7 @@ class _KernelFix(TransformerMixin, BaseEstimator):
         return R - R.mean(axis=1, keepdims=True) - self.col_mean_[None, :] + self.all_mean_
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Decompose the training kernel once.
 
@@ -110,6 +118,7 @@ class _KernelFix(TransformerMixin, BaseEstimator):
     def _fit_extra(self, K, lam, U):
         pass
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None, **fit_params):
         """Fit, then return the fixed training kernel.
 
@@ -340,6 +349,11 @@ class AdvancedShiftEigenvalues(_EigenFix):
            [0., 0., 0.],
            [0., 0., 0.]])
     """
+
+    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
+    #: ranges and the finer rules are checked after it, in messages that name the fix
+    _parameter_constraints: dict = {"rank": [StrOptions({"auto"}), numbers.Integral],
+                                    "centered": ["boolean"]}
 
     def __init__(self, rank="auto", centered: bool = False):
         self.rank = rank
