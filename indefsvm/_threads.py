@@ -14,7 +14,7 @@ import numbers
 
 import joblib
 
-from ._solvers._kcache import omp_max_threads
+from ._solvers._checks import omp_max_threads
 
 
 def effective_threads(n_jobs, name: str = "n_jobs") -> int:

@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from ._solvers._kcache import matrix_defects
+from ._solvers._checks import matrix_defects
 
 #: relative tolerance of the symmetry check: max|K - K'| <= SYMMETRY_RTOL * max|K|
 SYMMETRY_RTOL = 1e-10

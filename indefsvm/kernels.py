@@ -404,7 +404,7 @@ _ALIASES = {"poly": "polynomial", "gaussian": "rbf"}
 # kernels exp(-gamma d) of a distance d: gamma >= 0 (the sigmoid's slope may be negative)
 _DISTANCE_GAMMA = ("rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl")
 
-# codes of the kernels the compiled solver evaluates itself (see _solvers/_kcache.pxd)
+# codes of the kernels the compiled solver evaluates itself (see _solvers/_kernels.pxd)
 _COMPILED_KIND = {
     "precomputed": 0,
     "linear": 1,

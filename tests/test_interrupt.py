@@ -89,7 +89,7 @@ def test_ctrl_c_stops_pairwise_dtw_within_a_round():
 
 def test_ctrl_c_stops_the_kernel_blocks_of_nystroem_features():
     # the compiled kernel blocks (KreinNystroem, NystroemSVC) look for Ctrl-C between rounds
-    from indefsvm._solvers._kcache import kernel_block
+    from indefsvm._solvers._kblocks import kernel_block
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20_000, 2_000))

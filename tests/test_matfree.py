@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import indefsvm as isvm
-from indefsvm._solvers._kcache import kernel_block_products, kernel_diagonal
+from indefsvm._solvers._kblocks import kernel_block_products, kernel_diagonal
 from indefsvm.diagnostics import eta_scan, signature, spectrum
 from indefsvm.kernels import kernel_matrix
 

@@ -22,12 +22,9 @@ from sklearn.datasets import load_digits, make_classification
 from threadpoolctl import threadpool_limits
 
 import indefsvm as isvm
-from indefsvm._solvers._kcache import (
-    KernelCache,
-    _set_split_threshold,
-    decision_values,
-    matrix_defects,
-)
+from indefsvm._solvers._checks import matrix_defects
+from indefsvm._solvers._kblocks import decision_values
+from indefsvm._solvers._kcache import KernelCache, _set_split_threshold
 from indefsvm._threads import effective_threads
 from indefsvm.kernels import _COMPILED_KIND
 

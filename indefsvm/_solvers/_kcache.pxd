@@ -5,17 +5,6 @@
 # Columns are stored as float32 (half the memory and bandwidth, LIBSVM's choice) or float64;
 # ``exact_column`` always computes in float64 without touching the cache.
 
-cdef enum KernelKind:
-    KIND_PRECOMPUTED = 0
-    KIND_LINEAR = 1
-    KIND_POLYNOMIAL = 2
-    KIND_RBF = 3
-    KIND_SIGMOID = 4
-    KIND_L1_GAUSSIAN = 5
-    KIND_SQRT_L1_EXPONENTIAL = 6
-    KIND_SYMMETRIC_KL = 7
-
-
 cdef class KernelCache:
     cdef int kind
     cdef Py_ssize_t n

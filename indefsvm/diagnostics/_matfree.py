@@ -33,7 +33,7 @@ import time
 import numpy as np
 import scipy.linalg as sla
 
-from .._solvers._kcache import kernel_block_products, kernel_diagonal
+from .._solvers._kblocks import kernel_block_products, kernel_diagonal
 from .._threads import single_threaded_blas
 from .._validation import check_seed
 
@@ -51,7 +51,7 @@ class KernelOperator:
     ----------
     X : ndarray (n, d), C-contiguous float64, optional
     K : ndarray (n, n), optional
-    kind, gamma, coef0, degree : the compiled kernel (``_solvers._kcache`` codes)
+    kind, gamma, coef0, degree : the compiled kernel (``_solvers._kernels.pxd`` codes)
     func : callable, optional
         ``func(A, B) -> K(A, B)`` for kernels without a compiled form (row stripes).
     labels : ndarray of int32 (class codes), n_classes, atol : for the eta statistics

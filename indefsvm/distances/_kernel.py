@@ -135,7 +135,7 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
         "kind": [str], "gamma": [str, numbers.Real], "coef0": [numbers.Real],
-        "degree": [numbers.Real], "origin": [str, numbers.Integral],
+        "degree": [numbers.Real], "origin": [str, numbers.Real],
     }
 
     def __init__(self, kind="rbf", *, gamma="median", coef0=1.0, degree=3, origin="mean"):

@@ -19,7 +19,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._interrupt import unfitted_on_interrupt
-from .._solvers._kcache import kernel_block
+from .._solvers._kblocks import kernel_block
 from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix, check_seed
 from ..kernels import _COMPILED_KIND, canonical_name, kernel_matrix, resolve_kernel_params

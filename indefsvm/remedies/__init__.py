@@ -7,8 +7,9 @@ and C and refits the one it chooses."""
 # the Nystroem estimators live in their own wing; re-exported here for code written before
 from ..nystroem import KreinNystroem, NystroemSVC
 from ._compare import RemedyComparison, compare_remedies, remedy_estimators
+from ._folds import KernelRanking
 from ._krein import KreinSVC
-from ._search import METHODS, KernelRanking, RemedySearchCV
+from ._search import METHODS, RemedySearchCV
 from ._spectrum_fix import (
     AdvancedShiftEigenvalues,
     ClipEigenvalues,

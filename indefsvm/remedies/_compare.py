@@ -16,19 +16,12 @@ from sklearn.pipeline import Pipeline
 
 from .._validation import check_kernel_matrix
 from ..diagnostics._render import render_html, render_text
-from ..svm import IndefiniteSVC
 from ._krein import KreinSVC
-from ._spectrum_fix import (
-    AdvancedShiftEigenvalues,
-    ClipEigenvalues,
-    FlipEigenvalues,
-    ShiftEigenvalues,
-    SquareKernel,
-)
+from ._methods import COST_ORDER, SVM_METHODS, svm_estimator
+from ._methods import INDEF as _INDEF
 
 __all__ = ["RemedyComparison", "compare_remedies", "remedy_estimators"]
 
-_INDEF = "indefinite SVM"
 
 
 def remedy_estimators(C: float = 1.0, class_weight=None) -> dict:
@@ -55,18 +48,7 @@ def remedy_estimators(C: float = 1.0, class_weight=None) -> dict:
     >>> sorted(remedy_estimators())[:3]
     ['CNE', 'Krein SVM', 'RNE']
     """
-    svc = IndefiniteSVC(kernel="precomputed", C=C, class_weight=class_weight)
-    return {
-        _INDEF: svc,
-        "clip": Pipeline([("fix", ClipEigenvalues()), ("svm", clone(svc))]),
-        "flip": Pipeline([("fix", FlipEigenvalues()), ("svm", clone(svc))]),
-        "shift": Pipeline([("fix", ShiftEigenvalues()), ("svm", clone(svc))]),
-        "square": Pipeline([("fix", SquareKernel()), ("svm", clone(svc))]),
-        "advanced shift": Pipeline([("fix", AdvancedShiftEigenvalues()), ("svm", clone(svc))]),
-        "CNE": Pipeline([("fix", ClipEigenvalues(centered=True)), ("svm", clone(svc))]),
-        "RNE": Pipeline([("fix", FlipEigenvalues(centered=True)), ("svm", clone(svc))]),
-        "Krein SVM": KreinSVC(kernel="precomputed", C=C, class_weight=class_weight),
-    }
+    return {name: svm_estimator(name, {"C": C}, class_weight) for name in SVM_METHODS}
 
 
 def _c_param(est) -> str:
@@ -217,10 +199,6 @@ class RemedyComparison:
 #: decomposition and a sparse solution; no training; one extreme eigenvalue; a full
 #: eigendecomposition; the same with a dense back-projection; a centred decomposition; a
 #: matrix product)
-COST_ORDER = (_INDEF, "k-NN", "shift", "clip", "flip", "advanced shift", "Krein SVM", "CNE",
-              "RNE", "square")
-
-
 def choose_method(errors: dict, rule: str = "one-se") -> tuple[str, str, dict]:
     """The one-standard-error rule on paired per-fold differences.
 

@@ -28,7 +28,7 @@ from itertools import product
 import numpy as np
 from joblib import Parallel, delayed
 from scipy.stats import rankdata
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.neighbors import KNeighborsClassifier
@@ -43,44 +43,14 @@ from .._logging import enable, logger
 from .._validation import (
     check_distance_matrix,
     check_kernel_matrix,
-    check_kernel_rows,
     user_stacklevel,
 )
 from ..exceptions import ConvergenceWarning
-from ..solvers._smo import solve_duals
-from ..svm import IndefiniteSVC
-from ..svm._ovo import OvOVotes
-from ..svm._weights import class_weight_vector
 from ._compare import RemedyComparison, _recommend, choose_method
-from ._krein import KreinSVC
-from ._spectrum_fix import (
-    AdvancedShiftEigenvalues,
-    ClipEigenvalues,
-    FlipEigenvalues,
-    ShiftEigenvalues,
-    SquareKernel,
-)
+from ._folds import KernelRanking, _task
+from ._methods import METHODS, svm_estimator
 
 __all__ = ["METHODS", "RemedySearchCV"]
-
-_INDEF = "indefinite SVM"
-
-#: the fix in front of the SVM of each method (None: the kernel as it is); the Krein SVM
-#: trains on the flipped kernel (and predicts with the original one, the same decisions)
-_FIXES = {
-    _INDEF: None,
-    "clip": lambda p: ClipEigenvalues(),
-    "flip": lambda p: FlipEigenvalues(),
-    "shift": lambda p: ShiftEigenvalues(),
-    "advanced shift": lambda p: AdvancedShiftEigenvalues(rank=p.get("rank", "auto")),
-    "square": lambda p: SquareKernel(),
-    "CNE": lambda p: ClipEigenvalues(centered=True),
-    "RNE": lambda p: FlipEigenvalues(centered=True),
-    "Krein SVM": lambda p: FlipEigenvalues(),
-}
-
-#: every method the search knows, in the order of its report
-METHODS = tuple(_FIXES) + ("k-NN",)
 
 #: the grid keys and the methods they apply to (gamma: the kernel's, every SVM method)
 _KEYS = {"gamma", "C", "n_neighbors", "rank"}
@@ -90,237 +60,6 @@ _DEFAULT_K = (1, 3, 5, 7, 9)
 _GAMMA_FACTORS = tuple(4.0 ** k for k in range(-4, 3))
 #: scorers whose loss is 1 - score (an error rate)
 _RATE_SCORERS = (None, "accuracy", "balanced_accuracy")
-
-
-class KernelRanking(TransformerMixin, BaseEstimator):
-    """Kernel rows to the distances a k-nearest-neighbour rule needs.
-
-    The squared distance in the kernel's (pseudo-Euclidean) space is
-    ``d(x, x_i)^2 = k(x, x) + K_ii - 2 k(x, x_i)``. A test row has no ``k(x, x)``, but it is
-    the same for every training sample and so leaves the order of the neighbours unchanged:
-    ``transform`` returns ``K_ii - 2 k(x, x_i)`` shifted so that each row's smallest value is
-    0 (a valid input of ``KNeighborsClassifier(metric="precomputed")``, which ranks and votes
-    with uniform weights).
-
-    Attributes
-    ----------
-    diag_ : ndarray of shape (n_train,)
-        ``K_ii`` of the training samples.
-    n_train_ : int
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from indefsvm.remedies import KernelRanking
-    >>> K = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 1.0]])
-    >>> KernelRanking().fit(K).transform(K[:1])
-    array([[0., 1., 2.]])
-    """
-
-    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
-    #: ranges and the finer rules are checked after it, in messages that name the fix
-    _parameter_constraints: dict = {}
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
-        return tags
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Keep the training diagonal.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_train, n_train)
-            Training kernel.
-        y : Ignored
-
-        Returns
-        -------
-        self
-        """
-        K = check_kernel_matrix(X, "X (training kernel)")
-        self.diag_ = np.diag(K).copy()
-        self.n_train_ = K.shape[0]
-        return self
-
-    def transform(self, X):
-        """Neighbour distances (up to each row's own constant).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_train)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_train)
-        """
-        check_is_fitted(self, "diag_")
-        R = check_kernel_rows(X, self.n_train_, "X")
-        D = self.diag_[None, :] - 2.0 * R
-        return D - D.min(axis=1, keepdims=True)
-
-
-class _FoldModel(OvOVotes, ClassifierMixin, BaseEstimator):
-    """The one-vs-one SVM of one fold, on fixed kernel rows (what a scorer calls)."""
-
-    decision_function_shape = "ovr"
-    break_ties = False
-
-    def _set(self, classes, pairs, members, coefs, intercepts):
-        self.classes_ = classes
-        self._pairs = pairs
-        self._members = members
-        self._coefs = coefs
-        self._b = intercepts
-        return self
-
-    def _ovo(self, R):
-        return np.column_stack([R[:, idx] @ c + b for idx, c, b in
-                                zip(self._members, self._coefs, self._b, strict=True)])
-
-    def decision_function(self, X):
-        """Decision values (SVC's shapes)."""
-        return self._shaped_decision(self._ovo(X))
-
-    def predict(self, X):
-        """Labels by LIBSVM's vote."""
-        return self._labels_from_ovo(self._ovo(X))
-
-
-def _pairs(y_idx, n_classes):
-    """(a, b, +1 class, indices, signs) of each one-vs-one problem (IndefiniteSVC's)."""
-    helper = OvOVotes()
-    helper.classes_ = np.arange(n_classes)
-    out = []
-    for a, b, pos, idx in helper._pairs_of(y_idx, np.ones(y_idx.shape[0])):
-        out.append((a, b, pos, idx, np.where(y_idx[idx] == pos, 1.0, -1.0)))
-    return out
-
-
-def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
-    """Fit the one-vs-one SVM on the fixed training kernel for each C (ascending), score it
-    on the fixed test rows. Returns {C: (score, fit s, score s, n_sv, converged)}."""
-    n_classes = classes.shape[0]
-    members = _pairs(y_idx, n_classes)
-    n = y_idx.shape[0]
-    w = cw[y_idx]
-    out, last, C_last = {}, None, None
-    Kf = np.ascontiguousarray(Kf, dtype=np.float64)
-    for C in sorted(Cs):
-        t0 = time.perf_counter()
-        problems = []
-        for p, (_, _, _, idx, s) in enumerate(members):
-            C_pair = float(C) * w[idx]
-            # alpha C'/C keeps y'alpha = 0 and the box (min: a bound value times the ratio
-            # may round one ulp past the new bound)
-            start = (np.zeros(idx.shape[0]) if last is None or not warm
-                     else np.minimum(last[p] * (C / C_last), C_pair))
-            problems.append({"y": s, "p": -np.ones(idx.shape[0]), "C": C_pair,
-                             "alpha0": [start], "sample_of": None if idx.shape[0] == n else idx})
-        res = solve_duals(Kf, problems, check_input=False)
-        t1 = time.perf_counter()
-        last, C_last = [r.alpha for r in res], C
-        coefs = [r.alpha * m[4] for r, m in zip(res, members, strict=True)]
-        model = _FoldModel()._set(classes, [(a, b, pos) for a, b, pos, _, _ in members],
-                                  [m[3] for m in members], coefs, [r.b for r in res])
-        score = _score(scorer, model, Rf, y_te)
-        sv = np.zeros(n, dtype=bool)
-        for m, c in zip(members, coefs, strict=True):
-            sv[m[3][c != 0]] = True
-        out[C] = (score, t1 - t0, time.perf_counter() - t1, int(sv.sum()),
-                  all(r.converged for r in res))
-    return out
-
-
-def _score(scorer, model, R, y_te):
-    if scorer is None:
-        return float(np.mean(model.predict(R) == y_te))
-    return float(scorer(model, R, y_te))
-
-
-def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_weight):
-    """One fold at one kernel parameter: every candidate of ``plan`` (method -> [(index,
-    params)]); k-NN (``knn``: [(index, k)]) when asked. Returns [(index, score, fit s,
-    score s, n_sv, converged)]."""
-    y_tr, y_te = y[train], y[test]
-    # the classes of this training fold (a small class may miss a fold, as in GridSearchCV:
-    # the fold's model then knows the others only)
-    classes = np.unique(y_tr)
-    if classes.shape[0] < 2:
-        nan = float("nan")
-        return ([(i, nan, 0.0, 0.0, 0, True) for cands in plan.values() for i, _ in cands]
-                + [(i, nan, 0.0, 0.0, 0, True) for i, _ in knn])
-    y_idx = np.searchsorted(classes, y_tr)
-    cw = class_weight_vector(class_weight, classes, y_tr)
-    t0 = time.perf_counter()
-    if kernel is not None:
-        tf = clone(kernel)
-        if gamma is not None:
-            tf.set_params(gamma=gamma)
-        Ktr = np.asarray(tf.fit_transform(X[np.ix_(train, train)]), dtype=np.float64)
-        Kte = np.asarray(tf.transform(X[np.ix_(test, train)]), dtype=np.float64)
-    else:
-        Ktr, Kte = X[np.ix_(train, train)], X[np.ix_(test, train)]
-    t_kernel = time.perf_counter() - t0
-    spectra = {}
-
-    def spectrum(centered):
-        # eigh once per (fold, gamma) and per centring, shared by every fix that needs it
-        if centered not in spectra:
-            t = time.perf_counter()
-            probe = ClipEigenvalues(centered=centered)
-            K = probe._prepare(Ktr, copy=False)
-            lam, U = np.linalg.eigh(K)
-            spectra[centered] = (lam, U, time.perf_counter() - t)
-        return spectra[centered]
-
-    out = []
-    done = {}
-    for method, cands in plan.items():
-        by_fix = {}
-        for index, params in cands:
-            key = ("flip" if method == "Krein SVM" else method,
-                   params.get("rank") if method == "advanced shift" else None)
-            by_fix.setdefault(key, []).append((index, params))
-        for key, group in by_fix.items():
-            Cs = sorted({p["C"] for _, p in group})
-            if key not in done:
-                t = time.perf_counter()
-                extra = 0.0
-                if method == _INDEF:
-                    Kf, Rf = Ktr, Kte
-                else:
-                    fix = _FIXES[method](group[0][1])
-                    K = fix._prepare(Ktr, copy=False)
-                    if fix._spectrum is None:
-                        fix._finish(K, None, None)
-                    else:
-                        lam, U, extra = spectrum(fix.centered)
-                        fix._finish(K, lam, U if fix._spectrum == "vectors" else None)
-                    Kf, Rf = fix._fixed_kernel(), fix.transform(Kte)
-                t_fix = t_kernel + extra + time.perf_counter() - t
-                done[key] = (t_fix, _svm_path(Kf, Rf, y_idx, classes, cw, Cs,
-                                              method != _INDEF, scorer, y_te))
-            t_fix, path = done[key]
-            for index, params in group:
-                score, t_fit, t_score, n_sv, conv = path[params["C"]]
-                if method == "Krein SVM":
-                    n_sv = train.shape[0]  # beta is dense: every training sample is used
-                out.append((index, score, t_fix + t_fit, t_score, n_sv, conv))
-    for index, k in knn:
-        t = time.perf_counter()
-        if kernel is not None:
-            Dtr, Dte = X[np.ix_(train, train)], X[np.ix_(test, train)]
-        else:
-            rank = KernelRanking().fit(Ktr)
-            Dtr, Dte = rank.transform(Ktr), rank.transform(Kte)
-        model = KNeighborsClassifier(n_neighbors=k, metric="precomputed").fit(Dtr, y_tr)
-        t1 = time.perf_counter()
-        out.append((index, _score(scorer, model, Dte, y_te), t1 - t, time.perf_counter() - t1,
-                    train.shape[0], True))
-    return out
 
 
 def _as_list(name, values):
@@ -481,8 +220,10 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
-        "methods": [Iterable, None], "param_grid": [dict, None],
-        "kernel": [HasMethods(["fit", "transform"]), None], "cv": ["cv_object"],
+        # methods: any value reaches fit's own check, which lists the names to choose from
+        "methods": "no_validation", "param_grid": [dict, None],
+        "kernel": [HasMethods(["fit", "transform"]), None],
+        "cv": [numbers.Integral, HasMethods(["split", "get_n_splits"]), Iterable, None],
         "scoring": [str, callable, list, tuple, set, dict, None], "refit": ["boolean"],
         "rule": [str], "class_weight": [dict, StrOptions({"balanced"}), None],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
@@ -808,14 +549,10 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
             if self.kernel is not None:
                 return knn
             steps = [("distance", KernelRanking()), ("knn", knn)]
-        elif m == "Krein SVM":
-            steps.append(("svm", KreinSVC(kernel="precomputed", C=params["C"],
-                                          class_weight=self.class_weight)))
         else:
-            if m != _INDEF:
-                steps.append(("fix", _FIXES[m](params)))
-            steps.append(("svm", IndefiniteSVC(kernel="precomputed", C=params["C"],
-                                               class_weight=self.class_weight)))
+            est = svm_estimator(m, params, self.class_weight)
+            # the kernel, then the method's own steps (the fix and the SVM) in one pipeline
+            steps += est.steps if isinstance(est, Pipeline) else [("svm", est)]
         return steps[0][1] if len(steps) == 1 else Pipeline(steps)
 
     # -- prediction -------------------------------------------------------------------------

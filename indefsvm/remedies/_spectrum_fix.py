@@ -27,7 +27,6 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import unfitted_on_interrupt
@@ -352,7 +351,7 @@ class AdvancedShiftEigenvalues(_EigenFix):
 
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
-    _parameter_constraints: dict = {"rank": [StrOptions({"auto"}), numbers.Integral],
+    _parameter_constraints: dict = {"rank": [str, numbers.Real],
                                     "centered": ["boolean"]}
 
     def __init__(self, rank="auto", centered: bool = False):

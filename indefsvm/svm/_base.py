@@ -21,7 +21,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from .._solvers._kcache import decision_values
+from .._solvers._kblocks import decision_values
 from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix
 from ..kernels import (

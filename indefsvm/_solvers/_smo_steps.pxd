@@ -1,0 +1,81 @@
+# The inner steps of the SMO loop (_smo.pyx), inlined there: gradient updates with one or two
+# kernel columns (stored as float32 or float64) and the working-set selection of LIBSVM's
+# first- and second-order rules (Fan, Chen & Lin 2005), whose vectorised passes are in _wss.h.
+
+from libc.math cimport INFINITY
+
+
+ctypedef fused col_t:
+    float
+    double
+
+
+cdef inline void _sub2(double* g, const col_t* a, const col_t* b, double da, double db,
+                       Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t t
+    for t in range(m):
+        g[t] -= da * a[t] + db * b[t]
+
+
+cdef inline void _axpy(double* g, const col_t* a, double da, Py_ssize_t start,
+                       Py_ssize_t end) noexcept nogil:
+    cdef Py_ssize_t t
+    for t in range(start, end):
+        g[t] += da * a[t]
+
+
+cdef inline double _free_dot(const col_t* col, const double* coef, Py_ssize_t act) noexcept nogil:
+    # coef[s] = y_s alpha_s for free s, 0 otherwise
+    cdef Py_ssize_t s
+    cdef double acc = 0.0
+    for s in range(act):
+        acc += coef[s] * col[s]
+    return acc
+
+
+cdef extern from "_wss.h" nogil:
+    double ix_max_plus(const double* g, const double* off, Py_ssize_t n)
+    double ix_second_order_d(const double* K, const double* g, const double* low_off,
+                             const double* diag, double di, double gmax, double tau,
+                             Py_ssize_t n, double* obj, double* gmin_out)
+    double ix_second_order_f(const float* K, const double* g, const double* low_off,
+                             const double* diag, double di, double gmax, double tau,
+                             Py_ssize_t n, double* obj, double* gmin_out)
+
+
+cdef inline Py_ssize_t _first_order_max(const double* g, const double* off, Py_ssize_t act,
+                                        double* gmax_out) noexcept nogil:
+    """Last t maximising g[t] + off[t] (off = 0 inside the index set, -inf outside), or -1.
+
+    Two passes: a vectorised max reduction (_wss.h), then a backward search."""
+    cdef Py_ssize_t t
+    cdef double gmax = ix_max_plus(g, off, act)
+    gmax_out[0] = gmax
+    if gmax == -INFINITY:
+        return -1
+    t = act - 1
+    while t > 0 and g[t] + off[t] != gmax:
+        t -= 1
+    return t
+
+
+cdef inline Py_ssize_t _second_order_j(const col_t* Ki, const double* g, const double* low_off,
+                                       const double* diag, double di, double gmax,
+                                       double tau, Py_ssize_t act, double* obj,
+                                       double* gmin_out) noexcept nogil:
+    """j of the second-order rule (the last t minimising -b^2/a over I_low with b > 0) and
+    min g over I_low. t outside I_low reads g + inf, so b = -inf and it is never chosen; the
+    vectorised first pass (_wss.h) stores the objective values for the backward search."""
+    cdef Py_ssize_t t
+    cdef double best
+    if col_t is float:
+        best = ix_second_order_f(Ki, g, low_off, diag, di, gmax, tau, act, obj, gmin_out)
+    else:
+        best = ix_second_order_d(Ki, g, low_off, diag, di, gmax, tau, act, obj, gmin_out)
+    if best == INFINITY:
+        return -1
+    t = act - 1
+    while t > 0 and obj[t] != best:
+        t -= 1
+    return t
+

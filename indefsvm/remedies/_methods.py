@@ -1,0 +1,104 @@
+"""The one table of remedy methods: what ``compare_remedies``, ``RemedySearchCV``, the command
+line and the docs read.
+
+Each row says what a method is (its name in reports and grids), what it trains (the fix in
+front of the SVM on a precomputed kernel; the Krein SVM; the k-NN rule), which grid keys it
+takes, and its place in the cost order that breaks ties between methods of equal error
+(cheaper and simpler first: an SVM on the kernel as it is, the k-NN rule, then the fixes by
+the work they add).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sklearn.pipeline import Pipeline
+
+from ..svm import IndefiniteSVC
+from ._krein import KreinSVC
+from ._spectrum_fix import (
+    AdvancedShiftEigenvalues,
+    ClipEigenvalues,
+    FlipEigenvalues,
+    ShiftEigenvalues,
+    SquareKernel,
+)
+
+INDEF = "indefinite SVM"
+KNN = "k-NN"
+KREIN = "Krein SVM"
+
+
+@dataclass(frozen=True)
+class RemedyMethod:
+    """One row of the table.
+
+    Attributes
+    ----------
+    name : str
+        The method's name in reports, grids and ``methods=`` lists.
+    fix : callable or None
+        ``fix(params)`` -> the kernel fix the method's SVM trains on (None: the kernel as it
+        is, or no SVM). For the Krein SVM it is the flip: the SVM it trains is the flipped
+        one (its decisions, back-projected, are the same), so the search scores it there.
+    estimator : str
+        ``"svm"`` (the fix, then ``IndefiniteSVC``), ``"krein"`` (``KreinSVC``) or ``"knn"``.
+    cost : int
+        Place in the cost order (lower: cheaper and simpler; ties go to it).
+    keys : frozenset
+        The grid keys it takes besides the kernel's ``gamma`` (every method but k-NN
+        takes gamma when a kernel is tuned).
+    """
+
+    name: str
+    fix: Callable[[dict], object] | None
+    estimator: str
+    cost: int
+    keys: frozenset
+
+
+_SVM_KEYS = frozenset({"C"})
+
+#: every method, in the order of the reports
+TABLE = (
+    RemedyMethod(INDEF, None, "svm", 0, _SVM_KEYS),
+    RemedyMethod("clip", lambda p: ClipEigenvalues(), "svm", 3, _SVM_KEYS),
+    RemedyMethod("flip", lambda p: FlipEigenvalues(), "svm", 4, _SVM_KEYS),
+    RemedyMethod("shift", lambda p: ShiftEigenvalues(), "svm", 2, _SVM_KEYS),
+    RemedyMethod("advanced shift",
+                 lambda p: AdvancedShiftEigenvalues(rank=p.get("rank", "auto")), "svm", 5,
+                 frozenset({"C", "rank"})),
+    RemedyMethod("square", lambda p: SquareKernel(), "svm", 9, _SVM_KEYS),
+    RemedyMethod("CNE", lambda p: ClipEigenvalues(centered=True), "svm", 7, _SVM_KEYS),
+    RemedyMethod("RNE", lambda p: FlipEigenvalues(centered=True), "svm", 8, _SVM_KEYS),
+    RemedyMethod(KREIN, lambda p: FlipEigenvalues(), "krein", 6, _SVM_KEYS),
+    RemedyMethod(KNN, None, "knn", 1, frozenset({"n_neighbors"})),
+)
+
+BY_NAME = {m.name: m for m in TABLE}
+
+#: every method's name, in the order of the reports
+METHODS = tuple(m.name for m in TABLE)
+
+#: the methods by cost, cheapest first: ties between methods of equal error go to the first
+COST_ORDER = tuple(m.name for m in sorted(TABLE, key=lambda m: m.cost))
+
+#: the methods that train an SVM (on a precomputed kernel)
+SVM_METHODS = tuple(m.name for m in TABLE if m.estimator != "knn")
+
+
+def svm_estimator(name: str, params: dict, class_weight=None):
+    """The precomputed-kernel estimator of an SVM method with ``params`` (``C``, and
+    ``rank`` for the advanced shift): ``IndefiniteSVC``, a ``Pipeline`` of the fix and
+    ``IndefiniteSVC`` (steps ``"fix"``, ``"svm"``), or ``KreinSVC``."""
+    row = BY_NAME[name]
+    C = params.get("C", 1.0)
+    if row.estimator == "krein":
+        return KreinSVC(kernel="precomputed", C=C, class_weight=class_weight)
+    if row.estimator != "svm":
+        raise ValueError(f"{name} is not an SVM method.")
+    svc = IndefiniteSVC(kernel="precomputed", C=C, class_weight=class_weight)
+    if row.fix is None:
+        return svc
+    return Pipeline([("fix", row.fix(params)), ("svm", svc)])
