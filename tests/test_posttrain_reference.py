@@ -264,7 +264,7 @@ def _general_reference(Q, p, y, C, alpha, b, tol):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_general_dual_kkt_and_curvature_equal_the_reference(seed):
-    from indefsvm.diagnostics.posttrain import _general_kkt, _reduced_curvature
+    from indefsvm.diagnostics._dual_report import _general_kkt, _reduced_curvature
 
     rng = np.random.default_rng(200 + seed)
     for _ in range(60):
@@ -291,7 +291,7 @@ def test_general_dual_kkt_and_curvature_equal_the_reference(seed):
 
 
 def test_multiplier_exactly_on_the_tolerance_is_degenerate():
-    from indefsvm.diagnostics.posttrain import _general_kkt, _reduced_curvature
+    from indefsvm.diagnostics._dual_report import _general_kkt, _reduced_curvature
 
     K = np.diag([2.0, 2.0, 1.0, 1.0])
     y = np.array([1.0, -1.0, 1.0, -1.0])
@@ -311,7 +311,7 @@ def test_a_singular_reduced_hessian_is_undetermined_at_any_scale(scale):
     # rank-one K on three free variables: the reduced Hessian (2 x 2) has one eigenvalue
     # zero, which rounding puts at ~eps * scale of either sign; the zero threshold is
     # relative to the largest |eigenvalue|, so the verdict is "undetermined" at any scale
-    from indefsvm.diagnostics.posttrain import _reduced_curvature
+    from indefsvm.diagnostics._dual_report import _reduced_curvature
 
     v = np.array([1.0, 0.3, -0.7])
     K = scale * np.outer(v, v)

@@ -17,11 +17,11 @@ After training: :func:`sanity_report` (a fitted model) and :func:`sanity_report_
 second-order test and the convex-hull equivalent (Haasdonk 2005, Prop. 7).
 """
 
+from ._dual_report import DualSanityReport
+from ._feature_report import NystroemSanityReport
 from .distances import check_distances, triangle_violations
 from .eta import EtaScan, eta_scan
 from .posttrain import (
-    DualSanityReport,
-    NystroemSanityReport,
     PairwiseSanityReport,
     SanityReport,
     sanity_report,

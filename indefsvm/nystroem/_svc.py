@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from .._dual import DualProblems, check_training_labels
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
 from .._validation import check_seed, user_stacklevel
@@ -342,3 +343,31 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
         if self.break_ties and self.decision_function_shape == "ovo":
             raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
         return self._labels_from_ovo(self._ovo(X))
+
+    def _dual_problems(self, X, y, tol):
+        """The linear SVM of each pair of classes on the training features, as fit computed
+        them (float32), with the features' signature (for :func:`~indefsvm.sanity_report`)."""
+        if not hasattr(self, "coef_"):
+            raise ValueError("sanity_report needs a fitted NystroemSVC (call fit first).")
+        tol = self.tol if tol is None else tol
+        ny = self.nystroem_
+        cols = self.n_features_used_
+        Z = ny._features(X, np.float32, cols)
+        if Z.shape[0] != self.n_train_:
+            raise ValueError(f"X must be the training data of the model ({self.n_train_} "
+                             f"samples); got {Z.shape[0]}.")
+        y = check_training_labels(y, Z.shape[0], "NystroemSVC")
+        problems = []
+        for k, ((a, b, pos), rows, alpha, C) in enumerate(zip(self._pairs, self._rows,
+                                                              self._alphas, self._bounds,
+                                                              strict=True)):
+            problems.append({
+                "classes": (self.classes_[a], self.classes_[b]), "rows": rows,
+                "y": np.where(y[rows] == self.classes_[pos], 1.0, -1.0), "alpha": alpha,
+                "C": C, "coef": self.coef_[k] * self.metric_})
+        info = {"Z": Z, "S": ny.signature_[:cols], "remedy": self.remedy,
+                "n_landmarks": int(ny.normalization_.shape[0]), "n_features": cols,
+                "n_positive": ny.n_positive_, "n_negative": ny.n_negative_,
+                # the model's own claim is comparable only at the tolerance it was fitted with
+                "converged": self.converged_ if tol == self.tol else None}
+        return DualProblems("features", float(tol), problems=tuple(problems), info=info)

@@ -182,6 +182,18 @@ decision_function_shape, break_ties
         """
         return self.svc_._labels_from_ovo(self._ovo(X))
 
+    def _dual_problems(self, X, y, tol):
+        """The dual problems of the SVM it trains on the flipped kernel ``|K|`` (then
+        back-projected): that SVM is what has a dual to check (for
+        :func:`~indefsvm.sanity_report`)."""
+        if not hasattr(self, "svc_"):
+            raise ValueError("sanity_report needs a fitted KreinSVC (call fit first).")
+        Kf = self.flipped_kernel(X)
+        if Kf.shape[0] != self.n_train_:
+            raise ValueError(f"X must be the training data of the model ({self.n_train_} "
+                             f"samples); got {Kf.shape[0]}.")
+        return self.svc_._dual_problems(Kf, y, tol)
+
     def flipped_kernel(self, X) -> np.ndarray:
         """The flipped training kernel ``U |lam| U'`` of the training data ``X`` (for
         :func:`indefsvm.sanity_report` of ``svc_``).

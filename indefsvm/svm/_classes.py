@@ -37,6 +37,7 @@ from ..solvers._smo import (
     stop_message,
 )
 from ._base import SVMBase, max_iter_of
+from ._dual import classifier_problems, one_class_problems, svr_problems
 from ._ovo import OvOVotes
 from ._weights import class_weight_vector
 
@@ -288,6 +289,10 @@ class _ClassifierBase(OvOVotes, ClassifierMixin, SVMBase):
         SV = self.support_vectors_
         pc, _ = self._pair_coefficients()
         return pc @ SV if not sp.issparse(SV) else sp.csr_matrix(SV.T.dot(pc.T).T)
+
+    def _dual_problems(self, X, y, tol):
+        """The C-SVC dual of each pair of classes (for :func:`~indefsvm.sanity_report`)."""
+        return classifier_problems(self, X, y, tol)
 
 
 class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
@@ -942,6 +947,10 @@ n_jobs
         """
         return self._decision(X)
 
+    def _dual_problems(self, X, y, tol):
+        """The general dual of epsilon-SVR (for :func:`~indefsvm.sanity_report`)."""
+        return svr_problems(self, X, y, tol)
+
 
 class IndefiniteOneClassSVM(OutlierMixin, _SingleModel):
     """One-class SVM (novelty detection) for kernels that need not be PSD.
@@ -1105,3 +1114,7 @@ verbose, n_jobs
         """
         dec = self.decision_function(X)
         return np.where(dec > 0, 1, -1).astype(np.intp)
+
+    def _dual_problems(self, X, y, tol):
+        """The one-class dual (for :func:`~indefsvm.sanity_report`)."""
+        return one_class_problems(self, X, y, tol)

@@ -1,0 +1,61 @@
+"""What a fitted model hands to the sanity report (private): its dual problems.
+
+Every SVM of the package answers ``model._dual_problems(X, y, tol)`` with one
+:class:`DualProblems`, built from its own fitted state and the training data; the sanity
+report (``diagnostics.posttrain``) recomputes everything else from these, independently of
+the solver, and never reads a model's private attributes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DualProblems:
+    """The dual problems of a fitted model on its training data.
+
+    Attributes
+    ----------
+    kind : str
+        ``"svc"`` (C-SVC duals (2), one per pair of classes), ``"svr"`` / ``"one-class"`` (the
+        general dual ``min 1/2 a'Qa + p'a``, ``y'a`` fixed, ``0 <= a_i <= C_i``) or
+        ``"features"`` (linear SVMs on explicit features, as ``NystroemSVC`` trains).
+    tol : float
+        The tolerance the report judges stationarity by.
+    K : ndarray or None
+        The training kernel (``"svc"``; the kept samples' kernel for ``"svr"`` and
+        ``"one-class"``).
+    problems : tuple of dict
+        ``"svc"``: per pair ``classes`` (+1 class, -1 class), ``idx`` (its samples), ``y``
+        (+-1), ``alpha``, ``C`` (a float or per-sample bounds), ``b``, ``tol``.
+        ``"svr"`` / ``"one-class"``: one dict with ``y`` (the dual's +-1 signs), ``p``,
+        ``C``, ``alpha``, ``coef`` (the weights of ``K``), ``b``, ``outside_ratio``.
+        ``"features"``: per pair ``classes``, ``rows``, ``y`` (+-1), ``alpha``, ``C``,
+        ``coef`` (the model's weight vector in feature space).
+    bias : bool
+        Whether the problems have the equality constraint ``y'alpha = 0`` (a bias).
+    info : dict
+        ``"features"``: ``Z`` (the training features), ``S`` (their signature), ``remedy``,
+        ``n_landmarks``, ``n_features``, ``n_positive``, ``n_negative`` and ``converged``
+        (the model's claim, or None where it was fitted at another tolerance).
+    """
+
+    kind: str
+    tol: float
+    K: np.ndarray | None = None
+    problems: tuple = ()
+    bias: bool = True
+    info: dict = field(default_factory=dict)
+
+
+def check_training_labels(y, n: int, model: str) -> np.ndarray:
+    """The training labels a report needs, or the error that says what is missing."""
+    if y is None:
+        raise ValueError(f"sanity_report of a {model} needs the training y.")
+    y = np.asarray(y)
+    if y.shape[0] != n:
+        raise ValueError(f"y has {y.shape[0]} entries for {n} training samples.")
+    return y

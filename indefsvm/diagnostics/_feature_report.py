@@ -1,0 +1,173 @@
+"""The sanity report of a linear SVM on explicit features -- :class:`~indefsvm.NystroemSVC`
+on its Krein-space Nystroem features -- recomputed in feature space without any ``n x n``
+matrix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._render import render_html, render_text
+
+
+@dataclass
+class NystroemSanityReport:
+    """Is a trained :class:`~indefsvm.NystroemSVC` a stationary, sensible classifier?
+
+    Everything is recomputed in feature space from the training data and the model's dual
+    variables, independently of the solver and without any ``n x n`` matrix: per one-vs-one
+    problem, the weight vector ``w = Phi' (alpha * y)``, LIBSVM's KKT gap ``m - M`` and
+    ``|y'alpha|``, and Haasdonk's (2005, §7.4) criterion ``w'Mw`` of the *original*
+    (approximated) kernel ``Phi S Phi'``, in its convex-hull scaling
+    ``(2 / sum alpha)^2 w'Sw``: for flip and krein the SVM was trained on ``Phi Phi'`` (where
+    the criterion is always positive); read in the geometry of the indefinite kernel the
+    solution may still have ``w'Mw <= 0``.
+
+    Attributes
+    ----------
+    remedy : str
+    n_landmarks, n_features, n_positive, n_negative : int
+        Landmarks; features used by the SVM; features of each sign in the approximation.
+    tol : float
+    is_stationary : bool
+        Every problem has ``kkt_gap <= tol`` and ``|y'alpha| <= tol * max C``.
+    problems : list of dict
+        Per one-vs-one problem: ``classes``, ``n``, ``n_sv``, ``n_bounded``,
+        ``bounded_ratio`` (``n_bounded / n``), ``train_error``, ``kkt_gap``,
+        ``feasibility``, ``objective``, ``wMw``, ``margin`` (``2 / sqrt(wMw)`` or None),
+        ``class_mean_sqdist`` (``(mu_a - mu_b)' S (mu_a - mu_b)``, an upper bound on
+        ``wMw``) and ``coef_error`` (largest difference between ``w`` recomputed and the
+        model's ``coef_``, relative to its largest entry).
+    notes : list of str
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+    >>> clf = isvm.NystroemSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, n_components=80,
+    ...                        random_state=0).fit(X, y)
+    >>> rep = isvm.sanity_report(clf, X, y)
+    >>> rep.is_stationary, len(rep.problems)
+    (True, 1)
+    """
+
+    remedy: str
+    n_landmarks: int
+    n_features: int
+    n_positive: int
+    n_negative: int
+    tol: float
+    is_stationary: bool
+    problems: list
+    notes: list = field(default_factory=list)
+
+    def _rows(self):
+        rows = [("remedy", self.remedy),
+                ("landmarks / features", f"{self.n_landmarks} / {self.n_features} "
+                 f"({self.n_positive} positive, {self.n_negative} negative)"),
+                ("stationary (tol)", f"{self.is_stationary} ({self.tol:g})")]
+        for p in self.problems:
+            head = "" if len(self.problems) == 1 else f"{p['classes'][0]} vs {p['classes'][1]}: "
+            rows += [
+                (f"{head}KKT gap / |y'alpha|", f"{p['kkt_gap']:.3g} / {p['feasibility']:.3g}"),
+                (f"{head}w'Mw (original kernel)", f"{p['wMw']:.4g}"),
+                (f"{head}bounded SVs", f"{p['n_bounded']} of {p['n']} "
+                 f"({p['bounded_ratio']:.2%}); {p['n_sv']} SVs"),
+                (f"{head}training error", f"{p['train_error']:.2%}"),
+            ]
+        return rows
+
+    def __str__(self) -> str:
+        return render_text("Sanity report (NystroemSVC, feature space)", self._rows(),
+                           self.notes)
+
+    def _repr_html_(self) -> str:
+        return render_html("Sanity report (NystroemSVC, feature space)", self._rows(),
+                           self.notes)
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable dictionary of the report."""
+        out = {k: getattr(self, k) for k in ("remedy", "n_landmarks", "n_features",
+                                             "n_positive", "n_negative", "tol",
+                                             "is_stationary", "notes")}
+        out["problems"] = [{**p, "classes": [str(c) for c in p["classes"]]}
+                           for p in self.problems]
+        return out
+
+
+def feature_report(dp) -> NystroemSanityReport:
+    """The NystroemSanityReport of the problems a fitted NystroemSVC hands over
+    (``model._dual_problems``): everything recomputed in float64 from the features."""
+    from .._solvers._linsvm import kkt_gap
+
+    info = dp.info
+    Z, S, tol = info["Z"], info["S"], dp.tol
+    problems = []
+    for p in dp.problems:
+        rows, yy, alpha, C = p["rows"], p["y"], p["alpha"], p["C"]
+        # the features exactly as fit computed them (float32), then every sum in float64
+        Zr = Z[rows].astype(np.float64)
+        w = Zr.T @ (alpha * yy)
+        f = Zr @ w
+        gap, bias = kkt_gap(f, yy, alpha, C)
+        feas = abs(float(alpha @ yy))
+        stored = p["coef"]
+        coef_error = float(np.abs(w - stored).max() / max(np.abs(w).max(), 1e-300))
+        s_alpha = float(alpha.sum())
+        wSw = float(w @ (S * w))
+        wMw = (2.0 / s_alpha) ** 2 * wSw if s_alpha > 0 else 0.0
+        d = Zr[yy > 0].mean(axis=0) - Zr[yy < 0].mean(axis=0)
+        n_bounded = int(np.count_nonzero(alpha >= C))
+        problems.append({
+            "classes": p["classes"], "n": int(rows.shape[0]),
+            "n_sv": int(np.count_nonzero(alpha > 0)), "n_bounded": n_bounded,
+            "bounded_ratio": n_bounded / rows.shape[0],
+            "train_error": float(np.mean(np.sign(f + bias) != yy)),
+            "kkt_gap": float(gap), "feasibility": feas,
+            "objective": 0.5 * float(w @ w) - s_alpha, "wMw": wMw,
+            "margin": 2.0 / np.sqrt(wMw) if wMw > 0 else None,
+            "class_mean_sqdist": float(d @ (S * d)), "coef_error": coef_error})
+    cmax = [float(np.max(p["C"])) if len(p["C"]) else 0.0 for p in dp.problems]
+    stationary = all(p["kkt_gap"] <= tol and p["feasibility"] <= tol * c
+                     for p, c in zip(problems, cmax, strict=True))
+    rep = NystroemSanityReport(
+        remedy=info["remedy"], n_landmarks=info["n_landmarks"], n_features=info["n_features"],
+        n_positive=info["n_positive"], n_negative=info["n_negative"], tol=float(tol),
+        is_stationary=stationary, problems=problems)
+    rep.notes = _nystroem_notes(rep, info["converged"])
+    return rep
+
+
+def _nystroem_notes(r: NystroemSanityReport, converged: bool) -> list[str]:
+    notes = []
+    if r.is_stationary:
+        notes.append(f"Stationary point of every problem: KKT gap m - M <= tol = {r.tol:g} and "
+                     "|y'alpha| <= tol * C (LIBSVM's rule, recomputed from the features).")
+    else:
+        notes.append("Not a stationary point of every problem (KKT gap or |y'alpha| above "
+                     "tol): the solver stopped early. Raise max_iter before reading on.")
+    if converged is not None and converged != r.is_stationary:
+        notes.append(f"The model's converged_ = {converged} disagrees with this recomputation; "
+                     "please report it.")
+    bad = [p for p in r.problems if p["wMw"] <= 0]
+    if bad:
+        notes.append(
+            f"w'Mw <= 0 in {len(bad)} of {len(r.problems)} problem(s): read in the geometry "
+            "of the indefinite kernel the solution is a counter-intuitive convex-hull "
+            "classifier (Haasdonk 2005, §7.4), although the SVM trained on the "
+            f"{'positive part' if r.remedy == 'clip' else 'flipped kernel'} is convex.")
+    else:
+        notes.append("w'Mw > 0 in every problem: w and Mw point to the same side in the "
+                     "geometry of the indefinite kernel too (Haasdonk 2005, §7.4).")
+    worst = max(r.problems, key=lambda p: p["bounded_ratio"])
+    notes.append(f"Bounded SVs: at most {worst['bounded_ratio']:.2%} of a problem's points, "
+                 f"an upper bound on its training error ({worst['train_error']:.2%}).")
+    err = max(p["coef_error"] for p in r.problems)
+    if err > 1e-6:
+        notes.append(f"The model's coef_ differs from Phi'(alpha y) by {err:.3g} (relative): "
+                     "the weights were changed after fit, or the data are not the training "
+                     "data.")
+    return notes
+
+

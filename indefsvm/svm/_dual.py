@@ -1,0 +1,110 @@
+"""The dual problems a fitted SVM of the family hands to the sanity report (see
+``indefsvm._dual``): the training kernel recomputed from the training data, and per problem
+the labels, multipliers, bounds and bias the solver ended with."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dual import DualProblems, check_training_labels
+from .._validation import check_kernel_matrix
+from ..kernels import kernel_matrix
+
+
+def training_kernel(model, X) -> np.ndarray:
+    """The kernel the model was trained on, from its training data ``X``."""
+    if callable(model.kernel):
+        return check_kernel_matrix(model._callable_rows(X, X), "kernel(X, X)")
+    if model.kernel == "precomputed":
+        return check_kernel_matrix(X, "X (precomputed kernel)")
+    Xa = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64)
+    if Xa.ndim != 2 or Xa.shape[1] != model.n_features_in_:
+        raise ValueError(
+            f"X must be the training data of the model: {model.n_features_in_} features; got "
+            f"shape {Xa.shape}.")
+    if getattr(model, "solver", "smo") == "lsvm" and hasattr(model, "_solver_inputs"):
+        Xa = model._solver_inputs(Xa)
+    return kernel_matrix(Xa, kernel=model._kernel_name(), **model._kernel_params_fitted)
+
+
+def _fitted_kernel(model, X, tol):
+    name = type(model).__name__
+    if not hasattr(model, "support_"):
+        raise ValueError(f"sanity_report needs a fitted {name} (call fit first).")
+    tol = model.tol if tol is None else tol
+    K = training_kernel(model, X)
+    if K.shape[0] != model.shape_fit_[0]:
+        raise ValueError(f"X must be the training data of the model ({model.shape_fit_[0]} "
+                         f"samples); got {K.shape[0]}.")
+    return K, tol
+
+
+def classifier_problems(model, X, y, tol) -> DualProblems:
+    """IndefiniteSVC / IndefiniteNuSVC: one C-SVC dual (2) per pair of classes (nu-SVC as
+    the equivalent C-SVC solution ``alpha / r`` with bounds ``C_i / r``, Chang & Lin 2001)."""
+    K, tol = _fitted_kernel(model, X, tol)
+    y = check_training_labels(y, K.shape[0], type(model).__name__)
+    if getattr(model, "solver", "smo") == "lsvm":
+        raise ValueError(
+            "sanity_report checks the box-constrained SVM dual (2); a model fitted with "
+            "solver='lsvm' solves another problem, the Lagrangian SVM of Mangasarian & "
+            "Musicant (2001): min 1/2 u'(I/nu + DKD)u - e'u over u >= 0 with the kernel of the "
+            "augmented inputs [x, -1]. Its KKT residual is the model's kkt_gap_ (converged_ "
+            "says whether it is <= tol); for this report fit with solver='smo'.")
+    # Kernel-Adatron, MUNK, M3 and fit_intercept=False solve the problem without the bias
+    bias = getattr(model, "fit_intercept", True) and getattr(model, "solver", "smo") == "smo"
+    classes = model.classes_
+    alphas = model.alpha_[None, :] if model.alpha_.ndim == 1 else model.alpha_
+    scale = getattr(model, "_nu_r", None)
+    problems = []
+    for k, (a, b_, pos_class) in enumerate(model._pairs):
+        idx = model._pair_members[k]
+        yp = np.where(y[idx] == classes[pos_class], 1.0, -1.0)
+        bounds = np.asarray(model._pair_bounds[k], dtype=np.float64)
+        if bounds.size == 0 or (np.all(bounds == bounds[0]) and scale is None):
+            bounds = float(bounds[0]) if bounds.size else float(model.C)
+        alpha = alphas[k][idx]
+        tol_k = tol
+        if scale is not None:
+            # nu-SVC: alpha / r solves the C-SVC dual with bounds C_i / r, and the nu-SVC
+            # tolerance tol on the gradient becomes tol / r there
+            alpha, bounds = alpha / scale[k], np.asarray(bounds) / scale[k]
+            tol_k = tol / scale[k]
+        neg_class = b_ if pos_class == a else a
+        problems.append({"classes": (classes[pos_class], classes[neg_class]), "idx": idx,
+                         "y": yp, "alpha": alpha, "C": bounds, "b": model.intercept_[k],
+                         "tol": tol_k})
+    return DualProblems("svc", tol, K=K, problems=tuple(problems), bias=bias)
+
+
+def svr_problems(model, X, y, tol) -> DualProblems:
+    """IndefiniteSVR: the 2n-variable general dual of epsilon-SVR on the kept samples."""
+    K, tol = _fitted_kernel(model, X, tol)
+    n = K.shape[0]
+    y = check_training_labels(y, n, type(model).__name__)
+    keep = model._keep
+    Kk = K[np.ix_(keep, keep)]
+    m = keep.shape[0]
+    yk = y[keep].astype(np.float64)
+    a2 = np.r_[model.alpha_[keep], model.alpha_[n + keep]]
+    coef = a2[:m] - a2[m:]
+    resid = np.abs(yk - (Kk @ coef + model.intercept_[0]))
+    problem = {"y": np.r_[np.ones(m), -np.ones(m)],
+               "p": np.r_[model.epsilon - yk, model.epsilon + yk],
+               "C": np.r_[model._bounds, model._bounds], "alpha": a2, "coef": coef,
+               "b": model.intercept_[0],
+               "outside_ratio": float(np.mean(resid > model.epsilon + tol))}
+    return DualProblems("svr", tol, K=Kk, problems=(problem,))
+
+
+def one_class_problems(model, X, y, tol) -> DualProblems:
+    """IndefiniteOneClassSVM: the nu one-class dual on the kept samples (no labels)."""
+    K, tol = _fitted_kernel(model, X, tol)
+    keep = model._keep
+    Kk = K[np.ix_(keep, keep)]
+    a = model.alpha_[keep]
+    dec = Kk @ a + model.intercept_[0]
+    problem = {"y": np.ones(keep.shape[0]), "p": np.zeros(keep.shape[0]),
+               "C": model._bounds, "alpha": a, "coef": a, "b": model.intercept_[0],
+               "outside_ratio": float(np.mean(dec < -tol))}
+    return DualProblems("one-class", tol, K=Kk, problems=(problem,))
