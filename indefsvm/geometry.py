@@ -12,6 +12,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._interrupt import unfitted_on_interrupt
+from ._tags import PairwiseInput
 from ._validation import check_finite_array, check_kernel_matrix, user_stacklevel
 from .diagnostics.spectrum import Signature
 from .kernels import kernel_matrix, resolve_kernel_params
@@ -270,7 +271,7 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9) -> dict:
             "C": float(mu) / rho, "rho": rho, "k": k, "l": l}
 
 
-class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
+class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
     """Minimum-distance classifier between the closest points of reduced convex hulls in the
     pseudo-Euclidean space of a kernel or distance (CH-DU, Haasdonk 2005, §4 and §7.1).
 
@@ -349,13 +350,10 @@ class ConvexHullClassifier(ClassifierMixin, BaseEstimator):
         self.restart_select = restart_select
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
+    def _pairwise_input(self) -> bool:
         # a precomputed kernel or distance matrix is sliced on both axes by
         # cross_val_score and GridSearchCV
-        tags.input_tags.pairwise = (self.kernel == "precomputed"
-                                    or self.metric == "precomputed_distance")
-        return tags
+        return self.kernel == "precomputed" or self.metric == "precomputed_distance"
 
     def _params(self, X):
         return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,

@@ -11,6 +11,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._interrupt import unfitted_on_interrupt
+from ._tags import PairwiseInput
 from ._validation import check_choice, check_kernel_matrix, check_positive, user_stacklevel
 from .exceptions import ConvergenceWarning
 from .kernels import kernel_matrix, resolve_kernel_params
@@ -174,7 +175,7 @@ def _cg(K, y, C, tol, max_iter):
     return w, f, k, converged, np.asarray(history, dtype=float), np.linalg.norm(g) / gnorm0
 
 
-class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
+class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     """Kernel logistic regression (33) of Lin & Lin, convex for any symmetric kernel.
 
     ``min_{alpha, b} 1/2 sum_r alpha_r^2 + C sum_r log(1 + exp(xi_r))`` with
@@ -244,11 +245,7 @@ class KernelLogisticRegression(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        tags.input_tags.sparse = self.kernel != "precomputed"
-        return tags
+    _sparse_features = True
 
     def _params(self, X):
         return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,

@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._tags import PairwiseInput
 from .._validation import check_distance_matrix
 
 __all__ = ["KINDS", "DistanceKernel", "median_gamma"]
@@ -56,7 +57,7 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     return 1.0 / med
 
 
-class DistanceKernel(TransformerMixin, BaseEstimator):
+class DistanceKernel(PairwiseInput, TransformerMixin, BaseEstimator):
     """Distances in, kernel values out: the distance-substitution kernels.
 
     With ``d`` a distance and ``O`` an origin (Haasdonk & Bahlmann 2004):
@@ -272,9 +273,11 @@ class DistanceKernel(TransformerMixin, BaseEstimator):
         """
         return self.fit(X).transform(X)
 
+    #: X is a distance matrix: cross-validation slices it on both axes
+    _always_pairwise = True
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
         # distances are >= 0 (scikit-learn's checks then build non-negative inputs)
         tags.input_tags.positive_only = True
         return tags

@@ -1,5 +1,5 @@
 """What the Nystroem features and the SVM on them share: the block size of a pass over the
-rows, rows made dense a block at a time, and the input tags of both estimators."""
+rows and rows made dense a block at a time."""
 
 from __future__ import annotations
 
@@ -7,13 +7,6 @@ import numpy as np
 
 #: rows of X per block of transform: the block's kernel values stay near 64 MB
 _BLOCK_BYTES = 64 * 2**20
-
-def input_tags(tags, kernel):
-    """scikit-learn's input tags of the Nystroem estimators: a precomputed block is pairwise;
-    features may be sparse (read a block at a time as dense rows)."""
-    tags.input_tags.pairwise = kernel == "precomputed"
-    tags.input_tags.sparse = kernel != "precomputed"
-    return tags
 
 
 def dense_rows(A) -> np.ndarray:

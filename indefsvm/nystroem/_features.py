@@ -20,17 +20,18 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block
+from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix, check_seed
 from ..kernels import _COMPILED_KIND, canonical_name, kernel_matrix, resolve_kernel_params
-from ._blocks import dense_rows, input_tags, rows_per_block
+from ._blocks import dense_rows, rows_per_block
 
 __all__ = ["KreinNystroem"]
 
 LANDMARK_RULES = ("uniform", "kmeans++")
 
 
-class KreinNystroem(TransformerMixin, BaseEstimator):
+class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
     """Nystroem features of an indefinite kernel, with their signature.
 
     ``fit`` picks ``m = n_components`` landmarks and decomposes their kernel
@@ -165,8 +166,8 @@ class KreinNystroem(TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def __sklearn_tags__(self):
-        return input_tags(super().__sklearn_tags__(), self.kernel)
+    # features may be sparse (read a block at a time as dense rows)
+    _sparse_features = True
 
     # -- fit ------------------------------------------------------------------------------
 

@@ -16,12 +16,13 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from .._dual import DualProblems, check_training_labels
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
+from .._tags import PairwiseInput
 from .._validation import check_seed, user_stacklevel
 from ..exceptions import ConvergenceWarning
 from ..solvers._linear import linear_svc
 from ..svm._ovo import OvOVotes
 from ..svm._weights import check_weights, class_weight_vector, sample_weight_vector
-from ._blocks import input_tags, rows_per_block
+from ._blocks import rows_per_block
 from ._features import KreinNystroem
 
 __all__ = ["NystroemSVC"]
@@ -29,7 +30,7 @@ __all__ = ["NystroemSVC"]
 REMEDIES = ("krein", "flip", "clip")
 
 
-class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
+class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
     """SVM on the Krein-space Nystroem features of an indefinite kernel.
 
     Fits :class:`KreinNystroem` (``m = n_components`` landmarks, features ``Phi`` with
@@ -160,8 +161,8 @@ class NystroemSVC(OvOVotes, ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def __sklearn_tags__(self):
-        return input_tags(super().__sklearn_tags__(), self.kernel)
+    # features may be sparse (read a block at a time as dense rows)
+    _sparse_features = True
 
     def _check_settings(self):
         if self.remedy not in REMEDIES:

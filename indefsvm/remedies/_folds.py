@@ -16,6 +16,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.validation import check_is_fitted
 
+from .._tags import PairwiseInput
 from .._validation import check_kernel_matrix, check_kernel_rows
 from ..solvers._smo import solve_duals
 from ..svm._ovo import OvOVotes
@@ -25,7 +26,7 @@ from ._methods import INDEF as _INDEF
 from ._spectrum_fix import ClipEigenvalues
 
 
-class KernelRanking(TransformerMixin, BaseEstimator):
+class KernelRanking(PairwiseInput, TransformerMixin, BaseEstimator):
     """Kernel rows to the distances a k-nearest-neighbour rule needs.
 
     The squared distance in the kernel's (pseudo-Euclidean) space is
@@ -54,10 +55,7 @@ class KernelRanking(TransformerMixin, BaseEstimator):
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {}
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
-        return tags
+    _always_pairwise = True
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

@@ -10,6 +10,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._interrupt import unfitted_on_interrupt
+from .._tags import PairwiseInput
 from .._validation import check_kernel_matrix, check_kernel_rows
 from ..kernels import canonical_name, kernel_matrix, resolve_kernel_params
 from ..svm import IndefiniteSVC
@@ -18,7 +19,7 @@ from ._spectrum_fix import FlipEigenvalues
 __all__ = ["KreinSVC"]
 
 
-class KreinSVC(ClassifierMixin, BaseEstimator):
+class KreinSVC(PairwiseInput, ClassifierMixin, BaseEstimator):
     """SVM in the Krein space of an indefinite kernel (Loosli, Canu & Ong, TPAMI 2016).
 
     Trains the SVM dual on the flipped kernel ``|K| = U |lam| U'`` (a PSD problem: one
@@ -84,11 +85,6 @@ decision_function_shape, break_ties
         self.class_weight = class_weight
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags
 
     def _train_kernel(self, X, reset: bool = True):
         """The training kernel of X (checked); ``reset`` fixes the kernel's parameters."""

@@ -40,6 +40,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
+from .._tags import PairwiseInput
 from .._validation import (
     check_distance_matrix,
     check_kernel_matrix,
@@ -97,7 +98,7 @@ def _chosen_has(attr):
     return check
 
 
-class RemedySearchCV(ClassifierMixin, BaseEstimator):
+class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
     """Search the remedies of an indefinite kernel, their kernel parameter and ``C`` by
     cross-validation; refit the chosen one on all the data.
 
@@ -245,11 +246,8 @@ class RemedySearchCV(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # X is a kernel or distance matrix: cross-validation slices it on both axes
-        tags.input_tags.pairwise = True
-        return tags
+    # X is a kernel or distance matrix: cross-validation slices it on both axes
+    _always_pairwise = True
 
     # -- checks -----------------------------------------------------------------------------
 

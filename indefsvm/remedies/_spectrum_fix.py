@@ -30,13 +30,14 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import unfitted_on_interrupt
+from .._tags import PairwiseInput
 from .._validation import check_kernel_matrix, check_kernel_rows
 
 __all__ = ["AdvancedShiftEigenvalues", "ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
            "SquareKernel"]
 
 
-class _KernelFix(TransformerMixin, BaseEstimator):
+class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
     """Shared: input checks, centring, the eigendecomposition, the pairwise tag."""
 
     #: what fit decomposes: "vectors" (eigh), "values" (eigvalsh) or None
@@ -49,11 +50,8 @@ class _KernelFix(TransformerMixin, BaseEstimator):
     def __init__(self, centered: bool = False):
         self.centered = centered
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # X is a kernel: cross-validation slices it on both axes
-        tags.input_tags.pairwise = True
-        return tags
+    # X is a kernel: cross-validation slices it on both axes
+    _always_pairwise = True
 
     def _rows(self, K_rows) -> np.ndarray:
         check_is_fitted(self, "n_train_")

@@ -22,6 +22,7 @@ from sklearn.utils.validation import (
 )
 
 from .._solvers._kblocks import decision_values
+from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix
 from ..kernels import (
@@ -78,19 +79,16 @@ def max_iter_of(max_iter):
     return int(max_iter)
 
 
-class SVMBase(BaseEstimator):
+class SVMBase(PairwiseInput, BaseEstimator):
     """Kernel, inputs and prediction rows shared by the SVM estimators (private)."""
 
     _parameter_constraints: dict = dict(BASE_CONSTRAINTS)
     #: the LIBSVM model type, named in messages that keep SVC's wording
     _libsvm_name = "SVC"
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # cross_val_score and GridSearchCV slice a precomputed kernel on both axes
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        tags.input_tags.sparse = self.kernel != "precomputed"
-        return tags
+    # cross_val_score and GridSearchCV slice a precomputed kernel on both axes; features
+    # may be sparse
+    _sparse_features = True
 
     # -- parameters -----------------------------------------------------------------------
 
