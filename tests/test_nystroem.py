@@ -354,10 +354,18 @@ def test_multiclass_and_weights_against_the_exact_estimator():
     assert np.mean(ours.predict(Xt) == exact.predict(K[240:, :240])) >= 0.99
     d, d_ref = ours.decision_function(Xt), exact.decision_function(K[240:, :240])
     assert d.shape == d_ref.shape == (200, 4)
-    assert np.abs(d - d_ref).max() <= 0.05
     ovo = NystroemSVC(n_components=240, remedy="flip", random_state=0,
                       decision_function_shape="ovo", **params).fit(X, y, sample_weight=sw)
-    assert ovo.decision_function(Xt).shape == (200, 6)
+    exact.set_params(indefinitesvc__decision_function_shape="ovo")
+    v, v_ref = ovo.decision_function(Xt), exact.decision_function(K[240:, :240])
+    assert v.shape == v_ref.shape == (200, 6)
+    # the pairs' decision values agree; the ovr values (votes plus confidences) then agree
+    # wherever no pair is within that tolerance of a tie (a pair at 0.0006 may vote either
+    # way: which way depends on the BLAS's summation order)
+    assert np.abs(v - v_ref).max() <= 0.05
+    clear = np.all(np.abs(v_ref) > 0.05, axis=1)
+    assert clear.sum() >= 150
+    assert np.abs(d - d_ref)[clear].max() <= 0.05
     # zero weights leave the samples out, like IndefiniteSVC
     sw0 = sw.copy()
     sw0[:30] = 0.0
