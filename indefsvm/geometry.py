@@ -15,7 +15,7 @@ from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import check_finite_array, check_kernel_matrix, user_stacklevel
 from .diagnostics.spectrum import Signature
-from .kernels import kernel_matrix, resolve_kernel_params
+from .kernels import estimator_kernel_params, kernel_matrix
 from .solvers import convex_hull_dual
 
 __all__ = [
@@ -356,8 +356,7 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         return self.kernel == "precomputed" or self.metric == "precomputed_distance"
 
     def _params(self, X):
-        return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
-                                     degree=self.degree, kernel_params=self.kernel_params)
+        return estimator_kernel_params(self, X)
 
     def _train_kernel(self, X):
         if self.metric == "precomputed_distance":

@@ -465,6 +465,14 @@ def resolve_kernel_params(kernel, X, *, gamma="scale", coef0=0.0, degree=3,
     return params
 
 
+def estimator_kernel_params(est, X) -> dict:
+    """:func:`resolve_kernel_params` of an estimator's own settings (``kernel``, ``gamma``,
+    ``coef0``, ``degree``, ``kernel_params``), the one way every kernel estimator of the
+    package turns its settings into the kernel's parameters on ``X``."""
+    return resolve_kernel_params(est.kernel, X, gamma=est.gamma, coef0=est.coef0,
+                                 degree=est.degree, kernel_params=est.kernel_params)
+
+
 def canonical_name(kernel: str) -> str:
     """Resolve aliases (``"poly"``, ``"gaussian"``) and check the name."""
     name = _ALIASES.get(kernel, kernel)

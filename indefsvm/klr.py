@@ -14,7 +14,7 @@ from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import check_choice, check_kernel_matrix, check_positive, user_stacklevel
 from .exceptions import ConvergenceWarning
-from .kernels import kernel_matrix, resolve_kernel_params
+from .kernels import estimator_kernel_params, kernel_matrix
 
 __all__ = ["KernelLogisticRegression", "klr_objective"]
 
@@ -248,8 +248,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     _sparse_features = True
 
     def _params(self, X):
-        return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
-                                     degree=self.degree, kernel_params=self.kernel_params)
+        return estimator_kernel_params(self, X)
 
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)

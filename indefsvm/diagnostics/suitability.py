@@ -532,11 +532,10 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
 
 def _wmw_matrix_free(X, labels, Cs, name, params, op, n_threads) -> dict:
     """w'Mw at each C with the kernel computed on the fly (SMO) and v'Kv by one pass."""
-    from ..solvers._smo import solve_duals
+    from ..solvers._smo import csvc_problem, solve_duals
 
     yp = np.where(labels == 1, 1.0, -1.0)
-    n = yp.shape[0]
-    problems = [{"y": yp, "p": -np.ones(n), "C": float(C), "alpha0": np.zeros(n)} for C in Cs]
+    problems = [csvc_problem(yp, float(C)) for C in Cs]
     res = solve_duals(X, problems, kernel=name, kernel_params=params, n_threads=n_threads)
     V = np.column_stack([yp * r.alpha for r in res])
     KV = op.matmat(V)[0]
@@ -550,11 +549,10 @@ def _wmw_matrix_free(X, labels, Cs, name, params, op, n_threads) -> dict:
 def _wmw_over_C(K, y, Cs, n_threads=1) -> dict:
     """w'Mw of the SVM trained at each C (Haasdonk's criterion; > 0 for a sensible model);
     the fits are one compiled call, shared among ``n_threads`` threads."""
-    from ..solvers._smo import solve_duals
+    from ..solvers._smo import csvc_problem, solve_duals
 
     yp = np.where(y == np.unique(y)[1], 1.0, -1.0)
-    n = yp.shape[0]
-    problems = [{"y": yp, "p": -np.ones(n), "C": float(C), "alpha0": np.zeros(n)} for C in Cs]
+    problems = [csvc_problem(yp, float(C)) for C in Cs]
     out = {}
     for C, res in zip(Cs, solve_duals(K, problems, check_input=False, n_threads=n_threads),
                       strict=True):

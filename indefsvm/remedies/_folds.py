@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._tags import PairwiseInput
 from .._validation import check_kernel_matrix, check_kernel_rows
-from ..solvers._smo import solve_duals
+from ..solvers._smo import csvc_problem, solve_duals
 from ..svm._ovo import OvOVotes
 from ..svm._weights import class_weight_vector
 from ._methods import BY_NAME
@@ -148,8 +148,7 @@ def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
             # may round one ulp past the new bound)
             start = (np.zeros(idx.shape[0]) if last is None or not warm
                      else np.minimum(last[p] * (C / C_last), C_pair))
-            problems.append({"y": s, "p": -np.ones(idx.shape[0]), "C": C_pair,
-                             "alpha0": [start], "sample_of": None if idx.shape[0] == n else idx})
+            problems.append(csvc_problem(s, C_pair, [start], idx=idx, n=n))
         res = solve_duals(Kf, problems, check_input=False)
         t1 = time.perf_counter()
         last, C_last = [r.alpha for r in res], C

@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._interrupt import unfitted_on_interrupt
 from .._tags import PairwiseInput
 from .._validation import check_kernel_matrix, check_kernel_rows
-from ..kernels import canonical_name, kernel_matrix, resolve_kernel_params
+from ..kernels import canonical_name, estimator_kernel_params, kernel_matrix
 from ..svm import IndefiniteSVC
 from ._spectrum_fix import FlipEigenvalues
 
@@ -94,9 +94,7 @@ decision_function_shape, break_ties
         if reset:
             self.X_fit_ = X
             self._name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
-            self._params = resolve_kernel_params(self.kernel, X, gamma=self.gamma,
-                                                 coef0=self.coef0, degree=self.degree,
-                                                 kernel_params=self.kernel_params)
+            self._params = estimator_kernel_params(self, X)
         return check_kernel_matrix(kernel_matrix(X, kernel=self._name, **self._params),
                                    "kernel(X, X)")
 

@@ -586,6 +586,17 @@ def solve_dual(
                        task_done=start_done, n_threads=n_threads)[0]
 
 
+def csvc_problem(y, C, alpha0=None, *, idx=None, n: int | None = None) -> dict:
+    """One C-SVC dual (2) as :func:`solve_duals` takes it: labels ``y`` (+-1), bounds ``C``
+    (a number or one per variable), the start(s) ``alpha0`` (default zero) and, for a
+    one-vs-one problem, ``idx``: the samples of its two classes among ``n`` (the kernel row
+    of each variable; all of them in order when ``idx`` covers the ``n`` samples)."""
+    m = np.shape(y)[0]
+    return {"y": y, "p": -np.ones(m), "C": C,
+            "alpha0": np.zeros(m) if alpha0 is None else alpha0,
+            "sample_of": None if idx is None or idx.shape[0] == n else idx}
+
+
 def solve_duals(
     data,
     problems,

@@ -30,8 +30,8 @@ from ..kernels import (
     _DISTANCE_GAMMA,
     KERNELS,
     canonical_name,
+    estimator_kernel_params,
     kernel_matrix,
-    resolve_kernel_params,
 )
 from ..solvers._smo import _SPARSE_KERNELS, _kernel_setup, check_kernel_inputs
 from ._weights import check_weights, sample_weight_vector
@@ -106,8 +106,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
                 "meaningful for kernel='sigmoid' only (Lin & Lin 2003, Table 1).")
 
     def _resolved_params(self, X) -> dict:
-        return resolve_kernel_params(self.kernel, X, gamma=self.gamma, coef0=self.coef0,
-                                     degree=self.degree, kernel_params=self.kernel_params)
+        return estimator_kernel_params(self, X)
 
     def _sparse_path(self) -> bool:
         """Sparse X stays sparse (CSR rows in the compiled cache) for these kernels."""

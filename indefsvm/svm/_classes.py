@@ -31,6 +31,7 @@ from ..kernels import kernel_matrix
 from ..solvers import kernel_adatron, lsvm, m3, munk
 from ..solvers._smo import (
     _initial_alpha,
+    csvc_problem,
     random_feasible_alpha,
     solve_dual,
     solve_duals,
@@ -570,9 +571,7 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
                 starts = [_initial_alpha(self.init, y_pm, C_pair)]
                 starts += [random_feasible_alpha(y_pm, C_pair, rng)
                            for _ in range(int(self.n_restarts))]
-                problems.append({"y": y_pm, "p": -np.ones(idx.shape[0]), "C": C_pair,
-                                 "alpha0": starts,
-                                 "sample_of": None if idx.shape[0] == n else idx})
+                problems.append(csvc_problem(y_pm, C_pair, starts, idx=idx, n=n))
             results = solve_duals(
                 data, problems, kernel=kern, kernel_params=kp, tol=self.tol, wss=self.wss,
                 shrinking=self.shrinking, max_iter=max_iter, cache_size=self.cache_size,
