@@ -399,7 +399,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
                               n_jobs, n_probes, n_steps, random_state, talk, t0):
     """check_kernel without forming K: spectrum estimates, exact streamed scans."""
     from .._logging import logger
-    from ..solvers._smo import _kernel_setup
+    from ..solvers._kernel import SolverKernel
     from ._matfree import DaskKernelOperator, KernelOperator
     from .eta import EtaScan
     from .spectrum import matrix_free_spectrum
@@ -456,8 +456,9 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
     kernel_matrix(sample, kernel=kernel, **params)
     compiled = not callable(kernel)
     if compiled:
-        kind, _, Kpre, gamma, coef0, degree, _ = _kernel_setup(sample, name, params)
-        compiled = Kpre is None
+        sk = SolverKernel.of(sample, name, params)
+        kind, gamma, coef0, degree = sk.params
+        compiled = sk.K is None
     labels, k, classes = None, 1, None
     if y is not None:
         y = np.asarray(y)

@@ -17,8 +17,9 @@ from .._validation import (
 )
 from ..exceptions import ConvergenceWarning
 from ..kernels import canonical_name, kernel_matrix
+from ._kernel import SolverKernel
 from ._result import STATUS_TEXT, SolverResult
-from ._smo import _WSS, _kernel_setup, _n_samples, _run_starts
+from ._smo import _WSS, _run_starts
 
 
 def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
@@ -129,8 +130,9 @@ def convex_hull_dual(
     >>> res.alpha, 2 * res.objective   # closest points 1 and 3: squared distance 4
     (array([0., 1., 1., 0.]), 4.0)
     """
-    kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(K, kernel, kernel_params)
-    n = _n_samples(X, Kmat, csr)
+    kern = SolverKernel.of(K, kernel, kernel_params)
+    X, Kmat = kern.X, kern.K
+    n = kern.n_samples
     y = check_binary_labels(y, n)
     mu = check_positive(mu, "mu")
     n_pos, n_neg = int(np.count_nonzero(y > 0)), int(np.count_nonzero(y < 0))
@@ -152,9 +154,9 @@ def convex_hull_dual(
     rng = check_random_state(random_state)
     starts = [start] + [random_feasible_hull_weights(y, mu, rng) for _ in range(int(n_restarts))]
     check_choice(restart_select, "restart_select", ("objective", "wMw"))
-    best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, mu, tol,
+    best, objectives = _run_starts(kern, y, starts, mu, tol,
                                    wss, False, max_iter, cache_size, p=np.zeros(n),
-                                   same_class=True, csr=csr,
+                                   same_class=True,
                                    prefer_positive=restart_select == "wMw")
     converged = best["status"] == 0
     if not converged and warn:

@@ -5,100 +5,27 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from .._solvers._kcache import KernelCache, csr_row_sqnorms
 from .._solvers._smo import SMOSolver, solve_tasks
 from .._threads import single_threaded_blas
 from .._validation import (
     check_binary_labels,
     check_choice,
-    check_finite_array,
-    check_kernel_matrix,
     check_max_iter,
     check_positive,
     user_stacklevel,
 )
 from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
-from ..kernels import _COMPILED_KIND, KERNELS, canonical_name, kernel_matrix
+from ._kernel import SolverKernel
 from ._result import STATUS_TEXT, SolverResult
 
 _WSS = ("first_order", "second_order")
 _INIT = ("zero", "class_balanced")
 _CACHE_DTYPES = ("auto", "float32", "float64")
-# kernels computed from dot products (and rbf from them and the squared norms): these have a
-# CSR path in the compiled cache; the distance kernels densify sparse inputs
-_SPARSE_KERNELS = ("linear", "polynomial", "rbf", "sigmoid")
 # "auto" keeps float64 columns while the whole float64 matrix is this small (MB): there the
 # memory does not matter and the loop needs no polish
 _FLOAT64_AUTO_MB = 8.0
-
-
-def _csr_parts(X):
-    """(data, indices, indptr, n_features) of a canonical float64 CSR copy of X (the caller's
-    matrix is never changed); non-finite entries are refused by name."""
-    X = sp.csr_matrix(X, dtype=np.float64)
-    if not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
-    if not np.all(np.isfinite(X.data)):
-        raise ValueError("X contains NaN or infinity; remove or impute those values.")
-    return (X.data, X.indices.astype(np.intp), X.indptr.astype(np.intp), X.shape[1]), X
-
-
-def _kernel_setup(data, kernel, kernel_params, check_input=True):
-    """Return (kind code, X or None, K or None, gamma, coef0, degree, CSR parts or None)."""
-    params = dict(kernel_params or {})
-    name = None if callable(kernel) else canonical_name(kernel)
-    csr = None
-    if sp.issparse(data):
-        if name in _SPARSE_KERNELS:
-            csr, data = _csr_parts(data)
-        elif name == "precomputed":
-            raise TypeError("A precomputed kernel must be a dense array; got a sparse matrix.")
-        else:
-            data = data.toarray()
-    if callable(kernel):
-        X = check_finite_array(data, "X")
-        K = check_kernel_matrix(kernel_matrix(X, kernel=kernel, **params), "kernel(X, X)")
-        return 0, None, K, 0.0, 0.0, 0, None
-    if name == "precomputed":
-        if params:
-            raise ValueError(f"kernel='precomputed' takes no parameters; got {sorted(params)}.")
-        if not check_input:
-            return 0, None, np.ascontiguousarray(data, dtype=np.float64), 0.0, 0.0, 0, None
-        return 0, None, check_kernel_matrix(data, "K"), 0.0, 0.0, 0, None
-    X = data if csr is not None else check_finite_array(data, "X")
-    _, allowed = KERNELS[name]
-    unknown = set(params) - set(allowed)
-    if unknown:
-        raise ValueError(
-            f"kernel={name!r} takes parameters {list(allowed)}; got unexpected {sorted(unknown)}."
-        )
-    if name not in _COMPILED_KIND:
-        # no compiled form (pseudo_euclidean): build the matrix once
-        K = check_kernel_matrix(kernel_matrix(X, kernel=name, **params))
-        return 0, None, K, 0.0, 0.0, 0, None
-    gamma = params.get("gamma")
-    if params.get("sigma") is not None:
-        sigma = check_positive(params["sigma"], "sigma")
-        if gamma is not None:
-            raise ValueError("Give gamma or sigma, not both (gamma = 1 / (2 sigma^2)).")
-        gamma = 1.0 / (2.0 * sigma**2)
-    gamma = 1.0 / X.shape[1] if gamma is None else float(gamma)
-    coef0 = float(params.get("coef0", 1.0))
-    for pname, value in (("gamma", gamma), ("coef0", coef0)):
-        if not np.isfinite(value):
-            raise ValueError(f"{pname} must be a finite number; got {value!r}.")
-    degree = params.get("degree", 3)
-    if int(degree) != degree or degree < 0:
-        raise ValueError(f"degree must be a non-negative integer; got {degree!r}.")
-    if name == "symmetric_kl" and np.any(X <= 0):
-        raise ValueError(
-            "kernel='symmetric_kl' needs strictly positive inputs; X has entries <= 0."
-        )
-    return _COMPILED_KIND[name], (None if csr else X), None, gamma, coef0, int(degree), csr
 
 
 def _c_text(C) -> str:
@@ -175,7 +102,7 @@ def _initial_alpha(init, y, C):
     return np.where(y > 0, c / n_pos, c / n_neg)
 
 
-def _raise_unbounded(out, kind, X, Kmat, y, C=np.inf):
+def _raise_unbounded(out, kern, y, C=np.inf):
     pair = out["bad_pair"]
     if pair is None and np.all(np.isfinite(C)):
         # with finite bounds the objective is bounded: only non-finite kernel values (an
@@ -190,6 +117,7 @@ def _raise_unbounded(out, kind, X, Kmat, y, C=np.inf):
             "The dual objective diverges to -infinity (C = inf and the kernel has a feasible "
             "direction of negative curvature). Give a finite C.")
     i, j = pair
+    Kmat = kern.K
     if Kmat is not None:
         eta = Kmat[i, i] + Kmat[j, j] - 2 * Kmat[i, j]
         eta_txt = f"eta = K_ii + K_jj - 2 K_ij = {eta:.4g} <= 0"
@@ -201,66 +129,11 @@ def _raise_unbounded(out, kind, X, Kmat, y, C=np.inf):
         "goes to -infinity along them (Lin & Lin, Thm 5). Give a finite C.")
 
 
-def _check_finite_kernel(kind, X, csr, gamma, coef0, degree):
-    """Refuse inputs whose kernel values cannot be finite, naming why: squared norms that
-    overflow float64 (the dot-product kernels and rbf read them), or a polynomial whose
-    diagonal (gamma |x|^2 + coef0)^degree overflows."""
-    if kind == 0 or (X is None and csr is None):
-        return
-    with np.errstate(over="ignore", invalid="ignore"):
-        if csr is not None:
-            sq = csr_row_sqnorms(csr[0], csr[2])
-        elif kind in (_COMPILED_KIND["l1_gaussian"], _COMPILED_KIND["sqrt_l1_exponential"],
-                      _COMPILED_KIND["symmetric_kl"]):
-            sq = np.abs(X).sum(axis=1) ** 2
-        else:
-            sq = np.einsum("ij,ij->i", X, X)
-        if not np.all(np.isfinite(sq)):
-            i = int(np.flatnonzero(~np.isfinite(sq))[0])
-            big = float(np.max(np.abs(X[i]))) if csr is None else float(np.max(np.abs(csr[0])))
-            raise ValueError(
-                f"The dual coefficients or intercepts are not finite: X has values up to "
-                f"{big:.3g} (sample {i}) whose squared norms overflow float64, so the kernel "
-                "values are inf or NaN. Scale X (StandardScaler, MinMaxScaler).")
-        if kind == _COMPILED_KIND["polynomial"]:
-            diag = (gamma * sq + coef0) ** degree
-            if not np.all(np.isfinite(diag)):
-                i = int(np.flatnonzero(~np.isfinite(diag))[0])
-                raise ValueError(
-                    "The dual coefficients or intercepts are not finite: kernel='polynomial' "
-                    f"overflows, (gamma |x|^2 + coef0)^degree with "
-                    f"gamma={gamma:g}, coef0={coef0:g}, degree={degree} is not finite for sample "
-                    f"{i}. Scale X or lower gamma or degree.")
-
-
 def check_kernel_inputs(data, kernel, kernel_params) -> None:
     """The checks :func:`solve_dual` skips with ``check_input=False``, done once: the data
     (finite; a precomputed K square, finite and symmetric) and kernel values that can be
     finite."""
-    kind, X, _, gamma, coef0, degree, csr = _kernel_setup(data, kernel, kernel_params)
-    _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
-
-
-def _n_samples(X, Kmat, csr):
-    if X is not None:
-        return X.shape[0]
-    return Kmat.shape[0] if Kmat is not None else csr[2].shape[0] - 1
-
-
-def _kernel_bound(kind, X, csr, gamma, coef0, degree):
-    """An upper bound of max |K_ij| for a kernel computed on the fly: 1 for the bounded
-    kernels, by Cauchy-Schwarz from the largest squared norm for linear and polynomial."""
-    if kind not in (_COMPILED_KIND["linear"], _COMPILED_KIND["polynomial"]):
-        return 1.0
-    if csr is not None:
-        sq = csr_row_sqnorms(csr[0], csr[2])
-        r2 = float(sq.max()) if sq.size else 0.0
-    else:
-        r2 = float(np.einsum("ij,ij->i", X, X).max()) if X.shape[0] else 0.0
-    if kind == _COMPILED_KIND["linear"]:
-        return r2
-    with np.errstate(over="ignore"):
-        return float((abs(gamma) * r2 + abs(coef0)) ** degree)
+    SolverKernel.of(data, kernel, kernel_params).check_finite()
 
 
 def _use_float32(cache_dtype, kind, n, bound):
@@ -276,8 +149,8 @@ def _use_float32(cache_dtype, kind, n, bound):
     return kind != 0 and 8.0 * n * n / 1048576.0 > _FLOAT64_AUTO_MB and bound <= 1e30
 
 
-def _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, *, tol, wss, shrinking,
-                 max_iter, cache_size, same_class=False, csr=None, f32=False, n_threads=1,
+def _solve_tasks(kern, tasks, *, tol, wss, shrinking,
+                 max_iter, cache_size, same_class=False, f32=False, n_threads=1,
                  progress=None, task_done=None):
     """Run the compiled loop on each task ``(rows, y, alpha0, C, p)`` (``rows``: the kernel
     row of each variable; ``C`` and ``p`` one entry per variable) over ``n_threads``
@@ -296,8 +169,7 @@ def _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, *, tol, wss, shrink
     cap = y_b.shape[0]
     solvers = []
     for _ in range(n_solvers):
-        cache = KernelCache(kind, X, Kmat, gamma, coef0, degree, cache_size / n_solvers, cap,
-                            f32, csr, rows_b)
+        cache = kern.cache(cache_size / n_solvers, cap, f32, rows_b)
         cache.n_threads = column_threads
         solver = SMOSolver(cache, y_b, a_b, C_b, tol, wss == "second_order",
                            bool(shrinking), max_iter, p_b, same_class)
@@ -312,7 +184,7 @@ def _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, *, tol, wss, shrink
     cat = [np.concatenate([np.asarray(t[f], dtype=dt) for t in tasks])
            for f, dt in ((0, np.intp), (1, np.float64), (2, np.float64), (3, np.float64),
                          (4, np.float64))]
-    if kind == 0:
+    if kern.kind == 0:
         # a precomputed kernel: no BLAS in the loop
         return solve_tasks(solvers, cat[0], offsets, cat[1], cat[2], cat[3], cat[4],
                            task_done=task_done)
@@ -328,8 +200,8 @@ def _best_start(outs, prefer_positive=False):
     return outs[min(range(len(outs)), key=key.__getitem__)]
 
 
-def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shrinking,
-                max_iter, cache_size, p=None, same_class=False, csr=None, f32=None,
+def _run_starts(kern, y, starts, C, tol, wss, shrinking,
+                max_iter, cache_size, p=None, same_class=False, f32=None,
                 sample_of=None, progress=None, prefer_positive=False, start_done=None,
                 n_threads=1):
     """Run the compiled loop from each start; return the lowest-objective run and all
@@ -339,19 +211,19 @@ def _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol, wss, shr
     threads."""
     n = y.shape[0]
     if f32 is None:
-        f32 = _use_float32("auto", kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
+        f32 = _use_float32("auto", kern.kind, n, kern.bound())
     rows = np.arange(n, dtype=np.intp) if sample_of is None else np.asarray(sample_of)
     Cv = np.broadcast_to(np.asarray(C, dtype=np.float64), (n,))
     pv = -np.ones(n) if p is None else np.asarray(p, dtype=np.float64)
     tasks = [(rows, y, np.asarray(a0, dtype=np.float64), Cv, pv) for a0 in starts]
-    outs = _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, tol=tol, wss=wss,
+    outs = _solve_tasks(kern, tasks, tol=tol, wss=wss,
                         shrinking=shrinking, max_iter=max_iter, cache_size=cache_size,
-                        same_class=same_class, csr=csr, f32=f32, n_threads=n_threads,
+                        same_class=same_class, f32=f32, n_threads=n_threads,
                         progress=None if progress is None else _drop_task(progress),
                         task_done=start_done)
     for out in outs:
         if out["status"] == 2:
-            _raise_unbounded(out, kind, X, Kmat, y, C)
+            _raise_unbounded(out, kern, y, C)
     return _best_start(outs, prefer_positive), [o["objective"] for o in outs]
 
 
@@ -497,10 +369,9 @@ def smo(
     >>> res.converged, res.objective
     (True, -8.0)
     """
-    kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(K, kernel, kernel_params,
-                                                             check_input)
-    _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
-    n = _n_samples(X, Kmat, csr)
+    kern = SolverKernel.of(K, kernel, kernel_params, check_input)
+    kern.check_finite()
+    n = kern.n_samples
     y = check_binary_labels(y, n)
     C = check_bounds(C, n)
     tol = check_positive(tol, "tol")
@@ -526,9 +397,9 @@ def smo(
     rng = check_random_state(random_state)
     starts += [random_feasible_alpha(y, C, rng) for _ in range(int(n_restarts))]
 
-    f32 = _use_float32(cache_dtype, kind, n, _kernel_bound(kind, X, csr, gamma, coef0, degree))
-    best, objectives = _run_starts(kind, X, Kmat, gamma, coef0, degree, y, starts, C, tol,
-                                   wss, shrinking, max_iter, cache_size, csr=csr, f32=f32)
+    f32 = _use_float32(cache_dtype, kern.kind, n, kern.bound())
+    best, objectives = _run_starts(kern, y, starts, C, tol,
+                                   wss, shrinking, max_iter, cache_size, f32=f32)
     converged = best["status"] == 0
     if not converged and warn:
         warnings.warn(stop_message(best["status"], best["kkt_gap"], tol, max_iter, "SMO"),
@@ -626,15 +497,14 @@ def solve_duals(
     seconds)`` every few seconds, ``task_done()`` after each start. One
     :class:`SolverResult` per problem (its best start), in order.
     """
-    kind, X, Kmat, gamma, coef0, degree, csr = _kernel_setup(data, kernel, kernel_params,
-                                                             check_input)
+    kern = SolverKernel.of(data, kernel, kernel_params, check_input)
     if check_input:
-        _check_finite_kernel(kind, X, csr, gamma, coef0, degree)
+        kern.check_finite()
     tol = check_positive(tol, "tol")
     check_choice(wss, "wss", _WSS)
     check_choice(cache_dtype, "cache_dtype", _CACHE_DTYPES)
     cache_size = check_positive(cache_size, "cache_size")
-    n_samples = _n_samples(X, Kmat, csr)
+    n_samples = kern.n_samples
     tasks, owner, bounds = [], [], []
     for k, prob in enumerate(problems):
         y = np.ascontiguousarray(prob["y"], dtype=np.float64)
@@ -670,15 +540,14 @@ def solve_duals(
         raise ValueError("sample_of must give kernel rows in [0, n_samples)")
     n_max = max(t[1].shape[0] for t in tasks)
     max_iter = check_max_iter(max_iter, n_max)
-    f32 = _use_float32(cache_dtype, kind, n_max,
-                       _kernel_bound(kind, X, csr, gamma, coef0, degree))
+    f32 = _use_float32(cache_dtype, kern.kind, n_max, kern.bound())
     task_progress = None
     if progress is not None:
         def task_progress(task, *figures):
             progress(owner[task], *figures)
-    outs = _solve_tasks(kind, X, Kmat, gamma, coef0, degree, tasks, tol=tol, wss=wss,
+    outs = _solve_tasks(kern, tasks, tol=tol, wss=wss,
                         shrinking=shrinking, max_iter=max_iter, cache_size=cache_size,
-                        same_class=same_class, csr=csr, f32=f32, n_threads=n_threads,
+                        same_class=same_class, f32=f32, n_threads=n_threads,
                         progress=task_progress, task_done=task_done)
     results = []
     by_problem = [[] for _ in problems]
@@ -695,7 +564,7 @@ def solve_duals(
                 _raise_unbounded(
                     dict(out, bad_pair=None if pair is None
                          else (int(rows[pair[0]]), int(rows[pair[1]]))),
-                    kind, X, Kmat, y_rows, bounds[k])
+                    kern, y_rows, bounds[k])
         best = _best_start(runs)
         results.append(_result(best, [o["objective"] for o in runs], f32, tol, bounds[k],
                                best["status"] == 0))

@@ -33,7 +33,8 @@ from ..kernels import (
     estimator_kernel_params,
     kernel_matrix,
 )
-from ..solvers._smo import _SPARSE_KERNELS, _kernel_setup, check_kernel_inputs
+from ..solvers._kernel import SPARSE_KERNELS, SolverKernel
+from ..solvers._smo import check_kernel_inputs
 from ._weights import check_weights, sample_weight_vector
 
 # prediction computes kernel rows against the support vectors in blocks of about this many
@@ -110,7 +111,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
 
     def _sparse_path(self) -> bool:
         """Sparse X stays sparse (CSR rows in the compiled cache) for these kernels."""
-        return not callable(self.kernel) and canonical_name(self.kernel) in _SPARSE_KERNELS
+        return not callable(self.kernel) and canonical_name(self.kernel) in SPARSE_KERNELS
 
     # -- inputs -----------------------------------------------------------------------------
 
@@ -270,9 +271,8 @@ class SVMBase(PairwiseInput, BaseEstimator):
         name = self._kernel_name()
         if name not in _COMPILED_KIND or self.support_vectors_.shape[0] == 0:
             return None
-        kind, _, _, gamma, coef0, degree, _ = _kernel_setup(
-            self.support_vectors_, name, self._kernel_params_fitted, check_input=False)
-        return kind, gamma, coef0, degree
+        return SolverKernel.of(self.support_vectors_, name, self._kernel_params_fitted,
+                               check_input=False).params
 
     def _sv_for_callable(self):
         X = self._X_fit_callable
