@@ -33,7 +33,8 @@ from indefsvm._solvers._kernels cimport (
     ix_dot_rows,
     ix_exp_core,
     ix_exp_scaled,
-    ix_tanh_core,
+    distance_arg,
+    kernel_from_dot,
     kernel_from_dots,
 )
 
@@ -471,20 +472,16 @@ cdef class KernelCache:
             s = self.nxt[s]
 
     cdef double kernel_value(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
-        cdef Py_ssize_t k, ri, rj, a, b, ea, eb
-        cdef double acc = 0.0, diff
+        cdef Py_ssize_t k, ri, rj, a, b, ea, eb, w
+        cdef double acc = 0.0
         if self.kind == KIND_PRECOMPUTED:
             return self.K[self.smap[i], self.smap[j]]
-        if self.kind == KIND_L1_GAUSSIAN or self.kind == KIND_SQRT_L1_EXPONENTIAL:
-            for k in range(self.d):
-                acc += fabs(self.X[i, k] - self.X[j, k])
-            if self.kind == KIND_L1_GAUSSIAN:
-                return ix_exp_core(-self.gamma * acc * acc)
-            return ix_exp_core(-self.gamma * sqrt(acc))
-        if self.kind == KIND_SYMMETRIC_KL:
-            for k in range(self.d):
-                acc += (self.X[i, k] - self.X[j, k]) * (self.logX[i, k] - self.logX[j, k])
-            return ix_exp_core(-self.gamma * acc)
+        if self.kind >= KIND_L1_GAUSSIAN:
+            # the distance kernels: exp(-gamma arg), arg by the formula of the kernel blocks
+            w = self.logX.shape[1]
+            return ix_exp_core(-self.gamma * distance_arg(
+                self.kind, &self.X[i, 0], &self.X[j, 0], &self.logX[0, 0], i * w,
+                &self.logX[0, 0], j * w, self.d))
         if self.sparse:
             # merge of two sorted index lists
             ri = self.smap[i]
@@ -502,20 +499,10 @@ cdef class KernelCache:
                     b += 1
         elif self.d > 0:
             ix_dot_rows(&self.X[i, 0], self.d, &self.X[j, 0], &acc, 1)
-        if self.kind == KIND_LINEAR:
-            return acc
-        if self.kind == KIND_POLYNOMIAL:
-            diff = 1.0
-            for k in range(self.degree):
-                diff *= self.gamma * acc + self.coef0
-            return diff
-        if self.kind == KIND_SIGMOID:
-            return ix_tanh_core(self.gamma * acc + self.coef0)
-        # rbf, written as in compute() so that a diagonal entry is exactly 1
-        diff = self.sqnorm[i] + self.sqnorm[j] - 2.0 * acc
-        if diff < 0.0:
-            diff = 0.0
-        return ix_exp_core(-self.gamma * diff)
+        return kernel_from_dot(self.kind, acc,
+                               self.sqnorm[i] if self.kind == KIND_RBF else 0.0,
+                               self.sqnorm[j] if self.kind == KIND_RBF else 0.0,
+                               self.gamma, self.coef0, self.degree)
 
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                       double* out) noexcept nogil:
@@ -558,24 +545,16 @@ cdef class KernelCache:
                             double* out) noexcept nogil:
         """compute() for a kernel computed on the fly, one thread (sparse: row i already
         scattered to dense_row)."""
-        cdef Py_ssize_t t, k, m = end - start, q
+        cdef Py_ssize_t t, k, m = end - start, q, w
         cdef const double* xi
         cdef double acc
-        if self.kind == KIND_L1_GAUSSIAN or self.kind == KIND_SQRT_L1_EXPONENTIAL:
+        if self.kind >= KIND_L1_GAUSSIAN:
+            # the distance kernels: the formula of the kernel blocks, then one vectorised exp
+            w = self.logX.shape[1]
             for t in range(m):
-                acc = 0.0
-                for k in range(self.d):
-                    acc += fabs(self.X[start + t, k] - self.X[i, k])
-                out[t] = acc * acc if self.kind == KIND_L1_GAUSSIAN else sqrt(acc)
-            ix_exp_scaled(out, -self.gamma, out, m)
-            return
-        if self.kind == KIND_SYMMETRIC_KL:
-            for t in range(m):
-                acc = 0.0
-                for k in range(self.d):
-                    acc += ((self.X[start + t, k] - self.X[i, k])
-                            * (self.logX[start + t, k] - self.logX[i, k]))
-                out[t] = acc
+                out[t] = distance_arg(self.kind, &self.X[start + t, 0], &self.X[i, 0],
+                                      &self.logX[0, 0], (start + t) * w, &self.logX[0, 0],
+                                      i * w, self.d)
             ix_exp_scaled(out, -self.gamma, out, m)
             return
         if self.sparse:

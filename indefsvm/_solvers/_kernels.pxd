@@ -12,6 +12,7 @@ cdef enum KernelKind:
     KIND_POLYNOMIAL = 2
     KIND_RBF = 3
     KIND_SIGMOID = 4
+    # the distance kernels, exp(-gamma distance_arg): every code from here on
     KIND_L1_GAUSSIAN = 5
     KIND_SQRT_L1_EXPONENTIAL = 6
     KIND_SYMMETRIC_KL = 7
@@ -68,3 +69,24 @@ cdef inline double distance_arg(int kind, const double* s, const double* x,
     for k in range(d):
         acc += fabs(s[k] - x[k])
     return acc * acc if kind == KIND_L1_GAUSSIAN else sqrt(acc)
+
+
+cdef inline double kernel_from_dot(int kind, double dot, double sqi, double sqj, double gamma,
+                                   double coef0, int degree) noexcept nogil:
+    """One value of a dot-product kernel or rbf from the dot product (sqi, sqj: the two
+    squared norms, rbf only): the scalar twin of kernel_from_dots, by the same formulas."""
+    cdef int k
+    cdef double v = 1.0, d2
+    if kind == KIND_LINEAR:
+        return dot
+    if kind == KIND_POLYNOMIAL:
+        for k in range(degree):
+            v *= gamma * dot + coef0
+        return v
+    if kind == KIND_SIGMOID:
+        return ix_tanh_core(gamma * dot + coef0)
+    # rbf, written as the columns compute it so that a diagonal entry is exactly 1
+    d2 = sqi + sqj - 2.0 * dot
+    if d2 < 0.0:
+        d2 = 0.0
+    return ix_exp_core(-gamma * d2)
