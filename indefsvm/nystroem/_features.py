@@ -242,10 +242,20 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         self : KreinNystroem
         """
         self._check_settings()
+        if self.kernel == "precomputed":
+            X = validate_data(self, X, dtype=np.float64, ensure_min_features=1)
+        else:
+            # sparse rows are made dense a block at a time (the features are dense anyway)
+            X = validate_data(self, X, dtype=np.float64, accept_sparse="csr",
+                              order=None if callable(self.kernel) else "C")
+        return self._fit_rows(X)
+
+    def _fit_rows(self, X):
+        """fit on rows checked already (by fit, or once for both by NystroemSVC.fit)."""
         self._threads = effective_threads(self.n_jobs)
         rng = check_seed(self.random_state)
         if self.kernel == "precomputed":
-            B = validate_data(self, X, dtype=np.float64, ensure_min_features=1)
+            B = X
             n, m = B.shape
             if isinstance(self.landmarks, str):
                 if n != m:
@@ -266,9 +276,6 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
             held = self._heldout(n, idx, rng)
             C_held = B[held]
         else:
-            # sparse rows are made dense a block at a time (the features are dense anyway)
-            X = validate_data(self, X, dtype=np.float64, accept_sparse="csr",
-                              order=None if callable(self.kernel) else "C")
             self._name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
             gamma = "auto" if self.gamma is None else self.gamma
             self._params = resolve_kernel_params(self._name, X, gamma=gamma,

@@ -196,8 +196,10 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         self : NystroemSVC
         """
         self._check_settings()
+        # X is checked once here, for the features and the SVM both
         X, y = validate_data(self, X, y, dtype=np.float64,
-                             accept_sparse=False if self.kernel == "precomputed" else "csr")
+                             accept_sparse=False if self.kernel == "precomputed" else "csr",
+                             order=None if callable(self.kernel) else "C")
         y = column_or_1d(y, warn=True)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
@@ -210,12 +212,14 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         loud = enable(self.verbose)
         rng = check_seed(self.random_state)
         t0 = time.perf_counter()
-        self.nystroem_ = KreinNystroem(
+        ny = KreinNystroem(
             self.kernel, n_components=self.n_components,
             gamma=self.gamma, coef0=self.coef0, degree=self.degree,
             kernel_params=self.kernel_params, landmarks=self.landmarks,
-            random_state=int(rng.integers(2**31 - 1)), n_jobs=self.n_jobs).fit(X)
-        ny = self.nystroem_
+            random_state=int(rng.integers(2**31 - 1)), n_jobs=self.n_jobs)
+        ny._check_settings()
+        ny.n_features_in_ = X.shape[1]  # what fit's check of X would set
+        self.nystroem_ = ny._fit_rows(X)
         if loud:
             logger.info("Nystroem: %d landmarks, %d features (%d positive, %d negative), "
                         "%.1f s", ny.normalization_.shape[0], ny.n_components_,
@@ -234,7 +238,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         total = n_blocks + len(pairs)
         step = 0
         Z = np.empty((n, cols), dtype=np.float32)
-        for lo, hi, F in ny._feature_blocks(ny._check_rows(X), np.float32, cols):
+        for lo, hi, F in ny._feature_blocks(X, np.float32, cols):
             Z[lo:hi] = F
             step += 1
             if loud:
