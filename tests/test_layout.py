@@ -165,3 +165,18 @@ def test_every_public_estimator_declares_its_parameters(name):
     assert isinstance(constraints, dict)
     # a parameter fit checks itself in full may say so (scikit-learn's 'no_validation')
     assert set(constraints) == set(cls._get_param_names())
+
+
+def test_the_docs_table_of_remedy_methods_is_the_table_of_the_code():
+    from indefsvm.remedies._methods import COST_ORDER, METHODS, TABLE
+
+    text = (Path(__file__).parents[1] / "docs" / "user_guide.rst").read_text(encoding="utf-8")
+    block = text.split(".. remedy-methods-table", 1)[1].split("\n\n", 2)[1].splitlines()
+    rows = [line for line in block[3:-1]]
+    parsed = []
+    for line in rows:
+        cells = [c.strip() for c in line.split("  ") if c.strip()]
+        parsed.append((cells[0], set(cells[-2].split(", ")), int(cells[-1])))
+    assert [name for name, _, _ in parsed] == list(METHODS)
+    assert {name: keys for name, keys, _ in parsed} == {m.name: set(m.keys) for m in TABLE}
+    assert [name for name, _, _ in sorted(parsed, key=lambda r: r[2])] == list(COST_ORDER)
