@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._tags import PairwiseInput
 from .._validation import check_kernel_matrix, check_kernel_rows
 from ..solvers._smo import csvc_problem, solve_duals
-from ..svm._ovo import OvOVotes
+from ..svm._ovo import OvOVotes, ovo_problems
 from ..svm._weights import class_weight_vector
 from ._methods import BY_NAME
 from ._methods import INDEF as _INDEF
@@ -122,12 +122,8 @@ class _FoldModel(OvOVotes, ClassifierMixin, BaseEstimator):
 
 def _pairs(y_idx, n_classes):
     """(a, b, +1 class, indices, signs) of each one-vs-one problem (IndefiniteSVC's)."""
-    helper = OvOVotes()
-    helper.classes_ = np.arange(n_classes)
-    out = []
-    for a, b, pos, idx in helper._pairs_of(y_idx, np.ones(y_idx.shape[0])):
-        out.append((a, b, pos, idx, np.where(y_idx[idx] == pos, 1.0, -1.0)))
-    return out
+    return [(a, b, pos, idx, np.where(y_idx[idx] == pos, 1.0, -1.0))
+            for a, b, pos, idx in ovo_problems(y_idx, np.ones(y_idx.shape[0]), n_classes)]
 
 
 def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):

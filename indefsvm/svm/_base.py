@@ -121,7 +121,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
         A callable kernel sees X as given (strings, graphs: whatever it understands); the
         matrix it returns is checked like a precomputed one.
         """
-        self._validate_params()
+        # the parameters were validated by fit (_fit_context); then the kernel's own rules
         self._check_kernel_settings()
         precomputed = self.kernel == "precomputed"
         if callable(self.kernel):

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import ClassifierMixin, OutlierMixin, RegressorMixin
+from sklearn.base import ClassifierMixin, OutlierMixin, RegressorMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -527,6 +527,7 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
         return super()._kernel_block(Xb)
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the classifier.
 
@@ -696,6 +697,7 @@ see :class:`IndefiniteSVC`
         self.n_jobs = n_jobs
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the nu-SVC.
 
@@ -883,6 +885,7 @@ n_jobs
         self.kernel_params = kernel_params
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the regression.
 
@@ -1032,6 +1035,7 @@ verbose, n_jobs
         self.kernel_params = kernel_params
 
     @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
         """Learn the support of the training data.
 

@@ -8,6 +8,23 @@ from itertools import combinations
 import numpy as np
 
 
+def ovo_problems(y_idx, w, n_classes: int) -> list:
+    """(a, b, +1 class, sample indices) of each one-vs-one problem, in LIBSVM's order, for
+    class codes ``y_idx`` in ``range(n_classes)``; samples of weight ``w`` 0 take no part."""
+    keep = w > 0
+    members = [np.flatnonzero((y_idx == c) & keep) for c in range(n_classes)]
+    out = []
+    for a, b in combinations(range(n_classes), 2):
+        # the samples of both classes in their original order
+        idx = np.concatenate([members[a], members[b]])
+        idx.sort(kind="stable")
+        # +1 is classes_[1] for two classes (decision > 0 means classes_[1]) and the
+        # first class of each pair otherwise: SVC's dual_coef_ signs and "ovo" layout
+        pos = b if n_classes == 2 else a
+        out.append((a, b, pos, idx))
+    return out
+
+
 class OvOVotes:
     """The one-vs-one problems of a classifier and their vote, as LIBSVM and ``SVC`` do
     them (shared by the SMO classifiers and :class:`~indefsvm.NystroemSVC`). Needs
@@ -15,21 +32,8 @@ class OvOVotes:
     ``decision_function_shape``."""
 
     def _pairs_of(self, y_idx, w):
-        """(a, b, +1 class, sample indices) of each one-vs-one problem, in LIBSVM's order;
-        samples of weight 0 take no part."""
-        n_classes = self.classes_.shape[0]
-        keep = w > 0
-        members = [np.flatnonzero((y_idx == c) & keep) for c in range(n_classes)]
-        out = []
-        for a, b in combinations(range(n_classes), 2):
-            # the samples of both classes in their original order
-            idx = np.concatenate([members[a], members[b]])
-            idx.sort(kind="stable")
-            # +1 is classes_[1] for two classes (decision > 0 means classes_[1]) and the
-            # first class of each pair otherwise: SVC's dual_coef_ signs and "ovo" layout
-            pos = b if n_classes == 2 else a
-            out.append((a, b, pos, idx))
-        return out
+        """:func:`ovo_problems` of this classifier's classes."""
+        return ovo_problems(y_idx, w, self.classes_.shape[0])
 
     def _ovr_from_ovo(self, dec):
         """SVC's ovr shape: votes plus the summed confidences squeezed into (-1/3, 1/3), which
