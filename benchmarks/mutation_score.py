@@ -111,7 +111,7 @@ EQUIVALENT: dict[tuple[str, str, int, str], str] = {
            ("indefsvm/nystroem/_features.py", "_, idx = kmeans_plusplus(X, n_clusters=m, "
             "random_state=int(rng.integers(2**31 - 1)),", 72),
            ("indefsvm/nystroem/_svc.py", "random_state=int(rng.integers(2**31 - 1)), "
-            "n_jobs=self.n_jobs).fit(X)", 30))},
+            "n_jobs=self.n_jobs)", 30))},
     ("indefsvm/nystroem/_svc.py", "W = (self.coef_ * self.metric_).T", 5,
      "Mult -> Div"): "metric_ holds +1 and -1 only: w * s = w / s",
     ("indefsvm/nystroem/_features.py", 'gamma = p.get("gamma", 0.0)', 23, "0.0 -> 1.0"):
