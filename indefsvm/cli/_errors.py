@@ -43,6 +43,9 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
         return str(exc), exc.code
     if isinstance(exc, (DataFileError, UnboundedObjectiveError)):
         return str(exc), EXIT_DATA
+    if isinstance(exc, ImportError) and getattr(exc, "not_built", False):
+        # the source folder of a clone, imported instead of the installed package
+        return str(exc), EXIT_DATA
     if isinstance(exc, FileNotFoundError):
         return f"{exc.filename or exc}: no such file; check the path.", EXIT_DATA
     if isinstance(exc, IsADirectoryError):

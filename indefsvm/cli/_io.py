@@ -96,7 +96,7 @@ def _read_labels(path: str, n: int) -> np.ndarray:
                 raise DataFileError(path, 1, "looks like a LIBSVM data file (label "
                                     "index:value ...), not labels: a labels file has one "
                                     "label per line.")
-            y = np.array(lines)
+            y = np.array(_label_column(lines, n, path))
             try:
                 y = y.astype(np.float64)
             except ValueError:
@@ -112,7 +112,52 @@ def _read_labels(path: str, n: int) -> np.ndarray:
     if y.shape[0] != n:
         raise DataFileError(path, None, f"has {y.shape[0]} labels for {n} samples; give one "
                             "label per row of the kernel matrix.")
+    k = np.unique(y).shape[0]
+    if n > 10 and k > n / 2:
+        print(f"indefsvm: warning: {path} holds {k} different labels for {n} samples: is it "
+              "a file of class labels, one per line? (a row index or a regression target "
+              "would be read as that many classes)", file=sys.stderr)
     return y
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _label_column(lines: list, n: int, path: str) -> list:
+    """The labels of a text file's lines, recognising what pandas writes: a header row
+    (``Series.to_csv(index=False)``: ``label`` then the labels) and an index column
+    (``Series.to_csv(header=False)``: ``0,1``, ``1,1``, ...; both with ``to_csv()``)."""
+    sep = "," if "," in lines[0] else "\t" if "\t" in lines[0] else None
+    rows = [line.split(sep) if sep else [line] for line in lines]
+    width = len(rows[0])
+    if width > 2 or any(len(r) != width for r in rows):
+        if width > 1:
+            raise DataFileError(path, 1, f"has {width} columns; a labels file has one label "
+                                "a line (or an index column and the labels, as pandas writes "
+                                "them).")
+        return lines
+    rows = [[c.strip().strip('"') for c in r] for r in rows]
+    body = rows
+    # a header: one line more than the samples, its last field not like the others
+    if len(rows) == n + 1 and (not _is_number(rows[0][-1]) or rows[0][0] == "") and (
+            all(_is_number(r[-1]) for r in rows[1:]) or rows[0][-1].lower() in (
+                "label", "labels", "y", "class", "target", "0")):
+        body = rows[1:]
+    if width == 2:
+        first = [r[0] for r in body]
+        index = all(c.isdigit() for c in first) and (
+            [int(c) for c in first] in (list(range(len(first))),
+                                        list(range(1, len(first) + 1))))
+        if not index:
+            raise DataFileError(path, 1, "has two columns, and the first is not a row index "
+                                "(0, 1, 2, ...): a labels file has one label a line.")
+        return [r[1] for r in body]
+    return [r[0] for r in body]
 
 
 def _npz_labels(path: str):
