@@ -107,3 +107,84 @@ def test_plain_and_string_labels_are_read_as_before(kernel_file, tmp_path, capsy
     f.write_text("".join(("cat\n" if v else "dog\n") for v in y))
     assert main(["fit", str(K), "--labels", str(f), "--cv", "0", "--quiet"]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+# -- 3. kernel files without labels, features with a labels file -----------------------------
+
+
+def test_a_square_numeric_csv_without_labels_is_said_to_look_like_a_kernel(tmp_path, capsys):
+    X = np.random.default_rng(0).normal(size=(30, 4))
+    f = tmp_path / "K.csv"
+    np.savetxt(f, X @ X.T, delimiter=",")
+    assert main(["fit", str(f), "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "is a square matrix of numbers (30 x 30)" in err and "--labels FILE" in err
+    assert "cannot be found by name" not in err
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".npy"])
+def test_features_with_a_labels_file_train_on_the_features(tmp_path, suffix, capsys):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 7))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    f = tmp_path / f"X{suffix}"
+    if suffix == ".csv":
+        np.savetxt(f, X, delimiter=",")
+    else:
+        np.save(f, X)
+    yf = tmp_path / "y.txt"
+    np.savetxt(yf, y, fmt="%d")
+    m = tmp_path / "m.skops"
+    assert main(["fit", str(f), "--labels", str(yf), "--kernel", "rbf", "--gamma", "0.1",
+                 "-C", "3", "--cv", "0", "--save", str(m), "--json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_samples"] == 120 and out["n_features"] == 7
+    # the same model as the library's on these features
+    ref = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, C=3).fit(X, y)
+    assert out["training_accuracy"] == pytest.approx(ref.score(X, y))
+    pred = tmp_path / "p.txt"
+    assert main(["predict", str(m), str(f), "--out", str(pred), "--quiet"]) == 0
+    np.testing.assert_array_equal(np.loadtxt(pred), ref.predict(X))
+
+
+# -- 5. long fit runs: the result and the model first, then the cross-validation -------------
+
+
+@pytest.mark.parametrize("extra", [[], ["--nystroem", "40"]])
+def test_fit_prints_and_saves_before_cross_validating(tmp_path, monkeypatch, capsys, extra):
+    import skops.io as sio
+
+    import indefsvm.cli._fit as fit_module
+    from indefsvm.cli import TRUSTED_TYPES
+
+    m = tmp_path / "m.skops"
+    seen = {}
+
+    def interrupted_cv(args, X, y, precomputed):
+        # what a user sees when the folds begin: the result, and the model on disk
+        seen["out"] = capsys.readouterr().out
+        seen["saved"] = m.exists()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fit_module, "_cross_validate", interrupted_cv)
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "--save", str(m), *extra]) == 130
+    assert seen["saved"]
+    assert "training accuracy" in seen["out"] and f"model saved to {m}" in seen["out"]
+    model = sio.load(m, trusted=[t for t in sio.get_untrusted_types(file=m)
+                                 if t in TRUSTED_TYPES])
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    assert model.score(X, y) > 0.8
+
+
+def test_cross_validation_logs_each_fold_without_a_terminal(capsys):
+    assert main(["fit", "--dataset", "heart", "--cv", "3"]) == 0
+    captured = capsys.readouterr()
+    for k in (1, 2, 3):
+        assert f"indefsvm: fold {k} of 3: accuracy " in captured.err
+    out = captured.out.splitlines()
+    # the CV line comes after the result it cross-validates
+    assert [i for i, line in enumerate(out) if line.startswith("training accuracy")][0] < [
+        i for i, line in enumerate(out) if line.startswith("3-fold CV accuracy")][0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 import warnings
 
@@ -48,11 +49,7 @@ def run(args) -> int:
             del clf._start_hook
     seconds = time.perf_counter() - t0
     train_acc = model.score(X, y)
-    cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
-    if args.save:
-        import skops.io as sio
-
-        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+    _save(args, model)
     rows = []
     for k, res in enumerate(clf.solver_results_):
         rows.append({
@@ -82,14 +79,18 @@ def run(args) -> int:
         "problems": rows,
         "training_accuracy": float(train_acc),
         "cv_folds": args.cv,
-        "cv_accuracy_mean": None if cv_acc is None else float(np.mean(cv_acc)),
-        "cv_accuracy_std": None if cv_acc is None else float(np.std(cv_acc)),
+        "cv_accuracy_mean": None,
+        "cv_accuracy_std": None,
         "model_file": args.save,
         "warnings": [str(w.message) for w in caught],
     }
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
+    return _finish(args, X, y, precomputed, seconds, train_acc, summary,
+                   lambda: _print_svc(args, X, desc, precomputed, clf, rows, summary))
+
+
+def _print_svc(args, X, desc, precomputed, clf, rows, summary) -> None:
+    """The text result of an SMO fit: the data, the model and each problem's solution."""
+    distances = bool(args.distances)
     params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in summary["kernel_params"].items())
     shape = (f"{X.shape[0]} x {X.shape[0]} " + ("distance" if distances else "kernel")
@@ -109,18 +110,37 @@ def run(args) -> int:
         print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
         print(f"  concave steps     {row['concave_steps']} (sub-problems with a_ij <= 0)")
         print(f"  bias b            {row['b']:.6g}")
-    return _print_fit_tail(args, seconds, train_acc, cv_acc, summary)
 
 
-def _print_fit_tail(args, seconds, train_acc, cv_acc, summary) -> int:
-    """The last lines of 'fit': time, accuracies, the model file, the warnings."""
-    print(f"fit time    {seconds:.3f} s")
-    print(f"training accuracy  {100 * train_acc:.2f} %")
+def _save(args, model) -> None:
+    """--save: the model file, written as soon as the model exists (before any CV)."""
+    if args.save:
+        import skops.io as sio
+
+        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+
+
+def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) -> int:
+    """After a fit (its model saved already): the result printed as soon as it exists, then
+    the cross-validation -- a Ctrl-C there keeps both -- and its line, then the warnings
+    (JSON: one document at the end)."""
+    if not args.json:
+        print_head()
+        print(f"fit time    {seconds:.3f} s")
+        print(f"training accuracy  {100 * train_acc:.2f} %")
+        if args.save:
+            print(f"model saved to {args.save}")
+        sys.stdout.flush()
+    cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
+    if cv_acc is not None:
+        summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
+        summary["cv_accuracy_std"] = float(np.std(cv_acc))
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
     if cv_acc is not None:
         print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
               f"(+/- {100 * np.std(cv_acc):.2f})")
-    if args.save:
-        print(f"model saved to {args.save}")
     for msg in summary["warnings"]:
         print(f"warning: {msg}")
     return 0
@@ -150,11 +170,7 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
     model.set_params(verbose=args.verbose)
     seconds = time.perf_counter() - t0
     train_acc = model.score(X, y)
-    cv_acc = _cross_validate(args, X, y, False) if args.cv > 1 else None
-    if args.save:
-        import skops.io as sio
-
-        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+    _save(args, model)
     from .._validation import plain_label
 
     ny = model.nystroem_
@@ -176,13 +192,15 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
                      "dropped_unstable": ny.n_unstable_},
         "C": args.C, "tol": args.tol, "fit_seconds": seconds, "converged": model.converged_,
         "problems": rows, "training_accuracy": float(train_acc), "cv_folds": args.cv,
-        "cv_accuracy_mean": None if cv_acc is None else float(np.mean(cv_acc)),
-        "cv_accuracy_std": None if cv_acc is None else float(np.std(cv_acc)),
+        "cv_accuracy_mean": None, "cv_accuracy_std": None,
         "model_file": args.save, "warnings": [str(w.message) for w in caught],
     }
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
+    return _finish(args, X, y, False, seconds, train_acc, summary,
+                   lambda: _print_nystroem(args, X, desc, model, rows, summary))
+
+
+def _print_nystroem(args, X, desc, model, rows, summary) -> None:
+    """The text result of fit --nystroem: the data, the model, its features, each problem."""
     params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in summary["kernel_params"].items())
     f = summary["features"]
@@ -200,7 +218,6 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
         print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
         print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
         print(f"  bias b            {row['b']:.6g}")
-    return _print_fit_tail(args, seconds, train_acc, cv_acc, summary)
 
 
 def add_parser(sub) -> None:

@@ -207,10 +207,15 @@ def _load(args, *, need_labels: bool = True):
         return D, y, path, True
     if args.labels or path.endswith((".npy", ".npz")):
         K = _read_matrix(path, "kernel matrix")
+        if K.ndim == 2 and K.shape[0] != K.shape[1] and args.labels:
+            # not square: features (one row a sample), with their labels in a file of their own
+            _warn_unused_kernel_options(args)
+            return K, _read_labels(args.labels, K.shape[0]), path, False
         _refuse_feature_options(args, path)
         if K.ndim != 2 or K.shape[0] != K.shape[1]:
             raise DataFileError(path, None, f"is a {K.shape} array; a kernel matrix is square "
-                                "(n_samples, n_samples).")
+                                "(n_samples, n_samples). Features in a .npy / .npz file need "
+                                "their labels: give --labels FILE.")
         if looks_like_distances(K):
             # said once, in the command line's words (the library's warning names Python)
             print(f"indefsvm: warning: {path} looks like a distance matrix, not a kernel (zero "

@@ -3,6 +3,7 @@ check on load)."""
 
 from __future__ import annotations
 
+import time
 import warnings
 
 import numpy as np
@@ -146,8 +147,9 @@ def _cross_validate(args, X, y, precomputed):
                        f"{min(len(t) for t, _ in folds)} training samples of a CV fold; "
                        "give fewer landmarks or --cv 0.", EXIT_USAGE)
     try:
-        for train, test in folds:
+        for k, (train, test) in enumerate(folds, 1):
             est = clone(template)
+            t0 = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 if precomputed:
@@ -158,6 +160,10 @@ def _cross_validate(args, X, y, precomputed):
                     scores.append(est.score(X[test], y[test]))
             if bar is not None:
                 bar.update(1)
+            else:
+                # no terminal for a bar (a log file, a pipe): one line a fold, as it ends
+                _say(args, f"fold {k} of {len(folds)}: accuracy {100 * scores[-1]:.2f} % "
+                     f"({time.perf_counter() - t0:.1f} s)")
     finally:
         if bar is not None:
             bar.close()

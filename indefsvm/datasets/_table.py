@@ -129,6 +129,13 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
         if not rows:
             raise DataFileError(path, None, "has a header and no data rows.")
     ncol = len(header) if header is not None else len(rows[0][1])
+    if (header is None and label_column is None and need_labels and len(rows) == ncol
+            and ncol > 1 and all(len(r) == ncol and all(map(_is_number, r)) for _, r in rows)):
+        raise DataFileError(path, None, f"is a square matrix of numbers ({ncol} x {ncol}) "
+                            "with no header: it looks like a kernel matrix, which needs its "
+                            "labels: give --labels FILE (add --distances if it holds "
+                            "distances). Features with a label column: name the column with "
+                            "--label-column.")
     label = None
     if need_labels or label_column is not None or (
             header is not None and any(h.lower() in LABEL_NAMES for h in header)):
