@@ -188,3 +188,62 @@ def test_cross_validation_logs_each_fold_without_a_terminal(capsys):
     # the CV line comes after the result it cross-validates
     assert [i for i, line in enumerate(out) if line.startswith("training accuracy")][0] < [
         i for i, line in enumerate(out) if line.startswith("3-fold CV accuracy")][0]
+
+
+# -- 8. check_distances of identical objects, and of no triangle sample ----------------------
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_check_distances_of_identical_objects_says_so(n):
+    rep = isvm.diagnostics.check_distances(np.zeros((n, n)))
+    assert rep.gamma_median is None
+    assert any("every distance between two objects is 0" in note for note in rep.notes)
+    assert "Distance check" in str(rep)
+
+
+def test_check_distances_of_identical_objects_from_the_command_line(tmp_path, capsys):
+    f = tmp_path / "D.txt"
+    np.savetxt(f, np.zeros((4, 4)))
+    assert main(["check", str(f), "--distances"]) == 0
+    assert "every distance between two objects is 0" in capsys.readouterr().out
+
+
+def test_no_triangle_sample_is_refused_by_name():
+    D = 1.0 - np.eye(500)
+    with pytest.raises(ValueError, match="n_triangle_samples must be a whole number >= 1"):
+        isvm.diagnostics.check_distances(D, n_triangle_samples=0)
+
+
+# -- 9. Levenshtein weights ---------------------------------------------------------------
+
+
+def test_edit_weights_that_make_an_asymmetric_distance_are_refused():
+    with pytest.raises(ValueError, match="insertion and deletion must cost the same"):
+        isvm.pairwise_distances(["ab", "abcd"], metric="levenshtein", weights=(2, 1, 1))
+    with pytest.raises(ValueError, match="insertion and deletion must cost the same"):
+        isvm.PairwiseDistances("levenshtein", metric_params={"weights": (1, 3, 1)}).fit(
+            ["ab", "abcd"])
+
+
+@pytest.mark.parametrize("big", [2**62, 2**70])
+def test_edit_weights_too_large_for_64_bit_distances_are_refused(big):
+    with pytest.raises(ValueError, match="at most 2\\*\\*31 - 1"):
+        isvm.pairwise_distances(["ab", "abcd"], metric="levenshtein", weights=(big, big, 1))
+
+
+def test_equal_insertion_and_deletion_weights_give_the_plain_dynamic_programme():
+    def dp(a, b, ins, sub):
+        d = np.zeros((len(a) + 1, len(b) + 1))
+        d[:, 0] = np.arange(len(a) + 1) * ins
+        d[0, :] = np.arange(len(b) + 1) * ins
+        for i in range(1, len(a) + 1):
+            for j in range(1, len(b) + 1):
+                d[i, j] = min(d[i - 1, j] + ins, d[i, j - 1] + ins,
+                              d[i - 1, j - 1] + (a[i - 1] != b[j - 1]) * sub)
+        return d[-1, -1]
+
+    words = ["ab", "abcd", "bcd", "xbcy", ""]
+    D = isvm.pairwise_distances(words, metric="levenshtein", weights=(2, 2, 3))
+    ref = np.array([[dp(a, b, 2, 3) for b in words] for a in words])
+    np.testing.assert_array_equal(D, ref)
+    np.testing.assert_array_equal(D, D.T)

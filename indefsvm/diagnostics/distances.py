@@ -58,6 +58,10 @@ def triangle_violations(D, *, exact_max: int = 400, n_samples: int = 200_000,
     >>> triangle_violations(D)[0]  # d_02 = 5 > d_01 + d_12 = 2: 1 of 3 inequalities
     0.3333333333333333
     """
+    for name, value in (("n_triangle_samples", n_samples), ("triangle_exact_max", exact_max)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1 (how many triples are "
+                             f"checked); got {value!r}.")
     n = D.shape[0]
     scale = float(np.max(np.abs(D))) or 1.0
     tol = TRIANGLE_RTOL * scale

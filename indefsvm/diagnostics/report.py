@@ -585,6 +585,11 @@ def distance_recommendation(r: DistanceReport) -> str:
                 "then check it again.")
     line = ("make_pipeline(DistanceKernel(), IndefiniteSVC(kernel='precomputed')) with "
             "GridSearchCV over distancekernel__gamma")
+    if r.gamma_median is None:
+        # no two objects at a positive distance: one object, or the same object repeated
+        return ("Recommendation: every distance between two objects is 0 (one object, or "
+                "identical ones): the distances cannot tell the objects apart, and no gamma "
+                "can be chosen from them. Check the objects and the metric.")
     if r.euclidean:
         return (f"Recommendation: the kernel exp(-gamma d^2) is PSD for every gamma: train an "
                 f"SVM as usual, {line} around the median rule {r.gamma_median:.3g}.")

@@ -42,6 +42,10 @@ def _check_window(window):
     return float(window)
 
 
+#: the largest edit weight (weight x string length must fit in a 64-bit integer)
+_MAX_EDIT_WEIGHT = 2**31 - 1
+
+
 def _check_weights(weights):
     if weights is None:
         return (1, 1, 1)
@@ -53,6 +57,17 @@ def _check_weights(weights):
                               and v >= 0 for v in w) or not any(w):
         raise ValueError(f"weights must be three whole numbers >= 0 (insertion, deletion, "
                          f"substitution), not all zero; got {weights!r}.")
+    if w[0] != w[1]:
+        # d(a, b) would cost insertions where d(b, a) costs deletions: not a distance
+        raise ValueError(f"weights={weights!r}: insertion and deletion must cost the same, "
+                         "or the edit distance is not symmetric (d('ab', 'abcd') != "
+                         "d('abcd', 'ab')) and no distance kernel can be made of it; give "
+                         f"weights=({w[0]}, {w[0]}, {w[2]}) or ({w[1]}, {w[1]}, {w[2]}).")
+    if max(w) > _MAX_EDIT_WEIGHT:
+        raise ValueError(f"weights={weights!r}: each weight must be at most 2**31 - 1, so that "
+                         "a distance between strings of up to 2**31 characters stays within "
+                         "64-bit integers; only their ratios matter: divide them by a common "
+                         "factor.")
     return tuple(int(v) for v in w)
 
 
@@ -67,6 +82,8 @@ def _check_params(metric, params: dict) -> dict:
         takes = ", ".join(METRICS[metric]) or "no parameters"
         raise ValueError(f"metric={metric!r} takes {takes}; got unknown parameter(s) "
                          f"{unknown}.")
+    if metric == "levenshtein":
+        _check_weights(params.get("weights"))  # at fit, not first at transform
     return params
 
 
@@ -181,8 +198,9 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
         ``window`` for ``"dtw"`` (``None``: no band; ``w`` in [0, 1]: Sakoe-Chiba band of
         radius ``floor(w * max(len_a, len_b))``, widened by the length difference of two
         series of unequal lengths so that a path always exists); ``weights=(1, 1, 1)``
-        (insertion, deletion, substitution costs) for ``"levenshtein"``; keyword arguments
-        of a callable.
+        (insertion, deletion, substitution costs, whole numbers up to 2**31 - 1;
+        insertion and deletion equal, so that the distance is symmetric) for
+        ``"levenshtein"``; keyword arguments of a callable.
 
     Returns
     -------
