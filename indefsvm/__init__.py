@@ -33,7 +33,7 @@ UnboundedObjectiveError, ConvergenceWarning, DistanceMatrixWarning
     What a solver raises or warns; the warning for distances given as a kernel.
 """
 
-import importlib
+import importlib as _importlib
 
 __version__ = "0.1.0"
 
@@ -62,16 +62,18 @@ _NAMES = {
 
 def __getattr__(name):
     if name in _SUBMODULES:
-        return importlib.import_module(f".{name}", __name__)
+        return _importlib.import_module(f".{name}", __name__)
     if name in _NAMES:
-        value = getattr(importlib.import_module(_NAMES[name], __name__), name)
+        value = getattr(_importlib.import_module(_NAMES[name], __name__), name)
         globals()[name] = value  # once
         return value
     raise AttributeError(f"module 'indefsvm' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__))
+    # the public names (and the module's dunders), not the helpers of the lazy import
+    return sorted(n for n in set(globals()) | set(__all__)
+                  if not n.startswith("_") or n.startswith("__"))
 
 
 __all__ = [

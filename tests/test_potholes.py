@@ -247,3 +247,102 @@ def test_equal_insertion_and_deletion_weights_give_the_plain_dynamic_programme()
     ref = np.array([[dp(a, b, 2, 3) for b in words] for a in words])
     np.testing.assert_array_equal(D, ref)
     np.testing.assert_array_equal(D, D.T)
+
+
+# -- 11. command-line options that did nothing -----------------------------------------------
+
+
+def _fit_json(argv, capsys):
+    import json
+
+    assert main(argv + ["--cv", "0", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_nystroem_honours_the_radius_of_the_tl1_kernel(capsys):
+    base = ["fit", "--dataset", "heart", "--kernel", "tl1", "--nystroem", "50"]
+    a = _fit_json(base + ["--rho", "0.5"], capsys)
+    b = _fit_json(base + ["--rho", "100"], capsys)
+    assert a["kernel_params"]["rho"] == 0.5 and b["kernel_params"]["rho"] == 100.0
+    # the library's model with that radius
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    ref = isvm.NystroemSVC(kernel="tl1", kernel_params={"rho": 0.5}, n_components=50,
+                           random_state=0).fit(X, y)
+    assert a["training_accuracy"] == pytest.approx(ref.score(X, y))
+    assert a["training_accuracy"] != b["training_accuracy"]
+
+
+def test_nystroem_refuses_the_cache_size_of_the_smo(capsys):
+    assert main(["fit", "--dataset", "heart", "--nystroem", "50", "--cache-size", "100"]) == 2
+    assert "--cache-size is an option of the SMO solver" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", [["--method", "slq"], ["--probes", "8"], ["--steps", "20"],
+                                    ["--gamma", "0.5"], ["--kernel", "laplacian"]])
+def test_check_distances_refuses_options_it_would_ignore(tmp_path, capsys, option):
+    f = tmp_path / "D.txt"
+    np.savetxt(f, np.abs(np.subtract.outer(np.arange(5.0), np.arange(5.0))))
+    assert main(["check", str(f), "--distances", *option]) == 2
+    assert f"{option[0]} does not apply to 'check --distances'" in capsys.readouterr().err
+
+
+# -- 16. small things a user sees -------------------------------------------------------------
+
+
+def test_dir_of_the_package_lists_its_public_names_only():
+    names = dir(isvm)
+    assert "importlib" not in names and "_NAMES" not in names
+    assert {"IndefiniteSVC", "check_kernel", "NystroemSVC", "__version__"} <= set(names)
+
+
+def test_compare_help_shows_the_old_distances_form_with_its_file():
+    from indefsvm.cli import build_parser
+
+    text = build_parser()._subparsers._group_actions[0].choices["compare"].format_usage()
+    assert "[--distances [FILE]]" in text and "[--distances ]" not in text
+
+
+def test_report_out_needs_an_existing_parent_as_save_does(tmp_path, capsys):
+    out = tmp_path / "missing" / "reports"
+    assert main(["report", "--dataset", "heart", "--cv", "0", "--out", str(out)]) == 2
+    assert f"the folder {out.parent} does not exist" in capsys.readouterr().err
+    assert not out.parent.exists()
+    # a new folder in an existing one is made, as before
+    assert main(["report", "--dataset", "heart", "--cv", "0", "--out",
+                 str(tmp_path / "reports"), "--quiet"]) == 0
+    assert any((tmp_path / "reports").glob("*.html"))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".txt"])
+def test_semicolon_separated_files_are_read(tmp_path, suffix, capsys):
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    f = tmp_path / f"heart{suffix}"
+    f.write_text("a;b;c;label\n" + "".join(f"{r[0]};{r[1]};{r[2]};{int(c)}\n"
+                                           for r, c in zip(X, y, strict=True)))
+    assert main(["fit", str(f), "--cv", "0", "--quiet", "--json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_samples"] == 270 and out["n_features"] == 3
+
+
+def test_bundled_feature_sets_load_as_frames():
+    pd = pytest.importorskip("pandas")
+    b = isvm.datasets.load_heart(as_frame=True)
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    assert isinstance(b.data, pd.DataFrame) and isinstance(b.target, pd.Series)
+    assert list(b.data.columns) == [f"x{j}" for j in range(1, 14)] == b.feature_names
+    np.testing.assert_array_equal(b.data.to_numpy(), X)
+    np.testing.assert_array_equal(b.frame["target"].to_numpy(), y)
+    Xs, ys = isvm.datasets.load_sonar(return_X_y=True, as_frame=True)
+    assert Xs.shape == (208, 60) and ys.name == "target"
+    assert isvm.datasets.load_breast_cancer_683(as_frame=True).frame.shape == (683, 11)
+
+
+def test_distance_kernel_takes_set_output():
+    pd = pytest.importorskip("pandas")
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    K = isvm.DistanceKernel().set_output(transform="pandas").fit_transform(D)
+    assert isinstance(K, pd.DataFrame)
+    assert list(K.columns) == [f"distancekernel{i}" for i in range(6)]
+    np.testing.assert_allclose(K.to_numpy(), isvm.DistanceKernel().fit_transform(D))

@@ -79,8 +79,9 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     if legacy_distances:
         # 'compare --distances FILE' named the k-NN distances before --distances became the
         # flag of every command: that form still works, with a deprecation notice
-        p.add_argument("--distances", nargs="?", const=True, default=False, metavar="",
-                       help=dist_help)
+        p.add_argument("--distances", nargs="?", const=True, default=False, metavar="FILE",
+                       help=dist_help + "; the older form --distances FILE (FILE: the k-NN "
+                       "distances) still works, deprecated: use --knn-distances FILE")
     else:
         p.add_argument("--distances", action="store_true", help=dist_help)
     p.add_argument("--labels", metavar="FILE", help=labels_help)

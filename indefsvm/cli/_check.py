@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from ._args import _add_data_args, _add_kernel_args, _common, _kernel_params, _positive_int
+from ._errors import EXIT_USAGE, CLIError
 from ._io import _load
 from ._progress import _PassBar, _say, _TimedBar
 
@@ -12,11 +13,26 @@ from ._progress import _PassBar, _say, _TimedBar
 def run(args) -> int:
     from ..diagnostics import check_kernel
 
+    if args.distances:
+        # check_distances profiles exp(-gamma d^2) over a grid of gamma, densely: the kernel
+        # and the matrix-free options would be ignored
+        given = [o for o in getattr(args, "explicit", []) if o != "--kernel" or
+                 args.kernel != "rbf"]
+        given += [o for o, v, d in (("--method", args.method, "auto"),
+                                    ("--probes", args.probes, None),
+                                    ("--steps", args.steps, None)) if v != d]
+        if given:
+            raise CLIError(f"{' '.join(given)} {'does' if len(given) == 1 else 'do'} not "
+                           "apply to 'check --distances', which reads the distances "
+                           "themselves (metric, Euclidean, the negative mass of "
+                           "exp(-gamma d^2) over a grid of gamma around the median rule, "
+                           "densely): drop the option.", EXIT_USAGE)
     data, y, _, precomputed = _load(args, need_labels=False)
     if args.distances:
         from ..diagnostics import check_distances
 
-        rep = check_distances(data, y, rtol=args.rtol, verbose=args.verbose)
+        rep = check_distances(data, y, rtol=args.rtol, random_state=args.seed,
+                              verbose=args.verbose)
         print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
         return 0
     n = data.shape[0]

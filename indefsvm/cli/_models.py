@@ -95,6 +95,7 @@ def _nystroem_estimator(args, precomputed: bool):
         raise CLIError(f"--nystroem takes the number of landmarks, at least 1; got "
                        f"{args.nystroem}.", EXIT_USAGE)
     for option, value, default in (("--restarts", args.restarts, 0),
+                                   ("--cache-size", args.cache_size, 200.0),
                                    ("--no-shrinking", args.no_shrinking, False),
                                    ("--init", args.init, "zero"),
                                    ("--wss", args.wss, "second_order")):
@@ -107,7 +108,8 @@ def _nystroem_estimator(args, precomputed: bool):
                        "pseudo_euclidean is not one of them.", EXIT_USAGE)
     clf = NystroemSVC(
         kernel=args.kernel, n_components=args.nystroem, remedy=args.remedy, C=args.C,
-        gamma=args.gamma, coef0=args.coef0, degree=args.degree, tol=args.tol,
+        gamma=args.gamma, coef0=args.coef0, degree=args.degree,
+        kernel_params=_extra_params(args), tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose)
     try:
         clf._check_settings()

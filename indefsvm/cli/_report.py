@@ -25,6 +25,11 @@ def run(args) -> int:
     from ..exceptions import ConvergenceWarning
     from ._html import write_html
 
+    parent = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(parent):
+        # as --save: the folder itself may be new, its parent must exist (no tree is made)
+        raise CLIError(f"--out {args.out}: the folder {parent} does not exist; create it "
+                       "first, or give an existing folder.", EXIT_USAGE)
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise CLIError(f"--out {args.out}: is a file; give a folder for the HTML report.",
                        EXIT_USAGE)
@@ -68,7 +73,7 @@ def run(args) -> int:
     print(accuracy)
     for w in caught:
         print(f"warning: {w.message}")
-    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.out, exist_ok=True)  # the folder only: its parent exists
     name = os.path.basename(desc)
     kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
               else "precomputed" if precomputed else args.kernel)

@@ -92,28 +92,45 @@ def data_path(name: str) -> str:
     return str(path)
 
 
-def _load(key, filename, return_X_y, label_map=None):
+def _load(key, filename, return_X_y, label_map=None, as_frame=False):
     X, y = load_libsvm(data_path(filename))
     if label_map is not None:
         y = np.vectorize(label_map.__getitem__, otypes=[float])(y)
     y = y.astype(np.float64)
+    # LIBSVM's files number their features from 1 and name none
+    names = [f"x{j + 1}" for j in range(X.shape[1])]
+    frame = None
+    if as_frame:
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("as_frame=True returns pandas objects: pip install pandas, or "
+                              "leave as_frame=False for numpy arrays.") from None
+        X = pd.DataFrame(X, columns=names)
+        y = pd.Series(y, name="target")
+        frame = pd.concat([X, y], axis=1)
     if return_X_y:
         return X, y
-    return Bunch(data=X, target=y, DESCR=_DESCR[key], filename=data_path(filename),
-                 target_names=np.array([-1.0, 1.0]))
+    return Bunch(data=X, target=y, frame=frame, feature_names=names, DESCR=_DESCR[key],
+                 filename=data_path(filename), target_names=np.array([-1.0, 1.0]))
 
 
-def load_heart(*, return_X_y: bool = False):
+def load_heart(*, return_X_y: bool = False, as_frame: bool = False):
     """Statlog heart data, 270 x 13 in [-1, 1], labels +1 / -1 (LIBSVM ``heart_scale``).
 
     Parameters
     ----------
     return_X_y : bool, default=False
         Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+    as_frame : bool, default=False
+        ``data`` a pandas DataFrame (columns ``x1``, ``x2``, ... as LIBSVM numbers the
+        features), ``target`` a Series and ``frame`` both (needs pandas), as scikit-learn's
+        loaders.
 
     Returns
     -------
-    Bunch with ``data``, ``target``, ``DESCR``, ``filename``; or ``(X, y)``.
+    Bunch with ``data``, ``target``, ``frame`` (None unless ``as_frame``),
+    ``feature_names``, ``DESCR``, ``filename``; or ``(X, y)``.
 
     Examples
     --------
@@ -122,20 +139,25 @@ def load_heart(*, return_X_y: bool = False):
     >>> X.shape, int((y == 1).sum())
     ((270, 13), 120)
     """
-    return _load("heart", "heart_scale", return_X_y)
+    return _load("heart", "heart_scale", return_X_y, as_frame=as_frame)
 
 
-def load_sonar(*, return_X_y: bool = False):
+def load_sonar(*, return_X_y: bool = False, as_frame: bool = False):
     """Sonar (mines vs. rocks), 208 x 60 in [-1, 1], labels +1 rock / -1 mine.
 
     Parameters
     ----------
     return_X_y : bool, default=False
         Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+    as_frame : bool, default=False
+        ``data`` a pandas DataFrame (columns ``x1``, ``x2``, ... as LIBSVM numbers the
+        features), ``target`` a Series and ``frame`` both (needs pandas), as scikit-learn's
+        loaders.
 
     Returns
     -------
-    Bunch with ``data``, ``target``, ``DESCR``, ``filename``; or ``(X, y)``.
+    Bunch with ``data``, ``target``, ``frame`` (None unless ``as_frame``),
+    ``feature_names``, ``DESCR``, ``filename``; or ``(X, y)``.
 
     Examples
     --------
@@ -144,10 +166,10 @@ def load_sonar(*, return_X_y: bool = False):
     >>> X.shape, int((y == 1).sum())
     ((208, 60), 97)
     """
-    return _load("sonar", "sonar_scale", return_X_y)
+    return _load("sonar", "sonar_scale", return_X_y, as_frame=as_frame)
 
 
-def load_breast_cancer_683(*, return_X_y: bool = False):
+def load_breast_cancer_683(*, return_X_y: bool = False, as_frame: bool = False):
     """Wisconsin breast cancer (original), 683 x 10 in [-1, 1], +1 malignant / -1 benign.
 
     This is LIBSVM's ``breast-cancer_scale`` (not scikit-learn's 569 x 30 WDBC set).
@@ -156,10 +178,15 @@ def load_breast_cancer_683(*, return_X_y: bool = False):
     ----------
     return_X_y : bool, default=False
         Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+    as_frame : bool, default=False
+        ``data`` a pandas DataFrame (columns ``x1``, ``x2``, ... as LIBSVM numbers the
+        features), ``target`` a Series and ``frame`` both (needs pandas), as scikit-learn's
+        loaders.
 
     Returns
     -------
-    Bunch with ``data``, ``target``, ``DESCR``, ``filename``; or ``(X, y)``.
+    Bunch with ``data``, ``target``, ``frame`` (None unless ``as_frame``),
+    ``feature_names``, ``DESCR``, ``filename``; or ``(X, y)``.
 
     Examples
     --------
@@ -169,7 +196,7 @@ def load_breast_cancer_683(*, return_X_y: bool = False):
     ((683, 10), 239)
     """
     return _load("breast_cancer_683", "breast-cancer_scale", return_X_y,
-                 label_map={2.0: -1.0, 4.0: 1.0})
+                 label_map={2.0: -1.0, 4.0: 1.0}, as_frame=as_frame)
 
 
 def load_protein213(*, return_D_y: bool = False):

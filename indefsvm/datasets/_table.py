@@ -27,18 +27,21 @@ def _first_line(path: str) -> str:
 
 
 def delimiter_of(path: str) -> str | None:
-    """``","`` for ``.csv``, ``"\\t"`` for ``.tsv``; otherwise ``","`` or ``"\\t"`` when the
-    first line has one and no ``:`` (a LIBSVM line has ``index:value``); ``None`` for
-    LIBSVM or whitespace-separated text."""
+    """``","`` for ``.csv`` (``";"`` when its first line has semicolons and no comma),
+    ``"\\t"`` for ``.tsv``; otherwise ``"\\t"``, ``","`` or ``";"`` when the first line has one
+    and no ``:`` (a LIBSVM line has ``index:value``); ``None`` for LIBSVM or
+    whitespace-separated text."""
     low = path.lower()
+    line = _first_line(path)
+    # the semicolon of a CSV written where the comma is the decimal mark
+    semicolon = ";" in line and "," not in line
     if low.endswith(".csv"):
-        return ","
+        return ";" if semicolon else ","
     if low.endswith((".tsv", ".tab")):
         return "\t"
-    line = _first_line(path)
     if ":" in line:
         return None
-    for delim in ("\t", ","):
+    for delim in ("\t", ",", ";"):
         if delim in line:
             return delim
     return None

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._tags import PairwiseInput
@@ -57,7 +62,8 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     return 1.0 / med
 
 
-class DistanceKernel(PairwiseInput, TransformerMixin, BaseEstimator):
+class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
+                     BaseEstimator):
     """Distances in, kernel values out: the distance-substitution kernels.
 
     With ``d`` a distance and ``O`` an origin (Haasdonk & Bahlmann 2004):
@@ -275,6 +281,12 @@ class DistanceKernel(PairwiseInput, TransformerMixin, BaseEstimator):
 
     #: X is a distance matrix: cross-validation slices it on both axes
     _always_pairwise = True
+
+    @property
+    def _n_features_out(self):
+        # one kernel column per training object: get_feature_names_out names them
+        # distancekernel0, distancekernel1, ..., and set_output(transform="pandas") works
+        return self.n_features_in_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
