@@ -465,6 +465,18 @@ def resolve_kernel_params(kernel, X, *, gamma="scale", coef0=0.0, degree=3,
     return params
 
 
+def check_gamma_sign(kernel, gamma) -> None:
+    """gamma < 0 makes exp(-gamma d) grow with the distance: refused for every kernel of
+    that form (a negative slope is meaningful for the sigmoid only)."""
+    name = None if callable(kernel) or kernel == "precomputed" else canonical_name(kernel)
+    if (name in _DISTANCE_GAMMA and not isinstance(gamma, str) and gamma is not None
+            and gamma < 0):
+        raise ValueError(
+            f"gamma must be >= 0 for kernel={kernel!r} (exp(-gamma d) with gamma < 0 "
+            f"grows with the distance d); got gamma={gamma!r}. A negative slope is "
+            "meaningful for kernel='sigmoid' only (Lin & Lin 2003, Table 1).")
+
+
 def estimator_kernel_params(est, X) -> dict:
     """:func:`resolve_kernel_params` of an estimator's own settings (``kernel``, ``gamma``,
     ``coef0``, ``degree``, ``kernel_params``), the one way every kernel estimator of the

@@ -346,3 +346,66 @@ def test_distance_kernel_takes_set_output():
     assert isinstance(K, pd.DataFrame)
     assert list(K.columns) == [f"distancekernel{i}" for i in range(6)]
     np.testing.assert_allclose(K.to_numpy(), isvm.DistanceKernel().fit_transform(D))
+
+
+# -- 10. NystroemSVC: validation, and a small C ----------------------------------------------
+
+
+def _three_classes():
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2], 30)
+    X = rng.normal(size=(90, 3))
+    X[:, 0] += 2 * y
+    return X, y
+
+
+@pytest.mark.parametrize("make", [
+    lambda: isvm.NystroemSVC(kernel="rbf", n_components=30, random_state=0),
+    lambda: isvm.IndefiniteSVC(kernel="rbf")])
+def test_a_class_with_no_weight_is_refused_as_by_the_smo_classifier(make):
+    X, y = _three_classes()
+    sw = np.where(y == 2, 0.0, 1.0)
+    with pytest.raises(ValueError, match="class 2 has no sample with a positive weight"):
+        make().fit(X, y, sample_weight=sw)
+    with pytest.raises(ValueError, match="class_weight of class 0 is -1"):
+        make().set_params(class_weight={0: -1}).fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [isvm.NystroemSVC, isvm.KreinNystroem])
+def test_a_negative_gamma_is_refused_for_distance_like_kernels(cls):
+    X, y = _three_classes()
+    with pytest.raises(ValueError, match="gamma must be >= 0 for kernel='rbf'"):
+        cls(kernel="rbf", gamma=-1, n_components=20).fit(X, y)
+    # the sigmoid's negative slope stays allowed
+    cls(kernel="sigmoid", gamma=-0.1, coef0=1.0, n_components=20, random_state=0).fit(X, y)
+
+
+def test_a_tiny_c_converges_as_the_smo_does():
+    X, y = _three_classes()
+    yb = (y > 0).astype(int)
+    import time
+    import warnings
+
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ConvergenceWarning
+        clf = isvm.NystroemSVC(kernel="rbf", n_components=40, C=1e-8, random_state=0)
+        clf.fit(X, yb)
+    assert clf.converged_ and clf.n_iter_[0] < 1000
+    assert time.perf_counter() - t0 < 5
+    # every multiplier at its bound, as the SMO's solution at that C: the same decisions
+    ref = isvm.IndefiniteSVC(kernel="rbf", C=1e-8).fit(X, yb)
+    assert np.mean(clf.predict(X) == ref.predict(X)) > 0.9
+
+
+def test_the_warning_names_the_condition_that_failed():
+    from indefsvm.solvers import linear_svc
+
+    Z = np.random.default_rng(0).normal(size=(200, 5)).astype(np.float32)
+    yy = np.where(Z[:, 0] > 0, 1.0, -1.0)
+    res = linear_svc(Z, yy, C=1e-8, max_iter=1)
+    assert not res.converged
+    X, y = _three_classes()
+    with pytest.warns(isvm.ConvergenceWarning, match=r"KKT gap m - M is .* > tol|y'alpha"):
+        isvm.NystroemSVC(kernel="rbf", n_components=40, C=100.0, max_iter=1,
+                         random_state=0).fit(X, (y > 0).astype(int))

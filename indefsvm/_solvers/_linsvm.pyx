@@ -177,12 +177,18 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
     cdef double[::1] alpha = alpha_a, w = w_a, Qd = qd_a
     cdef Py_ssize_t[::1] perm = perm_a
     sq = row_products_sq(Z, rows, n_threads)
-    if rho <= 0.0:
-        rho = default_rho(Z, rows, sq)
     for t in range(l):
-        Qd[t] = sq[t] + rho
         if Cb[t] > cmax:
             cmax = Cb[t]
+    if rho <= 0.0:
+        rho = default_rho(Z, rows, sq)
+        if cmax > 0.0:
+            # a small C: the bias moves by rho y'alpha, y'alpha ~ C l, per multiplier step;
+            # at least 1 / (C l) keeps that step of order one (rho of Q alone took ~1/C
+            # passes: 100 000 without converging at C = 1e-8, 101 with this)
+            rho = max(rho, 1.0 / (cmax * l))
+    for t in range(l):
+        Qd[t] = sq[t] + rho
     status = "max_passes"
     converged = False
     gap = INF

@@ -23,7 +23,13 @@ from .._solvers._kblocks import kernel_block
 from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix, check_seed
-from ..kernels import _COMPILED_KIND, canonical_name, kernel_matrix, resolve_kernel_params
+from ..kernels import (
+    _COMPILED_KIND,
+    canonical_name,
+    check_gamma_sign,
+    kernel_matrix,
+    resolve_kernel_params,
+)
 from ._blocks import dense_rows, rows_per_block
 
 __all__ = ["KreinNystroem"]
@@ -177,6 +183,7 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
                              f"{self.kernel!r}.")
         if isinstance(self.kernel, str) and self.kernel != "precomputed":
             canonical_name(self.kernel)
+            check_gamma_sign(self.kernel, self.gamma)
         if self.kernel != "precomputed" and (
                 isinstance(self.n_components, bool)
                 or not isinstance(self.n_components, numbers.Integral)

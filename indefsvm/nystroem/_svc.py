@@ -19,9 +19,15 @@ from .._logging import enable, logger
 from .._tags import PairwiseInput
 from .._validation import check_seed, user_stacklevel
 from ..exceptions import ConvergenceWarning
+from ..kernels import check_gamma_sign
 from ..solvers._linear import linear_svc
 from ..svm._ovo import OvOVotes
-from ..svm._weights import check_weights, class_weight_vector, sample_weight_vector
+from ..svm._weights import (
+    check_every_class_weighted,
+    check_weights,
+    class_weight_vector,
+    sample_weight_vector,
+)
 from ._blocks import rows_per_block
 from ._features import KreinNystroem
 
@@ -174,6 +180,8 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         if isinstance(self.tol, bool) or not isinstance(self.tol, (int, float, np.number)) \
                 or not np.isfinite(self.tol) or self.tol <= 0:
             raise ValueError(f"tol must be a positive number; got {self.tol!r}.")
+        if self.kernel != "precomputed":
+            check_gamma_sign(self.kernel, self.gamma)
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError("decision_function_shape must be 'ovr' or 'ovo'; got "
                              f"{self.decision_function_shape!r}.")
@@ -209,6 +217,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         check_weights(sw, y_idx)
         self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
         w = self.class_weight_[y_idx] * sw
+        check_every_class_weighted(self.classes_, y_idx, w)
         loud = enable(self.verbose)
         rng = check_seed(self.random_state)
         t0 = time.perf_counter()
@@ -298,11 +307,15 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         self.n_train_ = X.shape[0]
         self.shape_fit_ = X.shape
         if not converged:
+            feas, cmax = worst.extra["feasibility"], float(np.max(worst.C))
+            failed = (f"the KKT gap m - M is {worst.kkt_gap:.3g} > tol"
+                      if worst.kkt_gap > self.tol else
+                      f"|y'alpha| = {feas:.3g} > tol * max C = {self.tol * cmax:.3g} (the "
+                      "bias had not settled)")
             warnings.warn(
                 f"The coordinate descent stopped at max_iter={worst.n_iter} passes before "
-                f"reaching tol={self.tol:g}: the KKT gap m - M is {worst.kkt_gap:.3g}. "
-                "Increase max_iter (or tol), or scale C down.", ConvergenceWarning,
-                stacklevel=user_stacklevel())
+                f"reaching tol={self.tol:g}: {failed}. Increase max_iter (or tol), or scale "
+                "C down.", ConvergenceWarning, stacklevel=user_stacklevel())
         if loud and logger.isEnabledFor(logging.INFO):
             logger.info("NystroemSVC fitted in %.1f s", time.perf_counter() - t0)
         return self

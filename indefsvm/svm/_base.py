@@ -27,9 +27,9 @@ from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix
 from ..kernels import (
     _COMPILED_KIND,
-    _DISTANCE_GAMMA,
     KERNELS,
     canonical_name,
+    check_gamma_sign,
     estimator_kernel_params,
     kernel_matrix,
 )
@@ -98,13 +98,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
 
     def _check_kernel_settings(self):
         """What scikit-learn's constraints cannot say: gamma's sign by kernel."""
-        name = self._kernel_name()
-        if (isinstance(name, str) and name in _DISTANCE_GAMMA
-                and not isinstance(self.gamma, str) and self.gamma < 0):
-            raise ValueError(
-                f"gamma must be >= 0 for kernel={self.kernel!r} (exp(-gamma d) with gamma < 0 "
-                f"grows with the distance d); got gamma={self.gamma!r}. A negative slope is "
-                "meaningful for kernel='sigmoid' only (Lin & Lin 2003, Table 1).")
+        check_gamma_sign(self.kernel, self.gamma)
 
     def _resolved_params(self, X) -> dict:
         return estimator_kernel_params(self, X)

@@ -40,7 +40,7 @@ from ..solvers._smo import (
 from ._base import SVMBase, max_iter_of
 from ._dual import classifier_problems, one_class_problems, svr_problems
 from ._ovo import OvOVotes
-from ._weights import class_weight_vector
+from ._weights import check_every_class_weighted, class_weight_vector
 
 _SOLVERS = ("smo", "munk", "m3", "kernel_adatron", "lsvm")
 
@@ -141,12 +141,7 @@ class _ClassifierBase(OvOVotes, ClassifierMixin, SVMBase):
         self._check_weights(sw, y_idx, "specified nu is infeasible: "
                             if isinstance(self, IndefiniteNuSVC) else "")
         w = self.class_weight_[y_idx] * sw
-        empty = [c for c in range(self.classes_.shape[0]) if not np.any(w[y_idx == c] > 0)]
-        if empty:
-            raise ValueError(
-                f"class {self.classes_[empty[0]]} has no sample with a positive weight "
-                "(sample_weight times class_weight); every class needs one, or leave the "
-                "class out of y.")
+        check_every_class_weighted(self.classes_, y_idx, w)
         return data, y_idx, w
 
     def _pair_progress(self, members):

@@ -10,10 +10,28 @@ _MAX_WEIGHT = 1e150
 
 
 def class_weight_vector(class_weight, classes, y) -> np.ndarray:
-    """scikit-learn's class weights (dict, "balanced" or None) for ``classes``."""
+    """scikit-learn's class weights (dict, "balanced" or None) for ``classes``; a weight
+    below 0 or not finite is refused by name (it would scale C below 0)."""
     from sklearn.utils.class_weight import compute_class_weight
 
-    return compute_class_weight(class_weight, classes=classes, y=y)
+    cw = compute_class_weight(class_weight, classes=classes, y=y)
+    bad = np.flatnonzero(~(np.isfinite(cw) & (cw >= 0)))
+    if bad.size:
+        raise ValueError(f"class_weight of class {classes[bad[0]]} is {cw[bad[0]]:g}; a class "
+                         "weight scales C for its class, so it must be a finite number >= 0 "
+                         "(0 leaves the class out: then leave it out of y too).")
+    return cw
+
+
+def check_every_class_weighted(classes, y_idx, w) -> None:
+    """Every class has a sample of positive weight (sample_weight times class_weight): a
+    class without one would be in ``classes_`` and never predicted."""
+    empty = [c for c in range(classes.shape[0]) if not np.any(w[y_idx == c] > 0)]
+    if empty:
+        raise ValueError(
+            f"class {classes[empty[0]]} has no sample with a positive weight "
+            "(sample_weight times class_weight); every class needs one, or leave the "
+            "class out of y.")
 
 
 def sample_weight_vector(sample_weight, n: int) -> np.ndarray:
