@@ -409,3 +409,26 @@ def test_the_warning_names_the_condition_that_failed():
     with pytest.warns(isvm.ConvergenceWarning, match=r"KKT gap m - M is .* > tol|y'alpha"):
         isvm.NystroemSVC(kernel="rbf", n_components=40, C=100.0, max_iter=1,
                          random_state=0).fit(X, (y > 0).astype(int))
+
+
+# -- 6. the memory of sanity_report(NystroemSVC) ---------------------------------------------
+
+
+def test_the_feature_space_report_peaks_no_higher_than_the_fit():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60_000, 10))
+    y = (X[:, 0] > 0).astype(int)
+    tracemalloc.start()
+    try:
+        clf = isvm.NystroemSVC(kernel="rbf", n_components=200, random_state=0).fit(X, y)
+        fit_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        rep = isvm.sanity_report(clf, X, y)
+        report_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert rep.is_stationary
+    # the features (float32, as fit holds them) and blocks of float64: not a float64 copy
+    assert report_peak <= 1.2 * fit_peak, (report_peak / 2**20, fit_peak / 2**20)
