@@ -432,3 +432,44 @@ def test_the_feature_space_report_peaks_no_higher_than_the_fit():
     assert rep.is_stationary
     # the features (float32, as fit holds them) and blocks of float64: not a float64 copy
     assert report_peak <= 1.2 * fit_peak, (report_peak / 2**20, fit_peak / 2**20)
+
+
+# -- 4. too big, said before the work --------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["compare", "report"])
+def test_a_command_too_big_for_the_memory_is_refused_before_the_work(
+        monkeypatch, tmp_path, capsys, command):
+    import indefsvm._validation as validation
+    import indefsvm.diagnostics
+    import indefsvm.remedies
+
+    # 270 samples need a few MB: say only 1 MB is available
+    monkeypatch.setattr(validation, "available_memory", lambda: 2.0**20)
+
+    def no_work(*a, **k):
+        raise AssertionError("the work started")
+
+    monkeypatch.setattr(indefsvm.remedies, "compare_remedies", no_work)
+    monkeypatch.setattr(indefsvm.diagnostics, "check_kernel", no_work)
+    argv = [command, "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01"]
+    if command == "report":
+        argv += ["--out", str(tmp_path), "--cv", "0"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"indefsvm: error: indefsvm {command} on 270 samples needs about " in err
+    assert "GiB" in err and "nothing was computed" in err
+    assert "indefsvm fit --dataset heart --nystroem 100 --kernel sigmoid --gamma 0.01" in err
+
+
+def test_the_estimate_of_compare_counts_the_folds_that_run_at_once(monkeypatch, capsys):
+    import indefsvm._validation as validation
+
+    n = 270
+    one = 8.0 * n * n
+    # room for the kernel, the distances and one fold, not for two folds at once
+    monkeypatch.setattr(validation, "available_memory", lambda: one * 5.0)
+    assert main(["compare", "--dataset", "heart", "--cv", "2", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "--dataset", "heart", "--cv", "2", "--n-jobs", "2"]) == 1
+    assert "needs about" in capsys.readouterr().err

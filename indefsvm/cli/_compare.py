@@ -21,6 +21,7 @@ from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_classes, _load, _read_matrix
 from ._models import _distance_kernel
 from ._progress import _LogBar, _say
+from ._size import refuse_too_big
 
 
 def run(args) -> int:
@@ -34,6 +35,14 @@ def run(args) -> int:
     _check_classes(y, args.cv)
     if args.cv < 2:
         raise CLIError("--cv must be 2 or more for a comparison.", EXIT_USAGE)
+    # the kernel and the k-NN distances of all samples, then per fold running at once its
+    # training kernel, eigenvectors, fixed and centred kernels (about 4 x 0.64 n^2)
+    from joblib import effective_n_jobs
+
+    jobs = min(args.cv, effective_n_jobs(args.n_jobs))
+    refuse_too_big(args, data.shape[0], command="indefsvm compare", matrices=2 + 2.6 * jobs,
+                   what=f"the {data.shape[0]} x {data.shape[0]} kernel and distances, and per "
+                   "fold its eigendecompositions")
     D = None
     if args.distances:
         # the distance kernel of all the data (gamma by the median rule of all of it): the

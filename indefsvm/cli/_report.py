@@ -18,6 +18,7 @@ from ._args import (
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_classes, _load
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
+from ._size import refuse_too_big
 
 
 def run(args) -> int:
@@ -38,6 +39,11 @@ def run(args) -> int:
                        EXIT_USAGE)
     X, y, desc, precomputed = _load(args)
     _check_classes(y, args.cv)
+    # the kernel check (dense up to 5 000 samples), then the sanity report: the training
+    # kernel and its blocks of each pair
+    refuse_too_big(args, X.shape[0], command="indefsvm report", matrices=3,
+                   what=f"the {X.shape[0]} x {X.shape[0]} kernel of the sanity report and its "
+                   "copies")
     data = X
     model = _estimator(args, precomputed)
     clf = _svc(model)
