@@ -162,6 +162,28 @@ def check_memory(n_bytes: float, what: str, hint: str) -> None:
             f"are available. {hint}")
 
 
+#: distances beyond this have squares that overflow float64, below its inverse squares that
+#: underflow (exp(-gamma d^2), the median rule 1 / median(d^2), Schoenberg's D^2)
+DISTANCE_SCALE_MAX = 1e150
+
+
+def check_distance_scale(D, name: str = "D") -> None:
+    """Distances whose squares are finite and not all lost to underflow, or a ValueError
+    naming ``name`` and the fix (a constant factor: the median-rule kernel is unchanged by
+    it)."""
+    top = float(np.max(D)) if np.size(D) else 0.0
+    if top > DISTANCE_SCALE_MAX:
+        raise ValueError(f"{name} holds distances up to {top:.3g}: their squares overflow "
+                         "float64 (d^2 in exp(-gamma d^2), the median rule). Divide the "
+                         "distances by a constant, e.g. D / np.median(D): the kernel with the "
+                         "median rule is the same.")
+    if 0.0 < top < 1.0 / DISTANCE_SCALE_MAX:
+        raise ValueError(f"{name} holds distances of at most {top:.3g}: their squares "
+                         "underflow float64 (every d^2 would be 0). Multiply the distances by "
+                         "a constant, e.g. D / np.max(D): the kernel with the median rule is "
+                         "the same.")
+
+
 def check_distance_matrix(D, name: str = "D", *, square: bool = True,
                           rtol: float = SYMMETRY_RTOL, axioms: bool = True) -> np.ndarray:
     """Return distances as a C-contiguous float64 matrix, finite and ``>= 0`` (square and

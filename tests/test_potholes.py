@@ -473,3 +473,42 @@ def test_the_estimate_of_compare_counts_the_folds_that_run_at_once(monkeypatch, 
     capsys.readouterr()
     assert main(["compare", "--dataset", "heart", "--cv", "2", "--n-jobs", "2"]) == 1
     assert "needs about" in capsys.readouterr().err
+
+
+# -- 7. distance kernels at any scale --------------------------------------------------------
+
+
+def _line_distances(n=8):
+    return np.abs(np.subtract.outer(np.arange(float(n)), np.arange(float(n))))
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e-170])
+@pytest.mark.parametrize("make", [lambda D: isvm.DistanceKernel().fit(D),
+                                  lambda D: isvm.DistanceKernel("linear").fit_transform(D),
+                                  lambda D: isvm.diagnostics.check_distances(D)])
+def test_distances_whose_squares_leave_float64_are_refused_with_the_fix(scale, make):
+    with pytest.raises(ValueError, match="(Divide|Multiply) the distances by a constant"):
+        make(_line_distances() * scale)
+
+
+@pytest.mark.parametrize("scale", [1e140, 1e-140])
+def test_the_median_rule_kernel_is_the_same_at_any_representable_scale(scale):
+    D = _line_distances()
+    np.testing.assert_allclose(isvm.DistanceKernel().fit_transform(D * scale),
+                               isvm.DistanceKernel().fit_transform(D), rtol=1e-12)
+
+
+def test_a_huge_distance_file_is_an_error_not_a_model_at_chance(tmp_path, capsys):
+    np.save(tmp_path / "D.npy", _line_distances(20) * 1e160)
+    np.savetxt(tmp_path / "y.txt", (np.arange(20) > 9).astype(int), fmt="%d")
+    assert main(["fit", str(tmp_path / "D.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--distances", "--cv", "0"]) == 1
+    assert "their squares overflow float64" in capsys.readouterr().err
+
+
+def test_dtw_of_huge_values_or_of_numbers_written_as_text_is_refused():
+    with pytest.raises(ValueError, match="squared differences overflow"):
+        isvm.pairwise_distances([np.array([1e155, 0.0]), np.array([0.0, 1.0])], metric="dtw")
+    for X in ([["1", "2"], ["3", "4"]], [np.array(["1", "2"]), np.array(["3"])]):
+        with pytest.raises(ValueError, match="holds text \\('1'\\); DTW compares numeric"):
+            isvm.pairwise_distances(X, metric="dtw")

@@ -9,7 +9,13 @@ import time
 import numpy as np
 
 from .._logging import enable, logger
-from .._validation import SYMMETRY_RTOL, check_distance_matrix, check_memory, plain_label
+from .._validation import (
+    SYMMETRY_RTOL,
+    check_distance_matrix,
+    check_distance_scale,
+    check_memory,
+    plain_label,
+)
 from ..distances._kernel import median_gamma
 from .report import DistanceReport, distance_notes
 from .spectrum import indefiniteness, signature
@@ -194,6 +200,7 @@ def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gamm
     enable(verbose)
     t0 = time.perf_counter()
     D = check_distance_matrix(D, "D", axioms=False)
+    check_distance_scale(D, "D")
     n = D.shape[0]
     check_memory(8.0 * 4 * n * n, f"Checking {n} x {n} distances",
                  "Check a random subset of the objects.")

@@ -14,7 +14,7 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._tags import PairwiseInput
-from .._validation import check_distance_matrix
+from .._validation import DISTANCE_SCALE_MAX, check_distance_matrix, check_distance_scale
 
 __all__ = ["KINDS", "DistanceKernel", "median_gamma"]
 
@@ -197,6 +197,7 @@ class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, Transformer
         # n_features_in_ = the number of training objects, as KernelCenterer does), then ours
         D = validate_data(self, X, dtype=np.float64, reset=True)
         D = check_distance_matrix(D, "X (training distances)")
+        check_distance_scale(D, "X (training distances)")
         n = D.shape[0]
         if not isinstance(self.origin, str) and self.origin >= n:
             raise ValueError(f"origin={self.origin} is not the index of a training object "
@@ -240,6 +241,8 @@ class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, Transformer
                              f"{self.n_fit_} training objects, shape (n_rows, "
                              f"{self.n_fit_}).") from None
         D = check_distance_matrix(D, "X (distances to the training objects)", square=False)
+        if float(np.max(D, initial=0.0)) > DISTANCE_SCALE_MAX:
+            check_distance_scale(D, "X (distances to the training objects)")
         if self.kind == "rbf":
             return np.exp(-self.gamma_ * D * D)
         if self.kind == "laplacian":

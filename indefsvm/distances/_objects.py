@@ -52,12 +52,25 @@ def _finite(values: np.ndarray, name: str) -> None:
     if not np.all(np.isfinite(values)):
         raise ValueError(f"{name} contains NaN or infinity; remove or impute those values "
                          "(DTW has no rule for a missing point).")
+    top = float(np.max(np.abs(values))) if values.size else 0.0
+    if top > 1e150:
+        # DTW sums squared differences: they would overflow to inf
+        raise ValueError(f"{name} has values up to {top:.3g}: DTW's squared differences "
+                         "overflow float64. Scale the series (divide by a constant, or "
+                         "z-normalise each one).")
 
 
 def _numeric(a, name: str) -> np.ndarray:
     if np.iscomplexobj(a):
         raise ValueError(f"{name} is complex; DTW takes real series (put real and imaginary "
                          "parts in two channels if both matter).")
+    raw = np.asarray(a) if not isinstance(a, np.ndarray) else a
+    if raw.dtype.kind in "US" or (raw.dtype == object and any(
+            isinstance(v, str) for v in raw.flat)):
+        # "12" is text: DTW compares numbers, and never reads text as numbers
+        raise ValueError(f"{name} holds text ({str(raw.flat[0])!r}); DTW compares numeric "
+                         "series. Numbers written as text: convert them first "
+                         "(np.asarray(x, dtype=float)); strings: metric='levenshtein'.")
     try:
         return np.asarray(a, dtype=np.float64)
     except (TypeError, ValueError) as exc:
