@@ -194,6 +194,7 @@ def _load_model(path: str):
     import skops.io as sio
 
     _check_path(path, "model file")
+    _check_archive(path)
     try:
         untrusted = sio.get_untrusted_types(file=path)
     except Exception as exc:  # skops raises several kinds for a file that is not its own
@@ -210,6 +211,59 @@ def _load_model(path: str):
                             f"({type(exc).__name__}: {exc}).") from None
     _check_model(model, path)
     return model
+
+
+def _check_archive(path: str) -> None:
+    """Before anything is unpacked: a model file is a zip of arrays; what the file says of
+    their sizes must fit in memory and be believable (a few MB of zeros can unpack to GB),
+    and every array's header must agree with its size."""
+    import zipfile
+
+    from .._validation import available_memory
+
+    try:
+        zf = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError):
+        return  # skops says that it is not a model
+    with zf:
+        infos = zf.infolist()
+        total = sum(i.file_size for i in infos)
+        packed = sum(i.compress_size for i in infos)
+        avail = available_memory()
+        if (avail is not None and total > avail) or (total > 2**30 and total > 100 * packed):
+            raise DataFileError(path, None, f"unpacks to {total / 2**30:.2f} GiB from "
+                                f"{packed / 2**20:.1f} MB on disk; refused before loading (a "
+                                "model of 'indefsvm fit --save' holds the arrays it needs, "
+                                "which compress little). Fit the model again.")
+        for info in infos:
+            if not info.filename.endswith(".npy"):
+                continue
+            with zf.open(info) as fh:
+                try:
+                    version = np.lib.format.read_magic(fh)
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                            else np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read(fh)
+                    head = fh.tell()
+                except (ValueError, OSError):
+                    raise DataFileError(path, None, f"holds an array {info.filename} whose "
+                                        "header cannot be read; fit the model again.") from None
+            claimed = head + int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+            if dtype.hasobject or claimed != info.file_size:
+                raise DataFileError(path, None, f"holds an array {info.filename} whose header "
+                                    f"says {shape} {dtype} and whose size disagrees; it was "
+                                    "not written by 'indefsvm fit --save' (or was changed "
+                                    "since): fit the model again.")
+
+
+def _check_pairs(model, bad) -> None:
+    """The one-vs-one problems name classes of the model, each pair once."""
+    n = len(model.classes_)
+    pairs = [tuple(int(v) for v in p[:3]) for p in getattr(model, "_pairs", [])]
+    want = {(a, b) for a in range(n) for b in range(a + 1, n)}
+    if ({(a, b) for a, b, _ in pairs} != want or len(pairs) != len(want)
+            or any(pos not in (a, b) for a, b, pos in pairs)):
+        bad(f"has one-vs-one problems that do not match its {n} classes")
 
 
 def _check_model(model, path: str) -> None:
@@ -237,11 +291,13 @@ def _check_model(model, path: str) -> None:
         dk = model.steps[0][1]
         if not (isinstance(getattr(dk, "n_fit_", None), int) and dk.n_fit_ > 0):
             bad("holds a distance kernel without its training size")
+        _check_distance_kernel(dk, bad)
         svc = model.steps[1][1]
     if type(svc) is not IndefiniteSVC:
         bad(f"holds a {type(svc).__module__}.{type(svc).__name__}, not an IndefiniteSVC")
     if not hasattr(svc, "support_"):
         bad("holds a model that was never fitted")
+    _check_pairs(svc, bad)
     kernel = svc.kernel
     if not isinstance(kernel, str) or (kernel != "precomputed"
                                        and canonical_name(kernel) not in KERNELS):
@@ -264,6 +320,22 @@ def _check_model(model, path: str) -> None:
         bad("has support vectors that are NaN or infinite")
 
 
+def _check_distance_kernel(dk, bad) -> None:
+    """A loaded DistanceKernel: a kind of its, a finite gamma > 0 where the kind has one,
+    finite origin terms."""
+    from ..distances._kernel import KINDS
+
+    if not isinstance(dk.kind, str) or dk.kind not in KINDS:
+        bad(f"has a distance kernel of kind {dk.kind!r}, not one of {sorted(KINDS)}")
+    g = getattr(dk, "gamma_", None)
+    if KINDS[dk.kind] and not (isinstance(g, float) and np.isfinite(g) and g > 0):
+        bad(f"has a distance kernel whose gamma {g!r} is not a finite number > 0")
+    for name in ("origin_sq_", "sq_mean_"):
+        v = getattr(dk, name, None)
+        if v is not None and not np.all(np.isfinite(np.asarray(v, dtype=float))):
+            bad(f"has a distance kernel whose {name.strip('_')} values are NaN or infinite")
+
+
 def _check_nystroem_model(model, bad, KreinNystroem) -> None:
     """A loaded NystroemSVC: fitted, a kernel name, finite arrays of consistent shapes."""
     from ..kernels import KERNELS, canonical_name
@@ -275,6 +347,19 @@ def _check_nystroem_model(model, bad, KreinNystroem) -> None:
     if not isinstance(kernel, str) or kernel == "precomputed" or canonical_name(
             kernel) not in KERNELS:
         bad(f"has a kernel {kernel!r} that is not a kernel name of indefsvm")
+    _check_pairs(model, bad)
+    # the features are computed with the name and parameters the fit resolved: they must be
+    # the model's own kernel, with parameters it takes, finite, and a sane degree
+    params = getattr(ny, "_params", None)
+    if getattr(ny, "_name", None) != canonical_name(kernel) or ny.kernel != kernel or not (
+            isinstance(params, dict) and set(params) <= set(KERNELS[canonical_name(kernel)][1])):
+        bad(f"computes its features with a kernel other than its own {kernel!r}")
+    for name, value in params.items():
+        if name == "degree":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 64:
+                bad(f"has a polynomial degree {value!r} outside 0 ... 64")
+        elif not (isinstance(value, (int, float)) and np.isfinite(value)):
+            bad(f"has a kernel parameter {name}={value!r} that is not a finite number")
     arrays = {name: np.asarray(getattr(owner, name, np.nan), dtype=float)
               for owner, names in ((model, ("coef_", "intercept_", "metric_")),
                                    (ny, ("components_", "normalization_", "signature_")))
