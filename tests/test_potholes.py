@@ -622,3 +622,108 @@ def test_one_vs_one_problems_must_name_the_models_classes(tmp_path, capsys):
     path = _dump(model, tmp_path / "changed.skops")
     assert main(["predict", str(path), ds_path("heart_scale")]) == 1
     assert "one-vs-one problems that do not match its 2 classes" in capsys.readouterr().err
+
+
+# -- 13. messages that point the right way --------------------------------------------------
+
+
+@pytest.fixture
+def heart_kernel():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    return isvm.kernel_matrix(X[:80], kernel="sigmoid", gamma=0.01, coef0=-0.5), y[:80]
+
+
+@pytest.mark.parametrize("suffix", [".npy", ".txt"])
+def test_a_matrix_file_with_nan_is_named_with_its_line(tmp_path, heart_kernel, capsys, suffix):
+    K, y = heart_kernel
+    K = K.copy()
+    K[2, 2] = np.nan
+    f = tmp_path / f"K{suffix}"
+    np.save(f, K) if suffix == ".npy" else np.savetxt(f, K)
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    assert main(["fit", str(f), "--labels", str(tmp_path / "y.txt")]) == 1
+    err = capsys.readouterr().err
+    where = f"{f}: " if suffix == ".npy" else f"{f}, line 3: "
+    assert err.startswith(f"indefsvm: error: {where}holds nan at row 2, column 2")
+
+
+def test_scoring_that_needs_probabilities_is_refused_with_what_works(heart_kernel):
+    K, y = heart_kernel
+    with pytest.raises(ValueError, match="scoring='neg_log_loss' needs probabilities"):
+        isvm.RemedySearchCV(scoring="neg_log_loss", param_grid={"C": [1.0]}, cv=2).fit(K, y)
+
+
+def test_a_list_of_grids_and_a_method_key_point_to_the_right_parameter(heart_kernel):
+    K, y = heart_kernel
+    with pytest.raises(ValueError, match="param_grid is one dict here"):
+        isvm.RemedySearchCV(param_grid=[{"C": [1.0]}], cv=2).fit(K, y)
+    with pytest.raises(ValueError, match="choose them with methods="):
+        isvm.RemedySearchCV(param_grid={"method": ["clip"]}, cv=2).fit(K, y)
+
+
+def test_a_data_error_in_compare_search_is_exit_1_not_a_usage_error(tmp_path, heart_kernel,
+                                                                     capsys):
+    K, y = heart_kernel
+    K = K.copy()
+    K[0, 1] += 1.0  # not symmetric: the data's fault, not the options'
+    np.save(tmp_path / "K.npy", K)
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    assert main(["compare", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--search", "--C-grid", "1"]) == 1
+    assert "symmetric" in capsys.readouterr().err
+
+
+def test_an_unwritable_output_is_said_before_the_work_naming_the_option(tmp_path, capsys,
+                                                                         monkeypatch):
+    import indefsvm.remedies
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+
+    def refuse(*a, **k):
+        raise PermissionError(13, "Permission denied")
+
+    import tempfile as _tempfile
+
+    real = _tempfile.mkstemp
+    monkeypatch.setattr(_tempfile, "mkstemp", lambda *a, dir=None, **k: refuse() if str(
+        dir).startswith(str(locked)) else real(*a, dir=dir, **k))
+    monkeypatch.setattr(indefsvm.remedies, "RemedySearchCV", refuse)
+    assert main(["fit", "--dataset", "heart", "--cv", "0", "--save",
+                 str(locked / "m.skops")]) == 1
+    err = capsys.readouterr().err
+    assert f"--save {locked / 'm.skops'}: cannot write in {locked}" in err and ".tmp" not in err
+    assert main(["compare", "--dataset", "heart", "--search", "--out",
+                 str(locked / "pages")]) == 1
+    assert f"--out {locked / 'pages'}: cannot write in {locked}" in capsys.readouterr().err
+
+
+def test_an_object_npy_is_not_called_a_libsvm_file(tmp_path, capsys):
+    f = tmp_path / "K.npy"
+    np.save(f, np.array([[1, "a"], [2, "b"]], dtype=object), allow_pickle=True)
+    (tmp_path / "y.txt").write_text("0\n1\n")
+    assert main(["fit", str(f), "--labels", str(tmp_path / "y.txt")]) == 1
+    err = capsys.readouterr().err
+    assert "holds Python objects (dtype object)" in err and "LIBSVM" not in err
+
+
+def test_distances_given_to_the_search_warn_once_with_the_searchs_fix():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    D = isvm.pairwise_distances(X[:80], metric="euclidean")
+    with pytest.warns(isvm.DistanceMatrixWarning) as record:
+        isvm.RemedySearchCV(param_grid={"C": [1.0]}, cv=2).fit(D, y[:80])
+    messages = [str(w.message) for w in record if w.category is isvm.DistanceMatrixWarning]
+    assert len(messages) == 1
+    assert "RemedySearchCV(kernel=indefsvm.DistanceKernel())" in messages[0]
+
+
+def test_series_given_to_an_svm_point_to_the_distance_pipeline():
+    S, labels = isvm.datasets.make_cbf(20, length=(60, 80), random_state=0)
+    with pytest.raises(ValueError, match="PairwiseDistances\\('dtw'\\), DistanceKernel\\(\\)"):
+        isvm.IndefiniteSVC().fit(S, labels)
+
+
+def test_the_comparison_says_which_matrix_each_figure_is_of(heart_kernel):
+    K, y = heart_kernel
+    text = str(isvm.compare_remedies(K, y, cv=2, methods=["clip"]))
+    assert "lambda_min / lambda_max of K" in text and "centred J K J: (p, q)" in text

@@ -18,7 +18,7 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_classes, _load, _read_matrix
+from ._io import _atomic_write, _check_classes, _check_output_folder, _load, _read_matrix
 from ._models import _distance_kernel
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
@@ -27,9 +27,8 @@ from ._size import refuse_too_big
 def run(args) -> int:
     from ..remedies import compare_remedies
 
-    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise CLIError(f"--out {args.out}: is a file; give a folder for the HTML page.",
-                       EXIT_USAGE)
+    if args.out:
+        _check_output_folder(args.out, "--out")  # before the work, not after it
     data, y, desc, precomputed = _load(args)
     labels, counts = np.unique(y, return_counts=True)
     _check_classes(y, args.cv)
@@ -134,10 +133,14 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
                + f", C from {args.C_grid or 'the default grid'}")
     with _LogBar(args, args.cv * n_gamma, "tasks", "RemedySearchCV: task", "task") as bar:
         search.set_params(verbose=bar.active or args.verbose)
+        from sklearn.utils._param_validation import InvalidParameterError
+
         try:
             search.fit(X, y)
-        except ValueError as exc:
+        except InvalidParameterError as exc:
+            # a setting the options made (the grids are checked by argparse): usage
             raise CLIError(str(exc), EXIT_USAGE) from None
+        # any other error is one of the data's: exit 1, as everywhere
     cmp = search.comparison_
     params = {k: v for k, v in search.best_params_.items() if k != "method"}
     if args.json:

@@ -55,6 +55,11 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
     except (ValueError, OSError, EOFError) as exc:
         from ..datasets._table import _first_line
 
+        if path.endswith((".npy", ".npz")):
+            what = ("holds Python objects (dtype object), not numbers: save a numeric array, "
+                    "np.save(path, K.astype(float))" if "allow_pickle" in str(exc)
+                    else f"cannot be read as a numeric matrix: {exc}")
+            raise DataFileError(path, None, what + ".") from None
         if ":" in _first_line(path):
             raise DataFileError(path, None, f"looks like a LIBSVM feature file (index:value), "
                                 f"not a {name}: a {name} is .npy, .npz, CSV / TSV or "
@@ -65,7 +70,25 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
     if M.ndim != 2:
         raise DataFileError(path, None, f"is a {M.ndim}-D array of shape {M.shape}; a {name} is "
                             "2-D, one row per sample.")
-    return np.asarray(M, dtype=np.float64)
+    M = np.asarray(M, dtype=np.float64)
+    if not np.all(np.isfinite(M)):
+        r, c = (int(v) for v in np.argwhere(~np.isfinite(M))[0])
+        line = None if path.endswith((".npy", ".npz")) else _line_of_row(path, r)
+        raise DataFileError(path, line, f"holds {M[r, c]} at row {r}, column {c} (0 first); a "
+                            f"{name} is finite numbers: fix it or the data that produced it.")
+    return M
+
+
+def _line_of_row(path: str, row: int) -> int | None:
+    """The line number of data row ``row`` of a text matrix (blank and # lines skipped)."""
+    with open(path, encoding="utf-8") as fh:
+        k = -1
+        for lineno, line in enumerate(fh, 1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                k += 1
+                if k == row:
+                    return lineno
+    return None
 
 
 #: formats people try that indefsvm does not read (the rest is LIBSVM or delimited text)
@@ -285,3 +308,27 @@ def _check_output_file(path: str, option: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise CLIError(f"{option} {path}: folder {folder} does not exist.", EXIT_USAGE)
+    _check_writable(folder, option, path)
+
+
+def _check_writable(folder: str, option: str, given: str) -> None:
+    """A file can be made in ``folder`` (tried, then removed): said before the work, naming
+    what the user gave, not a temporary file after it."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".indefsvm-", suffix=".tmp")
+    except OSError as exc:
+        raise CLIError(f"{option} {given}: cannot write in {folder} "
+                       f"({exc.strerror or exc}); give a folder you can write to.") from None
+    os.close(fd)
+    os.remove(tmp)
+
+
+def _check_output_folder(folder: str, option: str) -> None:
+    """An output folder: made later if missing (its parent must exist), writable."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise CLIError(f"{option} {folder}: is a file; give a folder.", EXIT_USAGE)
+    parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent):
+        raise CLIError(f"{option} {folder}: the folder {parent} does not exist; create it "
+                       "first, or give an existing folder.", EXIT_USAGE)
+    _check_writable(folder if os.path.isdir(folder) else parent, option, folder)

@@ -16,7 +16,7 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_classes, _load
+from ._io import _atomic_write, _check_classes, _check_output_folder, _load
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
 from ._size import refuse_too_big
 
@@ -26,14 +26,8 @@ def run(args) -> int:
     from ..exceptions import ConvergenceWarning
     from ._html import write_html
 
-    parent = os.path.dirname(os.path.abspath(args.out))
-    if not os.path.isdir(parent):
-        # as --save: the folder itself may be new, its parent must exist (no tree is made)
-        raise CLIError(f"--out {args.out}: the folder {parent} does not exist; create it "
-                       "first, or give an existing folder.", EXIT_USAGE)
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise CLIError(f"--out {args.out}: is a file; give a folder for the HTML report.",
-                       EXIT_USAGE)
+    # as --save: the folder itself may be new, its parent must exist (no tree is made)
+    _check_output_folder(args.out, "--out")
     if args.cv == 1:
         raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
                        EXIT_USAGE)

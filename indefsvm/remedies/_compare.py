@@ -154,9 +154,10 @@ class RemedyComparison:
         return float(np.mean(self.fold_errors[name]))
 
     def _rows(self):
-        rows = [("kernel", f"{self.kernel['verdict']}; lambda_min / lambda_max = "
+        rows = [("kernel", f"{self.kernel['verdict']}; lambda_min / lambda_max of K = "
                            f"{self.kernel['lam_min']:.4g} / {self.kernel['lam_max']:.4g}; "
-                           f"(p, q) = ({self.kernel['p']}, {self.kernel['q']}); negative mass "
+                           f"centred J K J: (p, q) = ({self.kernel['p']}, "
+                           f"{self.kernel['q']}), negative mass "
                            f"{self.kernel['negative_mass_text']}")]
         for name in sorted(self.methods, key=self.mean_error):
             e = self.fold_errors[name]

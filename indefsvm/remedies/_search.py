@@ -44,6 +44,7 @@ from .._tags import PairwiseInput
 from .._validation import (
     check_distance_matrix,
     check_kernel_matrix,
+    looks_like_distances,
     user_stacklevel,
 )
 from ..exceptions import ConvergenceWarning
@@ -222,7 +223,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
         # methods: any value reaches fit's own check, which lists the names to choose from
-        "methods": "no_validation", "param_grid": [dict, None],
+        "methods": "no_validation", "param_grid": [dict, list, tuple, None],
         "kernel": [HasMethods(["fit", "transform"]), None],
         "cv": [numbers.Integral, HasMethods(["split", "get_n_splits"]), Iterable, None],
         "scoring": [str, callable, list, tuple, set, dict, None], "refit": ["boolean"],
@@ -276,14 +277,21 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         return KINDS.get(kinds, True) if kinds is not None else True
 
     def _grid(self, X, min_train):
+        if isinstance(self.param_grid, (list, tuple)):
+            raise ValueError("param_grid is one dict here, e.g. {'C': [0.1, 1, 10], 'gamma': "
+                             "[...]}: every method is searched on that one grid. A list of "
+                             "dicts (GridSearchCV's form, a grid per method) is not taken; "
+                             "choose the methods with methods=[...].")
         grid = dict(self.param_grid or {})
-        if not isinstance(grid, dict):
-            raise ValueError(f"param_grid must be a dict of lists; got {type(grid).__name__}.")
         unknown = sorted(set(grid) - _KEYS)
         if unknown:
+            methods = (" The methods are not a grid key: choose them with "
+                       "methods=['clip', 'flip', ...]." if {"method", "methods"} & set(unknown)
+                       else "")
             raise ValueError(f"param_grid has unknown keys {unknown}; RemedySearchCV takes "
                              f"{sorted(_KEYS)} (gamma: the kernel transformer's parameter, "
-                             "C: every SVM, n_neighbors: k-NN, rank: the advanced shift).")
+                             "C: every SVM, n_neighbors: k-NN, rank: the advanced shift)."
+                             + methods)
         out = {}
         if "gamma" in grid:
             if not self._tunable():
@@ -352,6 +360,22 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        from ..exceptions import DistanceMatrixWarning
+
+        if self.kernel is None and isinstance(X, np.ndarray) and X.dtype.kind in "iuf" and \
+                looks_like_distances(X):
+            warnings.warn(
+                "X looks like a distance matrix, not a kernel: its diagonal is 0 and no entry "
+                "is negative. RemedySearchCV takes distances with a kernel to make of them: "
+                "RemedySearchCV(kernel=indefsvm.DistanceKernel()) (exp(-gamma d^2), gamma "
+                "searched around the median rule).", DistanceMatrixWarning,
+                stacklevel=user_stacklevel())
+        with warnings.catch_warnings():
+            # said once, above, with the search's own fix (not by every step of the search)
+            warnings.simplefilter("ignore", DistanceMatrixWarning)
+            return self._fit(X, y)
+
+    def _fit(self, X, y):
         X = validate_data(self, X, dtype=np.float64, reset=True)
         if X.shape[0] != X.shape[1]:
             what = "distances" if self.kernel is not None else "kernel"
@@ -399,6 +423,16 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                 raise ValueError("RemedySearchCV takes one scoring metric (a string or a "
                                  "callable), not several.")
             scorer = check_scoring(self, self.scoring)
+            rm = getattr(scorer, "_response_method", None)
+            rm = (rm,) if isinstance(rm, str) else tuple(rm or ())
+            if rm and all(m == "predict_proba" for m in rm):
+                # the folds' SVMs give labels and decision values, no probabilities
+                raise ValueError(
+                    f"scoring={self.scoring!r} needs probabilities, and the search's models "
+                    "give labels and decision values (an SVM's probabilities are a "
+                    "calibration of its own, CalibratedClassifierCV): use a scorer of labels "
+                    "or decision values, such as 'accuracy', 'balanced_accuracy' or "
+                    "'roc_auc'.")
         tasks = []
         for g in grid["gamma"]:
             plan = {}

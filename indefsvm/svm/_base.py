@@ -141,10 +141,21 @@ class SVMBase(PairwiseInput, BaseEstimator):
             kw = dict(dtype=np.float64, order="C", accept_sparse="csr",
                       accept_large_sparse=False,
                       ensure_all_finite=not precomputed)
-            if y is None:
-                data = validate_data(self, X, **kw)
-            else:
-                data, y = validate_data(self, X, y, y_numeric=y_numeric, **kw)
+            try:
+                if y is None:
+                    data = validate_data(self, X, **kw)
+                else:
+                    data, y = validate_data(self, X, y, y_numeric=y_numeric, **kw)
+            except ValueError as exc:
+                if "inhomogeneous" not in str(exc) and "sequence" not in str(exc):
+                    raise
+                # rows of different lengths: series or other objects, not feature vectors
+                raise ValueError(
+                    "X holds rows of different lengths (series or other objects?); an SVM "
+                    "takes feature vectors of one length, or a kernel. For series or "
+                    "strings make a kernel of their distances: make_pipeline("
+                    "PairwiseDistances('dtw'), DistanceKernel(), IndefiniteSVC("
+                    "kernel='precomputed')) (metric='levenshtein' for strings).") from None
             sparse = sp.issparse(data)
             self._fit_sparse = sparse
             if sparse and not self._sparse_path():
