@@ -727,3 +727,18 @@ def test_the_comparison_says_which_matrix_each_figure_is_of(heart_kernel):
     K, y = heart_kernel
     text = str(isvm.compare_remedies(K, y, cv=2, methods=["clip"]))
     assert "lambda_min / lambda_max of K" in text and "centred J K J: (p, q)" in text
+
+
+# -- 14. honest tables ------------------------------------------------------------------------
+
+
+def test_an_undecided_verdict_says_undecided_in_the_table_and_the_dict():
+    A = np.random.default_rng(0).normal(size=(500, 230))
+    rep = isvm.check_kernel(A @ A.T, method="slq", random_state=0)
+    assert rep.verdict == "undecided at this accuracy"
+    assert rep.is_psd is None and rep.to_dict()["is_psd"] is None
+    row = next(line for line in str(rep).splitlines() if line.startswith("PSD / CPD / CPSD"))
+    assert "undecided" in row and "False" not in row.split("PSD / CPD / CPSD")[1].split("/")[0]
+    # decided kernels keep their booleans
+    dense = isvm.check_kernel(A @ A.T, method="dense")
+    assert dense.is_psd is True

@@ -32,8 +32,10 @@ class KernelReport:
         indefinite, usable with care"``, ``"strongly indefinite: train with care and compare a
         remedy"`` or ``"unsuitable"`` (negated CPD, or a class-mean squared distance <= 0 for
         the labels or a pair of classes).
-    is_psd, is_cpd, is_cpsd : bool
-        Tests on ``K`` and on ``K`` restricted to the complement of ``e``.
+    is_psd, is_cpd, is_cpsd : bool or None
+        Tests on ``K`` and on ``K`` restricted to the complement of ``e``; None when a
+        matrix-free estimate cannot decide at its accuracy (the verdict then says
+        "undecided at this accuracy").
     negated_cpd : bool
         ``-K`` is conditionally positive (semi-)definite and ``K`` is not zero on the
         complement of ``e``: every solution has ``w'Mw <= 0``, whatever the data
@@ -81,9 +83,9 @@ class KernelReport:
 
     n: int
     verdict: str
-    is_psd: bool
-    is_cpd: bool
-    is_cpsd: bool
+    is_psd: bool | None
+    is_cpd: bool | None
+    is_cpsd: bool | None
     negated_cpd: bool
     lam_min: float
     lam_max: float
@@ -119,7 +121,8 @@ class KernelReport:
             ("verdict", self.verdict),
             ("samples", str(self.n)),
             ("lambda_min / lambda_max", lam),
-            ("PSD / CPD / CPSD", f"{self.is_psd} / {self.is_cpd} / {self.is_cpsd}"),
+            ("PSD / CPD / CPSD", " / ".join("undecided" if v is None else str(v) for v in
+                                            (self.is_psd, self.is_cpd, self.is_cpsd))),
             ("CPD certificate Delta", "none" if self.cpd.delta is None
              else f"{self.cpd.delta:.4g}"),
             ("signature (p, q, z)", sig_txt),

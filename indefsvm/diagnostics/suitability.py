@@ -14,7 +14,15 @@ from .._validation import check_finite_array, check_kernel_matrix, check_memory,
 from ..kernels import canonical_name, kernel_matrix
 from .eta import eta_scan
 from .report import KernelReport, build_notes
-from .spectrum import UNDECIDED, _undecided, cpd_test, indefiniteness, signature, spectrum
+from .spectrum import (
+    UNDECIDED,
+    _undecided,
+    cpd_test,
+    decided,
+    indefiniteness,
+    signature,
+    spectrum,
+)
 
 __all__ = ["SigmoidRegion", "check_kernel", "class_mean_sqdist", "sigmoid_region"]
 
@@ -378,8 +386,16 @@ def _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, thr
         verdict = "strongly indefinite: train with care and compare a remedy"
     else:
         verdict = f"{kind}, usable with care"
+    # an estimate whose interval straddles the threshold decides nothing: None, said so
+    is_psd, is_cpd, is_cpsd = sp.is_psd, cpd.is_cpd, cpd.is_cpsd
+    if undecided == "psd":
+        is_psd = None
+        if decided(sp, "restricted_min", sp.tol) is None:
+            is_cpd = is_cpsd = None
+    elif undecided == "cpd":
+        is_cpd = is_cpsd = None
     report = KernelReport(
-        n=n, verdict=verdict, is_psd=sp.is_psd, is_cpd=cpd.is_cpd, is_cpsd=cpd.is_cpsd,
+        n=n, verdict=verdict, is_psd=is_psd, is_cpd=is_cpd, is_cpsd=is_cpsd,
         negated_cpd=negated, lam_min=sp.lam_min, lam_max=sp.lam_max, spectrum=sp, cpd=cpd,
         signature=sig, eta=eta, class_mean_sqdist=dcm, n_negative_diagonal=n_neg_diag,
         sigmoid=sig_region, kernel=kernel_desc, mass_thresholds=thresholds, notes=[],
