@@ -30,3 +30,30 @@ def unfitted_on_interrupt(fit):
             raise
 
     return wrapper
+
+
+def interruptible(func, *args):
+    """``func(*args)`` with Ctrl-C seen at once in the main thread: a LAPACK call (eigh)
+    holds the interpreter until it returns -- seconds at n = 5 000, more under load -- so
+    there it runs in a worker thread while the main thread waits in short steps and raises
+    the KeyboardInterrupt as soon as it comes (the worker's result is then dropped). Off the
+    main thread (joblib workers) ``func`` is simply called."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return func(*args)
+    box = {}
+
+    def run():
+        try:
+            box["value"] = func(*args)
+        except BaseException as exc:  # handed to the caller below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

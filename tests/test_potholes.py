@@ -1,5 +1,6 @@
 """What a newcomer and a probe tripped on after the third wave (one test an item)."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -742,3 +743,72 @@ def test_an_undecided_verdict_says_undecided_in_the_table_and_the_dict():
     # decided kernels keep their booleans
     dense = isvm.check_kernel(A @ A.T, method="dense")
     assert dense.is_psd is True
+
+
+# -- 15. resources ------------------------------------------------------------------------------
+
+
+def test_ctrl_c_is_seen_inside_one_long_dtw_pair():
+    import signal
+    import threading
+    import time
+
+    a, b = np.random.default_rng(0).normal(size=(2, 40_000))  # one pair, ~3 s on one core
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            isvm.pairwise_distances([a, b], metric="dtw", n_jobs=1)
+        took = time.perf_counter() - t0
+    finally:
+        timer.cancel()
+    assert took < 1.5
+
+
+def test_dtw_holds_no_index_array_per_pair():
+    import tracemalloc
+
+    X = np.random.default_rng(0).normal(size=(1500, 3))
+    tracemalloc.start()
+    try:
+        D = isvm.pairwise_distances(X, metric="dtw")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.3 * D.nbytes, peak / D.nbytes  # was 3 x: two index arrays of n^2 / 2
+    # the same distances as the plain dynamic programme, in both triangles
+    i, j = 3, 7
+    assert D[i, j] == pytest.approx(_dtw_dp(X[i], X[j])) and D[j, i] == D[i, j]
+
+
+def _dtw_dp(a, b):
+    n, m = len(a), len(b)
+    C = np.full((n + 1, m + 1), np.inf)
+    C[0, 0] = 0.0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            C[i, j] = (a[i - 1] - b[j - 1]) ** 2 + min(C[i - 1, j], C[i, j - 1],
+                                                         C[i - 1, j - 1])
+    return np.sqrt(C[n, m])
+
+
+def test_ctrl_c_stops_the_search_inside_an_eigendecomposition():
+    import signal
+    import threading
+    import time
+
+    B = np.random.default_rng(0).normal(size=(2500, 2500))
+    K, y = B + B.T, np.arange(2500) % 2
+    search = isvm.RemedySearchCV(param_grid={"C": [1.0]}, cv=2, methods=["clip"])
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            search.fit(K, y)
+        took = time.perf_counter() - t0
+    finally:
+        timer.cancel()
+    assert took < 1.0  # one eigh of 1 250 rows takes longer than that on the CI machine
+    assert not hasattr(search, "best_method_")  # left unfitted

@@ -23,16 +23,29 @@ cdef inline Py_ssize_t _radius(double window, Py_ssize_t la, Py_ssize_t lb) noex
     return <Py_ssize_t>floor(window * L + 1e-9)
 
 
+cdef int _interrupted() noexcept with gil:
+    """1 when Ctrl-C is pending (the exception is caught here and raised by the caller)."""
+    try:
+        PyErr_CheckSignals()
+    except BaseException:  # KeyboardInterrupt, or whatever a signal handler raised
+        return 1
+    return 0
+
+
 cdef double _dtw_pair(const double* a, Py_ssize_t la, const double* b, Py_ssize_t lb,
-                      Py_ssize_t d, Py_ssize_t r, double* prev, double* cur) noexcept nogil:
+                      Py_ssize_t d, Py_ssize_t r, double* prev, double* cur,
+                      bint watch, int* stop) noexcept nogil:
     """sqrt of the smallest sum of squared point differences along a warping path.
 
     ``a`` is the longer series (la >= lb). Row j of the cumulative cost matrix runs over the
     points i of ``a`` with j - r <= i <= j + (la - lb) + r: the band of radius r widened by
     the length difference, so that a path exists for every r >= 0 (as tslearn's
     Sakoe-Chiba mask does). Buffers hold la + 1 cells; cell i of a row is at index i + 1,
-    index 0 is the boundary column."""
+    index 0 is the boundary column. ``watch`` (the main thread only: Python's signal handlers
+    run there) looks at Ctrl-C every ~1.6e7 cells and sets ``stop``; every thread gives up
+    its pair when ``stop`` is set (the result is then thrown away)."""
     cdef Py_ssize_t i, j, c, lo, hi, hi_next, extra = la - lb
+    cdef Py_ssize_t cells = 0
     cdef double best, cost, diff, left
     cdef double* tmp
     cdef const double* pa
@@ -43,6 +56,11 @@ cdef double _dtw_pair(const double* a, Py_ssize_t la, const double* b, Py_ssize_
         cur[i] = INFINITY
     prev[0] = 0.0
     for j in range(lb):
+        if cells > 16777216:
+            cells = 0
+            if stop[0] or (watch and _interrupted()):
+                stop[0] = 1
+                return INFINITY
         lo = j - r
         if lo < 0:
             lo = 0
@@ -50,6 +68,7 @@ cdef double _dtw_pair(const double* a, Py_ssize_t la, const double* b, Py_ssize_
         if hi > la - 1:
             hi = la - 1
         pb = b + j * d
+        cells += (hi - lo + 1) * d
         # the cell left of the band is unreachable in this row
         cur[lo] = INFINITY
         left = INFINITY
@@ -83,6 +102,19 @@ cdef double _dtw_pair(const double* a, Py_ssize_t la, const double* b, Py_ssize_
     return sqrt(prev[la])
 
 
+cdef inline Py_ssize_t _row_of(const Py_ssize_t* starts, Py_ssize_t n,
+                               Py_ssize_t p) noexcept nogil:
+    """The row s with starts[s] <= p < starts[s + 1] (binary search; rows may be empty)."""
+    cdef Py_ssize_t lo = 0, hi = n - 1, mid
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= p:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:, ::1] B,
               const Py_ssize_t[::1] offB, bint same, double window, double[:, ::1] out,
               int n_threads=1, progress=None):
@@ -103,15 +135,18 @@ def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:
         maxlen = max(maxlen, offA[k + 1] - offA[k])
     for k in range(nB):
         maxlen = max(maxlen, offB[k + 1] - offB[k])
+    # pair p is found from its number (no n^2 index arrays: they took 2 - 5 times the
+    # output's memory): row-major over (s, t), t > s when ``same``
+    starts = np.zeros(nA + 1, dtype=np.intp)
     if same:
-        pairs = np.array(np.triu_indices(nA, 1), dtype=np.intp).T.copy()
+        starts[1:] = np.cumsum(np.arange(nA - 1, -1, -1, dtype=np.intp))
     else:
-        pairs = np.array(np.meshgrid(np.arange(nA), np.arange(nB), indexing="ij"),
-                         dtype=np.intp).reshape(2, -1).T.copy()
-    cdef Py_ssize_t[:, ::1] pv = pairs
-    n_pairs = pv.shape[0]
+        starts[1:] = np.cumsum(np.full(nA, nB, dtype=np.intp))
+    cdef Py_ssize_t[::1] sv = starts
+    n_pairs = starts[nA]
     if n_pairs == 0:
         return
+    cdef int stop = 0
     # rounds of about 2e8 cells per thread (~0.3 s), so Ctrl-C is seen soon at any length
     lenA = np.diff(np.asarray(offA))
     lenB = np.diff(np.asarray(offB))
@@ -130,20 +165,26 @@ def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:
             for p in prange(p0, p1, num_threads=nt, schedule="dynamic", chunksize=1):
                 tid = threadid()
                 bufp = &bv[tid, 0]
-                s = pv[p, 0]
-                t = pv[p, 1]
+                s = _row_of(&sv[0], nA, p)
+                t = p - sv[s] + (s + 1 if same else 0)
                 la = offA[s + 1] - offA[s]
                 lb = offB[t + 1] - offB[t]
                 pa = &A[offA[s], 0]
                 pb = &B[offB[t], 0]
                 r = _radius(window, la, lb)
                 if la >= lb:
-                    out[s, t] = _dtw_pair(pa, la, pb, lb, d, r, bufp, bufp + maxlen + 1)
+                    out[s, t] = _dtw_pair(pa, la, pb, lb, d, r, bufp, bufp + maxlen + 1,
+                                          tid == 0, &stop)
                 else:
-                    out[s, t] = _dtw_pair(pb, lb, pa, la, d, r, bufp, bufp + maxlen + 1)
+                    out[s, t] = _dtw_pair(pb, lb, pa, la, d, r, bufp, bufp + maxlen + 1,
+                                          tid == 0, &stop)
+        if stop:
+            raise KeyboardInterrupt
         if same:
             for p in range(p0, p1):
-                out[pv[p, 1], pv[p, 0]] = out[pv[p, 0], pv[p, 1]]
+                s = _row_of(&sv[0], nA, p)
+                t = p - sv[s] + s + 1
+                out[t, s] = out[s, t]
         PyErr_CheckSignals()
         if progress is not None:
             progress(p1, n_pairs)

@@ -16,6 +16,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.validation import check_is_fitted
 
+from .._interrupt import interruptible
 from .._tags import PairwiseInput
 from .._validation import check_kernel_matrix, check_kernel_rows
 from ..solvers._smo import csvc_problem, solve_duals
@@ -198,7 +199,7 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
             t = time.perf_counter()
             probe = ClipEigenvalues(centered=centered)
             K = probe._prepare(Ktr, copy=False)
-            lam, U = np.linalg.eigh(K)
+            lam, U = interruptible(np.linalg.eigh, K)  # Ctrl-C at once, not after eigh
             spectra[centered] = (lam, U, time.perf_counter() - t)
         return spectra[centered]
 

@@ -29,7 +29,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
-from .._interrupt import unfitted_on_interrupt
+from .._interrupt import interruptible, unfitted_on_interrupt
 from .._tags import PairwiseInput
 from .._validation import check_kernel_matrix, check_kernel_rows
 
@@ -81,7 +81,7 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
         K = self._prepare(K, copy=K is X)
         lam = U = None
         if self._spectrum == "vectors":
-            lam, U = np.linalg.eigh(K)
+            lam, U = interruptible(np.linalg.eigh, K)  # Ctrl-C at once
         elif self._spectrum == "values":
             lam = np.linalg.eigvalsh(K)
         return self._finish(K, lam, U)
