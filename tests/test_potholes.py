@@ -812,3 +812,45 @@ def test_ctrl_c_stops_the_search_inside_an_eigendecomposition():
         timer.cancel()
     assert took < 1.0  # one eigh of 1 250 rows takes longer than that on the CI machine
     assert not hasattr(search, "best_method_")  # left unfitted
+
+
+# -- 16. (cont.) a long NystroemSVC fit: few log lines, the solver's passes beside the bar --
+
+
+def test_verbose_feature_blocks_log_every_few_seconds_not_each(monkeypatch, caplog):
+    import logging
+
+    import indefsvm.nystroem._blocks as blocks
+
+    monkeypatch.setattr(blocks, "_BLOCK_BYTES", 8 * 50 * 256)  # 256 rows a block
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(25_600, 5))
+    y = (X[:, 0] > 0).astype(int)
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.NystroemSVC(kernel="rbf", n_components=50, random_state=0, verbose=True).fit(X, y)
+    steps = [r for r in caplog.records if r.getMessage().startswith("NystroemSVC: step")]
+    # 100 blocks of features and one problem: the last block and the problem, not 101 lines
+    assert 2 <= len(steps) <= 10
+    assert steps[-1].args[0] == steps[-1].args[1] == 101
+
+
+def test_the_fit_bar_shows_the_solvers_passes(monkeypatch):
+    import io
+    import logging
+    from types import SimpleNamespace
+
+    from tqdm import tqdm
+
+    import indefsvm.cli._progress as progress
+
+    monkeypatch.setattr(progress, "_bar", lambda args, total, desc, unit="fold": tqdm(
+        total=total, file=io.StringIO()))
+    args = SimpleNamespace(quiet=False, verbose=False)
+    log = logging.getLogger("indefsvm")
+    with progress._LogBar(args, 1, "fit", "NystroemSVC: step", "step",
+                          detail=": pass ") as bar:
+        log.info("NystroemSVC: step %d of %d (features of rows up to %d)", 12, 13, 10**6)
+        log.info("%s: pass %d, gap %.3g, %d of %d rows active, %.1f s", "linear SVM", 4321,
+                 0.02, 5000, 10**6, 12.0)
+        assert bar._bar.n == 12 and bar._bar.total == 13
+        assert "pass 4321, gap 0.02" in str(bar._bar.postfix)

@@ -161,7 +161,7 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
         raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest_fold} training "
                        f"samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
     t0 = time.perf_counter()
-    bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step")
+    bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
     if bar.active:
         model.set_params(verbose=True)  # the steps drive the bar; shown only with --verbose
     with bar, warnings.catch_warnings(record=True) as caught:

@@ -58,7 +58,8 @@ class _LogBar:
     count done is the record's first argument): the Lanczos steps of the matrix-free check,
     the folds of compare_remedies. Other records go to stderr with --verbose, as usual."""
 
-    def __init__(self, args, total, desc: str, prefix: str, unit: str):
+    def __init__(self, args, total, desc: str, prefix: str, unit: str,
+                 detail: str | None = None):
         import logging
 
         self._bar = None if total is None else _bar(args, total, desc, unit=unit)
@@ -68,11 +69,17 @@ class _LogBar:
 
         class Handler(logging.Handler):
             def emit(self, record):
-                if record.getMessage().startswith(prefix):
+                message = record.getMessage()
+                if message.startswith(prefix):
                     if len(record.args) > 1 and isinstance(record.args[1], int):
                         bar.total = record.args[1]  # the work's own count of its steps
                     bar.n = int(record.args[0])
                     bar.refresh()
+                elif detail is not None and detail in message:
+                    # a long step's own progress (the linear solver's passes) beside the bar
+                    bar.set_postfix_str(message.split(": ", 1)[-1], refresh=True)
+                    if verbose:
+                        print(f"indefsvm: {message}", file=sys.stderr)
                 elif verbose:
                     print(f"indefsvm: {record.getMessage()}", file=sys.stderr)
 

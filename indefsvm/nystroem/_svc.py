@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from .._dual import DualProblems, check_training_labels
 from .._interrupt import unfitted_on_interrupt
-from .._logging import enable, logger
+from .._logging import REPORT_EVERY, enable, logger
 from .._tags import PairwiseInput
 from .._validation import check_seed, user_stacklevel
 from ..exceptions import ConvergenceWarning
@@ -247,12 +247,16 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         total = n_blocks + len(pairs)
         step = 0
         Z = np.empty((n, cols), dtype=np.float32)
+        said = time.perf_counter()
         for lo, hi, F in ny._feature_blocks(X, np.float32, cols):
             Z[lo:hi] = F
             step += 1
-            if loud:
-                logger.info("NystroemSVC: step %d of %d (features of rows %d-%d)", step,
-                            total, lo, hi)
+            # a line every few seconds (and the last block), not one per block: at 10^6
+            # rows there are a hundred blocks
+            if loud and (hi == n or time.perf_counter() - said >= REPORT_EVERY):
+                said = time.perf_counter()
+                logger.info("NystroemSVC: step %d of %d (features of rows up to %d)", step,
+                            total, hi)
         if loud:
             logger.info("features: %d x %d float32 (%.0f MB), %.1f s", Z.shape[0], cols,
                         Z.nbytes / 2**20, time.perf_counter() - t1)
