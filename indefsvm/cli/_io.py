@@ -143,18 +143,12 @@ def _read_labels(path: str, n: int) -> np.ndarray:
     return y
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _label_column(lines: list, n: int, path: str) -> list:
     """The labels of a text file's lines, recognising what pandas writes: a header row
     (``Series.to_csv(index=False)``: ``label`` then the labels) and an index column
     (``Series.to_csv(header=False)``: ``0,1``, ``1,1``, ...; both with ``to_csv()``)."""
+    from ..datasets._table import is_number
+
     sep = "," if "," in lines[0] else "\t" if "\t" in lines[0] else None
     rows = [line.split(sep) if sep else [line] for line in lines]
     width = len(rows[0])
@@ -167,8 +161,8 @@ def _label_column(lines: list, n: int, path: str) -> list:
     rows = [[c.strip().strip('"') for c in r] for r in rows]
     body = rows
     # a header: one line more than the samples, its last field not like the others
-    if len(rows) == n + 1 and (not _is_number(rows[0][-1]) or rows[0][0] == "") and (
-            all(_is_number(r[-1]) for r in rows[1:]) or rows[0][-1].lower() in (
+    if len(rows) == n + 1 and (not is_number(rows[0][-1]) or rows[0][0] == "") and (
+            all(is_number(r[-1]) for r in rows[1:]) or rows[0][-1].lower() in (
                 "label", "labels", "y", "class", "target", "0")):
         body = rows[1:]
     if width == 2:

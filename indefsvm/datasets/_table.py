@@ -47,7 +47,7 @@ def delimiter_of(path: str) -> str | None:
     return None
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
     try:
         float(text)
     except ValueError:
@@ -76,7 +76,7 @@ def read_matrix_text(path: str, delimiter: str | None) -> np.ndarray:
         try:
             rows.append([float(v) for v in row])
         except ValueError:
-            bad = next(v for v in row if not _is_number(v))
+            bad = next(v for v in row if not is_number(v))
             raise DataFileError(path, lineno, f"{bad!r} is not a number (a kernel or "
                                 "distance matrix is numbers only, with no header).") from None
     if not rows:
@@ -126,14 +126,14 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
     if not rows:
         raise DataFileError(path, None, "is empty.")
     header = None
-    if not all(_is_number(v) for v in rows[0][1]):
+    if not all(is_number(v) for v in rows[0][1]):
         header = rows[0][1]
         rows = rows[1:]
         if not rows:
             raise DataFileError(path, None, "has a header and no data rows.")
     ncol = len(header) if header is not None else len(rows[0][1])
     if (header is None and label_column is None and need_labels and len(rows) == ncol
-            and ncol > 1 and all(len(r) == ncol and all(map(_is_number, r)) for _, r in rows)):
+            and ncol > 1 and all(len(r) == ncol and all(map(is_number, r)) for _, r in rows)):
         raise DataFileError(path, None, f"is a square matrix of numbers ({ncol} x {ncol}) "
                             "with no header: it looks like a kernel matrix, which needs its "
                             "labels: give --labels FILE (add --distances if it holds "
@@ -171,7 +171,7 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
     if label is None:
         return X, None, names
     y = np.array(labels)
-    if all(_is_number(v) for v in labels):
+    if all(is_number(v) for v in labels):
         y = y.astype(np.float64)
         if np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
             y = y.astype(np.int64)
