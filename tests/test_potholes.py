@@ -384,16 +384,14 @@ def test_a_negative_gamma_is_refused_for_distance_like_kernels(cls):
 def test_a_tiny_c_converges_as_the_smo_does():
     X, y = _three_classes()
     yb = (y > 0).astype(int)
-    import time
     import warnings
 
-    t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no ConvergenceWarning
         clf = isvm.NystroemSVC(kernel="rbf", n_components=40, C=1e-8, random_state=0)
         clf.fit(X, yb)
+    # passes, not seconds: it took the whole budget of 100 000 before
     assert clf.converged_ and clf.n_iter_[0] < 1000
-    assert time.perf_counter() - t0 < 5
     # every multiplier at its bound, as the SMO's solution at that C: the same decisions
     ref = isvm.IndefiniteSVC(kernel="rbf", C=1e-8).fit(X, yb)
     assert np.mean(clf.predict(X) == ref.predict(X)) > 0.9
@@ -765,7 +763,7 @@ def test_ctrl_c_is_seen_inside_one_long_dtw_pair():
         took = time.perf_counter() - t0
     finally:
         timer.cancel()
-    assert took < 1.5
+    assert took < 2.0  # one pair takes ~3.5 s idle, longer under load
 
 
 def test_dtw_holds_no_index_array_per_pair():
@@ -800,8 +798,9 @@ def test_ctrl_c_stops_the_search_inside_an_eigendecomposition():
     import threading
     import time
 
-    B = np.random.default_rng(0).normal(size=(5000, 5000))
-    K, y = B + B.T, np.arange(5000) % 2
+    B = np.random.default_rng(0).normal(size=(7000, 7000))
+    K, y = B + B.T, np.arange(7000) % 2
+    del B
     search = isvm.RemedySearchCV(param_grid={"C": [1.0]}, cv=2, methods=["clip"])
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     t0 = time.perf_counter()
@@ -812,7 +811,7 @@ def test_ctrl_c_stops_the_search_inside_an_eigendecomposition():
         took = time.perf_counter() - t0
     finally:
         timer.cancel()
-    assert took < 1.5  # one eigh of the 2 500 training rows takes seconds on the CI machine
+    assert took < 2.0  # one eigh of the 3 500 training rows takes ~3.5 s idle, more loaded
     assert not hasattr(search, "best_method_")  # left unfitted
 
 
@@ -856,3 +855,12 @@ def test_the_fit_bar_shows_the_solvers_passes(monkeypatch):
                  0.02, 5000, 10**6, 12.0)
         assert bar._bar.n == 12 and bar._bar.total == 13
         assert "pass 4321, gap 0.02" in str(bar._bar.postfix)
+
+
+def test_an_empty_labels_file_is_a_count_error_not_a_crash(kernel_file, tmp_path, capsys):
+    K, _ = kernel_file
+    f = tmp_path / "y.txt"
+    f.write_text("\n")
+    assert main(["fit", str(K), "--labels", str(f), "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "has 0 labels for 60 samples" in err and "internal error" not in err

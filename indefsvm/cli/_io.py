@@ -149,6 +149,8 @@ def _label_column(lines: list, n: int, path: str) -> list:
     (``Series.to_csv(header=False)``: ``0,1``, ``1,1``, ...; both with ``to_csv()``)."""
     from ..datasets._table import is_number
 
+    if not lines:
+        return lines  # the count check says what is wrong
     sep = "," if "," in lines[0] else "\t" if "\t" in lines[0] else None
     rows = [line.split(sep) if sep else [line] for line in lines]
     width = len(rows[0])
