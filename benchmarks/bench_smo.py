@@ -83,7 +83,7 @@ def run(sizes, repeats, C):
                     "svc_s": t_svc, "ours_s": t_our, "ratio": t_our / t_svc,
                     "F_svc": f_svc, "F_ours": f_our,
                     "rel_diff": (f_our - f_svc) / abs(f_svc),
-                    "iter_svc": int(svc.n_iter_[0]), "iter_ours": int(ours.n_iter_),
+                    "iter_svc": int(svc.n_iter_[0]), "iter_ours": int(np.ravel(ours.n_iter_)[0]),
                     "sv_svc": int(svc.support_.shape[0]), "sv_ours": int(ours.support_.shape[0]),
                 })
                 print(_fmt(rows[-1]), flush=True)
