@@ -237,6 +237,12 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
         W = math.sqrt(n - 1) * H[:, 1:]
     else:
         W = _centre(rng.choice(np.array([-1.0, 1.0]), size=(n, m)))
+        # The first probe is Gaussian: a Rademacher probe is orthogonal to a two-sample
+        # eigenvector (e_i - e_j) / sqrt 2 one time in two, and six of them one time in 64 --
+        # their Krylov spaces then close (an exact breakdown) without that eigenvalue, and
+        # the Ritz step and every count miss it. A Gaussian vector has a component on every
+        # eigenvector almost surely; E[zz'] = I keeps Hutchinson's average unbiased.
+        W[:, 0] = _centre(rng.standard_normal((n, 1)))[:, 0]
     wnorm2 = np.einsum("ij,ij->j", W, W)
     # a constant probe has nothing on the complement of e: its quadratic forms are 0, and it
     # stays in the averages with weight 0 (drawing it again would bias Hutchinson's
@@ -293,6 +299,7 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
             break
     k_run = k
     return {"Q": Q, "buf": buf, "alpha": alpha[:k_run], "beta": beta[:k_run],
+            "probe_basis": bool(n > 1 and m == n - 1),
             "steps": np.minimum(steps, k_run), "wnorm2": wnorm2, "broken": broken, "Ku": Ku,
             "Kextra": Kextra, "eta": eta, "m": m, "k": k_run, "u": u[:, 0],
             "passes": op.passes}
@@ -415,6 +422,20 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
     q, q_iv = interval(cn)
     p, p_iv = interval(cp)
     N, N_iv = interval(ns)
+    if not run.get("probe_basis", False):
+        # The spread over the probes can be 0 when the trace is not: a negative eigenvector
+        # on two samples, (e_i - e_j) / sqrt 2, gives every Rademacher probe 0 or twice its
+        # eigenvalue, and six probes agree one time in 32 -- an interval of width 0 beside
+        # the truth (a kernel with one localized negative pair). Widen each interval by the
+        # bound Var(z'Fz) <= 2 ||F||_F^2 of a Rademacher quadratic form, with
+        # ||F||_F^2 <= L tr F (L = 1 for a count, |lambda_min| for the negative sum).
+        # Where the Ritz interval rules a sign out (the Gaussian probe's Krylov space holds
+        # a component of every eigenvector), its trace is 0 and nothing is widened.
+        can_neg = rmin_iv[0] < -tol
+        can_pos = rmax_iv[1] > tol
+        q_iv = _widen(q_iv, cn, 1.0 if can_neg else 0.0, m)
+        p_iv = _widen(p_iv, cp, 1.0 if can_pos else 0.0, m)
+        N_iv = _widen(N_iv, ns, -rmin_iv[0] if can_neg else 0.0, m)
     dim = n - 1
     q_iv = [max(0, math.floor(q_iv[0])), min(dim, math.ceil(q_iv[1]))]
     p_iv = [max(0, math.floor(p_iv[0])), min(dim, math.ceil(p_iv[1]))]
@@ -424,18 +445,7 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
     if qi + pi > dim:   # reconciled in matrix_free_spectrum, inside the intervals
         pi = max(p_iv[0], dim - qi)
 
-    # The positive sum P = trace_A + N is >= 0, so N >= -trace_A whatever the probes say;
-    # the mass N / (P + N) = N / (trace_A + 2N) then lies in [0, 1] and is monotone in N
-    # (increasing for trace_A > 0, decreasing for trace_A < 0, where the spectrum is mostly
-    # negative): the interval is the sorted masses of the sum's ends.
-    n_floor = max(0.0, -trace_A)
-
-    def mass(x):
-        x = max(x, n_floor)
-        total = trace_A + 2.0 * x
-        return min(1.0, max(0.0, x / total)) if total > 0 else 0.0
-
-    mass_iv = sorted((mass(N_iv[0]), mass(N_iv[1])))
+    mass_iv = mass_interval(N_iv, trace_A)
 
     return {
         "lam_min": kmin, "lam_max": kmax, "lam_min_interval": lam_min_iv,
@@ -443,11 +453,40 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
         "restricted_min_interval": rmin_iv, "restricted_max_interval": rmax_iv,
         "n_neg": qi, "n_pos": pi, "n_zero": max(dim - qi - pi, 0), "n_neg_interval": q_iv,
         "n_pos_interval": p_iv, "negative_sum": max(N, 0.0), "negative_sum_interval": N_iv,
-        "negative_mass": min(max(mass(max(N, 0.0)), mass_iv[0]), mass_iv[1]),
+        "negative_mass": min(max(negative_mass(max(N, 0.0), trace_A), mass_iv[0]),
+                             mass_iv[1]),
         "negative_mass_interval": mass_iv, "scale": scale, "tol": tol,
         "a": a, "b_norm2": max(float(Ku @ Ku) - a * a, 0.0), "trace_A": trace_A,
         "negative_rank": negative_rank(measures, tol),
     }
+
+
+def negative_mass(N, trace_A):
+    """The negative mass N / (P + N) of a negative sum N, given trace_A = P - N.
+
+    The positive sum P = trace_A + N is >= 0, so N >= -trace_A whatever the probes say; the
+    mass N / (trace_A + 2N) then lies in [0, 1] and is monotone in N (increasing for
+    trace_A > 0, decreasing for trace_A < 0, where the spectrum is mostly negative)."""
+    N = max(N, 0.0, -trace_A)
+    total = trace_A + 2.0 * N
+    return min(1.0, max(0.0, N / total)) if total > 0 else 0.0
+
+
+def mass_interval(N_iv, trace_A):
+    """The interval of the negative mass: the sorted masses of the negative sum's ends."""
+    return sorted((negative_mass(N_iv[0], trace_A), negative_mass(N_iv[1], trace_A)))
+
+
+def _widen(iv, vals, L, m):
+    """``iv`` joined with every trace T >= 0 whose probe mean could lie at Z_SCORE standard
+    deviations, sqrt(2 L T / m), from the probes' low and high means."""
+    a = Z_SCORE * math.sqrt(2.0 * L / m)
+    lo_mean = max(float(vals[:, 1].mean()), 0.0)
+    hi_mean = max(float(vals[:, 2].mean()), 0.0)
+    # T + a sqrt(T) >= lo_mean and T - a sqrt(T) <= hi_mean, solved for sqrt(T)
+    lo = ((-a + math.sqrt(a * a + 4.0 * lo_mean)) / 2.0) ** 2
+    hi = ((a + math.sqrt(a * a + 4.0 * hi_mean)) / 2.0) ** 2
+    return [min(iv[0], lo), max(iv[1], hi)]
 
 
 def spread_multiplier(m: int) -> float:

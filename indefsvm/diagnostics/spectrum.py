@@ -471,7 +471,7 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
     first pass."""
     import time
 
-    from ._matfree import estimate_spectrum, lanczos_probes
+    from ._matfree import estimate_spectrum, lanczos_probes, mass_interval
 
     t0 = time.perf_counter()
     n = op.n
@@ -489,6 +489,14 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
         est["n_neg_interval"][0] = max(est["n_neg_interval"][0], 1)
         est["n_neg_interval"][1] = max(est["n_neg_interval"][1], 1)
         est["n_neg"] = max(est["n_neg"], 1)
+        # and a negative sum of at least that eigenvalue, whatever the probes averaged
+        floor = -est["restricted_min_interval"][1] - margin
+        if est["negative_sum_interval"][0] < floor:
+            est["negative_sum_interval"] = [floor, max(floor, est["negative_sum_interval"][1])]
+            est["negative_mass_interval"] = mass_interval(est["negative_sum_interval"],
+                                                          est["trace_A"])
+            lo, hi = est["negative_mass_interval"]
+            est["negative_mass"] = min(max(est["negative_mass"], lo), hi)
     if est["restricted_max_interval"][0] > tol + margin:
         est["n_pos_interval"][0] = max(est["n_pos_interval"][0], 1)
         est["n_pos_interval"][1] = max(est["n_pos_interval"][1], 1)
@@ -511,7 +519,9 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
         "numbers of negative / positive eigenvalues and the negative mass: stochastic "
         "Lanczos quadrature, interval = Chebyshev-Markov-Stieltjes quadrature bounds + "
         "a Student-t multiple (4 normal standard errors' level) of the standard error over "
-        "the probes",
+        "the probes, at least 4 times the largest standard error a Rademacher quadratic "
+        "form can have (2 ||F||_F^2 <= 2 |lambda_min| N), so probes that agree by chance "
+        "do not make it narrow; a proven negative eigenvalue is a floor of the negative sum",
     ]
     sp = Spectrum(
         n=n, method=method, eigenvalues=None, restricted=None, lam_min=est["lam_min"],
