@@ -29,8 +29,9 @@ datasets
     Small bundled data sets (heart, sonar, breast cancer, proteins) and generated ones.
 plotting
     Figures (matplotlib, imported on first use).
-UnboundedObjectiveError, ConvergenceWarning, DistanceMatrixWarning
-    What a solver raises or warns; the warning for distances given as a kernel.
+UnboundedObjectiveError, ConvergenceWarning, DistanceMatrixWarning, DegenerateKernelWarning
+    What a solver raises or warns; the warning for distances given as a kernel; the warning
+    for a remedy whose fixed kernel is zero or constant.
 """
 
 import importlib as _importlib
@@ -48,6 +49,7 @@ _NAMES = {
     "DistanceKernel": ".distances", "PairwiseDistances": ".distances",
     "pairwise_distances": ".distances",
     "ConvergenceWarning": ".exceptions", "DistanceMatrixWarning": ".exceptions",
+    "DegenerateKernelWarning": ".exceptions",
     "UnboundedObjectiveError": ".exceptions",
     "ConvexHullClassifier": ".geometry",
     "kernel_matrix": ".kernels",
@@ -79,6 +81,7 @@ def __dir__():
 __all__ = [
     "ConvergenceWarning",
     "ConvexHullClassifier",
+    "DegenerateKernelWarning",
     "DistanceKernel",
     "DistanceMatrixWarning",
     "IndefiniteNuSVC",

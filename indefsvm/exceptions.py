@@ -1,8 +1,8 @@
 """Exceptions and warnings raised by indefsvm."""
 
 # ConvergenceWarning is scikit-learn's, given by __getattr__ below
-__all__ = ["ConvergenceWarning", "DataFileError", "DistanceMatrixWarning",  # noqa: F822
-           "UnboundedObjectiveError"]
+__all__ = ["ConvergenceWarning", "DataFileError", "DegenerateKernelWarning",  # noqa: F822
+           "DistanceMatrixWarning", "UnboundedObjectiveError"]
 
 
 def __getattr__(name):
@@ -71,4 +71,25 @@ class DistanceMatrixWarning(UserWarning):
     ...     _ = isvm.check_kernel(D)
     >>> w[0].category.__name__
     'DistanceMatrixWarning'
+    """
+
+
+class DegenerateKernelWarning(UserWarning):
+    """A remedy's fixed kernel carries no information: it is zero or constant (every
+    sample as similar to every other), so an SVM on it predicts one class.
+
+    The message names the remedy and what to change (e.g. a larger ``rank`` of the
+    advanced shift, or another remedy).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from indefsvm.exceptions import DegenerateKernelWarning
+    >>> from indefsvm.remedies import AdvancedShiftEigenvalues
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     _ = AdvancedShiftEigenvalues(rank=1).fit(np.diag([-3.0, 1.0]))
+    >>> w[0].category is DegenerateKernelWarning
+    True
     """

@@ -319,7 +319,7 @@ def test_compare_is_readable(capsys):
     knn = next(line for line in text.splitlines() if line.startswith("k-NN"))
     assert "#SV" not in knn and " k " in knn
     assert "indefinite SVM" in cmp.one_class
-    assert "ONE CLASS" in text and any("single class" in n for n in cmp.notes)
+    assert "FAILED: one class" in text and any("one class predicted" in n for n in cmp.notes)
     assert cmp.to_dict()["one_class"] == cmp.one_class
     # the rule says what it is and in which unit
     from indefsvm.remedies._compare import _recommend

@@ -1,6 +1,7 @@
 """Spectrum fixes, the Krein SVM and compare_remedies, against independent references."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -234,3 +235,65 @@ def test_decision_rule_best_breaks_exact_ties_only():
         {"square": same, "clip": same.copy()}, "best")
     with pytest.raises(KeyError):
         choose_method(errors, "banana")
+
+
+# -- issue 34, item 5: no remedy that destroys the kernel ------------------------------------
+
+
+def test_advanced_shift_auto_keeps_the_positive_part_of_the_readme_kernel():
+    # the README's heart / sigmoid kernel: the most negative eigenvalue (-120) is also the
+    # largest in size, and "auto" used to keep that direction alone, shifted to 0
+    from indefsvm.remedies import AdvancedShiftEigenvalues
+
+    X, _ = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", isvm.DegenerateKernelWarning)
+        fix = AdvancedShiftEigenvalues().fit(K)
+    lam = fix.eigenvalues_
+    Kf = fix.fit_transform(K)
+    assert np.abs(Kf).max() > 1.0
+    # every positive direction is kept, lifted by |lam_min|
+    kept = np.linalg.eigvalsh(Kf)
+    n_pos = int(np.count_nonzero(lam > fix.tol_))
+    assert fix.rank_ > n_pos and np.count_nonzero(kept > fix.tol_) >= n_pos
+    assert np.allclose(np.sort(kept)[-3:], np.sort(lam)[-3:] + fix.shift_)
+
+
+def test_a_fix_whose_kernel_is_zero_or_constant_warns_by_name():
+    from indefsvm.remedies import AdvancedShiftEigenvalues, ClipEigenvalues, SquareKernel
+
+    with pytest.warns(isvm.DegenerateKernelWarning, match="AdvancedShiftEigenvalues.*zero"):
+        AdvancedShiftEigenvalues(rank=1).fit(np.diag([-3.0, 1.0, 0.5]))
+    # clip of ee' - 2I: the one positive direction is e, the clipped kernel a constant
+    n = 5
+    with pytest.warns(isvm.DegenerateKernelWarning, match="ClipEigenvalues.*constant"):
+        ClipEigenvalues().fit(np.ones((n, n)) * 3.0 - 2.0 * np.eye(n))
+    with pytest.raises(ValueError, match="SquareKernel: K K would overflow"):
+        SquareKernel().fit(np.array([[1e200, 0.0], [0.0, 1e200]]))
+
+
+def _noise_kernel(seed=4):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(60, 5))
+    return np.tanh(0.5 * X @ X.T + 0.5), np.r_[np.ones(45), -np.ones(15)]
+
+
+def test_a_method_that_predicts_one_class_is_failed_not_ranked():
+    # 45 / 15 labels and a kernel of noise: clip predicts the majority in every fold (25 %
+    # error, the lowest), the others learn noise. The old code recommended clip.
+    K, y = _noise_kernel(1)
+    cmp = isvm.compare_remedies(K, y, cv=3, random_state=0, methods=["clip", "flip", "k-NN"])
+    assert "clip" in cmp.one_class
+    assert min(cmp.methods, key=cmp.mean_error) == "clip"
+    assert "Recommendation: clip" not in cmp.recommendation
+    assert "Failed" in " ".join(cmp.notes)
+    K, y = _noise_kernel(4)
+    search = isvm.RemedySearchCV(cv=3, random_state=0,
+                                 methods=["clip", "flip", "k-NN"]).fit(K, y)
+    assert set(search.comparison_.one_class) == {"clip", "flip"}
+    assert search.best_method_ == "k-NN"
+    assert "FAILED" in str(search.comparison_)
+    # every method failed: no recommendation is made up
+    everyone = isvm.compare_remedies(np.eye(60), y, cv=3, random_state=0, methods=["clip"])
+    assert everyone.recommendation.startswith("No recommendation")

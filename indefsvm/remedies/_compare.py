@@ -159,11 +159,14 @@ class RemedyComparison:
                            f"centred J K J: (p, q) = ({self.kernel['p']}, "
                            f"{self.kernel['q']}), negative mass "
                            f"{self.kernel['negative_mass_text']}")]
-        for name in sorted(self.methods, key=self.mean_error):
+        # the failed (one class in every fold) last: they are not ranked
+        for name in sorted(self.methods,
+                           key=lambda m: (m in self.one_class, self.mean_error(m))):
             e = self.fold_errors[name]
             size = (f"k {'/'.join(f'{c:g}' for c in self.chosen[name])}" if name == "k-NN"
                     else f"#SV {self.n_sv[name]:.0f}")
-            flag = ", ONE CLASS predicted in every fold" if name in self.one_class else ""
+            flag = (", FAILED: one class predicted in every fold, not ranked"
+                    if name in self.one_class else "")
             rows.append((name, f"error {100 * e.mean():5.2f} +/- {100 * e.std():5.2f} %, "
                                f"fit {self.fit_seconds[name]:.3f} s, {size}{flag}"))
         return rows
@@ -225,11 +228,31 @@ def choose_method(errors: dict, rule: str = "one-se") -> tuple[str, str, dict]:
     return chosen, best, paired
 
 
+def ranked_errors(errors: dict, failed: list) -> dict:
+    """The methods that are ranked: all but those that predicted one class in every fold
+    (all of them if every method failed, so that a recommendation still names one)."""
+    kept = {m: e for m, e in errors.items() if m not in failed}
+    return kept or errors
+
+
+def failed_note(failed: list) -> str:
+    """The note that says which methods failed, and why they are not ranked."""
+    return (f"Failed (one class predicted on every test fold, not ranked): "
+            f"{', '.join(failed)} -- such a model learned nothing (its error is the share of "
+            "the other classes); try another C, another rank or check the kernel.")
+
+
 def _rank(name: str) -> int:
     return COST_ORDER.index(name) if name in COST_ORDER else len(COST_ORDER)
 
 
-def _recommend(errors: dict, how: str = "one-se") -> str:
+def _recommend(errors: dict, how: str = "one-se", failed=()) -> str:
+    if failed and set(errors) <= set(failed):
+        return ("No recommendation: every method predicted one class on every test fold, so "
+                "none learned anything at these parameters. Check the kernel "
+                "(indefsvm.check_kernel: is it nearly constant, or on the wrong scale?) or "
+                "search a wider grid (RemedySearchCV(param_grid=...)).")
+    errors = ranked_errors(errors, list(failed))
     means = {k: float(np.mean(v)) for k, v in errors.items()}
     stds = {k: float(np.std(v)) for k, v in errors.items()}
     chosen, best, paired = choose_method(errors, how)
@@ -391,12 +414,9 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         n_sv={m: float(np.mean([f[m][2] for f in per_fold])) for m in names},
         chosen={m: [f[m][3] for f in per_fold] for m in names}, kernel=kernel, cv=cv, n=n)
     out.one_class = [m for m in names if all(f[m][4] for f in per_fold)]
-    out.recommendation = _recommend(errors)
+    out.recommendation = _recommend(errors, failed=out.one_class)
     if out.one_class:
-        out.notes.append(f"Predicted a single class on every test fold: "
-                         f"{', '.join(out.one_class)} -- such a model learned nothing (its "
-                         "error is the share of the other classes); try another C or check "
-                         "the kernel.")
+        out.notes.append(failed_note(out.one_class))
     if "Krein SVM" in names and "flip" in names:
         out.notes.append("The Krein SVM and flip make the same decisions (the Krein SVM "
                          "predicts with the original kernel and back-projected coefficients, "

@@ -129,7 +129,8 @@ def _pairs(y_idx, n_classes):
 
 def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
     """Fit the one-vs-one SVM on the fixed training kernel for each C (ascending), score it
-    on the fixed test rows. Returns {C: (score, fit s, score s, n_sv, converged)}."""
+    on the fixed test rows. Returns {C: (score, fit s, score s, n_sv, converged, one class
+    predicted)}."""
     n_classes = classes.shape[0]
     members = _pairs(y_idx, n_classes)
     n = y_idx.shape[0]
@@ -152,33 +153,36 @@ def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
         coefs = [r.alpha * m[4] for r, m in zip(res, members, strict=True)]
         model = _FoldModel()._set(classes, [(a, b, pos) for a, b, pos, _, _ in members],
                                   [m[3] for m in members], coefs, [r.b for r in res])
-        score = _score(scorer, model, Rf, y_te)
+        score, one = _score(scorer, model, Rf, y_te)
         sv = np.zeros(n, dtype=bool)
         for m, c in zip(members, coefs, strict=True):
             sv[m[3][c != 0]] = True
         out[C] = (score, t1 - t0, time.perf_counter() - t1, int(sv.sum()),
-                  all(r.converged for r in res))
+                  all(r.converged for r in res), one)
     return out
 
 
 def _score(scorer, model, R, y_te):
+    """(score, whether the model predicted one class on every test row)."""
+    pred = model.predict(R)
+    one = bool(np.unique(pred).shape[0] == 1)
     if scorer is None:
-        return float(np.mean(model.predict(R) == y_te))
-    return float(scorer(model, R, y_te))
+        return float(np.mean(pred == y_te)), one
+    return float(scorer(model, R, y_te)), one
 
 
 def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_weight):
     """One fold at one kernel parameter: every candidate of ``plan`` (method -> [(index,
     params)]); k-NN (``knn``: [(index, k)]) when asked. Returns [(index, score, fit s,
-    score s, n_sv, converged)]."""
+    score s, n_sv, converged, one class predicted)]."""
     y_tr, y_te = y[train], y[test]
     # the classes of this training fold (a small class may miss a fold, as in GridSearchCV:
     # the fold's model then knows the others only)
     classes = np.unique(y_tr)
     if classes.shape[0] < 2:
         nan = float("nan")
-        return ([(i, nan, 0.0, 0.0, 0, True) for cands in plan.values() for i, _ in cands]
-                + [(i, nan, 0.0, 0.0, 0, True) for i, _ in knn])
+        return ([(i, nan, 0.0, 0.0, 0, True, False) for cands in plan.values()
+                 for i, _ in cands] + [(i, nan, 0.0, 0.0, 0, True, False) for i, _ in knn])
     y_idx = np.searchsorted(classes, y_tr)
     cw = class_weight_vector(class_weight, classes, y_tr)
     t0 = time.perf_counter()
@@ -232,10 +236,10 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
                                               method != _INDEF, scorer, y_te))
             t_fix, path = done[key]
             for index, params in group:
-                score, t_fit, t_score, n_sv, conv = path[params["C"]]
+                score, t_fit, t_score, n_sv, conv, one = path[params["C"]]
                 if method == "Krein SVM":
                     n_sv = train.shape[0]  # beta is dense: every training sample is used
-                out.append((index, score, t_fix + t_fit, t_score, n_sv, conv))
+                out.append((index, score, t_fix + t_fit, t_score, n_sv, conv, one))
     for index, k in knn:
         t = time.perf_counter()
         if kernel is not None:
@@ -245,6 +249,6 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
             Dtr, Dte = rank.transform(Ktr), rank.transform(Kte)
         model = KNeighborsClassifier(n_neighbors=k, metric="precomputed").fit(Dtr, y_tr)
         t1 = time.perf_counter()
-        out.append((index, _score(scorer, model, Dte, y_te), t1 - t, time.perf_counter() - t1,
-                    train.shape[0], True))
+        score, one = _score(scorer, model, Dte, y_te)
+        out.append((index, score, t1 - t, time.perf_counter() - t1, train.shape[0], True, one))
     return out

@@ -48,7 +48,7 @@ from .._validation import (
     user_stacklevel,
 )
 from ..exceptions import ConvergenceWarning
-from ._compare import RemedyComparison, _recommend, choose_method
+from ._compare import RemedyComparison, _recommend, choose_method, failed_note, ranked_errors
 from ._folds import KernelRanking, _task
 from ._methods import METHODS, svm_estimator
 
@@ -449,15 +449,16 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         scores = np.full((len(cands), n_folds), np.nan)
         fit_t, score_t = np.zeros_like(scores), np.zeros_like(scores)
         n_sv = np.zeros_like(scores)
+        one_class = np.zeros(scores.shape, dtype=bool)
         stopped = 0
         for done, ((f, _, _, _), rows) in enumerate(zip(jobs, Parallel(
                 n_jobs=self.n_jobs, return_as="generator")(
                 delayed(_task)(X, y, self.classes_, folds[f][0], folds[f][1], self.kernel,
                                g, plan, kn, scorer, self.class_weight)
                 for f, g, plan, kn in jobs), strict=True), 1):
-            for index, s, tf, ts, nsv, conv in rows:
+            for index, s, tf, ts, nsv, conv, one in rows:
                 scores[index, f], fit_t[index, f], score_t[index, f] = s, tf, ts
-                n_sv[index, f] = nsv
+                n_sv[index, f], one_class[index, f] = nsv, one
                 stopped += not conv
             if self.verbose:
                 logger.info("RemedySearchCV: task %d of %d done (fold %d, %.1f s)", done,
@@ -478,7 +479,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                           "the stopping rule held; their scores are those of the point "
                           "reached.", ConvergenceWarning, stacklevel=user_stacklevel())
         self.cv_results_ = self._results(cands, scores, fit_t, score_t)
-        self._choose(methods, cands, scores, fit_t, n_sv, X, y)
+        self._choose(methods, cands, scores, fit_t, n_sv, X, y, one_class)
         if self.refit:
             t = time.perf_counter()
             self.best_estimator_ = self._build(self.best_params_).fit(X, y)
@@ -505,11 +506,12 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         res["std_score_time"] = score_t.std(axis=1)
         return res
 
-    def _choose(self, methods, cands, scores, fit_t, n_sv, X, y):
+    def _choose(self, methods, cands, scores, fit_t, n_sv, X, y, one_class):
         rate = self.scoring in _RATE_SCORERS
         best_of, losses = {}, {}
         # the folds that trained (all of them, unless a training fold held one class)
         scores = scores[:, self._valid_folds]
+        one_class = one_class[:, self._valid_folds]
         mean = scores.mean(axis=1)
         mean = np.where(np.isnan(mean), -np.inf, mean)
         for m in methods:
@@ -519,15 +521,19 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             best_of[m] = i
             losses[m] = (1.0 - scores[i]) if rate else -scores[i]
         methods = [m for m in methods if np.isfinite(mean[best_of[m]])]
-        chosen, _, _ = choose_method({m: losses[m] for m in methods}, self.rule)
+        # a method whose best point predicted one class on every test fold learned nothing:
+        # reported as failed, not ranked
+        failed = [m for m in methods if one_class[best_of[m]].all()]
+        ranked = ranked_errors({m: losses[m] for m in methods}, failed)
+        chosen, _, _ = choose_method(ranked, self.rule)
         self.best_method_ = chosen
         self.best_index_ = int(best_of[chosen])
         self.best_params_ = dict(cands[self.best_index_])
         self.best_score_ = float(mean[self.best_index_])
         self.comparison_ = self._comparison(methods, cands, best_of, losses, fit_t, n_sv,
-                                            X, rate)
+                                            X, rate, failed)
 
-    def _comparison(self, methods, cands, best_of, losses, fit_t, n_sv, X, rate):
+    def _comparison(self, methods, cands, best_of, losses, fit_t, n_sv, X, rate, failed):
         from ..diagnostics import check_kernel
 
         g = self.best_params_.get("gamma")
@@ -553,7 +559,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             fit_seconds={m: float(fit_t[best_of[m]][ok].mean()) for m in methods},
             n_sv={m: float(n_sv[best_of[m]][ok].mean()) for m in methods}, chosen=chosen,
             kernel=kernel, cv=int(ok.sum()), n=X.shape[0])
-        out.recommendation = _recommend({m: losses[m] for m in methods}, self.rule)
+        out.one_class = list(failed)
+        out.recommendation = _recommend({m: losses[m] for m in methods}, self.rule, failed)
+        if failed:
+            out.notes.append(failed_note(failed))
         at = ", ".join(
             f"{m} " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                 for k, v in cands[best_of[m]].items() if k != "method")

@@ -24,6 +24,7 @@ design changes the training diagonal only).
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
@@ -31,7 +32,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import interruptible, unfitted_on_interrupt
 from .._tags import PairwiseInput
-from .._validation import check_kernel_matrix, check_kernel_rows
+from .._validation import check_kernel_matrix, check_kernel_rows, user_stacklevel
 
 __all__ = ["AdvancedShiftEigenvalues", "ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
            "SquareKernel"]
@@ -133,6 +134,24 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
         return self.fit(X)._fixed_kernel()
 
 
+def _check_fixed_spectrum(name, values, U, tol):
+    """Warn by name when the fixed kernel ``U diag(values) U'`` is zero or constant: an SVM
+    on it cannot tell the samples apart and predicts one class."""
+    from ..exceptions import DegenerateKernelWarning
+
+    kept = np.flatnonzero(np.abs(values) > tol)
+    n = U.shape[0]
+    what = None
+    if kept.size == 0:
+        what = "is zero (every eigenvalue it keeps is 0 after the fix)"
+    elif kept.size == 1 and n > 1 and float(U[:, kept[0]].sum()) ** 2 / n > 1.0 - 1e-9:
+        what = "is constant (its one direction is the all-ones vector)"
+    if what is not None:
+        warnings.warn(f"{name}: the fixed kernel {what}; an SVM on it predicts one class. "
+                      "Keep more directions (a larger rank) or choose another remedy.",
+                      DegenerateKernelWarning, stacklevel=user_stacklevel())
+
+
 class _EigenFix(_KernelFix):
     """clip / flip: the test transform is ``k U D U'`` with a diagonal D of the fix."""
 
@@ -143,6 +162,7 @@ class _EigenFix(_KernelFix):
         d = self._diag(lam)
         # k U D U' for all rows at once: the projector P = U D U' (symmetric)
         self.projector_ = (U * d) @ U.T
+        _check_fixed_spectrum(type(self).__name__, lam * d, U, self.tol_)
 
     def transform(self, X):
         """Apply the fix consistently to kernel rows k(x, x_train).
@@ -310,7 +330,11 @@ class AdvancedShiftEigenvalues(_EigenFix):
     rank : "auto", int or float, default="auto"
         ``"auto"``: the directions with ``|lam| > |lam_min|``, those above the level of the
         most negative eigenvalue, below which the spectrum cannot be told apart from the
-        indefiniteness (all of them when ``K`` is PSD). An integer: that many directions.
+        indefiniteness (all of them when ``K`` is PSD). When no positive eigenvalue lies
+        above that level (the most negative eigenvalue is also the largest in size, as for
+        many sigmoid kernels) those would be the most negative direction alone, shifted to
+        0: "auto" then keeps every direction down to the smallest positive eigenvalue, so
+        the fixed kernel is never zero. An integer: that many directions.
         A float in (0, 1]: the fewest directions (of largest ``|lam|``) holding that share
         of ``sum |lam|``.
     centered : bool, default=False
@@ -356,6 +380,11 @@ class AdvancedShiftEigenvalues(_EigenFix):
         self.rank = rank
         self.centered = centered
 
+    @staticmethod
+    def _shift_of(lam):
+        """``s = max(0, -lam_min)``."""
+        return float(max(0.0, -lam.min()))
+
     def _diag(self, lam):
         # the test transform's D = (lam + s) / lam on the kept directions, 0 elsewhere; the
         # fixed training kernel U diag(lam D) U' is then U_k diag(lam_k + s) U_k'
@@ -373,6 +402,14 @@ class AdvancedShiftEigenvalues(_EigenFix):
         if auto:
             floor = max(-float(lam[0]), self.tol_)
             k = int(np.count_nonzero(mag > floor))
+            if not np.any(lam[order[:k]] + self._shift_of(lam) > self.tol_):
+                # nothing positive above |lam_min| (the most negative eigenvalue is also the
+                # largest in size, as for many sigmoid kernels): the directions above the
+                # level would be that one alone, shifted to 0 -- a zero kernel. Keep the
+                # positive part of the spectrum instead, and the most negative direction
+                # (which the shift takes to 0).
+                pos = lam[order] > self.tol_
+                k = int(np.flatnonzero(pos).max()) + 1 if pos.any() else k
         elif isinstance(r, (int, np.integer)):
             k = int(r)
         elif r <= 1:
@@ -385,7 +422,7 @@ class AdvancedShiftEigenvalues(_EigenFix):
         self.rank_ = int(keep.size)
         # the shift of the whole spectrum (Muench et al. estimate lam_min by a von Mises
         # iteration), applied to the kept directions only
-        self.shift_ = float(max(0.0, -lam.min()))
+        self.shift_ = self._shift_of(lam)
         d = np.zeros_like(lam)
         d[keep] = (lam[keep] + self.shift_) / lam[keep]
         return d
@@ -414,6 +451,13 @@ class SquareKernel(_KernelFix):
     """
 
     _spectrum = None
+
+    def _fit_extra(self, K, lam, U):
+        big = float(np.abs(K).max()) if K.size else 0.0
+        if not np.isfinite(big * big * K.shape[0]):
+            raise ValueError(f"SquareKernel: K K would overflow (the largest |K_ij| is "
+                             f"{big:.3g}, n = {K.shape[0]}); scale the kernel down first "
+                             "(e.g. K / abs(K).max()).")
 
     def transform(self, X):
         """Test rows ``k K`` (centred first if ``centered``).
