@@ -35,7 +35,10 @@ class NystroemSanityReport:
     problems : list of dict
         Per one-vs-one problem: ``classes``, ``n``, ``n_sv``, ``n_bounded``,
         ``bounded_ratio`` (``n_bounded / n``), ``train_error``, ``kkt_gap``,
-        ``feasibility``, ``objective``, ``wMw``, ``margin`` (``2 / sqrt(wMw)`` or None),
+        ``feasibility``, ``objective``, ``wMw``, ``wMw_relative`` (``w'Sw / w'w`` in
+        [-1, 1]: the scale on which ``wMw`` is read; within ``RELATIVE_ZERO`` of 0 the sign
+        is not told), ``negative_share`` (the negative features' share of ``|w|^2``),
+        ``margin`` (``2 / sqrt(wMw)`` or None),
         ``class_mean_sqdist`` (``(mu_a - mu_b)' S (mu_a - mu_b)``, an upper bound on
         ``wMw``) and ``coef_error`` (largest difference between ``w`` recomputed and the
         model's ``coef_``, relative to its largest entry).
@@ -71,7 +74,9 @@ class NystroemSanityReport:
             head = "" if len(self.problems) == 1 else f"{p['classes'][0]} vs {p['classes'][1]}: "
             rows += [
                 (f"{head}KKT gap / |y'alpha|", f"{p['kkt_gap']:.3g} / {p['feasibility']:.3g}"),
-                (f"{head}w'Mw (original kernel)", f"{p['wMw']:.4g}"),
+                (f"{head}w'Mw (original kernel)",
+                 f"{p['wMw']:.4g}; w'Sw / w'w = {p['wMw_relative']:+.3f} (negative features "
+                 f"hold {p['negative_share']:.1%} of |w|^2): {_reading(p)}"),
                 (f"{head}bounded SVs", f"{p['n_bounded']} of {p['n']} "
                  f"({p['bounded_ratio']:.2%}); {p['n_sv']} SVs"),
                 (f"{head}training error", f"{p['train_error']:.2%}"),
@@ -94,6 +99,19 @@ class NystroemSanityReport:
         out["problems"] = [{**p, "classes": [str(c) for c in p["classes"]]}
                            for p in self.problems]
         return out
+
+
+#: |w'Sw| / w'w below this: w'Mw is 0 at the precision of the float32 features, its sign
+#: says nothing. (The absolute w'Mw, scaled by (2 / sum alpha)^2, is no guide: -7e-06 for a
+#: model whose w'Sw / w'w is -0.117, its negative features holding 56 % of |w|^2.)
+RELATIVE_ZERO = 1e-4
+
+
+def _reading(p) -> str:
+    rel = p["wMw_relative"]
+    if abs(rel) <= RELATIVE_ZERO:
+        return "about 0, the sign not told"
+    return "sensible" if rel > 0 else "counter-intuitive"
 
 
 def _row_blocks(n: int, d: int, block_bytes: int = 32 * 2**20):
@@ -132,7 +150,12 @@ def feature_report(dp) -> NystroemSanityReport:
         coef_error = float(np.abs(w - stored).max() / max(np.abs(w).max(), 1e-300))
         s_alpha = float(alpha.sum())
         wSw = float(w @ (S * w))
+        ww = float(w @ w)
         wMw = (2.0 / s_alpha) ** 2 * wSw if s_alpha > 0 else 0.0
+        # the scale that makes w'Mw readable: w'Sw / w'w lies in [-1, 1] (S = diag(+-1)),
+        # the positive features' share of |w|^2 minus the negative features'
+        rel = wSw / ww if ww > 0 else 0.0
+        neg_share = float(w[S < 0] @ w[S < 0]) / ww if ww > 0 else 0.0
         d = sum_pos / max(np.count_nonzero(yy > 0), 1) - sum_neg / max(
             np.count_nonzero(yy < 0), 1)
         n_bounded = int(np.count_nonzero(alpha >= C))
@@ -142,7 +165,8 @@ def feature_report(dp) -> NystroemSanityReport:
             "bounded_ratio": n_bounded / rows.shape[0],
             "train_error": float(np.mean(np.sign(f + bias) != yy)),
             "kkt_gap": float(gap), "feasibility": feas,
-            "objective": 0.5 * float(w @ w) - s_alpha, "wMw": wMw,
+            "objective": 0.5 * ww - s_alpha, "wMw": wMw, "wMw_relative": rel,
+            "negative_share": neg_share,
             "margin": 2.0 / np.sqrt(wMw) if wMw > 0 else None,
             "class_mean_sqdist": float(d @ (S * d)), "coef_error": coef_error})
     cmax = [float(np.max(p["C"])) if len(p["C"]) else 0.0 for p in dp.problems]
@@ -167,14 +191,28 @@ def _nystroem_notes(r: NystroemSanityReport, converged: bool) -> list[str]:
     if converged is not None and converged != r.is_stationary:
         notes.append(f"The model's converged_ = {converged} disagrees with this recomputation; "
                      "please report it.")
-    bad = [p for p in r.problems if p["wMw"] <= 0]
+    zero = [p for p in r.problems if abs(p["wMw_relative"]) <= RELATIVE_ZERO]
+    bad = [p for p in r.problems if p["wMw_relative"] < -RELATIVE_ZERO]
+    trained = "positive part" if r.remedy == "clip" else "flipped kernel"
     if bad:
+        worst = min(bad, key=lambda p: p["wMw_relative"])
         notes.append(
-            f"w'Mw <= 0 in {len(bad)} of {len(r.problems)} problem(s): read in the geometry "
-            "of the indefinite kernel the solution is a counter-intuitive convex-hull "
+            f"w'Mw < 0 in {len(bad)} of {len(r.problems)} problem(s) (w'Sw / w'w as low as "
+            f"{worst['wMw_relative']:+.3f}: the negative features hold "
+            f"{worst['negative_share']:.1%} of w's squared length): read in the geometry of "
+            "the indefinite kernel the solution is a counter-intuitive convex-hull "
             "classifier (Haasdonk 2005, §7.4), although the SVM trained on the "
-            f"{'positive part' if r.remedy == 'clip' else 'flipped kernel'} is convex.")
-    else:
+            f"{trained} is convex. That does not make its predictions wrong (training error "
+            f"{worst['train_error']:.2%}; check the test error). If you want the convex-hull "
+            "reading to hold, try a smaller C (w'Mw > 0 is possible while the class-mean "
+            "distance is > 0) or remedy='clip', which trains on the positive part only.")
+    if zero:
+        notes.append(
+            f"w'Mw is 0 within {RELATIVE_ZERO:g} of w'w in {len(zero)} of {len(r.problems)} "
+            "problem(s): the positive and negative features carry w equally, and its sign is "
+            "not determined at the precision of the features (float32) -- neither sensible "
+            "nor counter-intuitive.")
+    if not bad and not zero:
         notes.append("w'Mw > 0 in every problem: w and Mw point to the same side in the "
                      "geometry of the indefinite kernel too (Haasdonk 2005, §7.4).")
     worst = max(r.problems, key=lambda p: p["bounded_ratio"])

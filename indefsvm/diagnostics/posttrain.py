@@ -160,15 +160,54 @@ class PairwiseSanityReport:
     def __iter__(self):
         return iter(zip(self.pairs, self.reports, strict=True))
 
+    def counts(self) -> dict:
+        """How many pairs are sensible (stationary and ``w'Mw > 0``), not stationary, and
+        counter-intuitive (stationary with ``w'Mw <= 0``), and the worst pair: the least
+        stationary one (largest ``kkt_gap / tol``) if any is not stationary, else the one
+        of smallest ``w'Mw``."""
+        still = [r for r in self.reports if not r.is_stationary]
+        sensible = sum(r.is_stationary and r.wMw > 0 for r in self.reports)
+        counter = sum(r.is_stationary and r.wMw <= 0 for r in self.reports)
+        if still:
+            i = max(range(len(self.reports)), key=lambda i: (
+                not self.reports[i].is_stationary,
+                self.reports[i].kkt_gap / max(self.reports[i].tol, 1e-300)))
+        else:
+            i = min(range(len(self.reports)), key=lambda i: self.reports[i].wMw)
+        return {"pairs": len(self.reports), "sensible": int(sensible),
+                "not_stationary": len(still), "counter_intuitive": int(counter),
+                "worst": [str(c) for c in self.pairs[i]], "worst_index": int(i)}
+
+    @property
+    def overall(self) -> str:
+        """One line for the whole model: the counts of :meth:`counts` and the worst pair."""
+        c = self.counts()
+        worst = self.reports[c["worst_index"]]
+        a, b = c["worst"]
+        why = (f"KKT gap {worst.kkt_gap:.3g} > tol {worst.tol:g}" if not worst.is_stationary
+               else f"w'Mw = {worst.wMw:.4g}")
+        verdict = ("every pair is sensible" if c["sensible"] == c["pairs"] else
+                   "not every pair is sensible: read the worst pair's report below")
+        return (f"Overall: {c['sensible']} of {c['pairs']} one-vs-one pairs sensible, "
+                f"{c['not_stationary']} not stationary, {c['counter_intuitive']} "
+                f"counter-intuitive (w'Mw <= 0); worst pair {a} vs {b} ({why}); {verdict}.")
+
     def __str__(self) -> str:
-        return "\n\n".join(f"classes {a} vs {b}\n{r}" for (a, b), r in self)
+        return self.overall + "\n\n" + "\n\n".join(f"classes {a} vs {b}\n{r}"
+                                                   for (a, b), r in self)
 
     def _repr_html_(self) -> str:
-        return "".join(f"<h3>{html.escape(str(a))} vs {html.escape(str(b))}</h3>"
-                       f"{r._repr_html_()}" for (a, b), r in self)
+        return f"<p>{html.escape(self.overall)}</p>" + "".join(
+            f"<h3>{html.escape(str(a))} vs {html.escape(str(b))}</h3>"
+            f"{r._repr_html_()}" for (a, b), r in self)
 
     def to_dict(self) -> dict:
-        return {"pairs": [[str(a), str(b)] for a, b in self.pairs],
+        """JSON-serialisable dictionary: ``overall`` (the line), ``counts``, the pairs and
+        their reports."""
+        counts = self.counts()
+        counts.pop("worst_index")
+        return {"overall": self.overall, "counts": counts,
+                "pairs": [[str(a), str(b)] for a, b in self.pairs],
                 "reports": [r.to_dict() for r in self.reports]}
 
 
@@ -423,7 +462,8 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     ----------
     model : fitted estimator
         IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteOneClassSVM, KreinSVC,
-        NystroemSVC, or a Pipeline ending in one of the first four (after
+        NystroemSVC, a RemedySearchCV (the model it chose and refitted; an error if that is
+        k-NN, which has no dual), or a Pipeline ending in one of the first four (after
         ``DistanceKernel``, a spectrum fix, ...), reported on the kernel its transformers
         make of ``X``; a ``KreinSVC`` is reported by the SVM it trains on the flipped kernel
         ``|K|``; a ``NystroemSVC`` in feature space (:class:`NystroemSanityReport`).
@@ -456,6 +496,16 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     >>> rep.is_stationary, rep.wMw > 0
     (True, True)
     """
+    if hasattr(model, "best_method_") and hasattr(model, "comparison_"):
+        # a fitted RemedySearchCV: the report of the model it chose and refitted
+        if not hasattr(model, "best_estimator_"):
+            raise ValueError("sanity_report of a RemedySearchCV needs its refitted model: "
+                             "fit it with refit=True (the default).")
+        if model.best_method_ == "k-NN":
+            raise ValueError("The search chose k-NN, which has no dual problem to check: "
+                             "the sanity report is for the SVM methods. Restrict the search "
+                             "with methods=[...] without 'k-NN' to check an SVM.")
+        return sanity_report(model.best_estimator_, X, y, tol=tol)
     if hasattr(model, "steps"):
         # a Pipeline: the kernel its SVM was trained on is what its transformers made of X;
         # they are deterministic (distance kernels, spectrum fixes), so fresh copies refitted
@@ -470,7 +520,8 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     ask = getattr(model, "_dual_problems", None)
     if ask is None:
         raise ValueError(f"sanity_report needs a fitted IndefiniteSVC, IndefiniteNuSVC, "
-                         f"IndefiniteSVR, IndefiniteOneClassSVM, KreinSVC, NystroemSVC or a "
+                         f"IndefiniteSVR, IndefiniteOneClassSVM, KreinSVC, NystroemSVC, "
+                         f"RemedySearchCV or a "
                          f"Pipeline ending in one of them; got {type(model).__name__}.")
     # the model hands over its dual problems; everything else is recomputed here
     dp = ask(X, y, tol)
