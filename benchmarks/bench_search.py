@@ -191,7 +191,6 @@ def _distances(task):
 def _one_search(Dtr, ytr, Dte, yte, cv, n_jobs):
     """The search with a cv; each method at its best CV point refitted and tested; the
     choice of each rule, and naive selection. Errors in %."""
-    from indefsvm.remedies._compare import choose_method
 
     t1 = time.perf_counter()
     search = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), cv=cv, random_state=0,

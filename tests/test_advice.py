@@ -1,6 +1,7 @@
 """Issue 34: from a verdict to the model it recommends -- sanity reports for every model the
 library makes, and the command line training what it recommends."""
 
+import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
@@ -89,3 +90,146 @@ def test_the_nystroem_reading_of_a_counter_intuitive_model_gives_advice():
     prob["wMw_relative"] = 2e-5
     notes = " ".join(_nystroem_notes(rep, True))
     assert "not determined" in notes and "counter-intuitive convex-hull" not in notes
+
+
+# -- item 2: the command line trains what it recommends --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kernel_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("advice")
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    X, y, Xt = X[:120], y[:120], X[120:150]
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    Kt = isvm.kernel_matrix(Xt, X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    np.save(d / "K.npy", K)
+    np.save(d / "Kt.npy", Kt)
+    np.savetxt(d / "y.txt", y, fmt="%d")
+    D = isvm.pairwise_distances(X)
+    np.save(d / "D.npy", D)
+    np.save(d / "Dt.npy", isvm.pairwise_distances(Xt, X))
+    return d, K, Kt, y, X, Xt
+
+
+def _predicted(capsys, argv):
+    from indefsvm.cli import main
+
+    capsys.readouterr()
+    assert main(argv) == 0
+    return np.array([float(v) for v in capsys.readouterr().out.split()])
+
+
+@pytest.mark.parametrize("option, method", [
+    ("clip", "clip"), ("flip", "flip"), ("shift", "shift"),
+    ("advanced-shift", "advanced shift"), ("square", "square"), ("cne", "CNE"),
+    ("rne", "RNE"), ("krein", "Krein SVM")])
+def test_fit_remedy_on_a_whole_kernel_is_the_method_of_the_table(kernel_files, capsys, option,
+                                                                 method):
+    from indefsvm.cli import main
+    from indefsvm.remedies._methods import svm_estimator
+
+    d, K, Kt, y, _, _ = kernel_files
+    model = str(d / f"{option}.skops")
+    assert main(["fit", str(d / "K.npy"), "--labels", str(d / "y.txt"), "--remedy", option,
+                 "-C", "10", "--cv", "0", "--save", model]) == 0
+    out = capsys.readouterr().out
+    assert f"--remedy {option}" in out and "model saved to" in out
+    pred = _predicted(capsys, ["predict", model, str(d / "Kt.npy")])
+    # the same method built by the library's table, fitted in Python
+    ref = svm_estimator(method, {"C": 10.0}).fit(K, y)
+    assert np.array_equal(pred, ref.predict(Kt))
+
+
+def test_fit_remedy_on_distances_and_on_features(kernel_files, capsys):
+    from indefsvm.cli import main
+
+    d, K, Kt, y, X, Xt = kernel_files
+    model = str(d / "dist-flip.skops")
+    assert main(["fit", str(d / "D.npy"), "--labels", str(d / "y.txt"), "--distances",
+                 "--remedy", "flip", "--cv", "0", "--save", model]) == 0
+    pred = _predicted(capsys, ["predict", model, str(d / "Dt.npy"), "--distances"])
+    from sklearn.pipeline import Pipeline
+
+    ref = Pipeline([("k", isvm.DistanceKernel()),
+                    ("fix", isvm.remedies.FlipEigenvalues()),
+                    ("svm", isvm.IndefiniteSVC(kernel="precomputed"))]).fit(
+        np.load(d / "D.npy"), y)
+    assert np.array_equal(pred, ref.predict(np.load(d / "Dt.npy")))
+    # features: the Krein SVM computes its kernel itself; a spectrum fix needs the matrix
+    np.savetxt(d / "X.csv", np.c_[y, X], delimiter=",")
+    np.savetxt(d / "Xt.csv", np.c_[np.ones(len(Xt)), Xt], delimiter=",")
+    model = str(d / "feat-krein.skops")
+    assert main(["fit", str(d / "X.csv"), "--label-column", "0", "--kernel", "sigmoid",
+                 "--gamma", "0.01", "--coef0", "-0.5", "--remedy", "krein", "--cv", "0",
+                 "--save", model]) == 0
+    pred = _predicted(capsys, ["predict", model, str(d / "Xt.csv"), "--label-column", "0"])
+    ref = isvm.KreinSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5).fit(X, y)
+    assert np.array_equal(pred, ref.predict(Xt))
+    assert main(["fit", str(d / "X.csv"), "--label-column", "0", "--remedy", "clip"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("indefsvm: error:") == 1 and "whole kernel matrix" in err
+    assert main(["fit", str(d / "X.csv"), "--label-column", "0", "--nystroem", "10",
+                 "--remedy", "square"]) == 2
+    assert "krein, flip or clip" in capsys.readouterr().err
+
+
+def test_a_changed_remedy_model_file_is_refused(kernel_files, capsys):
+    import skops.io as sio
+
+    from indefsvm.cli import main
+
+    d, *_ = kernel_files
+    assert main(["fit", str(d / "K.npy"), "--labels", str(d / "y.txt"), "--remedy", "clip",
+                 "--cv", "0", "--save", str(d / "c.skops")]) == 0
+    model = sio.load(d / "c.skops", trusted=sio.get_untrusted_types(file=d / "c.skops"))
+    model.steps[0][1].projector_[0, 0] = np.nan
+    sio.dump(model, d / "bad.skops")
+    capsys.readouterr()
+    assert main(["predict", str(d / "bad.skops"), str(d / "Kt.npy")]) == 1
+    assert "kernel fix whose projector" in capsys.readouterr().err
+
+
+def test_compare_search_saves_its_choice_and_prints_the_command_that_retrains_it(
+        kernel_files, capsys):
+    import shlex
+
+    import skops.io as sio
+
+    from indefsvm.cli import main
+
+    d, *_ = kernel_files
+    saved = str(d / "search.skops")
+    assert main(["compare", str(d / "D.npy"), "--labels", str(d / "y.txt"), "--distances",
+                 "--search", "--cv", "3", "--save", saved]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("To train it again: "))
+    command = shlex.split(line.removeprefix("To train it again: "))
+    assert command[:2] == ["indefsvm", "fit"]
+    again = str(d / "again.skops")
+    command[command.index("--save") + 1] = again
+    assert main(command[1:] + ["--cv", "0"]) == 0
+    Dt = np.load(d / "Dt.npy")
+    a = sio.load(saved, trusted=sio.get_untrusted_types(file=saved))
+    b = sio.load(again, trusted=sio.get_untrusted_types(file=again))
+    assert np.allclose(a.decision_function(Dt), b.decision_function(Dt), atol=1e-9)
+    capsys.readouterr()
+    pred = _predicted(capsys, ["predict", saved, str(d / "Dt.npy"), "--distances"])
+    assert np.array_equal(pred, a.predict(Dt))
+
+
+def test_compare_prints_a_fit_command_and_refuses_save_without_search(kernel_files, capsys):
+    import shlex
+
+    from indefsvm.cli import main
+
+    d, *_ = kernel_files
+    assert main(["compare", str(d / "K.npy"), "--labels", str(d / "y.txt"), "--cv", "3",
+                 "--save", str(d / "x.skops")]) == 2
+    assert "add --search" in capsys.readouterr().err
+    assert main(["compare", str(d / "K.npy"), "--labels", str(d / "y.txt"), "--cv", "3",
+                 "--C-grid", "0.1,1,10"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("To train it: "))
+    command = shlex.split(line.removeprefix("To train it: "))
+    command[command.index("--save") + 1] = str(d / "rec.skops")
+    assert main(command[1:] + ["--cv", "0"]) == 0

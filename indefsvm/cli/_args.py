@@ -126,6 +126,20 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed")
 
 
+#: fit --remedy: the command line's names of the remedy methods (lower case, no spaces)
+REMEDIES = {"clip": "clip", "flip": "flip", "shift": "shift",
+            "advanced-shift": "advanced shift", "square": "square", "cne": "CNE",
+            "rne": "RNE", "krein": "Krein SVM"}
+
+#: the remedies NystroemSVC has (fit --nystroem M --remedy ...)
+NYSTROEM_REMEDIES = ("krein", "flip", "clip")
+
+
+def remedy_option(method: str) -> str:
+    """The ``--remedy`` value of a method of the table ("advanced shift" -> advanced-shift)."""
+    return next(k for k, v in REMEDIES.items() if v == method)
+
+
 def _extra_params(args) -> dict | None:
     """kernel_params of the kernels with parameters of their own (--p, --rho)."""
     if args.kernel == "pseudo_euclidean":
@@ -180,10 +194,6 @@ def _resolve_defaults(args) -> None:
             args.file, args.distances = args.distances, True
     if not hasattr(args, "kernel"):
         return
-    if getattr(args, "nystroem", None) is None and getattr(args, "remedy", "krein") != "krein":
-        raise CLIError("--remedy chooses the kernel of NystroemSVC: it applies with "
-                       "--nystroem M only (for the remedies on a whole kernel, see "
-                       "'indefsvm compare').", EXIT_USAGE)
     # what the user gave, before the defaults fill in: options that do not apply are refused
     args.explicit = [opt for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"),
                                            ("--coef0", "coef0"), ("--degree", "degree"),

@@ -18,7 +18,14 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_classes, _check_output_folder, _load, _read_matrix
+from ._io import (
+    _atomic_write,
+    _check_classes,
+    _check_output_file,
+    _check_output_folder,
+    _load,
+    _read_matrix,
+)
 from ._models import _distance_kernel
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
@@ -29,6 +36,12 @@ def run(args) -> int:
 
     if args.out:
         _check_output_folder(args.out, "--out")  # before the work, not after it
+    if args.save:
+        if not args.search:
+            raise CLIError("--save keeps the model the search chose and refitted: add "
+                           "--search (a plain comparison refits nothing; it prints the fit "
+                           "command of its recommendation).", EXIT_USAGE)
+        _check_output_file(args.save, "--save")
     data, y, desc, precomputed = _load(args)
     labels, counts = np.unique(y, return_counts=True)
     _check_classes(y, args.cv)
@@ -78,13 +91,71 @@ def run(args) -> int:
                                random_state=args.seed, n_jobs=args.n_jobs,
                                class_weight="balanced" if args.balanced else None,
                                verbose=bar.active or args.verbose)
+    command = None
+    if cmp.recommended is not None:
+        C = 1.0
+        if args.C_grid:
+            # the C the inner cross-validation chose most often for that method
+            values, counts = np.unique(np.asarray(cmp.chosen[cmp.recommended], dtype=float),
+                                       return_counts=True)
+            C = float(values[np.argmax(counts)])
+        command = fit_command(args, cmp.recommended, {"C": C}, precomputed)
     if args.json:
-        print(json.dumps(cmp.to_dict(), indent=2))
+        print(json.dumps({**cmp.to_dict(), "fit_command": command}, indent=2))
     else:
         print(cmp)
+        if command is not None:
+            print(f"\nTo train it: {command}")
     if args.out:
         _write_compare_page(args, cmp, K, desc, precomputed, "compare", "compared")
     return 0
+
+
+def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
+    """The ``indefsvm fit`` command that trains ``method`` with ``params`` on the data of
+    this ``compare`` (or a sentence that says why no command does)."""
+    import shlex
+
+    from ..remedies._methods import INDEF, KNN, KREIN
+    from ._args import remedy_option
+
+    if method == KNN:
+        return ("(k-NN has no 'indefsvm fit' model: scikit-learn's "
+                "KNeighborsClassifier(n_neighbors=k, metric='precomputed') on the distances "
+                "is that model)")
+    if not precomputed and not args.distances and method not in (INDEF, KREIN):
+        return (f"(--remedy {remedy_option(method)} fixes a whole kernel matrix: write it "
+                f"first, numpy.save('K.npy', indefsvm.kernel_matrix(X, kernel="
+                f"'{args.kernel}', ...)), then indefsvm fit K.npy --labels y.txt --remedy "
+                f"{remedy_option(method)} -C {params['C']:g})")
+    words = ["indefsvm", "fit"]
+    words += [args.file] if args.file else ["--dataset", args.dataset]
+    if args.labels:
+        words += ["--labels", args.labels]
+    if args.label_column is not None:
+        words += ["--label-column", str(args.label_column)]
+    if getattr(args, "zero_based", False):
+        words += ["--zero-based"]
+    if args.distances:
+        words += ["--distances", "--kernel", args.kernel]
+        gamma = params.get("gamma", args.gamma)
+        if gamma is not None and gamma != "median":
+            # every digit: the command must train the very model the search chose
+            words += ["--gamma", repr(float(gamma)) if isinstance(gamma, (int, float))
+                      else str(gamma)]
+        if args.kernel == "polynomial":
+            words += ["--coef0", f"{args.coef0:g}", "--degree", str(args.degree)]
+    elif not precomputed:
+        words += ["--kernel", args.kernel]
+        for option in ("gamma", "coef0", "degree"):
+            value = getattr(args, option, None)
+            if value is not None and f"--{option}" in getattr(args, "explicit", []):
+                words += [f"--{option}", f"{value:g}" if isinstance(value, float)
+                          else str(value)]
+    if method != INDEF:
+        words += ["--remedy", remedy_option(method)]
+    words += ["-C", f"{params['C']:g}", "--save", "model.skops"]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -> None:
@@ -143,18 +214,34 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
         # any other error is one of the data's: exit 1, as everywhere
     cmp = search.comparison_
     params = {k: v for k, v in search.best_params_.items() if k != "method"}
+    command = fit_command(args, search.best_method_, {"C": 1.0, **params}, precomputed)
+    saved = None
+    if args.save and search.best_method_ != "k-NN":
+        import skops.io as sio
+
+        _atomic_write(args.save, lambda tmp: sio.dump(search.best_estimator_, tmp))
+        saved = args.save
     if args.json:
         print(json.dumps({**cmp.to_dict(), "best_method": search.best_method_,
                           "best_params": params, "best_score": search.best_score_,
-                          "rule": search.rule}, indent=2, default=str))
+                          "rule": search.rule, "fit_command": command, "model_file": saved},
+                         indent=2, default=str))
     else:
         print(cmp)
         shown = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
                           for k, v in params.items())
         print(f"\nChosen ({search.rule} rule): {search.best_method_}, {shown}; "
               f"cross-validated accuracy {100 * search.best_score_:.2f} %.")
+        print(f"To train it again: {command}")
+        if saved:
+            print(f"model saved to {saved} (refitted on all {K.shape[0]} samples; "
+                  f"'indefsvm predict {saved} DATA' applies it)")
     if args.out:
         _write_compare_page(args, cmp, K, desc, precomputed, "search", "searched")
+    if args.save and saved is None:
+        raise CLIError(f"the search chose k-NN, which 'indefsvm predict' cannot apply: no "
+                       f"model was saved to {args.save}. Search the SVM methods only, or use "
+                       "scikit-learn's KNeighborsClassifier(metric='precomputed').")
     return 0
 
 
@@ -185,6 +272,9 @@ def add_parser(sub) -> None:
                          help="class weights n / (n_classes * n_c) in every SVM")
     compare.add_argument("--n-jobs", type=int, default=None,
                          help="folds in parallel (joblib; default one at a time)")
+    compare.add_argument("--save", metavar="MODEL",
+                         help="with --search: save the chosen model, refitted on all the data "
+                              "(a .skops file for 'indefsvm predict')")
     compare.add_argument("--out", help="also write an HTML page with a figure to this folder")
     compare.add_argument("--json", action="store_true", help="print JSON instead of text")
     _common(compare)

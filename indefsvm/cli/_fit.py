@@ -9,7 +9,14 @@ import warnings
 
 import numpy as np
 
-from ._args import DISTANCE_KINDS, _add_data_args, _add_model_args, _common, _positive_int
+from ._args import (
+    DISTANCE_KINDS,
+    REMEDIES,
+    _add_data_args,
+    _add_model_args,
+    _common,
+    _positive_int,
+)
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_classes, _check_output_file, _load
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
@@ -32,6 +39,8 @@ def run(args) -> int:
     model = _estimator(args, precomputed)
     if getattr(args, "nystroem", None) is not None:
         return _fit_nystroem(args, model, X, y, desc)
+    if args.remedy is not None:
+        return _fit_remedy(args, model, X, y, desc, precomputed)
     clf = _svc(model)
     n_classes = np.unique(y).shape[0]
     bar = (_bar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2, "starts",
@@ -146,6 +155,73 @@ def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) ->
     return 0
 
 
+def _fit_remedy(args, model, X, y, desc, precomputed) -> int:
+    """fit --remedy R: the fix of the whole kernel (or the Krein SVM), then the SVM; the
+    solution of each one-vs-one problem as for the plain fit."""
+    from .._validation import plain_label
+    from ..exceptions import ConvergenceWarning
+    from ._args import REMEDIES
+
+    t0 = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X, y)
+    seconds = time.perf_counter() - t0
+    train_acc = model.score(X, y)
+    _save(args, model)
+    last = model.steps[-1][1] if hasattr(model, "steps") else model
+    svc = getattr(last, "svc_", last)  # the Krein SVM's SVM on the flipped kernel
+    rows = [{"pair": [str(plain_label(svc.classes_[p])) for p in svc._pairs[k][:2]],
+             "status": res.status, "iterations": res.n_iter, "objective": res.objective,
+             "kkt_gap": res.kkt_gap, "n_sv": res.n_sv, "n_bounded_sv": res.n_bounded,
+             "b": res.b} for k, res in enumerate(svc.solver_results_)]
+    distances = bool(args.distances)
+    params = {}
+    if distances:
+        params = {k: v for k, v in _fitted_params(model).items() if k != "distances"}
+    elif not precomputed:
+        params = dict(getattr(last, "_params", {}))
+    summary = {
+        "data": desc, "n_samples": int(X.shape[0]),
+        "n_features": None if precomputed else int(X.shape[1]),
+        "kernel": (f"distances ({DISTANCE_KINDS[args.kernel]})" if distances
+                   else "precomputed" if precomputed else args.kernel),
+        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
+                              and not isinstance(v, bool) else v) for k, v in params.items()},
+        "remedy": args.remedy, "method": REMEDIES[args.remedy],
+        "C": args.C, "tol": args.tol, "fit_seconds": seconds, "problems": rows,
+        "training_accuracy": float(train_acc), "cv_folds": args.cv,
+        "cv_accuracy_mean": None, "cv_accuracy_std": None, "model_file": args.save,
+        "warnings": [str(w.message) for w in caught
+                     if issubclass(w.category, (ConvergenceWarning, UserWarning))],
+    }
+    return _finish(args, X, y, precomputed, seconds, train_acc, summary,
+                   lambda: _print_remedy(args, X, desc, precomputed, model, svc, rows,
+                                         summary))
+
+
+def _print_remedy(args, X, desc, precomputed, model, svc, rows, summary) -> None:
+    params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
+                       for k, v in summary["kernel_params"].items())
+    shape = (f"{X.shape[0]} x {X.shape[0]} "
+             + ("distance" if args.distances else "kernel") + " matrix" if precomputed
+             else f"{X.shape[0]} samples, {X.shape[1]} features")
+    print(f"data        {desc}: {shape}, {len(svc.classes_)} classes")
+    names = [type(step).__name__ for _, step in model.steps] if hasattr(model, "steps") \
+        else [type(model).__name__]
+    if args.distances:
+        names[0] = f"DistanceKernel({params})"
+    print(f"model       {' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
+          f"tol={args.tol:g})")
+    for row in rows:
+        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
+        print(f"  iterations        {row['iterations']}")
+        print(f"  objective F(a)    {row['objective']:.10g}")
+        print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
+        print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
+        print(f"  bias b            {row['b']:.6g}")
+
+
 def _fit_nystroem(args, model, X, y, desc) -> int:
     """fit --nystroem M: fit, report per problem, cross-validate, save."""
     from ..exceptions import ConvergenceWarning
@@ -233,7 +309,11 @@ def add_parser(sub) -> None:
                      help="train NystroemSVC on Krein-space Nystroem features with M "
                           "landmarks (for 10^4 - 10^6 samples) instead of the SMO on the "
                           "whole kernel")
-    fit.add_argument("--remedy", default="krein", choices=["krein", "flip", "clip"],
-                     help="with --nystroem: the SVM's kernel (default krein)")
+    fit.add_argument("--remedy", default=None, choices=list(REMEDIES),
+                     help="train on a fixed kernel: on a whole kernel or --distances any of "
+                          "them (advanced-shift: Muench et al. 2020; cne / rne: clip / flip "
+                          "of the centred kernel; krein: the Krein SVM, which also takes "
+                          "features with --kernel); with --nystroem M: krein (default), flip "
+                          "or clip")
     _common(fit)
     fit.set_defaults(func=run)

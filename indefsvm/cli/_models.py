@@ -32,7 +32,19 @@ TRUSTED_TYPES = (
     # the committed files of tests/data/models_0.1.0)
     "indefsvm.remedies._nystroem_svc.NystroemSVC",
     "indefsvm.remedies._nystroem.KreinNystroem",
+    # fit --remedy on a whole kernel (and compare --search --save): the fix, then the SVM;
+    # the Krein SVM
+    "indefsvm.remedies._spectrum_fix.ClipEigenvalues",
+    "indefsvm.remedies._spectrum_fix.FlipEigenvalues",
+    "indefsvm.remedies._spectrum_fix.ShiftEigenvalues",
+    "indefsvm.remedies._spectrum_fix.AdvancedShiftEigenvalues",
+    "indefsvm.remedies._spectrum_fix.SquareKernel",
+    "indefsvm.remedies._krein.KreinSVC",
 )
+
+#: the kernel fixes a model file may hold in front of its SVM
+_FIX_TYPES = ("ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
+              "AdvancedShiftEigenvalues", "SquareKernel")
 
 
 def _distance_kernel(args):
@@ -56,6 +68,8 @@ def _estimator(args, precomputed: bool):
 
     if getattr(args, "nystroem", None) is not None:
         return _nystroem_estimator(args, precomputed)
+    if getattr(args, "remedy", None) is not None:
+        return _remedy_estimator(args, precomputed)
 
     if getattr(args, "distances", False):
         from sklearn.pipeline import Pipeline
@@ -82,6 +96,79 @@ def _estimator(args, precomputed: bool):
     return clf
 
 
+def _remedy_estimator(args, precomputed: bool):
+    """fit --remedy R on a whole kernel or on distances: the method of the remedy table (the
+    fix, then IndefiniteSVC; or KreinSVC), behind a DistanceKernel with --distances."""
+    from sklearn.pipeline import Pipeline
+
+    from ..remedies import KreinSVC
+    from ..remedies._methods import svm_estimator
+    from ..svm import IndefiniteSVC
+    from ._args import REMEDIES
+
+    method = REMEDIES[args.remedy]
+    distances = bool(getattr(args, "distances", False))
+    for option, value, default in (("--restarts", args.restarts, 0),
+                                   ("--no-shrinking", args.no_shrinking, False),
+                                   ("--init", args.init, "zero"),
+                                   ("--wss", args.wss, "second_order")):
+        if value != default:
+            raise CLIError(f"{option} is not an option of --remedy {args.remedy} (the fixed "
+                           f"kernel is trained with the default SMO): drop {option}.",
+                           EXIT_USAGE)
+    if not precomputed and not distances:
+        if method != "Krein SVM":
+            raise CLIError(
+                f"--remedy {args.remedy} fixes the spectrum of a whole kernel matrix: give the "
+                "kernel (a square .npy or CSV FILE with --labels; numpy.save('K.npy', "
+                f"indefsvm.kernel_matrix(X, kernel='{args.kernel}', ...)) writes one), or "
+                "distances with --distances, or train on these features with --nystroem M "
+                "--remedy clip|flip|krein.", EXIT_USAGE)
+        if args.kernel == "pseudo_euclidean" and args.pe_p is None:
+            raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
+                           EXIT_USAGE)
+        clf = KreinSVC(kernel=args.kernel, C=args.C, gamma=args.gamma, coef0=args.coef0,
+                       degree=args.degree, kernel_params=_extra_params(args), tol=args.tol,
+                       max_iter=args.max_iter, cache_size=args.cache_size)
+        _check_params(clf)
+        return clf
+    est = svm_estimator(method, {"C": args.C})
+    svc = est.steps[-1][1] if isinstance(est, Pipeline) else est
+    svc.set_params(tol=args.tol, max_iter=args.max_iter, cache_size=args.cache_size)
+    if isinstance(svc, IndefiniteSVC):
+        svc.set_params(random_state=args.seed, verbose=args.verbose)
+    _check_params(svc)
+    if not distances:
+        return est
+    steps = est.steps if isinstance(est, Pipeline) else [("svm", est)]
+    return Pipeline([("distancekernel", _distance_kernel(args))] + steps)
+
+
+def _check_params(est) -> None:
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    try:
+        est._validate_params()
+    except (InvalidParameterError, ValueError) as exc:
+        raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
+
+
+def model_input(model) -> tuple[bool, bool, int | None]:
+    """What a saved model predicts from: ``(distances, precomputed, n_train)`` -- distances to
+    the training objects, kernel rows ``k(x, x_train)``, or features (``n_train`` None)."""
+    from ..distances import DistanceKernel
+
+    first = model.steps[0][1] if hasattr(model, "steps") else model
+    if isinstance(first, DistanceKernel):
+        return True, True, int(first.n_fit_)
+    if type(first).__name__ in _FIX_TYPES:
+        return False, True, int(first.n_train_)
+    if getattr(first, "kernel", None) == "precomputed":
+        n = getattr(first, "n_train_", None)
+        return False, True, int(n if n is not None else first.shape_fit_[0])
+    return False, False, None
+
+
 def _nystroem_estimator(args, precomputed: bool):
     """fit --nystroem M: NystroemSVC on the data's features."""
     from ..remedies import NystroemSVC
@@ -106,6 +193,15 @@ def _nystroem_estimator(args, precomputed: bool):
     if args.kernel in ("pseudo_euclidean",):
         raise CLIError("--nystroem takes the kernels computed from features by name; "
                        "pseudo_euclidean is not one of them.", EXIT_USAGE)
+    if args.remedy is None:
+        args.remedy = "krein"
+    from ._args import NYSTROEM_REMEDIES
+
+    if args.remedy not in NYSTROEM_REMEDIES:
+        raise CLIError(f"--nystroem trains on Krein-space features with --remedy krein, flip "
+                       f"or clip; --remedy {args.remedy} fixes a whole kernel: drop --nystroem "
+                       "and give the kernel (or --distances), or choose one of those three.",
+                       EXIT_USAGE)
     clf = NystroemSVC(
         kernel=args.kernel, n_components=args.nystroem, remedy=args.remedy, C=args.C,
         gamma=args.gamma, coef0=args.coef0, degree=args.degree,
@@ -141,8 +237,9 @@ def _cross_validate(args, X, y, precomputed):
     bar = _bar(args, len(folds), "cross-validation")
     scores = []
     template = _estimator(args, precomputed)
-    template.set_params(**{"indefinitesvc__verbose" if _svc(template) is not template
-                           else "verbose": False})
+    # quiet folds: every verbose of the model (its SVM's, inside a pipeline) off
+    template.set_params(**{k: False for k, v in template.get_params().items()
+                           if k.split("__")[-1] == "verbose" and v is not False})
     if hasattr(template, "n_components") and args.nystroem > min(
             len(train) for train, _ in folds):
         raise CLIError(f"--nystroem {args.nystroem} is more than the "
@@ -283,18 +380,34 @@ def _check_model(model, path: str) -> None:
     if type(model) is NystroemSVC:
         _check_nystroem_model(model, bad, KreinNystroem)
         return
+    from ..remedies import KreinSVC
+
     svc = model
+    fix = None
     if hasattr(model, "steps"):
-        if (len(model.steps) != 2 or not isinstance(model.steps[0][1], DistanceKernel)
-                or not isinstance(model.steps[1][1], IndefiniteSVC)):
-            bad("holds a pipeline other than DistanceKernel + IndefiniteSVC")
-        dk = model.steps[0][1]
-        if not (isinstance(getattr(dk, "n_fit_", None), int) and dk.n_fit_ > 0):
-            bad("holds a distance kernel without its training size")
-        _check_distance_kernel(dk, bad)
-        svc = model.steps[1][1]
+        steps = [step for _, step in model.steps]
+        # [DistanceKernel] [a fix] then IndefiniteSVC or KreinSVC (what fit writes)
+        dk = steps.pop(0) if steps and isinstance(steps[0], DistanceKernel) else None
+        fix = steps.pop(0) if len(steps) > 1 and type(steps[0]).__name__ in _FIX_TYPES \
+            else None
+        if len(steps) != 1 or not isinstance(steps[0], (IndefiniteSVC, KreinSVC)) or (
+                dk is None and fix is None):
+            bad("holds a pipeline other than [DistanceKernel] [a kernel fix] then "
+                "IndefiniteSVC or KreinSVC")
+        if dk is not None:
+            if not (isinstance(getattr(dk, "n_fit_", None), int) and dk.n_fit_ > 0):
+                bad("holds a distance kernel without its training size")
+            _check_distance_kernel(dk, bad)
+        svc = steps[0]
+    if type(svc) is KreinSVC:
+        _check_krein_model(svc, bad)
+        if fix is not None:
+            bad("holds a kernel fix in front of a Krein SVM")
+        return
     if type(svc) is not IndefiniteSVC:
         bad(f"holds a {type(svc).__module__}.{type(svc).__name__}, not an IndefiniteSVC")
+    if fix is not None:
+        _check_fix(fix, int(svc.shape_fit_[0]), bad)
     if not hasattr(svc, "support_"):
         bad("holds a model that was never fitted")
     _check_pairs(svc, bad)
@@ -318,6 +431,45 @@ def _check_model(model, path: str) -> None:
     if sv is not None and hasattr(sv, "shape") and not hasattr(sv, "tocsr") and not np.all(
             np.isfinite(np.asarray(sv, dtype=float))):
         bad("has support vectors that are NaN or infinite")
+
+
+def _check_fix(fix, n_train, bad) -> None:
+    """A loaded kernel fix: fitted on the SVM's training kernel, finite arrays of its size."""
+    n = getattr(fix, "n_train_", None)
+    if not isinstance(n, int) or n != n_train:
+        bad(f"holds a kernel fix fitted on {n!r} samples, not the SVM's {n_train}")
+    shapes = {"col_mean_": (n,), "projector_": (n, n), "K_fit_": (n, n)}
+    for name, shape in shapes.items():
+        value = getattr(fix, name, None)
+        if value is None:
+            continue
+        arr = np.asarray(value, dtype=float)
+        if arr.shape != shape or not np.all(np.isfinite(arr)):
+            bad(f"holds a kernel fix whose {name.strip('_')} is not {shape} of finite numbers")
+    if not isinstance(getattr(fix, "centered", None), bool):
+        bad("holds a kernel fix whose 'centered' is not True or False")
+
+
+def _check_krein_model(svc, bad) -> None:
+    """A loaded KreinSVC: fitted, a kernel of indefsvm, finite coefficients of its size."""
+    from ..kernels import KERNELS, canonical_name
+
+    if not hasattr(svc, "beta_") or not isinstance(getattr(svc, "n_train_", None), int):
+        bad("holds a Krein SVM that was never fitted")
+    kernel = svc.kernel
+    if not isinstance(kernel, str) or (kernel != "precomputed"
+                                       and canonical_name(kernel) not in KERNELS):
+        bad(f"has a kernel {kernel!r} that is not a kernel name of indefsvm")
+    n_pairs = len(svc.classes_) * (len(svc.classes_) - 1) // 2
+    beta = np.asarray(svc.beta_, dtype=float)
+    icpt = np.asarray(svc.intercept_, dtype=float)
+    if beta.shape != (n_pairs, svc.n_train_) or icpt.shape != (n_pairs,) or not (
+            np.all(np.isfinite(beta)) and np.all(np.isfinite(icpt))):
+        bad("has Krein SVM coefficients that are not finite or not of its size")
+    if kernel != "precomputed":
+        X = np.asarray(getattr(svc, "X_fit_", np.nan), dtype=float)
+        if X.ndim != 2 or X.shape[0] != svc.n_train_ or not np.all(np.isfinite(X)):
+            bad("has Krein SVM training data that are not finite or not of its size")
 
 
 def _check_distance_kernel(dk, bad) -> None:

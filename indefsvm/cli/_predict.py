@@ -10,7 +10,7 @@ from ..exceptions import DataFileError
 from ._args import _common
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_output_file, _check_path, _read_labels, _read_matrix
-from ._models import _load_model
+from ._models import _load_model, model_input
 from ._progress import _say
 
 
@@ -20,16 +20,14 @@ def run(args) -> int:
     if args.out:
         _check_output_file(args.out, "--out")
     model = _load_model(args.model)
-    distances = hasattr(model, "steps")
+    distances, precomputed, n_train = model_input(model)
     if args.distances and not distances:
         raise CLIError(f"{args.model} was not trained on distances (fit --distances); drop "
                        "--distances and give what it was trained on.", EXIT_USAGE)
-    precomputed = distances or model.kernel == "precomputed"
     path = args.data
     _check_path(path)
     y = None
     if precomputed or args.labels or path.endswith((".npy", ".npz")):
-        n_train = model[0].n_fit_ if distances else model.shape_fit_[0]
         what = ("the distances d(x, x_train) to the training objects" if distances
                 else "the kernel rows k(x, x_train)" if precomputed else "features")
         try:
@@ -61,7 +59,8 @@ def run(args) -> int:
     if not precomputed and n_feat is not None and X.shape[1] != n_feat:
         hint = (" (kernel rows? this model computes its kernel from the features itself: "
                 "give features, as a LIBSVM, CSV or .npy file)"
-                if path.endswith((".npy", ".npz")) or X.shape[1] == model.shape_fit_[0]
+                if path.endswith((".npy", ".npz"))
+                or X.shape[1] == getattr(model, "shape_fit_", (None,))[0]
                 else "")
         raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
                             f"{n_feat}{hint}.")

@@ -116,6 +116,8 @@ class RemedyComparison:
     n : int
     recommendation : str
         The method to try, with the evidence.
+    recommended : str or None
+        The name of that method (None when every method failed).
 
     Examples
     --------
@@ -139,6 +141,7 @@ class RemedyComparison:
     recommendation: str = ""
     notes: list = field(default_factory=list)
     one_class: list = field(default_factory=list)
+    recommended: str | None = None
 
     def mean_error(self, name: str) -> float:
         """Mean test error of a method over the folds.
@@ -196,6 +199,7 @@ class RemedyComparison:
             "recommendation": self.recommendation,
             "notes": list(self.notes),
             "one_class": list(self.one_class),
+            "recommended": self.recommended,
         }
 
 
@@ -233,6 +237,13 @@ def ranked_errors(errors: dict, failed: list) -> dict:
     (all of them if every method failed, so that a recommendation still names one)."""
     kept = {m: e for m, e in errors.items() if m not in failed}
     return kept or errors
+
+
+def recommended(errors: dict, rule: str, failed) -> str | None:
+    """The method :func:`_recommend` names (None when every method failed)."""
+    if failed and set(errors) <= set(failed):
+        return None
+    return choose_method(ranked_errors(errors, list(failed)), rule)[0]
 
 
 def failed_note(failed: list) -> str:
@@ -415,6 +426,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         chosen={m: [f[m][3] for f in per_fold] for m in names}, kernel=kernel, cv=cv, n=n)
     out.one_class = [m for m in names if all(f[m][4] for f in per_fold)]
     out.recommendation = _recommend(errors, failed=out.one_class)
+    out.recommended = recommended(errors, "one-se", out.one_class)
     if out.one_class:
         out.notes.append(failed_note(out.one_class))
     if "Krein SVM" in names and "flip" in names:

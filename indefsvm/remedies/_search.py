@@ -48,7 +48,13 @@ from .._validation import (
     user_stacklevel,
 )
 from ..exceptions import ConvergenceWarning
-from ._compare import RemedyComparison, _recommend, choose_method, failed_note, ranked_errors
+from ._compare import (
+    RemedyComparison,
+    _recommend,
+    choose_method,
+    failed_note,
+    ranked_errors,
+)
 from ._folds import KernelRanking, _task
 from ._methods import METHODS, svm_estimator
 
@@ -561,6 +567,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             kernel=kernel, cv=int(ok.sum()), n=X.shape[0])
         out.one_class = list(failed)
         out.recommendation = _recommend({m: losses[m] for m in methods}, self.rule, failed)
+        out.recommended = self.best_method_
         if failed:
             out.notes.append(failed_note(failed))
         at = ", ".join(
