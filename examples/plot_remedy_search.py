@@ -5,8 +5,8 @@ Which remedy, which gamma, which C? ``RemedySearchCV``
 A DTW kernel ``exp(-gamma DTW^2)`` is indefinite, and there are many answers to that: train
 on it as it is, clip or flip its spectrum, shift it, square it, the Krein SVM, or a
 nearest-neighbour rule on the distances. Each has its own best ``gamma`` and ``C``.
-``RemedySearchCV`` scores all of them on the same folds, chooses by the one-standard-error
-rule on the paired per-fold differences (ties go to the cheaper and simpler method), and
+``RemedySearchCV`` scores all of them on the same folds, chooses the method of lowest
+cross-validated error (exact ties go to the cheaper and simpler method), and
 refits the choice -- one estimator from distances to predictions, which also fits in a
 ``Pipeline`` after ``PairwiseDistances``.
 

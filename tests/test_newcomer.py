@@ -324,10 +324,13 @@ def test_compare_is_readable(capsys):
     # the rule says what it is and in which unit
     from indefsvm.remedies._compare import _recommend
 
-    rec = _recommend({"indefinite SVM": np.array([0.2, 0.3, 0.1]),
-                      "flip": np.array([0.21, 0.28, 0.12])})
+    errors = {"indefinite SVM": np.array([0.2, 0.3, 0.1]),
+              "flip": np.array([0.21, 0.28, 0.12])}
+    rec = _recommend(errors, "one-se")
     assert "standard error of the paired per-fold differences" in rec and "points" in rec
     assert "keep the indefinite" in rec
+    rec = _recommend(errors)  # the default: the lowest mean error
+    assert "the lowest mean error" in rec and "points" in rec
 
 
 def test_compare_remedies_logs_each_fold(caplog):
