@@ -233,3 +233,66 @@ def test_compare_prints_a_fit_command_and_refuses_save_without_search(kernel_fil
     command = shlex.split(line.removeprefix("To train it: "))
     command[command.index("--save") + 1] = str(d / "rec.skops")
     assert main(command[1:] + ["--cv", "0"]) == 0
+
+
+# -- item 1: advice that fits the size and names the tool that acts on it --------------------
+
+
+def _run_printed(text, pattern, namespace):
+    """Execute the code a recommendation prints, as printed."""
+    import re
+
+    m = re.search(pattern, text)
+    assert m, text
+    exec(m.group(1), namespace)  # noqa: S102 - the library's own printed advice
+    return namespace
+
+
+@pytest.fixture(scope="module")
+def sigmoid_heart():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    return X, y
+
+
+def test_check_kernel_advice_is_a_search_that_runs_as_printed(sigmoid_heart):
+    X, y = sigmoid_heart
+    rep = isvm.check_kernel(X=X, y=y, kernel="sigmoid", gamma=0.5, coef0=-1.5)
+    rec = rep.notes[-2]
+    assert rec.startswith("Recommendation:") and "compare_remedies(K, y)" not in rec
+    ns = _run_printed(rec, r"(search = indefsvm\.RemedySearchCV\(\)\.fit\(.*?\), y\))",
+                      {"indefsvm": isvm, "X": X, "y": y})
+    assert ns["search"].best_method_ in isvm.remedies.METHODS
+
+
+def test_check_kernel_advice_at_scale_is_nystroem_with_the_landmarks_it_needs(
+        sigmoid_heart, monkeypatch):
+    import sklearn.model_selection
+
+    import indefsvm.diagnostics.report as report
+
+    X, y = sigmoid_heart
+    monkeypatch.setattr(report, "SCALE_N", 100)  # heart's 270 samples play 10^5
+    rep = isvm.check_kernel(X=X, y=y, kernel="sigmoid", gamma=0.5, coef0=-1.5)
+    rec = rep.notes[-2]
+    assert "RemedySearchCV().fit(" not in rec and "compare_remedies" not in rec
+    ns = _run_printed(rec, r"(clf = indefsvm\.NystroemSVC\(.*?\)\.fit\(X, y\))",
+                      {"indefsvm": isvm, "X": X, "y": y})
+    assert ns["clf"].n_components >= rep.nystroem_landmarks
+    assert f"--nystroem {ns['clf'].n_components}" in rec
+    # a kernel given as a matrix: SMO on it, the search on a subsample, as printed
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.5)
+    rec = isvm.check_kernel(K, y).notes[-2]
+    ns = _run_printed(rec, r"\((idx = .*?; search = .*?\]\))\)",
+                      {"indefsvm": isvm, "K": K, "y": y, "numpy": np, "sklearn": sklearn})
+    assert ns["search"].comparison_.n == len(ns["idx"])
+
+
+def test_check_distances_advice_is_the_search_with_a_distance_kernel(sigmoid_heart):
+    X, y = sigmoid_heart
+    D = isvm.pairwise_distances(X[:100], metric="cityblock") ** 1.5
+    rec = isvm.diagnostics.check_distances(D, y[:100]).notes[-2]
+    assert "compare_remedies" not in rec
+    ns = _run_printed(rec, r"(search = indefsvm\.RemedySearchCV\(kernel=indefsvm\."
+                           r"DistanceKernel\(\)\)\.fit\(D, y\))",
+                      {"indefsvm": isvm, "D": D, "y": y[:100]})
+    assert hasattr(ns["search"], "best_estimator_")

@@ -197,8 +197,7 @@ def recommendation(r: KernelReport) -> str:
     sig = r.signature
     mass = "n/a" if sig.negative_mass is None else pct(sig.negative_mass)
     kind = indefiniteness(sig, r.mass_thresholds)
-    compare = ("Compare the remedies on your folds: indefsvm.compare_remedies(K, y) (or "
-               "'indefsvm compare'); no method wins on every data set (Chen et al. 2009).")
+    compare = next_step(r)
     if r.negated_cpd:
         return ("Recommendation: do not train on K as it is (-K is CPSD: w'Mw <= 0 for every "
                 "solution). A fix of the spectrum changes the geometry: try flip (RNE) and "
@@ -226,6 +225,75 @@ def recommendation(r: KernelReport) -> str:
                 "matters. " + compare)
     return (f"Recommendation: train on K as it is with a sanity_report (negative mass {mass}), "
             "and " + compare[0].lower() + compare[1:])
+
+
+#: from this many samples the advice trains on Nystroem features, not the whole kernel: a
+#: remedy's eigendecomposition of 10^4 rows takes minutes, of 2 x 10^4 half an hour
+SCALE_N = 10_000
+
+#: the memory of the dense search, in n x n float64 matrices (the kernel, and per fold its
+#: training kernel, eigenvectors, fixed and centred kernels; as 'indefsvm compare' counts)
+SEARCH_MATRICES = 4.6
+
+
+def dense_search_fits(n: int) -> bool:
+    """Whether the remedy search on the whole kernel is reasonable for ``n`` samples: fewer
+    than ``SCALE_N`` and its matrices fit in the memory available now."""
+    from .._validation import available_memory
+
+    if n >= SCALE_N:
+        return False
+    avail = available_memory()
+    return avail is None or SEARCH_MATRICES * 8.0 * n * n <= avail
+
+
+def _landmarks(r) -> int:
+    """n_components for NystroemSVC: at least what the negative part needs (rounded up to a
+    hundred), at least NystroemSVC's default of 500, at most n."""
+    need = r.nystroem_landmarks or 0
+    return int(min(r.n, max(500, -(-need // 100) * 100)))
+
+
+def _kernel_call(kernel: dict, head: str, first: str = "") -> str:
+    """``head(first kernel='sigmoid', gamma=0.01, ...`` (left open): the kernel description
+    as arguments."""
+    args = ", ".join(f"{k}={float(v)!r}" if isinstance(v, float) else f"{k}={v!r}"
+                     for k, v in kernel.items())
+    return f"{head}({first}{args}"
+
+
+def next_step(r) -> str:
+    """The call that acts on a kernel report, sized for its ``n``: the remedy search on the
+    whole kernel where that is reasonable, Nystroem features past it (code that runs as
+    printed, with the report's own kernel and parameters)."""
+    n = r.n
+    kernel = r.kernel if isinstance(getattr(r, "kernel", None), dict) else None
+    if dense_search_fits(n):
+        if kernel is not None:
+            K = _kernel_call(kernel, "indefsvm.kernel_matrix", "X, ") + ")"
+            code = f"search = indefsvm.RemedySearchCV().fit({K}, y)"
+        else:
+            code = "search = indefsvm.RemedySearchCV().fit(K, y)"
+        return (f"Search the remedies on your folds, choose and refit: {code} (or "
+                "'indefsvm compare FILE --search --save model.skops'); no method wins on "
+                "every data set (Chen et al. 2009), search.comparison_ shows the evidence.")
+    need = (f" (the negative part needs at least {r.nystroem_landmarks} landmarks, note "
+            "above)" if r.nystroem_landmarks else "")
+    why = (f"at n = {n} the whole kernel takes {8.0 * n * n / 2**30:.1f} GiB and each "
+           "remedy an eigendecomposition of minutes to hours")
+    if kernel is not None:
+        call = _kernel_call(kernel, "indefsvm.NystroemSVC") + (
+            f", n_components={_landmarks(r)}, remedy='krein').fit(X, y)")
+        return (f"Train on Krein-space Nystroem features, {why}: clf = {call}{need}; compare "
+                "remedy='krein', 'flip' and 'clip' on a held-out part (or 'indefsvm fit FILE "
+                f"--nystroem {_landmarks(r)}').")
+    return (f"The kernel is given as a matrix, {why}: train the SVM on it as it is, "
+            "indefsvm.IndefiniteSVC(kernel='precomputed').fit(K, y) (SMO needs no "
+            "decomposition), and search the remedies on a stratified subsample of a few "
+            "thousand rows (idx = sklearn.model_selection.train_test_split(numpy.arange(len(y)),"
+            f" train_size={min(4000, n // 2)}, stratify=y)[0]; search = "
+            "indefsvm.RemedySearchCV().fit(K[numpy.ix_(idx, idx)], y[idx])); with the "
+            "features, NystroemSVC trains on all of them.")
 
 
 def build_notes(r: KernelReport) -> list[str]:
@@ -588,6 +656,16 @@ def distance_recommendation(r: DistanceReport) -> str:
                 "then check it again.")
     line = ("make_pipeline(DistanceKernel(), IndefiniteSVC(kernel='precomputed')) with "
             "GridSearchCV over distancekernel__gamma")
+    if dense_search_fits(r.n):
+        search = ("search = indefsvm.RemedySearchCV(kernel=indefsvm.DistanceKernel())"
+                  ".fit(D, y) -- every remedy, gamma around the median rule and C on the same "
+                  "folds, the choice refitted (or 'indefsvm compare FILE --distances --search "
+                  "--save model.skops')")
+    else:
+        search = (f"at n = {r.n} the remedies' eigendecompositions take minutes to hours: "
+                  "train indefsvm.IndefiniteSVC on indefsvm.DistanceKernel() as it is, and "
+                  "search the remedies on a stratified subsample of a few thousand objects "
+                  "with indefsvm.RemedySearchCV(kernel=indefsvm.DistanceKernel())")
     if r.gamma_median is None:
         # no two objects at a positive distance: one object, or the same object repeated
         return ("Recommendation: every distance between two objects is 0 (one object, or "
@@ -601,6 +679,5 @@ def distance_recommendation(r: DistanceReport) -> str:
              f"; its negative mass is negligible for {where} (the larger gamma are close to "
              "the identity kernel): prefer such a gamma if it is accurate")
     return (f"Recommendation: exp(-gamma d^2) is indefinite for some gamma{below}. "
-            f"IndefiniteSVC trains on it as it is; tune gamma with {line}, and compare the "
-            "remedies on your folds: indefsvm.compare_remedies(DistanceKernel().fit_transform("
-            "D), y, D=D) (or 'indefsvm compare --distances').")
+            f"IndefiniteSVC trains on it as it is; search gamma, C and the remedies together: "
+            f"{search}.")
