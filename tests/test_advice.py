@@ -146,7 +146,7 @@ def test_fit_remedy_on_distances_and_on_features(kernel_files, capsys):
     d, K, Kt, y, X, Xt = kernel_files
     model = str(d / "dist-flip.skops")
     assert main(["fit", str(d / "D.npy"), "--labels", str(d / "y.txt"), "--distances",
-                 "--remedy", "flip", "--cv", "0", "--save", model]) == 0
+                 "--remedy", "flip", "--cv", "0", "--no-search", "--save", model]) == 0
     pred = _predicted(capsys, ["predict", model, str(d / "Dt.npy"), "--distances"])
     from sklearn.pipeline import Pipeline
 
@@ -161,7 +161,7 @@ def test_fit_remedy_on_distances_and_on_features(kernel_files, capsys):
     model = str(d / "feat-krein.skops")
     assert main(["fit", str(d / "X.csv"), "--label-column", "0", "--kernel", "sigmoid",
                  "--gamma", "0.01", "--coef0", "-0.5", "--remedy", "krein", "--cv", "0",
-                 "--save", model]) == 0
+                 "-C", "1", "--save", model]) == 0
     pred = _predicted(capsys, ["predict", model, str(d / "Xt.csv"), "--label-column", "0"])
     ref = isvm.KreinSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5).fit(X, y)
     assert np.array_equal(pred, ref.predict(Xt))
@@ -296,3 +296,73 @@ def test_check_distances_advice_is_the_search_with_a_distance_kernel(sigmoid_hea
                            r"DistanceKernel\(\)\)\.fit\(D, y\))",
                       {"indefsvm": isvm, "D": D, "y": y[:100]})
     assert hasattr(ns["search"], "best_estimator_")
+
+
+# -- item 3: defaults that tune ------------------------------------------------------------
+
+
+def _fit_json(capsys, argv):
+    import json
+
+    from indefsvm.cli import main
+
+    capsys.readouterr()
+    assert main(["fit", *argv, "--cv", "0", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_fit_without_c_and_gamma_searches_them_as_grid_py_does(capsys):
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    from indefsvm.cli import _tune
+
+    out = _fit_json(capsys, ["--dataset", "heart", "--kernel", "rbf"])
+    s = out["search"]
+    assert s["searched"] == ["C", "gamma"] and s["points"] == 25 and s["folds"] == 3
+    assert out["C"] == s["C"] and out["kernel_params"]["gamma"] == pytest.approx(s["gamma"])
+    # an independent check of the choice: scikit-learn's cross_val_score on the same folds
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    g0 = 1.0 / (X.shape[1] * X.var())
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    best = max(cross_val_score(isvm.IndefiniteSVC(C=C, gamma=g0 * f), X, y, cv=cv).mean()
+               for C in _tune.C_GRID for f in _tune.GAMMA_FACTORS)
+    chosen = cross_val_score(isvm.IndefiniteSVC(C=s["C"], gamma=s["gamma"]), X, y,
+                             cv=cv).mean()
+    assert chosen == pytest.approx(best) and s["cv_accuracy"] == pytest.approx(best)
+    assert s["gamma_rule"] == pytest.approx(g0)
+
+
+def test_no_search_or_both_values_fit_exactly_what_was_given(capsys):
+    out = _fit_json(capsys, ["--dataset", "heart", "--no-search"])
+    assert out["search"] is None and out["C"] == 1.0
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    assert out["training_accuracy"] == pytest.approx(isvm.IndefiniteSVC().fit(X, y).score(X, y))
+    out = _fit_json(capsys, ["--dataset", "heart", "-C", "3", "--gamma", "0.05"])
+    assert out["search"] is None and out["C"] == 3.0
+    # one value given: the other is searched
+    out = _fit_json(capsys, ["--dataset", "heart", "-C", "3"])
+    assert out["search"]["searched"] == ["gamma"] and out["C"] == 3.0
+    out = _fit_json(capsys, ["--dataset", "heart", "--gamma", "0.05"])
+    assert out["search"]["searched"] == ["C"] and out["search"]["points"] == 5
+
+
+def test_the_search_of_a_kernel_file_distances_and_nystroem(kernel_files, capsys, monkeypatch):
+    from indefsvm.cli import _tune
+
+    d, *_ = kernel_files
+    out = _fit_json(capsys, [str(d / "K.npy"), "--labels", str(d / "y.txt")])
+    assert out["search"]["searched"] == ["C"]  # a precomputed kernel has no gamma
+    out = _fit_json(capsys, [str(d / "D.npy"), "--labels", str(d / "y.txt"), "--distances"])
+    assert out["search"]["searched"] == ["C", "gamma"]
+    assert out["kernel_params"]["gamma"] == pytest.approx(out["search"]["gamma"])
+    # above SEARCH_MAX samples the grid is searched on a stratified subsample
+    monkeypatch.setattr(_tune, "SEARCH_MAX", 100)
+    out = _fit_json(capsys, ["--dataset", "heart", "--nystroem", "40"])
+    assert out["search"]["samples"] == 100 and out["model"] == "NystroemSVC"
+    assert out["n_samples"] == 270
+    from indefsvm.cli import main
+
+    capsys.readouterr()
+    assert main(["fit", "--dataset", "heart", "--cv", "0"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("search"))
+    assert "3-fold CV accuracy" in line and "grid points on 100 samples" in line

@@ -198,8 +198,8 @@ def test_precomputed_kernel_fit_save_predict(tmp_path):
     np.savez(tmp_path / "train.npz", K=K, y=y)
     np.save(tmp_path / "rows.npy", K[:40])
     np.savetxt(tmp_path / "y40.txt", y[:40])
-    proc = run(["fit", tmp_path / "train.npz", "--cv", "3", "--save", tmp_path / "m.skops"],
-               tmp_path)
+    proc = run(["fit", tmp_path / "train.npz", "--cv", "3", "--no-search", "--save",
+                tmp_path / "m.skops"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "3-fold CV accuracy" in proc.stdout and "270 x 270 kernel matrix" in proc.stdout
     proc = run(["predict", tmp_path / "m.skops", tmp_path / "rows.npy", "--labels",

@@ -398,17 +398,17 @@ def test_cli_reads_csv_and_tsv_features_and_csv_kernels(tmp_path, capsys):
                  [str(tmp_path / "heart.tsv"), "--label-column", "0"],
                  [str(tmp_path / "heart.csv"), "--label-column", "label"],
                  [str(tmp_path / "heart.csv"), "--label-column", "-1"]):
-        assert main(["fit", *argv, "--cv", "0", "--json"]) == 0
+        assert main(["fit", *argv, "--cv", "0", "--no-search", "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["n_features"] == 13 and out["training_accuracy"] == pytest.approx(want)
     assert main(["fit", str(tmp_path / "K.csv"), "--labels", str(tmp_path / "y.txt"),
-                 "--cv", "0", "--json"]) == 0
+                 "--no-search", "--cv", "0", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     ref = isvm.IndefiniteSVC(kernel="precomputed").fit(K, y)
     assert out["training_accuracy"] == pytest.approx(ref.score(K, y))
     # predict on CSV features, with the label column for the accuracy
-    assert main(["fit", str(tmp_path / "heart.csv"), "--cv", "0", "--quiet", "--save",
-                 str(tmp_path / "m.skops")]) == 0
+    assert main(["fit", str(tmp_path / "heart.csv"), "--cv", "0", "--no-search", "--quiet",
+                 "--save", str(tmp_path / "m.skops")]) == 0
     assert main(["predict", str(tmp_path / "m.skops"), str(tmp_path / "heart.tsv"),
                  "--label-column", "0"]) == 0
     assert f"{100 * want:.2f} %" in capsys.readouterr().err

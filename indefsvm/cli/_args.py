@@ -112,9 +112,11 @@ def _add_kernel_args(p: argparse.ArgumentParser) -> None:
                         "(default 0.7 x the number of features)")
 
 
-def _add_model_args(p: argparse.ArgumentParser) -> None:
+def _add_model_args(p: argparse.ArgumentParser, C_default: float | None = 1.0) -> None:
     _add_kernel_args(p)
-    p.add_argument("-C", "--C", type=float, default=1.0, dest="C", help="box bound C")
+    p.add_argument("-C", "--C", type=float, default=C_default, dest="C",
+                   help="box bound C" + (f" (default {C_default:g})" if C_default is not None
+                                         else " (default: chosen by a small CV grid)"))
     p.add_argument("--tol", type=float, default=1e-3, help="KKT gap tolerance")
     p.add_argument("--max-iter", type=int, default=None, help="iteration cap")
     p.add_argument("--cache-size", type=float, default=200.0, help="kernel cache in MB")

@@ -21,6 +21,7 @@ from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_classes, _check_output_file, _load
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
 from ._progress import _bar, _LogBar
+from ._tune import describe, tune
 
 
 def run(args) -> int:
@@ -29,6 +30,10 @@ def run(args) -> int:
 
     if args.save:
         _check_output_file(args.save, "--save")
+    # -C left out: chosen by the search below (the placeholder only checks the options)
+    args.C_given = args.C is not None
+    if args.C is None:
+        args.C = 1.0
     if args.cv == 1:
         raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
                        EXIT_USAGE)
@@ -36,6 +41,10 @@ def run(args) -> int:
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
     X, y, desc, precomputed = _load(args)
     _check_classes(y, args.cv)
+    args.search_result = tune(args, X, y, precomputed)
+    if args.search_result is not None and not args.json:
+        print(describe(args.search_result))
+        sys.stdout.flush()
     model = _estimator(args, precomputed)
     if getattr(args, "nystroem", None) is not None:
         return _fit_nystroem(args, model, X, y, desc)
@@ -140,6 +149,7 @@ def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) ->
         if args.save:
             print(f"model saved to {args.save}")
         sys.stdout.flush()
+    summary["search"] = getattr(args, "search_result", None)
     cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
     if cv_acc is not None:
         summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
@@ -149,7 +159,9 @@ def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) ->
         return 0
     if cv_acc is not None:
         print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
-              f"(+/- {100 * np.std(cv_acc):.2f})")
+              f"(+/- {100 * np.std(cv_acc):.2f})"
+              + (" -- of the parameters the search chose on these data: optimistic"
+                 if summary["search"] else ""))
     for msg in summary["warnings"]:
         print(f"warning: {msg}")
     return 0
@@ -300,7 +312,10 @@ def add_parser(sub) -> None:
     """The ``fit`` sub-command and its options."""
     fit = sub.add_parser("fit", help="train an SVM and report the solution and accuracy")
     _add_data_args(fit, labels_help="labels of a precomputed kernel FILE (.npy or text)")
-    _add_model_args(fit)
+    _add_model_args(fit, C_default=None)
+    fit.add_argument("--no-search", action="store_true",
+                     help="fit -C 1 and the default gamma rule as they are: no search of C and "
+                          "gamma (giving both -C and --gamma also fits exactly those)")
     fit.add_argument("--cv", type=_positive_int, default=5,
                      help="cross-validation folds (default 5; 0: none)")
     fit.add_argument("--save", metavar="MODEL", help="save the model (a .skops file)")

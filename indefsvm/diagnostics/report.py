@@ -247,11 +247,16 @@ def dense_search_fits(n: int) -> bool:
     return avail is None or SEARCH_MATRICES * 8.0 * n * n <= avail
 
 
+#: the most landmarks the advice proposes: n x m float32 features (and m x m landmarks)
+#: stay a few GB up to 10^6 samples, and the fit minutes
+MAX_LANDMARKS = 2000
+
+
 def _landmarks(r) -> int:
-    """n_components for NystroemSVC: at least what the negative part needs (rounded up to a
-    hundred), at least NystroemSVC's default of 500, at most n."""
+    """n_components for NystroemSVC: what the negative part needs (rounded up to a hundred),
+    at least NystroemSVC's default of 500, at most ``MAX_LANDMARKS`` and n."""
     need = r.nystroem_landmarks or 0
-    return int(min(r.n, max(500, -(-need // 100) * 100)))
+    return int(min(r.n, MAX_LANDMARKS, max(500, -(-need // 100) * 100)))
 
 
 def _kernel_call(kernel: dict, head: str, first: str = "") -> str:
@@ -277,16 +282,22 @@ def next_step(r) -> str:
         return (f"Search the remedies on your folds, choose and refit: {code} (or "
                 "'indefsvm compare FILE --search --save model.skops'); no method wins on "
                 "every data set (Chen et al. 2009), search.comparison_ shows the evidence.")
+    m = _landmarks(r)
     need = (f" (the negative part needs at least {r.nystroem_landmarks} landmarks, note "
-            "above)" if r.nystroem_landmarks else "")
+            "above)" if r.nystroem_landmarks and r.nystroem_landmarks <= m else "")
+    if r.nystroem_landmarks and r.nystroem_landmarks > m:
+        need = (f" -- the negative part is spread over about {r.nystroem_landmarks} "
+                f"directions, more than {m} landmarks can hold: the features will see little "
+                "of it, so compare remedy='krein' with 'clip' (which drops it) and expect "
+                "them to agree")
     why = (f"at n = {n} the whole kernel takes {8.0 * n * n / 2**30:.1f} GiB and each "
            "remedy an eigendecomposition of minutes to hours")
     if kernel is not None:
         call = _kernel_call(kernel, "indefsvm.NystroemSVC") + (
-            f", n_components={_landmarks(r)}, remedy='krein').fit(X, y)")
+            f", n_components={m}, remedy='krein').fit(X, y)")
         return (f"Train on Krein-space Nystroem features, {why}: clf = {call}{need}; compare "
                 "remedy='krein', 'flip' and 'clip' on a held-out part (or 'indefsvm fit FILE "
-                f"--nystroem {_landmarks(r)}').")
+                f"--nystroem {m}').")
     return (f"The kernel is given as a matrix, {why}: train the SVM on it as it is, "
             "indefsvm.IndefiniteSVC(kernel='precomputed').fit(K, y) (SMO needs no "
             "decomposition), and search the remedies on a stratified subsample of a few "

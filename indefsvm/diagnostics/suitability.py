@@ -632,4 +632,6 @@ def _nystroem_landmarks(sp) -> int | None:
     if sp.restricted is not None:
         lam = np.asarray(sp.restricted)
         return negative_rank([(lam, np.ones_like(lam))], sp.tol)
-    return sp.details.get("negative_rank") if sp.details else None
+    est = sp.details.get("negative_rank") if sp.details else None
+    # an estimate from a few probes can pass the n - 1 directions there are: at most those
+    return None if est is None else int(min(est, max(sp.n - 1, 1)))
