@@ -33,7 +33,8 @@ def test_not_cpd_note_gives_the_share_of_the_largest_eigenvalue():
 def _report(wmw=None, mass=0.05, ratio=0.01, q=3):
     sig = SimpleNamespace(q=q, negative_mass=mass, negative_ratio=ratio)
     return SimpleNamespace(is_psd=False, is_cpd=False, signature=sig, negated_cpd=False,
-                           class_mean_sqdist=None, wmw_by_C=wmw, mass_thresholds=(0.01, 0.1))
+                           class_mean_sqdist=None, wmw_by_C=wmw, mass_thresholds=(0.01, 0.1),
+                           n=100, kernel=None, nystroem_landmarks=None)
 
 
 def test_recommendation_keeps_C_only_when_some_wmw_is_not_positive():
@@ -141,7 +142,7 @@ def test_recommendation_zero_wmw_is_not_positive():
     assert "every C tried gives w'Mw <= 0" in only_zero
     zero_and_pos = recommendation(_report({0.1: 0.2, 1.0: 0.0}))
     assert "keep C <= 0.1 (w'Mw > 0 there)" in zero_and_pos
-    assert "so also compare the remedies on your folds" in zero_and_pos
+    assert "so also search the remedies on your folds" in zero_and_pos
 
 
 def test_recommendation_class_means_at_zero_distance():
@@ -166,7 +167,7 @@ def test_recommendation_for_slightly_and_moderately_indefinite():
     assert "(negative mass 0.1 %: slightly indefinite; clip and flip change little" in slight
     moderate = recommendation(_report(mass=0.05, ratio=0.01))
     assert moderate.startswith("Recommendation: train on K as it is with a sanity_report "
-                               "(negative mass 5 %), and compare the remedies on your folds")
+                               "(negative mass 5 %), and search the remedies on your folds")
 
 
 def test_pct_never_rounds_a_small_share_to_zero():

@@ -515,8 +515,8 @@ def test_cli_fit_nystroem_saves_a_model_that_predicts(tmp_path, capsys):
 
     model = tmp_path / "ny.skops"
     code = main(["fit", "--dataset", "heart", "--nystroem", "100", "--kernel", "sigmoid",
-                 "--gamma", "0.01", "--coef0", "-0.5", "--cv", "3", "--save", str(model),
-                 "--json"])
+                 "--gamma", "0.01", "--coef0", "-0.5", "-C", "1", "--cv", "3", "--save",
+                 str(model), "--json"])
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["model"] == "NystroemSVC" and summary["landmarks"] == 100
@@ -536,10 +536,10 @@ def test_cli_fit_nystroem_saves_a_model_that_predicts(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,match", [
-    (["--remedy", "flip"], "applies with --nystroem M only"),
+    (["--remedy", "flip"], "fixes the spectrum of a whole kernel matrix"),
     (["--nystroem", "1000"], "more than the 270 samples"),
     (["--nystroem", "100", "--restarts", "2"], "option of the SMO solver"),
-    (["--nystroem", "100", "--remedy", "square"], "invalid choice"),
+    (["--nystroem", "100", "--remedy", "square"], "krein, flip or clip"),
     (["--nystroem", "0"], "at least 1"),
     (["--nystroem", "100", "-C", "0"], "C <= 0"),
     (["--nystroem", "260", "--cv", "5"], "training samples of a CV fold"),

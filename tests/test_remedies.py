@@ -164,7 +164,7 @@ def test_check_kernel_calls_unsuitable_when_every_C_gives_negative_wMw():
     rep = isvm.check_kernel(K, y, wmw_C=(2000.0, 5000.0))
     assert rep.class_mean_sqdist > 0 and all(v <= 0 for v in rep.wmw_by_C.values())
     assert rep.verdict == "unsuitable"
-    assert "flip" in rep.notes[-2] and "compare_remedies" in rep.notes[-2]
+    assert "flip" in rep.notes[-2] and "RemedySearchCV().fit(" in rep.notes[-2]
     ok = isvm.check_kernel(K, y, wmw_C=(200.0, 2000.0))
     assert ok.wmw_by_C[200.0] > 0 and ok.verdict != "unsuitable"
     assert "C <= 200" in ok.notes[-2]

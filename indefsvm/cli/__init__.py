@@ -29,7 +29,7 @@ out of range); 130 interrupted (Ctrl-C); 141 the output pipe was closed by its r
 from ._args import DATASET_NAMES, DISTANCE_DATASETS, DISTANCE_KINDS, KERNEL_NAMES
 from ._errors import EXIT_DATA, EXIT_INTERRUPTED, EXIT_PIPE, EXIT_USAGE, CLIError
 from ._main import main
-from ._models import TRUSTED_TYPES
+from ._modelfile import TRUSTED_TYPES
 from ._parser import COMMANDS, build_parser
 
 # The heavy modules (scikit-learn, scipy, the compiled kernels) are imported where they are

@@ -41,6 +41,8 @@ def run(args) -> int:
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
     X, y, desc, precomputed = _load(args)
     _check_classes(y, args.cv)
+    if getattr(args, "nystroem", None) is not None:
+        _check_landmarks(args, X.shape[0])  # said before the search and the fit
     args.search_result = tune(args, X, y, precomputed)
     if args.search_result is not None and not args.json:
         print(describe(args.search_result))
@@ -234,20 +236,31 @@ def _print_remedy(args, X, desc, precomputed, model, svc, rows, summary) -> None
         print(f"  bias b            {row['b']:.6g}")
 
 
+def _check_landmarks(args, n: int) -> None:
+    """--nystroem M against the samples, a CV fold's training part and a search fold's."""
+    from ._tune import SEARCH_FOLDS, SEARCH_MAX, wanted
+
+    if args.nystroem > n:
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {n} samples; give at "
+                       f"most {n} landmarks (all of them: the exact kernel).", EXIT_USAGE)
+    smallest_fold = n - -(-n // args.cv) if args.cv > 1 else n
+    if args.nystroem > smallest_fold:
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest_fold} training "
+                       f"samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+    m = min(n, SEARCH_MAX)
+    search_fold = m - -(-m // SEARCH_FOLDS)
+    if any(wanted(args, False)) and args.nystroem > search_fold:
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {search_fold} training "
+                       "samples of a fold of the search of C and gamma; give fewer landmarks, "
+                       "or -C and --gamma (or --no-search) to fit without the search.",
+                       EXIT_USAGE)
+
+
 def _fit_nystroem(args, model, X, y, desc) -> int:
     """fit --nystroem M: fit, report per problem, cross-validate, save."""
     from ..exceptions import ConvergenceWarning
 
-    if args.nystroem > X.shape[0]:
-        raise CLIError(f"--nystroem {args.nystroem} is more than the {X.shape[0]} samples; "
-                       f"give at most {X.shape[0]} landmarks (all of them: the exact "
-                       "kernel).", EXIT_USAGE)
-    n = X.shape[0]
-    smallest_fold = n - -(-n // args.cv) if args.cv > 1 else n
-    if args.nystroem > smallest_fold:
-        # said before the fit, not after it
-        raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest_fold} training "
-                       f"samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+    _check_landmarks(args, X.shape[0])
     t0 = time.perf_counter()
     bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
     if bar.active:

@@ -10,7 +10,7 @@ from ..exceptions import DataFileError
 from ._args import _common
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_output_file, _check_path, _read_labels, _read_matrix
-from ._models import _load_model, model_input
+from ._modelfile import _load_model, model_input
 from ._progress import _say
 
 
