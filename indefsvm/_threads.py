@@ -38,10 +38,22 @@ def single_threaded_blas():
     then compete with them for the cores. It also makes each BLAS call's result independent
     of how many threads OpenBLAS would have used. The controller (a scan of the loaded
     libraries, ~15 ms) is made once per process; each limit costs ~30 us."""
+    with _controller().limit(limits=1, user_api="blas"):
+        yield
+
+
+def _controller():
     global _CONTROLLER
     if _CONTROLLER is None:
         from threadpoolctl import ThreadpoolController
 
         _CONTROLLER = ThreadpoolController()
-    with _CONTROLLER.limit(limits=1, user_api="blas"):
+    return _CONTROLLER
+
+
+@contextlib.contextmanager
+def single_threaded():
+    """BLAS and OpenMP on one thread inside the block (the controller made once per
+    process, as for ``single_threaded_blas``): for work that runs as many small tasks."""
+    with _controller().limit(limits=1):
         yield

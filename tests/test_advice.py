@@ -366,3 +366,48 @@ def test_the_search_of_a_kernel_file_distances_and_nystroem(kernel_files, capsys
     assert main(["fit", "--dataset", "heart", "--cv", "0"]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("search"))
     assert "3-fold CV accuracy" in line and "grid points on 100 samples" in line
+
+
+# -- item 7: the search at the cost of a grid search --------------------------------------
+
+
+def test_parallel_search_workers_run_blas_on_one_thread(monkeypatch):
+    import joblib
+    from threadpoolctl import threadpool_info
+
+    import indefsvm.remedies._search as search_mod
+
+    seen = []
+    real = search_mod._task
+
+    def recording(*args):
+        seen.append(max((p["num_threads"] for p in threadpool_info()
+                         if p["user_api"] == "blas"), default=1))
+        return real(*args)
+
+    monkeypatch.setattr(search_mod, "_task", recording)
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    D = isvm.pairwise_distances(X[:80])
+    with joblib.parallel_config(backend="threading"):
+        isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), cv=2, random_state=0, n_jobs=2,
+                            methods=["clip"], param_grid={"C": [1.0]}).fit(D, y[:80])
+    assert seen and max(seen) == 1
+
+
+def test_the_vote_of_many_pairs_is_libsvms():
+    # the vectorised vote against a plain loop over the pairs (ties: the first class)
+    from indefsvm.svm._ovo import OvOVotes
+
+    rng = np.random.default_rng(0)
+    k = 6
+    pairs = [(a, b, a if (a + b) % 2 else b) for a in range(k) for b in range(a + 1, k)]
+    voter = OvOVotes()
+    voter.classes_, voter._pairs = np.arange(k) * 10, pairs
+    voter.break_ties, voter.decision_function_shape = False, "ovr"
+    dec = rng.normal(size=(300, len(pairs)))
+    dec[:5] = 0.0  # every pair to its negative class
+    votes = np.zeros((300, k), dtype=int)
+    for p, (a, b, pos) in enumerate(pairs):
+        for i in range(300):
+            votes[i, pos if dec[i, p] > 0 else (b if pos == a else a)] += 1
+    assert np.array_equal(voter._labels_from_ovo(dec), voter.classes_[votes.argmax(axis=1)])

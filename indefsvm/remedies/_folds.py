@@ -109,8 +109,15 @@ class _FoldModel(OvOVotes, ClassifierMixin, BaseEstimator):
         return self
 
     def _ovo(self, R):
-        return np.column_stack([R[:, idx] @ c + b for idx, c, b in
-                                zip(self._members, self._coefs, self._b, strict=True)])
+        if len(self._members) < 4:
+            return np.column_stack([R[:, idx] @ c + b for idx, c, b in
+                                    zip(self._members, self._coefs, self._b, strict=True)])
+        # many pairs: their coefficients as the columns of one (n_train, n_pairs) matrix and
+        # one product, instead of a gather and a product per pair
+        B = np.zeros((R.shape[1], len(self._members)))
+        for p, (idx, c) in enumerate(zip(self._members, self._coefs, strict=True)):
+            B[idx, p] = c
+        return R @ B + np.asarray(self._b)
 
     def decision_function(self, X):
         """Decision values (SVC's shapes)."""

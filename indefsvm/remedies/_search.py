@@ -460,10 +460,17 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         n_sv = np.zeros_like(scores)
         one_class = np.zeros(scores.shape, dtype=bool)
         stopped = 0
+        from joblib import effective_n_jobs
+
+        # one BLAS / OpenMP thread per task when there are several workers, or when the
+        # folds are small (a threaded eigh of a few hundred rows gains nothing, and on a busy
+        # machine its spinning threads made the search 7-15x a plain grid search)
+        work = (_task_one_thread if effective_n_jobs(self.n_jobs) > 1
+                or min_train < SMALL_FOLD else _task)
         for done, ((f, _, _, _), rows) in enumerate(zip(jobs, Parallel(
                 n_jobs=self.n_jobs, return_as="generator")(
-                delayed(_task)(X, y, self.classes_, folds[f][0], folds[f][1], self.kernel,
-                               g, plan, kn, scorer, self.class_weight)
+                delayed(work)(X, y, self.classes_, folds[f][0], folds[f][1], self.kernel,
+                              g, plan, kn, scorer, self.class_weight)
                 for f, g, plan, kn in jobs), strict=True), 1):
             for index, s, tf, ts, nsv, conv, one in rows:
                 scores[index, f], fit_t[index, f], score_t[index, f] = s, tf, ts
@@ -682,6 +689,18 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         if sample_weight is not None:
             return float(scorer(est, X, y, sample_weight=sample_weight))
         return float(scorer(est, X, y))
+
+
+#: folds with fewer training samples than this are searched with BLAS on one thread
+SMALL_FOLD = 1000
+
+
+def _task_one_thread(*args):
+    """A (fold, gamma) task with BLAS and OpenMP on one thread."""
+    from .._threads import single_threaded
+
+    with single_threaded():
+        return _task(*args)
 
 
 def _check_rank(r):
