@@ -22,13 +22,10 @@ another scale, which changes what ``C = 2000`` means.
 """
 
 # %%
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import indefsvm as isvm  # noqa: E402
+import indefsvm as isvm
 
 rng = np.random.default_rng(4)
 

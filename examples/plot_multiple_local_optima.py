@@ -14,14 +14,11 @@ confirms that both are strict local minima.
 """
 
 # %%
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import indefsvm as isvm  # noqa: E402
-from indefsvm.plotting import plot_pe_geometry  # noqa: E402
+import indefsvm as isvm
+from indefsvm.plotting import plot_pe_geometry
 
 rng = np.random.default_rng(0)
 upper = np.c_[rng.normal(1.0, 0.05, 6), rng.normal(0.9, 0.05, 6)]   # positive, upper arm

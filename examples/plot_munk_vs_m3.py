@@ -12,14 +12,11 @@ iterations each needs to reach a relative error of 1e-6.
 """
 
 # %%
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import indefsvm as isvm  # noqa: E402
-from indefsvm.solvers import kernel_adatron, m3, munk  # noqa: E402
+import indefsvm as isvm
+from indefsvm.solvers import kernel_adatron, m3, munk
 
 C = 10.0
 sets = {

@@ -21,14 +21,11 @@ sensible solution. The sanity report says so in words.
 # %%
 import warnings
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import indefsvm as isvm  # noqa: E402
-from indefsvm.plotting import plot_pe_geometry  # noqa: E402
+import indefsvm as isvm
+from indefsvm.plotting import plot_pe_geometry
 
 rng = np.random.default_rng(3)
 

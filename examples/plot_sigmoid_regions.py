@@ -17,13 +17,10 @@ and few dimensions, and PSD matrices for large ``gamma`` or many dimensions.
 """
 
 # %%
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import indefsvm as isvm  # noqa: E402
+import indefsvm as isvm
 
 X, y = isvm.datasets.load_heart(return_X_y=True)
 a = 1.0 / X.shape[1]

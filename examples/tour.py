@@ -13,15 +13,12 @@ sensible?" and a picture of why.
 """
 
 # %%
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import indefsvm as isvm  # noqa: E402
-from indefsvm.geometry import pe_plane_coordinates, pseudo_euclidean_embedding  # noqa: E402
-from indefsvm.plotting import plot_convergence, plot_spectrum  # noqa: E402
+import indefsvm as isvm
+from indefsvm.geometry import pe_plane_coordinates, pseudo_euclidean_embedding
+from indefsvm.plotting import plot_convergence, plot_spectrum
 
 X, y = isvm.datasets.load_heart(return_X_y=True)
 params = dict(gamma=0.05, coef0=-0.3)

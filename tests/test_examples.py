@@ -33,6 +33,17 @@ def test_every_example_is_checked():
     assert {p.name for p in EXAMPLES} == set(EXPECT)
 
 
+def test_no_example_forces_a_backend():
+    # run as a script, an example shows its figures (plt.show() with the user's backend);
+    # a forced Agg made six of them show nothing (the gallery and these tests set Agg
+    # themselves)
+    import re
+
+    forced = [p.name for p in EXAMPLES
+              if re.search(r"matplotlib\.use\(|MPLBACKEND|switch_backend", p.read_text())]
+    assert forced == []
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_example_runs(path, tmp_path, monkeypatch, capsys):
     import matplotlib.pyplot as plt
