@@ -80,12 +80,18 @@ def plot_spectrum(report, ax=None):
     lam = sp.eigenvalues[::-1]
     mu = sp.restricted[::-1]
     idx = np.arange(1, lam.size + 1)
-    ax.plot(idx, lam, ".", ms=3, color="0.4", label="K")
-    ax.plot(idx[:-1], mu, ".", ms=3, color="C0", label="K on the complement of e (centred)")
+    # K as a line under the centred kernel's dots: the two spectra nearly coincide, and two
+    # kinds of dots could not be told apart
+    ax.plot(idx, lam, "-", lw=1.6, color="0.65", label="K (line)")
+    ax.plot(idx[:-1], mu, "o", ms=2.2, color="C0", ls="none",
+            label="K on the complement of e, centred (dots)")
     neg = mu < -sp.tol
-    ax.plot(idx[:-1][neg], mu[neg], "o", ms=4, mfc="none", color="C3",
+    ax.plot(idx[:-1][neg], mu[neg], "o", ms=5, mfc="none", color="C3", ls="none",
             label=f"negative on e-perp: q = {int(neg.sum())}")
     ax.axhline(0.0, color="k", lw=0.7)
+    for t in (sp.tol, -sp.tol):
+        ax.axhline(t, color="C3", lw=0.7, ls=":",
+                   label=f"zero threshold +-{sp.tol:.2g}" if t > 0 else None)
     ax.set_xscale("log")
     # eigenvalues within 1e-6 of the largest sit in the linear band around 0
     _symlog_y(ax, max(sp.tol * 10, 1e-6 * sp.scale), sp.scale)

@@ -24,6 +24,17 @@ def test_plot_spectrum(heart):
     fig = isvm.plotting.plot_spectrum(rep)
     assert _n_artists(fig) >= 3
     assert "signature" in fig.axes[0].get_title()
+    # the two spectra are told apart: K a line, the centred kernel dots; the zero threshold
+    # is drawn at +-tol
+    by_label = {ln.get_label(): ln for ln in fig.axes[0].get_lines()}
+    k_line = by_label["K (line)"]
+    dots = next(ln for lab, ln in by_label.items() if lab.startswith("K on the complement"))
+    assert k_line.get_linestyle() == "-" and k_line.get_marker() in ("None", "", None)
+    assert dots.get_linestyle() == "None" and dots.get_marker() == "o"
+    tol = rep.spectrum.tol
+    levels = sorted(ln.get_ydata()[0] for ln in fig.axes[0].get_lines()
+                    if ln.get_linestyle() == ":")
+    assert levels == pytest.approx([-tol, tol])
 
 
 def test_plot_convergence(heart):

@@ -460,25 +460,33 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         n_sv = np.zeros_like(scores)
         one_class = np.zeros(scores.shape, dtype=bool)
         stopped = 0
+        import contextlib
+
         from joblib import effective_n_jobs
 
-        # one BLAS / OpenMP thread per task when there are several workers, or when the
+        from .._threads import single_threaded
+
+        # one BLAS / OpenMP thread while the tasks run, when several workers run them or the
         # folds are small (a threaded eigh of a few hundred rows gains nothing, and on a busy
-        # machine its spinning threads made the search 7-15x a plain grid search)
-        work = (_task_one_thread if effective_n_jobs(self.n_jobs) > 1
-                or min_train < SMALL_FOLD else _task)
-        for done, ((f, _, _, _), rows) in enumerate(zip(jobs, Parallel(
-                n_jobs=self.n_jobs, return_as="generator")(
-                delayed(work)(X, y, self.classes_, folds[f][0], folds[f][1], self.kernel,
-                              g, plan, kn, scorer, self.class_weight)
-                for f, g, plan, kn in jobs), strict=True), 1):
-            for index, s, tf, ts, nsv, conv, one in rows:
-                scores[index, f], fit_t[index, f], score_t[index, f] = s, tf, ts
-                n_sv[index, f], one_class[index, f] = nsv, one
-                stopped += not conv
-            if self.verbose:
-                logger.info("RemedySearchCV: task %d of %d done (fold %d, %.1f s)", done,
-                            len(jobs), f + 1, time.perf_counter() - t0)
+        # machine its spinning threads made the search 7-15x a plain grid search). The limit
+        # is the process's, set once around all the tasks: per task, threads of a threading
+        # backend would lift each other's. Process workers (loky) get loky's own limit of
+        # cores / n_jobs threads.
+        limit = (single_threaded() if effective_n_jobs(self.n_jobs) > 1
+                 or min_train < SMALL_FOLD else contextlib.nullcontext())
+        with limit:
+            for done, ((f, _, _, _), rows) in enumerate(zip(jobs, Parallel(
+                    n_jobs=self.n_jobs, return_as="generator")(
+                    delayed(_task)(X, y, self.classes_, folds[f][0], folds[f][1],
+                                   self.kernel, g, plan, kn, scorer, self.class_weight)
+                    for f, g, plan, kn in jobs), strict=True), 1):
+                for index, s, tf, ts, nsv, conv, one in rows:
+                    scores[index, f], fit_t[index, f], score_t[index, f] = s, tf, ts
+                    n_sv[index, f], one_class[index, f] = nsv, one
+                    stopped += not conv
+                if self.verbose:
+                    logger.info("RemedySearchCV: task %d of %d done (fold %d, %.1f s)", done,
+                                len(jobs), f + 1, time.perf_counter() - t0)
         # a fold whose training part holds one class scores NaN for every candidate (as
         # GridSearchCV's error_score): cv_results_ keeps the NaN, the choice reads the others
         bad = np.isnan(scores).all(axis=0)
@@ -693,14 +701,6 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
 #: folds with fewer training samples than this are searched with BLAS on one thread
 SMALL_FOLD = 1000
-
-
-def _task_one_thread(*args):
-    """A (fold, gamma) task with BLAS and OpenMP on one thread."""
-    from .._threads import single_threaded
-
-    with single_threaded():
-        return _task(*args)
 
 
 def _check_rank(r):
