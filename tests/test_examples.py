@@ -51,8 +51,17 @@ def test_example_runs(path, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     # the 100 000-point example at 6 000 points (still matrix-free: above 5 000)
     monkeypatch.setenv("INDEFSVM_EXAMPLE_N", "6000")
-    runpy.run_path(str(path), run_name="__main__")
     plt.close("all")
+    try:
+        runpy.run_path(str(path), run_name="__main__")
+        # every figure says what it shows: a title on the figure or on each drawn axes
+        for num in plt.get_fignums():
+            fig = plt.figure(num)
+            titled = (fig._suptitle is not None and fig._suptitle.get_text()) or all(
+                ax.get_title() for ax in fig.axes if ax.has_data())
+            assert titled, (path.name, num)
+    finally:
+        plt.close("all")
     assert EXPECT[path.name] in capsys.readouterr().out
     # figures are the gallery's to capture: nothing is written into the current folder
     assert not list(tmp_path.iterdir()), sorted(p.name for p in tmp_path.iterdir())
