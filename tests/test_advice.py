@@ -53,7 +53,10 @@ def test_a_multiclass_sanity_report_starts_with_an_overall_line():
     worst = min(range(3), key=lambda i: rep.reports[i].wMw)
     if c["not_stationary"] == 0:
         assert c["worst"] == [str(v) for v in rep.pairs[worst]]
-    assert rep.to_dict()["overall"] in rep._repr_html_() or "Overall" in rep._repr_html_()
+    import html
+
+    assert html.escape(rep.overall) in rep._repr_html_()
+    assert rep.to_dict()["overall"] == rep.overall
 
 
 def test_a_nystroem_sanity_report_reads_wmw_on_a_relative_scale():
@@ -171,6 +174,21 @@ def test_fit_remedy_on_distances_and_on_features(kernel_files, capsys):
     assert main(["fit", str(d / "X.csv"), "--label-column", "0", "--nystroem", "10",
                  "--remedy", "square"]) == 2
     assert "krein, flip or clip" in capsys.readouterr().err
+
+
+def test_fit_remedy_too_big_is_said_before_the_work(kernel_files, capsys, monkeypatch):
+    from indefsvm import _validation
+    from indefsvm.cli import main
+
+    d, *_ = kernel_files
+    # 120 samples: 5 matrices are 0.55 MB; say 0.4 MB are free
+    monkeypatch.setattr(_validation, "available_memory", lambda: 0.4 * 2**20)
+    model = d / "never.skops"
+    assert main(["fit", str(d / "K.npy"), "--labels", str(d / "y.txt"), "--remedy", "flip",
+                 "--save", str(model)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("indefsvm: error:") == 1 and "GiB" in err and "nothing was computed" in err
+    assert not model.exists()
 
 
 def test_a_changed_remedy_model_file_is_refused(kernel_files, capsys):

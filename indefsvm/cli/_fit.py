@@ -21,11 +21,11 @@ from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_classes, _check_output_file, _load
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
 from ._progress import _bar, _LogBar
+from ._size import refuse_too_big
 from ._tune import describe, tune
 
 
 def run(args) -> int:
-    from .._validation import plain_label
     from ..exceptions import ConvergenceWarning
 
     if args.save:
@@ -43,6 +43,12 @@ def run(args) -> int:
     _check_classes(y, args.cv)
     if getattr(args, "nystroem", None) is not None:
         _check_landmarks(args, X.shape[0])  # said before the search and the fit
+    elif args.remedy is not None:
+        # said before the search and the fit: the kernel, its eigenvectors, the fix's
+        # projector and the fixed kernel are held at once
+        refuse_too_big(args, X.shape[0], command=f"indefsvm fit --remedy {args.remedy}",
+                       matrices=5, what="the kernel, its eigendecomposition, the fix's "
+                       "projector and the fixed kernel")
     args.search_result = tune(args, X, y, precomputed)
     if args.search_result is not None and not args.json:
         print(describe(args.search_result))
@@ -70,19 +76,7 @@ def run(args) -> int:
     seconds = time.perf_counter() - t0
     train_acc = model.score(X, y)
     _save(args, model)
-    rows = []
-    for k, res in enumerate(clf.solver_results_):
-        rows.append({
-            "pair": [str(plain_label(clf.classes_[p])) for p in clf._pairs[k][:2]],
-            "status": res.status,
-            "iterations": res.n_iter,
-            "objective": res.objective,
-            "kkt_gap": res.kkt_gap,
-            "n_sv": res.n_sv,
-            "n_bounded_sv": res.n_bounded,
-            "concave_steps": res.n_concave_steps,
-            "b": res.b,
-        })
+    rows = _pair_rows(clf)
     distances = bool(args.distances)
     summary = {
         "data": desc,
@@ -122,6 +116,22 @@ def _print_svc(args, X, desc, precomputed, clf, rows, summary) -> None:
     else:
         print(f"model       IndefiniteSVC(kernel={summary['kernel']}"
               f"{', ' + params if params else ''}, C={args.C:g}, tol={args.tol:g})")
+    _print_pairs(rows)
+
+
+def _pair_rows(clf) -> list[dict]:
+    """The solution of each one-vs-one problem of a fitted IndefiniteSVC, for people and
+    JSON."""
+    from .._validation import plain_label
+
+    return [{"pair": [str(plain_label(clf.classes_[p])) for p in clf._pairs[k][:2]],
+             "status": res.status, "iterations": res.n_iter, "objective": res.objective,
+             "kkt_gap": res.kkt_gap, "n_sv": res.n_sv, "n_bounded_sv": res.n_bounded,
+             "concave_steps": res.n_concave_steps, "b": res.b}
+            for k, res in enumerate(clf.solver_results_)]
+
+
+def _print_pairs(rows) -> None:
     for row in rows:
         print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
         print(f"  iterations        {row['iterations']}")
@@ -172,7 +182,6 @@ def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) ->
 def _fit_remedy(args, model, X, y, desc, precomputed) -> int:
     """fit --remedy R: the fix of the whole kernel (or the Krein SVM), then the SVM; the
     solution of each one-vs-one problem as for the plain fit."""
-    from .._validation import plain_label
     from ..exceptions import ConvergenceWarning
     from ._args import REMEDIES
 
@@ -185,10 +194,7 @@ def _fit_remedy(args, model, X, y, desc, precomputed) -> int:
     _save(args, model)
     last = model.steps[-1][1] if hasattr(model, "steps") else model
     svc = getattr(last, "svc_", last)  # the Krein SVM's SVM on the flipped kernel
-    rows = [{"pair": [str(plain_label(svc.classes_[p])) for p in svc._pairs[k][:2]],
-             "status": res.status, "iterations": res.n_iter, "objective": res.objective,
-             "kkt_gap": res.kkt_gap, "n_sv": res.n_sv, "n_bounded_sv": res.n_bounded,
-             "b": res.b} for k, res in enumerate(svc.solver_results_)]
+    rows = _pair_rows(svc)
     distances = bool(args.distances)
     params = {}
     if distances:
@@ -227,13 +233,7 @@ def _print_remedy(args, X, desc, precomputed, model, svc, rows, summary) -> None
         names[0] = f"DistanceKernel({params})"
     print(f"model       {' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
           f"tol={args.tol:g})")
-    for row in rows:
-        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
-        print(f"  iterations        {row['iterations']}")
-        print(f"  objective F(a)    {row['objective']:.10g}")
-        print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
-        print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
-        print(f"  bias b            {row['b']:.6g}")
+    _print_pairs(rows)
 
 
 def _check_landmarks(args, n: int) -> None:

@@ -201,12 +201,7 @@ def _cross_validate(args, X, y, precomputed):
             t0 = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                if precomputed:
-                    est.fit(X[np.ix_(train, train)], y[train])
-                    scores.append(est.score(X[np.ix_(test, train)], y[test]))
-                else:
-                    est.fit(X[train], y[train])
-                    scores.append(est.score(X[test], y[test]))
+                scores.append(fold_score(est, X, y, train, test, precomputed))
             if bar is not None:
                 bar.update(1)
             else:
@@ -217,6 +212,16 @@ def _cross_validate(args, X, y, precomputed):
         if bar is not None:
             bar.close()
     return np.array(scores)
+
+
+def fold_score(est, X, y, train, test, precomputed: bool) -> float:
+    """Fit ``est`` on a fold's training part and score it on its test part (a precomputed
+    matrix is sliced on both axes)."""
+    if precomputed:
+        est.fit(X[np.ix_(train, train)], y[train])
+        return est.score(X[np.ix_(test, train)], y[test])
+    est.fit(X[train], y[train])
+    return est.score(X[test], y[test])
 
 
 def _svc(model):

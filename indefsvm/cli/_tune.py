@@ -81,7 +81,7 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
     from sklearn.model_selection import StratifiedKFold
 
     from ..exceptions import ConvergenceWarning
-    from ._models import _estimator
+    from ._models import _estimator, fold_score
 
     want_C, want_gamma = wanted(args, precomputed)
     if not (want_C or want_gamma):
@@ -124,12 +124,7 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
                         est.set_params(**{g_name: g})
                     with warnings.catch_warnings(record=True) as caught:
                         warnings.simplefilter("always", ConvergenceWarning)
-                        if precomputed:
-                            est.fit(Xs[np.ix_(tr, tr)], ys[tr])
-                            acc.append(est.score(Xs[np.ix_(te, tr)], ys[te]))
-                        else:
-                            est.fit(Xs[tr], ys[tr])
-                            acc.append(est.score(Xs[te], ys[te]))
+                        acc.append(fold_score(est, Xs, ys, tr, te, precomputed))
                     stopped += any(issubclass(w.category, ConvergenceWarning) for w in caught)
                     if bar is not None:
                         bar.update(1)

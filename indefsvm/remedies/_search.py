@@ -19,6 +19,7 @@ rule (:func:`~indefsvm.remedies._compare.choose_method`), the same report
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 import time
 import warnings
@@ -26,7 +27,7 @@ from collections.abc import Iterable
 from itertools import product
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.metrics import check_scoring
@@ -41,6 +42,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
 from .._tags import PairwiseInput
+from .._threads import single_threaded
 from .._validation import (
     check_distance_matrix,
     check_kernel_matrix,
@@ -460,12 +462,6 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         n_sv = np.zeros_like(scores)
         one_class = np.zeros(scores.shape, dtype=bool)
         stopped = 0
-        import contextlib
-
-        from joblib import effective_n_jobs
-
-        from .._threads import single_threaded
-
         # one BLAS / OpenMP thread while the tasks run, when several workers run them or the
         # folds are small (a threaded eigh of a few hundred rows gains nothing, and on a busy
         # machine its spinning threads made the search 7-15x a plain grid search). The limit
