@@ -29,6 +29,9 @@ datasets
     Small bundled data sets (heart, sonar, breast cancer, proteins) and generated ones.
 plotting
     Figures (matplotlib, imported on first use).
+explore, Explorer
+    An interactive page of the pseudo-Euclidean geometry over kernel parameters, C and
+    remedies: one self-contained HTML file (``explore(X, y).save("page.html")``).
 UnboundedObjectiveError, ConvergenceWarning, DistanceMatrixWarning, DegenerateKernelWarning
     What a solver raises or warns; the warning for distances given as a kernel; the warning
     for a remedy whose fixed kernel is zero or constant.
@@ -52,6 +55,7 @@ _NAMES = {
     "DegenerateKernelWarning": ".exceptions",
     "UnboundedObjectiveError": ".exceptions",
     "ConvexHullClassifier": ".geometry",
+    "Explorer": ".explorer", "explore": ".explorer",
     "kernel_matrix": ".kernels",
     "KernelLogisticRegression": ".klr",
     "KreinSVC": ".remedies", "compare_remedies": ".remedies",
@@ -84,6 +88,7 @@ __all__ = [
     "DegenerateKernelWarning",
     "DistanceKernel",
     "DistanceMatrixWarning",
+    "Explorer",
     "IndefiniteNuSVC",
     "IndefiniteOneClassSVM",
     "IndefiniteSVC",
@@ -102,6 +107,7 @@ __all__ = [
     "datasets",
     "diagnostics",
     "distances",
+    "explore",
     "geometry",
     "kernel_matrix",
     "kernels",

@@ -24,6 +24,7 @@ __all__ = [
     "ch_to_svm",
     "pe_plane_coordinates",
     "pseudo_euclidean_embedding",
+    "reduced_hull",
     "svm_to_ch",
 ]
 
@@ -189,6 +190,46 @@ def pe_plane_coordinates(Z, M) -> np.ndarray:
         out[:, 0] = Z[:, real[0]]
     if imag.size:
         out[:, 1] = Z[:, imag[0]]
+    return out
+
+
+def reduced_hull(P, mu, n_directions=360):
+    """Vertices of the reduced convex hull ``conv_mu`` of planar points (Haasdonk 2005, §3.2).
+
+    The support point in direction ``t`` puts weight ``mu`` on the ``floor(1/mu)`` points
+    farthest along ``t`` and the rest on the next one.
+
+    Parameters
+    ----------
+    P : ndarray of shape (m, 2)
+    mu : float
+        ``1/m <= mu <= 1``.
+    n_directions : int, default=360
+
+    Returns
+    -------
+    ndarray of shape (n_directions, 2)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.geometry import reduced_hull
+    >>> P = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 2.0]])
+    >>> reduced_hull(P, 0.5, n_directions=1)  # direction +x: half on (2, 0), half on (1, 2)
+    array([[1.5, 1. ]])
+    """
+    P = np.asarray(P, dtype=float)
+    m = P.shape[0]
+    mu = min(max(float(mu), 1.0 / m), 1.0)
+    k = int(np.floor(1.0 / mu + 1e-12))
+    rest = 1.0 - k * mu
+    out = np.empty((n_directions, 2))
+    for d, th in enumerate(np.linspace(0, 2 * np.pi, n_directions, endpoint=False)):
+        order = np.argsort(-(P @ np.array([np.cos(th), np.sin(th)])))
+        pt = mu * P[order[:k]].sum(axis=0)
+        if rest > 1e-12 and k < m:
+            pt = pt + rest * P[order[k]]
+        out[d] = pt
     return out
 
 

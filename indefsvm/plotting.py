@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .geometry import reduced_hull
+
 __all__ = ["plot_convergence", "plot_gamma_profile", "plot_pe_geometry", "plot_remedies",
            "plot_spectrum", "reduced_hull"]
 
@@ -183,46 +185,6 @@ def plot_convergence(history, ax=None, *, label=None):
     return fig
 
 
-def reduced_hull(P, mu, n_directions=360):
-    """Vertices of the reduced convex hull ``conv_mu`` of planar points (Haasdonk 2005, §3.2).
-
-    The support point in direction ``t`` puts weight ``mu`` on the ``floor(1/mu)`` points
-    farthest along ``t`` and the rest on the next one.
-
-    Parameters
-    ----------
-    P : ndarray of shape (m, 2)
-    mu : float
-        ``1/m <= mu <= 1``.
-    n_directions : int, default=360
-
-    Returns
-    -------
-    ndarray of shape (n_directions, 2)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from indefsvm.plotting import reduced_hull
-    >>> P = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 2.0]])
-    >>> reduced_hull(P, 0.5, n_directions=1)  # direction +x: half on (2, 0), half on (1, 2)
-    array([[1.5, 1. ]])
-    """
-    P = np.asarray(P, dtype=float)
-    m = P.shape[0]
-    mu = min(max(float(mu), 1.0 / m), 1.0)
-    k = int(np.floor(1.0 / mu + 1e-12))
-    rest = 1.0 - k * mu
-    out = np.empty((n_directions, 2))
-    for d, th in enumerate(np.linspace(0, 2 * np.pi, n_directions, endpoint=False)):
-        order = np.argsort(-(P @ np.array([np.cos(th), np.sin(th)])))
-        pt = mu * P[order[:k]].sum(axis=0)
-        if rest > 1e-12 and k < m:
-            pt = pt + rest * P[order[k]]
-        out[d] = pt
-    return out
-
-
 def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None):
     """Haasdonk (2005), Figs. 1-3: a classifier on points of R^(1,1).
 
@@ -303,20 +265,31 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     ax.imshow(dec, origin="lower", extent=(lo[0], hi[0], lo[1], hi[1]), cmap="RdBu",
               vmin=-vmax, vmax=vmax, alpha=0.45, aspect="auto")
     ax.contour(gx, gy, dec, levels=[0.0], colors="k", linewidths=1.2)
+    from matplotlib import patheffects
+    from matplotlib.lines import Line2D
+
+    handles = []
     if show_hulls:
+        styles = set()
         for mask, col in ((pos, "C0"), (~pos, "C3")):
             if mask.sum() >= 3:
                 for m_ in sorted({1.0, min(max(mu, 1 / mask.sum()), 1.0)}, reverse=True):
                     h = reduced_hull(Z[mask], m_)
                     h = np.vstack([h, h[:1]])
                     ax.plot(h[:, 0], h[:, 1], "-" if m_ < 1 else ":", color=col, lw=1)
+                    styles.add(m_ < 1)
+        if False in styles:
+            handles.append(Line2D([], [], ls=":", color="0.3", lw=1, label="convex hull"))
+        if True in styles:
+            handles.append(Line2D([], [], ls="-", color="0.3", lw=1,
+                                  label=f"reduced hull, mu = {mu:.3g}"))
     ax.scatter(Z[pos, 0], Z[pos, 1], c="C0", s=18, marker="o", label=f"class {_label(classes[1])}")
     ax.scatter(Z[~pos, 0], Z[~pos, 1], c="C3", s=18, marker="s",
                label=f"class {_label(classes[0])}")
     sv = alpha > 0
     ax.scatter(Z[sv, 0], Z[sv, 1], s=90, facecolors="none", edgecolors="k", lw=1.0,
                label="support vectors")
-    ax.plot(*zp, "P", color="C0", ms=10, mec="k")
+    ax.plot(*zp, "P", color="C0", ms=10, mec="k", label="closest points z+, z-")
     ax.plot(*zm, "P", color="C3", ms=10, mec="k")
     mid = (zp + zm) / 2
     w = zp - zm
@@ -324,16 +297,31 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     ax.annotate("", xy=mid + w / 2, xytext=mid, arrowprops=dict(arrowstyle="->", color="k"))
     ax.annotate("", xy=mid + Mw / 2, xytext=mid,
                 arrowprops=dict(arrowstyle="->", color="0.45", ls="--"))
-    ax.text(*(mid + w / 2), " w", fontsize=9)
-    ax.text(*(mid + Mw / 2), " Mw", fontsize=9, color="0.35")
+    # the labels sit beyond the arrow tips, offset in points along each arrow and pushed
+    # apart sideways, with a white halo: legible over the points they may cross
+    halo = [patheffects.withStroke(linewidth=3, foreground="white")]
+    for vec, word, colour, side in ((w, "w", "k", 1.0), (Mw, "Mw", "0.3", -1.0)):
+        norm = float(np.hypot(*vec)) or 1.0
+        u = vec / norm
+        off = 12 * u + side * 7 * np.array([-u[1], u[0]])
+        ax.annotate(word, xy=mid + vec / 2, xytext=tuple(off), textcoords="offset points",
+                    ha="center", va="center", fontsize=10, fontweight="bold", color=colour,
+                    path_effects=halo)
     wMw = float(w @ (w * np.array([1.0, -1.0])))
+    handles += [Line2D([], [], color="k", lw=1.2, label="decision line f = 0"),
+                Line2D([], [], color="k", lw=1, marker=">", ms=5, label="w = z+ - z-"),
+                Line2D([], [], color="0.45", lw=1, ls="--", marker=">", ms=5,
+                       label="Mw (M = diag(1, -1))")]
     ax.set_title(f"R^(1,1): w'Mw = {wMw:.3g}, mu = {mu:.3g}")
     ax.set_xlabel("real axis")
     ax.set_ylabel("imaginary axis")
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_aspect("equal", adjustable="box")
-    ax.legend(fontsize=8, loc="best", framealpha=0.8)
+    # every mark named, below the panel so that the legend covers no point
+    marks, _ = ax.get_legend_handles_labels()
+    ax.legend(handles=marks + handles, fontsize=7, loc="upper center",
+              bbox_to_anchor=(0.5, -0.12), ncol=3, framealpha=0.9)
     return fig
 
 

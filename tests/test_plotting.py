@@ -57,6 +57,19 @@ def test_plot_pe_geometry(which):
     fig = isvm.plotting.plot_pe_geometry(model, Z, y, grid=40)
     ax = fig.axes[0]
     assert len(ax.images) == 1 and "w'Mw" in ax.get_title()
+    # every mark has a legend entry: points, support vectors, the crosses z+ and z-, both
+    # hulls, the decision line, w and Mw
+    names = [t.get_text() for t in ax.get_legend().get_texts()]
+    for want in ("class +1", "class -1", "support vectors", "closest points z+, z-",
+                 "convex hull", "decision line f = 0", "w = z+ - z-", "Mw (M = diag(1, -1))"):
+        assert any(n.startswith(want) for n in names), want
+    # the reduced hulls are drawn and named when mu < 1 (the CH model's mu = 0.3)
+    assert any(n.startswith("reduced hull, mu = 0.3") for n in names) == (which == "ch")
+    # the w / Mw labels are offset from their arrow tips, not written on them
+    labels = [t for t in ax.texts if t.get_text() in ("w", "Mw")]
+    assert len(labels) == 2
+    for t in labels:
+        assert np.hypot(*t.xyann) >= 10  # points away from the tip
 
 
 def test_reduced_hull_shrinks_to_the_mean():

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
-from . import _check, _compare, _fit, _predict, _report
+from . import _check, _compare, _explore, _fit, _predict, _report
 from ._errors import _Parser
 
 #: the commands, in the order of --help: each module has add_parser(sub) and run(args)
-COMMANDS = (_fit, _predict, _check, _compare, _report)
+COMMANDS = (_fit, _predict, _check, _compare, _report, _explore)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -116,6 +116,15 @@ class SanityReport:
              "n/a (per-sample C_i)" if self.ch_mu is None else f"{self.ch_mu:.4g}"),
         ]
 
+    @property
+    def verdict(self) -> str:
+        """``"sensible"`` (stationary and ``w'Mw > 0``), ``"not stationary"`` (KKT gap above
+        ``tol``) or ``"counter-intuitive"`` (stationary with ``w'Mw <= 0``; Haasdonk 2005,
+        §7.4): the reading :meth:`PairwiseSanityReport.counts` counts per pair."""
+        if not self.is_stationary:
+            return "not stationary"
+        return "sensible" if self.wMw > 0 else "counter-intuitive"
+
     def __str__(self) -> str:
         return render_text("Sanity report", self._rows(), self.notes)
 
@@ -128,6 +137,7 @@ class SanityReport:
             "n", "C", "b", "objective", "kkt_gap", "tol", "is_stationary", "n_sv", "n_bounded",
             "bounded_ratio", "train_error", "wMw", "margin", "class_mean_sqdist",
             "is_local_min", "min_curvature", "n_free", "n_degenerate", "ch_mu", "notes")}
+        out["verdict"] = self.verdict
         out["ch_alpha"] = self.ch_alpha.tolist()
         if np.ndim(self.C):
             out["C"] = np.asarray(self.C).tolist()
@@ -166,8 +176,8 @@ class PairwiseSanityReport:
         stationary one (largest ``kkt_gap / tol``) if any is not stationary, else the one
         of smallest ``w'Mw``."""
         still = [r for r in self.reports if not r.is_stationary]
-        sensible = sum(r.is_stationary and r.wMw > 0 for r in self.reports)
-        counter = sum(r.is_stationary and r.wMw <= 0 for r in self.reports)
+        sensible = sum(r.verdict == "sensible" for r in self.reports)
+        counter = sum(r.verdict == "counter-intuitive" for r in self.reports)
         if still:
             i = max(range(len(self.reports)), key=lambda i: (
                 not self.reports[i].is_stationary,

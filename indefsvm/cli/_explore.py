@@ -1,0 +1,194 @@
+"""``indefsvm explore``: the interactive teaching page of the SVM's geometry, as one file."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import numpy as np
+
+from ._args import KERNEL_NAMES, _add_data_args, _common, _float_list, _positive_int
+from ._errors import EXIT_USAGE, CLIError
+from ._io import _atomic_write, _check_writable, _load
+from ._progress import _LogBar, _say
+
+#: the data when none is given: two interleaved half moons in the plane (every panel of the
+#: page, the input plane included, has something to show)
+DEMO = "two moons: 120 points, sklearn.datasets.make_moons(noise=0.25, random_state=0)"
+
+
+def _grid_item(text: str):
+    """``NAME=V1,V2,...`` of --grid."""
+    name, sep, values = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=V1,V2,... (e.g. gamma=0.1,1,10); got "
+                                         f"{text!r}")
+    try:
+        vals = [float(v) for v in values.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers after {name.strip()}=, separated "
+                                         f"by commas; got {values!r}") from None
+    if not vals:
+        raise argparse.ArgumentTypeError(f"{name.strip()}= lists no value")
+    return name.strip(), vals
+
+
+def _data(args):
+    """(X, y, description, precomputed, kernel name)."""
+    if args.file is None and args.dataset is None:
+        if args.distances:
+            raise CLIError("--distances needs a distance FILE or --dataset protein213.",
+                           EXIT_USAGE)
+        from sklearn.datasets import make_moons
+
+        X, y = make_moons(120, noise=0.25, random_state=0)
+        return X, y, DEMO, False
+    X, y, desc, precomputed = _load(args)
+    if args.distances:
+        from ..distances import DistanceKernel
+
+        # the kernel the SVM would use on these distances by default
+        X = DistanceKernel().fit_transform(X)
+        desc += " (kernel: DistanceKernel(kind='rbf', gamma='median') of the distances)"
+    return X, y, desc, precomputed
+
+
+def _two_classes(args, X, y, precomputed):
+    labels = np.unique(y)
+    if args.classes is not None:
+        wanted = [c.strip() for c in args.classes.split(",") if c.strip()]
+        names = {str(v): v for v in labels}
+        # 1 names the label 1.0 (labels of LIBSVM files and matrices are read as floats)
+        names.update({f"{v:g}": v for v in labels if isinstance(v, (float, np.floating))})
+        bad = [c for c in wanted if c not in names]
+        if len(wanted) != 2 or bad:
+            shown = sorted(f"{v:g}" if isinstance(v, (float, np.floating)) else str(v)
+                           for v in labels)
+            raise CLIError(f"--classes takes two of the labels {shown} separated by a "
+                           f"comma; got {args.classes!r}.", EXIT_USAGE)
+        keep = np.isin(y, [names[c] for c in wanted])
+        X = X[np.ix_(keep, keep)] if precomputed else X[keep]
+        return X, y[keep]
+    if labels.size != 2:
+        shown = ", ".join(f"{v:g}" if isinstance(v, (float, np.floating)) else str(v)
+                          for v in labels)
+        raise CLIError(f"the labels hold {labels.size} classes ({shown}); "
+                       "the page shows one binary SVM: choose two with --classes A,B.",
+                       EXIT_USAGE)
+    return X, y
+
+
+def _subsample(args, X, y, precomputed):
+    from ..explorer._grid import MAX_POINTS
+
+    n = y.shape[0]
+    m = args.subsample
+    if m is None:
+        if n > MAX_POINTS:
+            raise CLIError(f"the page draws every point: {n} > {MAX_POINTS}; add --subsample "
+                           "300 (a stratified subsample).", EXIT_USAGE)
+        return X, y
+    if m < 4 or m >= n:
+        raise CLIError(f"--subsample {m}: give a number between 4 and {n - 1} (the data have "
+                       f"{n} points).", EXIT_USAGE)
+    from sklearn.model_selection import train_test_split
+
+    idx, _ = train_test_split(np.arange(n), train_size=m, stratify=y, random_state=args.seed)
+    idx = np.sort(idx)
+    return (X[np.ix_(idx, idx)] if precomputed else X[idx]), y[idx]
+
+
+def run(args) -> int:
+    from ..explorer import explore
+    from ..explorer._grid import check_C, check_param_grid, check_remedies, frame_keys
+
+    out = args.out
+    if os.path.isdir(out):
+        raise CLIError(f"--out {out}: is a folder; give the page's file name, e.g. "
+                       f"{os.path.join(out, 'explore.html')}.", EXIT_USAGE)
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise CLIError(f"--out {out}: the folder {folder} does not exist; create it first.",
+                       EXIT_USAGE)
+    _check_writable(folder, "--out", out)
+    given = args.explore_kernel
+    if given is not None and args.distances:
+        raise CLIError(f"--kernel {given} is a kernel of features; the kernel of --distances is "
+                       "DistanceKernel(kind='rbf', gamma='median'), explored as a matrix: drop "
+                       "--kernel.", EXIT_USAGE)
+    # the loaders read args.kernel (to warn about options a kernel does not take)
+    args.kernel = "rbf" if args.distances else (given or "sigmoid")
+    X, y, desc, precomputed = _data(args)
+    kernel = "precomputed" if precomputed else args.kernel
+    if precomputed and given is not None:
+        raise CLIError(f"--kernel {given} does not apply to {desc}, a kernel matrix: drop it "
+                       "(the page explores C and the remedies of the matrix as given).",
+                       EXIT_USAGE)
+    grid = None
+    if args.grid:
+        grid = {}
+        for name, values in args.grid:
+            if name in grid:
+                raise CLIError(f"--grid {name}=... is given twice.", EXIT_USAGE)
+            grid[name] = values
+    X, y = _two_classes(args, X, y, precomputed)
+    X, y = _subsample(args, X, y, precomputed)
+    remedies = [r for r in args.remedies.split(",") if r.strip()]
+    try:  # the grid's mistakes are the user's: one line, exit 2, before any work
+        checked = check_param_grid(kernel, grid, np.asarray(X, dtype=float))
+        Cs = check_C(args.C_grid)
+        names = check_remedies(remedies)
+    except (TypeError, ValueError) as exc:
+        message = str(exc).replace("param_grid", "--grid").replace("C must", "-C must")
+        raise CLIError(message.replace("remedies", "--remedies", 1), EXIT_USAGE) from None
+    total = len(list(frame_keys(checked, Cs, names)))
+    _say(args, f"{total} frames ({kernel} kernel, {y.shape[0]} points of {desc}): one SVM, "
+               "its check and its sanity report each")
+    with _LogBar(args, total, "frames", "explore: frame", "frame"):
+        ex = explore(X, y, kernel=kernel, param_grid=checked, C=Cs, remedies=names,
+                     title=args.title or f"{kernel} kernel on {os.path.basename(desc)}: the "
+                                         "geometry of the SVM")
+    page = ex.to_html()
+    _atomic_write(out, lambda tmp: open(tmp, "w", encoding="utf-8").write(page))
+    print(ex)
+    counts = {}
+    for f in ex.to_dict()["frames"]:
+        counts[f["sanity_verdict"]] = counts.get(f["sanity_verdict"], 0) + 1
+    print("models: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    print(f"page written to {out} ({len(page.encode()) / 1e6:.2f} MB): open it in a browser")
+    return 0
+
+
+def add_parser(sub) -> None:
+    """The ``explore`` sub-command and its options."""
+    p = sub.add_parser(
+        "explore", help="write an interactive page of the SVM's geometry over kernel "
+                        "parameters, C and remedies (one self-contained HTML file)",
+        description="Train the SVM for every kernel parameter, C and remedy of a grid, read "
+                    "each model with the library's diagnostics, and write one HTML page whose "
+                    "sliders show the spectrum, the pseudo-Euclidean plane with the hulls, w "
+                    "and Mw, the decision function (2-D data) and the readouts. Without data: "
+                    + DEMO + ".")
+    _add_data_args(p, labels_help="labels of a precomputed kernel or distance FILE")
+    p.add_argument("--kernel", dest="explore_kernel", default=None,
+                   choices=list(KERNEL_NAMES) + ["poly"],
+                   help="kernel of the features (default sigmoid)")
+    p.add_argument("--grid", action="append", type=_grid_item, metavar="NAME=V1,V2,...",
+                   help="values of a kernel parameter, e.g. --grid gamma=0.1,1,10 --grid "
+                        "coef0=-1,0,1 (default: three values of each around its default)")
+    p.add_argument("-C", "--C", dest="C_grid", type=_float_list, default=None,
+                   metavar="C1,C2,...", help="values of C (default 0.1,1,10)")
+    p.add_argument("--remedies", default="none,clip,flip",
+                   help="comma-separated: none, clip, flip, shift, square, cne, rne (default "
+                        "none,clip,flip)")
+    p.add_argument("--classes", default=None, metavar="A,B",
+                   help="the two classes to show when the labels have more")
+    p.add_argument("--subsample", type=_positive_int, default=None, metavar="N",
+                   help="a stratified subsample of N points (the page draws every point; at "
+                        "most 1000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of --subsample")
+    p.add_argument("--title", default=None, help="the page's heading")
+    p.add_argument("--out", default="explore.html", metavar="PAGE.html",
+                   help="the page to write (default explore.html)")
+    _common(p)
+    p.set_defaults(func=run)

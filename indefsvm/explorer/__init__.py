@@ -1,0 +1,289 @@
+"""The explorer: an interactive page of the pseudo-Euclidean geometry of an SVM.
+
+``isvm.explore(X, y, kernel="sigmoid")`` trains the SVM for every combination of kernel
+parameters, ``C`` and remedy on a grid, reads each model with the library's diagnostics
+(:func:`~indefsvm.check_kernel`, :func:`~indefsvm.sanity_report`, the embedding of
+Haasdonk 2005, Prop. 1) and returns an :class:`Explorer`: a self-contained HTML page whose
+sliders select a frame (``to_html``, ``save``, inline in Jupyter), and the numbers of every
+frame (``to_dict``). The page only draws; nothing is computed in the browser.
+
+This package sits on top of the library, beside :mod:`indefsvm.plotting`: nothing imports it.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .._logging import enable
+from .._validation import check_finite_array, check_kernel_matrix
+from ..kernels import KERNELS, canonical_name
+from ._frames import compute_frames
+from ._grid import (
+    DEFAULT_REMEDIES,
+    MAX_PAGE_MB,
+    MAX_POINTS,
+    REMEDIES,
+    check_C,
+    check_param_grid,
+    check_remedies,
+    default_param_grid,
+    estimate_page_mb,
+    frame_keys,
+)
+from ._page import render_page
+
+__all__ = ["REMEDIES", "Explorer", "default_param_grid", "explore"]
+
+
+class Explorer:
+    """The frames of :func:`explore` and the page that shows them.
+
+    Attributes
+    ----------
+    kernel : str
+    classes : list
+        The two classes; the second is the positive one (``y = +1``, as the SVM uses it).
+    grid : dict
+        ``{"params": {name: values}, "C": values, "remedies": names}``.
+    frames : list of dict
+        One per grid point, in the page's order (kernel parameters outermost, then the
+        remedy, then C). See :meth:`to_dict`.
+    build_seconds : float
+        Time to compute the frames.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(30, 2)); y = (X[:, 0] > 0).astype(int)
+    >>> ex = isvm.explore(X, y, kernel="sigmoid", param_grid={"gamma": [0.5], "coef0": [-1.0]},
+    ...                   C=[1.0], remedies=("none",))
+    >>> sorted(ex.to_dict()["frames"][0])[:4]
+    ['C', 'Mw', 'caption', 'class_mean_sqdist']
+    >>> ex.to_html().startswith("<!DOCTYPE html>")
+    True
+    """
+
+    def __init__(self, *, kernel, classes, grid, kernels, frames, data, build_seconds):
+        self.kernel = kernel
+        self.classes = classes
+        self.grid = grid
+        self._kernels = kernels
+        self._frames = frames
+        self._data = data
+        self.build_seconds = build_seconds
+
+    @property
+    def frames(self) -> list:
+        return self.to_dict()["frames"]
+
+    def to_dict(self) -> dict:
+        """The numbers of every frame, as the page shows them.
+
+        Returns
+        -------
+        dict
+            ``{"kernel", "classes", "n", "grid", "frames"}``; each frame holds ``params``,
+            ``C``, ``remedy``; the kernel's ``signature`` ``[p, q, z]``, ``negative_mass``,
+            ``lam_min``, ``lam_max``, ``class_mean_sqdist`` (``c'Kc``), ``kernel_verdict``
+            (:func:`~indefsvm.check_kernel` of the kernel the SVM is trained on), the
+            centred ``spectrum`` and its ``zero_tol`` (``n * eps * max |lambda|``); the
+            SVM's ``w_M_w``, ``sanity_verdict`` (:attr:`SanityReport.verdict`),
+            ``converged``, ``n_iter``, ``kkt_gap``, ``objective``, ``n_sv``, ``n_bounded``,
+            ``train_accuracy``, ``ch_mu``; the plane of the page (``plane`` points,
+            ``plane_axes``, ``plane_M``, ``hulls_full``, ``hulls``, ``z_plus``,
+            ``z_minus``, ``w``, ``Mw``, ``plane_w_M_w``, ``support``), the ``decision``
+            image over the input plane for 2-D inputs, and the ``caption``. Drawn arrays
+            are rounded to 4 significant digits, readouts are exact.
+        """
+        frames = [{**self._kernels[f["kernel"]], **{k: v for k, v in f.items()
+                                                     if k != "kernel"}}
+                  for f in self._frames]
+        return {"kernel": self.kernel, "classes": self.classes, "n": self._data["n"],
+                "grid": self.grid, "frames": frames}
+
+    def to_html(self) -> str:
+        """One self-contained HTML page: data, script and style inline, nothing loaded from
+        the network (it opens from ``file://`` and inside a docs site).
+
+        Returns
+        -------
+        str
+        """
+        payload = {**self._data, "kernel": self.kernel, "classes": self.classes,
+                   "grid": self.grid, "kernels": self._kernels, "frames": self._frames}
+        return render_page(payload)
+
+    def save(self, path) -> Path:
+        """Write the page to ``path``.
+
+        Parameters
+        ----------
+        path : str or Path
+
+        Returns
+        -------
+        Path
+        """
+        path = Path(path)
+        if not path.parent.is_dir():
+            raise FileNotFoundError(f"Cannot save the explorer page to {str(path)!r}: the "
+                                    f"folder {str(path.parent)!r} does not exist.")
+        path.write_text(self.to_html(), encoding="utf-8")
+        return path
+
+    def _repr_html_(self) -> str:
+        # an iframe keeps the page's ids, style and script apart from the notebook's
+        doc = html.escape(self.to_html(), quote=True)
+        return (f'<iframe srcdoc="{doc}" style="width: 100%; height: 1040px; border: 0" '
+                f'title="indefsvm explorer"></iframe>')
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+    def __str__(self) -> str:
+        g = self.grid
+        dims = [f"{k} {len(v)}" for k, v in g["params"].items()]
+        dims += [f"C {len(g['C'])}", f"remedy {len(g['remedies'])}"]
+        mb = len(self.to_html().encode()) / 1e6
+        return (f"Explorer: {self.kernel} kernel on {self._data['n']} points of classes "
+                f"{self.classes[0]} / {self.classes[1]}, {len(self)} frames "
+                f"({' x '.join(dims)}), built in {self.build_seconds:.1f} s; page "
+                f"{mb:.2f} MB. save(path) writes it; a notebook shows it inline.")
+
+    def __repr__(self) -> str:
+        return f"<Explorer: {self.kernel}, {len(self)} frames>"
+
+
+def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
+            C=None, remedies=DEFAULT_REMEDIES, title: str | None = None,
+            verbose: bool = False) -> Explorer:
+    """An interactive page of the SVM's pseudo-Euclidean geometry over a grid.
+
+    For every kernel parameter combination of ``param_grid``, every remedy and every ``C``
+    the binary SVM is trained (SMO) and read: the kernel's spectrum, signature, negative
+    mass and ``c'Kc`` (:func:`~indefsvm.check_kernel`), the data on the leading positive and
+    negative axes of the embedding (Haasdonk 2005, Prop. 1) with the class hulls reduced by
+    ``mu = 2C / sum(alpha)``, their closest points, ``w`` and ``Mw`` (Prop. 7), and
+    :func:`~indefsvm.sanity_report`'s ``w'Mw`` and verdict. For 2-D inputs the decision
+    function over the input plane too.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d), or (n, n) with ``kernel="precomputed"``
+        At most 1 000 points (every point is drawn).
+    y : array-like of shape (n,)
+        Two classes.
+    kernel : str, default="sigmoid"
+        A kernel name of :mod:`indefsvm.kernels`, or ``"precomputed"`` (then ``X`` is the
+        kernel matrix and there is no parameter to vary).
+    param_grid : dict, optional
+        Kernel parameter -> values, e.g. ``{"gamma": [0.1, 1], "coef0": [-1, 0, 1]}``.
+        Default: three values of each parameter around its default on ``X``
+        (:func:`default_param_grid`).
+    C : float or list of float, optional
+        Default ``(0.1, 1, 10)``.
+    remedies : sequence of str, default=("none", "clip", "flip")
+        ``"none"`` (the kernel as it is) and spectrum fixes of
+        :mod:`indefsvm.remedies`: ``"clip"``, ``"flip"``, ``"shift"``, ``"square"``,
+        ``"cne"``, ``"rne"``.
+    title : str, optional
+        The page's heading.
+    verbose : bool, default=False
+        Log each frame (``logging.getLogger("indefsvm")``).
+
+    Returns
+    -------
+    Explorer
+
+    Raises
+    ------
+    ValueError
+        Bad input, more than two classes, or a page too large to embed (its estimated
+        size is said, with the way to make it smaller).
+
+    Notes
+    -----
+    The page's size grows with frames x (n + 1 000) numbers for 2-D inputs (the decision
+    image) and frames x (n + 800) otherwise, plus 3 n per kernel: about 1 MB for 120 points
+    and 81 frames. Building costs one eigendecomposition and one
+    :func:`~indefsvm.check_kernel` per (parameters, remedy) and one SMO run per frame.
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> from sklearn.datasets import make_moons
+    >>> X, y = make_moons(60, noise=0.25, random_state=0)
+    >>> ex = isvm.explore(X, y, kernel="sigmoid", C=[0.1, 10])
+    >>> len(ex.to_dict()["frames"])  # 3 gamma x 3 coef0 x 3 remedies x 2 C
+    54
+    """
+    t0 = time.perf_counter()
+    if callable(kernel) or not isinstance(kernel, str):
+        raise TypeError(
+            f"kernel must be a kernel name ({sorted(KERNELS)}) or 'precomputed'; got "
+            f"{kernel!r}. For a kernel function of your own, compute the matrix and pass it "
+            "with kernel='precomputed'.")
+    name = canonical_name(kernel)
+    if name == "precomputed":
+        X = check_kernel_matrix(X, "X (kernel matrix)", warn_distances=True)
+    else:
+        X = check_finite_array(X, "X")
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (samples x features); got shape {X.shape}.")
+    n = X.shape[0]
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
+                         f"{y.shape}.")
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(
+            f"explore shows one binary SVM (its hulls, w and Mw): y must have 2 classes; got "
+            f"{classes.size}. Choose two, e.g. keep = np.isin(y, [a, b]); "
+            "explore(X[keep], y[keep]).")
+    if n > MAX_POINTS:
+        raise ValueError(
+            f"explore draws every point: n = {n} > {MAX_POINTS}. Take a stratified "
+            "subsample, e.g. X_s, _, y_s, _ = sklearn.model_selection.train_test_split(X, y, "
+            "train_size=300, stratify=y, random_state=0).")
+    grid = check_param_grid(name, param_grid, X)
+    Cs = check_C(C)
+    names = check_remedies(remedies)
+    n_kernels = int(np.prod([len(v) for v in grid.values()])) * len(names)
+    n_frames = n_kernels * len(Cs)
+    two_d = name != "precomputed" and X.shape[1] == 2
+    mb = estimate_page_mb(n, n_frames, n_kernels, two_d)
+    if mb > MAX_PAGE_MB:
+        raise ValueError(
+            f"The page would weigh about {mb:.0f} MB ({n_frames} frames of {n} points), more "
+            f"than {MAX_PAGE_MB:.0f} MB can be opened and embedded comfortably: use fewer "
+            "values in param_grid, C or remedies, or fewer points.")
+    y_pm = np.where(y == classes[1], 1.0, -1.0)
+    box = None
+    if two_d:
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        pad = 0.08 * np.maximum(hi - lo, 1e-9)
+        box = ((float(lo[0] - pad[0]), float(hi[0] + pad[0])),
+               (float(lo[1] - pad[1]), float(hi[1] + pad[1])))
+    enable(verbose)
+    kernels, frames = compute_frames(X, y_pm, name, list(frame_keys(grid, Cs, names)),
+                                     two_d=two_d, box=box, total=n_frames, verbose=True)
+    data = {"n": n, "title": title or f"{name} kernel: the geometry of the SVM",
+            "labels": y_pm.astype(int).tolist(),
+            "input": ({"points": [[round(float(a), 5) for a in row] for row in X],
+                       "box": box} if two_d else None)}
+    # plain Python labels for JSON; 1.0 read from a file is the label 1
+    py_classes = [c.item() if hasattr(c, "item") else c for c in classes]
+    py_classes = [int(c) if isinstance(c, float) and c.is_integer() else c
+                  for c in py_classes]
+    return Explorer(kernel=name, classes=py_classes,
+                    grid={"params": grid, "C": Cs, "remedies": list(names)},
+                    kernels=kernels, frames=frames, data=data,
+                    build_seconds=time.perf_counter() - t0)
+

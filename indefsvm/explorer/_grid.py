@@ -1,0 +1,182 @@
+"""The explorer's grid: kernel parameters x C x remedy, its defaults and its checks."""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as np
+
+from ..kernels import KERNELS, canonical_name, check_gamma_sign, resolve_gamma
+
+#: remedies the explorer can show: the spectrum fixes of the remedy table that act on the
+#: training kernel itself (the page draws the geometry of the kernel the SVM is trained on)
+REMEDIES = ("none", "clip", "flip", "shift", "square", "cne", "rne")
+DEFAULT_REMEDIES = ("none", "clip", "flip")
+
+#: default C: a sensible SVM at the small end, a counter-intuitive one at the large end on
+#: most indefinite kernels (Haasdonk 2005, §7.4: reducing C reduces the hulls)
+DEFAULT_C = (0.1, 1.0, 10.0)
+
+#: the page must stay small enough to open and to embed in a docs site or a notebook
+MAX_POINTS = 1000
+MAX_PAGE_MB = 20.0
+
+#: resolution of the decision-function image of 2-D inputs, per side
+INPUT_GRID = 32
+
+
+def remedy_fix(name: str):
+    """The spectrum fix of a remedy name (None for ``"none"``)."""
+    from ..remedies import ClipEigenvalues, FlipEigenvalues, ShiftEigenvalues, SquareKernel
+
+    return {"none": None, "clip": ClipEigenvalues(), "flip": FlipEigenvalues(),
+            "shift": ShiftEigenvalues(), "square": SquareKernel(),
+            "cne": ClipEigenvalues(centered=True),
+            "rne": FlipEigenvalues(centered=True)}[name]
+
+
+def check_remedies(remedies) -> tuple:
+    """The remedy names, lower case, checked."""
+    if isinstance(remedies, str):
+        remedies = (remedies,)
+    try:
+        names = tuple(str(r).lower().replace(" ", "-") for r in remedies)
+    except TypeError:
+        raise TypeError(f"remedies must be a list of names from {list(REMEDIES)}; got "
+                        f"{remedies!r}.") from None
+    if not names:
+        raise ValueError(f"remedies is empty: give at least one of {list(REMEDIES)} "
+                         "(\"none\" shows the kernel as it is).")
+    for r in names:
+        if r == "krein":
+            raise ValueError(
+                "remedies: 'krein' cannot be drawn as a kernel of its own (the Krein SVM "
+                "trains on the flipped kernel and maps its solution back to the original "
+                "one): explore 'flip', the kernel it trains on.")
+        if r not in REMEDIES:
+            raise ValueError(f"Unknown remedy {r!r} in remedies; choose from "
+                             f"{list(REMEDIES)}.")
+    if len(set(names)) != len(names):
+        raise ValueError(f"remedies lists a name twice: {list(names)}.")
+    return names
+
+
+def default_param_grid(kernel: str, X) -> dict:
+    """Three values of each kernel parameter around its default on ``X``.
+
+    Parameters
+    ----------
+    kernel : str
+        A kernel name of :mod:`indefsvm.kernels`.
+    X : ndarray of shape (n, d)
+
+    Returns
+    -------
+    dict
+        Parameter name -> list of values (empty for ``"linear"``).
+    """
+    name = canonical_name(kernel)
+    if name == "precomputed":
+        return {}
+    d = X.shape[1]
+    scale = resolve_gamma("scale", X)
+    gammas = [scale * f for f in (0.25, 1.0, 4.0)]
+    if name == "linear":
+        return {}
+    if name == "rbf":
+        return {"gamma": [scale * f for f in (0.1, 1.0, 10.0)]}
+    if name in ("sigmoid", "polynomial"):
+        # the sign of coef0 moves the sigmoid between its PSD-like and its indefinite regions
+        # (Lin & Lin 2003, Table 1)
+        return {"gamma": gammas, "coef0": [-1.0, 0.0, 1.0]}
+    if name == "pseudo_euclidean":
+        return {"p": sorted({max(1, d // 4), max(1, d // 2), max(1, d - 1)})}
+    if name == "tl1":
+        return {"rho": [d * f for f in (0.3, 0.7, 1.5)]}
+    return {"gamma": gammas}  # l1_gaussian, sqrt_l1_exponential, symmetric_kl
+
+
+def check_param_grid(kernel: str, param_grid, X) -> dict:
+    """``param_grid`` checked against the kernel's parameters (default when None)."""
+    name = canonical_name(kernel)
+    if param_grid is None:
+        return default_param_grid(name, X)
+    if not isinstance(param_grid, dict):
+        raise TypeError(f"param_grid must be a dict (parameter name -> list of values); got "
+                        f"{type(param_grid).__name__}.")
+    if name == "precomputed" and param_grid:
+        raise ValueError("kernel='precomputed' has no parameter to vary: param_grid must "
+                         "be None or empty.")
+    allowed = () if name == "precomputed" else KERNELS[name][1]
+    grid = {}
+    for key, values in param_grid.items():
+        if key == "C":
+            raise ValueError("param_grid holds the kernel's parameters; give the values of C "
+                             "as C=[...].")
+        if key not in allowed:
+            raise ValueError(
+                f"param_grid: kernel={kernel!r} has no parameter {key!r}; its parameters are "
+                f"{list(allowed) or 'none'}.")
+        values = _values(f"param_grid[{key!r}]", values)
+        for v in values:
+            if key == "degree" and (v != int(v) or v < 1):
+                raise ValueError(f"param_grid['degree'] must hold integers >= 1; got {v!r}.")
+            if key in ("rho", "sigma", "p") and v <= 0:
+                raise ValueError(f"param_grid[{key!r}] must hold numbers > 0; got {v!r}.")
+            if key == "p" and v != int(v):
+                raise ValueError(f"param_grid['p'] must hold integers; got {v!r}.")
+            if key == "gamma":
+                check_gamma_sign(name, v)
+        if key in ("degree", "p"):
+            values = [int(v) for v in values]
+        grid[key] = values
+    return grid
+
+
+def check_C(C) -> list:
+    """The values of C, checked (default :data:`DEFAULT_C`)."""
+    if C is None:
+        return list(DEFAULT_C)
+    values = _values("C", [C] if isinstance(C, numbers.Real) else C)
+    if any(v <= 0 for v in values):
+        raise ValueError(f"C must hold numbers > 0; got {values}.")
+    return values
+
+
+def _values(name: str, values) -> list:
+    if isinstance(values, (str, bytes)) or not np.iterable(values):
+        raise TypeError(f"{name} must be a list of numbers; got {values!r}.")
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise ValueError(f"{name} must hold finite numbers; got {v!r}.")
+        out.append(float(v))
+    if not out:
+        raise ValueError(f"{name} is empty: give at least one value.")
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name} lists a value twice: {out}.")
+    return sorted(out)
+
+
+def frame_keys(param_grid: dict, Cs: list, remedies: tuple):
+    """Every frame's (kernel parameters, C, remedy), in the page's order: the kernel
+    parameters outermost (the last one fastest among them), then the remedy, then C."""
+    names = list(param_grid)
+    for combo in itertools.product(*(param_grid[k] for k in names)):
+        params = dict(zip(names, combo, strict=True))
+        for remedy in remedies:
+            for C in Cs:
+                yield params, C, remedy
+
+
+def estimate_page_mb(n: int, n_frames: int, n_kernels: int, two_d: bool) -> float:
+    """Size of the page in MB before the work: about 9 characters per number written.
+
+    Per kernel (parameters x remedy): the spectrum (n), the embedding (2 n). Per frame: the
+    support flags (n), the hulls (2 x 2 x 96 x 2), a few points and readouts (60), and for
+    2-D inputs the decision image (:data:`INPUT_GRID` squared).
+    """
+    per_kernel = 3 * n
+    per_frame = n + 4 * 96 * 2 + 60 + (INPUT_GRID ** 2 if two_d else 0)
+    return 9.0 * (n_kernels * per_kernel + n_frames * per_frame) / 1e6

@@ -1,0 +1,108 @@
+"""``indefsvm explore``: the page of the command equals the library's, errors are one line."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_moons
+
+import indefsvm as isvm
+from indefsvm.cli import main
+
+
+def _payload(path):
+    page = path.read_text(encoding="utf-8")
+    data = re.search(r'id="explorer-data">(.*?)</script>', page, re.S).group(1)
+    return json.loads(data)
+
+
+def test_without_data_the_two_moons_page_is_the_librarys(tmp_path, capsys):
+    out = tmp_path / "page.html"
+    assert main(["explore", "--grid", "gamma=0.5,2", "--grid", "coef0=-1,1", "-C", "0.1,10",
+                 "--out", str(out), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "24 frames" in text  # 2 gamma x 2 coef0 x 3 remedies x 2 C
+    assert f"page written to {out}" in text
+    assert re.search(r"models: \d+ counter-intuitive, \d+ sensible", text)
+    X, y = make_moons(120, noise=0.25, random_state=0)
+    ex = isvm.explore(X, y, kernel="sigmoid", param_grid={"gamma": [0.5, 2], "coef0": [-1, 1]},
+                      C=[0.1, 10])
+    got = _payload(out)
+    ref = json.loads(re.search(r'id="explorer-data">(.*?)</script>', ex.to_html(),
+                               re.S).group(1))
+    assert got["frames"] == ref["frames"] and got["kernels"] == ref["kernels"]
+
+
+def test_a_bundled_set_and_a_kernel_of_distances(tmp_path, capsys):
+    out = tmp_path / "p.html"
+    assert main(["explore", "--dataset", "protein213", "--distances", "--classes", "1,2",
+                 "-C", "1", "--remedies", "none,flip", "--out", str(out), "--quiet"]) == 0
+    data = _payload(out)
+    assert data["kernel"] == "precomputed" and data["classes"] == [1, 2]
+    assert len(data["frames"]) == 2 and data["input"] is None
+    D, y = isvm.datasets.load_protein213(return_D_y=True)
+    keep = np.isin(y, [1, 2])
+    K = isvm.DistanceKernel().fit_transform(D)[np.ix_(keep, keep)]
+    rep = isvm.check_kernel(K, y[keep])
+    assert data["kernels"][0]["class_mean_sqdist"] == rep.class_mean_sqdist
+
+
+def test_subsample_is_stratified_and_said(tmp_path, capsys):
+    out = tmp_path / "p.html"
+    assert main(["explore", "--dataset", "heart", "--kernel", "rbf", "--grid", "gamma=0.1",
+                 "-C", "1", "--remedies", "none", "--subsample", "60", "--out", str(out),
+                 "--quiet"]) == 0
+    data = _payload(out)
+    assert data["n"] == 60
+    _, y = isvm.datasets.load_heart(return_X_y=True)
+    share = np.mean(y == 1)
+    assert abs(np.mean(np.asarray(data["labels"]) == 1) - share) < 0.05
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["--grid", "gamma"], "expected NAME=V1,V2"),
+    (["--grid", "degree=2"], "--grid: kernel='sigmoid' has no parameter 'degree'"),
+    (["--grid", "gamma=1", "--grid", "gamma=2"], "given twice"),
+    (["-C", "0,1"], "expected positive numbers"),
+    (["--remedies", "clip,krein"], "--remedies: 'krein'"),
+    (["--remedies", "none,magic"], "Unknown remedy 'magic'"),
+    (["--dataset", "protein213", "--distances"], "choose two with --classes A,B"),
+    (["--dataset", "protein213", "--distances", "--classes", "1,9"], "two of the labels"),
+    (["--dataset", "protein213", "--distances", "--kernel", "rbf"], "drop --kernel"),
+    (["--dataset", "heart", "--subsample", "2"], "--subsample 2"),
+    (["--out", "/nonexistent-folder/p.html"], "does not exist"),
+])
+def test_mistakes_are_one_line_with_exit_2(argv, match, tmp_path, capsys):
+    if "--out" not in argv:
+        argv = argv + ["--out", str(tmp_path / "p.html")]
+    assert main(["explore", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("indefsvm: error:")
+    assert match in err[0]
+    assert not (tmp_path / "p.html").exists()
+
+
+def test_a_kernel_file_refuses_kernel_options(tmp_path, capsys):
+    X, y = make_moons(40, noise=0.2, random_state=0)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=1.0, coef0=-1.0)
+    np.save(tmp_path / "K.npy", K)
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    base = ["explore", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+            "--out", str(tmp_path / "p.html"), "--quiet"]
+    assert main(base + ["--kernel", "rbf"]) == 2
+    assert "does not apply" in capsys.readouterr().err
+    assert main(base + ["--grid", "gamma=1"]) == 2
+    assert "no parameter to vary" in capsys.readouterr().err
+    assert main(base + ["-C", "1,10"]) == 0
+    assert _payload(tmp_path / "p.html")["kernel"] == "precomputed"
+
+
+def test_too_many_points_says_the_option(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1100, 2))
+    y = (X[:, 0] > 0).astype(int)
+    path = tmp_path / "big.csv"
+    np.savetxt(path, np.c_[X, y], delimiter=",", header="a,b,label", comments="")
+    assert main(["explore", str(path), "--out", str(tmp_path / "p.html")]) == 2
+    assert "add --subsample 300" in capsys.readouterr().err
