@@ -26,6 +26,7 @@ EXPECT = {
     "plot_time_series_dtw.py": "1-NN DTW",
     "plot_strings_edit_distance.py": "edit-distance SVM",
     "plot_remedy_search.py": "pipeline on raw series",
+    "plot_explorer.py": "counter-intuitive",
 }
 
 

@@ -42,7 +42,7 @@ def _data(args):
         from sklearn.datasets import make_moons
 
         X, y = make_moons(120, noise=0.25, random_state=0)
-        return X, y, DEMO, False
+        return X, y, "two moons", False
     X, y, desc, precomputed = _load(args)
     if args.distances:
         from ..distances import DistanceKernel
@@ -142,8 +142,9 @@ def run(args) -> int:
         message = str(exc).replace("param_grid", "--grid").replace("C must", "-C must")
         raise CLIError(message.replace("remedies", "--remedies", 1), EXIT_USAGE) from None
     total = len(list(frame_keys(checked, Cs, names)))
-    _say(args, f"{total} frames ({kernel} kernel, {y.shape[0]} points of {desc}): one SVM, "
-               "its check and its sanity report each")
+    _say(args, f"{total} frames ({kernel} kernel, {y.shape[0]} points of "
+               f"{DEMO if desc == 'two moons' else desc}): one SVM, its check and its sanity "
+               "report each")
     with _LogBar(args, total, "frames", "explore: frame", "frame"):
         ex = explore(X, y, kernel=kernel, param_grid=checked, C=Cs, remedies=names,
                      title=args.title or f"{kernel} kernel on {os.path.basename(desc)}: the "
