@@ -4,7 +4,9 @@
   Levenshtein (rapidfuzz), Euclidean, city block or any callable, between time series of any
   lengths, strings or vectors;
 * :class:`DistanceKernel` -- distance-substitution kernels ``exp(-gamma d^2)``,
-  ``exp(-gamma d)``, the linear and polynomial forms, with gamma by the median rule.
+  ``exp(-gamma d)``, the linear and polynomial forms, with gamma by the median rule;
+* :class:`RandomDistanceFeatures` -- D2KE: ``exp(-gamma d(x, omega_j))`` to random objects,
+  a positive-definite kernel from any distance at a cost linear in ``n``.
 
 ``make_pipeline(PairwiseDistances("dtw"), DistanceKernel(), IndefiniteSVC(kernel=
 "precomputed"))`` trains on raw series; :func:`indefsvm.diagnostics.check_distances` says
@@ -13,6 +15,7 @@ whether the distance is Euclidean (then the kernel is PSD) and for which gamma i
 
 from ._kernel import KINDS, DistanceKernel, median_gamma
 from ._pairwise import METRICS, PairwiseDistances, pairwise_distances
+from ._random import RandomDistanceFeatures
 
-__all__ = ["KINDS", "METRICS", "DistanceKernel", "PairwiseDistances", "median_gamma",
-           "pairwise_distances"]
+__all__ = ["KINDS", "METRICS", "DistanceKernel", "PairwiseDistances",
+           "RandomDistanceFeatures", "median_gamma", "pairwise_distances"]

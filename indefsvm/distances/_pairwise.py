@@ -159,7 +159,7 @@ def _callable(metric, X, Y, same, threads, params, progress):
     if np.any(bad):
         i, j = np.argwhere(bad)[0]
         raise ValueError(f"metric {getattr(metric, '__name__', metric)!r} returned "
-                         f"{out[i, j]!r} for X[{i}] and {'X' if same else 'Y'}[{j}]; a "
+                         f"{float(out[i, j])!r} for X[{i}] and {'X' if same else 'Y'}[{j}]; a "
                          "distance is a finite number >= 0.")
     return out
 

@@ -23,6 +23,7 @@ from .._solvers._kblocks import kernel_block
 from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix, check_seed
+from ..distances._collection import Objects, check_metric, kmedoids_pp
 from ..kernels import (
     _COMPILED_KIND,
     canonical_name,
@@ -34,7 +35,10 @@ from ._blocks import dense_rows, rows_per_block
 
 __all__ = ["KreinNystroem"]
 
-LANDMARK_RULES = ("uniform", "kmeans++")
+LANDMARK_RULES = ("uniform", "kmeans++", "kmedoids++")
+
+#: the distance-substitution kernels a metric's distances make (DistanceKernel's kinds)
+DISTANCE_KINDS = ("rbf", "laplacian", "tl1", "linear", "polynomial")
 
 
 class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
@@ -60,23 +64,39 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         takes the ``(n, m)`` block of kernel values of ``n`` points against the ``m``
         landmarks, whose own rows are ``landmarks`` (an index array; by default, a square
         block is ``W`` itself), and ``transform`` takes ``(n_rows, m)`` blocks.
+
+        With ``metric``: the distance-substitution kernel of
+        :class:`~indefsvm.DistanceKernel` made of the metric's distances, ``"rbf"``
+        (``exp(-gamma d^2)``), ``"laplacian"``, ``"tl1"``, ``"linear"`` or ``"polynomial"``.
     n_components : int, default=100
         Number of landmarks ``m`` (at most the number of samples; not used with
         ``"precomputed"``, where the block's columns are the landmarks).
-    gamma : float, "scale", "auto" or None, default=None
+    metric : str, callable or None, default=None
+        A metric of :func:`~indefsvm.pairwise_distances` (``"dtw"``, ``"levenshtein"``,
+        ``"euclidean"``, ``"cityblock"``) or a callable ``d(a, b) -> float``: ``X`` is then
+        any collection it compares (series of equal or unequal lengths, multivariate series,
+        strings, ...), and only the ``n x m`` distances to the landmarks are computed (plus
+        ``m x m``), block by block, never ``n x n``. At ``m = n`` the features reproduce
+        ``DistanceKernel(kernel, gamma)`` of the whole distance matrix.
+    metric_params : dict, optional
+        Parameters of the metric, e.g. ``{"window": 0.1}`` for DTW.
+    gamma : float, "scale", "auto", "median" or None, default=None
         Kernel parameter; ``None`` is ``"auto"`` (``1 / n_features``, as scikit-learn's
-        ``Nystroem``).
+        ``Nystroem``), and with ``metric`` ``"median"``: ``1 / median(d^2)`` over the
+        landmark pairs (``1 / median(d)`` for laplacian and tl1; :func:`median_gamma`).
     coef0, degree : float, int
         Parameters of the polynomial and sigmoid kernels.
     kernel_params : dict, optional
         Further parameters of the kernel (``sigma``, ``p``, or a callable's keywords).
-    landmarks : {"uniform", "kmeans++"} or array-like of int, default="uniform"
+    landmarks : {"uniform", "kmeans++", "kmedoids++"} or array-like of int, default="uniform"
         How to pick them: ``"uniform"`` draws ``m`` distinct samples at random (unbiased,
         O(m); scikit-learn's choice, so the two compare on the same landmarks);
         ``"kmeans++"`` uses the D^2 seeding of Arthur & Vassilvitskii (2007) in input
         space (O(n m d)), which spreads the landmarks over clustered data and lowers the
-        approximation error there at small ``m``; an index array names the training rows
-        to use.
+        approximation error there at small ``m``; ``"kmedoids++"`` (with ``metric``) is the
+        same seeding on the metric's own distances, no coordinates needed, over a random
+        pool of ``max(2000, 10 m)`` objects (``m`` distance rows of the pool); an index
+        array names the training rows to use.
     rtol : float, optional
         Eigenvalues of ``W`` with ``|lam| <= rtol * max|lam|`` are dropped (their
         directions carry rounding, and ``|lam|^(-1/2)`` would amplify it). ``None`` means
@@ -101,8 +121,12 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    components_ : ndarray of shape (m, n_features)
-        The landmarks (``None`` for ``"precomputed"``).
+    components_ : ndarray of shape (m, n_features) or list
+        The landmarks (``None`` for ``"precomputed"``; the landmark objects with
+        ``metric``).
+    distance_kernel_ : DistanceKernel or None
+        With ``metric``: the kernel of the distances, fitted on the landmarks (its
+        ``gamma_`` the gamma used).
     component_indices_ : ndarray of shape (m,)
         Their rows in the training data.
     eigenvalues_ : ndarray of shape (r,)
@@ -155,13 +179,17 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         "kernel_params": [dict, None], "landmarks": [str, "array-like"],
         "rtol": [numbers.Real, None], "stability": [numbers.Real, None],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+        "metric": [str, callable, None], "metric_params": [dict, None],
     }
 
-    def __init__(self, kernel="rbf", *, n_components: int = 100, gamma=None, coef0=0.0,
+    def __init__(self, kernel="rbf", *, n_components: int = 100, metric=None,
+                 metric_params=None, gamma=None, coef0=0.0,
                  degree=3, kernel_params=None, landmarks="uniform", rtol=None,
                  stability=1e3, random_state=None, n_jobs=None):
         self.kernel = kernel
         self.n_components = n_components
+        self.metric = metric
+        self.metric_params = metric_params
         self.gamma = gamma
         self.coef0 = coef0
         self.degree = degree
@@ -175,13 +203,68 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
     # features may be sparse (read a block at a time as dense rows)
     _sparse_features = True
 
+    def __setstate__(self, state):
+        # models saved before metric= existed load as what they were: features of vectors
+        state.setdefault("metric", None)
+        state.setdefault("metric_params", None)
+        super().__setstate__(state)
+
+    def _uses_metric(self) -> bool:
+        return getattr(self, "metric", None) is not None
+
+    @property
+    def n_landmarks_(self) -> int:
+        """``m``, the landmarks (rows of ``normalization_``)."""
+        return int(self.normalization_.shape[0])
+
     # -- fit ------------------------------------------------------------------------------
+
+    def _check_metric_settings(self):
+        """The settings that go with (and without) a metric."""
+        if not self._uses_metric():
+            if isinstance(self.gamma, str) and self.gamma == "median":
+                raise ValueError("gamma='median' is the median rule of distances: give "
+                                 "metric= (e.g. metric='dtw'), or a number / 'scale' / 'auto' "
+                                 "for vectors.")
+            if self.metric_params:
+                raise ValueError("metric_params given without metric: give metric= (e.g. "
+                                 "metric='dtw', metric_params={'window': 0.1}), or drop "
+                                 "metric_params.")
+            if isinstance(self.landmarks, str) and self.landmarks == "kmedoids++":
+                raise ValueError("landmarks='kmedoids++' seeds on a metric's distances: give "
+                                 "metric=, or use 'kmeans++' for vectors.")
+            return
+        if not isinstance(self.kernel, str) or self.kernel not in DISTANCE_KINDS:
+            raise ValueError(
+                f"with metric={self.metric!r}, kernel names the kernel made of its distances, "
+                f"one of {list(DISTANCE_KINDS)} (DistanceKernel's kinds); got "
+                f"kernel={self.kernel!r}.")
+        if isinstance(self.gamma, str) and self.gamma != "median":
+            raise ValueError(f"gamma={self.gamma!r} is a rule for vectors; with metric= give "
+                             "'median' (the default: 1 / median(d^2) over the landmark pairs) "
+                             "or a number > 0.")
+        if (self.gamma is not None and not isinstance(self.gamma, str)
+                and not self.gamma > 0):
+            raise ValueError(f"gamma must be > 0 with a metric (exp(-gamma d^2) grows with "
+                             f"the distance otherwise); got {self.gamma!r}.")
+        if self.kernel_params:
+            raise ValueError("kernel_params does not apply with metric=: the metric's "
+                             "parameters go in metric_params, the kernel's are gamma, coef0 "
+                             "and degree.")
+        if isinstance(self.landmarks, str) and self.landmarks == "kmeans++":
+            raise ValueError("landmarks='kmeans++' needs coordinates; with metric= use "
+                             "'kmedoids++' (the same D^2 seeding on the distances).")
+        if self.metric_params is not None and not isinstance(self.metric_params, dict):
+            raise ValueError(f"metric_params must be a dict; got {self.metric_params!r}.")
+        check_metric(self.metric, self.metric_params)
 
     def _check_settings(self):
         if not (callable(self.kernel) or isinstance(self.kernel, str)):
             raise ValueError(f"kernel must be a name, a callable or 'precomputed'; got "
                              f"{self.kernel!r}.")
-        if isinstance(self.kernel, str) and self.kernel != "precomputed":
+        self._check_metric_settings()
+        if (isinstance(self.kernel, str) and self.kernel != "precomputed"
+                and not self._uses_metric()):
             canonical_name(self.kernel)
             check_gamma_sign(self.kernel, self.gamma)
         if self.kernel != "precomputed" and (
@@ -249,6 +332,8 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         self : KreinNystroem
         """
         self._check_settings()
+        if self._uses_metric():
+            return self._fit_objects(Objects(X, self.metric, self.metric_params or {}))
         if self.kernel == "precomputed":
             X = validate_data(self, X, dtype=np.float64, ensure_min_features=1)
         else:
@@ -295,7 +380,43 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
             held = self._heldout(n, idx, rng)
             C_held = self._block(dense_rows(X[held])) if held.size else np.empty((0, idx.size))
         self.component_indices_ = idx
+        self.distance_kernel_ = None
         self._decompose(W, C_held)
+        return self
+
+    def _fit_objects(self, objs: Objects):
+        """fit on objects checked already: distances to the landmarks only."""
+        from ..distances._kernel import DistanceKernel
+
+        self._threads = effective_threads(self.n_jobs)
+        rng = check_seed(self.random_state)
+        n = len(objs)
+        m = int(self.n_components)
+        if isinstance(self.landmarks, str) and self.landmarks == "kmedoids++":
+            if m > n:
+                self._landmark_indices(None, n, m, rng)  # its error
+            idx = (np.arange(n) if m == n else
+                   kmedoids_pp(objs, m, rng, n_jobs=self._threads))
+        else:
+            idx = self._landmark_indices(None, n, m, rng)
+        L = objs.take(idx)
+        D = objs.distances(L, L, idx, n_jobs=self._threads)
+        # exactly symmetric with a zero diagonal (a callable is evaluated on both orders)
+        D = (D + D.T) / 2
+        np.fill_diagonal(D, 0.0)
+        gamma = "median" if self.gamma is None else self.gamma
+        dk = DistanceKernel(self.kernel, gamma=gamma, coef0=self.coef0,
+                            degree=int(self.degree))
+        W = dk.fit_transform(D)
+        held = self._heldout(n, idx, rng)
+        C_held = (dk.transform(objs.distances(objs.take(held), L, idx, n_jobs=self._threads))
+                  if held.size else np.empty((0, idx.size)))
+        self._name = "precomputed"  # W is checked as a given matrix
+        self._params = {}
+        self._decompose(W, C_held)
+        self.components_ = L
+        self.component_indices_ = idx
+        self.distance_kernel_ = dk
         return self
 
     def _heldout(self, n: int, idx, rng) -> np.ndarray:
@@ -380,6 +501,8 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         return kernel_matrix(Xb, L, kernel=self._name, **self._params)
 
     def _check_rows(self, X):
+        if self._uses_metric():
+            return Objects(X, self.metric, self.metric_params or {})
         if self.kernel == "precomputed":
             return validate_data(self, X, dtype=np.float64, reset=False)
         return validate_data(self, X, dtype=np.float64, accept_sparse="csr", reset=False,
@@ -390,6 +513,15 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         block, as ``dtype``; ``columns``: the number of leading features (the positive part
         is the first ``n_positive_``)."""
         N = self.normalization_ if columns is None else self.normalization_[:, :columns]
+        if isinstance(X, Objects):
+            # the distances of a block of objects to the landmarks, then their kernel
+            threads = effective_threads(self.n_jobs)
+            for lo, hi, rows in X.blocks(N.shape[0]):
+                D = X.distances(rows, self.components_, self.component_indices_,
+                                n_jobs=threads, offset=lo)
+                yield lo, hi, (self.distance_kernel_.transform(D) @ N).astype(
+                    dtype, copy=False)
+            return
         n = X.shape[0]
         step = rows_per_block(N.shape[0])
         for lo in range(0, n, step):
@@ -399,8 +531,8 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
 
     def _features(self, X, dtype=np.float64, columns=None) -> np.ndarray:
         """Phi of the rows of X (checked), as ``dtype``, computed block by block."""
-        X = self._check_rows(X)
-        out = np.empty((X.shape[0], self.n_components_ if columns is None else columns),
+        X = X if isinstance(X, Objects) else self._check_rows(X)
+        out = np.empty((len(X), self.n_components_ if columns is None else columns),
                        dtype=dtype)
         for lo, hi, F in self._feature_blocks(X, dtype, columns):
             out[lo:hi] = F
@@ -427,11 +559,21 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         return self._features(X)
 
     def _transform_dask(self, X):
-        if X.ndim != 2:
+        if X.ndim != 2 and not self._uses_metric():
             raise ValueError(f"X must be 2-D; got a dask array of shape {X.shape}.")
         if any(np.isnan(c) for c in X.chunks[0]) or np.isnan(X.shape[1]):
             raise ValueError("X is a dask array with unknown chunk sizes; call "
                              "X.compute_chunk_sizes() first.")
+        if self._uses_metric():
+            # equal-length series (n, length) or (n, channels, length): one task per block
+            # of rows, each the distances of its series to the landmarks
+            if X.ndim not in (2, 3):
+                raise ValueError(f"X must be a dask array of series, (n, length) or (n, "
+                                 f"channels, length); got shape {X.shape}.")
+            Xr = X.rechunk({i: -1 for i in range(1, X.ndim)})
+            return Xr.map_blocks(lambda b: self._features(b), dtype=np.float64,
+                                 chunks=(Xr.chunks[0], (self.n_components_,)),
+                                 drop_axis=list(range(2, X.ndim)))
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} is "
                              f"expecting {self.n_features_in_} features as input.")
@@ -471,3 +613,4 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         check_is_fitted(self, "normalization_")
         return np.asarray([f"kreinnystroem{i}" for i in range(self.n_components_)],
                           dtype=object)
+

@@ -18,6 +18,7 @@ from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
 from .._tags import PairwiseInput
 from .._validation import check_seed, user_stacklevel
+from ..distances._collection import Objects
 from ..exceptions import ConvergenceWarning
 from ..kernels import check_gamma_sign
 from ..solvers._linear import linear_svc
@@ -66,18 +67,38 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
     ----------
     kernel : str or callable, default="rbf"
         As :class:`KreinNystroem` (also ``"precomputed"``: ``X`` is the ``(n, m)`` block of
-        kernel values against the landmarks).
+        kernel values against the landmarks). With ``metric``: the kernel of the
+        distances, ``"rbf"``, ``"laplacian"``, ``"tl1"``, ``"linear"`` or
+        ``"polynomial"`` (:class:`~indefsvm.DistanceKernel`).
     n_components : int, default=500
         Landmarks ``m`` (at most the number of samples).
+    metric : str, callable or None, default=None
+        Train on objects compared by a distance: ``"dtw"``, ``"levenshtein"``,
+        ``"euclidean"``, ``"cityblock"`` or a callable ``d(a, b) -> float``. ``X`` is then
+        any collection :func:`~indefsvm.pairwise_distances` accepts (series of any
+        lengths, multivariate series, strings); only the distances to the ``m`` landmarks
+        are computed, block by block on ``n_jobs`` threads. At ``m = n`` the model is the
+        exact remedy on the whole distance kernel.
+    metric_params : dict, optional
+        The metric's parameters, e.g. ``{"window": 0.1}``.
+    features : {"nystroem", "d2ke"}, default="nystroem"
+        ``"nystroem"``: the Krein-space Nystroem features of the kernel. ``"d2ke"`` (with a
+        metric): random distance features ``exp(-gamma d(x, omega_j)) / sqrt(m)`` to ``m``
+        random objects (:class:`~indefsvm.distances.RandomDistanceFeatures`; Wu et al.
+        2018), a positive-definite kernel by construction, so the three remedies coincide;
+        ``kernel`` must then be ``"rbf"`` or ``"laplacian"`` (the features are
+        ``exp(-gamma d)``), ``gamma`` is ``"median"`` (``1 / median d``) or a number, and
+        ``landmarks`` does not apply.
     remedy : {"krein", "flip", "clip"}, default="krein"
     C : float, default=1.0
         Box bound of the dual, scaled per sample by ``class_weight`` and ``sample_weight``.
-    gamma : {"scale", "auto"} or float, default="scale"
-        As :class:`~indefsvm.IndefiniteSVC`.
+    gamma : {"scale", "auto", "median"}, float or None, default=None
+        ``None`` is ``"scale"`` for vectors (as :class:`~indefsvm.IndefiniteSVC`) and
+        ``"median"`` with a metric (``1 / median(d^2)`` over the landmark pairs).
     coef0, degree : float, int
     kernel_params : dict, optional
-    landmarks : {"uniform", "kmeans++"} or array-like of int, default="uniform"
-        See :class:`KreinNystroem`.
+    landmarks : {"uniform", "kmeans++", "kmedoids++"} or array-like of int, default="uniform"
+        See :class:`KreinNystroem` (``"kmedoids++"`` with a metric).
     class_weight : dict, "balanced" or None
     tol : float, default=1e-3
         LIBSVM's stopping rule: KKT gap ``m - M <= tol`` (and ``|y'alpha| <= tol * C``).
@@ -140,17 +161,22 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         "tol": [numbers.Real], "max_iter": [numbers.Integral, None],
         "decision_function_shape": [str], "break_ties": ["boolean"],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
-        "verbose": ["verbose"],
+        "verbose": ["verbose"], "metric": [str, callable, None], "metric_params": [dict, None],
+        "features": [StrOptions({"nystroem", "d2ke"})],
     }
 
-    def __init__(self, kernel="rbf", *, n_components: int = 500, remedy: str = "krein",
-                 C: float = 1.0, gamma="scale", coef0: float = 0.0, degree: int = 3,
+    def __init__(self, kernel="rbf", *, n_components: int = 500, metric=None,
+                 metric_params=None, features: str = "nystroem", remedy: str = "krein",
+                 C: float = 1.0, gamma=None, coef0: float = 0.0, degree: int = 3,
                  kernel_params=None, landmarks="uniform", class_weight=None,
                  tol: float = 1e-3, max_iter: int | None = None,
                  decision_function_shape: str = "ovr", break_ties: bool = False,
                  random_state=None, n_jobs=None, verbose: bool = False):
         self.kernel = kernel
         self.n_components = n_components
+        self.metric = metric
+        self.metric_params = metric_params
+        self.features = features
         self.remedy = remedy
         self.C = C
         self.gamma = gamma
@@ -170,6 +196,53 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
     # features may be sparse (read a block at a time as dense rows)
     _sparse_features = True
 
+    def __setstate__(self, state):
+        # models saved before metric= existed load as what they were: an SVM of vectors
+        state.setdefault("metric", None)
+        state.setdefault("metric_params", None)
+        state.setdefault("features", "nystroem")
+        super().__setstate__(state)
+
+    def _feature_map(self):
+        """The (unfitted) features: KreinNystroem, or D2KE's random distance features."""
+        if self.features == "d2ke":
+            from ..distances import RandomDistanceFeatures
+
+            if not self._uses_metric():
+                raise ValueError("features='d2ke' are distances to random objects: give "
+                                 "metric= (e.g. metric='dtw').")
+            if self.kernel not in ("rbf", "laplacian"):
+                raise ValueError(f"features='d2ke' are exp(-gamma d(x, omega)); kernel="
+                                 f"{self.kernel!r} does not apply (leave kernel='rbf').")
+            if not (isinstance(self.landmarks, str) and self.landmarks == "uniform"):
+                raise ValueError("landmarks does not apply to features='d2ke' (its objects "
+                                 "are random, not chosen among the data); drop it.")
+            if self.kernel_params:
+                raise ValueError("kernel_params does not apply to features='d2ke'.")
+            rdf = RandomDistanceFeatures(
+                self.metric, metric_params=self.metric_params,
+                n_components=self.n_components,
+                gamma="median" if self.gamma is None else self.gamma, n_jobs=self.n_jobs)
+            rdf._check_settings()
+            return rdf
+        ny = KreinNystroem(
+            self.kernel, n_components=self.n_components, metric=self.metric,
+            metric_params=self.metric_params,
+            gamma=self._gamma(), coef0=self.coef0, degree=self.degree,
+            kernel_params=self.kernel_params, landmarks=self.landmarks, n_jobs=self.n_jobs)
+        ny._check_settings()
+        return ny
+
+    def _uses_metric(self) -> bool:
+        return getattr(self, "metric", None) is not None
+
+    def _gamma(self):
+        """gamma for the features: None is 'scale' for vectors ('median' with a metric, which
+        KreinNystroem reads from None)."""
+        if self.gamma is None and not self._uses_metric():
+            return "scale"
+        return self.gamma
+
     def _check_settings(self):
         if self.remedy not in REMEDIES:
             raise ValueError(f"remedy must be one of {list(REMEDIES)}; got {self.remedy!r}.")
@@ -180,8 +253,8 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         if isinstance(self.tol, bool) or not isinstance(self.tol, (int, float, np.number)) \
                 or not np.isfinite(self.tol) or self.tol <= 0:
             raise ValueError(f"tol must be a positive number; got {self.tol!r}.")
-        if self.kernel != "precomputed":
-            check_gamma_sign(self.kernel, self.gamma)
+        if self.kernel != "precomputed" and not self._uses_metric():
+            check_gamma_sign(self.kernel, self._gamma())
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError("decision_function_shape must be 'ovr' or 'ovo'; got "
                              f"{self.decision_function_shape!r}.")
@@ -204,16 +277,27 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         self : NystroemSVC
         """
         self._check_settings()
-        # X is checked once here, for the features and the SVM both
-        X, y = validate_data(self, X, y, dtype=np.float64,
-                             accept_sparse=False if self.kernel == "precomputed" else "csr",
-                             order=None if callable(self.kernel) else "C")
-        y = column_or_1d(y, warn=True)
+        ny = self._feature_map()
+        if self._uses_metric():
+            # objects, not a matrix: checked once here (every object, before any distance)
+            X = Objects(X, self.metric, self.metric_params or {})
+            y = column_or_1d(y, warn=True)
+            if y.shape[0] != len(X):
+                raise ValueError(f"X holds {len(X)} objects but y has {y.shape[0]} labels; "
+                                 "give one label per object.")
+        else:
+            # X is checked once here, for the features and the SVM both
+            X, y = validate_data(self, X, y, dtype=np.float64,
+                                 accept_sparse=False if self.kernel == "precomputed"
+                                 else "csr",
+                                 order=None if callable(self.kernel) else "C")
+            y = column_or_1d(y, warn=True)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if self.classes_.shape[0] < 2:
             raise ValueError("The number of classes has to be greater than one; got 1 class")
-        sw = sample_weight_vector(sample_weight, X.shape[0])
+        n = len(X) if self._uses_metric() else X.shape[0]
+        sw = sample_weight_vector(sample_weight, n)
         check_weights(sw, y_idx)
         self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
         w = self.class_weight_[y_idx] * sw
@@ -221,17 +305,15 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         loud = enable(self.verbose)
         rng = check_seed(self.random_state)
         t0 = time.perf_counter()
-        ny = KreinNystroem(
-            self.kernel, n_components=self.n_components,
-            gamma=self.gamma, coef0=self.coef0, degree=self.degree,
-            kernel_params=self.kernel_params, landmarks=self.landmarks,
-            random_state=int(rng.integers(2**31 - 1)), n_jobs=self.n_jobs)
-        ny._check_settings()
-        ny.n_features_in_ = X.shape[1]  # what fit's check of X would set
-        self.nystroem_ = ny._fit_rows(X)
+        ny.set_params(random_state=int(rng.integers(2**31 - 1)))
+        if self._uses_metric():
+            self.nystroem_ = ny._fit_objects(X)
+        else:
+            ny.n_features_in_ = X.shape[1]  # what fit's check of X would set
+            self.nystroem_ = ny._fit_rows(X)
         if loud:
-            logger.info("Nystroem: %d landmarks, %d features (%d positive, %d negative), "
-                        "%.1f s", ny.normalization_.shape[0], ny.n_components_,
+            logger.info("features: %d objects, %d features (%d positive, %d negative), "
+                        "%.1f s", ny.n_landmarks_, ny.n_components_,
                         ny.n_positive_, ny.n_negative_, time.perf_counter() - t0)
         cols = ny.n_positive_ if self.remedy == "clip" else ny.n_components_
         if cols == 0:
@@ -240,10 +322,10 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
                 "has no positive eigenvalue: no feature is left. Use remedy='flip' or "
                 "'krein', or check the kernel's parameters.")
         t1 = time.perf_counter()
-        n = X.shape[0]
         pairs = self._pairs_of(y_idx, w)
         # progress in steps: the blocks of feature rows, then the one-vs-one problems
-        n_blocks = -(-n // rows_per_block(ny.normalization_.shape[0]))
+        m = ny.n_landmarks_
+        n_blocks = -(-n // (X.block_rows(m) if self._uses_metric() else rows_per_block(m)))
         total = n_blocks + len(pairs)
         step = 0
         Z = np.empty((n, cols), dtype=np.float32)
@@ -302,14 +384,14 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         self._alphas = alphas
         self._rows = rows
         self._bounds = [self.C * w[idx] for idx in rows]
-        sv = np.zeros(X.shape[0], dtype=bool)
+        sv = np.zeros(n, dtype=bool)
         for idx, al in zip(rows, alphas, strict=True):
             sv[idx[al > 0]] = True
         self.n_support_ = np.bincount(y_idx[sv], minlength=self.classes_.shape[0]).astype(
             np.int32)
         self.n_features_used_ = cols
-        self.n_train_ = X.shape[0]
-        self.shape_fit_ = X.shape
+        self.n_train_ = n
+        self.shape_fit_ = (n,) if self._uses_metric() else X.shape
         if not converged:
             feas, cmax = worst.extra["feasibility"], float(np.max(worst.C))
             failed = (f"the KKT gap m - M is {worst.kkt_gap:.3g} > tol"
@@ -327,12 +409,16 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
     def _ovo(self, X):
         check_is_fitted(self, "coef_")
         ny = self.nystroem_
-        # checked here first: feature names are the classifier's (the features saw arrays)
-        X = validate_data(self, X, dtype=np.float64, reset=False,
-                          accept_sparse=False if self.kernel == "precomputed" else "csr")
-        Xc = ny._check_rows(X)
+        if self._uses_metric():
+            Xc = ny._check_rows(X)
+        else:
+            # checked here first: feature names are the classifier's (the features saw
+            # arrays)
+            X = validate_data(self, X, dtype=np.float64, reset=False,
+                              accept_sparse=False if self.kernel == "precomputed" else "csr")
+            Xc = ny._check_rows(X)
         W = (self.coef_ * self.metric_).T
-        out = np.empty((Xc.shape[0], W.shape[1]))
+        out = np.empty((len(Xc), W.shape[1]))
         for lo, hi, F in ny._feature_blocks(Xc, np.float64, self.n_features_used_):
             out[lo:hi] = F @ W + self.intercept_
         return out
@@ -388,7 +474,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
                 "y": np.where(y[rows] == self.classes_[pos], 1.0, -1.0), "alpha": alpha,
                 "C": C, "coef": self.coef_[k] * self.metric_})
         info = {"Z": Z, "S": ny.signature_[:cols], "remedy": self.remedy,
-                "n_landmarks": int(ny.normalization_.shape[0]), "n_features": cols,
+                "n_landmarks": int(ny.n_landmarks_), "n_features": cols,
                 "n_positive": ny.n_positive_, "n_negative": ny.n_negative_,
                 # the model's own claim is comparable only at the tolerance it was fitted with
                 "converged": self.converged_ if tol == self.tol else None}
