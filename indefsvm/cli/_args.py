@@ -203,14 +203,16 @@ def _resolve_defaults(args) -> None:
                      if getattr(args, attr) is not None]
     args.kernel = "rbf" if args.kernel is None else args.kernel
     args.degree = 3 if args.degree is None else args.degree
-    distances = bool(getattr(args, "distances", False))
+    metric = getattr(args, "metric", None)
+    distances = bool(getattr(args, "distances", False)) or metric is not None
     if distances:
+        flag = f"--metric {metric}" if metric else "--distances"
         if args.kernel not in DISTANCE_KINDS:
             raise CLIError(f"--kernel {args.kernel} is not a kernel of distances; with "
-                           "--distances use rbf (exp(-gamma d^2)), laplacian, linear, "
+                           f"{flag} use rbf (exp(-gamma d^2)), laplacian, linear, "
                            "polynomial or tl1.", EXIT_USAGE)
         if args.gamma in ("scale", "auto"):
-            raise CLIError(f"--gamma {args.gamma} is for features; with --distances give a "
+            raise CLIError(f"--gamma {args.gamma} is for features; with {flag} give a "
                            "number or 'median'.", EXIT_USAGE)
         if args.pe_p is not None:
             raise CLIError("--p is a parameter of the pseudo_euclidean kernel of features, "

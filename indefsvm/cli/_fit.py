@@ -37,6 +37,19 @@ def run(args) -> int:
     if args.cv == 1:
         raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
                        EXIT_USAGE)
+    if args.metric is not None:
+        from . import _objects
+
+        if args.file is None:
+            raise CLIError(f"--metric {args.metric} needs a FILE of "
+                           f"{'series' if args.metric == 'dtw' else 'strings'}, one per "
+                           "line with its label.", EXIT_USAGE)
+        return _objects.fit(args, _save)
+    for opt in ("window", "landmarks", "features"):
+        if getattr(args, opt) != {"window": None, "landmarks": "uniform",
+                                  "features": "nystroem"}[opt]:
+            raise CLIError(f"--{opt} goes with --metric (series or strings); drop it or give "
+                           "--metric.", EXIT_USAGE)
     # the parameters are checked before the data are read (a usage error costs no time)
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
     X, y, desc, precomputed = _load(args)
@@ -337,6 +350,23 @@ def add_parser(sub) -> None:
                      help="train NystroemSVC on Krein-space Nystroem features with M "
                           "landmarks (for 10^4 - 10^6 samples) instead of the SMO on the "
                           "whole kernel")
+    obj = fit.add_argument_group(
+        "series and strings", "FILE holds one series (numbers separated by commas, spaces or "
+        "tabs) or one string per line, the label first (--label-column last, or an aeon .ts "
+        "file); only the distances to the --nystroem M landmarks are computed")
+    obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
+                     help="train NystroemSVC on the distances of series (dtw) or strings "
+                          "(levenshtein); needs --nystroem M; --kernel then one of rbf "
+                          "(default), laplacian, linear, polynomial, tl1 and --gamma a number "
+                          "or median (default)")
+    obj.add_argument("--window", type=float, default=None, metavar="W",
+                     help="DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1)")
+    obj.add_argument("--landmarks", choices=["uniform", "kmedoids++"], default="uniform",
+                     help="how the landmarks are picked (kmedoids++: D^2 seeding on the "
+                          "distances)")
+    obj.add_argument("--features", choices=["nystroem", "d2ke"], default="nystroem",
+                     help="d2ke: distances to M random objects (a positive-definite kernel) "
+                          "instead of Nystroem landmarks")
     fit.add_argument("--remedy", default=None, choices=list(REMEDIES),
                      help="train on a fixed kernel: on a whole kernel or --distances any of "
                           "them (advanced-shift: Muench et al. 2020; cne / rne: clip / flip "

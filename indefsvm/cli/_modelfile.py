@@ -23,6 +23,9 @@ TRUSTED_TYPES = (
     # fit --nystroem M: NystroemSVC and its features, in their wing
     "indefsvm.nystroem._svc.NystroemSVC",
     "indefsvm.nystroem._features.KreinNystroem",
+    # fit FILE --metric dtw|levenshtein --nystroem M [--features d2ke]: the kernel of the
+    # distances, or the random objects' features
+    "indefsvm.distances._random.RandomDistanceFeatures",
     # the same as model files of 0.1.0 name them (old modules kept as re-exports; tested with
     # the committed files of tests/data/models_0.1.0)
     "indefsvm.remedies._nystroem_svc.NystroemSVC",
@@ -149,7 +152,12 @@ def _check_model(model, path: str) -> None:
     from ..remedies import KreinNystroem, NystroemSVC
 
     if type(model) is NystroemSVC:
-        _check_nystroem_model(model, bad, KreinNystroem)
+        if getattr(model, "metric", None) is not None:
+            from ._objects import check_model
+
+            check_model(model, bad)
+        else:
+            _check_nystroem_model(model, bad, KreinNystroem)
         return
     from ..remedies import KreinSVC
 

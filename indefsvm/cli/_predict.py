@@ -27,7 +27,17 @@ def run(args) -> int:
     path = args.data
     _check_path(path)
     y = None
-    if precomputed or args.labels or path.endswith((".npy", ".npz")):
+    if getattr(model, "metric", None) is not None:
+        # series or strings: the file's layout as fit read it
+        from ._objects import read_objects
+
+        if args.distances or args.labels:
+            raise CLIError(f"{args.model} was trained on {model.metric} distances of series "
+                           "or strings: give their file (one per line), without "
+                           f"{'--distances' if args.distances else '--labels'}.", EXIT_USAGE)
+        X, y = read_objects(path, model.metric, args.label_column or "first",
+                            need_labels=False)
+    elif precomputed or args.labels or path.endswith((".npy", ".npz")):
         what = ("the distances d(x, x_train) to the training objects" if distances
                 else "the kernel rows k(x, x_train)" if precomputed else "features")
         try:
@@ -56,7 +66,8 @@ def run(args) -> int:
             X, y = load_libsvm(path, zero_based=args.zero_based,
                                n_features=getattr(model, "n_features_in_", None))
     n_feat = getattr(model, "n_features_in_", None)
-    if not precomputed and n_feat is not None and X.shape[1] != n_feat:
+    if (getattr(model, "metric", None) is None and not precomputed and n_feat is not None
+            and X.shape[1] != n_feat):
         hint = (" (kernel rows? this model computes its kernel from the features itself: "
                 "give features, as a LIBSVM, CSV or .npy file)"
                 if path.endswith((".npy", ".npz"))

@@ -1,0 +1,329 @@
+"""Series and strings on the command line: their files, ``fit FILE --metric dtw|levenshtein
+--nystroem M``, and the checks of a saved model of them."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+import warnings
+
+import numpy as np
+
+from ..exceptions import DataFileError
+from ._errors import EXIT_USAGE, CLIError
+
+#: the metrics the command line trains on
+METRICS = ("dtw", "levenshtein")
+
+_SPLIT = re.compile(r"[,\s]+")
+
+
+def _label(text: str):
+    return text.strip()
+
+
+def _labels(raw: list):
+    """Labels as numbers when every one is a number (1 and 1.0 alike), else as text."""
+    try:
+        vals = [float(v) for v in raw]
+    except ValueError:
+        return np.asarray(raw, dtype=object)
+    arr = np.asarray(vals)
+    if np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+        return arr.astype(np.int64)
+    return arr
+
+
+def read_objects(path: str, metric: str, label_column: str, *, need_labels: bool = True):
+    """(objects, labels or None) of a file of series (one per line, numbers separated by
+    commas, spaces or tabs) or of strings (one per line), the label first (UCR's layout),
+    last, or none; an aeon / sktime ``.ts`` file of series."""
+    if path.endswith(".ts"):
+        return _read_ts(path, metric)
+    label_column = {"0": "first", "-1": "last"}.get(label_column, label_column)
+    if label_column not in ("first", "last", "none"):
+        raise CLIError(f"--label-column {label_column}: for series and strings give first "
+                       "(the default), last or none.", EXIT_USAGE)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except UnicodeDecodeError as exc:
+        raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}).") from None
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise DataFileError(path, None, "is empty: one series or string per line.")
+    objects, labels = [], []
+    for k, line in enumerate(lines, start=1):
+        if not line.strip():
+            raise DataFileError(path, k, "is empty: every line holds one object (and its "
+                                "label).")
+        if metric == "levenshtein":
+            text, label = _split_string(path, k, line, label_column)
+            objects.append(text)
+        else:
+            values, label = _split_series(path, k, line, label_column)
+            objects.append(values)
+        labels.append(label)
+    y = None if label_column == "none" else _labels(labels)
+    if y is None and need_labels:
+        raise CLIError(f"{path}: training needs labels; --label-column none is for predict.",
+                       EXIT_USAGE)
+    if metric == "dtw":
+        lengths = {len(v) for v in objects}
+        if len(lengths) == 1:
+            objects = np.asarray(objects)  # equal lengths: one array
+    return objects, y
+
+
+def _split_string(path, k, line, label_column):
+    if label_column == "none":
+        if not line:
+            raise DataFileError(path, k, "holds an empty string.")
+        return line, None
+    sep = "\t" if "\t" in line else ","
+    if sep not in line:
+        raise DataFileError(path, k, "has no label: write LABEL<TAB>STRING (or LABEL,STRING; "
+                            "--label-column last for STRING<TAB>LABEL, none for no label).")
+    if label_column == "first":
+        label, text = line.split(sep, 1)
+    else:
+        text, label = line.rsplit(sep, 1)
+    if not text:
+        raise DataFileError(path, k, "holds an empty string.")
+    if not label.strip():
+        raise DataFileError(path, k, "has an empty label.")
+    return text, _label(label)
+
+
+def _split_series(path, k, line, label_column):
+    tokens = [t for t in _SPLIT.split(line.strip()) if t]
+    label = None
+    if label_column == "first":
+        label, tokens = tokens[0], tokens[1:]
+    elif label_column == "last":
+        label, tokens = tokens[-1], tokens[:-1]
+    if not tokens:
+        raise DataFileError(path, k, "holds no value after the label: an empty series.")
+    try:
+        values = np.asarray([float(t) for t in tokens])
+    except ValueError:
+        bad = next(t for t in tokens if not _is_number(t))
+        raise DataFileError(path, k, f"value {bad!r} is not a number.") from None
+    if not np.all(np.isfinite(values)):
+        raise DataFileError(path, k, "holds NaN or infinity; DTW has no rule for a missing "
+                            "point: remove or impute it.")
+    return values, label
+
+
+def _is_number(t: str) -> bool:
+    try:
+        float(t)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_ts(path, metric):
+    if metric != "dtw":
+        raise CLIError(f"{path}: a .ts file holds series; use --metric dtw.", EXIT_USAGE)
+    try:
+        from aeon.datasets import load_from_ts_file
+    except ImportError:
+        raise CLIError(f"{path}: reading .ts files needs aeon (pip install aeon); or write "
+                       "one series per line, the label first.", EXIT_USAGE) from None
+    try:
+        X, y = load_from_ts_file(path)
+    except Exception as exc:  # aeon's own reader: its message, our one line
+        raise DataFileError(path, None, f"cannot be read as a .ts file ({exc}).") from None
+    return X, (None if y is None else _labels(list(map(str, y))))
+
+
+# -- fit ------------------------------------------------------------------------------------------
+
+
+def check_options(args) -> None:
+    """What goes with --metric, before any file is read."""
+    if args.nystroem is None:
+        raise CLIError(f"--metric {args.metric} trains on distances to landmarks: give "
+                       "--nystroem M (e.g. 300), the number of landmarks.", EXIT_USAGE)
+    if args.distances or args.labels or args.dataset:
+        opt = "--distances" if args.distances else "--labels" if args.labels else "--dataset"
+        raise CLIError(f"{opt} does not go with --metric: FILE holds the series or strings "
+                       "with their labels.", EXIT_USAGE)
+    if args.window is not None and args.metric != "dtw":
+        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
+                       EXIT_USAGE)
+    if args.remedy is not None and args.remedy not in ("krein", "flip", "clip"):
+        raise CLIError(f"--remedy {args.remedy} is not one of NystroemSVC's: krein, flip or "
+                       "clip.", EXIT_USAGE)
+    for opt, attr in (("--p", "pe_p"), ("--rho", "rho"), ("--degree", "degree")):
+        if opt in getattr(args, "explicit", []) and not (attr == "degree"
+                                                        and args.kernel == "polynomial"):
+            raise CLIError(f"{opt} does not apply to --metric; the kernel of the distances "
+                           "takes --gamma (and --coef0, --degree for polynomial).", EXIT_USAGE)
+    if args.gamma in ("scale", "auto") and "--gamma" in getattr(args, "explicit", []):
+        raise CLIError(f"--gamma {args.gamma} is for features; with --metric give a number "
+                       "or 'median' (the default).", EXIT_USAGE)
+
+
+def model_of(args):
+    from ..nystroem import NystroemSVC
+
+    kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
+    params = {"window": args.window} if args.window is not None else None
+    gamma = args.gamma if args.gamma not in ("scale", "auto", "median") else None
+    return NystroemSVC(
+        kind, metric=args.metric, metric_params=params, n_components=args.nystroem,
+        features=args.features, remedy=args.remedy or "krein", C=args.C, gamma=gamma,
+        coef0=args.coef0, degree=args.degree, landmarks=args.landmarks, tol=args.tol,
+        max_iter=args.max_iter, random_state=args.seed, n_jobs=-1)
+
+
+def fit(args, save) -> int:
+    """fit FILE --metric ... --nystroem M."""
+    from ..distances._kernel import KINDS
+    from ..exceptions import ConvergenceWarning
+    from ._progress import _LogBar, _say
+
+    check_options(args)
+    kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
+    if kind not in KINDS:
+        raise CLIError(f"--kernel {args.kernel} is not a kernel of distances; with --metric use "
+                       "rbf (exp(-gamma d^2)), laplacian, linear, polynomial or tl1.",
+                       EXIT_USAGE)
+    X, y = read_objects(args.file, args.metric, args.label_column or "first")
+    n = len(y)
+    if args.nystroem > n:
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
+                       f"{args.file}; give at most {n}.", EXIT_USAGE)
+    if not args.C_given:
+        _say(args, "C = 1 (with --metric there is no search of C: give -C)")
+    model = model_of(args)
+    _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: distances to "
+               f"{args.nystroem} "
+               f"{'random objects' if args.features == 'd2ke' else 'landmarks'} ({args.metric}"
+               + (f", window {args.window:g}" if args.window is not None else "") + ")")
+    t0 = time.perf_counter()
+    bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
+    if bar.active:
+        model.set_params(verbose=True)
+    with bar, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model.fit(X, y)
+    model.set_params(verbose=False)
+    seconds = time.perf_counter() - t0
+    save(args, model)
+    train_acc = float(np.mean(model.predict(X) == y))
+    ny = model.nystroem_
+    summary = {"data": args.file, "n_samples": n, "metric": args.metric,
+               "window": args.window, "kernel": kind, "model": "NystroemSVC",
+               "features": args.features, "remedy": model.remedy,
+               "landmarks": int(args.nystroem), "gamma": float(getattr(
+                   ny, "gamma_", None) or ny.distance_kernel_.gamma_ or 0.0),
+               "features_used": int(model.n_features_used_),
+               "positive": int(ny.n_positive_), "negative": int(ny.n_negative_),
+               "C": args.C, "fit_seconds": seconds, "converged": bool(model.converged_),
+               "training_accuracy": train_acc, "cv_folds": args.cv, "cv_accuracy_mean": None,
+               "cv_accuracy_std": None, "model_file": args.save,
+               "warnings": [str(w.message) for w in caught]}
+
+    def head():
+        print(f"data        {args.file}: {n} {'series' if args.metric == 'dtw' else 'strings'}"
+              f", {len(model.classes_)} classes")
+        print(f"model       NystroemSVC(metric={args.metric}"
+              + (f", window={args.window:g}" if args.window is not None else "")
+              + f", kernel={kind}, gamma={summary['gamma']:.6g}, n_components={args.nystroem}"
+              f", features={args.features}, remedy={model.remedy}, C={args.C:g})")
+        print(f"features    {summary['features_used']} used ({summary['positive']} positive, "
+              f"{summary['negative']} negative)")
+        print(f"converged   {model.converged_}")
+
+    if not args.json:
+        head()
+        print(f"fit time    {seconds:.3f} s")
+        print(f"training accuracy  {100 * train_acc:.2f} %")
+        if args.save:
+            print(f"model saved to {args.save}")
+        sys.stdout.flush()
+    if args.cv > 1:
+        if np.unique(y, return_counts=True)[1].min() < args.cv:
+            raise CLIError(f"--cv {args.cv} needs at least {args.cv} objects of every class; "
+                           "use fewer folds or --cv 0.", EXIT_USAGE)
+        cv_acc = cross_validate(args, model, X, y)
+        summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
+        summary["cv_accuracy_std"] = float(np.std(cv_acc))
+    if args.json:
+        import json
+
+        print(json.dumps(summary, indent=2))
+        return 0
+    if args.cv > 1:
+        print(f"{args.cv}-fold CV accuracy {100 * summary['cv_accuracy_mean']:.2f} % "
+              f"(+/- {100 * summary['cv_accuracy_std']:.2f})")
+    for msg in summary["warnings"]:
+        print(f"warning: {msg}")
+    return 0
+
+
+def cross_validate(args, model, X, y):
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    from ._progress import _bar
+
+    cv = StratifiedKFold(args.cv, shuffle=True, random_state=args.seed)
+    bar = _bar(args, args.cv, "CV folds")
+    scores = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for train, test in cv.split(np.zeros(len(y)), y):
+            est = clone(model).set_params(verbose=False)
+            take = (lambda idx: X[idx]) if isinstance(X, np.ndarray) else (
+                lambda idx: [X[i] for i in idx])
+            est.fit(take(train), y[train])
+            scores.append(float(np.mean(est.predict(take(test)) == y[test])))
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
+    return np.asarray(scores)
+
+
+def check_model(model, bad) -> None:
+    """A loaded NystroemSVC of objects: fitted, a metric of the command line, finite arrays of
+    consistent shapes, landmarks the metric compares."""
+    from ..distances import DistanceKernel, RandomDistanceFeatures
+    from ..nystroem import KreinNystroem
+
+    if model.metric not in METRICS:
+        bad(f"compares objects with {model.metric!r}, not a metric of the command line")
+    ny = getattr(model, "nystroem_", None)
+    if not hasattr(model, "coef_") or type(ny) not in (KreinNystroem, RandomDistanceFeatures):
+        bad("holds a NystroemSVC that was never fitted")
+    coef = np.asarray(model.coef_, dtype=float)
+    n_pairs = len(model.classes_) * (len(model.classes_) - 1) // 2
+    if coef.shape != (n_pairs, model.n_features_used_) or not np.all(np.isfinite(coef)):
+        bad("has weights of the wrong shape, NaN or infinite")
+    if not np.all(np.isfinite(np.asarray(model.intercept_, dtype=float))):
+        bad("has intercept values that are NaN or infinite")
+    objs = ny.components_ if type(ny) is KreinNystroem else ny.random_objects_
+    n_obj = len(objs)
+    if type(ny) is KreinNystroem:
+        if type(ny.distance_kernel_) is not DistanceKernel or ny.normalization_.shape[0] != \
+                n_obj or not np.all(np.isfinite(ny.normalization_)):
+            bad("has landmarks and features of inconsistent shapes")
+    elif not (np.isfinite(ny.gamma_) and np.isfinite(ny.scale_)):
+        bad("has a gamma or a scale that is not a finite number")
+    for k, o in enumerate(objs):
+        ok = isinstance(o, str) if model.metric == "levenshtein" else (
+            isinstance(o, np.ndarray) and o.dtype.kind == "f" and np.all(np.isfinite(o)))
+        if not ok:
+            bad(f"has a landmark {k} that {model.metric} cannot compare")
+
+
+def predict_objects(args, model):
+    """predict MODEL FILE for a model of series or strings: (objects, labels or None)."""
+    return read_objects(args.data, model.metric, args.label_column or "first",
+                        need_labels=False)

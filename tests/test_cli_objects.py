@@ -1,0 +1,113 @@
+"""``indefsvm fit FILE --metric dtw|levenshtein --nystroem M`` and ``predict`` on its files."""
+
+import json
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.cli import main
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("objects")
+    S, y = isvm.datasets.make_cbf(90, length=(60, 80), random_state=0)
+    with open(d / "series.txt", "w") as fh:
+        for s, label in zip(S, y, strict=True):
+            fh.write(f"{label}," + ",".join(f"{v:.6f}" for v in s) + "\n")
+    with open(d / "series_last.txt", "w") as fh:
+        for s, label in zip(S, y, strict=True):
+            fh.write(" ".join(f"{v:.6f}" for v in s) + f" {label}\n")
+    X, ys = isvm.datasets.make_motif_strings(90, random_state=0)
+    with open(d / "strings.tsv", "w") as fh:
+        for s, label in zip(X, ys, strict=True):
+            fh.write(f"{label}\t{s}\n")
+    return d, S, y, X, ys
+
+
+def test_series_fit_save_predict_equal_the_library(files, capsys):
+    d, S, y, _, _ = files
+    model = d / "dtw.skops"
+    assert main(["fit", str(d / "series.txt"), "--metric", "dtw", "--window", "0.1",
+                 "--nystroem", "30", "-C", "1", "--cv", "0", "--json", "--save",
+                 str(model)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_samples"] == 90 and out["metric"] == "dtw" and out["landmarks"] == 30
+    ref = isvm.NystroemSVC(metric="dtw", metric_params={"window": 0.1}, n_components=30,
+                           C=1.0, random_state=0, n_jobs=-1).fit(
+        [np.round(s, 6) for s in S], y)
+    assert out["gamma"] == pytest.approx(ref.nystroem_.distance_kernel_.gamma_, rel=1e-9)
+    assert main(["predict", str(model), str(d / "series.txt")]) == 0
+    captured = capsys.readouterr()
+    pred = np.array(captured.out.split(), dtype=int)
+    assert np.array_equal(pred, ref.predict([np.round(s, 6) for s in S]))
+    assert "accuracy" in captured.err
+    # the label last, spaces: the same model
+    assert main(["predict", str(model), str(d / "series_last.txt"), "--label-column",
+                 "last"]) == 0
+    assert np.array_equal(np.array(capsys.readouterr().out.split(), dtype=int), pred)
+
+
+def test_strings_with_d2ke_and_cross_validation(files, capsys):
+    d, _, _, X, ys = files
+    assert main(["fit", str(d / "strings.tsv"), "--metric", "levenshtein", "--nystroem", "40",
+                 "--features", "d2ke", "-C", "10", "--cv", "3", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "features=d2ke" in out and "3-fold CV accuracy" in out
+    assert "40 used (40 positive, 0 negative)" in out
+
+
+def test_kmedoids_landmarks_from_the_command_line(files, capsys):
+    d = files[0]
+    assert main(["fit", str(d / "series.txt"), "--metric", "dtw", "--nystroem", "20",
+                 "--landmarks", "kmedoids++", "-C", "1", "--cv", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["converged"] is True
+
+
+def _write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("content, argv, match", [
+    ("1,0.1,0.2\n2,0.3,x\n", ["--metric", "dtw"], "line 2: value 'x' is not a number"),
+    ("1,0.1,0.2\n2,0.3,nan\n", ["--metric", "dtw"], "line 2: holds NaN or infinity"),
+    ("1,0.1,0.2\n\n2,0.3,0.1\n", ["--metric", "dtw"], "line 2: is empty"),
+    ("1\n2,0.1\n", ["--metric", "dtw"], "line 1: holds no value after the label"),
+    ("a\tACGT\nb\t\n", ["--metric", "levenshtein"], "line 2: holds an empty string"),
+    ("ACGT\n", ["--metric", "levenshtein"], "line 1: has no label"),
+])
+def test_bad_files_name_the_line(tmp_path, capsys, content, argv, match):
+    path = _write(tmp_path / "data.txt", content)
+    code = main(["fit", path, *argv, "--nystroem", "1", "--cv", "0"])
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and match in err[0] and path in err[0]
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["--metric", "dtw"], "give --nystroem M"),
+    (["--metric", "levenshtein", "--nystroem", "5", "--window", "0.1"], "--window is DTW's"),
+    (["--metric", "dtw", "--nystroem", "5", "--kernel", "sigmoid"], "not a kernel of distances"),
+    (["--metric", "dtw", "--nystroem", "5", "--gamma", "scale"], "--gamma scale is for features"),
+    (["--metric", "dtw", "--nystroem", "5", "--remedy", "shift"], "not one of NystroemSVC's"),
+    (["--metric", "dtw", "--nystroem", "500"], "more than the 90 objects"),
+    (["--window", "0.1"], "--window goes with --metric"),
+])
+def test_usage_mistakes_are_one_line(files, capsys, argv, match):
+    d = files[0]
+    assert main(["fit", str(d / "series.txt"), *argv, "--cv", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and match in err[0]
+
+
+def test_a_changed_model_file_is_refused(files, tmp_path, capsys):
+    import skops.io as sio
+
+    d, S, y, _, _ = files
+    model = isvm.NystroemSVC(metric="dtw", n_components=10, random_state=0).fit(S, y)
+    model.coef_[0, 0] = np.nan
+    sio.dump(model, tmp_path / "bad.skops")
+    assert main(["predict", str(tmp_path / "bad.skops"), str(d / "series.txt")]) == 1
+    assert "NaN" in capsys.readouterr().err
