@@ -126,7 +126,9 @@ def _gamma_grid(gammas, gamma0, n_gammas):
     return gamma0 * np.logspace(-2, 2, 2 * half + 1) if half else np.array([gamma0])
 
 
-def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gammas: int = 13,
+def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
+                    n_landmarks: int | None = None, n_jobs: int | None = None,
+                    rtol: float | None = None, gammas=None, n_gammas: int = 13,
                     negligible: float = 0.01, mass_thresholds: tuple = (0.01, 0.10),
                     triangle_exact_max: int = 400, n_triangle_samples: int = 200_000,
                     random_state=0, verbose: bool = False) -> DistanceReport:
@@ -142,13 +144,30 @@ def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gamm
 
     Parameters
     ----------
-    D : array-like of shape (n, n)
+    D : array-like of shape (n, n), optional
         Distances (e.g. :func:`indefsvm.pairwise_distances`). NaN, infinity or a non-square
         shape raise ``ValueError``; asymmetry, negative entries and a non-zero diagonal are
         reported (the verdict is then "not a distance matrix") and the other figures are
         computed on ``(D + D') / 2``.
     y : array-like of shape (n,), optional
         Labels: the class-mean squared distance (per pair of classes for more than two).
+    X : collection of objects, optional
+        Instead of ``D``, for ``n`` beyond a dense matrix: the objects themselves, with
+        ``metric``. Only the distances among ``n_landmarks`` objects drawn at random are
+        computed, and every figure is read from that block: the triangle inequality on
+        sampled triples of it (with the interval), Schoenberg's test (a non-Euclidean block
+        proves ``D`` non-Euclidean; a Euclidean block leaves it undecided, ``euclidean`` is
+        then ``None``), the negative mass with its spread over four random halves of the
+        block (the error of the estimate), the gamma profile, the class means, and the
+        landmarks a Nystroem model needs (``nystroem_landmarks``).
+    metric : str or callable, optional
+        With ``X``: a metric of :func:`~indefsvm.pairwise_distances`.
+    metric_params : dict, optional
+        E.g. ``{"window": 0.1}``.
+    n_landmarks : int, optional
+        With ``X``: the sampled objects (default ``min(n, 1000)``).
+    n_jobs : int, optional
+        With ``X``: threads of the distances.
     rtol : float, optional
         Relative zero threshold of eigenvalues (default ``n * eps``, relative to the largest
         ``|lambda|`` of the matrix whose eigenvalues are read).
@@ -198,6 +217,19 @@ def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gamm
     'not a distance matrix'
     """
     enable(verbose)
+    if X is not None or metric is not None:
+        if D is not None:
+            raise ValueError("Give the distances D, or the objects X with metric=, not both.")
+        if X is None or metric is None:
+            raise ValueError("The objects X need their metric= (e.g. metric='dtw'), and a "
+                             "metric needs the objects X.")
+        return _check_objects(X, y, metric, metric_params, n_landmarks, n_jobs,
+                              dict(rtol=rtol, gammas=gammas, n_gammas=n_gammas,
+                                   negligible=negligible, mass_thresholds=mass_thresholds,
+                                   n_triangle_samples=n_triangle_samples,
+                                   random_state=random_state))
+    if D is None:
+        raise ValueError("Give the distances D (or the objects X with metric=).")
     t0 = time.perf_counter()
     D = check_distance_matrix(D, "D", axioms=False)
     check_distance_scale(D, "D")
@@ -276,3 +308,93 @@ def check_distances(D, y=None, *, rtol: float | None = None, gammas=None, n_gamm
     logger.info("check_distances: done in %.2f s", time.perf_counter() - t0)
     return rep
 
+
+
+def _sampled_triangles(D, T: int, rng, alpha: float = 0.05):
+    """The share of failed triangles among all objects, from ``T`` random triples of a random
+    sample of ``m`` of them, with a ``1 - alpha`` interval for both draws.
+
+    Given the sample, the triples' error is binomial (Wilson). The choice of the objects adds
+    the error of a U-statistic of order 3, which a few bad objects can dominate (failures
+    often sit on a handful of outliers a small sample misses), so the interval is the wider
+    of the Wilson one and Bernstein's bound for U-statistics (Hoeffding 1963, §5: the
+    average over ``k = floor(m / 3)`` disjoint triples), ``|share - p| <= sqrt(2 v L / k) +
+    2 L / (3 k)``, ``L = log(2 / alpha)``, with the variance ``v = u (1 - u)`` at ``u`` the
+    upper Wilson bound of ``p`` from ``k`` triples. It is wide at small ``m``; it holds."""
+    m = D.shape[0]
+    scale = float(np.max(np.abs(D))) or 1.0
+    i = rng.integers(0, m, size=T)
+    j = rng.integers(0, m - 1, size=T)
+    j = j + (j >= i)
+    k3 = rng.integers(0, m - 2, size=T)
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    k3 = k3 + (k3 >= lo)
+    k3 = k3 + (k3 >= hi)
+    fails = int(np.count_nonzero((D[i, j] - D[i, k3] - D[k3, j]) > TRIANGLE_RTOL * scale))
+    p = fails / T
+    lo_w, hi_w = _wilson(fails, T)
+    k = max(1, m // 3)
+    u = _wilson(int(round(p * k)), k)[1]
+    L = float(np.log(2.0 / alpha))
+    t = float(np.sqrt(2.0 * u * (1.0 - u) * L / k) + 2.0 * L / (3.0 * k))
+    return p, [max(0.0, min(lo_w, p - t)), min(1.0, max(hi_w, p + t))], T
+
+
+def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport:
+    """check_distances of objects: the dense check of a random block of them, read as an
+    estimate for all of them."""
+    from ..distances._collection import Objects, check_metric
+    from ._matfree import negative_rank
+
+    check_metric(metric, metric_params)
+    objs = Objects(X, metric, metric_params or {})
+    n = len(objs)
+    if m is None:
+        m = min(n, 1000)
+    if isinstance(m, bool) or not isinstance(m, numbers.Integral) or not 3 <= m <= n:
+        raise ValueError(f"n_landmarks must be a whole number from 3 to the {n} objects; got "
+                         f"{m!r}.")
+    if y is not None:
+        y = np.asarray(y)
+        if y.shape != (n,):
+            raise ValueError(f"y has shape {y.shape}; it needs one label per object ({n},).")
+    rng = np.random.default_rng(kw["random_state"])
+    idx = np.arange(n) if m == n else np.sort(rng.choice(n, size=m, replace=False))
+    t0 = time.perf_counter()
+    L = objs.take(idx)
+    D = objs.distances(L, None, n_jobs=n_jobs)  # each pair once
+    logger.info("check_distances: %d x %d distances of the sample in %.2f s", m, m,
+                time.perf_counter() - t0)
+    # triples of the sample, with their interval (never "every triple": the sample is not
+    # all the objects)
+    rep = check_distances(D, None if y is None else y[idx], triangle_exact_max=2 if m < n
+                          else 400, **kw)
+    if m < n:
+        share, interval, count = _sampled_triangles(
+            (D + D.T) / 2, kw["n_triangle_samples"], rng)
+        rep.triangle_violations, rep.triangle_interval, rep.n_triangles = (
+            share, interval, count)
+    D2 = ((D + D.T) / 2) ** 2
+    halves = []
+    for _ in range(4 if m < n or m >= 8 else 0):
+        h = np.sort(rng.choice(m, size=m // 2, replace=False))
+        B = D2[np.ix_(h, h)]
+        col = B.mean(axis=0)
+        halves.append(float(signature(-0.5 * (B - col[:, None] - col[None, :] + col.mean()),
+                                      rtol=kw["rtol"]).negative_mass))
+    rep.n_sample = m if m < n else None
+    rep.n = n
+    rep.negative_mass_halves = halves
+    if m < n and rep.euclidean:
+        rep.euclidean = None  # a Euclidean sample does not make all n Euclidean
+        if rep.verdict == "Euclidean":
+            rep.verdict = "undecided (Euclidean on the sample)"
+    if rep.gamma_median is not None:
+        K = np.exp(-rep.gamma_median * D2)
+        J = np.eye(m) - 1.0 / m
+        lam = np.linalg.eigvalsh(J @ K @ J)
+        tol = m * np.finfo(float).eps * max(float(np.abs(lam).max()), 1e-300)
+        rep.nystroem_landmarks = negative_rank([(lam, np.ones_like(lam))], tol)
+    rep.metric = metric if isinstance(metric, str) else getattr(metric, "__name__", "callable")
+    rep.notes = distance_notes(rep)
+    return rep

@@ -449,10 +449,11 @@ class DistanceReport:
         Inequalities counted (all, or the sample).
     worst_triangle : float
         ``max (d_ij - d_ik - d_kj) / max D`` (0 when none fails).
-    euclidean : bool
-        Schoenberg's test: ``-1/2 J D^2 J`` has no eigenvalue below the zero threshold, so the
-        objects embed in a Euclidean space with these distances and ``exp(-gamma d^2)`` is
-        PSD for every ``gamma``.
+    euclidean : bool or None
+        Schoenberg's test: ``-1/2 J D^2 J`` has no eigenvalue below the zero threshold, so
+        the objects embed in a Euclidean space with these distances and ``exp(-gamma d^2)``
+        is PSD for every ``gamma``. ``None``: a Euclidean sample of the objects, undecided
+        for all of them.
     signature : Signature
         Inertia ``(p, q, z)``, negative mass and ratio of ``-1/2 J D^2 J``.
     negative_mass : float
@@ -507,6 +508,13 @@ class DistanceReport:
     class_mean_sqdist: float | None = None
     pairs: list | None = None
     notes: list = field(default_factory=list)
+    #: check_distances(X=objects, metric=...): the objects sampled (None: every one), the
+    #: negative mass on four random halves of the sample, the metric, and the landmarks the
+    #: negative part of exp(-gamma d^2) at the median gamma needs
+    n_sample: int | None = None
+    negative_mass_halves: list | None = None
+    metric: str | None = None
+    nystroem_landmarks: int | None = None
 
     @property
     def negative_mass(self) -> float:
@@ -522,14 +530,22 @@ class DistanceReport:
             tri += f" of {self.n_triangles}"
         rows = [
             ("verdict", self.verdict),
-            ("objects", str(self.n)),
+            ("objects", str(self.n) + ("" if self.n_sample is None else
+                                       f" ({self.n_sample} sampled: the figures below are "
+                                       "of the sample)")),
             ("symmetric / zero diagonal / >= 0",
              f"{self.symmetric} / {self.zero_diagonal} / {self.nonnegative}"),
             ("triangle inequality violated", tri),
-            ("Euclidean (Schoenberg)", str(self.euclidean)),
+            ("Euclidean (Schoenberg)", "undecided (the sample is)" if self.euclidean is None
+             else str(self.euclidean)),
             ("signature of -1/2 J D^2 J", f"({sig.p}, {sig.q}, {sig.z})"),
-            ("negative mass", pct(sig.negative_mass)),
+            ("negative mass", pct(sig.negative_mass) + (
+                "" if not self.negative_mass_halves else
+                f" (on 4 random halves of the sample {pct(min(self.negative_mass_halves))} "
+                f"to {pct(max(self.negative_mass_halves))})")),
         ]
+        if self.nystroem_landmarks is not None:
+            rows.append(("Nystroem landmarks, negative part", f">= {self.nystroem_landmarks}"))
         if self.gamma_median is not None:
             rows.append(("median-rule gamma", f"{self.gamma_median:.4g}"))
         if self.gamma_profile:
@@ -570,6 +586,8 @@ class DistanceReport:
             "gamma_negligible_above": self.gamma_negligible_above,
             "class_mean_sqdist": self.class_mean_sqdist,
             "pairs": None if self.pairs is None else [dict(p) for p in self.pairs],
+            "n_sample": self.n_sample, "negative_mass_halves": self.negative_mass_halves,
+            "metric": self.metric, "nystroem_landmarks": self.nystroem_landmarks,
             "notes": list(self.notes),
         }
 
@@ -620,7 +638,25 @@ def distance_notes(r: DistanceReport) -> list[str]:
         notes.append(f"No triangle inequality failed in {r.n_triangles} sampled triples "
                      f"(95 % interval of the share [0, {pct(r.triangle_interval[1])}]).")
     sig = r.signature
-    if r.euclidean:
+    if r.n_sample is not None:
+        halves = r.negative_mass_halves or []
+        notes.append(
+            f"Estimated from {r.n_sample} of the {r.n} objects drawn at random: only their "
+            f"{r.n_sample} x {r.n_sample} distances were computed, never all {r.n} x {r.n}. "
+            "The triangle share comes from triples of the sample; its interval holds both "
+            "draws, of the triples and of the objects"
+            + ("" if not halves else
+               f"; the negative mass, {pct(sig.negative_mass)}, ranged from "
+               f"{pct(min(halves))} to {pct(max(halves))} on four random halves of the "
+               "sample (the spread says how far the estimate may be from all the objects' "
+               "figure; it grows with the number of objects when the distance has many "
+               "small negative directions)") + ".")
+    if r.euclidean is None:
+        notes.append(f"The sample is Euclidean (Schoenberg 1938): so far no negative "
+                     f"direction. That does not prove all {r.n} objects Euclidean (a larger "
+                     "set can have one); it is undecided. A non-Euclidean sample would "
+                     "have proved D non-Euclidean.")
+    elif r.euclidean:
         notes.append("D is Euclidean (Schoenberg 1938): -1/2 J D^2 J is PSD, so the objects "
                      "embed in a Euclidean space with these distances, and exp(-gamma d^2) and "
                      "the linear form are PSD for every gamma (Haasdonk & Bahlmann 2004).")
@@ -631,7 +667,7 @@ def distance_notes(r: DistanceReport) -> list[str]:
                      f"{sig.negative_ratio:.3g}): the objects embed only in a "
                      "pseudo-Euclidean space, and the distance kernels are indefinite for some "
                      "gamma (Schoenberg 1938; Haasdonk & Bahlmann 2004).")
-    if r.gamma_profile and not r.euclidean:
+    if r.gamma_profile and r.euclidean is False:
         at = _profile_at(r.gamma_profile, r.gamma_median)
         notes.append(
             f"Gamma profile: the negative mass of the centred exp(-gamma D^2) is at most "
@@ -682,6 +718,17 @@ def distance_recommendation(r: DistanceReport) -> str:
         return ("Recommendation: every distance between two objects is 0 (one object, or "
                 "identical ones): the distances cannot tell the objects apart, and no gamma "
                 "can be chosen from them. Check the objects and the metric.")
+    if r.n_sample is not None:
+        m = r.nystroem_landmarks or 0
+        comps = max(300, min(2000, m))
+        return (f"Recommendation: at n = {r.n}, train on distances to landmarks: "
+                f"indefsvm.NystroemSVC(metric={r.metric!r}, n_components={comps}, "
+                f"remedy='krein').fit(X, y) (the negative part of exp(-gamma d^2) at the "
+                f"median gamma needs at least {m} landmarks on the sample"
+                + (f"; or 'indefsvm fit FILE --metric {r.metric} --nystroem {comps}'"
+                   if r.metric in ("dtw", "levenshtein") else "")
+                + "), and search C and the remedies on a stratified subsample of a few "
+                "thousand objects.")
     if r.euclidean:
         return (f"Recommendation: the kernel exp(-gamma d^2) is PSD for every gamma: train an "
                 f"SVM as usual, {line} around the median rule {r.gamma_median:.3g}.")

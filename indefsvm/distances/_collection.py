@@ -51,13 +51,14 @@ class Objects:
         return [self.data[i] for i in idx]
 
     def distances(self, rows, landmarks, landmark_idx=None, *, n_jobs=None, offset: int = 0):
-        """``d(rows, landmarks)``; a callable's bad value is reported with the object's index
-        in the whole collection (``offset`` + its row) and the landmark's."""
+        """``d(rows, landmarks)`` (``landmarks=None``: the rows among themselves, each pair
+        once); a callable's bad value is reported with the object's index in the whole
+        collection (``offset`` + its row) and the landmark's."""
         try:
             return pairwise_distances(rows, landmarks, metric=self.metric, n_jobs=n_jobs,
                                       **self.params)
         except ValueError as exc:
-            m = re.search(r"for X\[(\d+)\] and Y\[(\d+)\]", str(exc))
+            m = re.search(r"for X\[(\d+)\] and [XY]\[(\d+)\]", str(exc))
             if m is None:
                 raise
             i, j = int(m.group(1)), int(m.group(2))

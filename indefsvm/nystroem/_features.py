@@ -400,9 +400,9 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         else:
             idx = self._landmark_indices(None, n, m, rng)
         L = objs.take(idx)
-        D = objs.distances(L, L, idx, n_jobs=self._threads)
-        # exactly symmetric with a zero diagonal (a callable is evaluated on both orders)
-        D = (D + D.T) / 2
+        # each pair of landmarks once, mirrored, the diagonal 0 (d(x, x) of a callable is
+        # evaluated and checked)
+        D = objs.distances(L, None, idx, n_jobs=self._threads)
         np.fill_diagonal(D, 0.0)
         gamma = "median" if self.gamma is None else self.gamma
         dk = DistanceKernel(self.kernel, gamma=gamma, coef0=self.coef0,
