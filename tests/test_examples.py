@@ -27,6 +27,7 @@ EXPECT = {
     "plot_strings_edit_distance.py": "edit-distance SVM",
     "plot_remedy_search.py": "pipeline on raw series",
     "plot_explorer.py": "counter-intuitive",
+    "plot_distances_at_scale.py": "D2KE random series: m=5",
 }
 
 

@@ -141,6 +141,22 @@ def test_the_distance_blocks_run_on_a_local_cluster(cbf):
     assert np.allclose(out, ny.transform(S), atol=1e-12)
 
 
+def test_the_dask_bag_recipe_for_unequal_lengths_runs_on_a_local_cluster(cbf):
+    # the user guide's recipe: series of unequal lengths in a dask.bag, one transform per
+    # partition on the cluster's workers
+    distributed = pytest.importorskip("distributed")
+    db = pytest.importorskip("dask.bag")
+    S, _ = cbf  # lengths 100 - 140
+    ny = isvm.KreinNystroem(metric="dtw", metric_params={"window": 0.1}, n_components=20,
+                            random_state=0).fit(S)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster):
+        bag = db.from_sequence(S, npartitions=6)
+        parts = bag.map_partitions(lambda part: [ny.transform(list(part))]).compute()
+    assert np.allclose(np.vstack(parts), ny.transform(S), atol=1e-12)
+
+
 def test_d2ke_features_are_positive_definite_and_train(cbf, motifs):
     S, y = cbf
     rdf = RandomDistanceFeatures(metric="dtw", metric_params={"window": 0.1},
