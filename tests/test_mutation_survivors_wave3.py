@@ -234,9 +234,11 @@ def test_nystroem_svc_defaults_are_svcs():
     from sklearn.svm import SVC
 
     ours, theirs = isvm.NystroemSVC().get_params(), SVC().get_params()
-    for key in ("C", "gamma", "coef0", "degree", "tol", "decision_function_shape",
-                "break_ties"):
+    for key in ("C", "coef0", "degree", "tol", "decision_function_shape", "break_ties"):
         assert ours[key] == theirs[key], key
+    # gamma=None, as scikit-learn's Nystroem: SVC's "scale" for vectors (the median rule
+    # with a metric)
+    assert ours["gamma"] is None and isvm.NystroemSVC()._gamma() == theirs["gamma"]
 
 
 def test_exact_triangle_count_with_a_negative_diagonal():

@@ -532,8 +532,8 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
     def _features(self, X, dtype=np.float64, columns=None) -> np.ndarray:
         """Phi of the rows of X (checked), as ``dtype``, computed block by block."""
         X = X if isinstance(X, Objects) else self._check_rows(X)
-        out = np.empty((len(X), self.n_components_ if columns is None else columns),
-                       dtype=dtype)
+        n = len(X) if isinstance(X, Objects) else X.shape[0]  # len() of a sparse matrix fails
+        out = np.empty((n, self.n_components_ if columns is None else columns), dtype=dtype)
         for lo, hi, F in self._feature_blocks(X, dtype, columns):
             out[lo:hi] = F
         return out

@@ -312,8 +312,10 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
             ny.n_features_in_ = X.shape[1]  # what fit's check of X would set
             self.nystroem_ = ny._fit_rows(X)
         if loud:
-            logger.info("features: %d objects, %d features (%d positive, %d negative), "
-                        "%.1f s", ny.n_landmarks_, ny.n_components_,
+            logger.info("%s: %d %s, %d features (%d positive, %d negative), %.1f s",
+                        "D2KE" if self.features == "d2ke" else "Nystroem", ny.n_landmarks_,
+                        "random objects" if self.features == "d2ke" else "landmarks",
+                        ny.n_components_,
                         ny.n_positive_, ny.n_negative_, time.perf_counter() - t0)
         cols = ny.n_positive_ if self.remedy == "clip" else ny.n_components_
         if cols == 0:
@@ -418,7 +420,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
                               accept_sparse=False if self.kernel == "precomputed" else "csr")
             Xc = ny._check_rows(X)
         W = (self.coef_ * self.metric_).T
-        out = np.empty((len(Xc), W.shape[1]))
+        out = np.empty((len(Xc) if self._uses_metric() else Xc.shape[0], W.shape[1]))
         for lo, hi, F in ny._feature_blocks(Xc, np.float64, self.n_features_used_):
             out[lo:hi] = F @ W + self.intercept_
         return out
