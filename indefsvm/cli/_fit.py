@@ -44,7 +44,7 @@ def run(args) -> int:
             raise CLIError(f"--metric {args.metric} needs a FILE of "
                            f"{'series' if args.metric == 'dtw' else 'strings'}, one per "
                            "line with its label.", EXIT_USAGE)
-        return _objects.fit(args, _save)
+        return _objects.fit(args, _save, _finish)
     for opt in ("window", "landmarks", "features"):
         if getattr(args, opt) != {"window": None, "landmarks": "uniform",
                                   "features": "nystroem"}[opt]:
@@ -163,10 +163,12 @@ def _save(args, model) -> None:
         _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
 
 
-def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) -> int:
+def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head,
+            cross_validate=None) -> int:
     """After a fit (its model saved already): the result printed as soon as it exists, then
     the cross-validation -- a Ctrl-C there keeps both -- and its line, then the warnings
-    (JSON: one document at the end)."""
+    (JSON: one document at the end). ``cross_validate``: the folds' accuracies of a model
+    the default one does not handle (series and strings)."""
     if not args.json:
         print_head()
         print(f"fit time    {seconds:.3f} s")
@@ -175,7 +177,10 @@ def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) ->
             print(f"model saved to {args.save}")
         sys.stdout.flush()
     summary["search"] = getattr(args, "search_result", None)
-    cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
+    cv_acc = None
+    if args.cv > 1:
+        cv_acc = (cross_validate() if cross_validate is not None
+                  else _cross_validate(args, X, y, precomputed))
     if cv_acc is not None:
         summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
         summary["cv_accuracy_std"] = float(np.std(cv_acc))

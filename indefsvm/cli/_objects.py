@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-import sys
 import time
 import warnings
 
@@ -181,7 +180,7 @@ def model_of(args):
         max_iter=args.max_iter, random_state=args.seed, n_jobs=-1)
 
 
-def fit(args, save) -> int:
+def fit(args, save, finish) -> int:
     """fit FILE --metric ... --nystroem M."""
     from ..distances._kernel import KINDS
     from ..exceptions import ConvergenceWarning
@@ -195,6 +194,10 @@ def fit(args, save) -> int:
                        EXIT_USAGE)
     X, y = read_objects(args.file, args.metric, args.label_column or "first")
     n = len(y)
+    # said before the fit: the folds need every class
+    if args.cv > 1 and np.unique(y, return_counts=True)[1].min() < args.cv:
+        raise CLIError(f"--cv {args.cv} needs at least {args.cv} objects of every class; use "
+                       "fewer folds or --cv 0.", EXIT_USAGE)
     if args.nystroem > n:
         raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
                        f"{args.file}; give at most {n}.", EXIT_USAGE)
@@ -240,31 +243,8 @@ def fit(args, save) -> int:
               f"{summary['negative']} negative)")
         print(f"converged   {model.converged_}")
 
-    if not args.json:
-        head()
-        print(f"fit time    {seconds:.3f} s")
-        print(f"training accuracy  {100 * train_acc:.2f} %")
-        if args.save:
-            print(f"model saved to {args.save}")
-        sys.stdout.flush()
-    if args.cv > 1:
-        if np.unique(y, return_counts=True)[1].min() < args.cv:
-            raise CLIError(f"--cv {args.cv} needs at least {args.cv} objects of every class; "
-                           "use fewer folds or --cv 0.", EXIT_USAGE)
-        cv_acc = cross_validate(args, model, X, y)
-        summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
-        summary["cv_accuracy_std"] = float(np.std(cv_acc))
-    if args.json:
-        import json
-
-        print(json.dumps(summary, indent=2))
-        return 0
-    if args.cv > 1:
-        print(f"{args.cv}-fold CV accuracy {100 * summary['cv_accuracy_mean']:.2f} % "
-              f"(+/- {100 * summary['cv_accuracy_std']:.2f})")
-    for msg in summary["warnings"]:
-        print(f"warning: {msg}")
-    return 0
+    return finish(args, X, y, False, seconds, train_acc, summary, head,
+                  lambda: cross_validate(args, model, X, y))
 
 
 def cross_validate(args, model, X, y):
