@@ -171,6 +171,11 @@ def add_parser(sub) -> None:
                     "and Mw, the decision function (2-D data) and the readouts. Without data: "
                     + DEMO + ".")
     _add_data_args(p, labels_help="labels of a precomputed kernel or distance FILE")
+    for action in p._actions:  # the shared help names --kernel, which explore's distances fix
+        if action.dest == "distances":
+            action.help = ("FILE (or --dataset protein213) holds distances: the page explores "
+                           "their kernel DistanceKernel(kind='rbf', gamma='median') as a "
+                           "matrix (no --kernel)")
     p.add_argument("--kernel", dest="explore_kernel", default=None,
                    choices=list(KERNEL_NAMES) + ["poly"],
                    help="kernel of the features (default sigmoid)")
