@@ -40,3 +40,28 @@ def two_class_series(n=40, seed=0, *, jitter=2.0, noise=0.1):
         X.append(np.exp(-0.5 * ((t - centre) / 3.0) ** 2) + rng.normal(scale=noise, size=L))
         y.append(c)
     return X, np.array(y)
+
+
+def interrupted_after(call, seconds: float = 1.0):
+    """Send SIGINT ``seconds`` into ``call()``; return (signal sent, seconds from the start
+    until the KeyboardInterrupt). Timed from the start: a call holding the GIL would also
+    hold back the timer thread."""
+    import os
+    import signal
+    import threading
+    import time
+
+    import pytest
+
+    sent = []
+    timer = threading.Timer(seconds, lambda: (sent.append(time.perf_counter()),
+                                              os.kill(os.getpid(), signal.SIGINT)))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    return bool(sent), stopped - t0

@@ -111,3 +111,25 @@ def test_a_changed_model_file_is_refused(files, tmp_path, capsys):
     sio.dump(model, tmp_path / "bad.skops")
     assert main(["predict", str(tmp_path / "bad.skops"), str(d / "series.txt")]) == 1
     assert "NaN" in capsys.readouterr().err
+
+
+def test_training_accuracy_of_a_large_file_is_measured_on_a_sample(files, capsys, monkeypatch):
+    # each prediction costs m distances: past TRAIN_SCORE_MAX objects a random sample, said
+    import indefsvm.cli._objects as objects
+
+    monkeypatch.setattr(objects, "TRAIN_SCORE_MAX", 40)
+    d = files[0]
+    assert main(["fit", str(d / "series.txt"), "--metric", "dtw", "--nystroem", "20",
+                 "-C", "1", "--cv", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "(training accuracy on 40 of the 90 objects, drawn at random)" in out
+    assert main(["fit", str(d / "series.txt"), "--metric", "dtw", "--nystroem", "20",
+                 "-C", "1", "--cv", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["training_accuracy_objects"] == 40
+
+
+def test_the_linear_kind_has_no_gamma(files, capsys):
+    d = files[0]
+    assert main(["fit", str(d / "series.txt"), "--metric", "dtw", "--nystroem", "20",
+                 "--kernel", "linear", "-C", "1", "--cv", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["gamma"] is None

@@ -5,11 +5,12 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 
 import numpy as np
 import pytest
+
+from helpers import interrupted_after
 
 SCRIPT = textwrap.dedent(
     """
@@ -45,24 +46,6 @@ def test_ctrl_c_raises_keyboard_interrupt(tmp_path):
     assert proc.returncode != 0
 
 
-def _interrupted_after(call, seconds: float = 1.0):
-    """Send SIGINT ``seconds`` into ``call()``; return (signal sent, seconds from the start
-    until the KeyboardInterrupt). Timed from the start: a call holding the GIL would also
-    hold back the timer thread."""
-    sent = []
-    timer = threading.Timer(seconds, lambda: (sent.append(time.perf_counter()),
-                                              os.kill(os.getpid(), signal.SIGINT)))
-    t0 = time.perf_counter()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            call()
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
-    return bool(sent), stopped - t0
-
-
 def test_ctrl_c_stops_the_dense_spectrum_within_a_panel():
     # the Householder reduction runs panel by panel from a compiled loop that looks for
     # Ctrl-C between panels; one LAPACK call used to hold the interpreter until it returned
@@ -72,7 +55,7 @@ def test_ctrl_c_stops_the_dense_spectrum_within_a_panel():
     B = np.random.default_rng(0).standard_normal((n, n))
     K = B + B.T
     # about 6 s on the 2-core machine
-    sent, took = _interrupted_after(lambda: spectrum(K, method="dense"))
+    sent, took = interrupted_after(lambda: spectrum(K, method="dense"))
     assert sent, "the spectrum ended before the signal"
     assert took < 2.5
 
@@ -82,7 +65,7 @@ def test_ctrl_c_stops_pairwise_dtw_within_a_round():
     from indefsvm import pairwise_distances
 
     X = np.random.default_rng(0).normal(size=(200, 400))  # ~8 s of full DTW on one core
-    sent, took = _interrupted_after(lambda: pairwise_distances(X, metric="dtw", n_jobs=1))
+    sent, took = interrupted_after(lambda: pairwise_distances(X, metric="dtw", n_jobs=1))
     assert sent, "the distances were done before the signal"
     assert took < 5.0
 
@@ -94,7 +77,7 @@ def test_ctrl_c_stops_the_kernel_blocks_of_nystroem_features():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20_000, 2_000))
     L = rng.normal(size=(2_000, 2_000))  # 4e7 pairs of 2 000 dimensions: ~10 s or more
-    sent, took = _interrupted_after(lambda: kernel_block(3, X, L, 1e-3, 0.0, 3, 1))
+    sent, took = interrupted_after(lambda: kernel_block(3, X, L, 1e-3, 0.0, 3, 1))
     assert sent, "the block was done before the signal"
     assert took < 5.0
 

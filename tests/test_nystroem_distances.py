@@ -1,13 +1,12 @@
 """Nystroem features and the SVM on them from a metric's distances: series, strings, any
 callable, with only the distances to the landmarks computed."""
 
-import threading
-
 import numpy as np
 import pytest
 from sklearn.pipeline import make_pipeline
 
 import indefsvm as isvm
+from helpers import interrupted_after
 from indefsvm.distances import RandomDistanceFeatures
 from indefsvm.remedies import FlipEigenvalues
 
@@ -163,6 +162,8 @@ def test_d2ke_features_are_positive_definite_and_train(cbf, motifs):
                                  n_components=64, random_state=0).fit(S)
     Phi = rdf.transform(S)
     assert Phi.shape == (120, 64) and np.all(Phi > 0)
+    assert list(rdf.get_feature_names_out()[:2]) == ["randomdistancefeatures0",
+                                                     "randomdistancefeatures1"]
     assert np.linalg.eigvalsh(Phi @ Phi.T).min() > -1e-10
     lengths = [len(w) for w in rdf.random_objects_]
     assert 1 <= min(lengths) and max(lengths) <= 25
@@ -237,22 +238,12 @@ def test_settings_that_do_not_go_together_are_refused(cbf, kwargs, match):
 
 
 def test_ctrl_c_within_a_block_of_distances_leaves_the_model_unfitted():
-    import os
-    import signal
-    import time
-
     X = np.random.default_rng(0).normal(size=(3000, 400))  # 1.5e5 full DTW pairs: ~20 s
     y = np.arange(3000) % 2
     clf = isvm.NystroemSVC(metric="dtw", n_components=50, n_jobs=1)
-    timer = threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-    t0 = time.perf_counter()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            clf.fit(X, y)
-    finally:
-        timer.cancel()
-    assert time.perf_counter() - t0 < 8.0
+    sent, took = interrupted_after(lambda: clf.fit(X, y), seconds=1.5)
+    assert sent, "the fit ended before the signal"
+    assert took < 8.0
     assert not hasattr(clf, "coef_") and not hasattr(clf, "nystroem_")
 
 
@@ -268,3 +259,20 @@ def test_old_model_files_without_metric_still_predict():
     old.__setstate__(state)
     assert np.array_equal(old.predict(X), clf.predict(X))
     assert pickle.loads(pickle.dumps(old)).metric is None
+
+
+def test_features_too_big_for_memory_are_refused_before_any_distance(cbf, monkeypatch):
+    import indefsvm._validation as validation
+
+    S, y = cbf
+    calls = []
+
+    def d(a, b):
+        calls.append(1)
+        return float(np.abs(np.mean(a) - np.mean(b)))
+
+    monkeypatch.setattr(validation, "available_memory", lambda: 1000.0)
+    clf = isvm.NystroemSVC(metric=d, n_components=10, n_jobs=1)
+    with pytest.raises(MemoryError, match=r"The 120 x 10 float32 features needs about"):
+        clf.fit(S, y)
+    assert calls == [] and not hasattr(clf, "nystroem_")

@@ -163,12 +163,10 @@ def _save(args, model) -> None:
         _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
 
 
-def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head,
-            cross_validate=None) -> int:
+def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) -> int:
     """After a fit (its model saved already): the result printed as soon as it exists, then
     the cross-validation -- a Ctrl-C there keeps both -- and its line, then the warnings
-    (JSON: one document at the end). ``cross_validate``: the folds' accuracies of a model
-    the default one does not handle (series and strings)."""
+    (JSON: one document at the end)."""
     if not args.json:
         print_head()
         print(f"fit time    {seconds:.3f} s")
@@ -177,10 +175,7 @@ def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head,
             print(f"model saved to {args.save}")
         sys.stdout.flush()
     summary["search"] = getattr(args, "search_result", None)
-    cv_acc = None
-    if args.cv > 1:
-        cv_acc = (cross_validate() if cross_validate is not None
-                  else _cross_validate(args, X, y, precomputed))
+    cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
     if cv_acc is not None:
         summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
         summary["cv_accuracy_std"] = float(np.std(cv_acc))

@@ -32,6 +32,10 @@ def _estimator(args, precomputed: bool):
     --nystroem M a NystroemSVC."""
     from ..svm import IndefiniteSVC
 
+    if getattr(args, "metric", None) is not None:  # series or strings: NystroemSVC(metric=)
+        from ._objects import model_of
+
+        return model_of(args)
     if getattr(args, "nystroem", None) is not None:
         return _nystroem_estimator(args, precomputed)
     if getattr(args, "remedy", None) is not None:
@@ -220,6 +224,9 @@ def fold_score(est, X, y, train, test, precomputed: bool) -> float:
     if precomputed:
         est.fit(X[np.ix_(train, train)], y[train])
         return est.score(X[np.ix_(test, train)], y[test])
+    if isinstance(X, list):  # series of several lengths, strings
+        est.fit([X[i] for i in train], y[train])
+        return est.score([X[i] for i in test], y[test])
     est.fit(X[train], y[train])
     return est.score(X[test], y[test])
 

@@ -9,7 +9,7 @@ import re
 import numpy as np
 
 from ._objects import as_objects, as_series, as_strings, as_vectors
-from ._pairwise import _check_params, _check_weights, _check_window, pairwise_distances
+from ._pairwise import _check_params, _check_window, pairwise_distances
 
 #: distances per block of rows (rows x landmarks): a block of DTW distances takes about a
 #: second on one core, so progress and Ctrl-C are seen between blocks as well as inside them
@@ -115,8 +115,9 @@ def check_metric(metric, params) -> None:
     if not (callable(metric) or isinstance(metric, str)):
         raise ValueError(f"metric must be a name or a callable d(a, b) -> float; got "
                          f"{metric!r}.")
+    if params is not None and not isinstance(params, dict):
+        raise ValueError(f"metric_params must be a dict; got {params!r}.")
+    # the edit weights are checked by _check_params; the band is checked here, at fit
     params = _check_params(metric, dict(params or {}))
     if metric == "dtw":
         _check_window(params.get("window"))
-    if metric == "levenshtein":
-        _check_weights(params.get("weights"))

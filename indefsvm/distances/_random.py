@@ -6,7 +6,12 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import unfitted_on_interrupt
@@ -21,7 +26,7 @@ __all__ = ["RandomDistanceFeatures"]
 MAX_RANDOM_LENGTH = 25
 
 
-class RandomDistanceFeatures(TransformerMixin, BaseEstimator):
+class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Features ``phi_j(x) = s exp(-gamma d(x, omega_j))`` for ``R`` random objects.
 
     D2KE (Wu, Yen, Xu, Ravikumar & Witbrock 2018, "D2KE: from distance to kernel and
@@ -242,17 +247,7 @@ class RandomDistanceFeatures(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "random_objects_")
         return self._features(X)
 
-    def get_feature_names_out(self, input_features=None):
-        """``randomdistancefeatures0``, ...
-
-        Parameters
-        ----------
-        input_features : Ignored
-
-        Returns
-        -------
-        ndarray of str
-        """
-        check_is_fitted(self, "random_objects_")
-        return np.asarray([f"randomdistancefeatures{i}" for i in range(self.n_components_)],
-                          dtype=object)
+    @property
+    def _n_features_out(self):
+        # scikit-learn's mixin names them randomdistancefeatures0, 1, ...
+        return self.n_components_

@@ -24,6 +24,8 @@ from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix, check_seed
 from ..distances._collection import Objects, check_metric, kmedoids_pp
+from ..distances._kernel import KINDS as DISTANCE_KINDS
+from ..distances._kernel import DistanceKernel
 from ..kernels import (
     _COMPILED_KIND,
     canonical_name,
@@ -36,9 +38,6 @@ from ._blocks import dense_rows, rows_per_block
 __all__ = ["KreinNystroem"]
 
 LANDMARK_RULES = ("uniform", "kmeans++", "kmedoids++")
-
-#: the distance-substitution kernels a metric's distances make (DistanceKernel's kinds)
-DISTANCE_KINDS = ("rbf", "laplacian", "tl1", "linear", "polynomial")
 
 
 class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
@@ -237,7 +236,7 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         if not isinstance(self.kernel, str) or self.kernel not in DISTANCE_KINDS:
             raise ValueError(
                 f"with metric={self.metric!r}, kernel names the kernel made of its distances, "
-                f"one of {list(DISTANCE_KINDS)} (DistanceKernel's kinds); got "
+                f"one of {sorted(DISTANCE_KINDS)} (DistanceKernel's kinds); got "
                 f"kernel={self.kernel!r}.")
         if isinstance(self.gamma, str) and self.gamma != "median":
             raise ValueError(f"gamma={self.gamma!r} is a rule for vectors; with metric= give "
@@ -254,8 +253,6 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         if isinstance(self.landmarks, str) and self.landmarks == "kmeans++":
             raise ValueError("landmarks='kmeans++' needs coordinates; with metric= use "
                              "'kmedoids++' (the same D^2 seeding on the distances).")
-        if self.metric_params is not None and not isinstance(self.metric_params, dict):
-            raise ValueError(f"metric_params must be a dict; got {self.metric_params!r}.")
         check_metric(self.metric, self.metric_params)
 
     def _check_settings(self):
@@ -386,8 +383,6 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
 
     def _fit_objects(self, objs: Objects):
         """fit on objects checked already: distances to the landmarks only."""
-        from ..distances._kernel import DistanceKernel
-
         self._threads = effective_threads(self.n_jobs)
         rng = check_seed(self.random_state)
         n = len(objs)
@@ -613,4 +608,3 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         check_is_fitted(self, "normalization_")
         return np.asarray([f"kreinnystroem{i}" for i in range(self.n_components_)],
                           dtype=object)
-

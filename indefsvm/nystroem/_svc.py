@@ -17,7 +17,7 @@ from .._dual import DualProblems, check_training_labels
 from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
 from .._tags import PairwiseInput
-from .._validation import check_seed, user_stacklevel
+from .._validation import check_memory, check_seed, user_stacklevel
 from ..distances._collection import Objects
 from ..exceptions import ConvergenceWarning
 from ..kernels import check_gamma_sign
@@ -83,8 +83,8 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         The metric's parameters, e.g. ``{"window": 0.1}``.
     features : {"nystroem", "d2ke"}, default="nystroem"
         ``"nystroem"``: the Krein-space Nystroem features of the kernel. ``"d2ke"`` (with a
-        metric): random distance features ``exp(-gamma d(x, omega_j)) / sqrt(m)`` to ``m``
-        random objects (:class:`~indefsvm.distances.RandomDistanceFeatures`; Wu et al.
+        metric): random distance features ``s exp(-gamma d(x, omega_j))`` to ``m`` random
+        objects (:class:`~indefsvm.distances.RandomDistanceFeatures`; Wu et al.
         2018), a positive-definite kernel by construction, so the three remedies coincide;
         ``kernel`` must then be ``"rbf"`` or ``"laplacian"`` (the features are
         ``exp(-gamma d)``), ``gamma`` is ``"median"`` (``1 / median d``) or a number, and
@@ -302,6 +302,11 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
         w = self.class_weight_[y_idx] * sw
         check_every_class_weighted(self.classes_, y_idx, w)
+        # the n x m float32 features are the one array that grows with n: said before the
+        # landmarks' work
+        m = int(self.n_components) if self.kernel != "precomputed" else X.shape[1]
+        check_memory(4.0 * n * m, f"The {n} x {m} float32 features",
+                     "Use fewer landmarks (n_components), or train on a subsample.")
         loud = enable(self.verbose)
         rng = check_seed(self.random_state)
         t0 = time.perf_counter()
