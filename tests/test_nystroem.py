@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.datasets import make_classification
 from sklearn.kernel_approximation import Nystroem
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
@@ -597,3 +598,21 @@ def test_sanity_report_at_another_tol_does_not_call_the_model_a_liar():
     assert not any("disagrees" in note for note in strict.notes)
     clf.converged_ = False  # a false claim at the fit's own tol is seen
     assert any("disagrees" in note for note in isvm.sanity_report(clf, X, y).notes)
+
+
+def test_float32_features_keep_the_decision_values():
+    """NystroemSVC trains on float32 features (half the memory); its decision values equal,
+    to 1e-3 of their range, those of LIBSVM (scikit-learn's SVC, linear kernel) trained on
+    the same features in float64, both solved to a tight gap (1e-6) so that what is left
+    is the features' rounding."""
+    X, y = make_classification(600, 8, n_informative=5, flip_y=0.05, random_state=4)
+    clf = isvm.NystroemSVC(kernel="rbf", gamma=0.2, n_components=100, C=1.0, tol=1e-6,
+                           random_state=0).fit(X, y)
+    assert clf.converged_
+    F = clf.nystroem_.transform(X)  # float64
+    assert F.dtype == np.float64 and np.all(clf.metric_ == 1.0)  # rbf: a PSD kernel
+    ref = SVC(kernel="linear", C=1.0, tol=1e-6).fit(F, y)
+    d, d_ref = clf.decision_function(X), ref.decision_function(F)
+    span = np.max(np.abs(d_ref))
+    assert np.max(np.abs(d - d_ref)) <= 1e-3 * span
+    np.testing.assert_array_equal(clf.predict(X), ref.predict(F))

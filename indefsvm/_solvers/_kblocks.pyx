@@ -342,21 +342,26 @@ cdef void _tile_eta(const double* D, Py_ssize_t na, Py_ssize_t nb, Py_ssize_t a0
 
 
 def kernel_block(int kind, const double[:, ::1] X, const double[:, ::1] Y, double gamma,
-                 double coef0, int degree, int n_threads=1):
+                 double coef0, int degree, int n_threads=1, out=None):
     """The kernel block ``K(X, Y)`` (n_X x n_Y, float64) by the formulas of the columns.
 
     For the Nystroem features: rows of ``X`` in tiles of 256 shared among ``n_threads``
     OpenMP threads, each tile computed into its place of the output (dgemm for the
     dot-product kernels and rbf, plain loops for the distance kernels). Every entry is
     computed by the same code whatever the number of threads. Ctrl-C is checked between
-    rounds of tiles.
+    rounds of tiles. ``out``: a C-contiguous float64 (n_X, n_Y) array to write into (a
+    buffer reused block after block saves the page faults of a fresh one, ~15 ms per
+    64 MB).
     """
     cdef Py_ssize_t n = X.shape[0], m = Y.shape[0], d = X.shape[1]
     cdef Py_ssize_t T = 256, n_tiles, p, p0, p1, a0, na, i, round_size
     cdef int nt = n_threads if n_threads > 1 else 1
     if Y.shape[1] != d:
         raise ValueError("inconsistent shapes")
-    out = np.empty((n, m))
+    if out is None:
+        out = np.empty((n, m))
+    elif out.shape != (n, m) or out.dtype != np.float64 or not out.flags.c_contiguous:
+        raise ValueError("out must be a C-contiguous float64 array of shape (n_X, n_Y)")
     if n == 0 or m == 0:
         return out
     cdef double[:, ::1] ov = out

@@ -52,6 +52,25 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _n_jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a positive number of threads, or -1 for "
+                                         "all cores (-2 all but one); got 0")
+    return value
+
+
+N_JOBS_HELP = ("threads (default 1; -1: all cores). Never more than the cores idle when the "
+               "work starts, and small work runs on one thread")
+
+
+def _add_n_jobs(p: argparse.ArgumentParser, help: str = N_JOBS_HELP) -> None:
+    p.add_argument("--n-jobs", type=_n_jobs, default=None, metavar="N", help=help)
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output")
     g.add_argument("--quiet", action="store_true",
@@ -126,6 +145,7 @@ def _add_model_args(p: argparse.ArgumentParser, C_default: float | None = 1.0) -
     p.add_argument("--restarts", type=_positive_int, default=0,
                    help="random restarts (Lin & Lin 2003, Fig. 5)")
     p.add_argument("--seed", type=int, default=0, help="random seed")
+    _add_n_jobs(p, N_JOBS_HELP + " (series and strings with --metric: all cores by default)")
 
 
 #: fit --remedy: the command line's names of the remedy methods (lower case, no spaces)

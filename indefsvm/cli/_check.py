@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import json
 
-from ._args import _add_data_args, _add_kernel_args, _common, _kernel_params, _positive_int
+from ._args import (
+    N_JOBS_HELP,
+    _add_data_args,
+    _add_kernel_args,
+    _add_n_jobs,
+    _common,
+    _kernel_params,
+    _positive_int,
+)
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load
 from ._progress import _PassBar, _say, _TimedBar
@@ -32,7 +40,7 @@ def run(args) -> int:
         from ..diagnostics import check_distances
 
         rep = check_distances(data, y, rtol=args.rtol, random_state=args.seed,
-                              verbose=args.verbose)
+                              verbose=args.verbose, n_jobs=args.n_jobs)
         print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
         return 0
     n = data.shape[0]
@@ -52,10 +60,11 @@ def run(args) -> int:
             _PassBar(args, None if dense else n):
         if precomputed:
             rep = check_kernel(data, y, rtol=args.rtol, method=args.method,
-                               verbose=args.verbose, **mf)
+                               verbose=args.verbose, n_jobs=args.n_jobs, **mf)
         else:
             rep = check_kernel(X=data, y=y, kernel=args.kernel, rtol=args.rtol,
-                               method=args.method, verbose=args.verbose, **mf,
+                               method=args.method, verbose=args.verbose,
+                               n_jobs=args.n_jobs, **mf,
                                **_kernel_params(args, data))
     print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
     return 0
@@ -79,5 +88,7 @@ def add_parser(sub) -> None:
     check.add_argument("--seed", type=int, default=0,
                        help="matrix-free methods: seed of the probes (default 0)")
     check.add_argument("--json", action="store_true", help="print JSON instead of text")
+    _add_n_jobs(check, N_JOBS_HELP + "; the matrix-free passes share the kernel's tiles "
+                "among them")
     _common(check)
     check.set_defaults(func=run)

@@ -15,6 +15,7 @@ from ._args import (
     _common,
     _float_list,
     _kernel_params,
+    _n_jobs,
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
@@ -271,7 +272,7 @@ def add_parser(sub) -> None:
     compare.add_argument("--seed", type=int, default=0, help="fold shuffling seed")
     compare.add_argument("--balanced", action="store_true",
                          help="class weights n / (n_classes * n_c) in every SVM")
-    compare.add_argument("--n-jobs", type=int, default=None,
+    compare.add_argument("--n-jobs", type=_n_jobs, default=None,
                          help="folds in parallel (joblib; default one at a time)")
     compare.add_argument("--save", metavar="MODEL",
                          help="with --search: save the chosen model, refitted on all the data "

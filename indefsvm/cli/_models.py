@@ -48,7 +48,7 @@ def _estimator(args, precomputed: bool):
             kernel="precomputed", C=args.C, tol=args.tol, max_iter=args.max_iter,
             cache_size=args.cache_size, wss=args.wss, init=args.init,
             shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
-            verbose=args.verbose)
+            verbose=args.verbose, n_jobs=args.n_jobs)
         _check_estimator_params(svc)
         return Pipeline([("distancekernel", _distance_kernel(args)), ("indefinitesvc", svc)])
 
@@ -61,7 +61,7 @@ def _estimator(args, precomputed: bool):
         coef0=args.coef0, degree=args.degree, tol=args.tol, max_iter=args.max_iter,
         cache_size=args.cache_size, wss=args.wss, init=args.init,
         shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
-        kernel_params=kernel_params, verbose=args.verbose)
+        kernel_params=kernel_params, verbose=args.verbose, n_jobs=args.n_jobs)
     _check_estimator_params(clf)
     return clf
 
@@ -106,7 +106,7 @@ def _remedy_estimator(args, precomputed: bool):
     svc = est.steps[-1][1] if isinstance(est, Pipeline) else est
     svc.set_params(tol=args.tol, max_iter=args.max_iter, cache_size=args.cache_size)
     if isinstance(svc, IndefiniteSVC):
-        svc.set_params(random_state=args.seed, verbose=args.verbose)
+        svc.set_params(random_state=args.seed, verbose=args.verbose, n_jobs=args.n_jobs)
     _check_params(svc)
     if not distances:
         return est
@@ -160,7 +160,8 @@ def _nystroem_estimator(args, precomputed: bool):
         kernel=args.kernel, n_components=args.nystroem, remedy=args.remedy, C=args.C,
         gamma=args.gamma, coef0=args.coef0, degree=args.degree,
         kernel_params=_extra_params(args), tol=args.tol,
-        max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose)
+        max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose,
+        n_jobs=args.n_jobs)
     try:
         clf._check_settings()
     except ValueError as exc:

@@ -181,7 +181,8 @@ def model_of(args):
         kind, metric=args.metric, metric_params=params, n_components=args.nystroem,
         features=args.features, remedy=args.remedy or "krein", C=args.C, gamma=gamma,
         coef0=args.coef0, degree=args.degree, landmarks=args.landmarks, tol=args.tol,
-        max_iter=args.max_iter, random_state=args.seed, n_jobs=-1)
+        max_iter=args.max_iter, random_state=args.seed,
+        n_jobs=-1 if args.n_jobs is None else args.n_jobs)
 
 
 def fit(args, save, finish) -> int:

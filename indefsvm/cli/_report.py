@@ -46,14 +46,15 @@ def run(args) -> int:
     if args.distances:
         from ..diagnostics import check_distances
 
-        distance_report = check_distances(X, y)
+        distance_report = check_distances(X, y, n_jobs=args.n_jobs)
         # the kernel the SVM is trained on, and the SVM on it
         X = model[0].fit_transform(X)
-        kernel_report = check_kernel(X, y2)
+        kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs)
     elif precomputed:
-        kernel_report = check_kernel(X, y2)
+        kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs)
     else:
-        kernel_report = check_kernel(X=X, y=y2, kernel=args.kernel, **_kernel_params(args, X))
+        kernel_report = check_kernel(X=X, y=y2, kernel=args.kernel, n_jobs=args.n_jobs,
+                                     **_kernel_params(args, X))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         clf.fit(X, y)

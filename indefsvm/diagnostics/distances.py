@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from .._logging import enable, logger
+from .._threads import sized_by
 from .._validation import (
     SYMMETRY_RTOL,
     check_distance_matrix,
@@ -126,6 +127,7 @@ def _gamma_grid(gammas, gamma0, n_gammas):
     return gamma0 * np.logspace(-2, 2, 2 * half + 1) if half else np.array([gamma0])
 
 
+@sized_by(0, "D", "X")
 def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
                     n_landmarks: int | None = None, n_jobs: int | None = None,
                     rtol: float | None = None, gammas=None, n_gammas: int = 13,
@@ -167,7 +169,9 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     n_landmarks : int, optional
         With ``X``: the sampled objects (default ``min(n, 1000)``).
     n_jobs : int, optional
-        With ``X``: threads of the distances.
+        With ``X``: threads of the distances. In every case the most threads the
+        eigendecompositions' BLAS uses (``None``: its own count); fewer for small matrices
+        (below 1 000 rows: one) and never more than the cores idle when the check starts.
     rtol : float, optional
         Relative zero threshold of eigenvalues (default ``n * eps``, relative to the largest
         ``|lambda|`` of the matrix whose eigenvalues are read).

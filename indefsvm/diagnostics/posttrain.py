@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 
+from .._threads import sized_by
 from .._validation import check_binary_labels, check_kernel_matrix
 from ._dual_report import (
     _NOT_STATIONARY_NOTE,
@@ -465,6 +466,7 @@ def _notes(r: SanityReport, feasible: bool, bias: bool = True) -> list[str]:
     return notes
 
 
+@sized_by(1, "X")
 def sanity_report(model, X, y=None, *, tol: float | None = None):
     """Sanity report of a fitted SVM of indefsvm on its training data.
 

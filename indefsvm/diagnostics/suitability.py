@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._threads import effective_threads
+from .._threads import effective_threads, sized_by
 from .._validation import check_finite_array, check_kernel_matrix, check_memory, plain_label
 from ..kernels import canonical_name, kernel_matrix
 from .eta import eta_scan
@@ -191,6 +191,7 @@ def class_mean_sqdist(K, y) -> float:
 _WMW_DEFAULT = (0.1, 1.0, 10.0, 100.0)
 
 
+@sized_by(0, "K", "X")
 def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = None,
                  method: str = "auto", mass_thresholds: tuple = (0.01, 0.10),
                  verbose: bool = False, wmw_C: tuple | str | None = "auto",
@@ -246,7 +247,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     n_jobs : int, optional
         Threads for the symmetry check, the eta scan, the kernel blocks of the matrix-free
         methods and the ``w'Mw`` fits (``None``: 1 unless a joblib context says otherwise;
-        ``-1``: all cores). The figures depend on it only through the order of sums.
+        ``-1``: all cores), and the most threads the eigendecomposition's BLAS uses
+        (``None``: its own count). Small work (below 1 000 rows) runs on one thread, and no
+        more threads than the cores idle when the check starts. The figures depend on it
+        only through the order of sums.
     n_probes, n_steps, random_state :
         The matrix-free methods' probes, Lanczos steps and seed (see
         :func:`~indefsvm.diagnostics.spectrum`).

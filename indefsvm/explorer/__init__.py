@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .._logging import enable
+from .._threads import sized_by
 from .._validation import check_finite_array, check_kernel_matrix
 from ..kernels import KERNELS, canonical_name
 from ._frames import compute_frames
@@ -160,6 +161,7 @@ class Explorer:
         return f"<Explorer: {self.kernel}, {len(self)} frames>"
 
 
+@sized_by(0, "X")
 def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
             C=None, remedies=DEFAULT_REMEDIES, title: str | None = None,
             verbose: bool = False) -> Explorer:

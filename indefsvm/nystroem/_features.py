@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block
 from .._tags import PairwiseInput
-from .._threads import effective_threads, single_threaded_blas
+from .._threads import blas_at_most, effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix, check_seed
 from ..distances._collection import Objects, check_metric, kmedoids_pp
 from ..distances._kernel import KINDS as DISTANCE_KINDS
@@ -467,8 +467,10 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
 
     # -- transform ------------------------------------------------------------------------
 
-    def _block(self, Xb):
-        """k(Xb, L) for rows Xb (the compiled tiles for the kernels they know)."""
+    def _block(self, Xb, threads=None, out=None):
+        """k(Xb, L) for rows Xb (the compiled tiles for the kernels they know, on
+        ``threads`` threads, default those of fit; written into ``out`` where they can)."""
+        threads = self._threads if threads is None else threads
         L = self.components_
         if callable(self._name):
             B = np.asarray(self._name(Xb, L, **self._params), dtype=np.float64)
@@ -487,7 +489,7 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
             with single_threaded_blas():
                 B = kernel_block(_COMPILED_KIND[self._name], np.ascontiguousarray(Xb), L,
                                  float(gamma), float(p.get("coef0", 0.0)),
-                                 int(p.get("degree", 3)), self._threads)
+                                 int(p.get("degree", 3)), threads, out)
             if not np.all(np.isfinite(B)):
                 raise ValueError(f"kernel={self._name!r} overflowed on these rows (NaN or "
                                  "infinity in k(X, landmarks)); scale the data or the "
@@ -506,7 +508,8 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
     def _feature_blocks(self, X, dtype=np.float64, columns=None):
         """(lo, hi, Phi of rows lo:hi) of the rows of X (checked by _check_rows), block by
         block, as ``dtype``; ``columns``: the number of leading features (the positive part
-        is the first ``n_positive_``)."""
+        is the first ``n_positive_``). A yielded block may be overwritten by the next one:
+        copy it or use it before asking for the next."""
         N = self.normalization_ if columns is None else self.normalization_[:, :columns]
         if isinstance(X, Objects):
             # the distances of a block of objects to the landmarks, then their kernel
@@ -518,11 +521,22 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
                     dtype, copy=False)
             return
         n = X.shape[0]
-        step = rows_per_block(N.shape[0])
+        step = min(rows_per_block(N.shape[0]), max(n, 1))
+        threads = effective_threads(self.n_jobs)  # the cores idle now, not at fit
+        # one kernel buffer and one product buffer for all blocks (fresh ones would cost
+        # their page faults again each block); the caller copies each block out
+        Bbuf = np.empty((step, N.shape[0])) if self.kernel != "precomputed" else None
+        Fbuf = np.empty((step, N.shape[1]))
         for lo in range(0, n, step):
             hi = min(n, lo + step)
-            B = X[lo:hi] if self.kernel == "precomputed" else self._block(dense_rows(X[lo:hi]))
-            yield lo, hi, (B @ N).astype(dtype, copy=False)
+            B = X[lo:hi] if self.kernel == "precomputed" else \
+                self._block(dense_rows(X[lo:hi]), threads, Bbuf[: hi - lo])
+            F = Fbuf[: hi - lo]
+            # the product on the n_jobs threads the kernel block had (BLAS's own count
+            # would make n_jobs=1 use every core, and compete on a busy machine)
+            with blas_at_most(threads):
+                np.matmul(B, N, out=F)
+            yield lo, hi, F if dtype == np.float64 else F.astype(dtype)
 
     def _features(self, X, dtype=np.float64, columns=None) -> np.ndarray:
         """Phi of the rows of X (checked), as ``dtype``, computed block by block."""

@@ -14,6 +14,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
+from .._threads import sized_by
 from .._validation import check_kernel_matrix
 from ..diagnostics._render import render_html, render_text
 from ._krein import KreinSVC
@@ -307,6 +308,7 @@ def _recommend(errors: dict, how: str = DEFAULT_RULE, failed=()) -> str:
             f"Evidence: {evidence}.")
 
 
+@sized_by(0, "K")
 def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = None,
                      random_state=None, n_jobs: int | None = None,
                      methods: list | None = None, class_weight=None,

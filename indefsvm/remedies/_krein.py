@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._interrupt import unfitted_on_interrupt
 from .._tags import PairwiseInput
+from .._threads import sized_by
 from .._validation import check_kernel_matrix, check_kernel_rows
 from ..kernels import canonical_name, estimator_kernel_params, kernel_matrix
 from ..svm import IndefiniteSVC
@@ -99,6 +100,7 @@ decision_function_shape, break_ties
                                    "kernel(X, X)")
 
     @unfitted_on_interrupt
+    @sized_by(0, "X", method=True)
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit on the flipped kernel and back-project.

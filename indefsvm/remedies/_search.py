@@ -42,7 +42,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
 from .._tags import PairwiseInput
-from .._threads import single_threaded
+from .._threads import single_threaded, sized_by
 from .._validation import (
     check_distance_matrix,
     check_kernel_matrix,
@@ -356,6 +356,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
     # -- fit --------------------------------------------------------------------------------
 
     @unfitted_on_interrupt
+    @sized_by(0, "X", method=True)
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Score every method and parameter on the folds, choose, refit.

@@ -32,6 +32,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import interruptible, unfitted_on_interrupt
 from .._tags import PairwiseInput
+from .._threads import sized_by
 from .._validation import check_kernel_matrix, check_kernel_rows, user_stacklevel
 
 __all__ = ["AdvancedShiftEigenvalues", "ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
@@ -64,6 +65,7 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
         return R - R.mean(axis=1, keepdims=True) - self.col_mean_[None, :] + self.all_mean_
 
     @unfitted_on_interrupt
+    @sized_by(0, "X", method=True)
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Decompose the training kernel once.
