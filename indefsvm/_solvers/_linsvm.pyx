@@ -45,6 +45,10 @@ cdef extern from "_dcd.h" nogil:
 #: over 4 000 rows of 250 features takes ~1 ms, a parallel region and its merges ~20 us
 PARALLEL_MIN_WORK = 1_000_000
 
+#: a pass is shared among threads only while at least 1 / PARALLEL_SHARE of the rows are
+#: active (see dcd_svc)
+PARALLEL_SHARE = 4
+
 #: rows a thread takes at a time in a parallel pass; after each block it hands its changes
 #: of w over (a merge costs ~3 r flops against ~4 r per row: 2 % at 64 rows)
 BLOCK = 64
@@ -253,8 +257,12 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
         pg_max = -INF
         pg_min = INF
         k = 0
-        # a pass over few active rows is quicker on one thread than its threads' start-up
-        par = nt > 1 and active * r >= PARALLEL_MIN_WORK
+        # a pass over few active rows is quicker on one thread than its threads' start-up;
+        # and once shrinking has left a small part of the rows (the coupled free vectors
+        # near the margin) the threads' late views of w slow the descent down more than
+        # they share it (measured at 10^6 rows: passes over 50 000-80 000 active rows
+        # stalled at a gap of 1-2, the fit 2.6x slower on two threads than on one)
+        par = nt > 1 and active * r >= PARALLEL_MIN_WORK and active * PARALLEL_SHARE >= l
         while k < active:
             # a chunk of coordinates at a time, between which Ctrl-C is looked at
             if par:
