@@ -496,7 +496,8 @@ def canonical_name(kernel: str) -> str:
     return name
 
 
-def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", **params) -> np.ndarray:
+def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", *, device=None,
+                  **params) -> np.ndarray:
     """Kernel matrix between the rows of ``X`` and ``Y``.
 
     Parameters
@@ -507,6 +508,11 @@ def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", **params) -> np.nda
     kernel : str or callable, default="rbf"
         A name from :data:`KERNELS` (aliases ``"poly"``, ``"gaussian"``) or a callable
         ``kernel(X, Y, **params)`` returning an (n_samples_X, n_samples_Y) array.
+    device : {"cpu", "cuda"} or None, default=None
+        ``"cuda"`` (or CuPy input): compute on a CUDA device through CuPy (``pip install
+        "indefsvm[gpu]"``), for linear, polynomial, rbf, sigmoid, l1_gaussian and
+        sqrt_l1_exponential, in float64 (the same values within rounding). The result is a
+        CuPy array for CuPy input, NumPy otherwise.
     **params
         The kernel's parameters (``gamma``, ``coef0``, ``degree``, ``sigma``, ``p``).
 
@@ -523,6 +529,11 @@ def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", **params) -> np.nda
     array([[-1.,  0.],
            [ 0.,  1.]])
     """
+    from ._device import resolve_device
+
+    dev = resolve_device(device, X, Y)
+    if dev.is_cuda:
+        return _kernel_matrix_device(dev, X, Y, kernel, params)
     if callable(kernel):
         Xa = check_finite_array(X, "X")
         Ya = Xa if Y is None else check_finite_array(Y, "Y")
@@ -545,3 +556,34 @@ def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", **params) -> np.nda
             f"kernel={name!r} takes parameters {list(allowed)}; got unexpected {sorted(unknown)}."
         )
     return func(X, Y, **params)
+
+
+def _kernel_matrix_device(dev, X, Y, kernel, params):
+    """kernel_matrix on a CUDA device: the parameters are checked (and their defaults
+    resolved) on two rows by the CPU formula, the matrix computed by the device's."""
+    from ._device import is_device_array, to_numpy
+    from ._device._blocks import check_device_kernel, kernel_block
+
+    on_device = is_device_array(X) or is_device_array(Y)
+    name = canonical_name(kernel) if isinstance(kernel, str) else kernel
+    check_device_kernel(name)
+    xp = dev.xp
+    Xd = xp.asarray(X, dtype=xp.float64)
+    Yd = Xd if Y is None else xp.asarray(Y, dtype=xp.float64)
+    if Xd.ndim != 2 or Yd.ndim != 2 or Xd.shape[1] != Yd.shape[1]:
+        raise ValueError(f"X and Y must be 2-D with the same number of features; got shapes "
+                         f"{Xd.shape} and {Yd.shape}.")
+    if not (bool(xp.isfinite(Xd).all()) and bool(xp.isfinite(Yd).all())):
+        raise ValueError("X or Y contains NaN or infinity; remove or impute those values.")
+    sample = to_numpy(Xd[:2])
+    kernel_matrix(sample, kernel=name, **params)  # the CPU's checks of the parameters
+    p = dict(params)
+    if p.get("gamma") is None and p.get("sigma") is None and name != "linear":
+        p["gamma"] = 1.0 / Xd.shape[1]
+    if name in ("polynomial", "sigmoid"):
+        p.setdefault("coef0", 1.0)
+    K = kernel_block(xp, name, Xd, Yd, p)
+    if not bool(xp.isfinite(K).all()):
+        raise ValueError(f"The {name} kernel has values that are not finite on these inputs "
+                         "(an overflow); scale X or change the parameters.")
+    return K if on_device else to_numpy(K)

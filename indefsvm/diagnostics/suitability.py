@@ -196,7 +196,8 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
                  method: str = "auto", mass_thresholds: tuple = (0.01, 0.10),
                  verbose: bool = False, wmw_C: tuple | str | None = "auto",
                  n_jobs: int | None = None, n_probes: int | None = None,
-                 n_steps: int | None = None, random_state=None, **params) -> KernelReport:
+                 n_steps: int | None = None, random_state=None, device=None,
+                 **params) -> KernelReport:
     """Can this kernel be used in an SVM? One call, numbers and plain words.
 
     Computes the spectrum once (:func:`~indefsvm.diagnostics.spectrum`) and reads from it the
@@ -254,6 +255,13 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     n_probes, n_steps, random_state :
         The matrix-free methods' probes, Lanczos steps and seed (see
         :func:`~indefsvm.diagnostics.spectrum`).
+    device : {"cpu", "cuda"} or None, default=None
+        ``"cuda"`` (or CuPy ``X``): the matrix-free methods compute the kernel's row
+        stripes, their products with the Lanczos vectors and the exact eta scan on a CUDA
+        device (``pip install "indefsvm[gpu]"``; kernels linear, polynomial, rbf, sigmoid,
+        l1_gaussian, sqrt_l1_exponential); the Lanczos runs and every estimate stay on the
+        CPU, so the report is the CPU's within float64 rounding. The dense methods run on
+        the CPU: ``device="cuda"`` with them is refused.
     **params
         Kernel parameters (``gamma``, ``coef0``, ``degree``, ...).
 
@@ -291,6 +299,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     if K is None:
         if X is None or kernel is None:
             raise ValueError("Give a kernel matrix K, or inputs X together with kernel=...")
+        from .._device import is_device_array, resolve_device, to_numpy
+
+        dev = resolve_device(device, X)
+        X = to_numpy(X) if is_device_array(X) else X
         dask_x = _is_dask_array(X)
         if dask_x and any(np.isnan(v) for v in X.shape):
             raise ValueError("X is a dask array of unknown chunk sizes (after boolean "
@@ -301,13 +313,19 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         if dask_x and method in ("dense", "ldl"):
             raise ValueError(f"method={method!r} needs the whole kernel matrix; a dask array X "
                              "is checked matrix-free: use method='slq', 'lanczos' or 'auto'.")
+        if dev.is_cuda and not matrix_free:
+            raise ValueError(f"device='cuda' computes the matrix-free methods; method="
+                             f"{method!r} on {n_x} samples is dense (on the CPU): give "
+                             "method='slq' or 'lanczos', or device='cpu'.")
+        if dev.is_cuda and dask_x:
+            raise ValueError("device='cuda' takes a NumPy or CuPy X, not a dask array.")
         if matrix_free:
             return _check_kernel_matrix_free(
                 X, y, kernel, params, rtol=_check_rtol(rtol, n_x),
                 method="slq" if method == "auto" else method, thresholds=(lo, hi),
                 wmw_C=None if wmw_C == "auto" else wmw_C, n_jobs=n_jobs,
                 n_probes=n_probes, n_steps=n_steps, random_state=random_state, talk=talk,
-                t0=t0)
+                t0=t0, device=dev)
         X = check_finite_array(X, "X")
         n_x = X.shape[0]
         if isinstance(kernel, str):
@@ -324,6 +342,9 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             sig_region = sigmoid_region(X, params["gamma"], params["coef0"], y)
     elif X is not None or kernel is not None:
         raise ValueError("Give either K or X with kernel, not both.")
+    elif device not in (None, "cpu"):
+        raise ValueError("device='cuda' applies to a kernel of X computed matrix-free; a "
+                         "given matrix K is checked on the CPU.")
     if wmw_C == "auto":
         n_k = int(np.shape(K)[0]) if np.ndim(K) == 2 else 0
         wmw_C = _WMW_DEFAULT if method in ("dense", "ldl") or (
@@ -416,7 +437,8 @@ def _is_dask_array(X) -> bool:
 
 
 def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds, wmw_C,
-                              n_jobs, n_probes, n_steps, random_state, talk, t0):
+                              n_jobs, n_probes, n_steps, random_state, talk, t0,
+                              device=None):
     """check_kernel without forming K: spectrum estimates, exact streamed scans."""
     from .._logging import logger
     from ..solvers._kernel import SolverKernel
@@ -498,6 +520,12 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
                              f"{kernel_desc['kernel']!r}.")
         op = DaskKernelOperator(X=X, kind=kind, gamma=gamma, coef0=coef0, degree=degree,
                                 **common)
+    elif device is not None and device.is_cuda:
+        from .._device._blocks import check_device_kernel
+        from ._matfree_device import DeviceKernelOperator
+
+        check_device_kernel(name)
+        op = DeviceKernelOperator(device, X, name, params, **common)
     elif compiled:
         op = KernelOperator(X=X, kind=kind, gamma=gamma, coef0=coef0, degree=degree, **common)
     else:

@@ -11,6 +11,7 @@ from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from .._device import is_device_array, resolve_device, to_numpy
 from .._logging import REPORT_EVERY, enable, logger
 from .._threads import effective_threads
 from .._validation import check_memory
@@ -165,7 +166,7 @@ def _callable(metric, X, Y, same, threads, params, progress):
 
 
 def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int | None = None,
-                       verbose: bool = False, **params) -> np.ndarray:
+                       verbose: bool = False, device=None, **params) -> np.ndarray:
     """Distances between every object of ``X`` and every object of ``Y``.
 
     Parameters
@@ -194,6 +195,12 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
         values do not depend on it.
     verbose : bool, default=False
         Log the progress every few seconds (``logging.getLogger("indefsvm")``).
+    device : {"cpu", "cuda"} or None, default=None
+        ``"cuda"``: compute ``"dtw"``, ``"euclidean"`` or ``"cityblock"`` on a CUDA device
+        through CuPy (``pip install "indefsvm[gpu]"``): DTW one thread a pair, the same
+        definition and band, equal to the CPU's within 1e-12 relative; Ctrl-C is seen
+        between launches of at most 2^18 pairs. The result is NumPy, or CuPy for CuPy
+        input (``None`` follows the input: CuPy arrays mean the GPU).
     **params
         ``window`` for ``"dtw"`` (``None``: no band; ``w`` in [0, 1]: Sakoe-Chiba band of
         radius ``floor(w * max(len_a, len_b))``, widened by the length difference of two
@@ -238,12 +245,19 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
     params = _check_params(metric, dict(params))
     threads = effective_threads(n_jobs)
     same = Y is None
+    device = resolve_device(device, X, Y)
     n_x = len(X) if hasattr(X, "__len__") and not isinstance(X, str) else 0
     n_y = n_x if same else (len(Y) if hasattr(Y, "__len__") and not isinstance(Y, str) else 0)
     check_memory(8.0 * n_x * n_y, f"A {n_x} x {n_y} distance matrix",
                  "Compute it in blocks of rows (pairwise_distances(X[i:j], Y)).")
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "callable")
     progress = _Progress(verbose, f"{name} distances")
+    if device.is_cuda:
+        on_device = is_device_array(X) or is_device_array(Y)
+        X = to_numpy(X) if is_device_array(X) else X
+        Y = to_numpy(Y) if is_device_array(Y) else Y
+        out = _on_device(device, metric, X, Y, params, progress)
+        return device.xp.asarray(out) if on_device else out
     if callable(metric):
         return _callable(metric, X, Y, same, threads, params, progress)
     if metric == "dtw":
@@ -258,6 +272,38 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
                          f"metric={metric!r} needs the same number.")
     out = cdist(A, B, metric=metric)
     if same:
+        np.fill_diagonal(out, 0.0)
+    return out
+
+
+def _on_device(device, metric, X, Y, params, progress):
+    """pairwise_distances on a CUDA device (the metrics with a device form)."""
+    from ._device import check_device_metric
+
+    check_device_metric(metric)
+    if metric == "dtw":
+        from .._device._dtw import dtw_block
+
+        window = _check_window(params.get("window"))
+        A = as_series(X, "X")
+        B = A if Y is None else as_series(Y, "Y")
+        if B.n_channels != A.n_channels:
+            raise ValueError(f"X has {A.n_channels} channels and Y has {B.n_channels}; DTW "
+                             "compares series with the same channels.")
+        out = to_numpy(dtw_block(device, A, B, window, progress=progress))
+    else:
+        from ._device import device_distances
+
+        A = as_vectors(X, "X")
+        B = A if Y is None else as_vectors(Y, "Y")
+        if A.shape[1] != B.shape[1]:
+            raise ValueError(f"X has {A.shape[1]} values per object and Y has "
+                             f"{B.shape[1]}; metric={metric!r} needs the same number.")
+        out = to_numpy(device_distances(device, metric, params, A, B))
+    if Y is None:
+        # each pair once, mirrored, and the diagonal 0 (as on the CPU)
+        iu = np.triu_indices(out.shape[0], 1)
+        out[iu[1], iu[0]] = out[iu]
         np.fill_diagonal(out, 0.0)
     return out
 

@@ -12,8 +12,10 @@ from sklearn.base import (
     TransformerMixin,
     _fit_context,
 )
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._device import DEVICES, resolve_device, to_numpy
 from .._interrupt import unfitted_on_interrupt
 from .._threads import effective_threads
 from .._validation import check_seed
@@ -67,6 +69,10 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
     random_state : int, Generator or None
     n_jobs : int, optional
         Threads of the distances (``-1``: all cores).
+    device : {"cpu", "cuda"} or None, default=None
+        ``"cuda"``: ``transform`` computes the distances (``"dtw"``, ``"euclidean"``,
+        ``"cityblock"``) and the features on a CUDA device (``pip install
+        "indefsvm[gpu]"``); ``fit`` stays on the CPU. The features come back as NumPy.
 
     Attributes
     ----------
@@ -93,11 +99,12 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         "n_components": [numbers.Integral], "gamma": [str, numbers.Real],
         "random_objects": [str], "max_length": [numbers.Integral, None],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+        "device": [StrOptions(set(DEVICES)), None],
     }
 
     def __init__(self, metric="dtw", *, metric_params=None, n_components: int = 100,
                  gamma="median", random_objects: str = "auto", max_length=None,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, device=None):
         self.metric = metric
         self.metric_params = metric_params
         self.n_components = n_components
@@ -106,6 +113,7 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         self.max_length = max_length
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.device = device
 
     def _check_settings(self):
         check_metric(self.metric, self.metric_params)
@@ -245,6 +253,14 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         ndarray of shape (n_samples, n_components)
         """
         check_is_fitted(self, "random_objects_")
+        device = resolve_device(getattr(self, "device", None))
+        if device.is_cuda:
+            from ._device import device_features, random_feature_blocks
+
+            Xc = self._check_rows(X)
+            return to_numpy(device_features(
+                random_feature_blocks(self, Xc, device, np.float64), len(Xc),
+                self.n_components_, device, np.float64))
         return self._features(X)
 
     @property

@@ -16,8 +16,10 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._device import DEVICES, is_device_array, resolve_device, to_numpy
 from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block
 from .._tags import PairwiseInput
@@ -117,6 +119,14 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         Seed of the landmark draw and of the held-out rows.
     n_jobs : int, optional
         Threads of the compiled kernel blocks (OpenMP); -1 for all cores.
+    device : {"cpu", "cuda"} or None, default=None
+        Where ``transform`` computes the kernel to the landmarks and the features: ``None``
+        follows the input (a CuPy array: the GPU), ``"cuda"`` a CUDA device through CuPy
+        (``pip install "indefsvm[gpu]"``), for the kernels linear, polynomial, rbf,
+        sigmoid, l1_gaussian, sqrt_l1_exponential and the metrics dtw, euclidean,
+        cityblock. ``fit`` (the ``m`` landmarks) runs on the CPU either way, so the fitted
+        model is the same NumPy model. Features come back as NumPy unless the input was a
+        CuPy array; they equal the CPU's within float64 rounding.
 
     Attributes
     ----------
@@ -179,12 +189,13 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         "rtol": [numbers.Real, None], "stability": [numbers.Real, None],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
         "metric": [str, callable, None], "metric_params": [dict, None],
+        "device": [StrOptions(set(DEVICES)), None],
     }
 
     def __init__(self, kernel="rbf", *, n_components: int = 100, metric=None,
                  metric_params=None, gamma=None, coef0=0.0,
                  degree=3, kernel_params=None, landmarks="uniform", rtol=None,
-                 stability=1e3, random_state=None, n_jobs=None):
+                 stability=1e3, random_state=None, n_jobs=None, device=None):
         self.kernel = kernel
         self.n_components = n_components
         self.metric = metric
@@ -198,6 +209,7 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         self.stability = stability
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.device = device
 
     # features may be sparse (read a block at a time as dense rows)
     _sparse_features = True
@@ -206,6 +218,7 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         # models saved before metric= existed load as what they were: features of vectors
         state.setdefault("metric", None)
         state.setdefault("metric_params", None)
+        state.setdefault("device", None)
         super().__setstate__(state)
 
     def _uses_metric(self) -> bool:
@@ -329,6 +342,10 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         self : KreinNystroem
         """
         self._check_settings()
+        # the landmarks' work is on the CPU wherever transform runs (module docstring); a
+        # CuPy X is copied back for it, after the device is checked
+        resolve_device(self.device, X)
+        X = to_numpy(X) if is_device_array(X) else X
         if self._uses_metric():
             return self._fit_objects(Objects(X, self.metric, self.metric_params or {}))
         if self.kernel == "precomputed":
@@ -565,7 +582,40 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         check_is_fitted(self, "normalization_")
         if hasattr(X, "dask") and hasattr(X, "map_blocks"):
             return self._transform_dask(X)
+        device = resolve_device(getattr(self, "device", None), X)
+        if device.is_cuda:
+            return self._device_features(X, device, np.float64)
         return self._features(X)
+
+    def _device_rows(self, X):
+        """Rows checked for the device: a CuPy array as is (shape and finiteness checked
+        there), anything else as ``_check_rows`` checks it."""
+        if not is_device_array(X):
+            return self._check_rows(X)
+        if self._uses_metric():
+            raise ValueError("with metric=, give the objects as NumPy arrays or lists (the "
+                             "series are sent to the device block by block).")
+        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has shape {X.shape}, but {type(self).__name__} is expecting "
+                             f"{self.n_features_in_} features as input.")
+        if not bool(X.dtype.kind in "biuf") or not bool(X.size == 0 or
+                                                         abs(X).max() < np.inf):
+            raise ValueError("X contains NaN, infinity or non-numbers; remove or impute "
+                             "those values.")
+        return X
+
+    def _device_features(self, X, device, dtype, columns=None):
+        """Phi of the rows of X computed on ``device``: a CuPy array for CuPy input,
+        NumPy otherwise."""
+        from ._device import device_features, nystroem_blocks
+
+        on_device = is_device_array(X)
+        Xc = self._device_rows(X)
+        n = len(Xc) if isinstance(Xc, Objects) else Xc.shape[0]
+        cols = self.n_components_ if columns is None else columns
+        F = device_features(nystroem_blocks(self, Xc, device, dtype, columns), n, cols,
+                            device, dtype)
+        return F if on_device else to_numpy(F)
 
     def _transform_dask(self, X):
         if X.ndim != 2 and not self._uses_metric():

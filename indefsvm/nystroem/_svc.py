@@ -13,6 +13,8 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from .._device import DEVICES, is_device_array, resolve_device, to_numpy
+from .._device._blocks import check_device_kernel
 from .._dual import DualProblems, check_training_labels
 from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
@@ -20,7 +22,7 @@ from .._tags import PairwiseInput
 from .._validation import check_memory, check_seed, user_stacklevel
 from ..distances._collection import Objects
 from ..exceptions import ConvergenceWarning
-from ..kernels import check_gamma_sign
+from ..kernels import canonical_name, check_gamma_sign
 from ..solvers._linear import linear_svc
 from ..svm._ovo import OvOVotes
 from ..svm._weights import (
@@ -30,6 +32,7 @@ from ..svm._weights import (
     sample_weight_vector,
 )
 from ._blocks import rows_per_block
+from ._device import check_device_metric
 from ._features import KreinNystroem
 
 __all__ = ["NystroemSVC"]
@@ -111,6 +114,18 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         Seed of the landmarks and of the order of the coordinate steps.
     n_jobs : int, optional
         Threads (OpenMP) of the kernel blocks and of the solver's full-gradient checks.
+    device : {"cpu", "cuda"} or None, default=None
+        Where the work that grows with ``n`` runs: ``None`` follows the input (a CuPy
+        array: the GPU), ``"cuda"`` a CUDA device through CuPy (``pip install
+        "indefsvm[gpu]"``): the kernel (or the distances) of every row to the landmarks
+        and the features, block by block (kernels linear, polynomial, rbf, sigmoid,
+        l1_gaussian, sqrt_l1_exponential; metrics dtw, euclidean, cityblock). The
+        features come to the host as float32, and the linear SVM is the CPU's dual
+        coordinate descent on ``n_jobs`` threads -- the same solver, so the same model
+        within float64 rounding of the features. The landmarks are fitted on the CPU too,
+        and the fitted model is plain NumPy: it saves, and predicts on a machine without a
+        GPU after ``set_params(device="cpu")``. ``decision_function`` returns a CuPy array
+        for CuPy input, NumPy otherwise.
     verbose : bool, default=False
         Log each stage (landmarks, features, each problem's progress).
 
@@ -163,6 +178,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
         "verbose": ["verbose"], "metric": [str, callable, None], "metric_params": [dict, None],
         "features": [StrOptions({"nystroem", "d2ke"})],
+        "device": [StrOptions(set(DEVICES)), None],
     }
 
     def __init__(self, kernel="rbf", *, n_components: int = 500, metric=None,
@@ -171,7 +187,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
                  kernel_params=None, landmarks="uniform", class_weight=None,
                  tol: float = 1e-3, max_iter: int | None = None,
                  decision_function_shape: str = "ovr", break_ties: bool = False,
-                 random_state=None, n_jobs=None, verbose: bool = False):
+                 random_state=None, n_jobs=None, verbose: bool = False, device=None):
         self.kernel = kernel
         self.n_components = n_components
         self.metric = metric
@@ -192,6 +208,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.device = device
 
     # features may be sparse (read a block at a time as dense rows)
     _sparse_features = True
@@ -201,6 +218,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         state.setdefault("metric", None)
         state.setdefault("metric_params", None)
         state.setdefault("features", "nystroem")
+        state.setdefault("device", None)
         super().__setstate__(state)
 
     def _feature_map(self):
@@ -278,6 +296,20 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         """
         self._check_settings()
         ny = self._feature_map()
+        device = resolve_device(self.device, X)
+        X_dev = None
+        if device.is_cuda:
+            # what the device cannot compute is refused before any work
+            if self._uses_metric():
+                check_device_metric(self.metric)
+            elif self.kernel != "precomputed":
+                check_device_kernel(canonical_name(self.kernel)
+                                    if isinstance(self.kernel, str) else self.kernel)
+            # a CuPy X stays there for the features; its copy here is checked and gives
+            # the landmarks
+            X_dev = X if is_device_array(X) else None
+            X = to_numpy(X) if X_dev is not None else X
+            y = to_numpy(y) if is_device_array(y) else y
         if self._uses_metric():
             # objects, not a matrix: checked once here (every object, before any distance)
             X = Objects(X, self.metric, self.metric_params or {})
@@ -335,9 +367,11 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         n_blocks = -(-n // (X.block_rows(m) if self._uses_metric() else rows_per_block(m)))
         total = n_blocks + len(pairs)
         step = 0
-        Z = np.empty((n, cols), dtype=np.float32)
         said = time.perf_counter()
-        for lo, hi, F in ny._feature_blocks(X, np.float32, cols):
+        Z = np.empty((n, cols), dtype=np.float32)
+        blocks = (self._device_blocks(ny, X if X_dev is None else X_dev, device, cols)
+                  if device.is_cuda else ny._feature_blocks(X, np.float32, cols))
+        for lo, hi, F in blocks:
             Z[lo:hi] = F
             step += 1
             # a line every few seconds (and the last block), not one per block: at 10^6
@@ -413,9 +447,24 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
             logger.info("NystroemSVC fitted in %.1f s", time.perf_counter() - t0)
         return self
 
+    def _device_blocks(self, fmap, X, device, cols):
+        """(lo, hi, float32 features of rows lo:hi) computed on ``device``, each block
+        copied to the host (the device holds one block at a time)."""
+        from ._device import nystroem_blocks, random_feature_blocks
+
+        if self.features == "d2ke":
+            blocks = random_feature_blocks(fmap, X, device, np.float32)
+        else:
+            blocks = nystroem_blocks(fmap, X, device, np.float32, cols)
+        for lo, hi, F in blocks:
+            yield lo, hi, to_numpy(F)
+
     def _ovo(self, X):
         check_is_fitted(self, "coef_")
         ny = self.nystroem_
+        device = resolve_device(getattr(self, "device", None), X)
+        if device.is_cuda:
+            return self._ovo_device(X, device)
         if self._uses_metric():
             Xc = ny._check_rows(X)
         else:
@@ -430,6 +479,32 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
             out[lo:hi] = F @ W + self.intercept_
         return out
 
+    def _ovo_device(self, X, device):
+        """One-vs-one decision values with the features computed on ``device``."""
+        from ._device import nystroem_blocks, random_feature_blocks
+
+        ny = self.nystroem_
+        on_device = is_device_array(X)
+        xp = device.xp
+        if self._uses_metric() or on_device:
+            Xc = ny._check_rows(X) if self._uses_metric() else ny._device_rows(X)
+        else:
+            X = validate_data(self, X, dtype=np.float64, reset=False,
+                              accept_sparse=False if self.kernel == "precomputed" else "csr")
+            Xc = ny._check_rows(X)
+        cols = self.n_features_used_
+        if self.features == "d2ke":
+            blocks = random_feature_blocks(ny, Xc, device, np.float64)
+        else:
+            blocks = nystroem_blocks(ny, Xc, device, np.float64, cols)
+        W = xp.asarray((self.coef_ * self.metric_).T)
+        b = xp.asarray(self.intercept_)
+        n = len(Xc) if isinstance(Xc, Objects) else Xc.shape[0]
+        out = xp.empty((n, W.shape[1]), dtype=xp.float64)
+        for lo, hi, F in blocks:
+            out[lo:hi] = F @ W + b
+        return out if on_device else to_numpy(out)
+
     def decision_function(self, X):
         """Decision values ``Phi(x) diag(metric_) coef_' + intercept_``.
 
@@ -442,7 +517,11 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,) for two classes (> 0 means ``classes_[1]``), else
         (n_samples, n_classes) for ``"ovr"`` or (n_samples, n_pairs) for ``"ovo"``.
         """
-        return self._shaped_decision(self._ovo(X))
+        dec = self._ovo(X)
+        if is_device_array(dec):
+            # the input was a CuPy array: so is the result (the shaping is the CPU's)
+            return _like(dec, self._shaped_decision(to_numpy(dec)))
+        return self._shaped_decision(dec)
 
     def predict(self, X):
         """Class labels (the one-vs-one vote of :class:`~indefsvm.IndefiniteSVC`).
@@ -457,7 +536,7 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         """
         if self.break_ties and self.decision_function_shape == "ovo":
             raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
-        return self._labels_from_ovo(self._ovo(X))
+        return self._labels_from_ovo(to_numpy(self._ovo(X)))
 
     def _dual_problems(self, X, y, tol):
         """The linear SVM of each pair of classes on the training features, as fit computed
@@ -486,3 +565,10 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
                 # the model's own claim is comparable only at the tolerance it was fitted with
                 "converged": self.converged_ if tol == self.tol else None}
         return DualProblems("features", float(tol), problems=tuple(problems), info=info)
+
+
+def _like(ref, a):
+    """``a`` on the device of the CuPy array ``ref``."""
+    import cupy
+
+    return cupy.asarray(a)

@@ -1,0 +1,265 @@
+"""The GPU path beside the CPU on all cores, in one run on one machine.
+
+    python benchmarks/bench_gpu.py --out gpu.json         # about 5 minutes (GPU machine)
+    python benchmarks/bench_gpu.py --small                # the CPU's part, small sizes
+
+Every figure is measured in this process; the CPU runs use every core (``n_jobs=-1``). The
+tasks (sizes of the full run):
+
+* ``dtw_cells``: DTW of series of length 128 to 300 landmarks, band radius 12: DP cells a
+  second, CPU (10^4 series) and GPU (10^5 series), and the largest relative difference.
+* ``ny``: ``NystroemSVC(kernel="rbf", n_components=500)``, C = 1, tol = 1e-3, on vectors in
+  d = 20 (scikit-learn's ``make_classification``, 10 informative, 5 % flipped labels;
+  accuracy on 10^5 held-out points): 10^6 on the CPU and with ``device="cuda"``, 10^7 with
+  ``device="cuda"`` (the 10^6 set ten times with Gaussian noise of 0.1, given as a CuPy
+  array). The fit's time, its test accuracy, the host's peak memory and the device's pool.
+* ``matfree``: ``check_kernel(X=X, kernel="rbf", method="slq")`` at n = 2 x 10^4 (CPU and
+  GPU) and 10^5 (GPU), d = 20.
+* ``dtw_ny``: ``NystroemSVC(metric="dtw", metric_params={"window": 0.1},
+  n_components=300)`` on CBF series of length 128 (``indefsvm.datasets.make_cbf``; 10^6 =
+  the 10^5 set ten times with noise of 0.1): 10^5 on the CPU and the GPU, 10^6 on the GPU.
+
+Writes the figures as JSON (``--out``) after each task, so that a run stopped early keeps
+what it measured, and prints a table at the end. ``--small`` runs the device code on NumPy
+and the CUDA source through its C++ build (as the tests do), at small sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+import traceback
+import warnings
+
+import numpy as np
+
+warnings.simplefilter("ignore")
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _pool_gb() -> float | None:
+    try:
+        import cupy
+
+        return cupy.get_default_memory_pool().total_bytes() / 2**30
+    except Exception:
+        return None
+
+
+def _free_pool() -> None:
+    try:
+        import cupy
+
+        cupy.get_default_memory_pool().free_all_blocks()
+    except Exception:
+        pass
+
+
+def _band_cells(L: int, r: int) -> int:
+    return sum(min(j + r, L - 1) - max(j - r, 0) + 1 for j in range(L))
+
+
+def task_ny(res, small):
+    from sklearn.datasets import make_classification
+
+    import indefsvm as isvm
+
+    n = 20_000 if small else 1_000_000
+    t_test = 5_000 if small else 100_000
+    X, y = make_classification(n + t_test, 20, n_informative=10, flip_y=0.05, random_state=0)
+    Xtr, ytr, Xte, yte = X[:n], y[:n], X[n:], y[n:]
+    out = res.setdefault("ny", {})
+    for dev in ("cuda", "cpu"):
+        clf = isvm.NystroemSVC(kernel="rbf", n_components=500, random_state=0, n_jobs=-1,
+                               device=dev, verbose=dev == "cuda")
+        _free_pool()
+        t = time.perf_counter()
+        clf.fit(Xtr, ytr)
+        fit = time.perf_counter() - t
+        acc = float(clf.score(Xte, yte))
+        out[f"{dev}_{n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
+                             "n_iter": int(clf.n_iter_[0]), "kkt_gap": float(clf.kkt_gap_[0]),
+                             "peak_rss_mb": _peak_rss_mb(),
+                             "device_pool_gb": _pool_gb() if dev == "cuda" else None}
+        print(f"ny {dev} n={n}: fit {fit:.2f} s, accuracy {acc:.4f}, iters "
+              f"{int(clf.n_iter_[0])}, converged {clf.converged_}", flush=True)
+        _save(res)
+        if dev == "cuda":
+            # the model fitted on the GPU predicts on the CPU the same
+            clf.set_params(device="cpu")
+            out[f"cuda_{n}"]["cpu_predict_agrees"] = float(np.mean(
+                clf.predict(Xte) == (clf.set_params(device="cuda").predict(Xte))))
+    if small:
+        return
+    import cupy
+
+    rng = cupy.random.default_rng(0)
+    Xd = cupy.asarray(Xtr)
+    X10 = cupy.concatenate([Xd + 0.1 * rng.standard_normal(Xd.shape) for _ in range(10)])
+    y10 = np.tile(ytr, 10)
+    del Xd
+    clf = isvm.NystroemSVC(kernel="rbf", n_components=500, random_state=0, device="cuda",
+                           verbose=True)
+    _free_pool()
+    t = time.perf_counter()
+    clf.fit(X10, y10)
+    fit = time.perf_counter() - t
+    acc = float(clf.score(Xte, yte))
+    out[f"cuda_{10 * n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
+                             "n_iter": int(clf.n_iter_[0]), "device_pool_gb": _pool_gb()}
+    print(f"ny cuda n={10 * n}: fit {fit:.2f} s, accuracy {acc:.4f}, converged "
+          f"{clf.converged_}", flush=True)
+    del X10
+    _free_pool()
+    _save(res)
+
+
+def task_dtw_ny(res, small):
+    import indefsvm as isvm
+
+    n = 2_000 if small else 100_000
+    S, lab = isvm.datasets.make_cbf(n + 10_000, length=128, random_state=0)
+    Str, ytr, Ste, yte = S[:n], lab[:n], S[n:], lab[n:]
+    out = res.setdefault("dtw_ny", {})
+    kw = dict(metric="dtw", metric_params={"window": 0.1}, n_components=300, random_state=0)
+    for dev in ("cuda", "cpu"):
+        clf = isvm.NystroemSVC(**kw, n_jobs=-1, device=dev)
+        t = time.perf_counter()
+        clf.fit(Str, ytr)
+        fit = time.perf_counter() - t
+        acc = float(clf.score(Ste, yte))
+        out[f"{dev}_{n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_)}
+        print(f"dtw ny {dev} n={n}: fit {fit:.2f} s, accuracy {acc:.4f}", flush=True)
+        _save(res)
+    if small:
+        return
+    rng = np.random.default_rng(0)
+    S10 = np.concatenate([Str + 0.1 * rng.standard_normal(Str.shape) for _ in range(10)])
+    y10 = np.tile(ytr, 10)
+    clf = isvm.NystroemSVC(**kw, device="cuda")
+    _free_pool()
+    t = time.perf_counter()
+    clf.fit(S10, y10)
+    fit = time.perf_counter() - t
+    acc = float(clf.score(Ste, yte))
+    out[f"cuda_{10 * n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
+                             "device_pool_gb": _pool_gb()}
+    print(f"dtw ny cuda n={10 * n}: fit {fit:.2f} s, accuracy {acc:.4f}", flush=True)
+    _save(res)
+
+
+def task_dtw_cells(res, small):
+    import indefsvm as isvm
+    from indefsvm._device import resolve_device
+    from indefsvm._device._dtw import dtw_block
+    from indefsvm.distances._objects import as_series
+
+    L, m = 128, 300
+    n_cpu = 500 if small else 10_000
+    n_gpu = 2_000 if small else 100_000
+    S, _ = isvm.datasets.make_cbf(n_gpu + m, length=L, random_state=1)
+    land = S[:m]
+    cells = _band_cells(L, int(np.floor(0.1 * L + 1e-9)))
+    out = res.setdefault("dtw_cells", {"length": L, "landmarks": m, "radius": 12})
+    t = time.perf_counter()
+    D_cpu = isvm.pairwise_distances(S[m:m + n_cpu], land, metric="dtw", window=0.1, n_jobs=-1)
+    t_cpu = time.perf_counter() - t
+    out["cpu_cells_per_s"] = n_cpu * m * cells / t_cpu
+    dev = resolve_device("cuda")
+    A, B = as_series(S[m:]), as_series(land)
+    dtw_block(dev, as_series(S[m:m + 10]), B, 0.1)  # compile and start-up, not timed
+    dev.synchronize()
+    t = time.perf_counter()
+    D = dtw_block(dev, A, B, 0.1)
+    dev.synchronize()
+    t_gpu = time.perf_counter() - t
+    out["gpu_cells_per_s"] = n_gpu * m * cells / t_gpu
+    Dh = D.get() if hasattr(D, "get") else D
+    ref = D_cpu
+    out["max_rel_diff"] = float(np.max(np.abs(Dh[:n_cpu] - ref) / np.maximum(ref, 1e-300)))
+    print(f"dtw cells/s: cpu {out['cpu_cells_per_s']:.3g}, gpu {out['gpu_cells_per_s']:.3g}, "
+          f"max rel diff {out['max_rel_diff']:.2g}", flush=True)
+    _save(res)
+
+
+def task_matfree(res, small):
+    from sklearn.datasets import make_classification
+
+    import indefsvm as isvm
+
+    out = res.setdefault("matfree", {})
+    sizes = [(2_000, ("cuda", "cpu"))] if small else [(20_000, ("cuda", "cpu")),
+                                                      (100_000, ("cuda",))]
+    for n, devs in sizes:
+        X, y = make_classification(n, 20, n_informative=10, random_state=0)
+        for dev in devs:
+            t = time.perf_counter()
+            rep = isvm.check_kernel(X=X, y=y, kernel="rbf", method="slq", n_jobs=-1,
+                                    random_state=0, device=dev)
+            el = time.perf_counter() - t
+            d = rep.to_dict()
+            out[f"{dev}_{n}"] = {"s": el, "verdict": rep.verdict,
+                                 "negative_mass": d["signature"]["negative_mass"],
+                                 "lam_min": d["lam_min"]}
+            print(f"matfree {dev} n={n}: {el:.2f} s, {rep.verdict}", flush=True)
+            _save(res)
+
+
+TASKS = {"dtw_cells": task_dtw_cells, "ny": task_ny, "matfree": task_matfree,
+         "dtw_ny": task_dtw_ny}
+_OUT = None
+
+
+def _save(res) -> None:
+    if _OUT:
+        with open(_OUT, "w") as fh:
+            json.dump(res, fh, indent=1, default=str)
+
+
+def main() -> None:
+    global _OUT
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--small", action="store_true")
+    ap.add_argument("--only", default=",".join(TASKS))
+    args = ap.parse_args()
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(relativeCreated)8.0f ms %(message)s")
+    _OUT = args.out
+    res = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    try:
+        import cupy
+
+        props = cupy.cuda.runtime.getDeviceProperties(0)
+        res["machine"]["gpu"] = props["name"].decode()
+        res["machine"]["cupy"] = cupy.__version__
+    except Exception as exc:
+        res["machine"]["gpu"] = f"none ({exc})"
+    if args.small:
+        # the CPU's part here: the device code runs on NumPy, the CUDA source through its
+        # C++ build (as in the tests)
+        from indefsvm import _device
+
+        _device._EMULATE = True
+    for name in args.only.split(","):
+        t = time.perf_counter()
+        try:
+            TASKS[name](res, args.small)
+        except Exception:
+            res.setdefault("errors", {})[name] = traceback.format_exc()
+            traceback.print_exc()
+        print(f"-- {name}: {time.perf_counter() - t:.1f} s", flush=True)
+        _save(res)
+    print(json.dumps(res, indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+/* Dynamic time warping of many (series, landmark) pairs on a CUDA device, one thread a pair
+ * (indefsvm, private; launched by _dtw.py through CuPy's RawKernel, and built as C++ by
+ * _shim.py for the tests, which run this very source on a CPU).
+ *
+ * The definition is the CPU's (_dtw.pyx): the square root of the smallest sum of squared
+ * point differences along a warping path, within the Sakoe-Chiba band of radius
+ * r = floor(window * max(la, lb)) widened by the length difference (window < 0: no band).
+ * Series are packed as (points, channels) with offsets; pair p is (s, t) = (p / nB, p % nB).
+ *
+ * One row of the cumulative cost matrix a thread, kept in global memory interleaved across
+ * the launch's threads (cell i of thread k at buf[i * stride + k]: neighbouring threads
+ * read neighbouring words). A single row is enough: going left to right, row[i + 1] still
+ * holds D(j - 1, i) when cell i of row j is computed, and D(j - 1, i - 1) is carried in a
+ * register. The band only moves right, so a cell right of the band was never written
+ * (still infinite), and the boundary cell 0 is made infinite after the first row. */
+
+extern "C" __global__ void ix_dtw_pairs(const double *A, const long long *offA,
+                                        const double *B, const long long *offB,
+                                        long long nB, long long d, double window,
+                                        long long p0, long long p1, double *buf,
+                                        long long stride, double inf, double *out)
+{
+    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long p = p0 + k;
+    if (p >= p1)
+        return;
+    long long s = p / nB, t = p - s * nB;
+    long long la = offA[s + 1] - offA[s], lb = offB[t + 1] - offB[t];
+    const double *a = A + offA[s] * d, *b = B + offB[t] * d;
+    if (la < lb) {  /* a is the longer series, as on the CPU */
+        const double *tp = a; a = b; b = tp;
+        long long tl = la; la = lb; lb = tl;
+    }
+    long long r = la, extra = la - lb, i, j, c;
+    if (window >= 0.0)
+        r = (long long)floor(window * (double)la + 1e-9);
+    double *row = buf + k;
+    row[0] = 0.0;
+    for (i = 1; i <= la; i++)
+        row[i * stride] = inf;
+    for (j = 0; j < lb; j++) {
+        long long lo = j - r, hi = j + extra + r;
+        if (lo < 0) lo = 0;
+        if (hi > la - 1) hi = la - 1;
+        const double *q = b + j * d;
+        double diag = row[lo * stride], left = inf;
+        for (i = lo; i <= hi; i++) {
+            const double *x = a + i * d;
+            double cost = 0.0, up = row[(i + 1) * stride], best = diag;
+            for (c = 0; c < d; c++) {
+                double diff = x[c] - q[c];
+                cost = cost + diff * diff;
+            }
+            if (up < best) best = up;
+            if (left < best) best = left;
+            left = cost + best;
+            diag = up;
+            row[(i + 1) * stride] = left;
+        }
+        if (j == 0)
+            row[0] = inf;
+    }
+    out[s * nB + t] = sqrt(row[la * stride]);
+}

@@ -1,0 +1,279 @@
+"""The GPU path without a GPU: the device code on NumPy, the CUDA source built as C++.
+
+``indefsvm._device._EMULATE`` makes ``device="cuda"`` run the very functions the GPU runs
+with NumPy as their array namespace, and the DTW kernel's CUDA source (``dtw.cu``) through
+its C++ build (``_device/_shim.py``), one thread after the other. Each result is held to the
+CPU path's (the compiled DTW, the kernels, the dual coordinate descent, the matrix-free
+operator). ``tests/test_gpu.py`` runs the same on a real device where there is one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.utils._param_validation import InvalidParameterError
+
+import indefsvm as isvm
+from indefsvm import _device
+from indefsvm._device import DeviceError, resolve_device
+from indefsvm._device import _dtw as dtw_mod
+from indefsvm._solvers._linsvm import kkt_gap
+from indefsvm.distances import RandomDistanceFeatures
+from indefsvm.solvers import linear_svc
+from indefsvm.solvers._linear_device import linear_svc_device
+
+
+@pytest.fixture
+def emulated(monkeypatch):
+    monkeypatch.setattr(_device, "_EMULATE", True)
+    return resolve_device("cuda")
+
+
+def _series(rng, n, d, lo=1, hi=30):
+    return [rng.standard_normal((d, int(rng.integers(lo, hi)))) for _ in range(n)]
+
+
+# -- DTW: the CUDA source against the compiled CPU DTW -------------------------------------
+
+
+@pytest.mark.parametrize("d", [1, 3])
+@pytest.mark.parametrize("window", [None, 0.0, 0.1, 0.5, 1.0])
+def test_dtw_source_equals_cpu_unequal_lengths(emulated, d, window):
+    rng = np.random.default_rng(d)
+    X, Y = _series(rng, 11, d), _series(rng, 6, d)
+    ref = isvm.pairwise_distances(X, Y, metric="dtw", window=window)
+    got = isvm.pairwise_distances(X, Y, metric="dtw", window=window, device="cuda")
+    np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0)
+
+
+def test_dtw_source_equals_cpu_equal_lengths_self(emulated, monkeypatch):
+    # several launches (7 pairs each): the buffer's stride and the pair offsets
+    monkeypatch.setattr(dtw_mod, "LAUNCH_PAIRS", 7)
+    S, _ = isvm.datasets.make_cbf(15, length=40, random_state=0)
+    ref = isvm.pairwise_distances(S, metric="dtw", window=0.1)
+    got = isvm.pairwise_distances(S, metric="dtw", window=0.1, device="cuda")
+    np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0)
+    assert np.array_equal(got, got.T) and np.all(np.diag(got) == 0)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "cityblock"])
+def test_vector_metrics_on_device(emulated, metric):
+    X = np.random.default_rng(0).standard_normal((9, 4))
+    np.testing.assert_allclose(
+        isvm.pairwise_distances(X, X[:3], metric=metric, device="cuda"),
+        isvm.pairwise_distances(X, X[:3], metric=metric), rtol=1e-12, atol=1e-12)
+
+
+def test_metric_without_device_form_refused(emulated):
+    with pytest.raises(ValueError, match="levenshtein.*no GPU form.*device='cpu'"):
+        isvm.pairwise_distances(["ab", "b"], metric="levenshtein", device="cuda")
+
+
+def test_ctrl_c_seen_between_launches(emulated, monkeypatch):
+    monkeypatch.setattr(dtw_mod, "LAUNCH_PAIRS", 64)
+    S, _ = isvm.datasets.make_cbf(600, length=128, random_state=0)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        isvm.pairwise_distances(S, metric="dtw", device="cuda")  # ~10 s uninterrupted
+    timer.cancel()
+    assert time.perf_counter() - t0 < 3.0
+
+
+# -- kernels and features -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kernel,params", [
+    ("linear", {}), ("rbf", {"gamma": 0.3}), ("sigmoid", {"gamma": 0.2, "coef0": -0.5}),
+    ("polynomial", {"gamma": 0.5, "coef0": 1.0, "degree": 2}), ("polynomial", {}),
+    ("l1_gaussian", {"gamma": 0.1}), ("sqrt_l1_exponential", {"sigma": 2.0})])
+def test_kernel_matrix_on_device(emulated, kernel, params):
+    X = np.random.default_rng(1).standard_normal((30, 5))
+    np.testing.assert_allclose(isvm.kernel_matrix(X, X[:7], kernel=kernel, device="cuda",
+                                                  **params),
+                               isvm.kernel_matrix(X, X[:7], kernel=kernel, **params),
+                               rtol=1e-12, atol=1e-13)
+
+
+def test_kernel_without_device_form_refused(emulated):
+    X = np.abs(np.random.default_rng(1).standard_normal((5, 3))) + 0.1
+    with pytest.raises(ValueError, match="symmetric_kl.*no GPU form"):
+        isvm.kernel_matrix(X, kernel="symmetric_kl", device="cuda")
+
+
+@pytest.mark.parametrize("kw", [dict(kernel="rbf"), dict(kernel="sigmoid", gamma=0.05,
+                                                         coef0=-0.5)])
+def test_nystroem_features_on_device(emulated, kw):
+    X, _ = make_classification(400, 6, random_state=0)
+    ny = isvm.KreinNystroem(n_components=60, random_state=0, **kw).fit(X)
+    ref = ny.transform(X)
+    got = ny.set_params(device="cuda").transform(X)
+    assert isinstance(got, np.ndarray)
+    np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-10)
+
+
+def test_distance_features_on_device(emulated):
+    S, _ = isvm.datasets.make_cbf(120, length=48, random_state=0)
+    ny = isvm.KreinNystroem(metric="dtw", metric_params={"window": 0.1}, n_components=20,
+                            random_state=0).fit(S)
+    np.testing.assert_allclose(ny.set_params(device="cuda").transform(S),
+                               ny.set_params(device="cpu").transform(S), rtol=1e-9,
+                               atol=1e-10)
+    rdf = RandomDistanceFeatures(n_components=8, random_state=0).fit(S)
+    np.testing.assert_allclose(rdf.set_params(device="cuda").transform(S),
+                               rdf.set_params(device="cpu").transform(S), rtol=1e-12)
+
+
+# -- the linear SVM's decomposition against the dual coordinate descent --------------------
+
+
+def _features(n, seed=0):
+    X, y = make_classification(n, 10, n_informative=6, flip_y=0.05, random_state=seed)
+    Z = isvm.KreinNystroem(n_components=80, gamma=0.1, random_state=0).fit(X).transform(X)
+    return Z.astype(np.float32), np.where(y == 1, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("C,warm", [(1.0, True), (1.0, False), (20.0, True)])
+def test_decomposition_solves_the_same_problem(emulated, C, warm):
+    Z, y = _features(3000)
+    ref = linear_svc(Z, y, C, tol=1e-3, random_state=0)
+    got = linear_svc_device(Z, y, C, device=emulated, tol=1e-3, working_set=256, warm=warm)
+    assert got.converged and ref.converged
+    a = got.alpha
+    # the box and the equality constraint hold; w is Z'(a o y)
+    assert np.all(a >= 0) and np.all(a <= C)
+    assert abs(y @ a) <= 1e-9 * C * len(y)
+    w = Z.astype(np.float64).T @ (a * y)
+    np.testing.assert_allclose(got.extra["w"], w, rtol=1e-6, atol=1e-8)
+    # LIBSVM's stopping rule, recomputed here in float64 from a
+    gap, _ = kkt_gap(Z.astype(np.float64) @ w, y, a, np.full(len(y), C))
+    assert gap <= 1.01e-3
+    # the same optimum: both objectives within tol of each other (per unit of C n)
+    obj = 0.5 * w @ w - a.sum()
+    assert abs(obj - ref.objective) <= 1e-3 * max(1.0, abs(ref.objective)) * 1e-2
+    dec_r = Z @ ref.extra["w"] + ref.b
+    dec_g = Z @ got.extra["w"] + got.b
+    assert np.mean(np.sign(dec_r) == np.sign(dec_g)) >= 0.995
+
+
+def test_decomposition_budget_is_honest(emulated):
+    Z, y = _features(2000)
+    res = linear_svc_device(Z, y, 50.0, device=emulated, working_set=64, max_iter=2,
+                            warm=False)
+    assert not res.converged and res.n_iter == 2 and res.kkt_gap > 1e-3
+
+
+def test_nystroem_svc_on_device_same_model(emulated):
+    X, y = make_classification(3000, 10, n_informative=6, flip_y=0.05, random_state=0)
+    y3 = np.arange(3000) % 3
+    for labels in (y, y3):
+        cpu = isvm.NystroemSVC(n_components=80, random_state=0).fit(X, labels)
+        gpu = isvm.NystroemSVC(n_components=80, random_state=0, device="cuda").fit(X,
+                                                                                  labels)
+        assert gpu.converged_
+        assert np.mean(cpu.predict(X) == gpu.predict(X)) >= 0.99
+        # the same landmarks and features: fit's CPU part is shared
+        np.testing.assert_array_equal(cpu.nystroem_.component_indices_,
+                                      gpu.nystroem_.component_indices_)
+        # fitted on the device, predicted on the CPU: the same decisions
+        on_dev = gpu.decision_function(X)
+        on_cpu = gpu.set_params(device="cpu").decision_function(X)
+        np.testing.assert_allclose(on_cpu, on_dev, rtol=1e-9, atol=1e-9)
+
+
+def test_nystroem_svc_dtw_on_device(emulated):
+    S, lab = isvm.datasets.make_cbf(300, length=48, random_state=0)
+    kw = dict(metric="dtw", metric_params={"window": 0.1}, n_components=30, random_state=0)
+    for feats in ("nystroem", "d2ke"):
+        cpu = isvm.NystroemSVC(**kw, features=feats).fit(S, lab)
+        gpu = isvm.NystroemSVC(**kw, features=feats, device="cuda").fit(S, lab)
+        assert np.mean(cpu.predict(S) == gpu.predict(S)) >= 0.99
+
+
+def test_gpu_fitted_model_saves_and_loads(emulated, tmp_path):
+    import skops.io as sio
+
+    X, y = make_classification(500, 6, random_state=0)
+    clf = isvm.NystroemSVC(n_components=40, random_state=0, device="cuda").fit(X, y)
+    path = tmp_path / "m.skops"
+    sio.dump(clf, path)
+    back = sio.load(path, trusted=sio.get_untrusted_types(file=path))
+    np.testing.assert_array_equal(back.set_params(device="cpu").predict(X),
+                                  clf.predict(X))
+
+
+# -- the matrix-free check ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kernel,params", [("sigmoid", {"gamma": 0.05, "coef0": -1.0}),
+                                           ("polynomial", {"degree": 2, "coef0": -1.0})])
+def test_matrix_free_check_on_device(emulated, kernel, params):
+    X, y = make_classification(900, 8, random_state=0)
+    a = isvm.check_kernel(X=X, y=y, kernel=kernel, method="slq", random_state=0, **params)
+    b = isvm.check_kernel(X=X, y=y, kernel=kernel, method="slq", random_state=0,
+                          device="cuda", **params)
+    da, db = a.to_dict(), b.to_dict()
+    assert a.verdict == b.verdict
+    assert da["eta"]["n_negative"] == db["eta"]["n_negative"]
+    assert da["eta"]["n_cross_nonpositive"] == db["eta"]["n_cross_nonpositive"]
+    assert da["eta"]["worst_pair"] == db["eta"]["worst_pair"]
+    for key in ("p", "q", "z"):
+        assert da["signature"][key] == db["signature"][key]
+    np.testing.assert_allclose(db["lam_min"], da["lam_min"], rtol=1e-9)
+    np.testing.assert_allclose(db["signature"]["negative_mass"],
+                               da["signature"]["negative_mass"], rtol=1e-9)
+
+
+def test_dense_check_on_device_refused(emulated):
+    X, _ = make_classification(50, 4, random_state=0)
+    with pytest.raises(ValueError, match="matrix-free.*method='slq'"):
+        isvm.check_kernel(X=X, kernel="rbf", method="dense", device="cuda")
+
+
+# -- asking for a device --------------------------------------------------------------------
+
+
+def test_no_cupy_gives_one_clear_error(monkeypatch):
+    monkeypatch.setattr(_device, "_EMULATE", False)
+    monkeypatch.setitem(sys.modules, "cupy", None)  # import cupy raises ImportError
+    with pytest.raises(DeviceError, match=r'pip install "indefsvm\[gpu\]"'):
+        isvm.kernel_matrix(np.eye(3), device="cuda")
+    X, y = make_classification(60, 4, random_state=0)
+    with pytest.raises(DeviceError, match="device='cpu'"):
+        isvm.NystroemSVC(n_components=10, device="cuda").fit(X, y)
+
+
+def test_device_values_checked():
+    X, y = make_classification(60, 4, random_state=0)
+    with pytest.raises(InvalidParameterError, match="device"):
+        isvm.NystroemSVC(n_components=10, device="gpu").fit(X, y)
+    with pytest.raises(ValueError, match="device must be one of"):
+        isvm.pairwise_distances(X, metric="euclidean", device="gpu")
+
+
+def test_device_array_with_cpu_refused():
+    fake = type("ndarray", (), {"__module__": "cupy._core.core"})()
+    with pytest.raises(ValueError, match="CuPy array.*device='cuda'"):
+        resolve_device("cpu", fake)
+
+
+def test_default_follows_the_input():
+    assert resolve_device(None, np.zeros(3)).name == "cpu"
+
+
+def test_decomposition_emulated_launch_source_is_the_package_file():
+    # the C++ build runs the installed dtw.cu, not a copy
+    from importlib import resources
+
+    from indefsvm._device._shim import source
+
+    text = resources.files("indefsvm._device").joinpath("dtw.cu").read_text()
+    assert source() == text and "ix_dtw_pairs" in text
