@@ -21,7 +21,7 @@ tasks (sizes of the full run):
 
 Writes the figures as JSON (``--out``) after each task, so that a run stopped early keeps
 what it measured, and prints a table at the end. ``--small`` runs the device code on NumPy
-and the CUDA source through its C++ build (as the tests do), at small sizes.
+and the CUDA source through its C build (as the tests do), at small sizes.
 """
 
 from __future__ import annotations
@@ -245,7 +245,7 @@ def main() -> None:
         res["machine"]["gpu"] = f"none ({exc})"
     if args.small:
         # the CPU's part here: the device code runs on NumPy, the CUDA source through its
-        # C++ build (as in the tests)
+        # C build (as in the tests)
         from indefsvm import _device
 
         _device._EMULATE = True

@@ -1,8 +1,8 @@
-"""The GPU path without a GPU: the device code on NumPy, the CUDA source built as C++.
+"""The GPU path without a GPU: the device code on NumPy, the CUDA source built as C.
 
 ``indefsvm._device._EMULATE`` makes ``device="cuda"`` run the very functions the GPU runs
 with NumPy as their array namespace, and the DTW kernel's CUDA source (``dtw.cu``) through
-its C++ build (``_device/_shim.py``), one thread after the other. Each result is held to the
+its C build (``_device/_shim.py``), one thread after the other. Each result is held to the
 CPU path's (the compiled DTW, the kernels, the dual coordinate descent, the matrix-free
 operator). ``tests/test_gpu.py`` runs the same on a real device where there is one.
 """
@@ -270,7 +270,7 @@ def test_default_follows_the_input():
 
 
 def test_decomposition_emulated_launch_source_is_the_package_file():
-    # the C++ build runs the installed dtw.cu, not a copy
+    # the C build runs the installed dtw.cu, not a copy
     from importlib import resources
 
     from indefsvm._device._shim import source

@@ -4,7 +4,7 @@ The device code of the library -- kernel blocks, Nystroem features, the linear S
 decomposition, the matrix-free kernel products -- is written once against an array
 namespace ``xp``: ``cupy`` on a GPU, ``numpy`` where the tests run it without one. The
 compiled CUDA source (``dtw.cu``) runs through CuPy's ``RawKernel`` on a GPU and, for the
-tests, through a C++ build of the very same source (``_shim.py``).
+tests, through a C build of the very same source (``_shim.py``).
 
 CuPy is imported only when a device is asked for (``device="cuda"`` or CuPy input).
 """
@@ -23,7 +23,7 @@ __all__ = ["DEVICES", "Device", "DeviceError", "is_device_array", "resolve_devic
 DEVICES = ("cpu", "cuda")
 
 #: set by the tests: "cuda" then runs the device code on NumPy, and the CUDA source through
-#: its C++ build, so that CI executes every line of the GPU path without a GPU
+#: its C build, so that CI executes every line of the GPU path without a GPU
 _EMULATE = False
 
 INSTALL_HINT = ('pip install "indefsvm[gpu]" (CuPy for CUDA 12; with a CUDA 13 driver '

@@ -1,10 +1,11 @@
-"""The CUDA source built as C++ and run on a CPU, for the tests (private).
+"""The CUDA source built as C and run on a CPU, for the tests (private).
 
-``dtw.cu`` is compiled by the system's C++ compiler with a few definitions in front
-(``__global__`` empty, ``threadIdx``/``blockIdx``/``blockDim`` plain variables) and a loop
-that runs every thread of a launch one after the other. The threads of ``ix_dtw_pairs``
-share nothing but their own slice of the buffer, so the serial order computes what the
-device does; the tests hold it to the CPU's compiled DTW.
+``dtw.cu`` is compiled by the system's C compiler (the one that builds the package) with a
+few definitions in front (``__global__`` empty, ``threadIdx``/``blockIdx``/``blockDim``
+plain variables; the source's ``extern "C"`` is C++'s spelling of the C linkage C already
+has, so it is dropped) and a loop that runs every thread of a launch one after the other.
+The threads of ``ix_dtw_pairs`` share nothing but their own slice of the buffer, so the
+serial order computes what the device does; the tests hold it to the CPU's compiled DTW.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ import numpy as np
 
 _PRELUDE = r"""
 #include <math.h>
-struct ix_dim3 { unsigned int x, y, z; };
+typedef struct { unsigned int x, y, z; } ix_dim3;
 static ix_dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __global__
 #define __device__
 """
 
 _LAUNCHER = r"""
-extern "C" void ix_launch_dtw_pairs(unsigned int grid, unsigned int block,
+void ix_launch_dtw_pairs(unsigned int grid, unsigned int block,
         const double *A, const long long *offA, const double *B, const long long *offB,
         long long nB, long long d, double window, long long p0, long long p1, double *buf,
         long long stride, double inf, double *out)
@@ -50,20 +51,20 @@ def source() -> str:
 
 @cache
 def library() -> ctypes.CDLL:
-    """The C++ build of the source (cached by its hash in the temporary directory)."""
-    text = _PRELUDE + source() + _LAUNCHER
+    """The C build of the source (cached by its hash in the temporary directory)."""
+    text = _PRELUDE + source().replace('extern "C" ', "") + _LAUNCHER
     tag = hashlib.sha256(text.encode()).hexdigest()[:16]
     where = os.path.join(tempfile.gettempdir(), f"indefsvm-shim-{tag}")
     lib = os.path.join(where, "shim.so")
     if not os.path.exists(lib):
         os.makedirs(where, exist_ok=True)
-        src = os.path.join(where, "shim.cpp")
+        src = os.path.join(where, "shim.c")
         with open(src, "w") as fh:
             fh.write(text)
         tmp = lib + f".{os.getpid()}"
-        cxx = os.environ.get("CXX", "c++")
-        subprocess.run([cxx, "-O2", "-shared", "-fPIC", "-o", tmp, src], check=True,
-                       capture_output=True)
+        cc = os.environ.get("CC", "cc")
+        subprocess.run([cc, "-O2", "-std=c99", "-shared", "-fPIC", "-o", tmp, src, "-lm"],
+                       check=True, capture_output=True)
         os.replace(tmp, lib)
     dll = ctypes.CDLL(lib)
     P = ctypes.c_void_p

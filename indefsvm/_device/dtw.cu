@@ -1,5 +1,5 @@
 /* Dynamic time warping of many (series, landmark) pairs on a CUDA device, one thread a pair
- * (indefsvm, private; launched by _dtw.py through CuPy's RawKernel, and built as C++ by
+ * (indefsvm, private; launched by _dtw.py through CuPy's RawKernel, and built as C by
  * _shim.py for the tests, which run this very source on a CPU).
  *
  * The definition is the CPU's (_dtw.pyx): the square root of the smallest sum of squared
