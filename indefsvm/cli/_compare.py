@@ -42,7 +42,7 @@ def run(args) -> int:
             raise CLIError("--save keeps the model the search chose and refitted: add "
                            "--search (a plain comparison refits nothing; it prints the fit "
                            "command of its recommendation).", EXIT_USAGE)
-        _check_output_file(args.save, "--save")
+        _check_output_file(args.save, "--save", (args.file, args.labels))
     data, y, desc, precomputed = _load(args)
     labels, counts = np.unique(y, return_counts=True)
     _check_classes(y, args.cv)

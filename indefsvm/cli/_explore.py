@@ -9,7 +9,7 @@ import numpy as np
 
 from ._args import KERNEL_NAMES, _add_data_args, _common, _float_list, _positive_int
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_writable, _load
+from ._io import _atomic_write, _check_output_file, _load
 from ._progress import _LogBar, _say
 
 #: the data when none is given: two interleaved half moons in the plane (every panel of the
@@ -110,7 +110,8 @@ def run(args) -> int:
     if not os.path.isdir(folder):
         raise CLIError(f"--out {out}: the folder {folder} does not exist; create it first.",
                        EXIT_USAGE)
-    _check_writable(folder, "--out", out)
+    _check_output_file(out, "--out", (getattr(args, "file", None),
+                                      getattr(args, "labels", None)))
     given = args.explore_kernel
     if given is not None and args.distances:
         raise CLIError(f"--kernel {given} is a kernel of features; the kernel of --distances is "

@@ -29,7 +29,7 @@ def run(args) -> int:
     from ..exceptions import ConvergenceWarning
 
     if args.save:
-        _check_output_file(args.save, "--save")
+        _check_output_file(args.save, "--save", (args.file, args.labels))
     # -C left out: chosen by the search below (the placeholder only checks the options)
     args.C_given = args.C is not None
     if args.C is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 import warnings
@@ -50,7 +51,13 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
             from ..datasets._table import delimiter_of, read_matrix_text
 
             M = read_matrix_text(path, delimiter_of(path))
-    except DataFileError:
+    except DataFileError as exc:
+        from ..datasets._table import _first_line
+
+        if "is not a number" in str(exc) and ":" in _first_line(path):
+            raise DataFileError(path, None, f"looks like a LIBSVM feature file (index:value), "
+                                f"not a {name}: a {name} is .npy, .npz, CSV / TSV or "
+                                "whitespace-separated numbers.") from None
         raise
     except (ValueError, OSError, EOFError) as exc:
         from ..datasets._table import _first_line
@@ -81,7 +88,7 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
 
 def _line_of_row(path: str, row: int) -> int | None:
     """The line number of data row ``row`` of a text matrix (blank and # lines skipped)."""
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:
         k = -1
         for lineno, line in enumerate(fh, 1):
             if line.strip() and not line.lstrip().startswith("#"):
@@ -113,7 +120,7 @@ def _read_labels(path: str, n: int) -> np.ndarray:
         if path.endswith(".npy"):
             y = np.load(path, allow_pickle=False)
         else:
-            with open(path, encoding="utf-8") as fh:
+            with open(path, encoding="utf-8-sig") as fh:
                 lines = [line.strip() for line in fh if line.strip()]
             if lines and ":" in lines[0] and len(lines[0].split()) > 1:
                 raise DataFileError(path, 1, "looks like a LIBSVM data file (label "
@@ -278,15 +285,23 @@ def _atomic_write(path: str, write) -> None:
     link stays); a FIFO, a device or a socket is written to directly -- a rename would
     replace the node itself by a regular file."""
     target = os.path.realpath(path)
-    if os.path.exists(target) and not os.path.isfile(target):
-        write(target)
-        return
-    path = target
+    try:
+        if os.path.exists(target) and not os.path.isfile(target):
+            write(target)
+            return
+    except OSError as exc:
+        # /dev/full, a closed pipe's other end...: the file the user named, not errno alone
+        raise CLIError(f"{path}: cannot be written ({exc.strerror or exc}).") from None
+    given, path = path, target
     folder = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".indefsvm-", suffix=".tmp")
     os.close(fd)
     try:
-        write(tmp)
+        try:
+            write(tmp)
+        except OSError as exc:
+            raise CLIError(f"{given}: cannot be written ({exc.strerror or exc}); nothing "
+                           "was replaced.") from None
         # mkstemp makes the file 0600; a file the user asked for gets the usual mode, 0666
         # less the umask (as open() would give it)
         umask = os.umask(0)
@@ -298,9 +313,27 @@ def _atomic_write(path: str, write) -> None:
             os.remove(tmp)
 
 
-def _check_output_file(path: str, option: str) -> None:
+def _check_output_file(path: str, option: str, inputs=()) -> None:
+    """An output file, checked before the work: not a directory, in a folder that exists
+    and can be written, not one of the ``inputs`` (also through a link or another name:
+    the write would destroy what is being read), and, if it is a FIFO, one that a process
+    reads now (else the write would block forever after all the work). A symbolic link is
+    written through (its target is replaced, the link stays); a FIFO, a device or a socket
+    is written to directly."""
     if os.path.isdir(path):
         raise CLIError(f"{option} {path}: is a directory; give a file name.", EXIT_USAGE)
+    if os.path.exists(path):
+        for given in inputs:
+            if given and os.path.exists(given) and os.path.samefile(path, given):
+                raise CLIError(f"{option} {path}: is the input file {given}; writing there "
+                               "would destroy it. Give another file name.", EXIT_USAGE)
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                raise CLIError(f"{option} {path}: is a FIFO that no process reads; start "
+                               "its reader first (the write would wait for one forever).",
+                               EXIT_USAGE) from None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise CLIError(f"{option} {path}: folder {folder} does not exist.", EXIT_USAGE)

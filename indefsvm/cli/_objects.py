@@ -28,8 +28,10 @@ def _label(text: str):
 
 def _labels(raw: list):
     """Labels as numbers when every one is a number (1 and 1.0 alike), else as text."""
+    from ..datasets._table import number
+
     try:
-        vals = [float(v) for v in raw]
+        vals = [number(v) for v in raw]
     except ValueError:
         return np.asarray(raw, dtype=object)
     arr = np.asarray(vals)
@@ -48,9 +50,12 @@ def read_objects(path: str, metric: str, label_column: str, *, need_labels: bool
     if label_column not in ("first", "last", "none"):
         raise CLIError(f"--label-column {label_column}: for series and strings give first "
                        "(the default), last or none.", EXIT_USAGE)
+    from ..datasets._table import text_lines
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
+        # lines end at \n (or \r\n) only: U+2028, U+0085 or a form feed inside a string
+        # or a record does not split it
+        lines = text_lines(path)
     except UnicodeDecodeError as exc:
         raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}).") from None
     while lines and not lines[-1].strip():
@@ -101,6 +106,8 @@ def _split_string(path, k, line, label_column):
 
 
 def _split_series(path, k, line, label_column):
+    from ..datasets._table import number
+
     tokens = [t for t in _SPLIT.split(line.strip()) if t]
     label = None
     if label_column == "first":
@@ -110,7 +117,7 @@ def _split_series(path, k, line, label_column):
     if not tokens:
         raise DataFileError(path, k, "holds no value after the label: an empty series.")
     try:
-        values = np.asarray([float(t) for t in tokens])
+        values = np.asarray([number(t) for t in tokens])
     except ValueError:
         bad = next(t for t in tokens if not _is_number(t))
         raise DataFileError(path, k, f"value {bad!r} is not a number.") from None
@@ -121,11 +128,9 @@ def _split_series(path, k, line, label_column):
 
 
 def _is_number(t: str) -> bool:
-    try:
-        float(t)
-    except ValueError:
-        return False
-    return True
+    from ..datasets._table import is_number
+
+    return is_number(t)
 
 
 def _read_ts(path, metric):

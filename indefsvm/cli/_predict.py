@@ -18,7 +18,7 @@ def run(args) -> int:
     from ..datasets import load_libsvm
 
     if args.out:
-        _check_output_file(args.out, "--out")
+        _check_output_file(args.out, "--out", (args.model, args.data, args.labels))
     model = _load_model(args.model)
     distances, precomputed, n_train = model_input(model)
     if args.distances and not distances:

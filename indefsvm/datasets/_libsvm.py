@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import DataFileError
+from ._table import number
 
 # a dense copy larger than this is refused with the line of the largest index
 _DENSE_LIMIT_BYTES = 4 * 1024**3
@@ -26,10 +27,10 @@ _DENSE_LIMIT_BYTES = 4 * 1024**3
 def _open(path):
     path = os.fspath(path)
     if path.endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
+        return gzip.open(path, "rt", encoding="utf-8-sig", errors="replace")
     if path.endswith(".bz2"):
-        return bz2.open(path, "rt", encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
+        return bz2.open(path, "rt", encoding="utf-8-sig", errors="replace")
+    return open(path, encoding="utf-8-sig", errors="replace")
 
 
 def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
@@ -54,7 +55,7 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
                 raise DataFileError(path, lineno, f"the line starts with {head!r}, not a label; "
                                     "each line is 'label index:value ...'.")
             try:
-                label = float(head)
+                label = number(head)
             except ValueError:
                 raise DataFileError(path, lineno, f"label {head!r} is not a number.") from None
             if not math.isfinite(label):
@@ -84,7 +85,7 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
                     raise DataFileError(path, lineno, f"feature index {i} > n_features="
                                         f"{n_features}.")
                 try:
-                    v = float(val)
+                    v = number(val)
                 except ValueError:
                     raise DataFileError(path, lineno, f"value {val!r} of feature {i} is not a "
                                         "number.") from None

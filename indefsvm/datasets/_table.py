@@ -12,14 +12,36 @@ import numpy as np
 
 from ..exceptions import DataFileError
 
-__all__ = ["LABEL_NAMES", "delimiter_of", "read_features", "read_matrix_text"]
+__all__ = ["LABEL_NAMES", "delimiter_of", "is_number", "number", "read_features",
+           "read_matrix_text", "text_lines"]
 
 #: header names taken as the label column when none is named (case-insensitive)
 LABEL_NAMES = ("label", "labels", "y", "class", "target")
 
 
+def text_lines(path: str) -> list:
+    """The lines of a UTF-8 text file as files end them: at ``\n`` (a ``\r`` before it
+    dropped), a leading byte-order mark removed. ``str.splitlines`` would also split at
+    U+2028, U+0085, form feeds and other separators that can sit inside a string or a
+    record; a trailing empty line is not a line."""
+    with open(path, "rb") as fh:
+        text = fh.read().decode("utf-8-sig")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def number(text: str) -> float:
+    """``float(text)`` for the numbers of a data file: Python's own literal forms (``1_000``)
+    are not numbers there (no other reader of the file would take them)."""
+    if "_" in text:
+        raise ValueError(f"could not convert string to float: {text!r}")
+    return float(text)
+
+
 def _first_line(path: str) -> str:
-    with open(path, encoding="utf-8", errors="replace") as fh:
+    with open(path, encoding="utf-8-sig", errors="replace") as fh:
         for line in fh:
             if line.strip() and not line.lstrip().startswith("#"):
                 return line
@@ -49,14 +71,14 @@ def delimiter_of(path: str) -> str | None:
 
 def is_number(text: str) -> bool:
     try:
-        float(text)
+        number(text)
     except ValueError:
         return False
     return True
 
 
 def _rows(path: str, delimiter: str):
-    with open(path, encoding="utf-8", newline="") as fh:
+    with open(path, encoding="utf-8-sig", newline="") as fh:
         for lineno, row in enumerate(csv.reader(fh, delimiter=delimiter), 1):
             if row and any(cell.strip() for cell in row) and not row[0].startswith("#"):
                 yield lineno, [cell.strip() for cell in row]
@@ -64,17 +86,20 @@ def _rows(path: str, delimiter: str):
 
 def read_matrix_text(path: str, delimiter: str | None) -> np.ndarray:
     """A numeric matrix from delimited (or whitespace-separated) text, without a header."""
-    if delimiter is None:
-        return np.loadtxt(path, ndmin=2)
     rows, width = [], None
-    for lineno, row in _rows(path, delimiter):
+    if delimiter is None:
+        table = ((k, line.split()) for k, line in enumerate(text_lines(path), 1)
+                 if line.strip() and not line.lstrip().startswith("#"))
+    else:
+        table = _rows(path, delimiter)
+    for lineno, row in table:
         if width is None:
             width = len(row)
         elif len(row) != width:
             raise DataFileError(path, lineno, f"has {len(row)} values where line 1 has "
                                 f"{width}; every row of a matrix has the same number.")
         try:
-            rows.append([float(v) for v in row])
+            rows.append([number(v) for v in row])
         except ValueError:
             bad = next(v for v in row if not is_number(v))
             raise DataFileError(path, lineno, f"{bad!r} is not a number (a kernel or "
@@ -156,7 +181,7 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
                 labels.append(value)
                 continue
             try:
-                X[r, c] = float(value)
+                X[r, c] = number(value)
             except ValueError:
                 name = header[k] if header is not None else f"{k}"
                 what = "an empty value (missing?)" if value == "" else f"{value!r}"

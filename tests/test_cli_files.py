@@ -1,0 +1,164 @@
+"""Data files read as files are written, and outputs that never destroy an input.
+
+A probe's findings (issue 46, items 2 and 3): a series or string file split at U+2028,
+U+0085 or a form feed inside a record (60 lines in, 62 predictions out), a UTF-8
+byte-order mark read as part of the first label or number, ``1_000`` taken as a number;
+``fit data.csv --save data.csv`` replacing the data with a model, a FIFO without a reader
+blocking forever after all the work, ``/dev/full`` errors without the file's name.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.cli import main
+from indefsvm.cli._objects import read_objects
+
+SEPARATORS = ["\u2028", "\u2029", "\u0085", "\x0c", "\x0b", "\x1c", "\x1d", "\x1e"]
+
+
+def _strings_file(path, words, labels, *, bom=False, crlf=False):
+    end = "\r\n" if crlf else "\n"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        if bom:
+            fh.write("\ufeff")
+        for w, lab in zip(words, labels, strict=True):
+            fh.write(f"{lab}\t{w}{end}")
+    return str(path)
+
+
+def test_separators_inside_a_string_do_not_split_it(tmp_path):
+    words = [f"ab{sep}cd" for sep in SEPARATORS] + ["abcd", "bcda"]
+    labels = [k % 2 for k in range(len(words))]
+    path = _strings_file(tmp_path / "s.tsv", words, labels, crlf=True)
+    objs, y = read_objects(path, "levenshtein", "first")
+    assert objs == words and list(y) == labels
+
+
+def test_predictions_one_per_line(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    words = ["".join(rng.choice(list("ACGT"), size=12)) for _ in range(40)]
+    labels = [int("AA" in w) for w in words]
+    train = _strings_file(tmp_path / "train.tsv", words, labels)
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", train, "--metric", "levenshtein", "--nystroem", "10", "-C", "1",
+                 "--cv", "0", "--quiet", "--save", model]) == 0
+    capsys.readouterr()
+    test = [w[:4] + SEPARATORS[k % len(SEPARATORS)] + w[4:] for k, w in enumerate(words)]
+    path = _strings_file(tmp_path / "test.tsv", test, labels)
+    assert main(["predict", model, path]) == 0
+    assert len(capsys.readouterr().out.split()) == len(words)
+
+
+def test_byte_order_mark_is_not_data(tmp_path):
+    # strings: the first label is "1", not "\ufeff1" (a phantom class)
+    path = _strings_file(tmp_path / "s.tsv", ["abc", "abd", "xyz", "xyy"], [1, 1, 2, 2],
+                         bom=True)
+    _, y = read_objects(path, "levenshtein", "first")
+    assert list(y) == [1, 1, 2, 2] and y.dtype.kind == "i"
+    # series
+    ser = tmp_path / "ser.txt"
+    ser.write_text("\ufeff1,0.5,0.25\n2,0.1,0.2\n", encoding="utf-8")
+    objs, y = read_objects(str(ser), "dtw", "first")
+    assert list(y) == [1, 2] and objs.shape == (2, 2)
+    # a header-less CSV keeps its first row; whitespace text and LIBSVM files too
+    from indefsvm.cli._io import _read_matrix
+
+    K = np.array([[2.0, 1.0], [1.0, 3.0]])
+    for name, text in (("k.csv", "2,1\n1,3\n"), ("k.txt", "2 1\n1 3\n")):
+        p = tmp_path / name
+        p.write_text("\ufeff" + text, encoding="utf-8")
+        np.testing.assert_array_equal(_read_matrix(str(p), "kernel matrix"), K)
+    lib = tmp_path / "d.libsvm"
+    lib.write_text("\ufeff+1 1:0.5 2:1\n-1 1:0.25\n", encoding="utf-8")
+    X, y = isvm.datasets.load_libsvm(str(lib))
+    assert list(y) == [1, -1] and X.shape == (2, 2)
+
+
+@pytest.mark.parametrize("content,metric", [("1,0.5,1_000\n2,0.1,0.2\n", "dtw"),
+                                            ("1_0\t0.5\n", None)])
+def test_underscores_are_not_numbers(tmp_path, content, metric):
+    from indefsvm.exceptions import DataFileError
+
+    p = tmp_path / "f.txt"
+    p.write_text(content, encoding="utf-8")
+    if metric:
+        with pytest.raises(DataFileError, match="'1_000' is not a number"):
+            read_objects(str(p), metric, "first")
+    else:
+        # a label written 1_0 is a name, not the number 10
+        _, y = read_objects(str(p), "levenshtein", "first")
+        assert list(y) == ["1_0"]
+    csv = tmp_path / "k.csv"
+    csv.write_text("1,1_000\n1_000,1\n", encoding="utf-8")
+    from indefsvm.cli._io import _read_matrix
+
+    with pytest.raises(DataFileError, match="'1_000' is not a number"):
+        _read_matrix(str(csv), "kernel matrix")
+
+
+# -- outputs ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def data(tmp_path):
+    src = os.path.join(os.path.dirname(isvm.__file__), "datasets", "data", "heart_scale")
+    path = tmp_path / "data.txt"
+    path.write_bytes(open(src, "rb").read())
+    return path
+
+
+def _fit(path, save):
+    return main(["fit", str(path), "-C", "1", "--gamma", "0.1", "--cv", "0", "--quiet",
+                 "--save", str(save)])
+
+
+def test_save_over_the_input_is_refused_before_the_work(data, capsys):
+    before = data.read_bytes()
+    assert _fit(data, data) == 2
+    err = capsys.readouterr().err
+    assert "--save" in err and "is the input file" in err and err.count("\n") == 1
+    assert data.read_bytes() == before
+    # through a symbolic link, and under another name of the same file
+    link = data.parent / "link.txt"
+    link.symlink_to(data.name)
+    assert _fit(data, link) == 2
+    hard = data.parent / "hard.txt"
+    os.link(data, hard)
+    assert _fit(data, hard) == 2
+    assert data.read_bytes() == before
+
+
+def test_predict_out_over_its_inputs_refused(data, tmp_path, capsys):
+    model = tmp_path / "m.skops"
+    assert _fit(data, model) == 0
+    saved = model.read_bytes()
+    for target in (model, data):
+        assert main(["predict", str(model), str(data), "--out", str(target)]) == 2
+    assert model.read_bytes() == saved
+    assert "is the input file" in capsys.readouterr().err
+
+
+def test_a_symbolic_link_output_writes_its_target(data, tmp_path):
+    target = tmp_path / "target.skops"
+    target.write_text("old")
+    link = tmp_path / "link.skops"
+    link.symlink_to(target.name)
+    assert _fit(data, link) == 0
+    assert link.is_symlink() and target.read_bytes()[:2] == b"PK"
+
+
+def test_fifo_without_reader_refused_before_the_work(data, tmp_path, capsys):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert _fit(data, fifo) == 2
+    assert "FIFO that no process reads" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_full_device_names_the_file(data, capsys):
+    assert _fit(data, "/dev/full") == 1
+    err = capsys.readouterr().err
+    assert "/dev/full: cannot be written" in err and "Traceback" not in err
