@@ -150,7 +150,10 @@ def test_a_symbolic_link_output_writes_its_target(data, tmp_path):
     assert link.is_symlink() and target.read_bytes()[:2] == b"PK"
 
 
-def test_fifo_without_reader_refused_before_the_work(data, tmp_path, capsys):
+def test_fifo_without_reader_refused_before_the_work(data, tmp_path, capsys, monkeypatch):
+    from indefsvm.cli import _io
+
+    monkeypatch.setattr(_io, "FIFO_WAIT", 0.3)  # the time given to a reader to appear
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     assert _fit(data, fifo) == 2
@@ -162,3 +165,24 @@ def test_a_full_device_names_the_file(data, capsys):
     assert _fit(data, "/dev/full") == 1
     err = capsys.readouterr().err
     assert "/dev/full: cannot be written" in err and "Traceback" not in err
+
+
+def test_fifo_reader_that_opens_late_gets_the_whole_output(data, tmp_path):
+    import threading
+    import time
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+
+    def late_reader():
+        time.sleep(0.5)  # opens after the command has started (a shell's `cat fifo &`)
+        with open(fifo, "rb") as fh:
+            got.append(fh.read())
+
+    reader = threading.Thread(target=late_reader, daemon=True)
+    reader.start()
+    assert _fit(data, fifo) == 0
+    reader.join(timeout=30)
+    assert got and got[0][:2] == b"PK"  # the whole model, not an early end of file
+

@@ -6,6 +6,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 import warnings
 
 import numpy as np
@@ -285,6 +286,7 @@ def _atomic_write(path: str, write) -> None:
     link stays); a FIFO, a device or a socket is written to directly -- a rename would
     replace the node itself by a regular file."""
     target = os.path.realpath(path)
+    held = _HELD_FIFOS.pop(target, None)
     try:
         if os.path.exists(target) and not os.path.isfile(target):
             write(target)
@@ -292,6 +294,9 @@ def _atomic_write(path: str, write) -> None:
     except OSError as exc:
         # /dev/full, a closed pipe's other end...: the file the user named, not errno alone
         raise CLIError(f"{path}: cannot be written ({exc.strerror or exc}).") from None
+    finally:
+        if held is not None:
+            os.close(held)  # the reader sees the end of the file after what was written
     given, path = path, target
     folder = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".indefsvm-", suffix=".tmp")
@@ -328,16 +333,39 @@ def _check_output_file(path: str, option: str, inputs=()) -> None:
                 raise CLIError(f"{option} {path}: is the input file {given}; writing there "
                                "would destroy it. Give another file name.", EXIT_USAGE)
         if stat.S_ISFIFO(os.stat(path).st_mode):
-            try:
-                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                raise CLIError(f"{option} {path}: is a FIFO that no process reads; start "
-                               "its reader first (the write would wait for one forever).",
-                               EXIT_USAGE) from None
+            _hold_fifo(path, option)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise CLIError(f"{option} {path}: folder {folder} does not exist.", EXIT_USAGE)
     _check_writable(folder, option, path)
+
+
+#: seconds a FIFO output is given to find its reader (a shell's ``cat fifo &`` may open it
+#: a moment after the command starts)
+FIFO_WAIT = 5.0
+
+#: FIFO outputs (real paths) held open for writing from the check to the write: a probe
+#: that opened and closed the FIFO would hand its reader an end of file
+_HELD_FIFOS: dict = {}
+
+
+def _hold_fifo(path: str, option: str) -> None:
+    """Open a FIFO output for writing before the work -- possible without blocking only
+    when a process reads it -- and keep it open until the output is written."""
+    deadline = time.monotonic() + FIFO_WAIT
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            if time.monotonic() >= deadline:
+                raise CLIError(f"{option} {path}: is a FIFO that no process reads; start its "
+                               "reader first (the write would wait for one forever).",
+                               EXIT_USAGE) from None
+            time.sleep(0.05)
+            continue
+        os.set_blocking(fd, True)
+        _HELD_FIFOS[os.path.realpath(path)] = fd
+        return
 
 
 def _check_writable(folder: str, option: str, given: str) -> None:
