@@ -125,5 +125,10 @@ def _params():
 
 
 @pytest.mark.parametrize("estimator,check", _params())
+# scikit-learn's checks fit on a few random points: folds with one member of a class, and
+# SVM fits there that stop at max_iter (each such fit says so; the check's own assertion is
+# what this test holds)
+@pytest.mark.filterwarnings("ignore:The least populated class in y:UserWarning")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_sklearn_compatible(estimator, check):
     check(estimator)

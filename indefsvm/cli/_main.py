@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        _refuse_unknown_options(parser, argv)
+        args = parser.parse_args(argv)
         _resolve_defaults(args)
         if args.verbose:
             logging.getLogger("indefsvm").setLevel(logging.INFO)
@@ -60,4 +62,28 @@ def main(argv: list[str] | None = None) -> int:
         logger.debug("error", exc_info=True)
         print(f"indefsvm: error: {message}", file=sys.stderr)
         return code
+
+
+def _refuse_unknown_options(parser, argv: list) -> None:
+    """Name an unknown ``--option`` first: argparse would otherwise take its value as the
+    FILE argument and report that ("argument FILE: not allowed with argument --dataset")
+    instead of the option the user mistyped."""
+    import argparse
+
+    from ._errors import EXIT_USAGE, CLIError
+
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+               None)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if sub is None or command not in sub.choices:
+        return  # argparse's own message (an unknown command, --help, --version)
+    known = sub.choices[command]._option_string_actions
+    for token in argv[argv.index(command) + 1:]:
+        if token == "--":
+            break
+        name = token.split("=", 1)[0]
+        if name.startswith("--") and len(name) > 2 and not any(
+                option.startswith(name) for option in known):
+            raise CLIError(f"unrecognized option {name} (see 'indefsvm {command} --help')",
+                           EXIT_USAGE)
 

@@ -84,6 +84,13 @@ def _load_model(path: str):
     return model
 
 
+#: a model's schema.json above this many bytes is looked at twice: refused when it also
+#: packs more than SCHEMA_RATIO times (real schemas, ~10-500 KB, pack 3-10 times), or is
+#: over 64 times this size
+SCHEMA_MAX = 4 * 2**20
+SCHEMA_RATIO = 50
+
+
 def _check_archive(path: str) -> None:
     """Before anything is unpacked: a model file is a zip of arrays; what the file says of
     their sizes must fit in memory and be believable (a few MB of zeros can unpack to GB),
@@ -107,6 +114,15 @@ def _check_archive(path: str) -> None:
                                 "model of 'indefsvm fit --save' holds the arrays it needs, "
                                 "which compress little). Fit the model again.")
         for info in infos:
+            if info.filename == "schema.json" and info.file_size > SCHEMA_MAX and (
+                    info.file_size > 64 * SCHEMA_MAX
+                    or info.file_size > SCHEMA_RATIO * max(info.compress_size, 1)):
+                # JSON text parses to ~5-20 times its size in Python objects: a small file
+                # that unpacks to a large schema would take GBs before any check
+                raise DataFileError(path, None, f"holds a schema of {info.file_size / 2**20:.1f} "
+                                    f"MB (packed {info.compress_size / 2**10:.0f} KB); a model "
+                                    "of 'indefsvm fit --save' describes its arrays in far "
+                                    "less. Refused before reading it: fit the model again.")
             if not info.filename.endswith(".npy"):
                 continue
             with zf.open(info) as fh:

@@ -213,10 +213,11 @@ class ClipEigenvalues(_EigenFix):
     --------
     >>> import numpy as np
     >>> from indefsvm.remedies import ClipEigenvalues
-    >>> K = np.array([[1.0, 2.0], [2.0, 1.0]])          # eigenvalues 3 and -1
-    >>> ClipEigenvalues().fit_transform(K)
-    array([[1.5, 1.5],
-           [1.5, 1.5]])
+    >>> K = np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 3.0], [0.0, 3.0, 2.0]])  # -1.16, 2, 5.16
+    >>> ClipEigenvalues().fit_transform(K).round(3)
+    array([[2.058, 0.816, 0.174],
+           [0.816, 2.581, 2.449],
+           [0.174, 2.449, 2.523]])
     """
 
     def _diag(self, lam):
