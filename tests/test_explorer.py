@@ -147,7 +147,7 @@ def test_a_title_cannot_break_the_page(moons):
 def test_notebook_and_file_forms(small, tmp_path):
     frag = small._repr_html_()
     assert frag.startswith("<iframe srcdoc=")
-    doc = re.search(r'srcdoc="(.*?)" style', frag, re.S).group(1)
+    doc = re.search(r'srcdoc="(.*?)" sandbox', frag, re.S).group(1)
     assert html.unescape(doc) == small.to_html()
     path = small.save(tmp_path / "page.html")
     assert path.read_text(encoding="utf-8") == small.to_html()
@@ -219,3 +219,53 @@ def test_more_than_two_classes_or_too_many_points_are_refused():
         isvm.explore(rng.normal(size=(1200, 2)), np.arange(1200) % 2)
     with pytest.raises(ValueError, match="one label per row"):
         isvm.explore(X, np.arange(29) % 2)
+
+
+# -- the page survives its text (issue 46, item 7) ----------------------------------------
+
+
+def _embedded_json(page: str) -> dict:
+    import json as _json_mod
+    import re
+
+    m = re.search(r'<script type="application/json" id="explorer-data">(.*?)</script>', page,
+                  re.S)
+    return _json_mod.loads(m.group(1))
+
+
+def test_text_cannot_end_or_swallow_the_data_element():
+    X, y = make_moons(24, noise=0.2, random_state=0)
+    nasty = "<!--<script>x</script>&amp;"
+    labels = np.where(y == 1, "</script><script>alert(1)</script>", "\x1b[31mred")
+    ex = isvm.explore(X, labels, kernel="rbf", param_grid={"gamma": [0.5]}, C=[1.0],
+                      remedies=("none",), title=nasty)
+    page = ex.to_html()
+    # one data element, closed where it should be, its JSON intact
+    assert page.count('id="explorer-data"') == 1 and "<!--<script" not in page
+    data = _embedded_json(page)
+    assert data["title"] == nasty
+    assert sorted(data["classes"]) == sorted(["</script><script>alert(1)</script>",
+                                              "\x1b[31mred"])
+    # the notebook's iframe is sandboxed; a terminal sees no raw escape sequence
+    assert 'sandbox="allow-scripts"' in ex._repr_html_()
+    assert "\x1b" not in str(ex)
+
+
+def test_title_and_labels_checked_before_any_frame():
+    import time
+
+    X, y = make_moons(24, noise=0.2, random_state=0)
+    t0 = time.perf_counter()
+    with pytest.raises(TypeError, match="title must be a string"):
+        isvm.explore(X, y, title=3)
+    with pytest.raises(TypeError, match="bytes labels"):
+        isvm.explore(X, np.where(y == 1, b"a", b"b").astype(object))
+    assert time.perf_counter() - t0 < 1.0  # refused before the frames
+
+
+def test_labels_beyond_javascript_numbers_are_text():
+    X, y = make_moons(24, noise=0.2, random_state=0)
+    big = np.where(y == 1, 2**53, 2**53 + 1)
+    ex = isvm.explore(X, big, kernel="rbf", param_grid={"gamma": [0.5]}, C=[1.0],
+                      remedies=("none",))
+    assert ex.classes == [str(2**53), str(2**53 + 1)]

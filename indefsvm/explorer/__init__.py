@@ -141,8 +141,9 @@ class Explorer:
     def _repr_html_(self) -> str:
         # an iframe keeps the page's ids, style and script apart from the notebook's
         doc = html.escape(self.to_html(), quote=True)
-        return (f'<iframe srcdoc="{doc}" style="width: 100%; height: 1040px; border: 0" '
-                f'title="indefsvm explorer"></iframe>')
+        # sandboxed: the page's script runs, but cannot reach the notebook or its cookies
+        return (f'<iframe srcdoc="{doc}" sandbox="allow-scripts" style="width: 100%; '
+                f'height: 1040px; border: 0" title="indefsvm explorer"></iframe>')
 
     def __len__(self) -> int:
         return len(self._frames)
@@ -152,8 +153,9 @@ class Explorer:
         dims = [f"{k} {len(v)}" for k, v in g["params"].items()]
         dims += [f"C {len(g['C'])}", f"remedy {len(g['remedies'])}"]
         mb = len(self.to_html().encode()) / 1e6
+        a, b = (_printable(c) for c in self.classes)
         return (f"Explorer: {self.kernel} kernel on {self._data['n']} points of classes "
-                f"{self.classes[0]} / {self.classes[1]}, {len(self)} frames "
+                f"{a} / {b}, {len(self)} frames "
                 f"({' x '.join(dims)}), built in {self.build_seconds:.1f} s; page "
                 f"{mb:.2f} MB. save(path) writes it; a notebook shows it inline.")
 
@@ -243,6 +245,12 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
     if y.ndim != 1 or y.shape[0] != n:
         raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
                          f"{y.shape}.")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a string or None; got {type(title).__name__} "
+                        f"{title!r}.")
+    if y.dtype.kind in "SO" and any(isinstance(v, bytes) for v in y.tolist()):
+        raise TypeError("y holds bytes labels; decode them first (e.g. y.astype(str)): the "
+                        "page shows labels as text.")
     classes = np.unique(y)
     if classes.size != 2:
         raise ValueError(
@@ -284,8 +292,17 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
     py_classes = [c.item() if hasattr(c, "item") else c for c in classes]
     py_classes = [int(c) if isinstance(c, float) and c.is_integer() else c
                   for c in py_classes]
+    # integers past 2^53 are not JavaScript numbers (two of them could show as one): text
+    py_classes = [str(c) if isinstance(c, int) and not isinstance(c, bool)
+                  and abs(c) >= 2**53 else c for c in py_classes]
     return Explorer(kernel=name, classes=py_classes,
                     grid={"params": grid, "C": Cs, "remedies": list(names)},
                     kernels=kernels, frames=frames, data=data,
                     build_seconds=time.perf_counter() - t0)
+
+
+def _printable(label) -> str:
+    """A label for a terminal: control characters (escape sequences) shown escaped."""
+    text = str(label)
+    return text if text.isprintable() else repr(text)[1:-1]
 

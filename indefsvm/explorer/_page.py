@@ -14,9 +14,12 @@ def _asset(name: str) -> str:
 
 
 def _json(obj) -> str:
-    """JSON inside a <script> element: '</' cannot close it early, and NaN is refused (the
-    browser's JSON.parse would reject it)."""
-    return json.dumps(obj, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    """JSON inside a <script> element: no ``<``, ``>`` or ``&`` at all (written as the JSON
+    escapes ``\\u003c``, ``\\u003e``, ``\\u0026``), so neither ``</script>`` nor
+    ``<!--<script`` in a label or title can end or swallow the element; NaN is refused
+    (the browser's JSON.parse would reject it)."""
+    text = json.dumps(obj, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def render_page(payload: dict) -> str:
