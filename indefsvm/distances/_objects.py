@@ -8,6 +8,7 @@ nor strings as numbers).
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,6 +102,14 @@ def as_series(X, name: str = "X") -> Series:
         if n == 0 or L == 0 or d == 0:
             raise ValueError(f"{name} is empty (shape {A.shape}); give at least one series "
                              "of at least one point.")
+        if d > L:
+            # more channels than points: most likely (n, length, channels) given for aeon's
+            # (n, channels, length); said, not guessed
+            warnings.warn(
+                f"{name} has shape {A.shape}: read as {n} series of {d} channels and {L} "
+                f"points each (aeon's layout: n_series, n_channels, n_timepoints). If these "
+                f"are {d} points of {L} channels, give {name}.transpose(0, 2, 1).",
+                UserWarning, stacklevel=3)
         _finite(A, name)
         points = np.ascontiguousarray(A.transpose(0, 2, 1).reshape(n * L, d))
         return Series(points, np.arange(n + 1, dtype=np.intp) * L, d)

@@ -134,7 +134,15 @@ def _callable_rows(metric, A, B, rows, same, params):
     out = np.empty((len(rows), len(B)))
     for k, i in enumerate(rows):
         for j in range(i if same else 0, len(B)):
-            out[k, j] = metric(A[i], B[j], **params)
+            v = metric(A[i], B[j], **params)
+            # a number, not something NumPy would turn into one ("1.5", True)
+            if isinstance(v, (bool, np.bool_)) or not isinstance(
+                    v, (numbers.Real, np.floating, np.integer)):
+                raise ValueError(
+                    f"metric {getattr(metric, '__name__', metric)!r} returned {v!r} "
+                    f"({type(v).__name__}) for X[{i}] and {'X' if same else 'Y'}[{j}]; a "
+                    "distance is a number (an int or a float).")
+            out[k, j] = v
     return out
 
 
@@ -188,7 +196,10 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
         root taken, so that ``window=0`` is the Euclidean distance. ``"levenshtein"``: the edit
         distance with unit costs (Levenshtein 1966) over Unicode code points, computed by
         rapidfuzz. ``"euclidean"``, ``"cityblock"``: scipy's. A callable ``d(a, b, **params)``
-        must return a finite number ``>= 0``; it is assumed symmetric when ``Y`` is None.
+        must return a finite number ``>= 0`` (an int or a float: a string or a bool is
+        refused); it is assumed symmetric when ``Y`` is None. (The landmark features of
+        ``KreinNystroem`` / ``NystroemSVC`` evaluate both orders and ``d(x, x)`` on their
+        landmarks and warn where the callable breaks those rules.)
     n_jobs : int, optional
         Threads for DTW (OpenMP) and Levenshtein (rapidfuzz), processes for a callable
         (joblib); ``None`` is 1 unless a joblib context says otherwise, ``-1`` all cores. The

@@ -412,10 +412,16 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         else:
             idx = self._landmark_indices(None, n, m, rng)
         L = objs.take(idx)
-        # each pair of landmarks once, mirrored, the diagonal 0 (d(x, x) of a callable is
-        # evaluated and checked)
-        D = objs.distances(L, None, idx, n_jobs=self._threads)
-        np.fill_diagonal(D, 0.0)
+        if callable(self.metric):
+            # a function of the user's: both orders and d(x, x) are evaluated, and what
+            # breaks a distance's rules is said (the kernel then uses the symmetric part
+            # and d(x, x) = 0)
+            D = _checked_block(objs.distances(L, L, idx, n_jobs=self._threads), idx,
+                               getattr(self.metric, "__name__", "metric"))
+        else:
+            # each pair of landmarks once, mirrored, the diagonal 0
+            D = objs.distances(L, None, idx, n_jobs=self._threads)
+            np.fill_diagonal(D, 0.0)
         gamma = "median" if self.gamma is None else self.gamma
         dk = DistanceKernel(self.kernel, gamma=gamma, coef0=self.coef0,
                             degree=int(self.degree))
@@ -672,3 +678,31 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         check_is_fitted(self, "normalization_")
         return np.asarray([f"kreinnystroem{i}" for i in range(self.n_components_)],
                           dtype=object)
+
+
+def _checked_block(D, idx, name: str):
+    """The landmarks' distances by a callable metric, both orders: a warning where
+    ``d(x, x) != 0`` or ``d(a, b) != d(b, a)`` (beyond 1e-9 of the largest distance), then
+    the symmetric part with a zero diagonal, which the kernel is made of."""
+    import warnings
+
+    scale = float(np.max(D, initial=0.0))
+    tol = 1e-9 * scale if scale > 0 else 0.0
+    diag = np.abs(np.diag(D))
+    k = int(np.argmax(diag)) if diag.size else 0
+    if diag.size and diag[k] > tol:
+        warnings.warn(f"metric {name!r} gives d(x, x) = {D[k, k]:.6g}, not 0, for landmark "
+                      f"{k} (training object {int(idx[k])}); a distance is 0 from an object "
+                      "to itself. The kernel takes d(x, x) = 0.", UserWarning, stacklevel=4)
+    asym = np.abs(D - D.T)
+    i, j = np.unravel_index(int(np.argmax(asym)), asym.shape) if asym.size else (0, 0)
+    if asym.size and asym[i, j] > tol:
+        warnings.warn(f"metric {name!r} is not symmetric on the landmarks: d(a, b) = "
+                      f"{D[i, j]:.6g} but d(b, a) = {D[j, i]:.6g} for landmarks {i} and {j} "
+                      f"(training objects {int(idx[i])}, {int(idx[j])}). The kernel uses "
+                      "(d(a, b) + d(b, a)) / 2; the distances to the landmarks of other "
+                      "objects are d(x, landmark).", UserWarning, stacklevel=4)
+    D = (D + D.T) / 2
+    np.fill_diagonal(D, 0.0)
+    return D
+
