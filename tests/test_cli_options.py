@@ -36,7 +36,7 @@ def series_file(tmp_path):
 def test_smo_options_refused_with_landmark_features(option, series_file, capsys):
     assert main(["fit", "--dataset", "heart", "--nystroem", "20", "-C", "1", "--cv", "0",
                  "--quiet", *option]) == 2
-    assert f"{option[0]} is an option of the SMO" in capsys.readouterr().err
+    assert f"{option[0]} is an option of the SMO solver" in capsys.readouterr().err
     assert main(["fit", series_file, "--metric", "dtw", "--nystroem", "10", "-C", "1",
                  "--cv", "0", "--quiet", *option]) == 2
     assert f"drop {option[0]}" in capsys.readouterr().err

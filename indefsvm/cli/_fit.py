@@ -37,8 +37,11 @@ def run(args) -> int:
     if args.cv == 1:
         raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
                        EXIT_USAGE)
-    if args.metric is not None or getattr(args, "nystroem", None) is not None:
-        _refuse_smo_options(args)
+    if args.metric is not None:
+        # --nystroem alone is checked with its estimator (_models)
+        from ._models import refuse_smo_options
+
+        refuse_smo_options(args, f"--metric {args.metric}")
     if args.metric is not None:
         from . import _objects
 
@@ -377,19 +380,4 @@ def add_parser(sub) -> None:
                           "or clip")
     _common(fit)
     fit.set_defaults(func=run)
-
-
-def _refuse_smo_options(args) -> None:
-    """The SMO's options do not apply to the linear SVM of the landmark features (dual
-    coordinate descent): refused, not ignored."""
-    flag = f"--metric {args.metric}" if args.metric is not None else "--nystroem"
-    for option, value, default in (("--restarts", args.restarts, 0),
-                                   ("--no-shrinking", args.no_shrinking, False),
-                                   ("--init", args.init, "zero"),
-                                   ("--wss", args.wss, "second_order"),
-                                   ("--cache-size", args.cache_size, 200.0)):
-        if value != default:
-            raise CLIError(f"{option} is an option of the SMO; with {flag} the SVM is linear "
-                           "on the landmark features (dual coordinate descent, no kernel "
-                           f"cache, no restarts): drop {option}.", EXIT_USAGE)
 

@@ -135,15 +135,7 @@ def _nystroem_estimator(args, precomputed: bool):
     if args.nystroem < 1:
         raise CLIError(f"--nystroem takes the number of landmarks, at least 1; got "
                        f"{args.nystroem}.", EXIT_USAGE)
-    for option, value, default in (("--restarts", args.restarts, 0),
-                                   ("--cache-size", args.cache_size, 200.0),
-                                   ("--no-shrinking", args.no_shrinking, False),
-                                   ("--init", args.init, "zero"),
-                                   ("--wss", args.wss, "second_order")):
-        if value != default:
-            raise CLIError(f"{option} is an option of the SMO solver; --nystroem trains a "
-                           "linear SVM on the features by coordinate descent: drop "
-                           f"{option}.", EXIT_USAGE)
+    refuse_smo_options(args, "--nystroem")
     if args.kernel in ("pseudo_euclidean",):
         raise CLIError("--nystroem takes the kernels computed from features by name; "
                        "pseudo_euclidean is not one of them.", EXIT_USAGE)
@@ -248,3 +240,18 @@ def _fitted_params(model) -> dict:
             out.update(coef0=dk.coef0, degree=dk.degree)
         return out
     return dict(model._kernel_params_fitted)
+
+
+def refuse_smo_options(args, flag: str) -> None:
+    """The SMO's options, given with landmark features (``--nystroem``, ``--metric``), are
+    refused: the linear SVM on the features has none of them."""
+    for option, value, default in (("--restarts", args.restarts, 0),
+                                   ("--cache-size", args.cache_size, 200.0),
+                                   ("--no-shrinking", args.no_shrinking, False),
+                                   ("--init", args.init, "zero"),
+                                   ("--wss", args.wss, "second_order")):
+        if value != default:
+            raise CLIError(f"{option} is an option of the SMO solver; {flag} trains a "
+                           "linear SVM on the features by coordinate descent: drop "
+                           f"{option}.", EXIT_USAGE)
+
