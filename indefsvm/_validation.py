@@ -158,7 +158,8 @@ def check_memory(n_bytes: float, what: str, hint: str) -> None:
     avail = available_memory()
     if avail is not None and n_bytes > avail:
         raise MemoryError(
-            f"{what} needs about {n_bytes / 2**30:.1f} GB of memory and {avail / 2**30:.1f} GB "
+            f"{what} needs about {n_bytes / 2**30:.1f} GiB of memory and "
+            f"{avail / 2**30:.1f} GiB "
             f"are available. {hint}")
 
 

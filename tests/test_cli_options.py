@@ -67,3 +67,22 @@ def test_an_inflated_schema_is_refused_before_parsing(tmp_path, capsys):
 def test_the_suite_knows_scikit_learns_mark(pytestconfig):
     assert any(m.startswith("thread_unsafe:") for m in pytestconfig.getini("markers"))
 
+
+
+def test_a_npy_header_larger_than_memory_is_refused_from_the_header(tmp_path, capsys):
+    import numpy as np
+
+    path = tmp_path / "K.npy"
+    with open(path, "wb") as fh:  # a header that claims 10^6 x 10^6 float64 (7 TiB), no data
+        np.lib.format.write_array_header_2_0(
+            fh, {"descr": "<f8", "fortran_order": False, "shape": (10**6, 10**6)})
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "refused from its header" in err and "GiB" in err and err.count("\n") == 1
+
+
+def test_memory_figures_are_gibibytes():
+    from indefsvm._validation import check_memory
+
+    with pytest.raises(MemoryError, match=r"needs about 1024\.0 GiB of memory"):
+        check_memory(2.0**40, "a test", "Use less.")

@@ -101,7 +101,7 @@ def test_memory_message_gives_both_figures_in_gigabytes(monkeypatch):
     import indefsvm._validation as v
 
     monkeypatch.setattr(v, "available_memory", lambda: 1.5 * 2**30)
-    with pytest.raises(MemoryError, match=r"needs about 6\.0 GB of memory and 1\.5 GB are "
+    with pytest.raises(MemoryError, match=r"needs about 6\.0 GiB of memory and 1\.5 GiB are "
                                           r"available\. do less"):
         v.check_memory(6 * 2**30, "the thing", "do less")
     v.check_memory(1.4 * 2**30, "the thing", "do less")   # fits: no error

@@ -203,7 +203,7 @@ def test_check_kernel_too_large_for_memory_says_so_before_allocating(tmp_path):
     X = np.random.default_rng(0).normal(size=(n, 2))
     # the dense method asked for explicitly (above 5 000 samples "auto" is matrix-free now,
     # and needs no n x n memory at all)
-    with pytest.raises(MemoryError, match=r"needs about .* GB .* available.*method='slq'"):
+    with pytest.raises(MemoryError, match=r"needs about .* GiB .* available.*method='slq'"):
         isvm.check_kernel(X=X, kernel="rbf", method="dense")
     import subprocess
     import sys
@@ -216,7 +216,7 @@ def test_check_kernel_too_large_for_memory_says_so_before_allocating(tmp_path):
                            "dense"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert proc.returncode == 1, proc.stderr
     last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("indefsvm: error:") and "GB" in last and "available" in last
+    assert last.startswith("indefsvm: error:") and "GiB" in last and "available" in last
     assert "Traceback" not in proc.stderr
 
 

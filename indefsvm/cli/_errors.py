@@ -54,7 +54,7 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
         return f"{exc.filename}: permission denied.", EXIT_DATA
     if isinstance(exc, MemoryError):
         # our own checks say what needs how much; numpy's bare MemoryError says nothing
-        return (str(exc).splitlines()[0] if str(exc) and " GB" in str(exc) else
+        return (str(exc).splitlines()[0] if str(exc) and " GiB" in str(exc) else
                 "out of memory: the problem does not fit; use fewer samples, a smaller "
                 "--cache-size, or a machine with more memory."), EXIT_DATA
     if isinstance(exc, (ValueError, TypeError, OSError)):

@@ -37,6 +37,7 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
     _check_path(path, f"{name} file")
     try:
         if path.endswith(".npy"):
+            _check_npy_size(path)
             M = np.load(path, allow_pickle=False)
         elif path.endswith(".npz"):
             with np.load(path, allow_pickle=False) as z:
@@ -85,6 +86,28 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
         raise DataFileError(path, line, f"holds {M[r, c]} at row {r}, column {c} (0 first); a "
                             f"{name} is finite numbers: fix it or the data that produced it.")
     return M
+
+
+def _check_npy_size(path: str) -> None:
+    """A .npy file's header says its shape and type: an array that (as float64) would not
+    fit in memory is refused from the header, before anything is read."""
+    from .._validation import available_memory
+
+    try:
+        with open(path, "rb") as fh:
+            version = np.lib.format.read_magic(fh)
+            read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                    else np.lib.format.read_array_header_2_0)
+            shape, _, dtype = read(fh)
+    except (ValueError, OSError):
+        return  # np.load says what is wrong with it
+    need = float(np.prod(shape, dtype=np.float64)) * max(8, dtype.itemsize)
+    avail = available_memory()
+    if avail is not None and need > avail:
+        raise DataFileError(path, None, f"declares an array of shape {shape} ({dtype}): "
+                            f"{need / 2**30:.1f} GiB as float64, more than the "
+                            f"{avail / 2**30:.1f} GiB available; refused from its header. "
+                            "Use a subsample, or the matrix-free / Nystroem commands.")
 
 
 def _line_of_row(path: str, row: int) -> int | None:

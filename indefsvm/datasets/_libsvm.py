@@ -107,7 +107,7 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
     n = len(labels)
     if dense and 8.0 * n * d > _DENSE_LIMIT_BYTES:
         raise DataFileError(path, widest_line, f"feature index {widest}: a dense {n} x {d} "
-                            f"matrix would need {8.0 * n * d / 1024**3:.1f} GB; check the "
+                            f"matrix would need {8.0 * n * d / 1024**3:.1f} GiB; check the "
                             "index, or read the file as sparse.")
     X = sp.csr_matrix((np.asarray(values, dtype=np.float64),
                        np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)),
