@@ -86,3 +86,33 @@ def test_memory_figures_are_gibibytes():
 
     with pytest.raises(MemoryError, match=r"needs about 1024\.0 GiB of memory"):
         check_memory(2.0**40, "a test", "Use less.")
+
+
+def test_the_landmarks_memory_is_said_before_the_work():
+    import time
+
+    import numpy as np
+
+    S, y = isvm.datasets.make_cbf(60, length=16, random_state=0)
+    big = [s for s in S for _ in range(1000)]  # 60 000 series: m = 60 000 landmarks
+    t0 = time.perf_counter()
+    with pytest.raises(MemoryError, match=r"60000 x 60000 landmark kernel and its "
+                                          r"eigendecomposition\) needs about \d+\.\d GiB"):
+        isvm.NystroemSVC(metric="dtw", n_components=60_000).fit(big, np.repeat(y, 1000))
+    assert time.perf_counter() - t0 < 5.0  # before any distance
+
+
+def test_the_step_size_never_forms_a_huge_gram_matrix():
+    import numpy as np
+
+    from indefsvm._solvers._linsvm import default_rho
+
+    Z = np.random.default_rng(0).standard_normal((400, 2500)).astype(np.float32)
+    A = Z.astype(np.float64)
+    G = A.T @ A
+    v = np.ones(2500) / 50.0
+    for _ in range(30):
+        u = G @ v
+        lam = np.linalg.norm(u)
+        v = u / lam
+    assert default_rho(Z, np.arange(400), None) == pytest.approx(lam / 400, rel=1e-10)

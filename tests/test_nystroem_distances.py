@@ -273,6 +273,7 @@ def test_features_too_big_for_memory_are_refused_before_any_distance(cbf, monkey
 
     monkeypatch.setattr(validation, "available_memory", lambda: 1000.0)
     clf = isvm.NystroemSVC(metric=d, n_components=10, n_jobs=1)
-    with pytest.raises(MemoryError, match=r"The 120 x 10 float32 features needs about"):
+    with pytest.raises(MemoryError, match=r"NystroemSVC with 10 landmarks on 120 samples "
+                                          r"\(the 120 x 10 float32 features, .*\) needs"):
         clf.fit(S, y)
     assert calls == [] and not hasattr(clf, "nystroem_")

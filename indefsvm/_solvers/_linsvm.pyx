@@ -341,11 +341,14 @@ def default_rho(Z, rows, sq):
         return 1.0
     # a few steps of the power method on Z'Z (r x r), from a sample of rows when many
     A = np.asarray(Z)[np.asarray(rows)[:: max(1, l // 20000)]].astype(np.float64)
-    G = A.T @ A
-    v = np.ones(G.shape[0]) / max(1.0, np.sqrt(G.shape[0]))
+    r = A.shape[1]
+    # Z'Z (r x r) when it is small; above 2 000 features its products with A instead
+    # (20 000 random objects made a 3.2 GB Gram matrix)
+    G = A.T @ A if r <= 2000 else None
+    v = np.ones(r) / max(1.0, np.sqrt(r))
     lam = 0.0
     for _ in range(30):
-        u = G @ v
+        u = G @ v if G is not None else A.T @ (A @ v)
         lam = float(np.linalg.norm(u))
         if lam == 0.0:
             break

@@ -16,3 +16,18 @@ def dense_rows(A) -> np.ndarray:
 
 def rows_per_block(m: int) -> int:
     return max(256, _BLOCK_BYTES // (8 * max(m, 1)))
+
+
+def fit_memory(n: int, m: int, *, d2ke: bool = False) -> float:
+    """Bytes a NystroemSVC fit holds at its peak, said before the work: the ``n x m``
+    float32 features; for Nystroem the ``m x m`` landmark distances or kernel ``W``, its
+    eigenvectors and LAPACK's workspace (about ``4 m^2`` floats together) and the held-out
+    rows of the stability rule (``max(500, m) x m``); for D2KE the distances of up to 1 000
+    sampled objects to the ``m`` random ones and their kernel; and the linear solver's Gram
+    matrix for its step size (``min(m, 2000)^2``: larger ones are never formed)."""
+    features = 4.0 * n * m
+    gram = 8.0 * min(m, 2000) ** 2
+    if d2ke:
+        return features + 2 * 8.0 * min(n, 1000) * m + gram
+    return features + 4 * 8.0 * m * m + 8.0 * max(500, m) * m + gram
+

@@ -31,7 +31,7 @@ from ..svm._weights import (
     class_weight_vector,
     sample_weight_vector,
 )
-from ._blocks import rows_per_block
+from ._blocks import fit_memory, rows_per_block
 from ._device import check_device_metric
 from ._features import KreinNystroem
 
@@ -334,10 +334,17 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
         w = self.class_weight_[y_idx] * sw
         check_every_class_weighted(self.classes_, y_idx, w)
-        # the n x m float32 features are the one array that grows with n: said before the
-        # landmarks' work
+        # said before the landmarks' work: the n x m float32 features (the one array that
+        # grows with n) and what the landmarks hold at once (module _blocks)
         m = int(self.n_components) if self.kernel != "precomputed" else X.shape[1]
-        check_memory(4.0 * n * m, f"The {n} x {m} float32 features",
+        d2ke = self.features == "d2ke"
+        if not d2ke:
+            m = min(m, n)  # landmarks are samples (more is refused by the landmarks' rule)
+        held = ("the distances of a sample to the random objects" if d2ke else
+                f"the {m} x {m} landmark kernel and its eigendecomposition")
+        check_memory(fit_memory(n, m, d2ke=d2ke),
+                     f"NystroemSVC with {m} {'random objects' if d2ke else 'landmarks'} on "
+                     f"{n} samples (the {n} x {m} float32 features, {held})",
                      "Use fewer landmarks (n_components), or train on a subsample.")
         loud = enable(self.verbose)
         rng = check_seed(self.random_state)
