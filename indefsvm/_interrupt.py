@@ -10,24 +10,57 @@ between any two lines too. Either way an estimator must not be left half fitted 
 from __future__ import annotations
 
 import functools
+import threading
+
+#: the estimators being fitted now: id -> (thread, depth); one object holds one model, so a
+#: second thread's fit of the same object is refused (a fit may call another of its own)
+_FITTING: dict = {}
+_FITTING_LOCK = threading.Lock()
+
+
+def _enter(est) -> None:
+    me = threading.get_ident()
+    with _FITTING_LOCK:
+        owner, depth = _FITTING.get(id(est), (me, 0))
+        if owner != me:
+            raise RuntimeError(
+                f"This {type(est).__name__} is being fitted in another thread right now: one "
+                "estimator object holds one model, and two fits at once would leave parts of "
+                "each (landmarks of one, weights of the other). Fit a copy in each thread: "
+                "sklearn.base.clone(estimator).")
+        _FITTING[id(est)] = (me, depth + 1)
+
+
+def _leave(est) -> None:
+    with _FITTING_LOCK:
+        owner, depth = _FITTING[id(est)]
+        if depth <= 1:
+            del _FITTING[id(est)]
+        else:
+            _FITTING[id(est)] = (owner, depth - 1)
 
 
 def unfitted_on_interrupt(fit):
     """Decorate a ``fit`` method: when it ends by ``KeyboardInterrupt`` the estimator is
     left unfitted -- every attribute ending in ``_`` (of this fit or of an earlier one) and
-    every private attribute this fit added are removed -- and the interrupt goes on."""
+    every private attribute this fit added are removed -- and the interrupt goes on. A fit
+    of the same object already running in another thread is refused (RuntimeError)."""
 
     @functools.wraps(fit)
     def wrapper(self, *args, **kwargs):
-        before = set(vars(self))
+        _enter(self)
         try:
-            return fit(self, *args, **kwargs)
-        except KeyboardInterrupt:
-            for name in list(vars(self)):
-                fitted = name.endswith("_") and not name.startswith("__")
-                if fitted or name not in before:
-                    delattr(self, name)
-            raise
+            before = set(vars(self))
+            try:
+                return fit(self, *args, **kwargs)
+            except KeyboardInterrupt:
+                for name in list(vars(self)):
+                    fitted = name.endswith("_") and not name.startswith("__")
+                    if fitted or name not in before:
+                        delattr(self, name)
+                raise
+        finally:
+            _leave(self)
 
     return wrapper
 

@@ -116,3 +116,29 @@ def test_the_step_size_never_forms_a_huge_gram_matrix():
         lam = np.linalg.norm(u)
         v = u / lam
     assert default_rho(Z, np.arange(400), None) == pytest.approx(lam / 400, rel=1e-10)
+
+
+def test_one_estimator_one_fit_at_a_time():
+    import threading
+
+    import numpy as np
+
+    S, y = isvm.datasets.make_cbf(30, length=16, random_state=0)
+    started, release = threading.Event(), threading.Event()
+
+    def d(a, b):  # the first fit waits inside its distances until the second was tried
+        started.set()
+        release.wait(10)
+        return float(np.abs(a - b).sum())
+
+    clf = isvm.NystroemSVC(metric=d, n_components=5, n_jobs=1, random_state=0)
+    first = threading.Thread(target=lambda: clf.fit(list(S), y))
+    first.start()
+    assert started.wait(10)
+    with pytest.raises(RuntimeError, match="being fitted in another thread.*clone"):
+        clf.fit(list(S), y)
+    release.set()
+    first.join(30)
+    # the first fit finished whole, and the object can be fitted again afterwards
+    assert clf.converged_ and clf.nystroem_.n_landmarks_ == 5
+    clf.fit(list(S), y)
