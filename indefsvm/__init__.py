@@ -29,6 +29,8 @@ datasets
     Small bundled data sets (heart, sonar, breast cancer, proteins) and generated ones.
 plotting
     Figures (matplotlib, imported on first use).
+load_model
+    A model file of the command line (``indefsvm fit --save``), loaded with its checks.
 explore, Explorer
     An interactive page of the pseudo-Euclidean geometry over kernel parameters, C and
     remedies: one self-contained HTML file (``explore(X, y).save("page.html")``).
@@ -63,6 +65,7 @@ _NAMES = {
     "RemedySearchCV": ".remedies",
     "IndefiniteNuSVC": ".svm", "IndefiniteOneClassSVM": ".svm", "IndefiniteSVC": ".svm",
     "IndefiniteSVR": ".svm",
+    "load_model": "._modelfile",
 }
 
 
@@ -110,6 +113,7 @@ __all__ = [
     "explore",
     "geometry",
     "kernel_matrix",
+    "load_model",
     "kernels",
     "pairwise_distances",
     "remedies",

@@ -265,38 +265,6 @@ def fit(args, save, finish) -> int:
     return finish(args, X, y, False, seconds, train_acc, summary, head)
 
 
-def check_model(model, bad) -> None:
-    """A loaded NystroemSVC of objects: fitted, a metric of the command line, finite arrays of
-    consistent shapes, landmarks the metric compares."""
-    from ..distances import DistanceKernel, RandomDistanceFeatures
-    from ..nystroem import KreinNystroem
-
-    if model.metric not in METRICS:
-        bad(f"compares objects with {model.metric!r}, not a metric of the command line")
-    ny = getattr(model, "nystroem_", None)
-    if not hasattr(model, "coef_") or type(ny) not in (KreinNystroem, RandomDistanceFeatures):
-        bad("holds a NystroemSVC that was never fitted")
-    coef = np.asarray(model.coef_, dtype=float)
-    n_pairs = len(model.classes_) * (len(model.classes_) - 1) // 2
-    if coef.shape != (n_pairs, model.n_features_used_) or not np.all(np.isfinite(coef)):
-        bad("has weights of the wrong shape, NaN or infinite")
-    if not np.all(np.isfinite(np.asarray(model.intercept_, dtype=float))):
-        bad("has intercept values that are NaN or infinite")
-    objs = ny.components_ if type(ny) is KreinNystroem else ny.random_objects_
-    n_obj = len(objs)
-    if type(ny) is KreinNystroem:
-        if type(ny.distance_kernel_) is not DistanceKernel or ny.normalization_.shape[0] != \
-                n_obj or not np.all(np.isfinite(ny.normalization_)):
-            bad("has landmarks and features of inconsistent shapes")
-    elif not (np.isfinite(ny.gamma_) and np.isfinite(ny.scale_)):
-        bad("has a gamma or a scale that is not a finite number")
-    for k, o in enumerate(objs):
-        ok = isinstance(o, str) if model.metric == "levenshtein" else (
-            isinstance(o, np.ndarray) and o.dtype.kind == "f" and np.all(np.isfinite(o)))
-        if not ok:
-            bad(f"has a landmark {k} that {model.metric} cannot compare")
-
-
 def predict_objects(args, model):
     """predict MODEL FILE for a model of series or strings: (objects, labels or None)."""
     return read_objects(args.data, model.metric, args.label_column or "first",

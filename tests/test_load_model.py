@@ -1,0 +1,65 @@
+"""``indefsvm.load_model``: a command-line model file in Python, with the command line's
+checks -- a series or strings model vouches for every field (issue 46, item 4; issue 45)."""
+
+import numpy as np
+import pytest
+import skops.io as sio
+
+import indefsvm as isvm
+from indefsvm.cli import TRUSTED_TYPES, main
+from indefsvm.exceptions import DataFileError
+
+
+@pytest.fixture(scope="module")
+def series_model(tmp_path_factory):
+    d = tmp_path_factory.mktemp("m")
+    S, y = isvm.datasets.make_cbf(60, length=40, random_state=0)
+    data = d / "s.txt"
+    with open(data, "w") as fh:
+        for s, label in zip(S, y, strict=True):
+            fh.write(f"{label}," + ",".join(f"{v:.5f}" for v in s) + "\n")
+    path = d / "dtw.skops"
+    assert main(["fit", str(data), "--metric", "dtw", "--window", "0.1", "--nystroem", "12",
+                 "-C", "1", "--cv", "0", "--quiet", "--save", str(path)]) == 0
+    return path, data, np.round(S, 5), y
+
+
+def test_load_model_predicts_as_the_command_line(series_model, capsys):
+    path, data, S, _ = series_model
+    model = isvm.load_model(path)
+    assert type(model).__name__ == "NystroemSVC" and model.metric == "dtw"
+    capsys.readouterr()
+    assert main(["predict", str(path), str(data)]) == 0
+    cli = np.array(capsys.readouterr().out.split(), dtype=int)
+    np.testing.assert_array_equal(model.predict(S), cli)
+
+
+def _tampered(path, tmp_path, change):
+    model = sio.load(path, trusted=list(TRUSTED_TYPES) + sio.get_untrusted_types(file=path))
+    change(model)
+    out = tmp_path / "bad.skops"
+    sio.dump(model, out)
+    return out
+
+
+@pytest.mark.parametrize("change,match", [
+    (lambda m: setattr(m.nystroem_.distance_kernel_, "gamma_", float("nan")),
+     "gamma nan is not a finite number > 0"),
+    (lambda m: setattr(m.nystroem_.distance_kernel_, "kind", "bogus"),
+     "distance kernel of kind 'bogus'"),
+    (lambda m: setattr(m, "intercept_", np.zeros(5)), "intercept values of the wrong shape"),
+    (lambda m: setattr(m, "metric_", np.full(m.n_features_used_, 0.5)),
+     "feature metric that is not \\+1 / -1"),
+    (lambda m: setattr(m.nystroem_, "normalization_", m.nystroem_.normalization_[:3]),
+     "landmarks and features of inconsistent shapes"),
+    (lambda m: setattr(m, "metric", "cosine"), "not a metric of the command line"),
+])
+def test_a_tampered_series_model_is_refused(series_model, tmp_path, change, match):
+    path = _tampered(series_model[0], tmp_path, change)
+    with pytest.raises(DataFileError, match=match):
+        isvm.load_model(path)
+
+
+def test_load_model_names_a_missing_file(tmp_path):
+    with pytest.raises(DataFileError, match="no such model file"):
+        isvm.load_model(tmp_path / "nope.skops")
