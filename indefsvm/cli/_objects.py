@@ -160,6 +160,10 @@ def check_options(args) -> None:
         opt = "--distances" if args.distances else "--labels" if args.labels else "--dataset"
         raise CLIError(f"{opt} does not go with --metric: FILE holds the series or strings "
                        "with their labels.", EXIT_USAGE)
+    if args.features == "d2ke" and args.landmarks != "uniform":
+        raise CLIError(f"--landmarks {args.landmarks} does not apply to --features d2ke: its "
+                       "objects are random series or strings, not chosen among the data; drop "
+                       "--landmarks.", EXIT_USAGE)
     if args.window is not None and args.metric != "dtw":
         raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
                        EXIT_USAGE)
@@ -269,3 +273,34 @@ def predict_objects(args, model):
     """predict MODEL FILE for a model of series or strings: (objects, labels or None)."""
     return read_objects(args.data, model.metric, args.label_column or "first",
                         need_labels=False)
+
+
+def label_column_for(model, path: str, given) -> str:
+    """The label column of a file of objects to predict: what the user gave, else the first
+    value -- unless every line of a series file holds exactly as many values as the model's
+    series have points (all of one length), which is a file without labels: read so, and
+    said."""
+    if given is not None:
+        return given
+    ny = getattr(model, "nystroem_", None)
+    objs = getattr(ny, "components_", None)
+    if getattr(model, "metric", None) != "dtw" or not isinstance(objs, np.ndarray) \
+            or objs.ndim != 2:
+        return "first"
+    length = objs.shape[1]
+    from ..datasets._table import text_lines
+
+    try:
+        lines = [ln for ln in text_lines(path) if ln.strip()]
+    except (OSError, UnicodeDecodeError):
+        return "first"  # read_objects says what is wrong
+    if lines and all(len([t for t in _SPLIT.split(ln.strip()) if t]) == length
+                     for ln in lines):
+        import sys
+
+        print(f"indefsvm: {path}: every line holds {length} values, the length of the "
+              "model's series: read without labels (--label-column first if the first "
+              "value is a label).", file=sys.stderr)
+        return "none"
+    return "first"
+

@@ -35,8 +35,13 @@ def run(args) -> int:
             raise CLIError(f"{args.model} was trained on {model.metric} distances of series "
                            "or strings: give their file (one per line), without "
                            f"{'--distances' if args.distances else '--labels'}.", EXIT_USAGE)
-        X, y = read_objects(path, model.metric, args.label_column or "first",
+        from ._objects import label_column_for
+
+        X, y = read_objects(path, model.metric,
+                            label_column_for(model, path, args.label_column),
                             need_labels=False)
+        if y is not None:
+            _check_labels_are_classes(model, y, path)
     elif precomputed or args.labels or path.endswith((".npy", ".npz")):
         what = ("the distances d(x, x_train) to the training objects" if distances
                 else "the kernel rows k(x, x_train)" if precomputed else "features")
@@ -114,3 +119,17 @@ def add_parser(sub) -> None:
                          help="write the predictions there (one per line) instead of stdout")
     _common(predict)
     predict.set_defaults(func=run)
+
+
+def _check_labels_are_classes(model, y, path) -> None:
+    """Labels read from a file of objects must be classes of the model: a first value that
+    is a series' first point is not (and would shift every series by one point)."""
+    classes = set(np.asarray(model.classes_).tolist())
+    unknown = [v for v in dict.fromkeys(np.asarray(y).tolist()) if v not in classes]
+    if unknown:
+        shown = ", ".join(repr(v) for v in unknown[:3]) + (", ..." if len(unknown) > 3 else "")
+        raise CLIError(f"{path}: the labels read from it ({shown}) "
+                       f"are not classes of the model ({sorted(map(str, classes))}): for a "
+                       "file without labels give --label-column none (label last: "
+                       "--label-column last).", EXIT_USAGE)
+
