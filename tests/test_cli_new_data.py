@@ -70,3 +70,30 @@ def test_d2ke_with_landmarks_is_a_usage_error_before_the_work(trained, capsys):
                  "--features", "d2ke", "--landmarks", "kmedoids++", "-C", "1"]) == 2
     err = capsys.readouterr().err
     assert "--landmarks kmedoids++ does not apply to --features d2ke" in err
+
+
+def test_predict_prints_decision_values(trained, tmp_path, capsys):
+    d, model, S, _ = trained
+    path = _write(d / "dv.txt", [list(s) for s in S[:8]])
+    capsys.readouterr()
+    assert main(["predict", str(model), path, "--decision-values"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    clf = isvm.load_model(model)
+    assert lines[0] == "labels " + " ".join(str(c) for c in clf.classes_)
+    rows = [line.split() for line in lines[1:]]
+    np.testing.assert_array_equal([int(r[0]) for r in rows], clf.predict(S[:8]))
+    np.testing.assert_allclose([[float(v) for v in r[1:]] for r in rows],
+                               clf.decision_function(S[:8]), rtol=1e-9)
+    # two classes: one value, > 0 for the class the header names
+    from indefsvm.datasets import data_path
+
+    two = tmp_path / "two.skops"
+    heart = data_path("heart_scale")
+    assert main(["fit", heart, "-C", "1", "--gamma", "0.1", "--cv", "0", "--quiet",
+                 "--save", str(two)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(two), heart, "--decision-values"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "labels 1"
+    assert all((float(v) > 0) == (lab == "1") for lab, v in (line.split()
+                                                             for line in lines[1:]))

@@ -81,8 +81,12 @@ def run(args) -> int:
         raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
                             f"{n_feat}{hint}.")
     pred = model.predict(X)
-    text = "".join(f"{p:g}\n" if isinstance(p, (float, np.floating)) else f"{p}\n"
-                   for p in pred.tolist())
+    labels = [f"{p:g}" if isinstance(p, (float, np.floating)) else f"{p}"
+              for p in pred.tolist()]
+    if args.decision_values:
+        text = _with_decision_values(model, X, labels)
+    else:
+        text = "".join(f"{p}\n" for p in labels)
     if args.out:
         def write(tmp):
             with open(tmp, "w", encoding="utf-8") as fh:
@@ -115,6 +119,11 @@ def add_parser(sub) -> None:
     predict.add_argument("--label-column", metavar="COL", default=None,
                          help="CSV / TSV data: the column of true labels (name or index), to "
                               "print the accuracy")
+    predict.add_argument("--decision-values", action="store_true",
+                         help="after each prediction, its decision values: one for two "
+                              "classes (> 0 means the class the header names), one per class "
+                              "(SVC's one-vs-rest votes and confidences) for more; a first "
+                              "line 'labels ...' names the columns, as svm-predict -b 1 does")
     predict.add_argument("--out", metavar="FILE",
                          help="write the predictions there (one per line) instead of stdout")
     _common(predict)
@@ -132,4 +141,22 @@ def _check_labels_are_classes(model, y, path) -> None:
                        f"are not classes of the model ({sorted(map(str, classes))}): for a "
                        "file without labels give --label-column none (label last: "
                        "--label-column last).", EXIT_USAGE)
+
+
+def _with_decision_values(model, X, labels) -> str:
+    """Prediction lines followed by the decision values, under a ``labels`` header that
+    names their columns (LIBSVM's svm-predict -b 1 layout)."""
+    classes = getattr(model, "classes_", None)
+    if classes is None or not hasattr(model, "decision_function"):
+        raise CLIError("--decision-values is for classifiers; this model predicts numbers "
+                       "(or outliers): drop --decision-values.", EXIT_USAGE)
+    dec = np.asarray(model.decision_function(X), dtype=float)
+    names = [f"{c:g}" if isinstance(c, (float, np.floating)) else f"{c}"
+             for c in np.asarray(classes).tolist()]
+    dec = dec.reshape(len(labels), -1)
+    # two classes: one value, > 0 for the second class (scikit-learn's convention)
+    header = "labels " + (names[1] if dec.shape[1] == 1 else " ".join(names))
+    rows = [" ".join([lab] + [f"{v:.10g}" for v in row]) for lab, row in zip(labels, dec,
+                                                                             strict=True)]
+    return header + "\n" + "".join(r + "\n" for r in rows)
 
