@@ -158,6 +158,13 @@ def run(args) -> int:
         counts[f["sanity_verdict"]] = counts.get(f["sanity_verdict"], 0) + 1
     print("models: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     print(f"page written to {out} ({len(page.encode()) / 1e6:.2f} MB): open it in a browser")
+    if args.link:
+        if ex.live:
+            ex._saved = out
+            print(f"live link: {ex.url()}")
+        else:
+            print("no live link: the page computes live for 2-D inputs of at most "
+                  "200 points and the kernels of the playground; this page has frames only")
     return 0
 
 
@@ -197,5 +204,9 @@ def add_parser(sub) -> None:
     p.add_argument("--title", default=None, help="the page's heading")
     p.add_argument("--out", default="explore.html", metavar="PAGE.html",
                    help="the page to write (default explore.html)")
+    p.add_argument("--link", action="store_true",
+                   help="also print a link that opens the page in live mode, its state (points, "
+                        "kernel, parameters, C, remedy) in the link (2-D data, at most 200 "
+                        "points)")
     _common(p)
     p.set_defaults(func=run)

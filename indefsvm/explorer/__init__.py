@@ -5,7 +5,10 @@ parameters, ``C`` and remedy on a grid, reads each model with the library's diag
 (:func:`~indefsvm.check_kernel`, :func:`~indefsvm.sanity_report`, the embedding of
 Haasdonk 2005, Prop. 1) and returns an :class:`Explorer`: a self-contained HTML page whose
 sliders select a frame (``to_html``, ``save``, inline in Jupyter), and the numbers of every
-frame (``to_dict``). The page only draws; nothing is computed in the browser.
+frame (``to_dict``). For 2-D inputs of at most 200 points the page also has a live mode: it
+computes each frame itself, with the library's algorithms ported to the page (``live.js``),
+while the student adds, drags and deletes points; its whole state lives in the link
+(:meth:`Explorer.url`).
 
 This package sits on top of the library, beside :mod:`indefsvm.plotting`: nothing imports it.
 """
@@ -25,6 +28,9 @@ from ..kernels import KERNELS, canonical_name
 from ._frames import compute_frames
 from ._grid import (
     DEFAULT_REMEDIES,
+    LIVE_C,
+    LIVE_KERNELS,
+    LIVE_MAX,
     MAX_PAGE_MB,
     MAX_POINTS,
     REMEDIES,
@@ -34,10 +40,19 @@ from ._grid import (
     default_param_grid,
     estimate_page_mb,
     frame_keys,
+    from_ints,
+    grid_digits,
+    live_specs,
+    to_ints,
 )
 from ._page import render_page
 
-__all__ = ["REMEDIES", "Explorer", "default_param_grid", "explore"]
+__all__ = ["LESSONS", "REMEDIES", "Explorer", "default_param_grid", "explore", "lesson_links",
+           "live_hash", "playground"]
+
+#: what a link may hide: panels, and controls of live mode (also any parameter name or "C")
+HIDEABLE = ("spectrum", "plane", "input", "readouts", "caption", "controls", "kernel",
+            "remedy", "sets", "classes")
 
 
 class Explorer:
@@ -136,7 +151,121 @@ class Explorer:
             raise FileNotFoundError(f"Cannot save the explorer page to {str(path)!r}: the "
                                     f"folder {str(path.parent)!r} does not exist.")
         path.write_text(self.to_html(), encoding="utf-8")
+        self._saved = path
         return path
+
+    @property
+    def live(self) -> bool:
+        """Whether the page has live mode (2-D inputs, at most 200 points, a kernel the page
+        computes)."""
+        return self._data.get("live") is not None
+
+    def live_state(self, **changes) -> dict:
+        """The live page's state: the explorer's points (on the page's grid of 5 significant
+        digits), its kernel, the middle of the grid's parameters and ``C``, the first remedy;
+        ``changes`` override any of ``X``, ``y`` (+1 / -1), ``kernel``, ``params``, ``C``,
+        ``remedy``, ``box``, ``hide``.
+
+        Returns
+        -------
+        dict
+            ``{"X", "y", "kernel", "params", "C", "remedy", "box", "digits", "hide"}``, the
+            form of ``window.indefsvm.state()`` in the page.
+        """
+        lv = self._data.get("live")
+        if lv is None:
+            raise ValueError("This page has no live mode: it needs 2-D inputs, at most "
+                             f"{LIVE_MAX} points and one of the kernels {list(LIVE_KERNELS)}.")
+        unknown = set(changes) - {"X", "y", "kernel", "params", "C", "remedy", "box", "hide"}
+        if unknown:
+            raise TypeError(f"Unknown state keys {sorted(unknown)}; give X, y, kernel, params, "
+                            "C, remedy, box or hide.")
+        kernel = changes.get("kernel", lv["kernel"])
+        if kernel not in lv["kernels"]:
+            raise ValueError(f"kernel must be one of {list(lv['kernels'])}; got {kernel!r}.")
+        params = {k: sp["value"] for k, sp in lv["kernels"][kernel].items()}
+        extra = set(changes.get("params") or {}) - set(params)
+        if extra:
+            raise ValueError(f"The {kernel} kernel's parameters are {sorted(params)}; got "
+                             f"{sorted(extra)}.")
+        params.update(changes.get("params") or {})
+        remedy = changes.get("remedy", self.grid["remedies"][0])
+        if remedy not in REMEDIES:
+            raise ValueError(f"remedy must be one of {list(REMEDIES)}; got {remedy!r}.")
+        C = changes.get("C", self.grid["C"][(len(self.grid["C"]) - 1) // 2])
+        if not (isinstance(C, (int, float)) and not isinstance(C, bool) and C > 0
+                and np.isfinite(C)):
+            raise ValueError(f"C must be a number > 0; got {C!r}.")
+        hide = list(changes.get("hide") or [])
+        bad = [h for h in hide if h not in HIDEABLE and h not in params and h != "C"]
+        if bad:
+            raise ValueError(f"hide takes {list(HIDEABLE)}, C and the kernel's parameters; "
+                             f"got {bad}.")
+        box = changes.get("box", lv["box"])
+        box = [[float(box[0][0]), float(box[0][1])], [float(box[1][0]), float(box[1][1])]]
+        digits = grid_digits(box)
+        if "X" in changes:
+            X = check_finite_array(changes["X"], "X")
+            if X.ndim != 2 or X.shape[1] != 2:
+                raise ValueError(f"X must be points of the plane, shape (n, 2); got {X.shape}.")
+            X = from_ints(to_ints(X, digits), digits)
+            y = np.asarray(changes.get("y"), dtype=float)
+            if y.shape != (X.shape[0],) or not np.all(np.isin(y, (-1.0, 1.0))):
+                raise ValueError("y must hold one label +1 or -1 per point of X.")
+            if X.shape[0] > LIVE_MAX:
+                raise ValueError(f"live mode takes at most {LIVE_MAX} points; got "
+                                 f"{X.shape[0]}.")
+            X, y = X.tolist(), y.astype(int).tolist()
+        else:
+            X, y = [list(p) for p in lv["X"]], list(lv["y"])
+            if "box" in changes:
+                X = from_ints(to_ints(X, digits), digits).tolist()
+        return {"X": X, "y": y, "kernel": kernel, "params": params, "C": float(C),
+                "remedy": remedy, "box": box, "digits": digits, "hide": hide}
+
+    def url(self, page=None, **changes) -> str:
+        """A link that opens the saved page in live mode, in one state.
+
+        Parameters
+        ----------
+        page : str or Path, optional
+            The page's address as a string (relative, e.g. ``"explore.html"``, or absolute),
+            or its file as a ``Path`` (written as a ``file://`` address); default: the file
+            :meth:`save` last wrote.
+        **changes
+            State to change from :meth:`live_state`'s default: ``X``, ``y``, ``kernel``,
+            ``params``, ``C``, ``remedy``, ``box``, ``hide`` (panels -- ``"spectrum"``,
+            ``"plane"``, ``"input"``, ``"readouts"``, ``"caption"`` -- or controls --
+            ``"controls"``, ``"kernel"``, ``"remedy"``, ``"sets"``, ``"classes"``, ``"C"`` or
+            a parameter's name -- to hide for a lesson).
+
+        Returns
+        -------
+        str
+            ``page#live&kernel=...``: opening it restores the state exactly (points,
+            kernel, parameters, C, remedy, hidden panels).
+
+        Examples
+        --------
+        >>> import indefsvm as isvm
+        >>> from sklearn.datasets import make_moons
+        >>> X, y = make_moons(40, noise=0.2, random_state=0)
+        >>> ex = isvm.explore(X, y, kernel="sigmoid", C=[1.0], remedies=["none"])
+        >>> ex.url("explore.html", C=10, hide=["spectrum"]).split("&")[:2]
+        ['explore.html#live', 'kernel=sigmoid']
+        """
+        if page is None:
+            page = getattr(self, "_saved", None)
+            if page is None:
+                raise ValueError("Give the page's file or address (url('explore.html', ...)), "
+                                 "or save() the page first.")
+        if isinstance(page, Path) or page is getattr(self, "_saved", None):
+            page = Path(page).resolve().as_uri()  # a file: its file:// address
+        elif not isinstance(page, str):
+            raise TypeError(f"page must be a path or an address; got {page!r}.")
+        # the page's own points are named, not spelled out: a short link for its own page
+        own = not any(k in changes for k in ("X", "y", "box"))
+        return f"{page}{live_hash(self.live_state(**changes), own_data=own)}"
 
     def _repr_html_(self) -> str:
         # an iframe keeps the page's ids, style and script apart from the notebook's
@@ -166,7 +295,7 @@ class Explorer:
 @sized_by(0, "X")
 def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
             C=None, remedies=DEFAULT_REMEDIES, title: str | None = None,
-            verbose: bool = False) -> Explorer:
+            live: bool | None = None, verbose: bool = False) -> Explorer:
     """An interactive page of the SVM's pseudo-Euclidean geometry over a grid.
 
     For every kernel parameter combination of ``param_grid``, every remedy and every ``C``
@@ -198,6 +327,15 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
         ``"cne"``, ``"rne"``.
     title : str, optional
         The page's heading.
+    live : bool, optional
+        Give the page its live mode: the page computes each frame itself (the kernel,
+        :func:`~indefsvm.check_kernel`'s spectrum and verdict, the embedding, the spectrum
+        fixes, SMO and :func:`~indefsvm.sanity_report`, ported to the page) while points
+        are added (click; shift-click for the other class), dragged and deleted
+        (right-click), with continuous sliders for the kernel parameters and ``C``, every
+        remedy and kernel, starting sets, and its state in the link (:meth:`Explorer.url`).
+        ``None`` (default): when the inputs allow it -- 2-D, at most 200 points, a kernel
+        of ``LIVE_KERNELS``; ``True`` refuses inputs that do not.
     verbose : bool, default=False
         Log each frame (``logging.getLogger("indefsvm")``).
 
@@ -245,6 +383,8 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
     if y.ndim != 1 or y.shape[0] != n:
         raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
                          f"{y.shape}.")
+    if live is not None and not isinstance(live, bool):
+        raise TypeError(f"live must be True, False or None (when possible); got {live!r}.")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a string or None; got {type(title).__name__} "
                         f"{title!r}.")
@@ -275,6 +415,12 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
             f"than {MAX_PAGE_MB:.0f} MB can be opened and embedded comfortably: use fewer "
             "values in param_grid, C or remedies, or fewer points.")
     y_pm = np.where(y == classes[1], 1.0, -1.0)
+    live_ok = name in LIVE_KERNELS and X.shape[1] == 2 and n <= LIVE_MAX
+    if live and not live_ok:
+        raise ValueError(
+            f"live=True: the page computes live for 2-D inputs of at most {LIVE_MAX} points "
+            f"and the kernels {list(LIVE_KERNELS)}; got {X.shape[1]}-D inputs, {n} points, "
+            f"kernel {name!r}. Leave live=None (frames only) or subsample to 2-D.")
     box = None
     if two_d:
         lo, hi = X.min(axis=0), X.max(axis=0)
@@ -287,7 +433,16 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
     data = {"n": n, "title": title or f"{name} kernel: the geometry of the SVM",
             "labels": y_pm.astype(int).tolist(),
             "input": ({"points": [[round(float(a), 5) for a in row] for row in X],
-                       "box": box} if two_d else None)}
+                       "box": box} if two_d else None), "live": None}
+    if live_ok and live is not False:
+        digits = grid_digits(box)
+        data["live"] = {
+            "kernel": name, "kernels": live_specs(X, grid, name),
+            "C": {"min": LIVE_C[0], "max": LIVE_C[1], "scale": "log",
+                  "value": Cs[(len(Cs) - 1) // 2]},
+            "remedies": list(REMEDIES), "max_points": LIVE_MAX, "box": [list(b) for b in box],
+            "digits": digits, "X": from_ints(to_ints(X, digits), digits).tolist(),
+            "y": y_pm.astype(int).tolist()}
     # plain Python labels for JSON; 1.0 read from a file is the label 1
     py_classes = [c.item() if hasattr(c, "item") else c for c in classes]
     py_classes = [int(c) if isinstance(c, float) and c.is_integer() else c
@@ -299,6 +454,99 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
                     grid={"params": grid, "C": Cs, "remedies": list(names)},
                     kernels=kernels, frames=frames, data=data,
                     build_seconds=time.perf_counter() - t0)
+
+
+def live_hash(state: dict, own_data: bool = False) -> str:
+    """The link's part after ``#`` that restores a live state (the form the page reads):
+    coordinates as integers on the grid of ``state["digits"]`` in base 36, labels as 1/0,
+    numbers in their shortest exact form; with ``own_data``, ``set=data`` (the points of the
+    page the link opens) instead of the points."""
+    from urllib.parse import quote
+
+    d = state["digits"]
+    ints = to_ints(np.asarray(state["X"], dtype=float).reshape(-1, 2), d).ravel()
+    parts = ["live", f"kernel={state['kernel']}"]
+    parts += [f"{k}={_number(v)}" for k, v in state["params"].items()]
+    parts += [f"C={_number(state['C'])}", f"remedy={state['remedy']}"]
+    if own_data:
+        parts.append("set=data")
+    else:
+        parts += ["box=" + ",".join(_number(v) for row in state["box"] for v in row),
+                  f"digits={d}",
+                  "x=" + ",".join(np.base_repr(int(i), 36).lower() for i in ints),
+                  "y=" + "".join("1" if v > 0 else "0" for v in state["y"])]
+    if state.get("hide"):
+        parts.append("hide=" + ",".join(state["hide"]))
+    return "#" + "&".join(quote(p, safe="=,-.+_") for p in parts)
+
+
+def _number(v) -> str:
+    """A number as JavaScript's String() writes it (shortest round trip): 1 not 1.0."""
+    v = float(v)
+    if v.is_integer() and abs(v) < 1e21:
+        return str(int(v))
+    text = repr(v)
+    if "e" in text:  # 1e-05 -> 1e-5, 1e+22 -> 1e+22
+        mant, exp = text.split("e")
+        text = f"{mant}e{'-' if exp.startswith('-') else '+'}{int(exp.lstrip('+-'))}"
+    return text
+
+
+#: the lessons of "Teaching with indefsvm": each opens the playground page in the state its
+#: step discusses (the page's own data: 60 points of two moons), with its question
+LESSONS = (
+    {"title": "A PSD kernel", "state": {"kernel": "rbf", "params": {"gamma": 1.0}, "C": 1.0,
+                                        "remedy": "none"},
+     "question": "Drag a point across the boundary: what changes in the pseudo-Euclidean "
+                 "plane, and why does w stay equal to Mw?"},
+    {"title": "The sigmoid's regions", "state": {"kernel": "sigmoid",
+                                                 "params": {"gamma": 0.3, "coef0": -1.0},
+                                                 "C": 1.0, "remedy": "none"},
+     "question": "Move coef0 from -1 to 1: when do orange (negative) eigenvalues appear, and "
+                 "what does check_kernel then say?"},
+    {"title": "Signature and negative mass", "state": {"kernel": "sigmoid",
+                                                       "params": {"gamma": 1.0, "coef0": 1.0},
+                                                       "C": 1.0, "remedy": "none",
+                                                       "hide": ["input"]},
+     "question": "Add points where the classes overlap: does the negative mass grow? Why is "
+                 "c'Kc an upper bound on w'Mw?"},
+    {"title": "Hulls and w'Mw", "state": {"kernel": "sigmoid",
+                                          "params": {"gamma": 1.0, "coef0": 1.0}, "C": 10.0,
+                                          "remedy": "none", "hide": ["remedy", "kernel"]},
+     "question": "Lower C until w'Mw turns positive: what happens to the reduced hulls?"},
+    {"title": "Remedies", "state": {"kernel": "sigmoid", "params": {"gamma": 1.0,
+                                                                     "coef0": 1.0},
+                                    "C": 10.0, "remedy": "flip"},
+     "question": "Switch between none, clip and flip: which training points change side, and "
+                 "which remedy would you choose without held-out data?"},
+)
+
+
+def playground(title: str | None = None) -> Explorer:
+    """The page the lessons open: 60 points of two moons (``make_moons(60, noise=0.25,
+    random_state=0)``), the sigmoid kernel, live mode.
+
+    Returns
+    -------
+    Explorer
+    """
+    from sklearn.datasets import make_moons
+
+    X, y = make_moons(60, noise=0.25, random_state=0)
+    return explore(X, y, kernel="sigmoid", param_grid={"gamma": [1.0], "coef0": [0.0]},
+                   C=[1.0], remedies=("none", "clip", "flip"), live=True,
+                   title=title or "indefsvm playground: the geometry of an SVM, live")
+
+
+def lesson_links(page: str = "playground.html") -> list:
+    """The links of :data:`LESSONS` to ``page`` (the saved :func:`playground`).
+
+    Returns
+    -------
+    list of (title, url, question)
+    """
+    ex = playground()
+    return [(ls["title"], ex.url(page, **ls["state"]), ls["question"]) for ls in LESSONS]
 
 
 def _printable(label) -> str:

@@ -214,3 +214,30 @@ def compute_frames(X, y_pm, kernel: str, keys, *, two_d: bool, box, total: int,
             logger.info("explore: frame %d of %d (%.1f s)", i + 1, total,
                         time.perf_counter() - t0)
     return kernels, frames
+
+
+def numbers(X, y_pm, kernel: str, params: dict, C: float, remedy: str) -> dict:
+    """What the live page's ``window.indefsvm.numbers()`` returns, computed by the library:
+    the reference its browser test holds the page to.
+
+    ``signature`` and ``verdict`` are :func:`~indefsvm.check_kernel`'s, ``eigenvalues`` the
+    centred spectrum of :class:`~indefsvm.geometry.PseudoEuclideanEmbedding` (largest
+    first), ``alpha`` and ``b`` :class:`~indefsvm.IndefiniteSVC`'s, ``w_M_w``,
+    ``sanity_verdict`` and ``support`` :func:`~indefsvm.sanity_report`'s.
+    """
+    X = np.asarray(X, dtype=float)
+    K0 = kernel_matrix(X, kernel=kernel, **params)
+    fix = remedy_fix(remedy)
+    K = K0 if fix is None else fix.fit_transform(K0)
+    kpart, P, pos = kernel_part(K, y_pm, params, remedy)
+    clf, spart = svm_part(K, y_pm, C, P, pos, kpart)
+    emb = PseudoEuclideanEmbedding().fit(K)
+    return {"signature": kpart["signature"], "negative_mass": kpart["negative_mass"],
+            "eigenvalues": np.sort(emb.signature_.eigenvalues)[::-1].tolist(),
+            "alpha": clf.alpha_.tolist() if hasattr(clf, "alpha_") else None,
+            "b": float(clf.intercept_[0]), "w_M_w": spart["w_M_w"],
+            "support": spart["support"], "verdict": kpart["kernel_verdict"],
+            "sanity_verdict": spart["sanity_verdict"], "n_iter": spart["n_iter"],
+            "lam_min": kpart["lam_min"], "lam_max": kpart["lam_max"],
+            "class_mean_sqdist": kpart["class_mean_sqdist"], "kkt_gap": spart["kkt_gap"],
+            "objective": spart["objective"], "plane_w_M_w": spart["plane_w_M_w"]}

@@ -180,3 +180,74 @@ def estimate_page_mb(n: int, n_frames: int, n_kernels: int, two_d: bool) -> floa
     per_kernel = 3 * n
     per_frame = n + 4 * 96 * 2 + 60 + (INPUT_GRID ** 2 if two_d else 0)
     return 9.0 * (n_kernels * per_kernel + n_frames * per_frame) / 1e6
+
+
+#: live mode: the page computes each frame itself (live.js) for 2-D inputs of at most this
+#: many points (a recompute is an eigendecomposition or two and a few SMO runs)
+LIVE_MAX = 200
+
+#: the kernels live.js computes (those of 2-D points; symmetric_kl needs histograms)
+LIVE_KERNELS = ("sigmoid", "rbf", "polynomial", "linear", "l1_gaussian", "sqrt_l1_exponential",
+                "tl1", "pseudo_euclidean")
+
+#: the range of C's slider in live mode (log scale)
+LIVE_C = (1e-3, 1e3)
+
+
+def _nice(v: float) -> float:
+    """A slider value: 3 significant digits (the page's rounding)."""
+    return float(f"{v:.3g}")
+
+
+def live_specs(X, grid: dict, kernel: str) -> dict:
+    """The sliders of live mode: for every live kernel its parameters' ranges on ``X`` (a log
+    scale around the ``"scale"`` default of gamma, +-3 for coef0, whole numbers for degree
+    and p) and starting values (the middle of ``grid`` for the explorer's own kernel)."""
+    scale = resolve_gamma("scale", X)
+    d = X.shape[1]
+
+    def log(v, lo, hi):
+        return {"min": _nice(lo), "max": _nice(hi), "scale": "log", "value": _nice(v)}
+
+    gamma = log(scale, scale / 100, scale * 100)
+    specs = {
+        "sigmoid": {"gamma": gamma, "coef0": {"min": -3.0, "max": 3.0, "scale": "linear",
+                                              "value": 0.0}},
+        "rbf": {"gamma": gamma},
+        "polynomial": {"gamma": gamma, "coef0": {"min": -3.0, "max": 3.0, "scale": "linear",
+                                                 "value": 1.0},
+                       "degree": {"min": 1, "max": 6, "scale": "int", "value": 3}},
+        "linear": {},
+        "l1_gaussian": {"gamma": gamma},
+        "sqrt_l1_exponential": {"gamma": gamma},
+        "tl1": {"rho": log(0.7 * d, 0.05 * d, 5.0 * d)},
+        "pseudo_euclidean": {"p": {"min": 0, "max": d, "scale": "int", "value": 1}},
+    }
+    for name, values in grid.items():  # the frames' middle values start the live sliders
+        if kernel in specs and name in specs[kernel]:
+            mid = values[(len(values) - 1) // 2]
+            sp = specs[kernel][name]
+            sp["value"] = int(mid) if sp["scale"] == "int" else float(mid)
+            sp["min"] = min(sp["min"], min(values)) if sp["scale"] != "log" or min(values) > 0 \
+                else sp["min"]
+            sp["max"] = max(sp["max"], max(values))
+    return specs
+
+
+def grid_digits(box) -> int:
+    """Decimal digits of the live page's coordinates: 5 significant digits of the box's
+    largest coordinate (a point is ``i / 10**digits``, its link holds ``i``)."""
+    big = max(max(abs(a), abs(b)) for a, b in box)
+    return int(4 - np.floor(np.log10(max(big, 1e-300))))
+
+
+def to_ints(values, digits: int) -> np.ndarray:
+    """The integers of coordinates on the grid of ``digits`` (see :func:`grid_digits`)."""
+    v = np.asarray(values, dtype=float)
+    return np.round(v * 10.0 ** digits if digits >= 0 else v / 10.0 ** -digits).astype(np.int64)
+
+
+def from_ints(ints, digits: int) -> np.ndarray:
+    """Coordinates from their integers: the page's own two float operations."""
+    i = np.asarray(ints, dtype=float)
+    return i / 10.0 ** digits if digits >= 0 else i * 10.0 ** -digits

@@ -22,6 +22,15 @@ def _json(obj) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def _live_switch(payload: dict) -> str:
+    if not payload.get("live"):
+        return ""
+    return ('<p class="live-switch"><label><input type="checkbox" id="live-toggle" disabled> '
+            "<strong>Live</strong>: compute in this page -- click to add a point "
+            "(shift-click: the other class), drag to move, right-click to delete; with the "
+            "plane focused, arrow keys move a cursor, Enter adds, Delete removes</label></p>\n")
+
+
 def render_page(payload: dict) -> str:
     """The page for the explorer's ``payload`` (kernels, frames, grid, inputs)."""
     title = html.escape(payload["title"])
@@ -43,7 +52,8 @@ def render_page(payload: dict) -> str:
 arrow keys) to change a kernel parameter or C, and switch the remedy.</p>
 </header>
 <main id="explorer">
-<section id="controls" aria-label="controls"></section>
+{_live_switch(payload)}<section id="controls" aria-label="controls"></section>
+<section id="live-controls" aria-label="live controls"></section>
 <p id="caption" role="status" aria-live="polite"></p>
 <p id="change" aria-live="polite"></p>
 <section id="panels">
@@ -69,6 +79,7 @@ Feature space interpretation of SVMs with indefinite kernels; Lin and Lin (2003)
 sigmoid kernels for SVM and the training of non-PSD kernels by SMO-type methods.</footer>
 <script type="application/json" id="explorer-data">{_json(payload)}</script>
 <script>
+{_asset("live.js") if payload.get("live") else ""}
 {_asset("page.js")}
 </script>
 </body>

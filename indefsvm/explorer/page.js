@@ -1,4 +1,5 @@
-// indefsvm explorer: draws the frames indefsvm computed; computes nothing of its own.
+// indefsvm explorer: draws the frames indefsvm computed; in live mode (live.js) it computes
+// the frame of the points on the page itself, with the library's algorithms.
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("explorer-data").textContent);
@@ -10,6 +11,9 @@
   var state = { idx: axes.map(function (a) { return Math.floor((a.values.length - 1) / 2); }),
                 remedy: 0 };
   var previous = null;
+  // what the panels draw: the explorer's points, or the live points (live mode)
+  var view = { points: D.input ? D.input.points : null, labels: D.labels,
+               box: D.input ? D.input.box : null, live: false };
 
   // -- small helpers ----------------------------------------------------------------------
   function el(tag, attrs, parent) {
@@ -230,7 +234,7 @@
     var S = 360, L = 50, T = 34, W = L + S + 24, H = T + S + 130;
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     svg.setAttribute("aria-label", "pseudo-Euclidean plane with hulls, w and Mw");
-    var P = f.plane, lab = D.labels;
+    var P = f.plane, lab = view.labels;
     // a square window that holds the points and the full hulls: equal axes, since
     // pseudo-Euclidean orthogonality is read off them
     var xs = P.map(function (p) { return p[0]; }), ys = P.map(function (p) { return p[1]; });
@@ -313,16 +317,17 @@
   }
   function renderInput(f) {
     var panel = document.getElementById("panel-input");
-    if (!D.input) { panel.style.display = "none"; return; }
+    if (!view.points) { panel.style.display = "none"; return; }
     var svg = document.getElementById("input");
     clear(svg);
     var S = 360, L = 44, T = 34, W = L + S + 24, H = T + S + 64;
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     svg.setAttribute("aria-label", "decision function over the input plane");
-    var box = D.input.box, G = Math.round(Math.sqrt(f.decision.length));
+    var box = view.box, G = f.decision ? Math.round(Math.sqrt(f.decision.length)) : 0;
     var sx = scale(box[0][0], box[0][1], L, L + S), sy = scale(box[1][0], box[1][1], T + S, T);
-    var vmax = Math.max.apply(null, f.decision.map(Math.abs)) || 1;
-    var cw = S / (G - 1), dv = f.decision;
+    var dv = f.decision || [];
+    var vmax = Math.max.apply(null, dv.map(Math.abs).concat([0])) || 1;
+    var cw = S / Math.max(G - 1, 1);
     for (var r = 0; r < G; r++) for (var q = 0; q < G; q++) {
       // each value coloured over the cell centred on its grid point
       var x = L + q * cw - cw / 2, y = T + S - r * cw - cw / 2;
@@ -348,13 +353,22 @@
       for (e = 0; e + 1 < cross.length; e += 2) segs.push("M" + cross[e].join(" ") + "L" + cross[e + 1].join(" "));
     }
     if (segs.length) el("path", { d: segs.join(""), stroke: "#000", "stroke-width": 1.6, fill: "none" }, svg);
-    var pts = D.input.points, lab = D.labels, sv = {};
-    f.support.forEach(function (i) { sv[i] = true; });
+    var pts = view.points, lab = view.labels, sv = {};
+    (f.support || []).forEach(function (i) { sv[i] = true; });
+    var layer = el("g", { id: "points" }, svg);
     pts.forEach(function (p, i) {
-      marker(svg, lab[i] > 0 ? "circle" : "square", sx(p[0]), sy(p[1]), lab[i] > 0 ? COL.pos : COL.neg, 3.2);
-      if (sv[i]) el("circle", { cx: sx(p[0]), cy: sy(p[1]), r: 6.4, fill: "none", stroke: "#000", "stroke-width": 0.9 }, svg);
+      var g1 = el("g", { "data-i": i, "class": "point" }, layer);
+      if (view.live) el("circle", { cx: sx(p[0]), cy: sy(p[1]), r: 8, fill: "transparent" }, g1);  // a target to grab
+      marker(g1, lab[i] > 0 ? "circle" : "square", sx(p[0]), sy(p[1]), lab[i] > 0 ? COL.pos : COL.neg, 3.2);
+      if (sv[i]) el("circle", { cx: sx(p[0]), cy: sy(p[1]), r: 6.4, fill: "none", stroke: "#000", "stroke-width": 0.9 }, g1);
     });
-    text(svg, L, 16, "input plane: training accuracy " + (100 * f.train_accuracy).toFixed(1) + " %", { "class": "panel-title" });
+    if (view.cursor) {
+      var cxy = [sx(view.cursor[0]), sy(view.cursor[1])];
+      el("path", { id: "cursor", d: "M" + (cxy[0] - 9) + " " + cxy[1] + "H" + (cxy[0] + 9) + "M" + cxy[0] + " " + (cxy[1] - 9) + "V" + (cxy[1] + 9),
+                   stroke: "#0a64d6", "stroke-width": 1.5 }, svg);
+    }
+    text(svg, L, 16, f.train_accuracy === undefined ? "input plane: " + pts.length + " points" :
+         "input plane: training accuracy " + (100 * f.train_accuracy).toFixed(1) + " %", { "class": "panel-title" });
     text(svg, L + S / 2, T + S + 16, "x1", { "class": "axis-label", "text-anchor": "middle" });
     text(svg, 16, T + S / 2, "x2", { "class": "axis-label", "text-anchor": "middle" });
     var c2 = D.classes;
@@ -367,6 +381,7 @@
   }
 
   function render() {
+    if (view.live) return live.render();
     axes.forEach(function (a, i) {
       document.getElementById("value-" + a.name).textContent = fmt(a.values[state.idx[i]]);
     });
@@ -381,6 +396,482 @@
     previous = f;
   }
 
+
+  function buildLive() {
+    var LV = D.live, E = (typeof IndefsvmLive !== "undefined") ? IndefsvmLive : null;
+    var api = { render: function () {}, startFromHash: function () { return false; } };
+    window.indefsvm = {
+      state: function () { return null; }, numbers: function () { return null; },
+      set: function () { throw new Error("this page has no live mode (2-D inputs, at most " +
+                                          "200 points, a kernel of live.js)"); },
+      live: false
+    };
+    if (!LV || !E) return api;
+    var S = null, last = null, lastMs = 0, lastError = null, dragging = null, pending = null;
+    var PANELS = { spectrum: "panel-spectrum", plane: "panel-plane", input: "panel-input",
+                   readouts: "readouts-section", caption: "caption" };
+
+    // -- numbers in the URL: coordinates are integers / 10^digits, values shortest round-trip
+    // v = i / 10^digits (digits >= 0) or i * 10^-digits: the same two float operations as
+    // indefsvm.explorer's links, so that a coordinate read from a link is the same number
+    function toInt(v, digits) { return Math.round(digits >= 0 ? v * Math.pow(10, digits) : v / Math.pow(10, -digits)); }
+    function fromInt(i, digits) { return digits >= 0 ? i / Math.pow(10, digits) : i * Math.pow(10, -digits); }
+    function snap(v, digits) { return fromInt(toInt(v, digits), digits); }
+    function q(v) { return snap(v, S.digits); }
+    function digitsFor(box) {
+      var big = Math.max(Math.abs(box[0][0]), Math.abs(box[0][1]), Math.abs(box[1][0]), Math.abs(box[1][1]), 1e-300);
+      return 4 - Math.floor(Math.log10(big));
+    }
+    function encode(st) {
+      var parts = ["live"];
+      parts.push("kernel=" + st.kernel);
+      Object.keys(st.params).forEach(function (k) { parts.push(k + "=" + String(st.params[k])); });
+      parts.push("C=" + String(st.C), "remedy=" + st.remedy);
+      parts.push("box=" + [st.box[0][0], st.box[0][1], st.box[1][0], st.box[1][1]].map(String).join(","));
+      parts.push("digits=" + st.digits);
+      parts.push("x=" + st.X.map(function (p) {
+        return toInt(p[0], st.digits).toString(36) + "," + toInt(p[1], st.digits).toString(36); }).join(","));
+      parts.push("y=" + st.y.map(function (v) { return v > 0 ? "1" : "0"; }).join(""));
+      if (st.hide && st.hide.length) parts.push("hide=" + st.hide.join(","));
+      return "#" + parts.join("&");
+    }
+    function fail(what) { throw new Error("the link's " + what); }
+    function decode(hash) {
+      var items = hash.replace(/^#/, "").split("&");
+      if (items[0] !== "live") return null;
+      var kv = {};
+      items.slice(1).forEach(function (it) {
+        var at = it.indexOf("=");
+        if (at > 0) kv[decodeURIComponent(it.slice(0, at))] = decodeURIComponent(it.slice(at + 1));
+      });
+      var kernel = kv.kernel || LV.kernel;
+      if (!LV.kernels[kernel]) fail("kernel " + JSON.stringify(kernel) + " is not one of " + Object.keys(LV.kernels).join(", "));
+      var params = {};
+      Object.keys(LV.kernels[kernel]).forEach(function (k) {
+        var v = kv[k] === undefined ? LV.kernels[kernel][k].value : Number(kv[k]);
+        if (!isFinite(v)) fail(k + " is not a number");
+        params[k] = v;
+      });
+      var st = { kernel: kernel, params: params, C: kv.C === undefined ? 1 : Number(kv.C),
+                 remedy: kv.remedy || "none", hide: kv.hide ? kv.hide.split(",") : [] };
+      if (!(st.C > 0)) fail("C must be a number > 0");
+      if (LV.remedies.indexOf(st.remedy) < 0) fail("remedy is not one of " + LV.remedies.join(", "));
+      if (kv.set && kv.set !== "data") {
+        var gen = SETS[kv.set];
+        if (!gen) fail("set is not one of data, " + Object.keys(SETS).join(", "));
+        var made = gen();
+        st.X = made.X; st.y = made.y; st.box = made.box; st.digits = digitsFor(made.box);
+      } else if (kv.set === "data" || kv.x === undefined) {
+        st.X = LV.X.map(function (p) { return p.slice(); }); st.y = LV.y.slice();
+        st.box = LV.box; st.digits = LV.digits;
+      } else {
+        st.digits = Number(kv.digits);
+        if (!(Math.abs(st.digits) < 300)) fail("digits is not a number");
+        var ints = kv.x ? kv.x.split(",").map(function (a) { return parseInt(a, 36); }) : [];
+        if (ints.length % 2 || ints.some(function (v) { return !isFinite(v); })) fail("x is not a list of coordinate pairs");
+        st.X = [];
+        for (var i = 0; i < ints.length; i += 2) st.X.push([fromInt(ints[i], st.digits), fromInt(ints[i + 1], st.digits)]);
+        var ys = kv.y || "";
+        if (ys.length !== st.X.length || /[^01]/.test(ys)) fail("y does not give one label 0 or 1 per point");
+        st.y = ys.split("").map(function (c) { return c === "1" ? 1 : -1; });
+        var b = (kv.box || "").split(",").map(Number);
+        if (b.length !== 4 || b.some(function (v) { return !isFinite(v); }) || !(b[1] > b[0]) || !(b[3] > b[2]))
+          fail("box is not x0,x1,y0,y1");
+        st.box = [[b[0], b[1]], [b[2], b[3]]];
+      }
+      if (st.X.length > LV.max_points) fail("has " + st.X.length + " points, more than " + LV.max_points);
+      return st;
+    }
+
+    // -- starting sets, from a seeded generator (the same set on every visit) ---------------
+    function rng(seed) {
+      return function () {  // mulberry32
+        seed = (seed + 0x6D2B79F5) | 0;
+        var t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+    }
+    function gauss(r) { return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r()); }
+    function finish(X, y) {
+      var xs = X.map(function (p) { return p[0]; }), ys = X.map(function (p) { return p[1]; });
+      var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
+      var px = 0.15 * (x1 - x0), py = 0.15 * (y1 - y0);
+      var box = [[snap(x0 - px, 2), snap(x1 + px, 2)], [snap(y0 - py, 2), snap(y1 + py, 2)]];
+      var dg = digitsFor(box);
+      return { X: X.map(function (p) { return [snap(p[0], dg), snap(p[1], dg)]; }), y: y, box: box };
+    }
+    var SETS = {
+      moons: function () {
+        var r = rng(1), X = [], y = [];
+        for (var i = 0; i < 60; i++) {
+          var t = Math.PI * r(), up = i % 2 === 0;
+          X.push(up ? [Math.cos(t) + 0.2 * gauss(r), Math.sin(t) + 0.2 * gauss(r)]
+                    : [1 - Math.cos(t) + 0.2 * gauss(r), 0.5 - Math.sin(t) + 0.2 * gauss(r)]);
+          y.push(up ? -1 : 1);
+        }
+        return finish(X, y);
+      },
+      circles: function () {
+        var r = rng(2), X = [], y = [];
+        for (var i = 0; i < 60; i++) {
+          var t = 2 * Math.PI * r(), inner = i % 2 === 0, rad = inner ? 0.5 : 1;
+          X.push([rad * Math.cos(t) + 0.08 * gauss(r), rad * Math.sin(t) + 0.08 * gauss(r)]);
+          y.push(inner ? 1 : -1);
+        }
+        return finish(X, y);
+      },
+      xor: function () {
+        var r = rng(3), X = [], y = [];
+        for (var i = 0; i < 60; i++) {
+          var a = 2 * r() - 1, b = 2 * r() - 1;
+          X.push([a, b]); y.push(a * b > 0 ? 1 : -1);
+        }
+        return finish(X, y);
+      },
+      blobs: function () {
+        var r = rng(4), X = [], y = [];
+        for (var i = 0; i < 40; i++) {
+          var pos = i % 2 === 0;
+          X.push([(pos ? 1 : -1) + 0.6 * gauss(r), (pos ? 0.6 : -0.6) + 0.6 * gauss(r)]);
+          y.push(pos ? 1 : -1);
+        }
+        return finish(X, y);
+      }
+    };
+
+    // -- controls of live mode ----------------------------------------------------------------
+    var box = document.getElementById("live-controls");
+    function node(tag, attrs, parent, txt) {
+      var e = document.createElement(tag);
+      for (var k in attrs) e.setAttribute(k, attrs[k]);
+      if (txt !== undefined) e.textContent = txt;
+      if (parent) parent.appendChild(e);
+      return e;
+    }
+    var toggle = document.getElementById("live-toggle");
+    toggle.disabled = false;
+    toggle.addEventListener("change", function () {
+      if (toggle.checked) start(S || fromFrame()); else stop();
+    });
+    var kSel = node("select", { id: "live-kernel", "aria-label": "kernel" },
+                    node("label", { "class": "control", id: "live-kernel-control" }, box, "kernel "));
+    Object.keys(LV.kernels).forEach(function (k) { node("option", { value: k }, kSel, k); });
+    kSel.addEventListener("change", function () {
+      var specs = LV.kernels[kSel.value], params = {};
+      Object.keys(specs).forEach(function (k) { params[k] = specs[k].value; });
+      S.kernel = kSel.value; S.params = params; buildSliders(); changed();
+    });
+    var sliderBox = node("span", { id: "live-sliders" }, box);
+    function spec(name) { return name === "C" ? LV.C : LV.kernels[S.kernel][name]; }
+    function toSlider(sp, v) {
+      if (sp.scale === "int") return v;
+      if (sp.scale === "log") return Math.round(1000 * (Math.log10(v) - Math.log10(sp.min)) / (Math.log10(sp.max) - Math.log10(sp.min)));
+      return Math.round(1000 * (v - sp.min) / (sp.max - sp.min));
+    }
+    function fromSlider(sp, s) {
+      if (sp.scale === "int") return Number(s);
+      if (sp.scale === "log") return Number(Math.pow(10, Math.log10(sp.min) + (Math.log10(sp.max) - Math.log10(sp.min)) * s / 1000).toPrecision(3));
+      return Number((sp.min + (sp.max - sp.min) * s / 1000).toPrecision(3));
+    }
+    function buildSliders() {
+      while (sliderBox.firstChild) sliderBox.removeChild(sliderBox.firstChild);
+      Object.keys(S.params).concat(["C"]).forEach(function (name) {
+        var sp = spec(name), div = node("div", { "class": "control", id: "live-control-" + name }, sliderBox);
+        node("label", { "for": "live-" + name }, div, name);
+        var inp = node("input", { type: "range", id: "live-" + name,
+                                  min: sp.scale === "int" ? sp.min : 0, max: sp.scale === "int" ? sp.max : 1000, step: 1,
+                                  "aria-label": name + (sp.scale === "log" ? " (log scale)" : "") }, div);
+        var v = name === "C" ? S.C : S.params[name];
+        inp.value = toSlider(sp, v);
+        var out = node("output", { id: "live-value-" + name, "for": "live-" + name }, div, fmt(v));
+        inp.addEventListener("input", function () {
+          var nv = fromSlider(sp, Number(inp.value));
+          if (name === "C") S.C = nv; else S.params[name] = nv;
+          out.textContent = fmt(nv);
+          changed();
+        });
+      });
+    }
+    var remBox = node("fieldset", { id: "live-remedies" }, box);
+    node("legend", {}, remBox, "remedy");
+    LV.remedies.forEach(function (r) {
+      var lab = node("label", {}, remBox);
+      var inp = node("input", { type: "radio", name: "live-remedy", value: r, id: "live-remedy-" + r }, lab);
+      lab.appendChild(document.createTextNode(" " + r));
+      inp.addEventListener("change", function () { S.remedy = r; changed(); });
+    });
+    var clsBox = node("fieldset", { id: "live-class" }, box);
+    node("legend", {}, clsBox, "a click adds");
+    [[1, "pos"], [-1, "neg"]].forEach(function (c) {
+      var lab = node("label", {}, clsBox);
+      var inp = node("input", { type: "radio", name: "live-class", value: c[0], id: "live-class-" + c[1] }, lab);
+      if (c[0] > 0) inp.checked = true;
+      lab.appendChild(document.createTextNode(" class " + D.classes[c[0] > 0 ? 1 : 0] + (c[0] > 0 ? " (circle)" : " (square)")));
+    });
+    var setBox = node("div", { id: "live-sets", "class": "control" }, box);
+    node("span", { "class": "set-label" }, setBox, "start from");
+    ["data"].concat(Object.keys(SETS)).forEach(function (name) {
+      var b = node("button", { type: "button", id: "set-" + name }, setBox, name === "data" ? "the page's data" : name);
+      b.addEventListener("click", function () {
+        var st = name === "data" ? { X: LV.X.map(function (p) { return p.slice(); }), y: LV.y.slice(), box: LV.box, digits: LV.digits }
+                                 : SETS[name]();
+        S.X = st.X; S.y = st.y; S.box = st.box; S.digits = st.digits === undefined ? digitsFor(st.box) : st.digits;
+        view.cursor = null; changed();
+      });
+    });
+    node("button", { type: "button", id: "live-clear" }, setBox, "clear").addEventListener("click", function () {
+      S.X = []; S.y = []; changed();
+    });
+    var linkBtn = node("button", { type: "button", id: "live-link" }, setBox, "copy link");
+    linkBtn.addEventListener("click", function () {
+      var url = location.href.split("#")[0] + encode(S);
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).catch(function () {});
+      status("link of this state: " + url.length + " characters, in the address bar" +
+             (navigator.clipboard && window.isSecureContext ? " and the clipboard" : ""));
+    });
+    var statusEl = node("p", { id: "live-status", role: "status" }, box);
+    function status(t) { statusEl.textContent = t; }
+
+    // -- the input plane: add, drag, delete -----------------------------------------------
+    var svg = document.getElementById("input");
+    svg.setAttribute("tabindex", "0");
+    function toData(evt) {
+      var pt = svg.createSVGPoint();
+      pt.x = evt.clientX; pt.y = evt.clientY;
+      var p = pt.matrixTransform(svg.getScreenCTM().inverse());
+      var L = 44, T = 34, Sz = 360;
+      var x = S.box[0][0] + (p.x - L) / Sz * (S.box[0][1] - S.box[0][0]);
+      var y = S.box[1][0] + (T + Sz - p.y) / Sz * (S.box[1][1] - S.box[1][0]);
+      var inside = p.x >= L && p.x <= L + Sz && p.y >= T && p.y <= T + Sz;
+      return { x: q(Math.min(Math.max(x, S.box[0][0]), S.box[0][1])),
+               y: q(Math.min(Math.max(y, S.box[1][0]), S.box[1][1])), inside: inside };
+    }
+    function pointOf(evt) {
+      var g = evt.target.closest ? evt.target.closest("g.point") : null;
+      return g ? Number(g.getAttribute("data-i")) : -1;
+    }
+    function chosenClass(evt) {
+      var c = document.getElementById("live-class-pos").checked ? 1 : -1;
+      return evt.shiftKey ? -c : c;
+    }
+    var hover = -1;
+    svg.addEventListener("mousedown", function (evt) {
+      if (!view.live || evt.button !== 0) return;
+      var i = pointOf(evt);
+      if (i >= 0) { dragging = { i: i, moved: false }; evt.preventDefault(); return; }
+      var d = toData(evt);
+      if (!d.inside) return;
+      if (S.X.length >= LV.max_points) { status("at most " + LV.max_points + " points in live mode"); return; }
+      S.X.push([d.x, d.y]); S.y.push(chosenClass(evt)); changed();
+    });
+    svg.addEventListener("mousemove", function (evt) {
+      if (!view.live) return;
+      if (!dragging) { hover = pointOf(evt); return; }
+      var d = toData(evt);
+      S.X[dragging.i] = [d.x, d.y]; dragging.moved = true;
+      // recompute while dragging when a recompute is quick; always on release
+      if (lastMs < 60) schedule(); else redrawPoints();
+    });
+    window.addEventListener("mouseup", function () {
+      if (!dragging) return;
+      var moved = dragging.moved;
+      dragging = null;
+      if (moved) changed();
+    });
+    svg.addEventListener("contextmenu", function (evt) {
+      if (!view.live) return;
+      var i = pointOf(evt);
+      if (i < 0) return;
+      evt.preventDefault();
+      remove(i);
+    });
+    function remove(i) { S.X.splice(i, 1); S.y.splice(i, 1); hover = -1; changed(); }
+    function nearest(p) {
+      var best = -1, bd = Infinity;
+      S.X.forEach(function (x, i) { var d = Math.hypot(x[0] - p[0], x[1] - p[1]); if (d < bd) { bd = d; best = i; } });
+      return best;
+    }
+    // the keyboard: arrows move a cursor, Enter adds a point (Shift+Enter the other class),
+    // Delete removes the point nearest the cursor (or the one under the mouse)
+    svg.addEventListener("keydown", function (evt) {
+      if (!view.live) return;
+      var k = evt.key, stepX = (S.box[0][1] - S.box[0][0]) / 40, stepY = (S.box[1][1] - S.box[1][0]) / 40;
+      if (!view.cursor) view.cursor = [q((S.box[0][0] + S.box[0][1]) / 2), q((S.box[1][0] + S.box[1][1]) / 2)];
+      var c = view.cursor;
+      if (k === "ArrowLeft") c[0] = q(Math.max(c[0] - stepX, S.box[0][0]));
+      else if (k === "ArrowRight") c[0] = q(Math.min(c[0] + stepX, S.box[0][1]));
+      else if (k === "ArrowUp") c[1] = q(Math.min(c[1] + stepY, S.box[1][1]));
+      else if (k === "ArrowDown") c[1] = q(Math.max(c[1] - stepY, S.box[1][0]));
+      else if (k === "Enter" || k === "+") {
+        if (S.X.length < LV.max_points) { S.X.push([c[0], c[1]]); S.y.push(chosenClass(evt)); changed(); }
+        evt.preventDefault(); return;
+      } else if (k === "Delete" || k === "Backspace" || k === "-") {
+        var i = hover >= 0 ? hover : nearest(c);
+        if (i >= 0) remove(i);
+        evt.preventDefault(); return;
+      } else return;
+      evt.preventDefault();
+      redrawPoints();
+    });
+
+    // -- computing and drawing ----------------------------------------------------------------
+    function schedule() {
+      if (pending) return;
+      pending = requestAnimationFrame(function () { pending = null; compute(); draw(); });
+    }
+    function changed() { compute(); draw(); history.replaceState(null, "", encode(S)); }
+    function compute() {
+      var t0 = performance.now();
+      try {
+        last = E.frame({ X: S.X, y: S.y, kernel: S.kernel, params: S.params, C: S.C, remedy: S.remedy, box: S.box });
+        lastError = null;
+      } catch (err) {
+        last = null; lastError = String(err.message || err);
+      }
+      lastMs = performance.now() - t0;
+    }
+    function redrawPoints() {
+      view.points = S.X; view.labels = S.y;
+      renderInput(last || { decision: null, support: [] });
+    }
+    function draw() {
+      view.points = S.X; view.labels = S.y; view.box = S.box;
+      var f = last;
+      document.getElementById("explorer").setAttribute("data-live", "1");
+      if (!f) {
+        document.getElementById("caption").textContent = lastError;
+        ["spectrum", "plane"].forEach(function (id) { clear(document.getElementById(id)); });
+        renderInput({ decision: null, support: [] });
+        status(S.X.length + " points: " + lastError);
+        return;
+      }
+      document.getElementById("caption").textContent = f.caption;
+      document.getElementById("change").textContent = describeChange(previous, f);
+      var shown = Object.assign({}, f);
+      if (!f.signature_decided) shown.signature = f.signature.concat(["undecided"]);
+      renderReadouts(shown);
+      renderSpectrum(f);
+      renderPlane(f);
+      renderInput(f);
+      status(S.X.length + " points; computed in the page in " + lastMs.toFixed(0) + " ms");
+      previous = f;
+    }
+    function applyHide() {
+      var hide = S.hide || [];
+      Object.keys(PANELS).forEach(function (k) {
+        var e = document.getElementById(PANELS[k]);
+        if (e) e.style.display = hide.indexOf(k) >= 0 ? "none" : "";
+      });
+      var ids = { controls: "live-controls", kernel: "live-kernel-control", remedy: "live-remedies",
+                  sets: "live-sets", classes: "live-class" };
+      Object.keys(ids).forEach(function (k) {
+        document.getElementById(ids[k]).style.display = hide.indexOf(k) >= 0 ? "none" : "";
+      });
+      Object.keys(S.params).concat(["C"]).forEach(function (name) {
+        var e = document.getElementById("live-control-" + name);
+        if (e) e.style.display = hide.indexOf(name) >= 0 ? "none" : "";
+      });
+    }
+    function syncControls() {
+      kSel.value = S.kernel;
+      buildSliders();
+      document.getElementById("live-remedy-" + S.remedy).checked = true;
+      applyHide();
+    }
+    function fromFrame() {
+      var f = current();
+      var params = {};
+      var specs = LV.kernels[LV.kernel];
+      Object.keys(specs).forEach(function (k) { params[k] = f.params[k] === undefined ? specs[k].value : f.params[k]; });
+      return { X: LV.X.map(function (p) { return p.slice(); }), y: LV.y.slice(), box: LV.box, digits: LV.digits,
+               kernel: LV.kernel, params: params, C: f.C, remedy: f.remedy, hide: [] };
+    }
+    function start(st) {
+      S = st; view.live = true; previous = null;
+      toggle.checked = true;
+      document.getElementById("controls").classList.add("live");
+      syncControls();
+      changed();
+    }
+    function stop() {
+      view.live = false; view.cursor = null;
+      view.points = D.input ? D.input.points : null; view.labels = D.labels; view.box = D.input ? D.input.box : null;
+      document.getElementById("controls").classList.remove("live");
+      document.getElementById("explorer").removeAttribute("data-live");
+      Object.keys(PANELS).forEach(function (k) { var e = document.getElementById(PANELS[k]); if (e) e.style.display = ""; });
+      history.replaceState(null, "", location.href.split("#")[0]);
+      previous = null;
+      render();
+    }
+    api.render = draw;
+    api.startFromHash = function () {
+      if (!/^#live/.test(location.hash)) return false;
+      try { start(decode(location.hash)); }
+      catch (err) {
+        render();
+        document.getElementById("caption").textContent = "This link cannot be opened: " + err.message + ".";
+        return true;
+      }
+      return true;
+    };
+    function stateCopy() {
+      return { X: S.X.map(function (p) { return p.slice(); }), y: S.y.slice(), kernel: S.kernel,
+               params: Object.assign({}, S.params), C: S.C, remedy: S.remedy,
+               box: [S.box[0].slice(), S.box[1].slice()], digits: S.digits, hide: (S.hide || []).slice() };
+    }
+    window.indefsvm = {
+      live: true,
+      state: function () { return S ? stateCopy() : null; },
+      set: function (st) {
+        var base = S || fromFrame(), n = stateCopy.call(null, S = base);
+        var next = Object.assign(n, st || {});
+        if (st && st.params) next.params = Object.assign({}, st.params);
+        if (!LV.kernels[next.kernel]) throw new Error("kernel must be one of " + Object.keys(LV.kernels).join(", "));
+        if (LV.remedies.indexOf(next.remedy) < 0) throw new Error("remedy must be one of " + LV.remedies.join(", "));
+        if (!Array.isArray(next.X) || !Array.isArray(next.y) || next.X.length !== next.y.length)
+          throw new Error("X and y must be lists of the same length");
+        if (next.X.length > LV.max_points) throw new Error("at most " + LV.max_points + " points");
+        if (st && st.box && st.digits === undefined) next.digits = digitsFor(next.box);
+        start(next);
+        return window.indefsvm.numbers();
+      },
+      numbers: function () {
+        if (!view.live) return null;
+        if (!last) return { error: lastError };
+        return { signature: last.signature, signature_decided: last.signature_decided,
+                 negative_mass: last.negative_mass, eigenvalues: last.eigenvalues,
+                 alpha: last.alpha, b: last.b, w_M_w: last.w_M_w, support: last.support,
+                 verdict: last.kernel_verdict, sanity_verdict: last.sanity_verdict,
+                 lam_min: last.lam_min, lam_max: last.lam_max, kkt_gap: last.kkt_gap,
+                 objective: last.objective, n_iter: last.n_iter, converged: last.converged,
+                 caption: last.caption, ms: lastMs };
+      },
+      kernel: function () {  // the kernel of the points, and the one the SVM is trained on
+        if (!view.live || !last) return null;
+        var n = S.X.length;
+        function rows(K) {
+          var out = [];
+          for (var i = 0; i < n; i++) out.push(Array.prototype.slice.call(K, i * n, (i + 1) * n));
+          return out;
+        }
+        return { K0: rows(last.K0), K: rows(last.K) };
+      },
+      url: function () { return S ? location.href.split("#")[0] + encode(S) : null; },
+      time: function (repeats) {  // ms of a recompute (median of repeats)
+        var ts = [];
+        for (var r = 0; r < (repeats || 5); r++) { compute(); ts.push(lastMs); }
+        ts.sort(function (a, b) { return a - b; });
+        draw();
+        return ts[Math.floor(ts.length / 2)];
+      }
+    };
+    return api;
+  }
+
+  // -- live mode: the page computes (live.js) ----------------------------------------------
+  var live = buildLive();
+
   buildControls();
-  render();
+  if (!live.startFromHash()) render();
 })();
