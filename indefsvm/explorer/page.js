@@ -787,8 +787,11 @@
       return { X: LV.X.map(function (p) { return p.slice(); }), y: LV.y.slice(), box: LV.box, digits: LV.digits,
                kernel: LV.kernel, params: params, C: f.C, remedy: f.remedy, hide: [] };
     }
+    var sub = document.querySelector("header .sub"), subFrames = sub ? sub.textContent : "";
     function start(st) {
       S = st; view.live = true; previous = null;
+      if (sub) sub.textContent = "Live: this page computes every frame itself, with the library's " +
+        "algorithms (its numbers are indefsvm's within rounding); untick Live for the frames indefsvm computed.";
       toggle.checked = true;
       document.getElementById("controls").classList.add("live");
       syncControls();
@@ -796,6 +799,7 @@
     }
     function stop() {
       view.live = false; view.cursor = null;
+      if (sub) sub.textContent = subFrames;
       view.points = D.input ? D.input.points : null; view.labels = D.labels; view.box = D.input ? D.input.box : null;
       document.getElementById("controls").classList.remove("live");
       document.getElementById("explorer").removeAttribute("data-live");
