@@ -96,7 +96,7 @@ def task_ny(res, small):
             clf.set_params(device="cpu")
             out[f"cuda_{n}"]["cpu_predict_agrees"] = float(np.mean(
                 clf.predict(Xte) == (clf.set_params(device="cuda").predict(Xte))))
-    if small:
+    if small or not LARGEST:
         return
     import cupy
 
@@ -138,7 +138,7 @@ def task_dtw_ny(res, small):
         out[f"{dev}_{n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_)}
         print(f"dtw ny {dev} n={n}: fit {fit:.2f} s, accuracy {acc:.4f}", flush=True)
         _save(res)
-    if small:
+    if small or not LARGEST:
         return
     rng = np.random.default_rng(0)
     S10 = np.concatenate([Str + 0.1 * rng.standard_normal(Str.shape) for _ in range(10)])
@@ -195,8 +195,8 @@ def task_matfree(res, small):
     import indefsvm as isvm
 
     out = res.setdefault("matfree", {})
-    sizes = [(2_000, ("cuda", "cpu"))] if small else [(20_000, ("cuda", "cpu")),
-                                                      (100_000, ("cuda",))]
+    sizes = [(2_000, ("cuda", "cpu"))] if small else [(100_000, ("cuda",)),
+                                                      (20_000, ("cuda", "cpu"))]
     for n, devs in sizes:
         X, y = make_classification(n, 20, n_informative=10, random_state=0)
         for dev in devs:
@@ -215,6 +215,7 @@ def task_matfree(res, small):
 TASKS = {"dtw_cells": task_dtw_cells, "ny": task_ny, "matfree": task_matfree,
          "dtw_ny": task_dtw_ny}
 _OUT = None
+LARGEST = True
 
 
 def _save(res) -> None:
@@ -224,16 +225,19 @@ def _save(res) -> None:
 
 
 def main() -> None:
-    global _OUT
+    global _OUT, LARGEST
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=None)
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--only", default=",".join(TASKS))
+    ap.add_argument("--no-largest", action="store_true",
+                    help="leave out the 10^7 Nystroem and 10^6 DTW fits (a short run)")
     args = ap.parse_args()
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(relativeCreated)8.0f ms %(message)s")
     _OUT = args.out
+    LARGEST = not args.no_largest
     res = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
     try:
         import cupy
