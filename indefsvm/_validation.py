@@ -307,6 +307,45 @@ def check_kernel_rows(R, n_train: int, name: str = "X") -> np.ndarray:
     return R
 
 
+def kernel_fit_input(estimator, X, name: str = "X (training kernel)", *,
+                     warn_distances: bool = False) -> np.ndarray:
+    """A training kernel matrix given to ``estimator.fit``: scikit-learn's checks and
+    messages first (sparse, complex, object, empty, 1-D input; ``n_features_in_`` set to the
+    number of training samples), then :func:`check_kernel_matrix`'s (square, finite --
+    naming the first bad entry --, symmetric)."""
+    from sklearn.utils.validation import validate_data
+
+    X = validate_data(estimator, X, dtype=np.float64, reset=True, ensure_all_finite=False)
+    if X.shape[0] != X.shape[1] and not np.all(np.isfinite(X)):
+        # the first defect a user would fix: said before the shape
+        bad = np.argwhere(~np.isfinite(X))[0]
+        raise ValueError(f"{name} contains NaN or infinity (first at row {bad[0]}, column "
+                         f"{bad[1]}); fix the kernel or the data that produced it.")
+    return check_kernel_matrix(X, name, warn_distances=warn_distances)
+
+
+def kernel_rows_input(estimator, R, n_train: int, name: str = "X") -> np.ndarray:
+    """Kernel rows given to a fitted estimator: scikit-learn's checks and messages (the
+    number of columns against ``n_features_in_`` where the model has it; a model saved
+    before it was set is checked by ``n_train``), then :func:`check_kernel_rows`'s."""
+    from sklearn.utils.validation import check_array, validate_data
+
+    given = R  # its feature names (a DataFrame's columns) are checked against fit's below
+    R = check_array(R, dtype=np.float64, ensure_all_finite=False, input_name=name)
+    if not np.all(np.isfinite(R)):
+        # the first defect a user would fix: said before the number of columns
+        bad = np.argwhere(~np.isfinite(R))[0]
+        raise ValueError(f"{name} contains NaN or infinity (first at row {bad[0]}, column "
+                         f"{bad[1]}); kernel rows must be finite.")
+    if R.shape[1] != n_train:
+        # scikit-learn's wording, then ours
+        raise ValueError(f"{name} has {R.shape[1]} features, but {type(estimator).__name__} "
+                         f"is expecting {n_train} features as input: kernel rows "
+                         f"(n_samples, {n_train}), one column per training sample.")
+    R = validate_data(estimator, given, dtype=np.float64, reset=False, ensure_all_finite=False)
+    return check_kernel_rows(R, n_train, name)
+
+
 def check_seed(random_state, name: str = "random_state"):
     """``random_state`` as numpy's ``default_rng`` takes it (None, an int >= 0, a sequence of
     ints, a SeedSequence, a Generator or a RandomState's bit generator), or ValueError."""

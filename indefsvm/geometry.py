@@ -9,7 +9,10 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils import assert_all_finite
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
@@ -318,8 +321,12 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    mu : float, default=1.0
-        Hull reduction (``1``: ordinary convex hulls); needs ``mu >= 1 / min(n_+, n_-)``.
+    mu : float or "auto", default="auto"
+        Hull reduction: each weight ``alpha_i <= mu`` (``1``: the ordinary convex hulls, which
+        intersect when the classes overlap, and then the closest points coincide); needs
+        ``mu >= 1 / min(n_+, n_-)``. ``"auto"``: ``max(4 / n, 1 / min(n_+, n_-))``, the
+        hulls of :class:`~sklearn.svm.NuSVC`'s default ``nu = 0.5`` (``mu = 2 / (nu n)``:
+        Crisp & Burges 2000; Bennett & Bredensteiner 2000), in ``mu_``.
     kernel : str or callable, default="linear"
         A kernel of :mod:`indefsvm.kernels`, ``"precomputed"``, or a callable. Ignored when
         ``metric="precomputed_distance"``.
@@ -355,6 +362,10 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         :func:`ch_to_svm` of the solution: the SVM (``alpha``, ``C``) with the same decision
         boundary, or the reason there is none.
     result_ : SolverResult
+    mu_ : float
+        The hull reduction used (``mu``, or what ``"auto"`` chose).
+    n_iter_ : int
+        Iterations of CH-DU (of the start kept).
 
     Examples
     --------
@@ -369,13 +380,14 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
-        "mu": [numbers.Real], "kernel": [str, callable], "metric": [str, None],
+        "mu": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
+        "kernel": [str, callable], "metric": [str, None],
         "gamma": [str, numbers.Real], "coef0": [numbers.Real], "degree": [numbers.Real],
         "kernel_params": [dict, None], "tol": [numbers.Real], "max_iter": [numbers.Integral, None],
         "n_restarts": [numbers.Integral], "restart_select": [str], "random_state": ["random_state"],
     }
 
-    def __init__(self, *, mu=1.0, kernel="linear", metric=None, gamma="scale", coef0=0.0,
+    def __init__(self, *, mu="auto", kernel="linear", metric=None, gamma="scale", coef0=0.0,
                  degree=3, kernel_params=None, tol=1e-6, max_iter=None, n_restarts=0,
                  restart_select="objective", random_state=None):
         self.mu = mu
@@ -391,10 +403,19 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         self.restart_select = restart_select
         self.random_state = random_state
 
+    # features (not a precomputed matrix) may be sparse: the kernel matrix is dense anyway
+    _sparse_features = True
+
     def _pairwise_input(self) -> bool:
         # a precomputed kernel or distance matrix is sliced on both axes by
         # cross_val_score and GridSearchCV
         return self.kernel == "precomputed" or self.metric == "precomputed_distance"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # two reduced hulls: binary only (OneVsOneClassifier wraps it for more)
+        tags.classifier_tags.multi_class = False
+        return tags
 
     def _params(self, X):
         return estimator_kernel_params(self, X)
@@ -438,18 +459,34 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        y = np.asarray(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.shape[0] != 2:
+        if y is None:
+            raise ValueError("ConvexHullClassifier requires y to be passed, but the target y "
+                             "is None.")
+        y = column_or_1d(y, warn=True)
+        assert_all_finite(y, input_name="y")
+        # scikit-learn's message for a continuous target ("Unknown label type")
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.shape[0] != 2:
+            n_cls = classes.shape[0]
             raise ValueError(
-                "ConvexHullClassifier separates exactly two classes; y has "
-                f"{self.classes_.shape[0]} ({', '.join(map(str, self.classes_[:5]))}). For more "
-                "classes wrap it: sklearn.multiclass.OneVsOneClassifier(ConvexHullClassifier()).")
+                ("Only binary classification is supported: " if n_cls > 2 else "")
+                + f"ConvexHullClassifier separates exactly two classes; y has {n_cls} "
+                f"class{'es' if n_cls != 1 else ''} ({', '.join(map(str, classes[:5]))}). "
+                + ("For more classes wrap it: "
+                   "sklearn.multiclass.OneVsOneClassifier(ConvexHullClassifier())."
+                   if n_cls > 2 else "Give samples of two classes."))
+        self.classes_ = classes
         K = self._train_kernel(X)
         if K.shape[0] != y.shape[0]:
             raise ValueError(f"X has {K.shape[0]} samples but y has {y.shape[0]}.")
         yp = np.where(y == self.classes_[1], 1.0, -1.0)
-        res = convex_hull_dual(K, yp, mu=self.mu, tol=self.tol, max_iter=self.max_iter,
+        if self.mu == "auto":
+            n_small = int(min(np.sum(yp > 0), np.sum(yp < 0)))
+            self.mu_ = min(1.0, max(4.0 / yp.shape[0], 1.0 / n_small))
+        else:
+            self.mu_ = float(self.mu)
+        res = convex_hull_dual(K, yp, mu=self.mu_, tol=self.tol, max_iter=self.max_iter,
                                n_restarts=self.n_restarts, random_state=self.random_state,
                                restart_select=self.restart_select)
         self.result_ = res
@@ -460,8 +497,19 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         self._coef = (res.alpha * yp)[self.support_]
         self._diag_term = float(np.sum(self._coef * np.diagonal(K)[self.support_]))
         self._n_train = K.shape[0]
-        self.svm_equivalent_ = ch_to_svm(res.alpha, self.mu, K, yp)
-        if not self.wMw_ > 0:
+        self.svm_equivalent_ = ch_to_svm(res.alpha, self.mu_, K, yp)
+        self.n_iter_ = int(res.n_iter)
+        # zero within rounding: n eps max|K| (each hull's weights sum to 1)
+        zero = K.shape[0] * np.finfo(float).eps * float(np.max(np.abs(K)))
+        if abs(self.wMw_) <= zero:
+            warnings.warn(
+                f"w'Mw = ||z+ - z-||^2_pE = {self.wMw_:.3g} is zero within rounding (n eps "
+                f"max|K| = {zero:.3g}): the reduced hulls intersect, so their closest points "
+                f"coincide and do not define a classifier. Reduce them more: a smaller mu "
+                f"(this fit: mu = {self.mu_:.4g}, at least 1 / min(n_+, n_-) = "
+                f"{1.0 / min(np.sum(yp > 0), np.sum(yp < 0)):.4g}).",
+                UserWarning, stacklevel=user_stacklevel())
+        elif not self.wMw_ > 0:
             warnings.warn(
                 f"w'Mw = ||z+ - z-||^2_pE = {self.wMw_:.4g} <= 0: the closest hull points are "
                 "a counter-intuitive classifier (Haasdonk 2005, §4). Try n_restarts with "
@@ -521,4 +569,5 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (m,)
         """
+        check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]

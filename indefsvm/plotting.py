@@ -247,7 +247,7 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
             return (P * np.array([1.0, -1.0])) @ Z.T @ coef + b
     pos = y == classes[1]
     if hasattr(model, "wMw_"):  # ConvexHullClassifier
-        abar, mu_model = alpha, model.mu
+        abar, mu_model = alpha, getattr(model, "mu_", model.mu)
     else:
         C = model.C
         abar, mu_model = 2 * alpha / alpha.sum(), 2 * C / alpha.sum()

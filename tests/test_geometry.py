@@ -149,3 +149,36 @@ def test_ch_multiclass_error_says_what_to_do():
     X = np.random.default_rng(0).normal(size=(30, 2))
     with pytest.raises(ValueError, match="OneVsOneClassifier"):
         isvm.ConvexHullClassifier().fit(X, np.repeat([0, 1, 2], 10))
+
+
+def test_mu_auto_reduces_overlapping_hulls_as_nu_svc_does():
+    """Overlapping classes: the ordinary hulls (mu = 1) intersect, the closest points
+    coincide (w'Mw zero within rounding, said) and the classifier is no better than chance;
+    mu="auto" = max(4 / n, 1 / min(n_+, n_-)) (NuSVC's nu = 0.5) separates them."""
+    from sklearn.datasets import make_blobs
+
+    X, y = make_blobs(n_samples=300, random_state=0)
+    X, y = X[y != 2], y[y != 2]
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    auto = isvm.ConvexHullClassifier().fit(X, y)
+    n_small = min(np.sum(y == 0), np.sum(y == 1))
+    assert auto.mu_ == pytest.approx(max(4 / len(y), 1 / n_small))
+    assert auto.wMw_ > 0 and auto.score(X, y) >= 0.95
+    with pytest.warns(UserWarning, match="zero within rounding.*smaller mu"):
+        hard = isvm.ConvexHullClassifier(mu=1.0).fit(X, y)
+    assert hard.mu_ == 1.0 and hard.score(X, y) < 0.7
+
+
+def test_hull_classifier_speaks_scikit_learns_language():
+    from sklearn.exceptions import NotFittedError
+
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    with pytest.raises(NotFittedError):
+        isvm.ConvexHullClassifier().predict(X)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        isvm.ConvexHullClassifier().fit(X, np.linspace(0, 1, 20))
+    with pytest.raises(ValueError, match="1 class"):
+        isvm.ConvexHullClassifier().fit(X, np.zeros(20))
+    with pytest.raises(ValueError, match="Only binary classification is supported"):
+        isvm.ConvexHullClassifier().fit(X, np.arange(20) % 3)
+    assert not isvm.ConvexHullClassifier().__sklearn_tags__().classifier_tags.multi_class

@@ -13,7 +13,7 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils._param_validation import StrOptions
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .._device import DEVICES, resolve_device, to_numpy
 from .._interrupt import unfitted_on_interrupt
@@ -177,7 +177,25 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         self
         """
         self._check_settings()
-        return self._fit_objects(Objects(X, self.metric, self.metric_params or {}))
+        objs = Objects(self._arrays_checked(X, reset=True), self.metric,
+                       self.metric_params or {})
+        if len(objs) < 2:
+            raise ValueError(f"RandomDistanceFeatures needs at least two training objects; got "
+                             f"n_samples = {len(objs)} (the features' scale is their variance "
+                             "over the training objects).")
+        return self._fit_objects(objs)
+
+    def _arrays_checked(self, X, reset: bool):
+        """Arrays of numbers through scikit-learn's checks first, for its wording of the
+        common mistakes (sparse, complex, object, empty, 1-D, NaN); vectors remember their
+        number of features. Lists (series of several lengths, strings) and the objects of a
+        callable are checked by ours (Objects)."""
+        if isinstance(X, (list, tuple)) or self.metric == "levenshtein" or callable(self.metric):
+            return X
+        if self.metric == "dtw":
+            # series of any length: no fixed number of features
+            return check_array(X, dtype=np.float64, allow_nd=True)
+        return validate_data(self, X, dtype=np.float64, reset=reset, allow_nd=True)
 
     def _fit_objects(self, objs):
         rng = check_seed(self.random_state)
@@ -225,7 +243,8 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         return self.n_components_
 
     def _check_rows(self, X):
-        return Objects(X, self.metric, self.metric_params or {})
+        return Objects(self._arrays_checked(X, reset=False), self.metric,
+                       self.metric_params or {})
 
     def _feature_blocks(self, X, dtype=np.float64, columns=None):
         scale = self.scale_

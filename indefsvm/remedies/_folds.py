@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import interruptible
 from .._tags import PairwiseInput
-from .._validation import check_kernel_matrix, check_kernel_rows
+from .._validation import kernel_fit_input, kernel_rows_input
 from ..solvers._smo import csvc_problem, solve_duals
 from ..svm._ovo import OvOVotes, ovo_problems
 from ..svm._weights import class_weight_vector
@@ -72,7 +72,7 @@ class KernelRanking(PairwiseInput, TransformerMixin, BaseEstimator):
         -------
         self
         """
-        K = check_kernel_matrix(X, "X (training kernel)")
+        K = kernel_fit_input(self, X)
         self.diag_ = np.diag(K).copy()
         self.n_train_ = K.shape[0]
         return self
@@ -89,7 +89,7 @@ class KernelRanking(PairwiseInput, TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples, n_train)
         """
         check_is_fitted(self, "diag_")
-        R = check_kernel_rows(X, self.n_train_, "X")
+        R = kernel_rows_input(self, X, self.n_train_, "X")
         D = self.diag_[None, :] - 2.0 * R
         return D - D.min(axis=1, keepdims=True)
 

@@ -50,6 +50,11 @@ decision_function_shape, break_ties
         Back-projected coefficients of each one-vs-one problem.
     intercept_ : ndarray of shape (n_pairs,)
     classes_ : ndarray
+    n_iter_ : ndarray of shape (n_pairs,)
+        The SVM's iterations for each one-vs-one problem (``svc_.n_iter_``).
+    converged_ : bool or ndarray of bool
+        Whether the SVM reached ``tol`` (``svc_.converged_``: one flag for two classes, one
+        per pair otherwise).
 
     Examples
     --------
@@ -134,6 +139,9 @@ decision_function_shape, break_ties
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         self.classes_ = self.svc_.classes_
         self.n_train_ = K.shape[0]
+        # the SVM's passes and whether it reached tol (scikit-learn's n_iter_, per pair)
+        self.n_iter_ = self.svc_.n_iter_
+        self.converged_ = self.svc_.converged_
         return self
 
     def _rows(self, X):
@@ -176,6 +184,7 @@ decision_function_shape, break_ties
         -------
         ndarray of shape (n_samples,)
         """
+        check_is_fitted(self)
         return self.svc_._labels_from_ovo(self._ovo(X))
 
     def _dual_problems(self, X, y, tol):

@@ -33,7 +33,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._interrupt import interruptible, unfitted_on_interrupt
 from .._tags import PairwiseInput
 from .._threads import sized_by
-from .._validation import check_kernel_matrix, check_kernel_rows, user_stacklevel
+from .._validation import kernel_fit_input, kernel_rows_input, user_stacklevel
 
 __all__ = ["AdvancedShiftEigenvalues", "ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
            "SquareKernel"]
@@ -57,7 +57,7 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
 
     def _rows(self, K_rows) -> np.ndarray:
         check_is_fitted(self, "n_train_")
-        R = check_kernel_rows(K_rows, self.n_train_, "K_rows")
+        R = kernel_rows_input(self, K_rows, self.n_train_, "X")
         return self._center(R) if self.centered else R
 
     def _center(self, R):
@@ -80,7 +80,7 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
         -------
         self
         """
-        K = check_kernel_matrix(X, "X (training kernel)", warn_distances=True)
+        K = kernel_fit_input(self, X, warn_distances=True)
         K = self._prepare(K, copy=K is X)
         lam = U = None
         if self._spectrum == "vectors":
