@@ -118,6 +118,9 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
     def _fit_extra(self, K, lam, U):
         pass
 
+    # the fixed kernel's product under the fit's thread rule: the same bits as a fit inside
+    # another estimator's (KreinSVC), whose SVM would otherwise take another path within tol
+    @sized_by(0, "X", method=True)
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None, **fit_params):
         """Fit, then return the fixed training kernel.
