@@ -93,7 +93,7 @@ def test_rbf_distinct_points_pd_and_negated_rbf_unsuitable():
     assert rep.is_psd and rep.lam_min > 0 and rep.verdict == "PSD"
     assert_certificate(K, rep.cpd)
     neg = check_kernel(-K, y)
-    assert neg.negated_cpd and neg.verdict == "unsuitable"
+    assert neg.negated_cpd and neg.verdict == "unsuitable as it stands: use a remedy"
     assert any("whatever the data" in n for n in neg.notes)
 
 
@@ -268,7 +268,7 @@ def test_check_kernel_multiclass_labels_give_one_row_per_pair():
         assert p["n_cross_nonpositive"] == two.eta.n_cross_nonpositive
     assert "classes 0 vs 1" in str(rep) and rep.to_dict()["pairs"][0]["classes"] == ("0", "1")
     neg = isvm.check_kernel(-K + 2.0, y)  # -K: every pair has c'Kc <= 0
-    assert neg.verdict == "unsuitable"
+    assert neg.verdict == "unsuitable as it stands: use a remedy"
 
 
 def test_verdict_grades_the_indefiniteness_and_never_reads_zero_percent():

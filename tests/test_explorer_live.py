@@ -156,6 +156,16 @@ def test_live_numbers_are_the_librarys(page, change):
     assert _errors(page) == []
 
 
+def test_a_kernel_sensible_at_a_small_C_only_is_called_so_on_the_page(page):
+    """The verdict's rule of check_kernel on the page too: w'Mw > 0 at C = 0.1 only."""
+    from indefsvm.diagnostics.report import small_c_verdict
+
+    page.execute_script("window.indefsvm.set(arguments[0])",
+                        {"params": {"gamma": 3.0, "coef0": 0.0}})
+    _, got = _check_against_library(page)
+    assert got["verdict"] == small_c_verdict(0.1)
+
+
 def _plane_point(d, x, y):
     """Screen offset (from the input plane's centre) of the data point (x, y)."""
     return d.execute_script("""

@@ -155,7 +155,8 @@ def test_compare_remedies_on_shared_folds(split):
 
 def test_check_kernel_calls_unsuitable_when_every_C_gives_negative_wMw():
     """Haasdonk's Fig. 4(b) situation: c'Kc > 0, yet the SVM at large C has w'Mw < 0; with
-    only such C the verdict is "unsuitable" and the advice names the fixes."""
+    only such C the verdict is "unsuitable as it stands: use a remedy" and the advice names
+    the fixes."""
     rng = np.random.default_rng(4)
     rng.uniform(0, 1, (68, 2))  # the example's first data set, to keep its stream
     X = np.r_[rng.normal([0.45, 0.5], 0.15, (20, 2)), rng.normal([0.55, 0.5], 0.15, (20, 2))]
@@ -163,10 +164,10 @@ def test_check_kernel_calls_unsuitable_when_every_C_gives_negative_wMw():
     K = isvm.kernel_matrix(X, kernel="l1_gaussian", gamma=0.005)
     rep = isvm.check_kernel(K, y, wmw_C=(2000.0, 5000.0))
     assert rep.class_mean_sqdist > 0 and all(v <= 0 for v in rep.wmw_by_C.values())
-    assert rep.verdict == "unsuitable"
+    assert rep.verdict == "unsuitable as it stands: use a remedy"
     assert "flip" in rep.notes[-2] and "RemedySearchCV().fit(" in rep.notes[-2]
     ok = isvm.check_kernel(K, y, wmw_C=(200.0, 2000.0))
-    assert ok.wmw_by_C[200.0] > 0 and ok.verdict != "unsuitable"
+    assert ok.wmw_by_C[200.0] > 0 and ok.verdict != "unsuitable as it stands: use a remedy"
     assert "C <= 200" in ok.notes[-2]
 
 

@@ -116,7 +116,8 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
 
 def _add_kernel_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kernel", default=None, choices=list(KERNEL_NAMES) + ["poly", "laplacian"],
-                   help="kernel name (default: rbf); ignored for a kernel matrix FILE; with "
+                   help="kernel name (default: rbf); refused with a kernel matrix FILE (the "
+                        "kernel is given); with "
                         "--distances one of rbf, laplacian, linear, polynomial, tl1")
     p.add_argument("--gamma", type=_number_or_keyword, default=None,
                    help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto'; "
@@ -282,3 +283,29 @@ def _warn_unused_kernel_options(args) -> None:
     if unused:
         print(f"indefsvm: warning: {' '.join(unused)} {'does' if len(unused) == 1 else 'do'} "
               f"not apply to --kernel {args.kernel}; ignored.", file=sys.stderr)
+
+
+def data_args(args) -> str:
+    """The options that name the data of this command line (file or --dataset, --distances,
+    labels and their reading, the kernel options given), quoted for a shell: what a
+    command the output prints needs to run on the same data."""
+    import shlex
+
+    out = [shlex.quote(args.file)] if getattr(args, "file", None) else (
+        ["--dataset", args.dataset] if getattr(args, "dataset", None) else ["FILE"])
+    if getattr(args, "distances", False) is True:
+        out.append("--distances")
+    for opt, attr in (("--labels", "labels"), ("--label-column", "label_column"),
+                      ("--n-features", "n_features")):
+        value = getattr(args, attr, None)
+        if value is not None:
+            out += [opt, shlex.quote(str(value))]
+    if getattr(args, "zero_based", False):
+        out.append("--zero-based")
+    given = getattr(args, "explicit", [])
+    for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"), ("--coef0", "coef0"),
+                      ("--degree", "degree"), ("--p", "pe_p"), ("--rho", "rho")):
+        if opt in given:
+            out += [opt, shlex.quote(f"{getattr(args, attr):g}" if isinstance(
+                getattr(args, attr), float) else str(getattr(args, attr)))]
+    return " ".join(out)

@@ -12,6 +12,7 @@ from ._args import (
     _common,
     _kernel_params,
     _positive_int,
+    data_args,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load
@@ -41,6 +42,7 @@ def run(args) -> int:
 
         rep = check_distances(data, y, rtol=args.rtol, random_state=args.seed,
                               verbose=args.verbose, n_jobs=args.n_jobs)
+        _name_data(rep, args)
         print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
         return 0
     n = data.shape[0]
@@ -66,8 +68,17 @@ def run(args) -> int:
                                method=args.method, verbose=args.verbose,
                                n_jobs=args.n_jobs, **mf,
                                **_kernel_params(args, data))
+    _name_data(rep, args)
     print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
     return 0
+
+
+def _name_data(rep, args) -> None:
+    """The notes' commands name this data as the user gave it (no FILE placeholder)."""
+    from ..diagnostics.report import build_notes, distance_notes
+
+    rep.data_args = data_args(args)
+    rep.notes = (distance_notes(rep) if args.distances else build_notes(rep))
 
 
 def add_parser(sub) -> None:

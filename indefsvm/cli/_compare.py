@@ -269,7 +269,10 @@ def add_parser(sub) -> None:
                          help="with --search: the best mean score (default; the rule that did "
                               "best on real tasks) or the one-standard-error rule on paired "
                               "folds (prefers the cheaper method)")
-    compare.add_argument("--seed", type=int, default=0, help="fold shuffling seed")
+    compare.add_argument("--seed", type=int, default=None,
+                         help="shuffle the samples into folds with this seed (default: no "
+                              "shuffling, stratified folds in file order, as "
+                              "RemedySearchCV() and compare_remedies() make them)")
     compare.add_argument("--balanced", action="store_true",
                          help="class weights n / (n_classes * n_c) in every SVM")
     compare.add_argument("--n-jobs", type=_n_jobs, default=None,

@@ -107,8 +107,12 @@ def add_parser(sub) -> None:
     predict = sub.add_parser("predict", help="predict with a model saved by 'fit --save'")
     predict.add_argument("model", metavar="MODEL", help="a model file written by fit --save")
     predict.add_argument("data", metavar="DATA",
-                         help="LIBSVM file, or kernel rows k(x, x_train) (.npy, .npz, text) "
-                              "for a precomputed-kernel model")
+                         help="the data in the form the model was trained on: a LIBSVM, CSV "
+                              "or TSV features file (a CSV's label column, if any, gives the "
+                              "accuracy); series or strings, one per line, for a model of "
+                              "'fit --metric'; kernel rows k(x, x_train) (.npy, .npz, text) "
+                              "for a precomputed-kernel model; distances to the training "
+                              "objects for a model of 'fit --distances'")
     predict.add_argument("--labels", metavar="FILE",
                          help="true labels of DATA (kernel rows), to print the accuracy")
     predict.add_argument("--distances", action="store_true",

@@ -19,6 +19,16 @@ def pct(x: float) -> str:
     return f"{100 * x:.3g} %"
 
 
+#: the verdict of a kernel no SVM on it should be trained on as it is (negated CPD, class
+#: means at a distance <= 0, w'Mw <= 0 at every C tried): a remedy is the next step
+UNSUITABLE = "unsuitable as it stands: use a remedy"
+
+
+def small_c_verdict(c: float) -> str:
+    """The verdict of a kernel whose SVM has ``w'Mw > 0`` only at ``C <= c < 1``."""
+    return f"usable with a small C only (C <= {c:g}), or after a remedy"
+
+
 @dataclass
 class KernelReport:
     """Suitability of a kernel matrix for an SVM, before training.
@@ -30,8 +40,11 @@ class KernelReport:
     verdict : str
         ``"PSD"``, ``"CPD"``, ``"slightly indefinite, usable with care"``, ``"moderately
         indefinite, usable with care"``, ``"strongly indefinite: train with care and compare a
-        remedy"`` or ``"unsuitable"`` (negated CPD, or a class-mean squared distance <= 0 for
-        the labels or a pair of classes).
+        remedy"``, ``"usable with a small C only (C <= c), or after a remedy"`` (the SVM's
+        ``w'Mw > 0`` at ``C <= c`` only, every ``C >= 1`` tried giving ``w'Mw <= 0``) or
+        ``"unsuitable as it stands: use a remedy"`` (negated CPD, a class-mean squared
+        distance <= 0 for the labels or a pair of classes, or ``w'Mw <= 0`` at every ``C``
+        tried). Each names the next step; the last note says it in full.
     is_psd, is_cpd, is_cpsd : bool or None
         Tests on ``K`` and on ``K`` restricted to the complement of ``e``; None when a
         matrix-free estimate cannot decide at its accuracy (the verdict then says
@@ -78,7 +91,7 @@ class KernelReport:
     >>> import indefsvm as isvm
     >>> rep = isvm.check_kernel(-np.eye(3) + 0.1)
     >>> rep.verdict, rep.negated_cpd, sorted(rep.to_dict())[:3]
-    ('unsuitable', True, ['class_mean_sqdist', 'cpd', 'estimated'])
+    ('unsuitable as it stands: use a remedy', True, ['class_mean_sqdist', 'cpd', 'estimated'])
     """
 
     n: int
@@ -102,6 +115,9 @@ class KernelReport:
     pairs: list | None = None
     wmw_by_C: dict | None = None
     nystroem_landmarks: int | None = None
+    #: how the command line names this data (file, labels, kernel options), for the commands
+    #: the notes print (set by ``indefsvm check``); None: they say FILE
+    data_args: str | None = None
 
     def _rows(self):
         sig = self.signature
@@ -267,6 +283,12 @@ def _kernel_call(kernel: dict, head: str, first: str = "") -> str:
     return f"{head}({first}{args}"
 
 
+def _cli_data(r, default: str = "FILE") -> str:
+    """The data part of a command the notes print: what ``indefsvm check`` was given
+    (``data_args``), or ``default`` for a report made in Python."""
+    return getattr(r, "data_args", None) or default
+
+
 def next_step(r) -> str:
     """The call that acts on a kernel report, sized for its ``n``: the remedy search on the
     whole kernel where that is reasonable, Nystroem features past it (code that runs as
@@ -280,7 +302,8 @@ def next_step(r) -> str:
         else:
             code = "search = indefsvm.RemedySearchCV().fit(K, y)"
         return (f"Search the remedies on your folds, choose and refit: {code} (or "
-                "'indefsvm compare FILE --search --save model.skops'); no method wins on "
+                f"'indefsvm compare {_cli_data(r)} --search --save model.skops'); no method "
+                "wins on "
                 "every data set (Chen et al. 2009), search.comparison_ shows the evidence.")
     m = _landmarks(r)
     need = (f" (the negative part needs at least {r.nystroem_landmarks} landmarks, note "
@@ -296,8 +319,8 @@ def next_step(r) -> str:
         call = _kernel_call(kernel, "indefsvm.NystroemSVC") + (
             f", n_components={m}, remedy='krein').fit(X, y)")
         return (f"Train on Krein-space Nystroem features, {why}: clf = {call}{need}; compare "
-                "remedy='krein', 'flip' and 'clip' on a held-out part (or 'indefsvm fit FILE "
-                f"--nystroem {m}').")
+                "remedy='krein', 'flip' and 'clip' on a held-out part (or 'indefsvm fit "
+                f"{_cli_data(r)} --nystroem {m}').")
     return (f"The kernel is given as a matrix, {why}: train the SVM on it as it is, "
             "indefsvm.IndefiniteSVC(kernel='precomputed').fit(K, y) (SMO needs no "
             "decomposition), and search the remedies on a stratified subsample of a few "
@@ -515,6 +538,8 @@ class DistanceReport:
     negative_mass_halves: list | None = None
     metric: str | None = None
     nystroem_landmarks: int | None = None
+    #: how the command line names this data (set by ``indefsvm check``); None: FILE
+    data_args: str | None = None
 
     @property
     def negative_mass(self) -> float:
@@ -706,8 +731,8 @@ def distance_recommendation(r: DistanceReport) -> str:
     if dense_search_fits(r.n):
         search = ("search = indefsvm.RemedySearchCV(kernel=indefsvm.DistanceKernel())"
                   ".fit(D, y) -- every remedy, gamma around the median rule and C on the same "
-                  "folds, the choice refitted (or 'indefsvm compare FILE --distances --search "
-                  "--save model.skops')")
+                  "folds, the choice refitted (or 'indefsvm compare "
+                  f"{_cli_data(r, 'FILE --distances')} --search --save model.skops')")
     else:
         search = (f"at n = {r.n} the remedies' eigendecompositions take minutes to hours: "
                   "train indefsvm.IndefiniteSVC on indefsvm.DistanceKernel() as it is, and "
@@ -725,7 +750,8 @@ def distance_recommendation(r: DistanceReport) -> str:
                 f"indefsvm.NystroemSVC(metric={r.metric!r}, n_components={comps}, "
                 f"remedy='krein').fit(X, y) (the negative part of exp(-gamma d^2) at the "
                 f"median gamma needs at least {m} landmarks on the sample"
-                + (f"; or 'indefsvm fit FILE --metric {r.metric} --nystroem {comps}'"
+                + (f"; or 'indefsvm fit {_cli_data(r, 'FILE --metric ' + r.metric)} "
+                   f"--nystroem {comps}'"
                    if r.metric in ("dtw", "levenshtein") else "")
                 + "), and search C and the remedies on a stratified subsample of a few "
                 "thousand objects.")

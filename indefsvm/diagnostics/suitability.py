@@ -13,7 +13,7 @@ from .._threads import effective_threads, sized_by
 from .._validation import check_finite_array, check_kernel_matrix, check_memory, plain_label
 from ..kernels import canonical_name, kernel_matrix
 from .eta import eta_scan
-from .report import KernelReport, build_notes
+from .report import UNSUITABLE, KernelReport, build_notes, small_c_verdict
 from .spectrum import (
     UNDECIDED,
     _undecided,
@@ -237,8 +237,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         (strongly) indefinite whatever the mass.
     wmw_C : tuple of float, "auto" or None, default="auto"
         With two-class labels, the SVM is trained (SMO, ``tol=1e-3``) at each of these ``C``
-        and its ``w'Mw`` (Haasdonk 2005, §7.4) reported in ``KernelReport.wmw_by_C``: the
-        verdict is "unsuitable" when every ``C >= 1`` gives ``w'Mw <= 0``. ``None`` skips
+        and its ``w'Mw`` (Haasdonk 2005, §7.4) reported in ``KernelReport.wmw_by_C``: when
+        every ``C >= 1`` gives ``w'Mw <= 0`` the verdict is "usable with a small C only
+        (C <= c), or after a remedy" if a smaller ``C`` gives ``w'Mw > 0``, "unsuitable as
+        it stands: use a remedy" if none does. ``None`` skips
         the fits (they cost a few SMO runs). ``"auto"``: ``(0.1, 1, 10, 100)`` with the
         dense and LDL methods, no fits with the matrix-free ones (an SMO run on 10^5 samples
         takes longer than the whole check; give the ``C`` values to run them anyway).
@@ -396,8 +398,11 @@ def _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, thr
     negated = bool(n > 1 and sp.restricted_max <= sp.tol and sp.restricted_min < -sp.tol)
     bad_pairs = [p for p in (pairs or []) if p["class_mean_sqdist"] <= 0]
     kind = indefiniteness(sig, thresholds)
+    # w'Mw by C: none sensible at C >= 1 -- and none at all (unsuitable), or only below 1
+    # (usable with that small C); a verdict that names its next step, as the notes do
     no_sensible_C = wmw is not None and all(v <= 0 for c, v in wmw.items() if c >= 1.0) \
         and any(c >= 1.0 for c in wmw)
+    small_C = [c for c, v in (wmw or {}).items() if v > 0] if no_sensible_C else []
     undecided = _undecided(sp, cpd)
     if undecided:
         verdict = UNDECIDED
@@ -405,8 +410,11 @@ def _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, thr
         verdict = "PSD"
     elif cpd.is_cpd:
         verdict = "CPD"
-    elif negated or (dcm is not None and dcm <= 0) or bad_pairs or no_sensible_C:
-        verdict = "unsuitable"
+    elif negated or (dcm is not None and dcm <= 0) or bad_pairs or \
+            (no_sensible_C and not small_C):
+        verdict = UNSUITABLE
+    elif small_C:
+        verdict = small_c_verdict(max(small_C))
     elif kind == "strongly indefinite":
         verdict = "strongly indefinite: train with care and compare a remedy"
     else:

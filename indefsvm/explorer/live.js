@@ -14,6 +14,7 @@ var IndefsvmLive = (function () {
   var EPS = 2.220446049250313e-16;
   var TAU = 1e-12;
   var UNDECIDED = "undecided at this accuracy";
+  var UNSUITABLE = "unsuitable as it stands: use a remedy";  // report.UNSUITABLE
   // the band around the zero threshold tol in which the page's eigenvalues and LAPACK's
   // (of the library's kernel, whose entries may differ from the page's in the last bit) may
   // fall on different sides of tol: tol +- AMBIGUOUS sqrt(n) eps max|lambda|. Measured on
@@ -322,8 +323,13 @@ var IndefsvmLive = (function () {
       else if (cpd) verdict = "CPD";
       else {
         if (wmw === null) wmw = wmwOf();
-        var noSensible = WMW_C.every(function (C, j) { return C < 1 || wmw[j] <= 0; });
-        if (negated || dcm <= 0 || noSensible) verdict = "unsuitable";
+        // as suitability._assemble: no sensible C >= 1, and none at all (unsuitable) or
+        // only below 1 (usable with that small C)
+        var noSensible = WMW_C.every(function (C, j) { return C < 1 || wmw[j] <= 0; }) &&
+          WMW_C.some(function (C) { return C >= 1; });
+        var smallC = noSensible ? WMW_C.filter(function (C, j) { return wmw[j] > 0; }) : [];
+        if (negated || dcm <= 0 || (noSensible && smallC.length === 0)) verdict = UNSUITABLE;
+        else if (smallC.length > 0) verdict = "usable with a small C only (C <= " + fmtG(Math.max.apply(null, smallC), 6) + "), or after a remedy";
         else if (kind === "strongly indefinite") verdict = "strongly indefinite: train with care and compare a remedy";
         else verdict = kind + ", usable with care";
       }

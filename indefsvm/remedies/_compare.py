@@ -74,7 +74,8 @@ def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed):
         t0 = time.perf_counter()
         if name == "k-NN":
             model = GridSearchCV(est, {"n_neighbors": [1, 3, 5, 7, 9]},
-                                 cv=StratifiedKFold(inner_cv, shuffle=True, random_state=seed))
+                                 cv=StratifiedKFold(inner_cv, shuffle=seed is not None,
+                                                    random_state=seed))
             model.fit(D[np.ix_(train, train)], y[train])
             pred = model.predict(D[np.ix_(test, train)])
             err = float(np.mean(pred != y[test]))
@@ -83,7 +84,7 @@ def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed):
             if param_grid:
                 grid = {_c_param(est): list(param_grid.get("C", [1.0]))}
                 model = GridSearchCV(clone(est), grid, cv=StratifiedKFold(
-                    inner_cv, shuffle=True, random_state=seed))
+                    inner_cv, shuffle=seed is not None, random_state=seed))
             else:
                 model = clone(est)
             model.fit(Ktr, y[train])
@@ -337,7 +338,9 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         Any other key is an error: to tune the kernel's ``gamma`` too, and to get the
         chosen model refitted, use :class:`~indefsvm.RemedySearchCV`.
     random_state : int or None
-        Seed of the fold shuffling.
+        Seed of the fold shuffling; ``None``: no shuffling, stratified folds in the order of
+        the samples (the folds of :class:`~indefsvm.RemedySearchCV` and of scikit-learn's
+        ``cv=k``).
     n_jobs : int, optional
         Outer folds run in parallel (joblib's convention; ``None`` is one).
     methods : list of str, optional
@@ -406,7 +409,9 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
                          f"{sorted(available) + ['k-NN']}.")
     ests = {m: (KNeighborsClassifier(metric="precomputed") if m == "k-NN" else available[m])
             for m in names}
-    folds = list(StratifiedKFold(cv, shuffle=True, random_state=random_state).split(K, y))
+    # None: no shuffling, as RemedySearchCV and scikit-learn's cv=k (the same folds)
+    folds = list(StratifiedKFold(cv, shuffle=random_state is not None,
+                                 random_state=random_state).split(K, y))
     seed = None if random_state is None else int(np.random.RandomState(random_state).randint(
         2**31 - 1))
     from .._logging import enable, logger
