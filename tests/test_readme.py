@@ -1,6 +1,7 @@
 """The README's first lines are the two set-up commands, and its Python example runs."""
 
 import pathlib
+import re
 
 README = pathlib.Path(__file__).parent.parent / "README.md"
 
@@ -58,9 +59,13 @@ def test_the_newcomer_path_runs_as_printed(tmp_path, monkeypatch, capsys):
         capsys.readouterr()
         assert main(shlex.split(line)[1:]) == 0, line
         outputs.append(capsys.readouterr())
-    # each check names the command the next line runs
-    assert "'indefsvm compare FILE --search --save model.skops'" in outputs[0].out
-    assert "'indefsvm compare FILE --distances --search --save model.skops'" in outputs[3].out
-    assert "--nystroem" in outputs[6].out and "NystroemSVC(" in outputs[6].out
+    # each check names the command the next line runs, for the data it was given
+    assert "'indefsvm compare K.npy --labels y.txt --search --save model.skops'" \
+        in outputs[0].out
+    assert ("'indefsvm compare D.npy --labels y.txt --distances --search --save model.skops'"
+            in outputs[3].out)
+    assert re.search(r"'indefsvm fit big\.csv --label-column 0 --kernel sigmoid --gamma 0\.05 "
+                     r"--coef0 -1 --nystroem \d+'", outputs[6].out)
+    assert "NystroemSVC(" in outputs[6].out
     for i, rows in ((2, 70), (5, 70), (8, 500)):
         assert len(outputs[i].out.split()) == rows  # one prediction per row

@@ -293,8 +293,6 @@ def data_args(args) -> str:
 
     out = [shlex.quote(args.file)] if getattr(args, "file", None) else (
         ["--dataset", args.dataset] if getattr(args, "dataset", None) else ["FILE"])
-    if getattr(args, "distances", False) is True:
-        out.append("--distances")
     for opt, attr in (("--labels", "labels"), ("--label-column", "label_column"),
                       ("--n-features", "n_features")):
         value = getattr(args, attr, None)
@@ -302,6 +300,8 @@ def data_args(args) -> str:
             out += [opt, shlex.quote(str(value))]
     if getattr(args, "zero_based", False):
         out.append("--zero-based")
+    if getattr(args, "distances", False) is True:
+        out.append("--distances")
     given = getattr(args, "explicit", [])
     for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"), ("--coef0", "coef0"),
                       ("--degree", "degree"), ("--p", "pe_p"), ("--rho", "rho")):
