@@ -110,14 +110,21 @@ def test_the_page_loads_nothing_from_the_network(page):
 
 def test_readouts_are_the_frames_numbers(page, explorer):
     first = _assert_readouts_are_the_frame(page, explorer)
-    # the middle of every slider, remedy "none"
-    assert first["params"] == {"gamma": 1.0, "coef0": 0.0} and first["C"] == 1.0
-    assert first["remedy"] == "none"
+    # Explorer.start: remedy "none", the sensible model with the best training accuracy
+    # (here gamma 0.3, coef0 -1, C 1)
+    assert explorer.start == {"idx": [0, 0, 1], "remedy": 0}
+    assert first["params"] == {"gamma": 0.3, "coef0": -1.0} and first["C"] == 1.0
+    assert first["remedy"] == "none" and first["sanity_verdict"] == "sensible"
 
 
 def test_sliders_move_with_the_keyboard_and_change_readouts_and_drawing(page, explorer):
     from selenium.webdriver.common.keys import Keys
 
+    # from the middle of every slider
+    js = ("var s = document.getElementById(arguments[0]); s.value = arguments[1];"
+          "s.dispatchEvent(new Event('input'));")
+    for name in ("gamma", "coef0", "C"):
+        page.execute_script(js, f"slider-{name}", 1)
     plane_before = page.find_element("id", "plane").screenshot_as_png
     before = _frame(page)
     slider = page.find_element("id", "slider-C")

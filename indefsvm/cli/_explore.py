@@ -14,7 +14,7 @@ from ._progress import _LogBar, _say
 
 #: the data when none is given: two interleaved half moons in the plane (every panel of the
 #: page, the input plane included, has something to show)
-DEMO = "two moons: 120 points, sklearn.datasets.make_moons(noise=0.25, random_state=0)"
+DEMO = "two moons, sklearn.datasets.make_moons(noise=0.25, random_state=0)"
 
 
 def _grid_item(text: str):
@@ -152,11 +152,13 @@ def run(args) -> int:
                                          "geometry of the SVM")
     page = ex.to_html()
     _atomic_write(out, lambda tmp: open(tmp, "w", encoding="utf-8").write(page))
-    print(ex)
     counts = {}
     for f in ex.to_dict()["frames"]:
         counts[f["sanity_verdict"]] = counts.get(f["sanity_verdict"], 0) + 1
-    print("models: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    dims = [f"{k} {len(v)}" for k, v in ex.grid["params"].items()]
+    dims += [f"C {len(ex.grid['C'])}", f"remedy {len(ex.grid['remedies'])}"]
+    print(f"{len(ex)} frames built in {ex.build_seconds:.1f} s ({' x '.join(dims)}); models: "
+          + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     print(f"page written to {out} ({len(page.encode()) / 1e6:.2f} MB): open it in a browser")
     if args.link:
         if ex.live:

@@ -132,8 +132,43 @@ class Explorer:
         str
         """
         payload = {**self._data, "kernel": self.kernel, "classes": self.classes,
-                   "grid": self.grid, "kernels": self._kernels, "frames": self._frames}
+                   "grid": self.grid, "kernels": self._kernels, "frames": self._frames,
+                   "start": self.start}
         return render_page(payload)
+
+    @property
+    def start(self) -> dict:
+        """The frame the page opens on: of the first remedy's frames (``"none"`` by
+        default), a sensible model (``w'Mw > 0``) with the highest training accuracy, the
+        one nearest the middle of the grid among equals.
+
+        Returns
+        -------
+        dict
+            ``{"idx": [index of each kernel parameter's value, ..., index of C],
+            "remedy": 0}``, the page's slider positions.
+        """
+        g = self.grid
+        sizes = [len(v) for v in g["params"].values()] + [len(g["C"])]
+        mid = [(s - 1) / 2 for s in sizes]
+        n_rem, n_c = len(g["remedies"]), sizes[-1]
+        best, best_key = None, None
+        for i, f in enumerate(self._frames):
+            # the frames' order: kernel parameters outermost, then the remedy, then C
+            c, rest = i % n_c, i // n_c
+            if rest % n_rem != 0:
+                continue
+            rest //= n_rem
+            idx = []
+            for s in reversed(sizes[:-1]):
+                idx.append(rest % s)
+                rest //= s
+            idx = idx[::-1] + [c]
+            key = (f.get("sanity_verdict") == "sensible", f.get("train_accuracy", 0.0),
+                   -sum(abs(a - m) for a, m in zip(idx, mid, strict=True)))
+            if best_key is None or key > best_key:
+                best, best_key = idx, key
+        return {"idx": best or [int(m) for m in mid], "remedy": 0}
 
     def save(self, path) -> Path:
         """Write the page to ``path``.

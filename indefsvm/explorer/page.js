@@ -8,8 +8,10 @@
   var paramNames = Object.keys(D.grid.params);
   var axes = paramNames.map(function (k) { return { name: k, values: D.grid.params[k] }; });
   axes.push({ name: "C", values: D.grid.C });
-  var state = { idx: axes.map(function (a) { return Math.floor((a.values.length - 1) / 2); }),
-                remedy: 0 };
+  // the opening frame: Explorer.start (a sensible model with the best training accuracy),
+  // else the middle of the grid (a page written before the field)
+  var state = D.start ? { idx: D.start.idx.slice(), remedy: D.start.remedy } :
+    { idx: axes.map(function (a) { return Math.floor((a.values.length - 1) / 2); }), remedy: 0 };
   var previous = null;
   // what the panels draw: the explorer's points, or the live points (live mode)
   var view = { points: D.input ? D.input.points : null, labels: D.labels,
@@ -100,7 +102,7 @@
     ["lam_min", "lambda_min of K"], ["lam_max", "lambda_max of K"],
     ["class_mean_sqdist", "class-mean sq. distance c'Kc"],
     ["kernel_verdict", "check_kernel verdict"],
-    ["w_M_w", "w'Mw (sanity_report)"],
+    ["w_M_w", "w'Mw, all p + q axes (sanity_report)"],
     ["sanity_verdict", "sanity_report verdict"],
     ["converged", "SMO converged"], ["n_iter", "SMO iterations"],
     ["kkt_gap", "KKT gap"], ["objective", "dual objective F(alpha)"],
@@ -157,6 +159,32 @@
   }
 
   // -- the spectrum -----------------------------------------------------------------------
+  // symlog ticks at readable values: 0 and +-10^k from the linear part up to the largest
+  // |lambda| (at most three a side, the largest powers kept)
+  function spectrumTicks(big, lin) {
+    var out = [0], lo = Math.ceil(Math.log10(lin) - 1e-9), hi = Math.floor(Math.log10(big) + 1e-9);
+    var step = Math.max(1, Math.ceil((hi - lo + 1) / 3));
+    for (var k = hi; k >= lo; k -= step) {
+      var v = Number(Math.pow(10, k).toPrecision(1));
+      out.push(v, -v);
+    }
+    return out;
+  }
+  // a power of ten as people write it: 0.001 ... 1000, else 1e-5, -1e6
+  function tickText(v) {
+    if (v === 0) return "0";
+    var k = Math.round(Math.log10(Math.abs(v)));
+    return k >= -3 && k <= 4 ? String(v) : (v < 0 ? "-" : "") + "1e" + k;
+  }
+  // index ticks: 1 and multiples of a step of 1, 2 or 5 x 10^k, about five of them
+  function indexTicks(n) {
+    var raw = Math.max(n / 5, 1), p = Math.pow(10, Math.floor(Math.log10(raw)));
+    var step = [1, 2, 5, 10].map(function (m) { return m * p; })
+      .filter(function (s) { return s >= raw; })[0];
+    var out = [1];
+    for (var k = step; k <= n; k += step) if (k > 1) out.push(k);
+    return out;
+  }
   function renderSpectrum(f) {
     var svg = document.getElementById("spectrum");
     clear(svg);
@@ -173,19 +201,24 @@
     el("line", { x1: L, x2: W - R, y1: sy(0), y2: sy(0), stroke: "#444", "stroke-dasharray": "4 3" }, svg);
     el("rect", { x: L, width: W - R - L, y: sy(t(f.zero_tol)), height: Math.max(sy(-t(f.zero_tol)) - sy(t(f.zero_tol)), 1),
                  fill: "#bbb", opacity: 0.5 }, svg);
-    [-big, -Math.sqrt(big * lin), 0, Math.sqrt(big * lin), big].forEach(function (v) {
+    spectrumTicks(big, lin).forEach(function (v) {
       el("line", { x1: L - 4, x2: L, y1: sy(t(v)), y2: sy(t(v)), stroke: "#777" }, svg);
-      text(svg, L - 6, sy(t(v)) + 3, fmt(Number(v.toPrecision(2))), { "class": "tick", "text-anchor": "end" });
+      text(svg, L - 6, sy(t(v)) + 3, tickText(v), { "class": "tick tick-y", "text-anchor": "end" });
+    });
+    el("line", { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: "#777" }, svg);
+    indexTicks(n).forEach(function (k) {
+      el("line", { x1: sx(k - 1), x2: sx(k - 1), y1: H - B, y2: H - B + 4, stroke: "#777" }, svg);
+      text(svg, sx(k - 1), H - B + 13, String(k), { "class": "tick tick-x", "text-anchor": "middle" });
     });
     el("line", { x1: L, x2: L, y1: T, y2: H - B, stroke: "#777" }, svg);
     text(svg, 14, (T + H - B) / 2, "eigenvalue (symlog)", { "class": "axis-label", "text-anchor": "middle",
          transform: "rotate(-90 14 " + (T + H - B) / 2 + ")" });
-    text(svg, (L + W - R) / 2, H - B + 16, "index, largest first", { "class": "axis-label", "text-anchor": "middle" });
+    text(svg, (L + W - R) / 2, H - B + 26, "index, largest first", { "class": "axis-label", "text-anchor": "middle" });
     lam.forEach(function (v, i) {
       var c = v > f.zero_tol ? COL.pos : (v < -f.zero_tol ? COL.negeig : COL.zero);
       el("circle", { cx: sx(i), cy: sy(t(v)), r: n > 300 ? 1.6 : 2.6, fill: c }, svg);
     });
-    var ly = H - B + 34;
+    var ly = H - B + 40;
     [[COL.pos, "positive (p = " + f.signature[0] + ")"], [COL.negeig, "negative (q = " + f.signature[1] + ")"],
      [COL.zero, "zero: |lambda| <= tol (z = " + f.signature[2] + ")"]].forEach(function (e, i) {
       var x = L + 6 + (i % 2) * 150, y = ly + Math.floor(i / 2) * 16;
@@ -246,7 +279,10 @@
     el("rect", { x: L, y: T, width: S, height: S, fill: "#fafafa", stroke: "#ccc" }, svg);
     el("clipPath", { id: "plane-clip" }, svg).appendChild(el("rect", { x: L, y: T, width: S, height: S }));
     var g = el("g", { "clip-path": "url(#plane-clip)" }, svg);
-    text(svg, L, 16, "pseudo-Euclidean plane: in this plane w'Mw = " + fmt(f.plane_w_M_w), { "class": "panel-title" });
+    text(svg, L, 16, "pseudo-Euclidean plane: 2 of the p + q axes", { "class": "panel-title" });
+    // not the readout's w'Mw (every axis): the part of it these two axes hold
+    text(svg, L, 30, "w'Mw of w projected on this plane = " + fmt(f.plane_w_M_w) +
+         " (all axes: " + fmt(f.w_M_w) + ")", { "class": "legend-text", id: "plane-wmw" });
     text(svg, L + S / 2, T + S + 18, "x: " + f.plane_axes[0] + " (lambda " + fmt(f.plane_eigenvalues[0]) + ")",
          { "class": "axis-label", "text-anchor": "middle" });
     text(svg, 14, T + S / 2, "y: " + f.plane_axes[1] + (f.plane_M[1] < 0 ? " (imaginary)" : ""),
