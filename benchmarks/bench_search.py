@@ -70,13 +70,13 @@ def _cost_sets():
 
 
 def _class_sets():
-    """200 generated samples (10 features, 6 informative) in 2, 6 and 10 classes, L1
+    """200 generated samples (10 features, 6 informative) in 2, 6, 9 and 10 classes, L1
     distances: how the search's cost grows with the number of one-vs-one problems."""
     from scipy.spatial.distance import cdist
     from sklearn.datasets import make_classification
 
     out = []
-    for k in (2, 6, 10):
+    for k in (2, 6, 9, 10):
         X, y = make_classification(n_samples=200, n_features=10, n_informative=6,
                                    n_redundant=0, n_classes=k, n_clusters_per_class=1,
                                    random_state=0)
