@@ -10,6 +10,7 @@ import numpy as np
 from ..exceptions import DataFileError
 from ._args import (
     DISTANCE_KINDS,
+    REMEDIES,
     _add_data_args,
     _add_kernel_args,
     _common,
@@ -91,6 +92,7 @@ def run(args) -> int:
                                param_grid={"C": args.C_grid} if args.C_grid else None,
                                random_state=args.seed, n_jobs=args.n_jobs,
                                class_weight="balanced" if args.balanced else None,
+                               methods=_with_reference(args.methods),
                                verbose=bar.active or args.verbose)
     command = None
     if cmp.recommended is not None:
@@ -110,6 +112,32 @@ def run(args) -> int:
     if args.out:
         _write_compare_page(args, cmp, K, desc, precomputed, "compare", "compared")
     return 0
+
+
+#: compare --methods: the command line's names of the methods of the remedy table
+def _methods(text: str) -> list:
+    import argparse
+
+    from ..remedies._methods import INDEF, KNN
+
+    names = {"svm": INDEF, **REMEDIES, "knn": KNN}
+    out = []
+    for word in (w.strip().lower() for w in text.split(",")):
+        if word not in names:
+            raise argparse.ArgumentTypeError(
+                f"unknown method {word!r}; choose from {', '.join(names)}")
+        if names[word] not in out:
+            out.append(names[word])
+    if not out:
+        raise argparse.ArgumentTypeError("give at least one method")
+    return out
+
+
+def _with_reference(methods):
+    """--methods with the indefinite SVM added (every comparison's reference)."""
+    from ..remedies._methods import INDEF
+
+    return None if methods is None else ([INDEF] + [m for m in methods if m != INDEF])
 
 
 def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
@@ -195,7 +223,8 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
     kernel = _distance_kernel(args) if args.distances else None
     X = D if args.distances else K
     search = RemedySearchCV(kernel=kernel, param_grid=grid or None, cv=args.cv,
-                            rule=args.rule or "best", random_state=args.seed,
+                            methods=args.methods, rule=args.rule or "best",
+                            random_state=args.seed,
                             class_weight="balanced" if args.balanced else None,
                             n_jobs=args.n_jobs)
     n_gamma = (len(args.gamma_grid) if args.gamma_grid else
@@ -216,11 +245,21 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
     cmp = search.comparison_
     params = {k: v for k, v in search.best_params_.items() if k != "method"}
     command = fit_command(args, search.best_method_, {"C": 1.0, **params}, precomputed)
-    saved = None
-    if args.save and search.best_method_ != "k-NN":
+    from ..remedies._methods import KNN
+
+    saved = stand_in = None
+    model = search.best_estimator_
+    if args.save and search.best_method_ == KNN:
+        # a file holds an SVM, not the k-NN rule: every search ends in a model, the best
+        # method a file can hold, said as such with its own fit line
+        stand_in = _best_savable(search)
+        if stand_in is not None:
+            model = search.fit_method(stand_in[0], X, y)
+            command = fit_command(args, stand_in[0], {"C": 1.0, **stand_in[1]}, precomputed)
+    if args.save and (search.best_method_ != KNN or stand_in is not None):
         import skops.io as sio
 
-        _atomic_write(args.save, lambda tmp: sio.dump(search.best_estimator_, tmp))
+        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
         saved = args.save
     if args.json:
         print(json.dumps({**cmp.to_dict(), "best_method": search.best_method_,
@@ -229,10 +268,12 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
                          indent=2, default=str))
     else:
         print(cmp)
-        shown = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
-                          for k, v in params.items())
-        print(f"\nChosen ({search.rule} rule): {search.best_method_}, {shown}; "
+        print(f"\nChosen ({search.rule} rule): {search.best_method_}, {_shown(params)}; "
               f"cross-validated accuracy {100 * search.best_score_:.2f} %.")
+        if stand_in is not None:
+            print(f"k-NN has no model file: saved instead the best method a file can hold, "
+                  f"{stand_in[0]} ({_shown(stand_in[1])}; cross-validated accuracy "
+                  f"{100 * stand_in[2]:.2f} %).")
         print(f"To train it again: {command}")
         if saved:
             print(f"model saved to {saved} (refitted on all {K.shape[0]} samples; "
@@ -240,10 +281,31 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
     if args.out:
         _write_compare_page(args, cmp, K, desc, precomputed, "search", "searched")
     if args.save and saved is None:
-        raise CLIError(f"the search chose k-NN, which 'indefsvm predict' cannot apply: no "
-                       f"model was saved to {args.save}. Search the SVM methods only, or use "
-                       "scikit-learn's KNeighborsClassifier(metric='precomputed').")
+        raise CLIError(f"the search compared k-NN only, which 'indefsvm predict' cannot "
+                       f"apply: no model was saved to {args.save}. Add SVM methods to "
+                       "--methods, or use scikit-learn's "
+                       "KNeighborsClassifier(metric='precomputed').")
     return 0
+
+
+def _shown(params: dict) -> str:
+    return ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
+                     for k, v in params.items())
+
+
+def _best_savable(search):
+    """(method, params, score) of the best-scored method other than k-NN, or None."""
+    from ..remedies._methods import KNN
+
+    res = search.cv_results_
+    best = None
+    for i, m in enumerate(res["method"]):
+        s = res["mean_test_score"][i]
+        if m == KNN or s != s:  # k-NN, or a point that failed (NaN)
+            continue
+        if best is None or s > best[2]:
+            best = (m, {k: v for k, v in res["params"][i].items() if k != "method"}, float(s))
+    return best
 
 
 def add_parser(sub) -> None:
@@ -257,6 +319,10 @@ def add_parser(sub) -> None:
                          help="distance matrix for the k-NN rule (default: from the kernel, or "
                               "FILE itself with --distances)")
     compare.add_argument("--cv", type=_positive_int, default=5, help="outer folds (default 5)")
+    compare.add_argument("--methods", type=_methods, default=None, metavar="M1,M2,...",
+                         help="the candidates, comma-separated: svm (the kernel as it is), "
+                              + ", ".join(REMEDIES) + ", knn (default: all; the indefinite "
+                              "SVM is always compared, as the reference)")
     compare.add_argument("--C-grid", type=_float_list, default=None, dest="C_grid",
                          metavar="C1,C2,...", help="choose C by inner CV from these values")
     compare.add_argument("--search", action="store_true",

@@ -598,6 +598,45 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                              "are flip's; it differs in cost, not accuracy.")
         return out
 
+    def fit_method(self, method: str, X, y):
+        """The estimator of ``method`` at its own best cross-validated grid point, fitted on
+        ``X``, ``y`` -- e.g. the best method a file can hold when the search chose k-NN.
+
+        Parameters
+        ----------
+        method : str
+            One of the searched methods (``cv_results_["method"]``).
+        X, y : array-like
+            The data the search was fitted on (or new training data of the same form).
+
+        Returns
+        -------
+        estimator
+            Fitted on ``X``, ``y`` with the parameters of the method's best-scored row of
+            ``cv_results_``.
+
+        Examples
+        --------
+        >>> import indefsvm as isvm
+        >>> X, y = isvm.datasets.load_heart(return_X_y=True)
+        >>> K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+        >>> s = isvm.RemedySearchCV(methods=["indefinite SVM", "flip", "k-NN"],
+        ...                         param_grid={"C": [1.0]}, cv=3).fit(K, y)
+        >>> s.fit_method("flip", K, y).predict(K[:2]).shape
+        (2,)
+        """
+        check_is_fitted(self, "cv_results_")
+        res = self.cv_results_
+        rows = [i for i, m in enumerate(res["method"]) if m == method]
+        if not rows:
+            raise ValueError(f"method {method!r} was not searched; the searched methods are "
+                             f"{sorted(set(res['method']))}.")
+        scores = np.where(np.isnan(res["mean_test_score"][rows]), -np.inf,
+                          res["mean_test_score"][rows])
+        # the method's best point; among equal scores the first of the grid (the simplest)
+        best = rows[int(np.argmax(scores))]
+        return self._build(res["params"][best]).fit(X, y)
+
     def _build(self, params):
         """The estimator of a method with its parameters (what ``refit`` fits)."""
         m = params["method"]

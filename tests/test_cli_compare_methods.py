@@ -1,0 +1,69 @@
+"""Issue 45, item 5: every search ends in a model -- ``compare --methods`` restricts the
+candidates, and when the search chooses k-NN (which no model file holds) the best method a
+file can hold is saved instead, said, with its own fit line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import skops.io as sio
+
+import indefsvm as isvm
+from indefsvm.cli import main
+
+HEART_SIGMOID = ["--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.5", "--coef0", "1"]
+
+
+def test_methods_restrict_the_comparison(capsys):
+    assert main(["compare", *HEART_SIGMOID, "--methods", "flip,clip", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    # the indefinite SVM is always there: the reference of every comparison
+    assert sorted(got["methods"]) == sorted(["indefinite SVM", "flip", "clip"])
+
+
+def test_a_search_that_chooses_k_nn_saves_the_best_savable_method(tmp_path, capsys):
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=1.0)
+    ref = isvm.RemedySearchCV(methods=["k-NN", "flip"]).fit(K, y)
+    assert ref.best_method_ == "k-NN"  # the case this test is about
+    out = tmp_path / "m.skops"
+    assert main(["compare", *HEART_SIGMOID, "--search", "--methods", "knn,flip",
+                 "--save", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Chosen (best rule): k-NN" in text
+    assert "saved instead the best method a file can hold, flip" in text
+    assert "--remedy flip" in text  # its own fit line, not k-NN's sentence
+    model = sio.load(out, trusted=sio.get_untrusted_types(file=out))
+    want = ref.fit_method("flip", K, y)
+    np.testing.assert_array_equal(model.predict(K), want.predict(K))
+    np.testing.assert_allclose(model.decision_function(K), want.decision_function(K),
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_a_search_of_k_nn_alone_cannot_save(tmp_path, capsys):
+    out = tmp_path / "m.skops"
+    assert main(["compare", *HEART_SIGMOID, "--search", "--methods", "knn",
+                 "--save", str(out)]) == 1
+    assert "compared k-NN only" in capsys.readouterr().err and not out.exists()
+
+
+def test_unknown_methods_are_a_usage_error(capsys):
+    assert main(["compare", *HEART_SIGMOID, "--methods", "flip,bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown method 'bogus'" in err and "advanced-shift" in err
+
+
+def test_fit_method_refits_a_methods_best_point():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=1.0)
+    s = isvm.RemedySearchCV(methods=["indefinite SVM", "clip"],
+                            param_grid={"C": [0.1, 1.0]}).fit(K, y)
+    rows = [i for i, m in enumerate(s.cv_results_["method"]) if m == "clip"]
+    best = rows[int(np.argmax(s.cv_results_["mean_test_score"][rows]))]
+    C = s.cv_results_["params"][best]["C"]
+    got = s.fit_method("clip", K, y)
+    assert got.named_steps["svm"].C == C
+    with pytest.raises(ValueError, match="was not searched"):
+        s.fit_method("flip", K, y)
