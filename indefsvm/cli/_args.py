@@ -132,11 +132,50 @@ def _add_kernel_args(p: argparse.ArgumentParser) -> None:
                         "(default 0.7 x the number of features)")
 
 
+def _class_weight(text: str):
+    """--class-weight: "balanced", or LABEL:W pairs as LIBSVM's -wi (C of class LABEL is
+    W times C); a label reads as a number when it is one (as the labels files are read)."""
+    text = text.strip()
+    if text == "balanced":
+        return "balanced"
+    out = {}
+    for part in text.split(","):
+        label, sep, weight = part.rpartition(":")
+        label = label.strip()
+        if not sep or not label:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not LABEL:WEIGHT; give 'balanced' or pairs such as "
+                "1:10,-1:1 (LIBSVM's -w1 10 -w-1 1)")
+        try:
+            w = float(weight)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"the weight of class {label} must be a number; got {weight.strip()!r}") from None
+        if not (w > 0 and w < float("inf")):
+            raise argparse.ArgumentTypeError(
+                f"the weight of class {label} must be > 0 and finite; got {weight.strip()}")
+        key = label
+        for kind in (int, float):
+            try:
+                key = kind(label)
+                break
+            except ValueError:
+                continue
+        if key in out:
+            raise argparse.ArgumentTypeError(f"class {label} is given twice")
+        out[key] = w
+    return out
+
+
 def _add_model_args(p: argparse.ArgumentParser, C_default: float | None = 1.0) -> None:
     _add_kernel_args(p)
     p.add_argument("-C", "--C", type=float, default=C_default, dest="C",
                    help="box bound C" + (f" (default {C_default:g})" if C_default is not None
                                          else " (default: chosen by a small CV grid)"))
+    p.add_argument("--class-weight", type=_class_weight, default=None, metavar="W",
+                   help="per-class weights of C: 'balanced' (n / (n_classes n_c)), or "
+                        "LABEL:W,... as LIBSVM's -wi (class LABEL gets W x C; others 1; "
+                        "a first label with a minus sign: --class-weight=-1:2)")
     p.add_argument("--tol", type=float, default=1e-3, help="KKT gap tolerance")
     p.add_argument("--max-iter", type=int, default=None, help="iteration cap")
     p.add_argument("--cache-size", type=float, default=200.0, help="kernel cache in MB")

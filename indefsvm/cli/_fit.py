@@ -18,7 +18,7 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_classes, _check_output_file, _load
+from ._io import _atomic_write, _check_class_weight, _check_classes, _check_output_file, _load
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
 from ._progress import _bar, _LogBar
 from ._size import refuse_too_big
@@ -59,6 +59,7 @@ def run(args) -> int:
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
     X, y, desc, precomputed = _load(args)
     _check_classes(y, args.cv)
+    _check_class_weight(args, y)
     if getattr(args, "nystroem", None) is not None:
         _check_landmarks(args, X.shape[0])  # said before the search and the fit
     elif args.remedy is not None:

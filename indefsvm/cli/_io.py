@@ -291,6 +291,20 @@ def _load(args, *, need_labels: bool = True):
     return X, y, path, False
 
 
+def _check_class_weight(args, y) -> None:
+    """--class-weight LABEL:W names classes of the labels (said with the labels there are,
+    before any fit; scikit-learn's own message names neither the option nor the labels)."""
+    weights = getattr(args, "class_weight", None)
+    if not isinstance(weights, dict):
+        return
+    labels = list(np.unique(y))
+    unknown = [k for k in weights if not any(k == c for c in labels)]
+    if unknown:
+        shown = ", ".join(str(c) for c in labels[:10]) + (" ..." if len(labels) > 10 else "")
+        raise CLIError(f"--class-weight names class {unknown[0]}, which the labels do not "
+                       f"hold; their classes are {shown}.", EXIT_USAGE)
+
+
 def _check_classes(y, cv: int = 0) -> None:
     labels, counts = np.unique(y, return_counts=True)
     if labels.shape[0] < 2:

@@ -48,7 +48,8 @@ def _estimator(args, precomputed: bool):
             kernel="precomputed", C=args.C, tol=args.tol, max_iter=args.max_iter,
             cache_size=args.cache_size, wss=args.wss, init=args.init,
             shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
-            verbose=args.verbose, n_jobs=args.n_jobs)
+            verbose=args.verbose, n_jobs=args.n_jobs,
+            class_weight=getattr(args, "class_weight", None))
         _check_estimator_params(svc)
         return Pipeline([("distancekernel", _distance_kernel(args)), ("indefinitesvc", svc)])
 
@@ -61,7 +62,8 @@ def _estimator(args, precomputed: bool):
         coef0=args.coef0, degree=args.degree, tol=args.tol, max_iter=args.max_iter,
         cache_size=args.cache_size, wss=args.wss, init=args.init,
         shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
-        kernel_params=kernel_params, verbose=args.verbose, n_jobs=args.n_jobs)
+        kernel_params=kernel_params, verbose=args.verbose, n_jobs=args.n_jobs,
+        class_weight=getattr(args, "class_weight", None))
     _check_estimator_params(clf)
     return clf
 
@@ -99,10 +101,11 @@ def _remedy_estimator(args, precomputed: bool):
                            EXIT_USAGE)
         clf = KreinSVC(kernel=args.kernel, C=args.C, gamma=args.gamma, coef0=args.coef0,
                        degree=args.degree, kernel_params=_extra_params(args), tol=args.tol,
-                       max_iter=args.max_iter, cache_size=args.cache_size)
+                       max_iter=args.max_iter, cache_size=args.cache_size,
+                       class_weight=getattr(args, "class_weight", None))
         _check_params(clf)
         return clf
-    est = svm_estimator(method, {"C": args.C})
+    est = svm_estimator(method, {"C": args.C}, getattr(args, "class_weight", None))
     svc = est.steps[-1][1] if isinstance(est, Pipeline) else est
     svc.set_params(tol=args.tol, max_iter=args.max_iter, cache_size=args.cache_size)
     if isinstance(svc, IndefiniteSVC):
@@ -153,7 +156,7 @@ def _nystroem_estimator(args, precomputed: bool):
         gamma=args.gamma, coef0=args.coef0, degree=args.degree,
         kernel_params=_extra_params(args), tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose,
-        n_jobs=args.n_jobs)
+        n_jobs=args.n_jobs, class_weight=getattr(args, "class_weight", None))
     try:
         clf._check_settings()
     except ValueError as exc:

@@ -191,7 +191,8 @@ def model_of(args):
         features=args.features, remedy=args.remedy or "krein", C=args.C, gamma=gamma,
         coef0=args.coef0, degree=args.degree, landmarks=args.landmarks, tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed,
-        n_jobs=-1 if args.n_jobs is None else args.n_jobs)
+        n_jobs=-1 if args.n_jobs is None else args.n_jobs,
+        class_weight=getattr(args, "class_weight", None))
 
 
 def fit(args, save, finish) -> int:
@@ -203,6 +204,9 @@ def fit(args, save, finish) -> int:
     check_options(args)
     kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
     X, y = read_objects(args.file, args.metric, args.label_column or "first")
+    from ._io import _check_class_weight
+
+    _check_class_weight(args, y)
     n = len(y)
     # said before the fit: the folds need every class
     if args.cv > 1 and np.unique(y, return_counts=True)[1].min() < args.cv:

@@ -16,7 +16,7 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_classes, _check_output_folder, _load
+from ._io import _atomic_write, _check_class_weight, _check_classes, _check_output_folder, _load
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
 from ._size import refuse_too_big
 
@@ -33,6 +33,7 @@ def run(args) -> int:
                        EXIT_USAGE)
     X, y, desc, precomputed = _load(args)
     _check_classes(y, args.cv)
+    _check_class_weight(args, y)
     # the kernel check (dense up to 5 000 samples), then the sanity report: the training
     # kernel and its blocks of each pair
     refuse_too_big(args, X.shape[0], command="indefsvm report", matrices=3,
