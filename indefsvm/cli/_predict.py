@@ -20,6 +20,17 @@ def run(args) -> int:
     if args.out:
         _check_output_file(args.out, "--out", (args.model, args.data, args.labels))
     model = _load_model(args.model)
+    if args.probability:
+        # said before the data are read: the option and the model do not go together
+        if args.decision_values:
+            raise CLIError("--probability and --decision-values are two layouts of the same "
+                           "columns: give one of them.", EXIT_USAGE)
+        if not hasattr(model, "predict_proba"):
+            raise CLIError(f"{args.model} has no probabilities: an SVM's decision values are "
+                           "not probabilities (scikit-learn deprecated SVC(probability=True) "
+                           "too). --decision-values prints them; for calibrated "
+                           "probabilities fit sklearn.calibration.CalibratedClassifierCV("
+                           "indefsvm.IndefiniteSVC(...)) in Python.", EXIT_USAGE)
     distances, precomputed, n_train = model_input(model)
     if args.distances and not distances:
         raise CLIError(f"{args.model} was not trained on distances (fit --distances); drop "
@@ -85,6 +96,8 @@ def run(args) -> int:
               for p in pred.tolist()]
     if args.decision_values:
         text = _with_decision_values(model, X, labels)
+    elif args.probability:
+        text = _with_columns(model, np.asarray(model.predict_proba(X), dtype=float), labels)
     else:
         text = "".join(f"{p}\n" for p in labels)
     if args.out:
@@ -128,6 +141,11 @@ def add_parser(sub) -> None:
                               "classes (> 0 means the class the header names), one per class "
                               "(SVC's one-vs-rest votes and confidences) for more; a first "
                               "line 'labels ...' names the columns, as svm-predict -b 1 does")
+    predict.add_argument("--probability", action="store_true",
+                         help="after each prediction, the probability of each class under a "
+                              "'labels ...' header (svm-predict -b 1's layout), for a model "
+                              "that has probabilities; an SVM has none (it is refused, with "
+                              "what gives them)")
     predict.add_argument("--out", metavar="FILE",
                          help="write the predictions there (one per line) instead of stdout")
     _common(predict)
@@ -155,12 +173,16 @@ def _with_decision_values(model, X, labels) -> str:
         raise CLIError("--decision-values is for classifiers; this model predicts numbers "
                        "(or outliers): drop --decision-values.", EXIT_USAGE)
     dec = np.asarray(model.decision_function(X), dtype=float)
+    return _with_columns(model, dec.reshape(len(labels), -1), labels)
+
+
+def _with_columns(model, values, labels) -> str:
+    """``labels`` header, then each prediction and its row of ``values``: one column per
+    class, or one for two classes (the second class's, scikit-learn's convention)."""
     names = [f"{c:g}" if isinstance(c, (float, np.floating)) else f"{c}"
-             for c in np.asarray(classes).tolist()]
-    dec = dec.reshape(len(labels), -1)
-    # two classes: one value, > 0 for the second class (scikit-learn's convention)
-    header = "labels " + (names[1] if dec.shape[1] == 1 else " ".join(names))
-    rows = [" ".join([lab] + [f"{v:.10g}" for v in row]) for lab, row in zip(labels, dec,
+             for c in np.asarray(model.classes_).tolist()]
+    header = "labels " + (names[1] if values.shape[1] == 1 else " ".join(names))
+    rows = [" ".join([lab] + [f"{v:.10g}" for v in row]) for lab, row in zip(labels, values,
                                                                              strict=True)]
     return header + "\n" + "".join(r + "\n" for r in rows)
 
