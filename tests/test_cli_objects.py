@@ -30,8 +30,8 @@ def test_series_fit_save_predict_equal_the_library(files, capsys):
     d, S, y, _, _ = files
     model = d / "dtw.skops"
     assert main(["fit", str(d / "series.txt"), "--metric", "dtw", "--window", "0.1",
-                 "--nystroem", "30", "-C", "1", "--cv", "0", "--json", "--save",
-                 str(model)]) == 0
+                 "--nystroem", "30", "-C", "1", "--gamma", "median", "--cv", "0", "--json",
+                 "--save", str(model)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n_samples"] == 90 and out["metric"] == "dtw" and out["landmarks"] == 30
     ref = isvm.NystroemSVC(metric="dtw", metric_params={"window": 0.1}, n_components=30,

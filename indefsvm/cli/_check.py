@@ -22,6 +22,10 @@ from ._progress import _PassBar, _say, _TimedBar
 def run(args) -> int:
     from ..diagnostics import check_kernel
 
+    if args.metric is not None:
+        return _run_objects(args)
+    if args.window is not None:
+        raise CLIError("--window is DTW's band: it goes with --metric dtw.", EXIT_USAGE)
     if args.distances:
         # check_distances profiles exp(-gamma d^2) over a grid of gamma, densely: the kernel
         # and the matrix-free options would be ignored
@@ -73,6 +77,59 @@ def run(args) -> int:
     return 0
 
 
+def _run_objects(args) -> int:
+    """check FILE --metric dtw|levenshtein: check_distances of the objects themselves, on the
+    distances among a random sample of them (all of them up to --sample)."""
+    import shlex
+
+    from ..diagnostics import check_distances
+    from ..diagnostics.report import distance_notes
+    from ._objects import read_objects
+
+    given = [o for o in getattr(args, "explicit", [])]
+    given += [o for o, v, d in (("--method", args.method, "auto"),
+                                ("--probes", args.probes, None),
+                                ("--steps", args.steps, None),
+                                ("--distances", args.distances, False),
+                                ("--labels", args.labels, None),
+                                ("--dataset", args.dataset, None)) if v != d]
+    if given:
+        raise CLIError(f"{given[0]} does not apply to 'check --metric', which reads the "
+                       "objects' distances themselves (metric, Euclidean, the negative mass "
+                       "of exp(-gamma d^2) over a grid of gamma around the median rule): drop "
+                       "it.", EXIT_USAGE)
+    if args.file is None:
+        raise CLIError(f"--metric {args.metric} needs a FILE of "
+                       f"{'series' if args.metric == 'dtw' else 'strings'}, one per line.",
+                       EXIT_USAGE)
+    if args.window is not None and args.metric != "dtw":
+        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
+                       EXIT_USAGE)
+    X, y = read_objects(args.file, args.metric, args.label_column or "first",
+                        need_labels=False)
+    n = len(X)
+    m = min(n, args.sample)
+    if m < 3:
+        raise CLIError(f"{args.file}: {n} objects; the check needs at least 3.", EXIT_USAGE)
+    params = {"window": args.window} if args.window is not None else None
+    _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: the {m} x {m} "
+               f"{args.metric} distances of "
+               + ("all of them" if m == n else f"{m} drawn at random (--sample)"))
+    rep = check_distances(X=X, y=y, metric=args.metric, metric_params=params, n_landmarks=m,
+                          rtol=args.rtol, random_state=args.seed, verbose=args.verbose,
+                          n_jobs=-1 if args.n_jobs is None else args.n_jobs)
+    words = [shlex.quote(args.file)]
+    if args.label_column is not None:
+        words += ["--label-column", shlex.quote(args.label_column)]
+    words += ["--metric", args.metric]
+    if args.window is not None:
+        words += ["--window", f"{args.window:g}"]
+    rep.data_args = " ".join(words)
+    rep.notes = distance_notes(rep)
+    print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
+    return 0
+
+
 def _name_data(rep, args) -> None:
     """The notes' commands name this data as the user gave it (no FILE placeholder)."""
     from ..diagnostics.report import build_notes, distance_notes
@@ -98,6 +155,20 @@ def add_parser(sub) -> None:
                        help="matrix-free methods: Lanczos steps, one pass over K each")
     check.add_argument("--seed", type=int, default=0,
                        help="matrix-free methods: seed of the probes (default 0)")
+    obj = check.add_argument_group(
+        "series and strings",
+        "FILE holds one series or string per line (the layout of fit --metric; labels "
+        "optional, --label-column none for a file without them)")
+    obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
+                     help="check the DTW (series) or Levenshtein (strings) distances of the "
+                          "objects in FILE: metric, Euclidean, the gamma profile, the "
+                          "landmarks a model needs, and the fit command with these options")
+    obj.add_argument("--window", type=float, default=None, metavar="W",
+                     help="DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1), as "
+                          "fit takes it")
+    obj.add_argument("--sample", type=_positive_int, default=1000, metavar="M",
+                     help="with --metric: the distances among M objects drawn at random are "
+                          "computed (all of them up to M; default 1000)")
     check.add_argument("--json", action="store_true", help="print JSON instead of text")
     _add_n_jobs(check, N_JOBS_HELP + "; the matrix-free passes share the kernel's tiles "
                 "among them")

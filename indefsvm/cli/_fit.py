@@ -19,7 +19,7 @@ from ._args import (
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_class_weight, _check_classes, _check_output_file, _load
-from ._models import _cross_validate, _estimator, _fitted_params, _svc
+from ._models import CV_MAX, _cross_validate, _estimator, _fitted_params, _svc
 from ._progress import _bar, _LogBar
 from ._size import refuse_too_big
 from ._tune import describe, tune
@@ -181,16 +181,19 @@ def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) ->
             print(f"model saved to {args.save}")
         sys.stdout.flush()
     summary["search"] = getattr(args, "search_result", None)
-    cv_acc = _cross_validate(args, X, y, precomputed) if args.cv > 1 else None
+    cv_acc = (_cross_validate(args, X, y, precomputed, seconds) if args.cv > 1 else None)
+    cv_n = min(len(y), CV_MAX)
     if cv_acc is not None:
         summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
         summary["cv_accuracy_std"] = float(np.std(cv_acc))
+        summary["cv_samples"] = cv_n
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
     if cv_acc is not None:
         print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
               f"(+/- {100 * np.std(cv_acc):.2f})"
+              + ("" if cv_n == len(y) else f" on a stratified subsample of {cv_n}")
               + (" -- of the parameters the search chose on these data: optimistic"
                  if summary["search"] else ""))
     for msg in summary["warnings"]:

@@ -53,31 +53,40 @@ def write_html(path, *, title, kernel_report, model, sanity, data_desc,
             fig = plot_gamma_profile(distance_report)
             figures.append(("Gamma profile: negative mass of exp(-gamma D^2)", _png(fig)))
             plt.close(fig)
-    if kernel_report.spectrum.eigenvalues is not None:
+    if kernel_report is not None and kernel_report.spectrum.eigenvalues is not None:
         fig = plot_spectrum(kernel_report)
         figures.append(("Spectrum of K and of the centred kernel (signature)", _png(fig)))
         plt.close(fig)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for k, res in enumerate(model.solver_results_):
-        plot_convergence(res.history, ax=ax, label=f"problem {k + 1}")
-    ax.set_title("SMO objective F(alpha) by iteration (non-increasing, Lemma 3)")
-    figures.append(("Convergence", _png(fig)))
-    plt.close(fig)
+    results = getattr(model, "solver_results_", None) or []
+    if results:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for k, res in enumerate(results):
+            plot_convergence(res.history, ax=ax, label=f"problem {k + 1}")
+        ax.set_title("SMO objective F(alpha) by iteration (non-increasing, Lemma 3)")
+        figures.append(("Convergence", _png(fig)))
+        plt.close(fig)
     fit_rows = "".join(
         f"<tr><td>{k + 1}</td><td>{html.escape(r.status)}</td><td>{r.n_iter}</td>"
         f"<td>{r.objective:.10g}</td><td>{r.kkt_gap:.3g}</td><td>{r.n_sv}</td>"
         f"<td>{r.n_bounded}</td><td>{r.n_concave_steps}</td></tr>"
-        for k, r in enumerate(model.solver_results_))
+        for k, r in enumerate(results))
+    check = (kernel_report._repr_html_() if kernel_report is not None else
+             "<p>Not recomputed for a saved model: <code>indefsvm check</code> on the "
+             "training data checks the kernel.</p>")
+    training = (f"""<table><tr><th>problem</th><th>status</th><th>iterations</th>
+<th>objective F(alpha)</th><th>KKT gap m - M</th><th>#SV</th><th>#bounded SV</th>
+<th>concave steps</th></tr>
+{fit_rows}</table>""" if results else
+                f"<p>{html.escape(type(model).__name__)} has no SMO history: its solver's "
+                "result is in the sanity report below.</p>")
     figs = "".join(f"<figure><img alt='{html.escape(cap)}' src='data:image/png;base64,{b64}'>"
                    f"<figcaption>{html.escape(cap)}</figcaption></figure>"
                    for cap, b64 in figures)
     page = _head(title, data_desc) + distance_section + f"""
 <h2>1. Kernel check (before training)</h2>
-{kernel_report._repr_html_()}
-<h2>2. Training (SMO)</h2>
-<table><tr><th>problem</th><th>status</th><th>iterations</th><th>objective F(alpha)</th>
-<th>KKT gap m - M</th><th>#SV</th><th>#bounded SV</th><th>concave steps</th></tr>
-{fit_rows}</table>
+{check}
+<h2>2. Training</h2>
+{training}
 <h2>3. Sanity report (after training): w'Mw, bounded SVs, stationarity</h2>
 {sanity._repr_html_()}
 <h2>4. Figures</h2>

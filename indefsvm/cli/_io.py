@@ -30,6 +30,36 @@ def _check_path(path: str, what: str = "data file") -> None:
         raise CLIError(f"{path}: is a directory; give a {what}.")
     if not os.access(path, os.R_OK):
         raise CLIError(f"{path}: cannot be read (permission denied).")
+    if what != "model file" and not path.endswith(".npz"):
+        refuse_model_file(path)
+
+
+def _holds_schema(path: str) -> bool:
+    """A zip archive with skops' schema.json: a model file (an Excel file is a zip too)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return "schema.json" in zf.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
+#: the first bytes of a zip archive: a model file of fit --save (a .npz is one too)
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+def refuse_model_file(path: str) -> None:
+    """A model file given where data are expected is named as one (not read as text)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4)
+    except OSError:
+        return  # the reader names what is wrong
+    if head == _ZIP_MAGIC and _holds_schema(path):
+        raise CLIError(f"{path}: is a model file (a zip archive, as fit --save writes), not "
+                       "data: give it as MODEL to 'indefsvm predict MODEL DATA' or "
+                       "'indefsvm report MODEL DATA'.", EXIT_USAGE)
 
 
 def _read_matrix(path: str, name: str) -> np.ndarray:
@@ -282,12 +312,16 @@ def _load(args, *, need_labels: bool = True):
     from ..datasets._table import delimiter_of, read_features
 
     _warn_unused_kernel_options(args)
-    delimiter = delimiter_of(path)
-    if delimiter is not None:
-        # CSV / TSV features with a label column
-        X, y, _ = read_features(path, delimiter, args.label_column)
-        return X, y, path, False
-    X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based)
+    try:
+        delimiter = delimiter_of(path)
+        if delimiter is not None:
+            # CSV / TSV features with a label column
+            X, y, _ = read_features(path, delimiter, args.label_column)
+            return X, y, path, False
+        X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based)
+    except UnicodeDecodeError as exc:
+        raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}): indefsvm reads "
+                            "LIBSVM text, CSV / TSV and .npy / .npz files.") from None
     return X, y, path, False
 
 

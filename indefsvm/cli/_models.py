@@ -94,8 +94,10 @@ def _remedy_estimator(args, precomputed: bool):
                 f"--remedy {args.remedy} fixes the spectrum of a whole kernel matrix: give the "
                 "kernel (a square .npy or CSV FILE with --labels; numpy.save('K.npy', "
                 f"indefsvm.kernel_matrix(X, kernel='{args.kernel}', ...)) writes one), or "
-                "distances with --distances, or train on these features with --nystroem M "
-                "--remedy clip|flip|krein.", EXIT_USAGE)
+                "distances with --distances, or "
+                + ("train on these features with --nystroem M --remedy clip|flip|krein."
+                   if hasattr(args, "nystroem") else "--remedy krein on these features."),
+                EXIT_USAGE)
         if args.kernel == "pseudo_euclidean" and args.pe_p is None:
             raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
                            EXIT_USAGE)
@@ -175,15 +177,40 @@ def _check_estimator_params(clf) -> None:
         raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
 
 
-def _cross_validate(args, X, y, precomputed):
+#: above this many samples the cross-validation after a fit runs on a stratified subsample of
+#: this size (said, with its estimated time, before it starts): five fits of 10^5 series
+#: would cost five times the fit itself
+CV_MAX = 10_000
+
+
+def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
+    """Accuracy of ``args.cv`` stratified folds: on all samples up to CV_MAX, above on a
+    stratified subsample of CV_MAX (said); the time it should take is said first when the
+    fit's time gives it."""
     from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
+    from sklearn.model_selection import StratifiedKFold, train_test_split
 
     from ..exceptions import ConvergenceWarning
 
+    n = len(y)
+    if n > CV_MAX:
+        idx, _ = train_test_split(np.arange(n), train_size=CV_MAX, stratify=y,
+                                  random_state=args.seed)
+        idx = np.sort(idx)
+        X = (X[np.ix_(idx, idx)] if precomputed else [X[i] for i in idx]
+             if isinstance(X, list) else X[idx])
+        y = y[idx]
+    m = len(y)
     folds = list(StratifiedKFold(n_splits=args.cv, shuffle=True,
                                  random_state=args.seed).split(X, y))
-    _say(args, f"{args.cv}-fold cross-validation (--cv 0 skips it)")
+    # the fits scale about linearly with their samples (the landmark models exactly; the
+    # SMO at least), and a landmark model's predictions cost its distances too: each of the
+    # k folds costs about the fit's time per sample times m
+    cost = ("" if fit_seconds is None else
+            f", about {fit_seconds * args.cv * m / n:.0f} s")
+    _say(args, f"{args.cv}-fold cross-validation"
+               + ("" if m == n else f" on a stratified subsample of {m} of the {n} samples")
+               + f"{cost} (--cv 0 skips it)")
     bar = _bar(args, len(folds), "cross-validation")
     scores = []
     template = _estimator(args, precomputed)

@@ -15,7 +15,6 @@ from ._progress import _say
 
 
 def run(args) -> int:
-    from ..datasets import load_libsvm
 
     if args.out:
         _check_output_file(args.out, "--out", (args.model, args.data, args.labels))
@@ -31,11 +30,43 @@ def run(args) -> int:
                            "too). --decision-values prints them; for calibrated "
                            "probabilities fit sklearn.calibration.CalibratedClassifierCV("
                            "indefsvm.IndefiniteSVC(...)) in Python.", EXIT_USAGE)
+    X, y = read_data_for(args, model, args.data)
+    pred = model.predict(X)
+    labels = [f"{p:g}" if isinstance(p, (float, np.floating)) else f"{p}"
+              for p in pred.tolist()]
+    if args.decision_values:
+        text = _with_decision_values(model, X, labels)
+    elif args.probability:
+        text = _with_columns(model, np.asarray(model.predict_proba(X), dtype=float), labels)
+    else:
+        text = "".join(f"{p}\n" for p in labels)
+    if args.out:
+        def write(tmp):
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        _atomic_write(args.out, write)
+    else:
+        sys.stdout.write(text)
+    if y is not None and hasattr(model, "classes_"):
+        right = int(np.sum(pred == y))
+        _say(args, f"accuracy {100 * right / len(y):.2f} % ({right}/{len(y)})")
+    if args.out:
+        _say(args, f"{len(pred)} predictions written to {args.out}")
+    return 0
+
+
+
+def read_data_for(args, model, path: str):
+    """(X, y or None): DATA in the form ``model`` was trained on -- features (LIBSVM, CSV,
+    TSV, .npy), kernel rows or distances to the training objects, or series and strings --
+    with its labels when the file (or --labels) has them. Shared by predict and
+    ``report MODEL DATA``."""
+    from ..datasets import load_libsvm
+
     distances, precomputed, n_train = model_input(model)
     if args.distances and not distances:
         raise CLIError(f"{args.model} was not trained on distances (fit --distances); drop "
                        "--distances and give what it was trained on.", EXIT_USAGE)
-    path = args.data
     _check_path(path)
     y = None
     if getattr(model, "metric", None) is not None:
@@ -91,29 +122,7 @@ def run(args) -> int:
                 else "")
         raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
                             f"{n_feat}{hint}.")
-    pred = model.predict(X)
-    labels = [f"{p:g}" if isinstance(p, (float, np.floating)) else f"{p}"
-              for p in pred.tolist()]
-    if args.decision_values:
-        text = _with_decision_values(model, X, labels)
-    elif args.probability:
-        text = _with_columns(model, np.asarray(model.predict_proba(X), dtype=float), labels)
-    else:
-        text = "".join(f"{p}\n" for p in labels)
-    if args.out:
-        def write(tmp):
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        _atomic_write(args.out, write)
-    else:
-        sys.stdout.write(text)
-    if y is not None and hasattr(model, "classes_"):
-        right = int(np.sum(pred == y))
-        _say(args, f"accuracy {100 * right / len(y):.2f} % ({right}/{len(y)})")
-    if args.out:
-        _say(args, f"{len(pred)} predictions written to {args.out}")
-    return 0
-
+    return X, y
 
 def add_parser(sub) -> None:
     """The ``predict`` sub-command and its options."""

@@ -9,6 +9,7 @@ import numpy as np
 
 from ._args import (
     DISTANCE_KINDS,
+    REMEDIES,
     _add_data_args,
     _add_model_args,
     _common,
@@ -28,6 +29,10 @@ def run(args) -> int:
 
     # as --save: the folder itself may be new, its parent must exist (no tree is made)
     _check_output_folder(args.out, "--out")
+    if args.data is not None:
+        return _run_model(args)
+    if args.cv is None:
+        args.cv = 5
     if args.cv == 1:
         raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
                        EXIT_USAGE)
@@ -41,15 +46,16 @@ def run(args) -> int:
                    "copies")
     data = X
     model = _estimator(args, precomputed)
-    clf = _svc(model)
     y2 = y  # check_kernel reads every pair of classes of multi-class labels
     distance_report = None
     if args.distances:
+        from sklearn.base import clone
+
         from ..diagnostics import check_distances
 
         distance_report = check_distances(X, y, n_jobs=args.n_jobs)
-        # the kernel the SVM is trained on, and the SVM on it
-        X = model[0].fit_transform(X)
+        # the kernel the SVM (or the remedy) is given: the distance kernel of the pipeline
+        X = clone(model[0]).fit_transform(X)
         kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs)
     elif precomputed:
         kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs)
@@ -58,13 +64,23 @@ def run(args) -> int:
                                      **_kernel_params(args, X))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        clf.fit(X, y)
-    sanity = sanity_report(clf, X, y)
-    train_acc = clf.score(X, y)
+        model.fit(data, y)
+    # the whole model: a remedy's pipeline (or the Krein SVM) is reported on the kernel it
+    # trained its SVM on
+    sanity = sanity_report(model, data, y)
+    train_acc = model.score(data, y)
     cv_acc = _cross_validate(args, data, y, precomputed) if args.cv > 1 else None
     accuracy = f"training accuracy {100 * train_acc:.2f} %" + (
         "" if cv_acc is None else f", {args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} "
         f"% (+/- {100 * np.std(cv_acc):.2f})")
+    kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
+              else "precomputed" if precomputed else args.kernel)
+    if args.remedy is None:
+        described = (f"IndefiniteSVC(kernel={kernel}, C={args.C:g}"
+                     + "".join(f", {k}={v}" for k, v in _fitted_params(model).items()) + ")")
+    else:
+        described = f"{_steps(model)} (--remedy {args.remedy}, {kernel} kernel, C={args.C:g})"
+        print(f"model: {described}\n")
     if distance_report is not None:
         print(distance_report)
         print()
@@ -77,17 +93,86 @@ def run(args) -> int:
         print(f"warning: {w.message}")
     os.makedirs(args.out, exist_ok=True)  # the folder only: its parent exists
     name = os.path.basename(desc)
-    kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
-              else "precomputed" if precomputed else args.kernel)
     path = os.path.join(args.out, f"indefsvm-report-{name}-{kernel}.html")
     shape = (f"{X.shape[0]} x {X.shape[0]} kernel matrix" if precomputed
              else f"{X.shape[0]} samples, {X.shape[1]} features")
-    text = (f"data {desc}: {shape}; IndefiniteSVC(kernel={kernel}, C={args.C:g}"
-            + "".join(f", {k}={v}" for k, v in _fitted_params(model).items()) + "); "
-            + accuracy)
+    if args.remedy is not None:
+        path = path[:-5] + f"-{args.remedy}.html"
+    text = f"data {desc}: {shape}; {described}; {accuracy}"
     _atomic_write(path, lambda tmp: write_html(
         tmp, title=f"indefsvm report: {name}, {kernel} kernel", kernel_report=kernel_report,
-        model=clf, sanity=sanity, data_desc=text, distance_report=distance_report))
+        model=_solver(model), sanity=sanity, data_desc=text, distance_report=distance_report))
+    print(f"\nHTML report written to {path}")
+    return 0
+
+
+def _steps(model) -> str:
+    """The model's classes, a pipeline's joined by +."""
+    if hasattr(model, "steps"):
+        return " + ".join(type(step).__name__ for _, step in model.steps)
+    return type(model).__name__
+
+
+def _solver(model):
+    """The SVM whose SMO runs the HTML page draws: a pipeline's last step, the Krein SVM's
+    inner SVM."""
+    svm = _svc(model)
+    return getattr(svm, "svc_", svm)
+
+
+#: report MODEL DATA: the options of a fit, which a saved model already holds (their defaults)
+_FIT_OPTIONS = (("-C", "C", 1.0), ("--class-weight", "class_weight", None),
+                ("--tol", "tol", 1e-3), ("--max-iter", "max_iter", None),
+                ("--cache-size", "cache_size", 200.0), ("--wss", "wss", "second_order"),
+                ("--init", "init", "zero"), ("--no-shrinking", "no_shrinking", False),
+                ("--restarts", "restarts", 0), ("--seed", "seed", 0),
+                ("--remedy", "remedy", None), ("--cv", "cv", None),
+                ("--dataset", "dataset", None), ("--n-features", "n_features", None))
+
+
+def _run_model(args) -> int:
+    """report MODEL DATA: the sanity report of a saved model on its labelled training data
+    (the dual it holds is checked against the kernel recomputed from DATA); nothing is
+    refitted."""
+    from ..diagnostics import sanity_report
+    from ._html import write_html
+    from ._modelfile import _load_model
+    from ._predict import read_data_for
+
+    given = [opt for opt, attr, default in _FIT_OPTIONS if getattr(args, attr) != default]
+    given += getattr(args, "explicit", [])
+    if given:
+        raise CLIError(f"{given[0]} does not apply to report MODEL DATA: the model file holds "
+                       "its kernel and parameters, and nothing is refitted; drop "
+                       f"{given[0]} (or give FILE alone to fit and report anew).", EXIT_USAGE)
+    model = _load_model(args.file)
+    X, y = read_data_for(args, model, args.data)
+    if y is None:
+        raise CLIError(f"{args.data}: report MODEL DATA needs the labels of the training data "
+                       "(a LIBSVM file, a CSV label column, --labels FILE, or series and "
+                       "strings with their label).", EXIT_USAGE)
+    try:
+        sanity = sanity_report(model, X, y)
+    except ValueError as exc:
+        raise CLIError(f"{args.data}: {exc} The sanity report checks the model's dual "
+                       "variables, one per training sample: give the data it was fitted on, "
+                       "with their labels.") from None
+    train_acc = float(np.mean(model.predict(X) == y))
+    steps = _steps(model)
+    print(f"model       {args.file}: {steps}")
+    print(f"data        {args.data}: {len(y)} samples, the model's training data")
+    print()
+    print(sanity)
+    print()
+    print(f"training accuracy {100 * train_acc:.2f} %")
+    os.makedirs(args.out, exist_ok=True)
+    stem = os.path.splitext(os.path.basename(args.file))[0]
+    path = os.path.join(args.out, f"indefsvm-report-{stem}.html")
+    text = (f"model {args.file} ({steps}) on its training data {args.data}: {len(y)} "
+            f"samples; training accuracy {100 * train_acc:.2f} %")
+    _atomic_write(path, lambda tmp: write_html(
+        tmp, title=f"indefsvm report: {os.path.basename(args.file)}", kernel_report=None,
+        model=_solver(model), sanity=sanity, data_desc=text))
     print(f"\nHTML report written to {path}")
     return 0
 
@@ -97,9 +182,18 @@ def add_parser(sub) -> None:
     report = sub.add_parser(
         "report", help="check the kernel, fit, and write a sanity report (text and HTML)")
     _add_data_args(report, labels_help="labels of a precomputed kernel FILE (.npy or text)")
+    report.add_argument(
+        "data", nargs="?", metavar="DATA",
+        help="with a model file as FILE (report MODEL DATA): the model's labelled training "
+             "data, in the form predict reads; the report checks the saved model's dual on "
+             "them, without refitting")
     _add_model_args(report)
+    report.add_argument("--remedy", default=None, choices=list(REMEDIES),
+                        help="fit on a fixed kernel and report that model (clip, flip, ... "
+                             "as fit --remedy: a whole kernel or --distances; krein also "
+                             "on features)")
     report.add_argument("--out", default=".", help="folder for the HTML file (default: .)")
-    report.add_argument("--cv", type=_positive_int, default=5,
+    report.add_argument("--cv", type=_positive_int, default=None,
                         help="cross-validation folds of the accuracy (default 5; 0: none)")
     _common(report)
     report.set_defaults(func=run)

@@ -162,7 +162,8 @@ def describe(result: dict) -> str:
         chosen.append(f"gamma = {result['gamma']:.6g} (the default rule x {factor})")
     text = (f"search      {', '.join(chosen)}: {result['folds']}-fold CV accuracy "
             f"{100 * result['cv_accuracy']:.2f} % over {result['points']} grid points on "
-            f"{result['samples']} samples, {result['seconds']:.1f} s")
+            f"{result.get('on') or str(result['samples']) + ' samples'}, "
+            f"{result['seconds']:.1f} s")
     if result["edge"]:
         text += (f"; {' and '.join(result['edge'])} is at the edge of the grid: give -C / "
                  "--gamma to look further")

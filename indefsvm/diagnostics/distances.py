@@ -400,5 +400,6 @@ def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport
         tol = m * np.finfo(float).eps * max(float(np.abs(lam).max()), 1e-300)
         rep.nystroem_landmarks = negative_rank([(lam, np.ones_like(lam))], tol)
     rep.metric = metric if isinstance(metric, str) else getattr(metric, "__name__", "callable")
+    rep.metric_params = dict(metric_params or {})
     rep.notes = distance_notes(rep)
     return rep

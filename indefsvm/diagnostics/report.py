@@ -538,6 +538,8 @@ class DistanceReport:
     negative_mass_halves: list | None = None
     metric: str | None = None
     nystroem_landmarks: int | None = None
+    #: the metric's parameters (e.g. DTW's window), repeated in the commands the notes print
+    metric_params: dict | None = None
     #: how the command line names this data (set by ``indefsvm check``); None: FILE
     data_args: str | None = None
 
@@ -612,7 +614,8 @@ class DistanceReport:
             "class_mean_sqdist": self.class_mean_sqdist,
             "pairs": None if self.pairs is None else [dict(p) for p in self.pairs],
             "n_sample": self.n_sample, "negative_mass_halves": self.negative_mass_halves,
-            "metric": self.metric, "nystroem_landmarks": self.nystroem_landmarks,
+            "metric": self.metric, "metric_params": self.metric_params,
+            "nystroem_landmarks": self.nystroem_landmarks,
             "notes": list(self.notes),
         }
 
@@ -743,18 +746,29 @@ def distance_recommendation(r: DistanceReport) -> str:
         return ("Recommendation: every distance between two objects is 0 (one object, or "
                 "identical ones): the distances cannot tell the objects apart, and no gamma "
                 "can be chosen from them. Check the objects and the metric.")
-    if r.n_sample is not None:
+    if r.metric is not None:
+        # objects: the model that computes only the distances to landmarks, with the metric's
+        # own parameters (the window the check used), on the command line with its data
         m = r.nystroem_landmarks or 0
-        comps = max(300, min(2000, m))
-        return (f"Recommendation: at n = {r.n}, train on distances to landmarks: "
-                f"indefsvm.NystroemSVC(metric={r.metric!r}, n_components={comps}, "
-                f"remedy='krein').fit(X, y) (the negative part of exp(-gamma d^2) at the "
-                f"median gamma needs at least {m} landmarks on the sample"
-                + (f"; or 'indefsvm fit {_cli_data(r, 'FILE --metric ' + r.metric)} "
-                   f"--nystroem {comps}'"
-                   if r.metric in ("dtw", "levenshtein") else "")
-                + "), and search C and the remedies on a stratified subsample of a few "
-                "thousand objects.")
+        comps = min(r.n, max(300, min(2000, m)))
+        params = dict(r.metric_params or {})
+        py_params = f", metric_params={params!r}" if params else ""
+        cli_opts = "".join(f" --{k} {v:g}" if isinstance(v, float) else f" --{k} {v}"
+                           for k, v in params.items())
+        cli = r.metric in ("dtw", "levenshtein")
+        data = _cli_data(r, f"FILE --metric {r.metric}{cli_opts}")
+        return (f"Recommendation: train on distances to landmarks: "
+                f"indefsvm.NystroemSVC(metric={r.metric!r}{py_params}, n_components={comps}, "
+                f"remedy='krein').fit(X, y) ("
+                + (f"the negative part of exp(-gamma d^2) at the median gamma needs at least "
+                   f"{m} landmarks on the sample; " if m else "")
+                + (f"at n_components = n = {r.n} the model is exact; " if comps == r.n else "")
+                + "search C and gamma with GridSearchCV on a stratified subsample of a few "
+                "thousand objects)"
+                + (f"; on the command line 'indefsvm fit {data} --nystroem {comps}' searches "
+                   "C and gamma on a stratified subsample itself, and 'indefsvm compare "
+                   f"{data} --search --save model.skops' compares the remedies"
+                   if cli else "") + ".")
     if r.euclidean:
         return (f"Recommendation: the kernel exp(-gamma d^2) is PSD for every gamma: train an "
                 f"SVM as usual, {line} around the median rule {r.gamma_median:.3g}.")

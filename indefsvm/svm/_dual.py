@@ -22,6 +22,17 @@ def training_kernel(model, X) -> np.ndarray:
         raise ValueError(
             f"X must be the training data of the model: {model.n_features_in_} features; got "
             f"shape {Xa.shape}.")
+    sv = getattr(model, "support_vectors_", None)
+    sv = sv.toarray() if hasattr(sv, "toarray") else sv
+    if (sv is not None and Xa.shape[0] == model.shape_fit_[0] and sv.shape[0]
+            and not np.allclose(Xa[model.support_], sv, rtol=1e-12, atol=0.0)):
+        # the dual variables are the training samples': on other data of the same size the
+        # report would check a problem the solver never saw
+        bad = int(np.flatnonzero(~np.all(np.isclose(Xa[model.support_], sv, rtol=1e-12,
+                                                     atol=0.0), axis=1))[0])
+        raise ValueError(
+            f"X must be the training data of the model: its row {int(model.support_[bad])} "
+            f"differs from the support vector the model holds for that training sample.")
     if getattr(model, "solver", "smo") == "lsvm" and hasattr(model, "_solver_inputs"):
         Xa = model._solver_inputs(Xa)
     return kernel_matrix(Xa, kernel=model._kernel_name(), **model._kernel_params_fitted)
@@ -64,6 +75,9 @@ def classifier_problems(model, X, y, tol) -> DualProblems:
         if bounds.size == 0 or (np.all(bounds == bounds[0]) and scale is None):
             bounds = float(bounds[0]) if bounds.size else float(model.C)
         alpha = alphas[k][idx]
+        if not np.all((y[idx] == classes[a]) | (y[idx] == classes[b_])):
+            raise ValueError(f"y must be the training labels of the model: the samples of the "
+                             f"pair ({classes[a]}, {classes[b_]}) hold other labels.")
         tol_k = tol
         if scale is not None:
             # nu-SVC: alpha / r solves the C-SVC dual with bounds C_i / r, and the nu-SVC
