@@ -28,7 +28,7 @@ def _series(tmp_path, n=90, length=24, seed=0):
     X += 0.3 * rng.normal(size=X.shape)
     path = tmp_path / "series.txt"
     np.savetxt(path, np.c_[y, X], fmt="%.6g")
-    return X, y, path
+    return np.loadtxt(path)[:, 1:], y, path  # the series as the file holds them
 
 
 def test_check_metric_reads_the_series_and_prints_the_fit_command_with_its_window(
@@ -125,3 +125,55 @@ def test_cross_validation_above_cv_max_runs_on_a_subsample_and_says_its_cost(
     cap = capsys.readouterr()
     assert json.loads(cap.out)["cv_samples"] == 50
     assert "3-fold cross-validation on a stratified subsample of 50 of the 270" in cap.err
+
+
+def test_compare_metric_compares_the_remedies_on_the_exact_kernel_and_prints_a_fit_line(
+        tmp_path, capsys):
+    X, y, path = _series(tmp_path)
+    assert main(["compare", str(path), "--metric", "dtw", "--window", "0.1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # the reference: compare_remedies on the whole DTW matrix, read as --distances reads one
+    D = isvm.pairwise_distances(X, metric="dtw", window=0.1)
+    K = isvm.DistanceKernel().fit_transform(D)
+    ref = isvm.compare_remedies(K, y, D=D, cv=5)
+    assert out["recommended"] == ref.recommended
+    want = ref.to_dict()
+    assert out["methods"] == want["methods"]
+    assert out["mean_error"] == pytest.approx(want["mean_error"])
+    cmd = out["fit_command"]
+    gamma = isvm.DistanceKernel().fit(D).gamma_
+    assert cmd.startswith(f"indefsvm fit {path} --metric dtw --window 0.1 --nystroem 90 "
+                          f"--gamma {gamma!r}")
+    capsys.readouterr()
+    assert main(shlex.split(cmd)[1:] + ["--cv", "0", "--quiet", "--save",
+                                        str(tmp_path / "m.skops")]) == 0
+
+
+def test_compare_metric_search_saves_a_landmark_model_refitted_on_all_objects(
+        tmp_path, capsys, monkeypatch):
+    from indefsvm.cli import _compare
+
+    X, y, path = _series(tmp_path, n=120)
+    monkeypatch.setattr(_compare, "COMPARE_OBJECTS", 80)
+    model = tmp_path / "best.skops"
+    assert main(["compare", str(path), "--metric", "dtw", "--window", "0.1", "--search",
+                 "--methods", "flip,shift", "--nystroem", "50", "--save", str(model),
+                 "--json"]) == 0
+    cap = capsys.readouterr()
+    out = json.loads(cap.out)
+    assert "a stratified subsample of 80" in cap.err
+    saved = isvm.load_model(model)
+    chosen = out["best_method"]
+    method, params = ((chosen, out["best_params"]) if chosen == "flip" else
+                      ("flip", None))  # shift has no landmark model: flip saved instead
+    assert saved.remedy == method and saved.n_components == 50
+    assert saved.n_train_ == 120  # refitted on all objects, not the block
+    if params is not None:
+        assert saved.C == pytest.approx(params["C"])
+        assert saved.gamma == pytest.approx(params["gamma"])
+    assert f"--remedy {method}" in out["fit_command"] and out["model_file"] == str(model)
+    assert np.mean(saved.predict(X) == y) > 0.8
+    # --save of methods none of which a landmark model has: refused before the work
+    assert main(["compare", str(path), "--metric", "dtw", "--search", "--methods",
+                 "svm,shift", "--save", str(tmp_path / "x.skops")]) == 2
+    assert "add krein, flip or clip to --methods" in capsys.readouterr().err

@@ -44,7 +44,19 @@ def run(args) -> int:
                            "--search (a plain comparison refits nothing; it prints the fit "
                            "command of its recommendation).", EXIT_USAGE)
         _check_output_file(args.save, "--save", (args.file, args.labels))
-    data, y, desc, precomputed = _load(args)
+    if args.metric is not None:
+        if args.save and args.methods is not None and not any(
+                m in _landmark_remedies() for m in args.methods):
+            raise CLIError("--save with --metric saves a landmark model of the Krein SVM, flip "
+                           "or clip (what 'indefsvm fit --metric' trains): add krein, flip "
+                           "or clip to --methods.", EXIT_USAGE)
+        data, y, desc, precomputed = _objects_block(args)
+    else:
+        if args.window is not None or args.nystroem is not None:
+            raise CLIError(f"{'--window' if args.window is not None else '--nystroem'} goes "
+                           "with --metric (series or strings); drop it or give --metric.",
+                           EXIT_USAGE)
+        data, y, desc, precomputed = _load(args)
     labels, counts = np.unique(y, return_counts=True)
     _check_classes(y, args.cv)
     if args.cv < 2:
@@ -94,19 +106,38 @@ def run(args) -> int:
                                class_weight="balanced" if args.balanced else None,
                                methods=_with_reference(args.methods),
                                verbose=bar.active or args.verbose)
-    command = None
-    if cmp.recommended is not None:
+    command = stand_in = None
+    recommended = cmp.recommended
+    if args.metric is not None and recommended is not None \
+            and recommended not in _landmark_remedies():
+        # a landmark model holds the Krein SVM, flip or clip: the best of those is the
+        # model to train, said as a stand-in
+        errors = {m: float(np.mean(cmp.fold_errors[m])) for m in _landmark_remedies()
+                  if m in cmp.fold_errors}
+        if errors:
+            stand_in = min(errors, key=lambda m: (errors[m], m != "Krein SVM"))
+            recommended = stand_in
+    if recommended is not None:
         C = 1.0
         if args.C_grid:
             # the C the inner cross-validation chose most often for that method
-            values, counts = np.unique(np.asarray(cmp.chosen[cmp.recommended], dtype=float),
+            values, counts = np.unique(np.asarray(cmp.chosen[recommended], dtype=float),
                                        return_counts=True)
             C = float(values[np.argmax(counts)])
-        command = fit_command(args, cmp.recommended, {"C": C}, precomputed)
+        params = {"C": C}
+        if args.metric is not None:
+            # the gamma the comparison's kernel had: the landmark model gets that very one
+            params["gamma"] = float(_distance_kernel(args).fit(data).gamma_)
+        command = fit_command(args, recommended, params, precomputed)
     if args.json:
-        print(json.dumps({**cmp.to_dict(), "fit_command": command}, indent=2))
+        print(json.dumps({**cmp.to_dict(), "fit_command": command, "stand_in": stand_in},
+                         indent=2))
     else:
         print(cmp)
+        if stand_in is not None:
+            print(f"\n{cmp.recommended} has no landmark model: the best method 'fit --metric' "
+                  f"trains is {stand_in} (error {100 * np.mean(cmp.fold_errors[stand_in]):.2f} "
+                  "%).")
         if command is not None:
             print(f"\nTo train it: {command}")
     if args.out:
@@ -148,6 +179,8 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
     from ..remedies._methods import INDEF, KNN, KREIN
     from ._args import remedy_option
 
+    if getattr(args, "metric", None) is not None:
+        return _objects_command(args, method, params)
     if method == KNN:
         return ("(k-NN has no 'indefsvm fit' model: scikit-learn's "
                 "KNeighborsClassifier(n_neighbors=k, metric='precomputed') on the distances "
@@ -185,6 +218,119 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
         words += ["--remedy", remedy_option(method)]
     words += ["-C", f"{params['C']:g}", "--save", "model.skops"]
     return " ".join(shlex.quote(w) for w in words)
+
+
+#: compare --metric: the methods of the remedy table a landmark model has (NystroemSVC's
+#: remedies), by their command-line names
+def _landmark_remedies() -> dict:
+    from ..remedies._methods import KREIN
+
+    return {KREIN: "krein", "flip": "flip", "clip": "clip"}
+
+
+#: compare --metric compares the remedies on the whole distance matrix of a stratified
+#: subsample of at most this many objects (each fold decomposes its training block)
+COMPARE_OBJECTS = 2000
+
+
+def _objects_block(args):
+    """compare FILE --metric: (D, y, description, True) -- the distances among a stratified
+    subsample of at most COMPARE_OBJECTS objects, which the comparison then reads as
+    --distances does."""
+    import time
+
+    from sklearn.model_selection import train_test_split
+
+    from ..distances import pairwise_distances
+    from ._objects import read_objects
+
+    if args.file is None:
+        raise CLIError(f"--metric {args.metric} needs a FILE of "
+                       f"{'series' if args.metric == 'dtw' else 'strings'}, one per line with "
+                       "its label.", EXIT_USAGE)
+    for opt, value in (("--distances", args.distances), ("--labels", args.labels),
+                       ("--knn-distances", args.knn_distances)):
+        if value:
+            raise CLIError(f"{opt} does not go with --metric: FILE holds the objects with "
+                           "their labels, and their distances are computed.", EXIT_USAGE)
+    if args.window is not None and args.metric != "dtw":
+        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
+                       EXIT_USAGE)
+    X, y = read_objects(args.file, args.metric, args.label_column or "first")
+    n = len(y)
+    if args.nystroem is not None and not 1 <= args.nystroem <= n:
+        raise CLIError(f"--nystroem {args.nystroem}: give 1 to the {n} objects of "
+                       f"{args.file}.", EXIT_USAGE)
+    idx = np.arange(n)
+    if n > COMPARE_OBJECTS:
+        idx, _ = train_test_split(idx, train_size=COMPARE_OBJECTS, stratify=y,
+                                  random_state=args.seed or 0)
+        idx = np.sort(idx)
+    args.objects, args.objects_y, args.n_objects = X, y, n
+    sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
+    what = "series" if args.metric == "dtw" else "strings"
+    _say(args, f"{n} {what}: the remedies are compared on the exact {args.metric} kernel of "
+               + ("all of them" if idx.size == n else
+                  f"a stratified subsample of {idx.size}") + " (all their distances)")
+    t0 = time.perf_counter()
+    params = {"window": args.window} if args.window is not None else {}
+    jobs = -1 if args.n_jobs is None else args.n_jobs
+    D = pairwise_distances(sub, metric=args.metric, n_jobs=jobs, **params)
+    _say(args, f"{idx.size} x {idx.size} distances in {time.perf_counter() - t0:.1f} s")
+    args.distances = True  # from here the block is read as compare --distances reads one
+    return D, y[idx], args.file, True
+
+
+def _landmarks(args) -> int:
+    """The landmarks of the model compare --metric saves or prints: --nystroem, else
+    min(n, 300)."""
+    return args.nystroem if args.nystroem is not None else min(args.n_objects, 300)
+
+
+def _objects_command(args, method: str, params: dict) -> str:
+    """The fit line of a landmark model of ``method`` (a remedy NystroemSVC has), or the
+    sentence that says what the landmark models can be."""
+    import shlex
+
+    remedy = _landmark_remedies().get(method)
+    if remedy is None:
+        return (f"({method} has no landmark model: 'indefsvm fit --metric' trains the Krein "
+                "SVM, flip or clip on distances to landmarks; --methods krein,flip,clip "
+                "compares those only)")
+    words = ["indefsvm", "fit", args.file]
+    if args.label_column is not None:
+        words += ["--label-column", str(args.label_column)]
+    words += ["--metric", args.metric]
+    if args.window is not None:
+        words += ["--window", f"{args.window:g}"]
+    words += ["--nystroem", str(_landmarks(args))]
+    if args.kernel != "rbf":
+        words += ["--kernel", args.kernel]
+    gamma = params.get("gamma")
+    if gamma is not None and gamma != "median":
+        words += ["--gamma", repr(float(gamma))]
+    words += ["--remedy", remedy, "-C", f"{params['C']:g}", "--save", "model.skops"]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _objects_model(args, method: str, params: dict):
+    """The landmark model of ``method`` at ``params``, fitted on all the objects."""
+    import copy
+
+    from ._objects import model_of
+
+    shim = copy.copy(args)
+    shim.nystroem = _landmarks(args)
+    shim.remedy = _landmark_remedies()[method]
+    shim.C = float(params.get("C", 1.0))
+    shim.gamma = params.get("gamma", "median")
+    shim.features, shim.landmarks, shim.tol, shim.max_iter = "nystroem", "uniform", 1e-3, None
+    shim.class_weight = "balanced" if args.balanced else None
+    shim.seed = args.seed or 0
+    model = model_of(shim)
+    _say(args, f"refitting {method} on all {args.n_objects} objects: distances to "
+               f"{shim.nystroem} landmarks")
+    return model.fit(args.objects, args.objects_y)
 
 
 def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -> None:
@@ -249,14 +395,29 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
 
     saved = stand_in = None
     model = search.best_estimator_
-    if args.save and search.best_method_ == KNN:
+    if args.metric is not None:
+        # the choice as a landmark model on all the objects (the comparison ran on a block)
+        landmark = _landmark_remedies()
+        if search.best_method_ not in landmark:
+            stand_in = _best_savable(search, allowed=tuple(landmark))
+        if args.save:
+            method, best = ((search.best_method_, params) if stand_in is None
+                            else stand_in[:2])
+            if method in landmark:
+                model = _objects_model(args, method, {"C": 1.0, **best})
+            else:
+                model = None
+        if stand_in is not None:
+            command = fit_command(args, stand_in[0], {"C": 1.0, **stand_in[1]}, precomputed)
+    elif args.save and search.best_method_ == KNN:
         # a file holds an SVM, not the k-NN rule: every search ends in a model, the best
         # method a file can hold, said as such with its own fit line
         stand_in = _best_savable(search)
         if stand_in is not None:
             model = search.fit_method(stand_in[0], X, y)
             command = fit_command(args, stand_in[0], {"C": 1.0, **stand_in[1]}, precomputed)
-    if args.save and (search.best_method_ != KNN or stand_in is not None):
+    if args.save and model is not None and (search.best_method_ != KNN
+                                            or stand_in is not None):
         import skops.io as sio
 
         _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
@@ -271,11 +432,16 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
         print(f"\nChosen ({search.rule} rule): {search.best_method_}, {_shown(params)}; "
               f"cross-validated accuracy {100 * search.best_score_:.2f} %.")
         if stand_in is not None:
-            print(f"k-NN has no model file: saved instead the best method a file can hold, "
-                  f"{stand_in[0]} ({_shown(stand_in[1])}; cross-validated accuracy "
-                  f"{100 * stand_in[2]:.2f} %).")
+            what = ("k-NN has no model file" if search.best_method_ == KNN
+                    else f"{search.best_method_} has no landmark model")
+            print(f"{what}: {'saved' if args.save else 'the model to train is'} instead the "
+                  f"best method a file can hold, {stand_in[0]} ({_shown(stand_in[1])}; "
+                  f"cross-validated accuracy {100 * stand_in[2]:.2f} %).")
         print(f"To train it again: {command}")
-        if saved:
+        if saved and args.metric is not None:
+            print(f"model saved to {saved} (refitted on all {args.n_objects} objects with "
+                  f"{_landmarks(args)} landmarks; 'indefsvm predict {saved} DATA' applies it)")
+        elif saved:
             print(f"model saved to {saved} (refitted on all {K.shape[0]} samples; "
                   f"'indefsvm predict {saved} DATA' applies it)")
     if args.out:
@@ -293,16 +459,17 @@ def _shown(params: dict) -> str:
                      for k, v in params.items())
 
 
-def _best_savable(search):
-    """(method, params, score) of the best-scored method other than k-NN, or None."""
+def _best_savable(search, allowed: tuple | None = None):
+    """(method, params, score) of the best-scored method other than k-NN (among ``allowed``
+    when given), or None."""
     from ..remedies._methods import KNN
 
     res = search.cv_results_
     best = None
     for i, m in enumerate(res["method"]):
         s = res["mean_test_score"][i]
-        if m == KNN or s != s:  # k-NN, or a point that failed (NaN)
-            continue
+        if m == KNN or s != s or (allowed is not None and m not in allowed):
+            continue  # k-NN, a method the file cannot hold, or a point that failed (NaN)
         if best is None or s > best[2]:
             best = (m, {k: v for k, v in res["params"][i].items() if k != "method"}, float(s))
     return best
@@ -347,6 +514,18 @@ def add_parser(sub) -> None:
                          help="with --search: save the chosen model, refitted on all the data "
                               "(a .skops file for 'indefsvm predict')")
     compare.add_argument("--out", help="also write an HTML page with a figure to this folder")
+    obj = compare.add_argument_group(
+        "series and strings",
+        "FILE holds one series or string per line with its label (the layout of fit "
+        "--metric): the remedies are compared on the exact distance kernel of a stratified "
+        f"subsample of at most {COMPARE_OBJECTS} objects, and --search --save refits the "
+        "choice as a landmark model (krein, flip or clip) on all of them")
+    obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
+                     help="the objects' distances: DTW (series) or Levenshtein (strings)")
+    obj.add_argument("--window", type=float, default=None, metavar="W",
+                     help="DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1)")
+    obj.add_argument("--nystroem", type=int, default=None, metavar="M",
+                     help="landmarks of the model saved or printed (default min(n, 300))")
     compare.add_argument("--json", action="store_true", help="print JSON instead of text")
     _common(compare)
     compare.set_defaults(func=run)
