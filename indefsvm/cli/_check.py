@@ -105,7 +105,7 @@ def _run_objects(args) -> int:
     if args.window is not None and args.metric != "dtw":
         raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
                        EXIT_USAGE)
-    X, y = read_objects(args.file, args.metric, args.label_column or "first",
+    X, y = read_objects(args.file, args.metric, args.label_column,
                         need_labels=False)
     n = len(X)
     m = min(n, args.sample)

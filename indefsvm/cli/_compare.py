@@ -256,7 +256,7 @@ def _objects_block(args):
     if args.window is not None and args.metric != "dtw":
         raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
                        EXIT_USAGE)
-    X, y = read_objects(args.file, args.metric, args.label_column or "first")
+    X, y = read_objects(args.file, args.metric, args.label_column)
     n = len(y)
     if args.nystroem is not None and not 1 <= args.nystroem <= n:
         raise CLIError(f"--nystroem {args.nystroem}: give 1 to the {n} objects of "

@@ -81,7 +81,7 @@ def read_data_for(args, model, path: str):
 
         X, y = read_objects(path, model.metric,
                             label_column_for(model, path, args.label_column),
-                            need_labels=False)
+                            need_labels=False, classes_checked=True)
         if y is not None:
             _check_labels_are_classes(model, y, path)
     elif precomputed or args.labels or path.endswith((".npy", ".npz")):

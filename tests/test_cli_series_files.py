@@ -1,0 +1,117 @@
+"""Issue 45, item 3: series and string files as tools write them -- pandas' ``to_csv`` (a
+header row, an index column), the label by column name, the label last -- read, or refused
+at line 1 with the option that reads them, before any distance is computed."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import indefsvm as isvm
+from indefsvm.cli import main
+from indefsvm.cli._objects import read_objects
+from indefsvm.exceptions import DataFileError
+
+
+def _data(n=60, length=20, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    t = np.linspace(0, 1, length)
+    X = np.sin(2 * np.pi * (t[None, :] * (1 + y[:, None]) + rng.uniform(0, 1, (n, 1))))
+    return np.round(X + 0.3 * rng.normal(size=X.shape), 4), y
+
+
+FIT = ["--metric", "dtw", "--nystroem", "20", "-C", "1", "--gamma", "median", "--cv", "0",
+       "--json"]
+
+
+def test_a_pandas_csv_trains_the_model_of_the_ucr_layout(tmp_path, capsys):
+    X, y = _data()
+    ucr = tmp_path / "ucr.txt"
+    np.savetxt(ucr, np.c_[y, X], fmt="%.4f")
+    frame = pd.DataFrame(X)
+    frame["label"] = y
+    written = tmp_path / "pandas.csv"
+    frame.to_csv(written)  # header, index column, label last by name
+    out = {}
+    for path in (ucr, written):
+        assert main(["fit", str(path), *FIT, "--save", str(tmp_path / "m.skops")]) == 0
+        cap = capsys.readouterr()
+        out[path] = (json.loads(cap.out), isvm.load_model(tmp_path / "m.skops"))
+    assert "is an index, as pandas writes one" in cap.err
+    (a, ma), (b, mb) = out[ucr], out[written]
+    assert b["n_samples"] == a["n_samples"] == len(y)
+    assert b["gamma"] == pytest.approx(a["gamma"], rel=1e-12)
+    np.testing.assert_array_equal(ma.predict(X), mb.predict(X))
+    # by name, and the same with its index
+    for spec in ("label", "-1", "last"):
+        Xr, yr = read_objects(str(written), "dtw", spec)
+        np.testing.assert_allclose(Xr, X)
+        np.testing.assert_array_equal(yr, y)
+
+
+def test_labels_as_words_in_a_named_first_column_and_unequal_lengths(tmp_path):
+    X, y = _data(n=12)
+    words = np.where(y == 1, "up", "down")
+    rows = [list(x[: 20 - (k % 3)]) for k, x in enumerate(X)]  # three lengths
+    padded = np.full((len(rows), 20), np.nan)
+    for k, r in enumerate(rows):
+        padded[k, : len(r)] = r
+    frame = pd.DataFrame(padded)  # NaN is written as an empty field
+    frame.insert(0, "class", words)
+    path = tmp_path / "words.csv"
+    frame.to_csv(path, index=False)  # shorter series: empty fields at the end
+    objs, labels = read_objects(str(path), "dtw", None)
+    assert list(labels) == list(words)
+    assert [len(o) for o in objs] == [len(r) for r in rows]
+    np.testing.assert_allclose(objs[1], rows[1])
+
+
+def test_strings_written_by_pandas_keep_their_commas(tmp_path):
+    frame = pd.DataFrame({"text": ["abc", "a, b", 'say "hi"'], "label": [0, 1, 1]})
+    path = tmp_path / "s.csv"
+    frame.to_csv(path)
+    objs, labels = read_objects(str(path), "levenshtein", None)
+    assert objs == ["abc", "a, b", 'say "hi"'] and list(labels) == [0, 1, 1]
+
+
+def test_what_cannot_be_read_is_refused_at_line_1_with_the_option(tmp_path, capsys,
+                                                                  monkeypatch):
+    X, y = _data()
+    last = tmp_path / "last.txt"
+    np.savetxt(last, np.c_[X, y], fmt="%.4f")
+    # the refusal comes before any distance: the model is never fitted
+    monkeypatch.setattr(isvm.NystroemSVC, "fit", lambda *a, **k: pytest.fail("fitted"))
+    assert main(["fit", str(last), *FIT]) == 1
+    err = capsys.readouterr().err
+    assert f"{last}, line 1: the first value" in err and "--label-column last" in err
+    frame = pd.DataFrame(X)
+    frame["kind"] = y
+    named = tmp_path / "named.csv"
+    frame.to_csv(named)
+    assert main(["fit", str(named), *FIT]) == 1
+    err = capsys.readouterr().err
+    assert f"{named}, line 1: has a header row" in err and "--label-column NAME" in err
+    assert main(["fit", str(named), *FIT, "--label-column", "nope"]) == 1
+    assert "has no column 'nope'" in capsys.readouterr().err
+    with pytest.raises(DataFileError, match="no header row, so --label-column kind"):
+        read_objects(str(last), "dtw", "kind")
+
+
+def test_predict_reads_an_unlabelled_pandas_file(tmp_path, capsys):
+    X, y = _data()
+    frame = pd.DataFrame(X)
+    frame["label"] = y
+    frame.to_csv(tmp_path / "train.csv")
+    model = tmp_path / "m.skops"
+    assert main(["fit", str(tmp_path / "train.csv"), *FIT, "--save", str(model)]) == 0
+    pd.DataFrame(X[:15]).to_csv(tmp_path / "new.csv")  # no label column
+    capsys.readouterr()
+    assert main(["predict", str(model), str(tmp_path / "new.csv")]) == 0
+    cap = capsys.readouterr()
+    pred = np.array(cap.out.split(), dtype=int)
+    np.testing.assert_array_equal(pred, isvm.load_model(model).predict(X[:15]))
+    assert "accuracy" not in cap.err
