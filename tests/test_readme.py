@@ -69,3 +69,32 @@ def test_the_newcomer_path_runs_as_printed(tmp_path, monkeypatch, capsys):
     assert "NystroemSVC(" in outputs[6].out
     for i, rows in ((2, 70), (5, 70), (8, 500)):
         assert len(outputs[i].out.split()) == rows  # one prediction per row
+
+
+def test_the_readme_scale_lines_run_as_printed(tmp_path, monkeypatch, capsys):
+    """The README's series and strings lines (10^5 series, 10^6 strings) run as printed on
+    a few hundred objects: the same commands, with their search and bounded CV."""
+    import shlex
+
+    import numpy as np
+
+    import indefsvm as isvm
+    from indefsvm.cli import main
+
+    text = README.read_text()
+    lines = [ln.split("  #")[0].strip() for ln in text.splitlines()
+             if ln.startswith("indefsvm fit") and "--metric" in ln]
+    assert len(lines) == 2
+    X, y = isvm.datasets.make_cbf(400, length=32, random_state=0)
+    np.savetxt(tmp_path / "series.txt", np.c_[y, X], fmt="%.5g")
+    S, ys = isvm.datasets.make_motif_strings(300, length=(12, 28), random_state=0)
+    (tmp_path / "reads.tsv").write_text("".join(f"{c}\t{s}\n" for s, c in zip(S, ys,
+                                                                             strict=True)))
+    monkeypatch.chdir(tmp_path)
+    for line in lines:
+        capsys.readouterr()
+        assert main(shlex.split(line)[1:]) == 0, line
+        cap = capsys.readouterr()
+        assert cap.out.startswith("search      C = ") and "5-fold CV accuracy" in cap.out
+        model = shlex.split(line)[shlex.split(line).index("--save") + 1]
+        assert (tmp_path / model).exists()
