@@ -352,13 +352,7 @@ def plot_remedies(comparison, K, axes=None):
     >>> len(plot_remedies(cmp, K).axes)
     2
     """
-    from .remedies import (
-        AdvancedShiftEigenvalues,
-        ClipEigenvalues,
-        FlipEigenvalues,
-        ShiftEigenvalues,
-        SquareKernel,
-    )
+    from .remedies._methods import TABLE
 
     plt = _plt()
     if axes is None:
@@ -367,9 +361,10 @@ def plot_remedies(comparison, K, axes=None):
         fig = axes[0].figure
     ax1, ax2 = axes
     K = np.asarray(K, dtype=np.float64)
-    fixes = {"K as it is": None, "clip": ClipEigenvalues(), "flip": FlipEigenvalues(),
-             "shift": ShiftEigenvalues(), "advanced shift": AdvancedShiftEigenvalues(),
-             "square": SquareKernel()}
+    # K, then each compared method that trains an SVM on a fixed kernel of its own (the
+    # Krein SVM trains on flip's)
+    fixes = {"K as it is": None, **{m.name: m.fix({}) for m in TABLE
+                                    if m.estimator == "svm" and m.fix is not None}}
     scale = np.abs(np.linalg.eigvalsh(K)).max()
     for name, fix in fixes.items():
         if fix is not None and name not in comparison.methods:

@@ -15,7 +15,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import Pipeline
 
 import indefsvm as isvm
-from indefsvm.cli import _models, _objects, main
+from indefsvm.cli import _models, _tune, main
 from indefsvm.cli._tune import C_GRID, GAMMA_FACTORS
 from indefsvm.remedies import KreinSVC
 
@@ -99,7 +99,7 @@ def test_fit_metric_searches_c_and_gamma_as_gridsearchcv_on_the_exact_kernel(tmp
 def test_the_search_runs_on_a_stratified_subsample_above_its_size(tmp_path, capsys,
                                                                  monkeypatch):
     _, y, path = _series(tmp_path, n=120)
-    monkeypatch.setattr(_objects, "SEARCH_OBJECTS", 60)
+    monkeypatch.setattr(_tune, "SEARCH_OBJECTS", 60)
     assert main(["fit", str(path), "--metric", "dtw", "--nystroem", "30", "-C", "1",
                  "--cv", "0"]) == 0
     cap = capsys.readouterr()
@@ -151,10 +151,10 @@ def test_compare_metric_compares_the_remedies_on_the_exact_kernel_and_prints_a_f
 
 def test_compare_metric_search_saves_a_landmark_model_refitted_on_all_objects(
         tmp_path, capsys, monkeypatch):
-    from indefsvm.cli import _compare
+    from indefsvm.cli import _compare_objects
 
     X, y, path = _series(tmp_path, n=120)
-    monkeypatch.setattr(_compare, "COMPARE_OBJECTS", 80)
+    monkeypatch.setattr(_compare_objects, "COMPARE_OBJECTS", 80)
     model = tmp_path / "best.skops"
     assert main(["compare", str(path), "--metric", "dtw", "--window", "0.1", "--search",
                  "--methods", "flip,shift", "--nystroem", "50", "--save", str(model),

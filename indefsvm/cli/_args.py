@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._remedies import BY_NAME as _REMEDY_NAMES
+from .._remedies import landmark_options, remedy_options
 from ._errors import EXIT_USAGE, CLIError
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
@@ -189,17 +191,15 @@ def _add_model_args(p: argparse.ArgumentParser, C_default: float | None = 1.0) -
 
 
 #: fit --remedy: the command line's names of the remedy methods (lower case, no spaces)
-REMEDIES = {"clip": "clip", "flip": "flip", "shift": "shift",
-            "advanced-shift": "advanced shift", "square": "square", "cne": "CNE",
-            "rne": "RNE", "krein": "Krein SVM"}
+REMEDIES = remedy_options()
 
 #: the remedies NystroemSVC has (fit --nystroem M --remedy ...)
-NYSTROEM_REMEDIES = ("krein", "flip", "clip")
+NYSTROEM_REMEDIES = landmark_options()
 
 
 def remedy_option(method: str) -> str:
     """The ``--remedy`` value of a method of the table ("advanced shift" -> advanced-shift)."""
-    return next(k for k, v in REMEDIES.items() if v == method)
+    return _REMEDY_NAMES[method].option
 
 
 def _extra_params(args) -> dict | None:

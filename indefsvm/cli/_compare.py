@@ -19,6 +19,14 @@ from ._args import (
     _n_jobs,
     _positive_int,
 )
+from ._compare_objects import (
+    COMPARE_OBJECTS,
+    landmark_remedies,
+    landmarks_of,
+    objects_block,
+    objects_command,
+    objects_model,
+)
 from ._errors import EXIT_USAGE, CLIError
 from ._io import (
     _atomic_write,
@@ -46,11 +54,11 @@ def run(args) -> int:
         _check_output_file(args.save, "--save", (args.file, args.labels))
     if args.metric is not None:
         if args.save and args.methods is not None and not any(
-                m in _landmark_remedies() for m in args.methods):
+                m in landmark_remedies() for m in args.methods):
             raise CLIError("--save with --metric saves a landmark model of the Krein SVM, flip "
                            "or clip (what 'indefsvm fit --metric' trains): add krein, flip "
                            "or clip to --methods.", EXIT_USAGE)
-        data, y, desc, precomputed = _objects_block(args)
+        data, y, desc, precomputed = objects_block(args)
     else:
         if args.window is not None or args.nystroem is not None:
             raise CLIError(f"{'--window' if args.window is not None else '--nystroem'} goes "
@@ -109,10 +117,10 @@ def run(args) -> int:
     command = stand_in = None
     recommended = cmp.recommended
     if args.metric is not None and recommended is not None \
-            and recommended not in _landmark_remedies():
+            and recommended not in landmark_remedies():
         # a landmark model holds the Krein SVM, flip or clip: the best of those is the
         # model to train, said as a stand-in
-        errors = {m: float(np.mean(cmp.fold_errors[m])) for m in _landmark_remedies()
+        errors = {m: float(np.mean(cmp.fold_errors[m])) for m in landmark_remedies()
                   if m in cmp.fold_errors}
         if errors:
             stand_in = min(errors, key=lambda m: (errors[m], m != "Krein SVM"))
@@ -149,9 +157,9 @@ def run(args) -> int:
 def _methods(text: str) -> list:
     import argparse
 
-    from ..remedies._methods import INDEF, KNN
+    from .._remedies import NAMES
 
-    names = {"svm": INDEF, **REMEDIES, "knn": KNN}
+    names = {r.option: r.name for r in NAMES}
     out = []
     for word in (w.strip().lower() for w in text.split(",")):
         if word not in names:
@@ -180,7 +188,7 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
     from ._args import remedy_option
 
     if getattr(args, "metric", None) is not None:
-        return _objects_command(args, method, params)
+        return objects_command(args, method, params)
     if method == KNN:
         return ("(k-NN has no 'indefsvm fit' model: scikit-learn's "
                 "KNeighborsClassifier(n_neighbors=k, metric='precomputed') on the distances "
@@ -218,119 +226,6 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
         words += ["--remedy", remedy_option(method)]
     words += ["-C", f"{params['C']:g}", "--save", "model.skops"]
     return " ".join(shlex.quote(w) for w in words)
-
-
-#: compare --metric: the methods of the remedy table a landmark model has (NystroemSVC's
-#: remedies), by their command-line names
-def _landmark_remedies() -> dict:
-    from ..remedies._methods import KREIN
-
-    return {KREIN: "krein", "flip": "flip", "clip": "clip"}
-
-
-#: compare --metric compares the remedies on the whole distance matrix of a stratified
-#: subsample of at most this many objects (each fold decomposes its training block)
-COMPARE_OBJECTS = 2000
-
-
-def _objects_block(args):
-    """compare FILE --metric: (D, y, description, True) -- the distances among a stratified
-    subsample of at most COMPARE_OBJECTS objects, which the comparison then reads as
-    --distances does."""
-    import time
-
-    from sklearn.model_selection import train_test_split
-
-    from ..distances import pairwise_distances
-    from ._objects import read_objects
-
-    if args.file is None:
-        raise CLIError(f"--metric {args.metric} needs a FILE of "
-                       f"{'series' if args.metric == 'dtw' else 'strings'}, one per line with "
-                       "its label.", EXIT_USAGE)
-    for opt, value in (("--distances", args.distances), ("--labels", args.labels),
-                       ("--knn-distances", args.knn_distances)):
-        if value:
-            raise CLIError(f"{opt} does not go with --metric: FILE holds the objects with "
-                           "their labels, and their distances are computed.", EXIT_USAGE)
-    if args.window is not None and args.metric != "dtw":
-        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
-                       EXIT_USAGE)
-    X, y = read_objects(args.file, args.metric, args.label_column)
-    n = len(y)
-    if args.nystroem is not None and not 1 <= args.nystroem <= n:
-        raise CLIError(f"--nystroem {args.nystroem}: give 1 to the {n} objects of "
-                       f"{args.file}.", EXIT_USAGE)
-    idx = np.arange(n)
-    if n > COMPARE_OBJECTS:
-        idx, _ = train_test_split(idx, train_size=COMPARE_OBJECTS, stratify=y,
-                                  random_state=args.seed or 0)
-        idx = np.sort(idx)
-    args.objects, args.objects_y, args.n_objects = X, y, n
-    sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
-    what = "series" if args.metric == "dtw" else "strings"
-    _say(args, f"{n} {what}: the remedies are compared on the exact {args.metric} kernel of "
-               + ("all of them" if idx.size == n else
-                  f"a stratified subsample of {idx.size}") + " (all their distances)")
-    t0 = time.perf_counter()
-    params = {"window": args.window} if args.window is not None else {}
-    jobs = -1 if args.n_jobs is None else args.n_jobs
-    D = pairwise_distances(sub, metric=args.metric, n_jobs=jobs, **params)
-    _say(args, f"{idx.size} x {idx.size} distances in {time.perf_counter() - t0:.1f} s")
-    args.distances = True  # from here the block is read as compare --distances reads one
-    return D, y[idx], args.file, True
-
-
-def _landmarks(args) -> int:
-    """The landmarks of the model compare --metric saves or prints: --nystroem, else
-    min(n, 300)."""
-    return args.nystroem if args.nystroem is not None else min(args.n_objects, 300)
-
-
-def _objects_command(args, method: str, params: dict) -> str:
-    """The fit line of a landmark model of ``method`` (a remedy NystroemSVC has), or the
-    sentence that says what the landmark models can be."""
-    import shlex
-
-    remedy = _landmark_remedies().get(method)
-    if remedy is None:
-        return (f"({method} has no landmark model: 'indefsvm fit --metric' trains the Krein "
-                "SVM, flip or clip on distances to landmarks; --methods krein,flip,clip "
-                "compares those only)")
-    words = ["indefsvm", "fit", args.file]
-    if args.label_column is not None:
-        words += ["--label-column", str(args.label_column)]
-    words += ["--metric", args.metric]
-    if args.window is not None:
-        words += ["--window", f"{args.window:g}"]
-    words += ["--nystroem", str(_landmarks(args))]
-    if args.kernel != "rbf":
-        words += ["--kernel", args.kernel]
-    gamma = params.get("gamma")
-    if gamma is not None and gamma != "median":
-        words += ["--gamma", repr(float(gamma))]
-    words += ["--remedy", remedy, "-C", f"{params['C']:g}", "--save", "model.skops"]
-    return " ".join(shlex.quote(w) for w in words)
-
-
-def _objects_model(args, method: str, params: dict):
-    """The landmark model of ``method`` at ``params``, fitted on all the objects."""
-    import copy
-
-    from ._objects import model_of
-
-    shim = copy.copy(args)
-    shim.nystroem = _landmarks(args)
-    shim.remedy = _landmark_remedies()[method]
-    shim.C = float(params.get("C", 1.0))
-    shim.gamma = params.get("gamma", "median")
-    shim.features, shim.landmarks, shim.tol, shim.max_iter = "nystroem", "uniform", 1e-3, None
-    shim.class_weight = "balanced" if args.balanced else None
-    shim.seed = args.seed or 0
-    model = model_of(shim)
-    _say(args, f"refitting {method} on all {args.n_objects} objects: distances to "
-               f"{shim.nystroem} landmarks")
-    return model.fit(args.objects, args.objects_y)
 
 
 def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -> None:
@@ -397,14 +292,14 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
     model = search.best_estimator_
     if args.metric is not None:
         # the choice as a landmark model on all the objects (the comparison ran on a block)
-        landmark = _landmark_remedies()
+        landmark = landmark_remedies()
         if search.best_method_ not in landmark:
             stand_in = _best_savable(search, allowed=tuple(landmark))
         if args.save:
             method, best = ((search.best_method_, params) if stand_in is None
                             else stand_in[:2])
             if method in landmark:
-                model = _objects_model(args, method, {"C": 1.0, **best})
+                model = objects_model(args, method, {"C": 1.0, **best})
             else:
                 model = None
         if stand_in is not None:
@@ -440,7 +335,7 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
         print(f"To train it again: {command}")
         if saved and args.metric is not None:
             print(f"model saved to {saved} (refitted on all {args.n_objects} objects with "
-                  f"{_landmarks(args)} landmarks; 'indefsvm predict {saved} DATA' applies it)")
+                  f"{landmarks_of(args)} landmarks; 'indefsvm predict {saved} DATA' applies it)")
         elif saved:
             print(f"model saved to {saved} (refitted on all {K.shape[0]} samples; "
                   f"'indefsvm predict {saved} DATA' applies it)")

@@ -7,6 +7,7 @@ import os
 
 import numpy as np
 
+from .._remedies import drawn_options
 from ._args import KERNEL_NAMES, _add_data_args, _common, _float_list, _positive_int
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_output_file, _load
@@ -195,7 +196,7 @@ def add_parser(sub) -> None:
     p.add_argument("-C", "--C", dest="C_grid", type=_float_list, default=None,
                    metavar="C1,C2,...", help="values of C (default 0.1,1,10)")
     p.add_argument("--remedies", default="none,clip,flip",
-                   help="comma-separated: none, clip, flip, shift, square, cne, rne (default "
+                   help=f"comma-separated: {', '.join(('none',) + drawn_options())} (default "
                         "none,clip,flip)")
     p.add_argument("--classes", default=None, metavar="A,B",
                    help="the two classes to show when the labels have more")

@@ -22,7 +22,7 @@ from ._io import _atomic_write, _check_class_weight, _check_classes, _check_outp
 from ._models import CV_MAX, _cross_validate, _estimator, _fitted_params, _svc
 from ._progress import _bar, _LogBar
 from ._size import refuse_too_big
-from ._tune import describe, tune
+from ._tune import describe, search_objects, tune
 
 
 def run(args) -> int:
@@ -49,7 +49,7 @@ def run(args) -> int:
             raise CLIError(f"--metric {args.metric} needs a FILE of "
                            f"{'series' if args.metric == 'dtw' else 'strings'}, one per "
                            "line with its label.", EXIT_USAGE)
-        return _objects.fit(args, _save, _finish)
+        return _objects.fit(args, _save, _finish, _search_objects)
     for opt in ("window", "landmarks", "features"):
         if getattr(args, opt) != {"window": None, "landmarks": "uniform",
                                   "features": "nystroem"}[opt]:
@@ -159,6 +159,15 @@ def _print_pairs(rows) -> None:
         print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
         print(f"  concave steps     {row['concave_steps']} (sub-problems with a_ij <= 0)")
         print(f"  bias b            {row['b']:.6g}")
+
+
+def _search_objects(args, X, y):
+    """fit --metric's search of C and gamma, its line printed as fit's search prints it."""
+    result = search_objects(args, X, y)
+    if result is not None and not args.json:
+        print(describe(result))
+        sys.stdout.flush()
+    return result
 
 
 def _save(args, model) -> None:

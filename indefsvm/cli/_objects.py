@@ -343,8 +343,9 @@ def model_of(args):
         class_weight=getattr(args, "class_weight", None))
 
 
-def fit(args, save, finish) -> int:
-    """fit FILE --metric ... --nystroem M."""
+def fit(args, save, finish, search) -> int:
+    """fit FILE --metric ... --nystroem M (``search``: the search of C and gamma, from the
+    room that tunes, handed in so that this one does not reach back to it)."""
     from ..exceptions import ConvergenceWarning
     from ._progress import _LogBar, _say
 
@@ -363,14 +364,7 @@ def fit(args, save, finish) -> int:
     if args.nystroem > n:
         raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
                        f"{args.file}; give at most {n}.", EXIT_USAGE)
-    args.search_result = search(args, X, y)
-    if args.search_result is not None and not args.json:
-        import sys
-
-        from ._tune import describe
-
-        print(describe(args.search_result))
-        sys.stdout.flush()
+    args.search_result = search(args, X, y)  # said there, as fit's search is
     model = model_of(args)
     _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: distances to "
                f"{args.nystroem} "
@@ -425,66 +419,6 @@ def fit(args, save, finish) -> int:
             print(f"(training accuracy on {idx.size} of the {n} objects, drawn at random)")
 
     return finish(args, X, y, False, seconds, train_acc, summary, head)
-
-
-#: fit --metric without -C / --gamma: C and gamma are searched on the exact distance kernel
-#: of a stratified subsample of at most this many objects (all their distances, one block)
-SEARCH_OBJECTS = 1000
-
-
-def search(args, X, y) -> dict | None:
-    """fit --metric without -C (or --gamma): the grid of ``fit``'s search (C, and gamma
-    around the median rule) on the whole distance matrix of a stratified subsample of at
-    most SEARCH_OBJECTS objects, with the model's remedy on that kernel (Krein SVM, flip or
-    clip, which the landmark model approximates); the choice is then fitted on all objects.
-    None when -C and --gamma are given or --no-search."""
-    import copy
-
-    from sklearn.model_selection import train_test_split
-
-    from ..distances import pairwise_distances
-    from ._progress import _say
-    from ._tune import tune, wanted
-
-    shim = copy.copy(args)
-    shim.metric, shim.nystroem, shim.distances = None, None, True
-    shim.remedy = args.remedy or "krein"
-    shim.explicit = list(getattr(args, "explicit", []))
-    if args.features == "d2ke":
-        # D2KE's gamma is the scale of its own features, not the distance kernel's
-        shim.explicit.append("--gamma")
-    want_C, want_gamma = wanted(shim, True)
-    if not (want_C or want_gamma):
-        return None
-    n = len(y)
-    idx = np.arange(n)
-    if n > SEARCH_OBJECTS:
-        idx, _ = train_test_split(idx, train_size=SEARCH_OBJECTS, stratify=y,
-                                  random_state=args.seed)
-        idx = np.sort(idx)
-    sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
-    what = "series" if args.metric == "dtw" else "strings"
-    t0 = time.perf_counter()
-    searched = " and ".join(p for p, on in (("C", want_C), ("gamma", want_gamma)) if on)
-    _say(args, f"search: {searched} on the exact {args.metric} kernel of "
-               + (f"all {n} {what}" if idx.size == n else
-                  f"a stratified subsample of {idx.size} of the {n} {what}")
-               + " (all their distances), then the landmark model on all of them with the "
-               "choice")
-    params = {"window": args.window} if args.window is not None else {}
-    D = pairwise_distances(sub, metric=args.metric, n_jobs=-1 if args.n_jobs is None
-                           else args.n_jobs, **params)
-    seconds = time.perf_counter() - t0
-    result = tune(shim, D, y[idx], True)
-    if result is None:
-        return None
-    result["seconds"] += seconds
-    args.C = shim.C
-    if want_gamma:
-        args.gamma = shim.gamma
-        args.explicit = list(getattr(args, "explicit", [])) + ["--gamma"]
-    result["on"] = f"the exact {args.metric} kernel of {idx.size} {what}"
-    return result
 
 
 def predict_objects(args, model):

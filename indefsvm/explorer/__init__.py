@@ -569,7 +569,7 @@ def playground(title: str | None = None) -> Explorer:
 
     X, y = make_moons(60, noise=0.25, random_state=0)
     return explore(X, y, kernel="sigmoid", param_grid={"gamma": [1.0], "coef0": [0.0]},
-                   C=[1.0], remedies=("none", "clip", "flip"), live=True,
+                   C=[1.0], remedies=DEFAULT_REMEDIES, live=True,
                    title=title or "indefsvm playground: the geometry of an SVM, live")
 
 

@@ -151,7 +151,7 @@ def caption(frame: dict) -> str:
     elif remedy == "flip":
         words.append("flip replaced each eigenvalue of K by its absolute value: the negative "
                      "directions now count as positive.")
-    elif remedy in ("shift", "square", "cne", "rne"):
+    elif remedy != "none":  # shift, square, cne, rne: the explorer's other fixes
         words.append(f"{remedy} made the kernel PSD.")
     if q == 0:
         words.append(f"Signature (p, q) = ({p}, 0): the data embed in a Euclidean space, "

@@ -7,12 +7,13 @@ import numbers
 
 import numpy as np
 
+from .._remedies import BY_OPTION, DRAWN_BY_DEFAULT, drawn_options
 from ..kernels import KERNELS, canonical_name, check_gamma_sign, resolve_gamma
 
 #: remedies the explorer can show: the spectrum fixes of the remedy table that act on the
 #: training kernel itself (the page draws the geometry of the kernel the SVM is trained on)
-REMEDIES = ("none", "clip", "flip", "shift", "square", "cne", "rne")
-DEFAULT_REMEDIES = ("none", "clip", "flip")
+REMEDIES = ("none",) + drawn_options()
+DEFAULT_REMEDIES = DRAWN_BY_DEFAULT
 
 #: default C: a sensible SVM at the small end, a counter-intuitive one at the large end on
 #: most indefinite kernels (Haasdonk 2005, §7.4: reducing C reduces the hulls)
@@ -28,12 +29,9 @@ INPUT_GRID = 32
 
 def remedy_fix(name: str):
     """The spectrum fix of a remedy name (None for ``"none"``)."""
-    from ..remedies import ClipEigenvalues, FlipEigenvalues, ShiftEigenvalues, SquareKernel
+    from ..remedies._methods import BY_NAME
 
-    return {"none": None, "clip": ClipEigenvalues(), "flip": FlipEigenvalues(),
-            "shift": ShiftEigenvalues(), "square": SquareKernel(),
-            "cne": ClipEigenvalues(centered=True),
-            "rne": FlipEigenvalues(centered=True)}[name]
+    return None if name == "none" else BY_NAME[BY_OPTION[name].name].fix({})
 
 
 def check_remedies(remedies) -> tuple:

@@ -18,6 +18,7 @@ from .._device._blocks import check_device_kernel
 from .._dual import DualProblems, check_training_labels
 from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
+from .._remedies import landmark_options
 from .._tags import PairwiseInput
 from .._validation import check_memory, check_seed, user_stacklevel
 from ..distances._collection import Objects
@@ -37,7 +38,7 @@ from ._features import KreinNystroem
 
 __all__ = ["NystroemSVC"]
 
-REMEDIES = ("krein", "flip", "clip")
+REMEDIES = landmark_options()
 
 
 class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from sklearn.pipeline import Pipeline
 
+from .._remedies import INDEF, KNN, KREIN
+from .._remedies import NAMES as _NAMES
 from ..svm import IndefiniteSVC
 from ._krein import KreinSVC
 from ._spectrum_fix import (
@@ -24,10 +26,6 @@ from ._spectrum_fix import (
     ShiftEigenvalues,
     SquareKernel,
 )
-
-INDEF = "indefinite SVM"
-KNN = "k-NN"
-KREIN = "Krein SVM"
 
 
 @dataclass(frozen=True)
@@ -77,6 +75,9 @@ TABLE = (
 )
 
 BY_NAME = {m.name: m for m in TABLE}
+
+# one list of names: the table holds every method of it, in its order
+assert tuple(m.name for m in TABLE) == tuple(r.name for r in _NAMES)
 
 #: every method's name, in the order of the reports
 METHODS = tuple(m.name for m in TABLE)

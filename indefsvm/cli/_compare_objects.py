@@ -1,0 +1,123 @@
+"""``compare FILE --metric dtw|levenshtein``: the remedies compared on the exact distance
+kernel of a stratified subsample of the objects, and the landmark model (``NystroemSVC``)
+that a choice becomes on all of them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._errors import EXIT_USAGE, CLIError
+from ._progress import _say
+
+
+#: compare --metric: the methods of the remedy table a landmark model has (NystroemSVC's
+#: remedies), by their command-line names
+def landmark_remedies() -> dict:
+    from .._remedies import NAMES
+
+    return {r.name: r.option for r in NAMES if r.landmark}
+
+
+#: compare --metric compares the remedies on the whole distance matrix of a stratified
+#: subsample of at most this many objects (each fold decomposes its training block)
+COMPARE_OBJECTS = 2000
+
+
+def objects_block(args):
+    """compare FILE --metric: (D, y, description, True) -- the distances among a stratified
+    subsample of at most COMPARE_OBJECTS objects, which the comparison then reads as
+    --distances does."""
+    import time
+
+    from sklearn.model_selection import train_test_split
+
+    from ..distances import pairwise_distances
+    from ._objects import read_objects
+
+    if args.file is None:
+        raise CLIError(f"--metric {args.metric} needs a FILE of "
+                       f"{'series' if args.metric == 'dtw' else 'strings'}, one per line with "
+                       "its label.", EXIT_USAGE)
+    for opt, value in (("--distances", args.distances), ("--labels", args.labels),
+                       ("--knn-distances", args.knn_distances)):
+        if value:
+            raise CLIError(f"{opt} does not go with --metric: FILE holds the objects with "
+                           "their labels, and their distances are computed.", EXIT_USAGE)
+    if args.window is not None and args.metric != "dtw":
+        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
+                       EXIT_USAGE)
+    X, y = read_objects(args.file, args.metric, args.label_column)
+    n = len(y)
+    if args.nystroem is not None and not 1 <= args.nystroem <= n:
+        raise CLIError(f"--nystroem {args.nystroem}: give 1 to the {n} objects of "
+                       f"{args.file}.", EXIT_USAGE)
+    idx = np.arange(n)
+    if n > COMPARE_OBJECTS:
+        idx, _ = train_test_split(idx, train_size=COMPARE_OBJECTS, stratify=y,
+                                  random_state=args.seed or 0)
+        idx = np.sort(idx)
+    args.objects, args.objects_y, args.n_objects = X, y, n
+    sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
+    what = "series" if args.metric == "dtw" else "strings"
+    _say(args, f"{n} {what}: the remedies are compared on the exact {args.metric} kernel of "
+               + ("all of them" if idx.size == n else
+                  f"a stratified subsample of {idx.size}") + " (all their distances)")
+    t0 = time.perf_counter()
+    params = {"window": args.window} if args.window is not None else {}
+    jobs = -1 if args.n_jobs is None else args.n_jobs
+    D = pairwise_distances(sub, metric=args.metric, n_jobs=jobs, **params)
+    _say(args, f"{idx.size} x {idx.size} distances in {time.perf_counter() - t0:.1f} s")
+    args.distances = True  # from here the block is read as compare --distances reads one
+    return D, y[idx], args.file, True
+
+
+def landmarks_of(args) -> int:
+    """The landmarks of the model compare --metric saves or prints: --nystroem, else
+    min(n, 300)."""
+    return args.nystroem if args.nystroem is not None else min(args.n_objects, 300)
+
+
+def objects_command(args, method: str, params: dict) -> str:
+    """The fit line of a landmark model of ``method`` (a remedy NystroemSVC has), or the
+    sentence that says what the landmark models can be."""
+    import shlex
+
+    remedy = landmark_remedies().get(method)
+    if remedy is None:
+        return (f"({method} has no landmark model: 'indefsvm fit --metric' trains the Krein "
+                "SVM, flip or clip on distances to landmarks; --methods krein,flip,clip "
+                "compares those only)")
+    words = ["indefsvm", "fit", args.file]
+    if args.label_column is not None:
+        words += ["--label-column", str(args.label_column)]
+    words += ["--metric", args.metric]
+    if args.window is not None:
+        words += ["--window", f"{args.window:g}"]
+    words += ["--nystroem", str(landmarks_of(args))]
+    if args.kernel != "rbf":
+        words += ["--kernel", args.kernel]
+    gamma = params.get("gamma")
+    if gamma is not None and gamma != "median":
+        words += ["--gamma", repr(float(gamma))]
+    words += ["--remedy", remedy, "-C", f"{params['C']:g}", "--save", "model.skops"]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def objects_model(args, method: str, params: dict):
+    """The landmark model of ``method`` at ``params``, fitted on all the objects."""
+    import copy
+
+    from ._objects import model_of
+
+    shim = copy.copy(args)
+    shim.nystroem = landmarks_of(args)
+    shim.remedy = landmark_remedies()[method]
+    shim.C = float(params.get("C", 1.0))
+    shim.gamma = params.get("gamma", "median")
+    shim.features, shim.landmarks, shim.tol, shim.max_iter = "nystroem", "uniform", 1e-3, None
+    shim.class_weight = "balanced" if args.balanced else None
+    shim.seed = args.seed or 0
+    model = model_of(shim)
+    _say(args, f"refitting {method} on all {args.n_objects} objects: distances to "
+               f"{shim.nystroem} landmarks")
+    return model.fit(args.objects, args.objects_y)
