@@ -14,6 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import check_finite_array, check_kernel_matrix, user_stacklevel
@@ -382,9 +383,11 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "mu": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
         "kernel": [str, callable], "metric": [str, None],
-        "gamma": [str, numbers.Real], "coef0": [numbers.Real], "degree": [numbers.Real],
-        "kernel_params": [dict, None], "tol": [numbers.Real], "max_iter": [numbers.Integral, None],
-        "n_restarts": [numbers.Integral], "restart_select": [str], "random_state": ["random_state"],
+        "gamma": _c.GAMMA, "coef0": _c.COEF0, "degree": _c.DEGREE,
+        "kernel_params": _c.KERNEL_PARAMS, "tol": _c.TOL, "max_iter": _c.MAX_ITER,
+        "n_restarts": [Interval(numbers.Integral, 0, None, closed="left")],
+        "restart_select": [StrOptions({"objective", "wMw"})],
+        "random_state": ["random_state"],
     }
 
     def __init__(self, *, mu="auto", kernel="linear", metric=None, gamma="scale", coef0=0.0,

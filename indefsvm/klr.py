@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import check_choice, check_kernel_matrix, check_positive, user_stacklevel
@@ -225,12 +225,12 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     (True, (2, 2))
     """
 
-    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
-    #: ranges and the finer rules are checked after it, in messages that name the fix
+    #: scikit-learn's declaration of the parameters and their ranges, checked by fit
+    #: (_fit_context); the kernel's own rules after it
     _parameter_constraints: dict = {
-        "kernel": [str, callable], "C": [numbers.Real], "gamma": [str, numbers.Real],
-        "coef0": [numbers.Real], "degree": [numbers.Real], "kernel_params": [dict, None],
-        "solver": [str], "tol": [numbers.Real], "max_iter": [numbers.Integral, None],
+        "kernel": _c.KERNEL, "C": _c.C, "gamma": _c.GAMMA, "coef0": _c.COEF0,
+        "degree": _c.DEGREE, "kernel_params": _c.KERNEL_PARAMS,
+        "solver": [StrOptions({"newton", "cg"})], "tol": _c.TOL, "max_iter": _c.MAX_ITER,
     }
 
     def __init__(self, *, kernel="rbf", C=1.0, gamma="scale", coef0=0.0, degree=3,

@@ -27,14 +27,16 @@ def test_distance_kernel_degree_and_origin_bounds():
     for deg in (1, 64):
         isvm.DistanceKernel("polynomial", degree=deg, gamma=0.01).fit(D)
     for deg in (0, 65):
-        with pytest.raises(ValueError, match="degree must be"):
+        with pytest.raises(ValueError, match="The 'degree' parameter of DistanceKernel"):
             isvm.DistanceKernel("polynomial", degree=deg).fit(D)
     isvm.DistanceKernel("linear", origin=2).fit(D)
     with pytest.raises(ValueError, match="not the index of a training object"):
         isvm.DistanceKernel("linear", origin=3).fit(D)
-    for bad in (True, 1.0, -1, "first"):
-        with pytest.raises(ValueError, match="origin must be"):
+    for bad in (1.0, -1, "first"):
+        with pytest.raises(ValueError, match="The 'origin' parameter of DistanceKernel"):
             isvm.DistanceKernel("linear", origin=bad).fit(D)
+    with pytest.raises(ValueError, match="origin must be a number, not True"):
+        isvm.DistanceKernel("linear", origin=True).fit(D)
 
 
 # -- distances/_objects.py --------------------------------------------------------------------
@@ -283,7 +285,8 @@ def test_search_fit_times_are_durations(sigmoid):
 def test_distance_kernel_gamma_strings():
     """``isinstance(self.gamma, str) and self.gamma == "median"``: another string is refused."""
     D = np.array([[0.0, 1.0], [1.0, 0.0]])
-    with pytest.raises(ValueError, match="gamma must be 'median' or a number"):
+    with pytest.raises(ValueError, match="The 'gamma' parameter of DistanceKernel must be a "
+                       "str among {'median'}"):
         isvm.DistanceKernel(gamma="scale").fit(D)
 
 

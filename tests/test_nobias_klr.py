@@ -117,7 +117,7 @@ def test_klr_warns_and_rejects_bad_input(heart):
     X, y = heart
     with pytest.warns(ConvergenceWarning, match="max_iter=1 "):
         KernelLogisticRegression(max_iter=1, tol=1e-12).fit(X, y)
-    with pytest.raises(ValueError, match="Unknown solver"):
+    with pytest.raises(ValueError, match="The 'solver' parameter of KernelLogisticRegression"):
         KernelLogisticRegression(solver="lbfgs").fit(X, y)
-    with pytest.raises(ValueError, match="C must be > 0"):
+    with pytest.raises(ValueError, match="The 'C' parameter of KernelLogisticRegression"):
         KernelLogisticRegression(C=0).fit(X, y)

@@ -204,16 +204,19 @@ def test_small_eigenvalues_dropped_by_the_stated_threshold():
 
 @pytest.mark.parametrize("make,match", [
     (lambda X: KreinNystroem(n_components=500).fit(X), "n_components=500 is more than"),
-    (lambda X: KreinNystroem(n_components=0).fit(X), "n_components must be a positive"),
-    (lambda X: KreinNystroem(landmarks="random").fit(X), "landmarks must be one of"),
+    (lambda X: KreinNystroem(n_components=0).fit(X),
+     "The 'n_components' parameter of KreinNystroem"),
+    (lambda X: KreinNystroem(landmarks="random").fit(X),
+     "The 'landmarks' parameter of KreinNystroem must be a str among"),
     (lambda X: KreinNystroem(landmarks=[0, 0, 1]).fit(X), "holds a row twice"),
     (lambda X: KreinNystroem(landmarks=[0, 400]).fit(X), "outside"),
     (lambda X: KreinNystroem(lambda A, B: A @ B.T + np.arange(B.shape[0]),
                              n_components=20, random_state=0).fit(X), "not symmetric"),
     (lambda X: KreinNystroem("precomputed").fit(X[:, :5]), "give landmarks="),
     (lambda X: KreinNystroem("precomputed").fit(np.triu(np.ones((5, 5)))), "not symmetric"),
-    (lambda X: KreinNystroem(rtol=2.0).fit(X), "rtol must be"),
-    (lambda X: KreinNystroem(stability=0.5).fit(X), "stability must be"),
+    (lambda X: KreinNystroem(rtol=2.0).fit(X), "The 'rtol' parameter of KreinNystroem"),
+    (lambda X: KreinNystroem(stability=0.5).fit(X),
+     "The 'stability' parameter of KreinNystroem"),
     (lambda X: KreinNystroem(n_components=5).fit(np.where(X > 1, np.nan, X)), "NaN"),
     (lambda X: KreinNystroem("linear", n_components=5).fit(np.zeros((20, 3))),
      "zero on the landmarks"),
@@ -425,9 +428,10 @@ def test_not_converged_warns_and_says_so():
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    (dict(remedy="square"), "remedy must be one of"),
-    (dict(C=0.0), "C <= 0"),
-    (dict(tol=-1.0), "tol must be"),
+    (dict(remedy="square"), "The 'remedy' parameter of NystroemSVC must be a str among"),
+    (dict(C=0.0), "The 'C' parameter of NystroemSVC must be a float in the range"),
+    (dict(C=np.inf), "C <= 0 or not a finite number"),
+    (dict(tol=-1.0), "The 'tol' parameter of NystroemSVC"),
     (dict(n_components=1000), "n_components=1000 is more than"),
     (dict(decision_function_shape="x"), "decision_function_shape"),
 ])
@@ -542,7 +546,7 @@ def test_cli_fit_nystroem_saves_a_model_that_predicts(tmp_path, capsys):
     (["--nystroem", "100", "--restarts", "2"], "option of the SMO solver"),
     (["--nystroem", "100", "--remedy", "square"], "krein, flip or clip"),
     (["--nystroem", "0"], "at least 1"),
-    (["--nystroem", "100", "-C", "0"], "C <= 0"),
+    (["--nystroem", "100", "-C", "0"], "-C must be a float in the range (0.0, inf]"),
     (["--nystroem", "260", "--cv", "5"], "training samples of a CV fold"),
 ])
 def test_cli_nystroem_usage_errors(argv, match, capsys):

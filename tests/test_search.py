@@ -251,7 +251,7 @@ def test_custom_scoring_and_class_weight(sigmoid):
     ({"param_grid": {"rank": [1.5]}}, "share in"),
     ({"methods": ["banana"]}, "unknown methods"),
     ({"methods": []}, "methods is empty"),
-    ({"cv": 1}, "2 or more folds"),
+    ({"cv": 1}, "The 'cv' parameter of RemedySearchCV"),
     ({"cv": 1000}, "n_splits=1000"),
     ({"scoring": ["accuracy", "roc_auc"]}, "one scoring metric"),
 ])
@@ -340,8 +340,10 @@ def test_advanced_shift_is_a_shift_of_the_kept_directions():
     assert np.allclose(np.sort(np.linalg.eigvalsh(b.fit_transform(K))), np.sort(lam + 2.0))
     c = AdvancedShiftEigenvalues(rank=0.5).fit(K)  # 5 + 3 of sum |lam| = 11.83 is over half
     assert c.rank_ == 2
-    with pytest.raises(ValueError, match="rank must be"):
+    with pytest.raises(ValueError, match="The 'rank' parameter of AdvancedShiftEigenvalues"):
         AdvancedShiftEigenvalues(rank=-1).fit(K)
+    with pytest.raises(ValueError, match="rank must be 'auto', an integer >= 1 or a share"):
+        AdvancedShiftEigenvalues(rank=1.5).fit(K)  # neither a count nor a share
     # a PSD kernel keeps everything above 0 and is not shifted
     P = (U * np.abs(lam)) @ U.T
     p = AdvancedShiftEigenvalues().fit((P + P.T) / 2)
@@ -392,7 +394,7 @@ def test_rule_best_and_a_bad_rule(sigmoid):
     s = isvm.RemedySearchCV(rule="best", **kw).fit(K, y)
     means = {m: s.comparison_.mean_error(m) for m in s.comparison_.methods}
     assert means[s.best_method_] == min(means.values())
-    with pytest.raises(ValueError, match="rule must be"):
+    with pytest.raises(ValueError, match="The 'rule' parameter of RemedySearchCV"):
         isvm.RemedySearchCV(rule="banana", **kw).fit(K, y)
 
 

@@ -27,14 +27,22 @@ class _Parser(argparse.ArgumentParser):
         raise CLIError(f"{message} (see '{self.prog} --help')", EXIT_USAGE)
 
 
+#: the options of the estimators' parameters, where the command line spells them otherwise
+_OPTION_OF = {"C": "-C", "max_iter": "--max-iter", "cache_size": "--cache-size",
+              "n_restarts": "--restarts", "n_components": "--nystroem", "kind": "--kernel",
+              "class_weight": "--class-weight", "n_jobs": "--n-jobs"}
+
+
 def _cli_wording(message: str) -> str:
     """scikit-learn names parameters as the estimator spells them: say the option."""
-    for param, option in (("'C'", "-C"), ("'gamma'", "--gamma"), ("'tol'", "--tol"),
-                          ("'degree'", "--degree"), ("'max_iter'", "--max-iter"),
-                          ("'cache_size'", "--cache-size"), ("'coef0'", "--coef0"),
-                          ("gamma=", "--gamma "), ("'n_restarts'", "--restarts")):
-        message = message.replace(f"The {param} parameter of IndefiniteSVC", f"{option}")
-    return message
+    import re
+
+    def option(match):
+        name = match.group(1)
+        return _OPTION_OF.get(name, "--" + name.replace("_", "-"))
+
+    message = re.sub(r"The '(\w+)' parameter of \w+", option, message)
+    return message.replace("gamma=", "--gamma ")
 
 
 def _error_line(exc: BaseException) -> tuple[str, int]:

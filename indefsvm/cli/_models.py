@@ -19,12 +19,7 @@ def _distance_kernel(args):
 
     dk = DistanceKernel(kind=DISTANCE_KINDS[args.kernel], gamma=args.gamma, coef0=args.coef0,
                         degree=args.degree)
-    try:
-        dk._check_params()
-    except ValueError as exc:
-        raise CLIError(str(exc).replace("gamma ", "--gamma ", 1).replace("degree ", "--degree ",
-                                                                           1), EXIT_USAGE) from None
-    return dk
+    return _validated(dk)
 
 
 def _estimator(args, precomputed: bool):
@@ -50,7 +45,7 @@ def _estimator(args, precomputed: bool):
             shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
             verbose=args.verbose, n_jobs=args.n_jobs,
             class_weight=getattr(args, "class_weight", None))
-        _check_estimator_params(svc)
+        _validated(svc)
         return Pipeline([("distancekernel", _distance_kernel(args)), ("indefinitesvc", svc)])
 
     if args.kernel == "pseudo_euclidean" and args.pe_p is None and not precomputed:
@@ -64,7 +59,7 @@ def _estimator(args, precomputed: bool):
         shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
         kernel_params=kernel_params, verbose=args.verbose, n_jobs=args.n_jobs,
         class_weight=getattr(args, "class_weight", None))
-    _check_estimator_params(clf)
+    _validated(clf)
     return clf
 
 
@@ -105,27 +100,31 @@ def _remedy_estimator(args, precomputed: bool):
                        degree=args.degree, kernel_params=_extra_params(args), tol=args.tol,
                        max_iter=args.max_iter, cache_size=args.cache_size,
                        class_weight=getattr(args, "class_weight", None))
-        _check_params(clf)
+        _validated(clf)
         return clf
     est = svm_estimator(method, {"C": args.C}, getattr(args, "class_weight", None))
     svc = est.steps[-1][1] if isinstance(est, Pipeline) else est
     svc.set_params(tol=args.tol, max_iter=args.max_iter, cache_size=args.cache_size)
     if isinstance(svc, IndefiniteSVC):
         svc.set_params(random_state=args.seed, verbose=args.verbose, n_jobs=args.n_jobs)
-    _check_params(svc)
+    _validated(svc)
     if not distances:
         return est
     steps = est.steps if isinstance(est, Pipeline) else [("svm", est)]
     return Pipeline([("distancekernel", _distance_kernel(args))] + steps)
 
 
-def _check_params(est) -> None:
-    from sklearn.utils._param_validation import InvalidParameterError
+def _validated(est):
+    """``est``, its parameters checked as fit checks them -- scikit-learn's constraints, then
+    its own cross-parameter rules (``_constraints.check_settings``) -- before any data are
+    read: a usage error (exit 2) in the options' spelling."""
+    from .._constraints import check_settings
 
     try:
-        est._validate_params()
-    except (InvalidParameterError, ValueError) as exc:
+        check_settings(est)
+    except ValueError as exc:  # InvalidParameterError is one
         raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
+    return est
 
 
 def _nystroem_estimator(args, precomputed: bool):
@@ -159,22 +158,7 @@ def _nystroem_estimator(args, precomputed: bool):
         kernel_params=_extra_params(args), tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose,
         n_jobs=args.n_jobs, class_weight=getattr(args, "class_weight", None))
-    try:
-        clf._check_settings()
-    except ValueError as exc:
-        raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
-    return clf
-
-
-def _check_estimator_params(clf) -> None:
-    """The estimator's own parameter checks, before any data are read: exit status 2."""
-    from sklearn.utils._param_validation import InvalidParameterError
-
-    try:
-        clf._validate_params()
-        clf._check_kernel_settings()
-    except (InvalidParameterError, ValueError) as exc:
-        raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
+    return _validated(clf)
 
 
 #: above this many samples the cross-validation after a fit runs on a stratified subsample of

@@ -11,8 +11,10 @@ from sklearn.base import (
     TransformerMixin,
     _fit_context,
 )
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .. import _constraints as _c
 from .._tags import PairwiseInput
 from .._validation import DISTANCE_SCALE_MAX, check_distance_matrix, check_distance_scale
 
@@ -141,8 +143,10 @@ class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, Transformer
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
-        "kind": [str], "gamma": [str, numbers.Real], "coef0": [numbers.Real],
-        "degree": [numbers.Real], "origin": [str, numbers.Real],
+        "kind": [StrOptions(set(KINDS))],
+        "gamma": [StrOptions({"median"}), Interval(numbers.Real, 0, None, closed="neither")],
+        "coef0": _c.COEF0, "degree": [Interval(numbers.Integral, 1, 64, closed="both")],
+        "origin": [StrOptions({"mean"}), Interval(numbers.Integral, 0, None, closed="left")],
     }
 
     def __init__(self, kind="rbf", *, gamma="median", coef0=1.0, degree=3, origin="mean"):
@@ -152,31 +156,18 @@ class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, Transformer
         self.degree = degree
         self.origin = origin
 
-    def _check_params(self):
-        if self.kind not in KINDS:
-            raise ValueError(f"Unknown kind={self.kind!r}; choose one of {sorted(KINDS)}.")
-        if KINDS[self.kind]:
-            if not (isinstance(self.gamma, str) and self.gamma == "median") and (
-                    isinstance(self.gamma, bool) or not isinstance(self.gamma, numbers.Real)
-                    or not np.isfinite(self.gamma) or self.gamma <= 0):
-                raise ValueError(f"gamma must be 'median' or a number > 0; got "
-                                 f"{self.gamma!r}.")
-        elif self.gamma != "median":
+    def _check_settings(self):
+        """The rules the constraints cannot say: gamma belongs to the kinds that scale d, and
+        the polynomial's coef0 is finite."""
+        # scikit-learn's intervals take True for 1: an index or a degree is no flag
+        for name in ("gamma", "degree", "origin", "coef0"):
+            if isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be a number, not {getattr(self, name)!r}.")
+        if not KINDS[self.kind] and self.gamma != "median":
             raise ValueError(f"gamma does not apply to kind='linear' (got gamma="
                              f"{self.gamma!r}); use kind='polynomial' for a scaled form.")
-        if self.kind == "polynomial":
-            if (isinstance(self.degree, bool) or not isinstance(self.degree, numbers.Integral)
-                    or not 1 <= self.degree <= 64):
-                raise ValueError(f"degree must be a whole number from 1 to 64; got "
-                                 f"{self.degree!r}.")
-            if (isinstance(self.coef0, bool) or not isinstance(self.coef0, numbers.Real)
-                    or not np.isfinite(self.coef0)):
-                raise ValueError(f"coef0 must be a finite number; got {self.coef0!r}.")
-        if not (isinstance(self.origin, str) and self.origin == "mean") and (
-                isinstance(self.origin, bool) or not isinstance(self.origin, numbers.Integral)
-                or self.origin < 0):
-            raise ValueError(f"origin must be 'mean' or the index of a training object (an "
-                             f"integer >= 0); got {self.origin!r}.")
+        if self.kind == "polynomial" and not np.isfinite(self.coef0):
+            raise ValueError(f"coef0 must be a finite number; got {self.coef0!r}.")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -192,7 +183,7 @@ class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, Transformer
         -------
         self
         """
-        self._check_params()
+        self._check_settings()
         # scikit-learn's checks first (sparse, complex, empty, 1-D, NaN in its wording; sets
         # n_features_in_ = the number of training objects, as KernelCenterer does), then ours
         D = validate_data(self, X, dtype=np.float64, reset=True)

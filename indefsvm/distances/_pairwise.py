@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .._device import is_device_array, resolve_device, to_numpy
@@ -361,7 +362,9 @@ class PairwiseDistances(TransformerMixin, BaseEstimator):
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
-        "metric": [str, callable], "window": [numbers.Real, None], "metric_params": [dict, None],
+        "metric": [str, callable],
+        "window": [Interval(numbers.Real, 0, None, closed="left"), None],
+        "metric_params": [dict, None],
         "n_jobs": [numbers.Integral, None], "verbose": ["verbose"],
     }
 

@@ -12,9 +12,10 @@ from sklearn.base import (
     TransformerMixin,
     _fit_context,
 )
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from .. import _constraints as _c
 from .._device import DEVICES, resolve_device, to_numpy
 from .._interrupt import unfitted_on_interrupt
 from .._threads import effective_threads
@@ -96,8 +97,10 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
 
     _parameter_constraints: dict = {
         "metric": [str, callable], "metric_params": [dict, None],
-        "n_components": [numbers.Integral], "gamma": [str, numbers.Real],
-        "random_objects": [str], "max_length": [numbers.Integral, None],
+        "n_components": _c.N_COMPONENTS,
+        "gamma": [StrOptions({"median"}), Interval(numbers.Real, 0, None, closed="neither")],
+        "random_objects": [StrOptions({"auto", "data"})],
+        "max_length": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
         "device": [StrOptions(set(DEVICES)), None],
     }

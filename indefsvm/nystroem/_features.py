@@ -16,9 +16,10 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .. import _constraints as _c
 from .._device import DEVICES, is_device_array, resolve_device, to_numpy
 from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block
@@ -183,10 +184,12 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
-        "kernel": [str, callable], "n_components": [numbers.Real],
-        "gamma": [str, numbers.Real, None], "coef0": [numbers.Real], "degree": [numbers.Real],
-        "kernel_params": [dict, None], "landmarks": [str, "array-like"],
-        "rtol": [numbers.Real, None], "stability": [numbers.Real, None],
+        "kernel": [str, callable], "n_components": _c.N_COMPONENTS,
+        "gamma": [str, numbers.Real, None], "coef0": _c.COEF0, "degree": _c.DEGREE,
+        "kernel_params": _c.KERNEL_PARAMS,
+        "landmarks": [StrOptions(set(LANDMARK_RULES)), "array-like"],
+        "rtol": [Interval(numbers.Real, 0, 1, closed="left"), None],
+        "stability": [Interval(numbers.Real, 1, None, closed="left"), None],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
         "metric": [str, callable, None], "metric_params": [dict, None],
         "device": [StrOptions(set(DEVICES)), None],

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from .. import _constraints as _c
 from .._device import DEVICES, is_device_array, resolve_device, to_numpy
 from .._device._blocks import check_device_kernel
 from .._dual import DualProblems, check_training_labels
@@ -34,7 +35,7 @@ from ..svm._weights import (
 )
 from ._blocks import fit_memory, rows_per_block
 from ._device import check_device_metric
-from ._features import KreinNystroem
+from ._features import LANDMARK_RULES, KreinNystroem
 
 __all__ = ["NystroemSVC"]
 
@@ -170,12 +171,13 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
-        "kernel": [str, callable], "n_components": [numbers.Real], "remedy": [str],
-        "C": [numbers.Real], "gamma": [str, numbers.Real, None], "coef0": [numbers.Real],
-        "degree": [numbers.Real], "kernel_params": [dict, None],
-        "landmarks": [str, "array-like"], "class_weight": [dict, StrOptions({"balanced"}), None],
-        "tol": [numbers.Real], "max_iter": [numbers.Integral, None],
-        "decision_function_shape": [str], "break_ties": ["boolean"],
+        "kernel": [str, callable], "n_components": _c.N_COMPONENTS,
+        "remedy": [StrOptions(set(REMEDIES))], "C": _c.C,
+        "gamma": [str, numbers.Real, None], "coef0": _c.COEF0, "degree": _c.DEGREE,
+        "kernel_params": _c.KERNEL_PARAMS,
+        "landmarks": [StrOptions(set(LANDMARK_RULES)), "array-like"],
+        "class_weight": _c.CLASS_WEIGHT, "tol": _c.TOL, "max_iter": _c.MAX_ITER,
+        "decision_function_shape": _c.DECISION_FUNCTION_SHAPE, "break_ties": ["boolean"],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
         "verbose": ["verbose"], "metric": [str, callable, None], "metric_params": [dict, None],
         "features": [StrOptions({"nystroem", "d2ke"})],

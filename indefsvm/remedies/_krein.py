@@ -6,9 +6,10 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .. import _constraints as _c
 from .._interrupt import unfitted_on_interrupt
 from .._tags import PairwiseInput
 from .._threads import sized_by
@@ -66,14 +67,15 @@ decision_function_shape, break_ties
     True
     """
 
-    #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
-    #: ranges and the finer rules are checked after it, in messages that name the fix
+    #: scikit-learn's declaration of the parameters and their ranges, checked by fit
+    #: (_fit_context); the kernel's own rule (gamma's sign) by the SVM it trains
     _parameter_constraints: dict = {
-        "kernel": [str, callable], "C": [numbers.Real], "gamma": [str, numbers.Real],
-        "coef0": [numbers.Real], "degree": [numbers.Real], "tol": [numbers.Real],
-        "max_iter": [numbers.Integral, None], "cache_size": [numbers.Real],
-        "kernel_params": [dict, None], "class_weight": [dict, StrOptions({"balanced"}), None],
-        "decision_function_shape": [str], "break_ties": ["boolean"],
+        "kernel": _c.KERNEL, "C": _c.C, "gamma": _c.GAMMA, "coef0": _c.COEF0,
+        "degree": _c.DEGREE, "tol": _c.TOL,
+        "max_iter": [Interval(numbers.Integral, -1, None, closed="left"), None],
+        "cache_size": _c.CACHE_SIZE, "kernel_params": _c.KERNEL_PARAMS,
+        "class_weight": _c.CLASS_WEIGHT,
+        "decision_function_shape": _c.DECISION_FUNCTION_SHAPE, "break_ties": ["boolean"],
     }
 
     def __init__(self, *, kernel="rbf", C=1.0, gamma="scale", coef0=0.0, degree=3, tol=1e-3,

@@ -35,7 +35,7 @@ from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.utils._available_if import available_if
-from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
@@ -236,9 +236,11 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         # methods: any value reaches fit's own check, which lists the names to choose from
         "methods": "no_validation", "param_grid": [dict, list, tuple, None],
         "kernel": [HasMethods(["fit", "transform"]), None],
-        "cv": [numbers.Integral, HasMethods(["split", "get_n_splits"]), Iterable, None],
+        "cv": [Interval(numbers.Integral, 2, None, closed="left"),
+               HasMethods(["split", "get_n_splits"]), Iterable, None],
         "scoring": [str, callable, list, tuple, set, dict, None], "refit": ["boolean"],
-        "rule": [str], "class_weight": [dict, StrOptions({"balanced"}), None],
+        "rule": [StrOptions({"best", "one-se"})],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
         "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
         "verbose": ["verbose"],
     }

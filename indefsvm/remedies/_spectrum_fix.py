@@ -28,6 +28,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import interruptible, unfitted_on_interrupt
@@ -379,7 +380,8 @@ class AdvancedShiftEigenvalues(_EigenFix):
 
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
-    _parameter_constraints: dict = {"rank": [str, numbers.Real],
+    _parameter_constraints: dict = {"rank": [StrOptions({"auto"}),
+                                             Interval(numbers.Real, 0, None, closed="neither")],
                                     "centered": ["boolean"]}
 
     def __init__(self, rank="auto", centered: bool = False):

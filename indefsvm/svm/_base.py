@@ -21,6 +21,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from .. import _constraints as _c
 from .._solvers._kblocks import decision_values
 from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
@@ -45,19 +46,13 @@ _KERNEL_NAMES = set(KERNELS) | {"poly", "gaussian", "precomputed"}
 
 #: parameters every SVM estimator validates as scikit-learn's SVC does (same wording)
 BASE_CONSTRAINTS: dict[str, list[Any]] = {
-    "kernel": [StrOptions(_KERNEL_NAMES), callable],
-    "degree": [Interval(numbers.Integral, 0, None, closed="left")],
-    "gamma": [StrOptions({"scale", "auto"}), Interval(numbers.Real, None, None,
-                                                      closed="neither")],
-    "coef0": [Interval(numbers.Real, None, None, closed="neither")],
-    "tol": [Interval(numbers.Real, 0.0, None, closed="neither")],
-    "shrinking": ["boolean"],
-    "cache_size": [Interval(numbers.Real, 0, None, closed="neither")],
+    "kernel": _c.KERNEL, "degree": _c.DEGREE, "gamma": _c.GAMMA, "coef0": _c.COEF0,
+    "tol": _c.TOL, "shrinking": ["boolean"], "cache_size": _c.CACHE_SIZE,
     "verbose": ["verbose"],
+    # SVC spells "no limit" -1 (max_iter_of reads it as our finite default)
     "max_iter": [Interval(numbers.Integral, -1, None, closed="left"), None],
     "wss": [StrOptions({"first_order", "second_order"})],
-    "kernel_params": [dict, None],
-    "n_jobs": [numbers.Integral, None],
+    "kernel_params": _c.KERNEL_PARAMS, "n_jobs": _c.N_JOBS,
 }
 
 
@@ -96,7 +91,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
     def _kernel_name(self):
         return self.kernel if callable(self.kernel) else canonical_name(self.kernel)
 
-    def _check_kernel_settings(self):
+    def _check_settings(self):
         """What scikit-learn's constraints cannot say: gamma's sign by kernel."""
         check_gamma_sign(self.kernel, self.gamma)
 
@@ -116,7 +111,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
         matrix it returns is checked like a precomputed one.
         """
         # the parameters were validated by fit (_fit_context); then the kernel's own rules
-        self._check_kernel_settings()
+        self._check_settings()
         precomputed = self.kernel == "precomputed"
         if callable(self.kernel):
             if y is None:

@@ -22,6 +22,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .. import _constraints as _c
 from .._interrupt import unfitted_on_interrupt
 from .._logging import logger, solver_progress
 from .._threads import effective_threads
@@ -123,8 +124,8 @@ class _ClassifierBase(OvOVotes, ClassifierMixin, SVMBase):
 
     _parameter_constraints: dict = {
         **SVMBase._parameter_constraints,
-        "class_weight": [StrOptions({"balanced"}), dict, None],
-        "decision_function_shape": [StrOptions({"ovr", "ovo"})],
+        "class_weight": _c.CLASS_WEIGHT,
+        "decision_function_shape": _c.DECISION_FUNCTION_SHAPE,
         "break_ties": ["boolean"],
         "random_state": ["random_state"],
     }
@@ -445,7 +446,7 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
 
     _parameter_constraints: dict = {
         **_ClassifierBase._parameter_constraints,
-        "C": [Interval(numbers.Real, 0.0, None, closed="right")],
+        "C": _c.C,
         "solver": [StrOptions(set(_SOLVERS))],
         "fit_intercept": ["boolean"],
         "n_restarts": [Interval(numbers.Integral, 0, None, closed="left")],

@@ -1,0 +1,49 @@
+"""The parameter constraints the estimators share, in scikit-learn's language (private; a low
+floor). Each estimator's ``_parameter_constraints`` is built from these entries plus its own,
+so that a range is said once and checked by scikit-learn before ``fit`` (in its wording,
+naming the parameter and the range); the rules that involve two parameters or the kernel's
+kind are each estimator's ``_check_settings()``, the one name of such rules."""
+
+from __future__ import annotations
+
+import numbers
+
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .kernels import KERNELS
+
+__all__ = ["C", "CACHE_SIZE", "CLASS_WEIGHT", "COEF0", "DECISION_FUNCTION_SHAPE", "DEGREE",
+           "GAMMA", "KERNEL", "KERNEL_NAMES", "KERNEL_PARAMS", "MAX_ITER", "N_COMPONENTS",
+           "N_JOBS", "TOL", "check_settings"]
+
+#: every kernel name the estimators take (aliases and "precomputed" included)
+KERNEL_NAMES = set(KERNELS) | {"poly", "gaussian", "precomputed"}
+
+KERNEL = [StrOptions(KERNEL_NAMES), callable]
+#: box bound: > 0 (np.inf, a hard margin, where an estimator allows it, says so itself)
+C = [Interval(numbers.Real, 0.0, None, closed="right")]
+#: a kernel of features: "scale", "auto" or a number (its sign is the kernel's rule)
+GAMMA = [StrOptions({"scale", "auto"}), Interval(numbers.Real, None, None, closed="neither")]
+COEF0 = [Interval(numbers.Real, None, None, closed="neither")]
+DEGREE = [Interval(numbers.Integral, 0, None, closed="left")]
+TOL = [Interval(numbers.Real, 0.0, None, closed="neither")]
+#: a finite cap; None: the estimator's finite default
+MAX_ITER = [Interval(numbers.Integral, 1, None, closed="left"), None]
+CACHE_SIZE = [Interval(numbers.Real, 0, None, closed="neither")]
+KERNEL_PARAMS = [dict, None]
+CLASS_WEIGHT = [StrOptions({"balanced"}), dict, None]
+DECISION_FUNCTION_SHAPE = [StrOptions({"ovr", "ovo"})]
+#: landmarks, features, random objects: at least one
+N_COMPONENTS = [Interval(numbers.Integral, 1, None, closed="left")]
+N_JOBS = [numbers.Integral, None]
+
+
+def check_settings(estimator) -> None:
+    """Every rule of ``estimator``'s parameters before any data are read: scikit-learn's
+    constraints (``_validate_params``), then its own cross-parameter rules
+    (``_check_settings``, when it has some). Raises ``InvalidParameterError`` (a
+    ``ValueError``) or ``ValueError``."""
+    estimator._validate_params()
+    own = getattr(estimator, "_check_settings", None)
+    if own is not None:
+        own()
