@@ -62,3 +62,53 @@ def test_a_model_saved_now_loads_with_the_trusted_types(tmp_path):
                  "--coef0", "-0.5", "--nystroem", "30", "--cv", "0", "--save", str(path),
                  "--quiet"]) == 0
     assert set(sio.get_untrusted_types(file=path)) <= set(TRUSTED_TYPES)
+
+
+# -- the kinds 0.1.0 had not, written at the fifth wave's HEAD (tests/data/models_2026_11) ----
+
+HEAD = Path(__file__).parent / "data" / "models_2026_11"
+HEAD_EXPECTED = np.load(HEAD / "expected.npz")
+HEAD_NAMES = ["remedy_heart_flip", "krein_heart_sigmoid", "series_cbf_dtw",
+              "strings_motifs_d2ke"]
+
+
+def _head_inputs(name):
+    """What each file predicts from, rebuilt from the bundled data and the generators."""
+    X = isvm.datasets.load_heart(return_X_y=True)[0]
+    if name == "remedy_heart_flip":
+        return isvm.kernel_matrix(X, X[:100], kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    if name == "krein_heart_sigmoid":
+        return X
+    if name == "series_cbf_dtw":
+        S = isvm.datasets.make_cbf(60, length=48, random_state=0)[0]
+        return np.array([[float(f"{v:.17g}") for v in row] for row in S])
+    return list(isvm.datasets.make_motif_strings(80, length=(8, 16), random_state=0)[0])
+
+
+@pytest.mark.parametrize("name", HEAD_NAMES)
+def test_head_model_file_loads_with_its_checks_and_predicts_the_same(name):
+    model = isvm.load_model(HEAD / f"{name}.skops")
+    data = _head_inputs(name)
+    np.testing.assert_array_equal(model.predict(data), HEAD_EXPECTED[f"{name}_predict"])
+    np.testing.assert_allclose(model.decision_function(data),
+                               HEAD_EXPECTED[f"{name}_decision"], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", HEAD_NAMES)
+def test_head_model_file_predicts_the_same_from_the_command_line(name, tmp_path):
+    data = _head_inputs(name)
+    if name.startswith("series"):
+        path = tmp_path / "x.txt"
+        np.savetxt(path, data, fmt="%.17g")  # series without labels, one per line
+    elif name.startswith("strings"):
+        path = tmp_path / "x.tsv"
+        path.write_text("".join(s + "\n" for s in data))
+    else:
+        path = tmp_path / "x.npy"
+        np.save(path, data)
+    out = tmp_path / "pred.txt"
+    extra = ["--label-column", "none"] if name.startswith("strings") else []
+    assert main(["predict", str(HEAD / f"{name}.skops"), str(path), "--out", str(out),
+                 "--quiet", *extra]) == 0
+    pred = np.loadtxt(out, dtype=HEAD_EXPECTED[f"{name}_predict"].dtype)
+    np.testing.assert_array_equal(pred, HEAD_EXPECTED[f"{name}_predict"])
