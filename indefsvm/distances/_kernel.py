@@ -156,6 +156,22 @@ class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, Transformer
         self.degree = degree
         self.origin = origin
 
+    def _check_fitted_state(self):
+        """The fitted state a model file vouches for (``indefsvm._fitted``): a kind of its,
+        a finite gamma > 0 where the kind has one, finite origin terms."""
+        from .._fitted import require, require_finite
+
+        require(isinstance(self.kind, str) and self.kind in KINDS,
+                f"has a distance kernel of kind {self.kind!r}, not one of {sorted(KINDS)}")
+        g = getattr(self, "gamma_", None)
+        require(not KINDS[self.kind] or (isinstance(g, float) and np.isfinite(g) and g > 0),
+                f"has a distance kernel whose gamma {g!r} is not a finite number > 0")
+        for name in ("origin_sq_", "sq_mean_"):
+            v = getattr(self, name, None)
+            if v is not None:
+                require_finite(v, f"has a distance kernel whose {name.strip('_')} values are "
+                               "NaN or infinite")
+
     def _check_settings(self):
         """The rules the constraints cannot say: gamma belongs to the kinds that scale d, and
         the polynomial's coef0 is finite."""

@@ -548,6 +548,95 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
             raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
         return self._labels_from_ovo(to_numpy(self._ovo(X)))
 
+    def _check_fitted_state(self):
+        """The fitted state a model file vouches for (``indefsvm._fitted``): fitted, its
+        one-vs-one problems, weights of its feature count, finite; features computed with its
+        own kernel (vectors) or its distance kernel and landmarks the metric compares
+        (objects)."""
+        from .._fitted import check_pairs, require
+
+        if getattr(self, "metric", None) is not None:
+            return self._check_fitted_objects()
+        ny = getattr(self, "nystroem_", None)
+        require(type(ny) is KreinNystroem and hasattr(self, "coef_"),
+                "holds a NystroemSVC that was never fitted")
+        from .._fitted import check_degree, check_kernel_name, require_finite
+        from ..kernels import KERNELS
+
+        check_kernel_name(self.kernel, precomputed=False)
+        check_pairs(self)
+        # the features are computed with the name and parameters the fit resolved: they must
+        # be the model's own kernel, with parameters it takes, finite, and a sane degree
+        name = canonical_name(self.kernel)
+        params = getattr(ny, "_params", None)
+        require(getattr(ny, "_name", None) == name and ny.kernel == self.kernel
+                and isinstance(params, dict) and set(params) <= set(KERNELS[name][1]),
+                f"computes its features with a kernel other than its own {self.kernel!r}")
+        for key, value in params.items():
+            if key == "degree":
+                check_degree(value)
+            else:
+                require(isinstance(value, (int, float)) and np.isfinite(value),
+                        f"has a kernel parameter {key}={value!r} that is not a finite number")
+        arrays = {key: require_finite(getattr(owner, key, np.nan),
+                                      f"has {key.strip('_')} values that are NaN or infinite")
+                  for owner, keys in ((self, ("coef_", "intercept_", "metric_")),
+                                      (ny, ("components_", "normalization_", "signature_")))
+                  for key in keys}
+        N = arrays["normalization_"]
+        m, r = N.shape if N.ndim == 2 else (-1, -1)
+        n_pairs = len(self.classes_) * (len(self.classes_) - 1) // 2
+        require(arrays["components_"].shape == (m, self.n_features_in_)
+                and arrays["signature_"].shape == (r,)
+                and arrays["coef_"].shape == (n_pairs, self.n_features_used_)
+                and 0 < self.n_features_used_ <= r
+                and arrays["intercept_"].shape == (n_pairs,)
+                and arrays["metric_"].shape == (self.n_features_used_,)
+                and np.all(np.abs(arrays["metric_"]) == 1),
+                "has landmarks, features and weights of inconsistent shapes")
+
+    def _check_fitted_objects(self):
+        """``_check_fitted_state`` of a model of objects (``metric=``)."""
+        from .._fitted import require
+        from ..distances import DistanceKernel, RandomDistanceFeatures
+
+        require(isinstance(self.metric, str), f"compares objects with {self.metric!r}, not a "
+                "metric name")
+        ny = getattr(self, "nystroem_", None)
+        require(hasattr(self, "coef_") and type(ny) in (KreinNystroem, RandomDistanceFeatures),
+                "holds a NystroemSVC that was never fitted")
+        n_pairs = len(self.classes_) * (len(self.classes_) - 1) // 2
+        used = getattr(self, "n_features_used_", None)
+        require(not isinstance(used, bool) and isinstance(used, (int, np.integer)) and used >= 1,
+                "has no count of the features it uses")
+        coef = np.asarray(self.coef_, dtype=float)
+        require(coef.shape == (n_pairs, used) and np.all(np.isfinite(coef)),
+                "has weights of the wrong shape, NaN or infinite")
+        intercept = np.asarray(self.intercept_, dtype=float)
+        require(intercept.shape == (n_pairs,) and np.all(np.isfinite(intercept)),
+                "has intercept values of the wrong shape, NaN or infinite")
+        metric_ = np.asarray(getattr(self, "metric_", np.ones(used)), dtype=float)
+        require(metric_.shape == (used,) and np.all(np.abs(metric_) == 1.0),
+                "has a feature metric that is not +1 / -1 per feature")
+        objs = ny.components_ if type(ny) is KreinNystroem else ny.random_objects_
+        n_obj = len(objs)
+        if type(ny) is KreinNystroem:
+            N = np.asarray(ny.normalization_, dtype=float)
+            require(type(ny.distance_kernel_) is DistanceKernel and N.ndim == 2
+                    and N.shape[0] == n_obj and N.shape[1] >= used
+                    and np.all(np.isfinite(N)),
+                    "has landmarks and features of inconsistent shapes")
+            # its kind, a finite gamma > 0 where the kind has one, finite origin terms
+            ny.distance_kernel_._check_fitted_state()
+        else:
+            require(np.isfinite(ny.gamma_) and ny.gamma_ > 0 and np.isfinite(ny.scale_),
+                    "has a gamma or a scale that is not a finite number (gamma > 0)")
+            require(used <= n_obj, "uses more features than it has random objects")
+        for k, o in enumerate(objs):
+            ok = isinstance(o, str) if self.metric == "levenshtein" else (
+                isinstance(o, np.ndarray) and o.dtype.kind == "f" and np.all(np.isfinite(o)))
+            require(ok, f"has a landmark {k} that {self.metric} cannot compare")
+
     def _dual_problems(self, X, y, tol):
         """The linear SVM of each pair of classes on the training features, as fit computed
         them (float32), with the features' signature (for :func:`~indefsvm.sanity_report`)."""

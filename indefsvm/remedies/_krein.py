@@ -189,6 +189,24 @@ decision_function_shape, break_ties
         check_is_fitted(self)
         return self.svc_._labels_from_ovo(self._ovo(X))
 
+    def _check_fitted_state(self):
+        """The fitted state a model file vouches for (``indefsvm._fitted``): fitted, a kernel
+        of the library, finite coefficients (and training data) of its size."""
+        from .._fitted import check_kernel_name, require, require_finite
+
+        require(hasattr(self, "beta_") and isinstance(getattr(self, "n_train_", None), int),
+                "holds a Krein SVM that was never fitted")
+        check_kernel_name(self.kernel)
+        n_pairs = len(self.classes_) * (len(self.classes_) - 1) // 2
+        what = "has Krein SVM coefficients that are not finite or not of its size"
+        beta = require_finite(self.beta_, what)
+        icpt = require_finite(self.intercept_, what)
+        require(beta.shape == (n_pairs, self.n_train_) and icpt.shape == (n_pairs,), what)
+        if self.kernel != "precomputed":
+            what = "has Krein SVM training data that are not finite or not of its size"
+            X = require_finite(getattr(self, "X_fit_", np.nan), what)
+            require(X.ndim == 2 and X.shape[0] == self.n_train_, what)
+
     def _dual_problems(self, X, y, tol):
         """The dual problems of the SVM it trains on the flipped kernel ``|K|`` (then
         back-projected): that SVM is what has a dual to check (for

@@ -68,6 +68,22 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
     @unfitted_on_interrupt
     @sized_by(0, "X", method=True)
     @_fit_context(prefer_skip_nested_validation=True)
+    def _check_fitted_state(self):
+        """The fitted state a model file vouches for (``indefsvm._fitted``): its training
+        size, finite arrays of that size, ``centered`` a flag."""
+        from .._fitted import require, require_finite
+
+        n = getattr(self, "n_train_", None)
+        require(isinstance(n, int) and n > 0, "holds a kernel fix without its training size")
+        for name, shape in {"col_mean_": (n,), "projector_": (n, n), "K_fit_": (n, n)}.items():
+            value = getattr(self, name, None)
+            if value is None:
+                continue
+            what = f"holds a kernel fix whose {name.strip('_')} is not {shape} of finite numbers"
+            require(require_finite(value, what).shape == shape, what)
+        require(isinstance(getattr(self, "centered", None), bool),
+                "holds a kernel fix whose 'centered' is not True or False")
+
     def fit(self, X, y=None):
         """Decompose the training kernel once.
 

@@ -1,0 +1,65 @@
+"""What a fitted model vouches for (private; a low floor). Each class that a model file can
+hold has ``_check_fitted_state()``: the fitted attributes are the ones its ``fit`` leaves --
+present, finite, of consistent shapes, its kernel one of the library's. A model file's loader
+(``indefsvm._modelfile``) asks each part and keeps only what belongs to files (trusted types,
+archive limits, the pipelines ``fit --save`` writes); a crafted file must not predict in
+silence."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["UnsoundState", "check_degree", "check_kernel_name", "check_pairs", "require",
+           "require_finite"]
+
+
+class UnsoundState(ValueError):
+    """A fitted model's state that no ``fit`` leaves. The message is a phrase that follows
+    the model's (or the file's) name: "has ...", "holds ..."."""
+
+
+def require(condition, what: str) -> None:
+    """Raise :class:`UnsoundState` saying ``what`` unless ``condition``."""
+    if not condition:
+        raise UnsoundState(what)
+
+
+def require_finite(values, what: str) -> np.ndarray:
+    """``values`` as floats, all finite (else :class:`UnsoundState` saying ``what``)."""
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise UnsoundState(what) from None
+    require(np.all(np.isfinite(arr)), what)
+    return arr
+
+
+def check_kernel_name(kernel, *, precomputed: bool = True) -> None:
+    """A kernel a model file may name: one of the library's (or ``"precomputed"``)."""
+    from .kernels import canonical_name
+
+    ok = isinstance(kernel, str) and (precomputed or kernel != "precomputed")
+    if ok:
+        try:
+            canonical_name(kernel)
+        except ValueError:
+            ok = False
+    require(ok, f"has a kernel {kernel!r} that is not a kernel name of indefsvm")
+
+
+def check_degree(degree) -> None:
+    require(not isinstance(degree, bool) and isinstance(degree, (int, np.integer))
+            and 0 <= degree <= 64, f"has a polynomial degree {degree!r} outside 0 ... 64")
+
+
+def check_pairs(model) -> None:
+    """The one-vs-one problems name classes of the model, each pair once."""
+    n = len(model.classes_)
+    try:
+        pairs = [tuple(int(v) for v in p[:3]) for p in getattr(model, "_pairs", [])]
+    except (TypeError, ValueError):
+        raise UnsoundState("has one-vs-one problems that are not class indices") from None
+    want = {(a, b) for a in range(n) for b in range(a + 1, n)}
+    require({(a, b) for a, b, _ in pairs} == want and len(pairs) == len(want)
+            and all(pos in (a, b) for a, b, pos in pairs),
+            f"has one-vs-one problems that do not match its {n} classes")

@@ -1,0 +1,83 @@
+"""Issue 43, item 2: a fitted model vouches for itself. Each class a model file can hold
+checks its own loaded state (``_check_fitted_state``); the model-file loader keeps only what
+belongs to files (trusted types, archive limits, the pipelines fit writes)."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm import _modelfile
+from indefsvm._fitted import UnsoundState
+from indefsvm.remedies import FlipEigenvalues
+
+X, Y = isvm.datasets.load_heart(return_X_y=True)
+X, Y = X[:80], Y[:80]
+
+
+def _fitted():
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    D = isvm.pairwise_distances(X, metric="cityblock")
+    S, ys = isvm.datasets.make_cbf(30, length=24, random_state=0)
+    return {
+        "svc": isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5).fit(X, Y),
+        "krein": isvm.KreinSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5).fit(X, Y),
+        "fix": FlipEigenvalues().fit(K),
+        "dk": isvm.DistanceKernel().fit(D),
+        "ny": isvm.NystroemSVC(n_components=20, random_state=0).fit(X, Y),
+        "series": isvm.NystroemSVC(metric="dtw", n_components=10, random_state=0).fit(S, ys),
+    }
+
+
+@pytest.mark.parametrize("key", ["svc", "krein", "fix", "dk", "ny", "series"])
+def test_a_sound_fitted_model_vouches_for_itself(key):
+    _fitted()[key]._check_fitted_state()  # raises nothing
+
+
+@pytest.mark.parametrize("key, attr, words", [
+    ("svc", "_dual_coef_", "dual_coef values that are NaN"),
+    ("krein", "beta_", "Krein SVM coefficients"),
+    ("fix", "projector_", "kernel fix whose projector"),
+    ("ny", "coef_", "coef values that are NaN"),
+    ("series", "coef_", "weights of the wrong shape, NaN"),
+])
+def test_a_nan_in_a_fitted_array_is_named(key, attr, words):
+    model = _fitted()[key]
+    value = np.array(getattr(model, attr), dtype=float)
+    value.flat[0] = np.nan
+    setattr(model, attr, value)
+    with pytest.raises(UnsoundState, match=words):
+        model._check_fitted_state()
+
+
+def test_other_unsound_states():
+    models = _fitted()
+    svc = models["svc"]
+    svc.support_ = svc.support_ + 1000
+    with pytest.raises(UnsoundState, match="support indices outside 0 ... 79"):
+        svc._check_fitted_state()
+    dk = models["dk"]
+    dk.gamma_ = -1.0
+    with pytest.raises(UnsoundState, match="gamma -1.0 is not a finite number > 0"):
+        dk._check_fitted_state()
+    ny = models["ny"]
+    ny.nystroem_._name = "sigmoid"
+    with pytest.raises(UnsoundState, match="features with a kernel other than its own"):
+        ny._check_fitted_state()
+    with pytest.raises(UnsoundState, match="never fitted"):
+        isvm.KreinSVC()._check_fitted_state()
+
+
+def test_the_loader_holds_no_checker_of_a_class():
+    # what is left in the model-file module is about files: no function that knows one
+    # class's fitted attributes
+    names = [n for n, f in inspect.getmembers(_modelfile, inspect.isfunction)
+             if f.__module__ == _modelfile.__name__]
+    assert not [n for n in names if n.startswith("_check_") and n not in (
+        "_check_model", "_check_path", "_check_archive")], names
+    source = inspect.getsource(_modelfile)
+    for attr in ("support_", "beta_", "normalization_", "projector_", "dual_coef"):
+        assert f'"{attr}' not in source and f"'{attr}" not in source, attr
