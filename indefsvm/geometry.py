@@ -227,13 +227,13 @@ def reduced_hull(P, mu, n_directions=360):
     mu = min(max(float(mu), 1.0 / m), 1.0)
     k = int(np.floor(1.0 / mu + 1e-12))
     rest = 1.0 - k * mu
-    out = np.empty((n_directions, 2))
-    for d, th in enumerate(np.linspace(0, 2 * np.pi, n_directions, endpoint=False)):
-        order = np.argsort(-(P @ np.array([np.cos(th), np.sin(th)])))
-        pt = mu * P[order[:k]].sum(axis=0)
-        if rest > 1e-12 and k < m:
-            pt = pt + rest * P[order[k]]
-        out[d] = pt
+    th = np.linspace(0, 2 * np.pi, n_directions, endpoint=False)
+    # every direction at once: column d of ``order`` ranks the points along direction d (the
+    # same sort per column as one direction at a time, so the same vertices)
+    order = np.argsort(-(P @ np.vstack([np.cos(th), np.sin(th)])), axis=0)
+    out = mu * P[order[:k]].sum(axis=0)
+    if rest > 1e-12 and k < m:
+        out = out + rest * P[order[k]]
     return out
 
 

@@ -24,8 +24,12 @@ def _r(a, digits: int = 4):
     """Numbers for drawing, rounded to ``digits`` significant digits (the page's weight);
     the readouts are written at full precision."""
     a = np.asarray(a, dtype=float)
-    return np.vectorize(lambda v: float(f"{v:.{digits}g}"), otypes=[float])(a).tolist() \
-        if a.size else []
+    if not a.size:
+        return []
+    # the decimal rounding of the format, one number at a time (np.vectorize costs twice)
+    spec = f".{digits}g"
+    flat = [float(format(v, spec)) for v in a.ravel().tolist()]
+    return flat if a.ndim == 1 else np.asarray(flat).reshape(a.shape).tolist()
 
 
 def _polygon(P, mu):
@@ -129,14 +133,18 @@ def svm_part(K, y_pm, C, P, pos, kpart):
     }
 
 
-def input_part(clf, fix, X, params, kernel, box):
-    """The decision function over the input plane (2-D inputs): an INPUT_GRID^2 image."""
+def grid_rows(X, params, kernel, box):
+    """The kernel rows of the input plane's INPUT_GRID^2 points against the training points
+    (2-D inputs): one matrix per kernel parameters, shared by every C and remedy."""
     (x0, x1), (y0, y1) = box
     gx, gy = np.meshgrid(np.linspace(x0, x1, INPUT_GRID), np.linspace(y0, y1, INPUT_GRID))
     G = np.c_[gx.ravel(), gy.ravel()]
-    rows = kernel_matrix(G, X, kernel=kernel, **params)
-    if fix is not None:
-        rows = fix.transform(rows)
+    return kernel_matrix(G, X, kernel=kernel, **params)
+
+
+def input_part(clf, rows):
+    """The decision function over the input plane: an INPUT_GRID^2 image, from the grid's
+    kernel rows as the SVM's kernel sees them (after its remedy)."""
     return {"decision": _r(clf.decision_function(rows), 3)}
 
 
@@ -193,21 +201,25 @@ def compute_frames(X, y_pm, kernel: str, keys, *, two_d: bool, box, total: int,
     """
     kernels, frames = [], []
     last = None
-    K0 = None
+    K0 = G0 = rows = None
     t0 = time.perf_counter()
     for i, (params, C, remedy) in enumerate(keys):
+        # each kernel matrix (and the input plane's rows) once per parameters, each fix and
+        # its check once per (parameters, remedy); only the SVM is per frame
         if last is None or last[0] != params:
             K0 = X if kernel == "precomputed" else kernel_matrix(X, kernel=kernel, **params)
+            G0 = grid_rows(X, params, kernel, box) if two_d else None
         if last is None or last != (params, remedy):
             fix = remedy_fix(remedy)
             K = K0 if fix is None else fix.fit_transform(K0)
+            rows = G0 if fix is None or G0 is None else fix.transform(G0)
             kpart, P, pos = kernel_part(K, y_pm, params, remedy)
             kernels.append(kpart)
             last = (params, remedy)
         clf, frame = svm_part(K, y_pm, C, P, pos, kpart)
         frame["kernel"] = len(kernels) - 1
         if two_d:
-            frame.update(input_part(clf, fix, X, params, kernel, box))
+            frame.update(input_part(clf, rows))
         frame["caption"] = caption({**kpart, **frame})
         frames.append(frame)
         if verbose:  # the CLI's progress bar listens to these records
