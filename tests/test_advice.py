@@ -286,7 +286,7 @@ def test_check_kernel_advice_at_scale_is_nystroem_with_the_landmarks_it_needs(
         sigmoid_heart, monkeypatch):
     import sklearn.model_selection
 
-    import indefsvm.diagnostics.report as report
+    import indefsvm.diagnostics._advice as report
 
     X, y = sigmoid_heart
     monkeypatch.setattr(report, "SCALE_N", 100)  # heart's 270 samples play 10^5

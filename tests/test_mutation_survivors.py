@@ -8,7 +8,7 @@ import pytest
 
 import indefsvm as isvm
 from indefsvm.diagnostics import cpd_test, eta_scan, sigmoid_region, spectrum
-from indefsvm.diagnostics.report import recommendation
+from indefsvm.diagnostics._advice import recommendation
 from indefsvm.kernels import kernel_matrix
 
 

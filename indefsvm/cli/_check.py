@@ -83,7 +83,7 @@ def _run_objects(args) -> int:
     import shlex
 
     from ..diagnostics import check_distances
-    from ..diagnostics.report import distance_notes
+    from ..diagnostics._advice import distance_notes
     from ._objects import read_objects
 
     given = [o for o in getattr(args, "explicit", [])]
@@ -132,7 +132,7 @@ def _run_objects(args) -> int:
 
 def _name_data(rep, args) -> None:
     """The notes' commands name this data as the user gave it (no FILE placeholder)."""
-    from ..diagnostics.report import build_notes, distance_notes
+    from ..diagnostics._advice import build_notes, distance_notes
 
     rep.data_args = data_args(args)
     rep.notes = (distance_notes(rep) if args.distances else build_notes(rep))

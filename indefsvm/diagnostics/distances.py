@@ -18,7 +18,8 @@ from .._validation import (
     plain_label,
 )
 from ..distances._kernel import median_gamma
-from .report import DistanceReport, distance_notes
+from ._advice import distance_notes
+from .report import DistanceReport
 from .spectrum import indefiniteness, signature
 
 __all__ = ["check_distances", "triangle_violations"]

@@ -12,8 +12,9 @@ import numpy as np
 from .._threads import effective_threads, sized_by
 from .._validation import check_finite_array, check_kernel_matrix, check_memory, plain_label
 from ..kernels import canonical_name, kernel_matrix
+from ._advice import build_notes
 from .eta import eta_scan
-from .report import UNSUITABLE, KernelReport, build_notes, small_c_verdict
+from .report import UNSUITABLE, KernelReport, small_c_verdict
 from .spectrum import (
     UNDECIDED,
     _undecided,
