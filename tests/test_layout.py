@@ -180,3 +180,65 @@ def test_the_docs_table_of_remedy_methods_is_the_table_of_the_code():
     assert [name for name, _, _ in parsed] == list(METHODS)
     assert {name: keys for name, keys, _ in parsed} == {m.name: set(m.keys) for m in TABLE}
     assert [name for name, _, _ in sorted(parsed, key=lambda r: r[2])] == list(COST_ORDER)
+
+
+# -- issue 43, item 7: no module reads another package's private members, except through a
+# declared protocol ---------------------------------------------------------------------------
+
+#: the private names a class declares for others to call: a model file's loader asks each part
+#: (``_check_fitted_state``, indefsvm/_fitted.py), the constraints ask for the rules of two
+#: parameters (``_check_settings``, indefsvm/_constraints.py), the sanity report asks a model
+#: for its dual problems (``_dual_problems``, indefsvm/_dual.py), Jupyter asks for HTML
+PROTOCOLS = {"_check_fitted_state", "_check_settings", "_dual_problems", "_repr_html_"}
+
+#: the reads that remain, each with its reason: the Krein SVM is the SVM it trains on the
+#: flipped kernel, mapped back -- it reuses that SVM's one-vs-one votes and coefficients
+ALLOWED = {("remedies/_krein.py", "_pair_coefficients"), ("remedies/_krein.py", "_ovr_from_ovo"),
+           ("remedies/_krein.py", "_labels_from_ovo")}
+
+
+def _cross_package_private_reads():
+    """(file, name) of each ``obj._name`` where ``_name`` is a member only classes of other
+    packages define (``self``, ``cls`` and ``super()`` reads are a class's own)."""
+    import collections
+
+    root = Path(isvm.__file__).parent
+
+    def package(path):
+        parts = path.relative_to(root).parts
+        return parts[0] if len(parts) > 1 else parts[0][:-3]
+
+    private = lambda name: name.startswith("_") and not name.startswith("__")  # noqa: E731
+    owners = collections.defaultdict(set)
+    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in root.rglob("*.py")}
+    for path, tree in trees.items():
+        for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+            for node in ast.walk(cls):
+                if isinstance(node, ast.FunctionDef) and private(node.name):
+                    owners[node.name].add(package(path))
+                elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                      and isinstance(node.value, ast.Name) and node.value.id == "self"
+                      and private(node.attr)):
+                    owners[node.attr].add(package(path))
+    reads = []
+    for path, tree in trees.items():
+        here = package(path)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Attribute) and node.attr in owners):
+                continue
+            value = node.value
+            if isinstance(value, ast.Name) and value.id in ("self", "cls"):
+                continue
+            if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "super":
+                continue
+            if here not in owners[node.attr]:
+                reads.append((str(path.relative_to(root)), node.attr, node.lineno))
+    return reads
+
+
+def test_no_module_reads_another_packages_private_members():
+    reads = _cross_package_private_reads()
+    assert len(reads) >= 8  # the reader sees the protocols' calls (it would miss the rest)
+    left = sorted({(f, n) for f, n, _ in reads if n not in PROTOCOLS} - ALLOWED)
+    assert left == [], left
+    assert len({(f, n, ln) for f, n, ln in reads if n not in PROTOCOLS}) <= 7

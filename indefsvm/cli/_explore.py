@@ -163,8 +163,9 @@ def run(args) -> int:
     print(f"page written to {out} ({len(page.encode()) / 1e6:.2f} MB): open it in a browser")
     if args.link:
         if ex.live:
-            ex._saved = out
-            print(f"live link: {ex.url()}")
+            from pathlib import Path
+
+            print(f"live link: {ex.url(page=Path(out))}")  # a file: its file:// address
         else:
             print("no live link: the page computes live for 2-D inputs of at most "
                   "200 points and the kernels of the playground; this page has frames only")

@@ -143,7 +143,7 @@ def _pair_rows(clf) -> list[dict]:
     JSON."""
     from .._validation import plain_label
 
-    return [{"pair": [str(plain_label(clf.classes_[p])) for p in clf._pairs[k][:2]],
+    return [{"pair": [str(plain_label(c)) for c in clf.pair_classes_[k]],
              "status": res.status, "iterations": res.n_iter, "objective": res.objective,
              "kkt_gap": res.kkt_gap, "n_sv": res.n_sv, "n_bounded_sv": res.n_bounded,
              "concave_steps": res.n_concave_steps, "b": res.b}
@@ -306,18 +306,17 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
     from .._validation import plain_label
 
     ny = model.nystroem_
-    rows = [{"pair": [str(plain_label(model.classes_[p])) for p in model._pairs[k][:2]],
-             "status": "converged" if model._pair_converged[k] else "max_iter reached",
-             "passes": int(model.n_iter_[k]), "kkt_gap": float(model.kkt_gap_[k]),
-             "n_sv": int(np.count_nonzero(model._alphas[k] > 0)),
-             "n_bounded_sv": int(np.count_nonzero(model._alphas[k] >= model._bounds[k])),
-             "b": float(model.intercept_[k])} for k in range(len(model._pairs))]
+    rows = [{"pair": [str(plain_label(c)) for c in r["classes"]],
+             "status": "converged" if r["converged"] else "max_iter reached",
+             "passes": r["n_iter"], "kkt_gap": r["kkt_gap"], "n_sv": r["n_sv"],
+             "n_bounded_sv": r["n_bounded"], "b": r["intercept"]}
+            for r in model.pair_results_]
     summary = {
         "data": desc, "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
         "kernel": args.kernel,
         "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
                               and not isinstance(v, bool) else v)
-                          for k, v in ny._params.items()},
+                          for k, v in ny.kernel_params_.items()},
         "model": "NystroemSVC", "remedy": args.remedy, "landmarks": int(args.nystroem),
         "features": {"used": int(model.n_features_used_), "positive": ny.n_positive_,
                      "negative": ny.n_negative_, "dropped_small": ny.n_dropped_,

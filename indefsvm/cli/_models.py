@@ -253,7 +253,7 @@ def _fitted_params(model) -> dict:
         if dk.kind == "polynomial":
             out.update(coef0=dk.coef0, degree=dk.degree)
         return out
-    return dict(model._kernel_params_fitted)
+    return dict(model.kernel_params_)
 
 
 def refuse_smo_options(args, flag: str) -> None:

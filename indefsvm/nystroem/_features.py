@@ -228,6 +228,12 @@ class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
         return getattr(self, "metric", None) is not None
 
     @property
+    def kernel_params_(self) -> dict:
+        """The kernel's parameters as the fit resolved them (``gamma`` a number; empty for
+        ``"precomputed"`` and with ``metric``). Set by ``fit``."""
+        return dict(self._params)
+
+    @property
     def n_landmarks_(self) -> int:
         """``m``, the landmarks (rows of ``normalization_``)."""
         return int(self.normalization_.shape[0])

@@ -149,6 +149,11 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
     converged_ : bool
         Every problem met the stopping rule.
     kkt_gap_ : ndarray of shape (n_pairs,)
+    pair_results_ : list of dict
+        Per one-vs-one problem (in the order of ``coef_``): ``classes`` (the pair),
+        ``positive`` (the class of positive decision values), ``converged``, ``n_iter``
+        (passes), ``kkt_gap``,
+        ``n_sv``, ``n_bounded`` (multipliers at their bound) and ``intercept``.
     n_support_ : ndarray of shape (n_classes,)
         Support vectors per class (over the problems they take part in).
     n_features_in_ : int
@@ -435,6 +440,16 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         self._alphas = alphas
         self._rows = rows
         self._bounds = [self.C * w[idx] for idx in rows]
+        # each one-vs-one problem's solution, for people and reports (the command line's
+        # summary is built from it)
+        self.pair_results_ = [
+            {"classes": (self.classes_[a], self.classes_[b]),
+             "positive": self.classes_[pos], "converged": bool(ok),
+             "n_iter": int(it), "kkt_gap": float(gap), "n_sv": int(np.count_nonzero(al > 0)),
+             "n_bounded": int(np.count_nonzero(al >= bd)), "intercept": float(b0)}
+            for (a, b, pos), ok, it, gap, al, bd, b0 in zip(
+                self._pairs, done, self.n_iter_, self.kkt_gap_, alphas, self._bounds,
+                self.intercept_, strict=True)]
         sv = np.zeros(n, dtype=bool)
         for idx, al in zip(rows, alphas, strict=True):
             sv[idx[al > 0]] = True

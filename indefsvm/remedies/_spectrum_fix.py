@@ -65,9 +65,6 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
         """Rows centred with the training means (for training rows: J K J)."""
         return R - R.mean(axis=1, keepdims=True) - self.col_mean_[None, :] + self.all_mean_
 
-    @unfitted_on_interrupt
-    @sized_by(0, "X", method=True)
-    @_fit_context(prefer_skip_nested_validation=True)
     def _check_fitted_state(self):
         """The fitted state a model file vouches for (``indefsvm._fitted``): its training
         size, finite arrays of that size, ``centered`` a flag."""
@@ -84,6 +81,9 @@ class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
         require(isinstance(getattr(self, "centered", None), bool),
                 "holds a kernel fix whose 'centered' is not True or False")
 
+    @unfitted_on_interrupt
+    @sized_by(0, "X", method=True)
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Decompose the training kernel once.
 

@@ -88,6 +88,12 @@ class SVMBase(PairwiseInput, BaseEstimator):
 
     # -- parameters -----------------------------------------------------------------------
 
+    @property
+    def kernel_params_(self) -> dict:
+        """The kernel's parameters as the fit resolved them (``gamma`` of ``"scale"`` or
+        ``"auto"`` as a number; the keys the kernel takes). Set by ``fit``."""
+        return dict(self._kernel_params_fitted)
+
     def _kernel_name(self):
         return self.kernel if callable(self.kernel) else canonical_name(self.kernel)
 

@@ -26,6 +26,12 @@ class _ClassifierBase(OvOVotes, ClassifierMixin, SVMBase):
     #: the binary dual each pair of classes solves, as the progress and messages name it
     _dual_name = "C-SVC"
 
+    @property
+    def pair_classes_(self) -> list:
+        """The two classes of each one-vs-one problem, in the order of ``solver_results_``
+        and ``dual_coef_``'s pairs. Set by ``fit``."""
+        return [(self.classes_[a], self.classes_[b]) for a, b, _ in self._pairs]
+
     _parameter_constraints: dict = {
         **SVMBase._parameter_constraints,
         "class_weight": _c.CLASS_WEIGHT,
