@@ -111,7 +111,6 @@ def test_cross_validation_above_cv_max_runs_on_a_subsample_and_says_its_cost(
         tmp_path, capsys, monkeypatch):
     _, y, path = _series(tmp_path, n=120)
     monkeypatch.setattr(_models, "CV_MAX", 50)
-    monkeypatch.setattr("indefsvm.cli._fit.CV_MAX", 50)
     assert main(["fit", str(path), "--metric", "dtw", "--nystroem", "20", "-C", "1",
                  "--gamma", "0.01", "--cv", "5"]) == 0
     cap = capsys.readouterr()

@@ -157,7 +157,7 @@ def test_features_with_a_labels_file_train_on_the_features(tmp_path, suffix, cap
 def test_fit_prints_and_saves_before_cross_validating(tmp_path, monkeypatch, capsys, extra):
     import skops.io as sio
 
-    import indefsvm.cli._fit as fit_module
+    import indefsvm.cli._models as models_module
     from indefsvm.cli import TRUSTED_TYPES
 
     m = tmp_path / "m.skops"
@@ -169,7 +169,7 @@ def test_fit_prints_and_saves_before_cross_validating(tmp_path, monkeypatch, cap
         seen["saved"] = m.exists()
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fit_module, "_cross_validate", interrupted_cv)
+    monkeypatch.setattr(models_module, "_cross_validate", interrupted_cv)
     assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
                  "--coef0", "-0.5", "--save", str(m), *extra]) == 130
     assert seen["saved"]

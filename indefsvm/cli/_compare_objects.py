@@ -107,7 +107,7 @@ def objects_model(args, method: str, params: dict):
     """The landmark model of ``method`` at ``params``, fitted on all the objects."""
     import copy
 
-    from ._objects import model_of
+    from ._models import model_of
 
     shim = copy.copy(args)
     shim.nystroem = landmarks_of(args)

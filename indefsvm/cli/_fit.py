@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sys
-import time
-import warnings
 
 import numpy as np
 
@@ -18,15 +15,15 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_class_weight, _check_classes, _check_output_file, _load
-from ._models import CV_MAX, _cross_validate, _estimator, _fitted_params, _svc
+from ._finish import finish, fit_saved, numbers, summary_of
+from ._io import _check_class_weight, _check_classes, _check_output_file, _load
+from ._models import _estimator, _fitted_params, _svc
 from ._progress import _bar, _LogBar
 from ._size import refuse_too_big
 from ._tune import describe, search_objects, tune
 
 
 def run(args) -> int:
-    from ..exceptions import ConvergenceWarning
 
     if args.save:
         _check_output_file(args.save, "--save", (args.file, args.labels))
@@ -49,7 +46,7 @@ def run(args) -> int:
             raise CLIError(f"--metric {args.metric} needs a FILE of "
                            f"{'series' if args.metric == 'dtw' else 'strings'}, one per "
                            "line with its label.", EXIT_USAGE)
-        return _objects.fit(args, _save, _finish, _search_objects)
+        return _objects.fit(args, _search_objects)
     for opt in ("window", "landmarks", "features"):
         if getattr(args, opt) != {"window": None, "landmarks": "uniform",
                                   "features": "nystroem"}[opt]:
@@ -83,42 +80,26 @@ def run(args) -> int:
                 unit="start") if args.restarts else None)
     if bar is not None:
         clf._start_hook = lambda: bar.update(1)
-    t0 = time.perf_counter()
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ConvergenceWarning)
-            model.fit(X, y)
+        seconds, messages = fit_saved(args, model, X, y)
     finally:
         if bar is not None:
             bar.close()
             del clf._start_hook
-    seconds = time.perf_counter() - t0
     train_acc = model.score(X, y)
-    _save(args, model)
     rows = _pair_rows(clf)
     distances = bool(args.distances)
-    summary = {
-        "data": desc,
-        "n_samples": int(X.shape[0]),
+    summary = summary_of(args, {
+        "data": desc, "n_samples": int(X.shape[0]),
         "n_features": None if precomputed else int(X.shape[1]),
         "kernel": (f"distances ({DISTANCE_KINDS[args.kernel]})" if distances
                    else "precomputed" if precomputed else args.kernel),
-        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
-                              and not isinstance(v, bool) else v)
-                          for k, v in _fitted_params(model).items() if k != "distances"},
-        "C": args.C,
-        "tol": args.tol,
-        "fit_seconds": seconds,
-        "problems": rows,
-        "training_accuracy": float(train_acc),
-        "cv_folds": args.cv,
-        "cv_accuracy_mean": None,
-        "cv_accuracy_std": None,
-        "model_file": args.save,
-        "warnings": [str(w.message) for w in caught],
-    }
-    return _finish(args, X, y, precomputed, seconds, train_acc, summary,
-                   lambda: _print_svc(args, X, desc, precomputed, clf, rows, summary))
+        "kernel_params": numbers({k: v for k, v in _fitted_params(model).items()
+                                  if k != "distances"}),
+        "C": args.C, "tol": args.tol, "problems": rows,
+    }, seconds=seconds, train_acc=train_acc, messages=messages)
+    return finish(args, X, y, precomputed, seconds, train_acc, summary,
+                  lambda: _print_svc(args, X, desc, precomputed, clf, rows, summary))
 
 
 def _print_svc(args, X, desc, precomputed, clf, rows, summary) -> None:
@@ -170,59 +151,15 @@ def _search_objects(args, X, y):
     return result
 
 
-def _save(args, model) -> None:
-    """--save: the model file, written as soon as the model exists (before any CV)."""
-    if args.save:
-        import skops.io as sio
-
-        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
-
-
-def _finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) -> int:
-    """After a fit (its model saved already): the result printed as soon as it exists, then
-    the cross-validation -- a Ctrl-C there keeps both -- and its line, then the warnings
-    (JSON: one document at the end)."""
-    if not args.json:
-        print_head()
-        print(f"fit time    {seconds:.3f} s")
-        print(f"training accuracy  {100 * train_acc:.2f} %")
-        if args.save:
-            print(f"model saved to {args.save}")
-        sys.stdout.flush()
-    summary["search"] = getattr(args, "search_result", None)
-    cv_acc = (_cross_validate(args, X, y, precomputed, seconds) if args.cv > 1 else None)
-    cv_n = min(len(y), CV_MAX)
-    if cv_acc is not None:
-        summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
-        summary["cv_accuracy_std"] = float(np.std(cv_acc))
-        summary["cv_samples"] = cv_n
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
-    if cv_acc is not None:
-        print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
-              f"(+/- {100 * np.std(cv_acc):.2f})"
-              + ("" if cv_n == len(y) else f" on a stratified subsample of {cv_n}")
-              + (" -- of the parameters the search chose on these data: optimistic"
-                 if summary["search"] else ""))
-    for msg in summary["warnings"]:
-        print(f"warning: {msg}")
-    return 0
-
-
 def _fit_remedy(args, model, X, y, desc, precomputed) -> int:
     """fit --remedy R: the fix of the whole kernel (or the Krein SVM), then the SVM; the
     solution of each one-vs-one problem as for the plain fit."""
     from ..exceptions import ConvergenceWarning
     from ._args import REMEDIES
 
-    t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        model.fit(X, y)
-    seconds = time.perf_counter() - t0
+    seconds, messages = fit_saved(args, model, X, y, always=Warning,
+                                  keep=(ConvergenceWarning, UserWarning))
     train_acc = model.score(X, y)
-    _save(args, model)
     last = model.steps[-1][1] if hasattr(model, "steps") else model
     svc = getattr(last, "svc_", last)  # the Krein SVM's SVM on the flipped kernel
     rows = _pair_rows(svc)
@@ -232,22 +169,16 @@ def _fit_remedy(args, model, X, y, desc, precomputed) -> int:
         params = {k: v for k, v in _fitted_params(model).items() if k != "distances"}
     elif not precomputed:
         params = dict(getattr(last, "_params", {}))
-    summary = {
+    summary = summary_of(args, {
         "data": desc, "n_samples": int(X.shape[0]),
         "n_features": None if precomputed else int(X.shape[1]),
         "kernel": (f"distances ({DISTANCE_KINDS[args.kernel]})" if distances
                    else "precomputed" if precomputed else args.kernel),
-        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
-                              and not isinstance(v, bool) else v) for k, v in params.items()},
-        "remedy": args.remedy, "method": REMEDIES[args.remedy],
-        "C": args.C, "tol": args.tol, "fit_seconds": seconds, "problems": rows,
-        "training_accuracy": float(train_acc), "cv_folds": args.cv,
-        "cv_accuracy_mean": None, "cv_accuracy_std": None, "model_file": args.save,
-        "warnings": [str(w.message) for w in caught
-                     if issubclass(w.category, (ConvergenceWarning, UserWarning))],
-    }
-    return _finish(args, X, y, precomputed, seconds, train_acc, summary,
-                   lambda: _print_remedy(args, X, desc, precomputed, model, svc, rows,
+        "kernel_params": numbers(params), "remedy": args.remedy,
+        "method": REMEDIES[args.remedy], "C": args.C, "tol": args.tol, "problems": rows,
+    }, seconds=seconds, train_acc=train_acc, messages=messages)
+    return finish(args, X, y, precomputed, seconds, train_acc, summary,
+                  lambda: _print_remedy(args, X, desc, precomputed, model, svc, rows,
                                          summary))
 
 
@@ -289,20 +220,14 @@ def _check_landmarks(args, n: int) -> None:
 
 def _fit_nystroem(args, model, X, y, desc) -> int:
     """fit --nystroem M: fit, report per problem, cross-validate, save."""
-    from ..exceptions import ConvergenceWarning
 
     _check_landmarks(args, X.shape[0])
-    t0 = time.perf_counter()
     bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
     if bar.active:
         model.set_params(verbose=True)  # the steps drive the bar; shown only with --verbose
-    with bar, warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConvergenceWarning)
-        model.fit(X, y)
+    seconds, messages = fit_saved(args, model, X, y, bar=bar)
     model.set_params(verbose=args.verbose)
-    seconds = time.perf_counter() - t0
     train_acc = model.score(X, y)
-    _save(args, model)
     from .._validation import plain_label
 
     ny = model.nystroem_
@@ -311,23 +236,17 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
              "passes": r["n_iter"], "kkt_gap": r["kkt_gap"], "n_sv": r["n_sv"],
              "n_bounded_sv": r["n_bounded"], "b": r["intercept"]}
             for r in model.pair_results_]
-    summary = {
+    summary = summary_of(args, {
         "data": desc, "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
-        "kernel": args.kernel,
-        "kernel_params": {k: (float(v) if isinstance(v, (int, float, np.floating))
-                              and not isinstance(v, bool) else v)
-                          for k, v in ny.kernel_params_.items()},
+        "kernel": args.kernel, "kernel_params": numbers(ny.kernel_params_),
         "model": "NystroemSVC", "remedy": args.remedy, "landmarks": int(args.nystroem),
         "features": {"used": int(model.n_features_used_), "positive": ny.n_positive_,
                      "negative": ny.n_negative_, "dropped_small": ny.n_dropped_,
                      "dropped_unstable": ny.n_unstable_},
-        "C": args.C, "tol": args.tol, "fit_seconds": seconds, "converged": model.converged_,
-        "problems": rows, "training_accuracy": float(train_acc), "cv_folds": args.cv,
-        "cv_accuracy_mean": None, "cv_accuracy_std": None,
-        "model_file": args.save, "warnings": [str(w.message) for w in caught],
-    }
-    return _finish(args, X, y, False, seconds, train_acc, summary,
-                   lambda: _print_nystroem(args, X, desc, model, rows, summary))
+        "C": args.C, "tol": args.tol, "converged": model.converged_, "problems": rows,
+    }, seconds=seconds, train_acc=train_acc, messages=messages)
+    return finish(args, X, y, False, seconds, train_acc, summary,
+                  lambda: _print_nystroem(args, X, desc, model, rows, summary))
 
 
 def _print_nystroem(args, X, desc, model, rows, summary) -> None:

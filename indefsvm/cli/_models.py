@@ -28,8 +28,6 @@ def _estimator(args, precomputed: bool):
     from ..svm import IndefiniteSVC
 
     if getattr(args, "metric", None) is not None:  # series or strings: NystroemSVC(metric=)
-        from ._objects import model_of
-
         return model_of(args)
     if getattr(args, "nystroem", None) is not None:
         return _nystroem_estimator(args, precomputed)
@@ -125,6 +123,22 @@ def _validated(est):
     except ValueError as exc:  # InvalidParameterError is one
         raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
     return est
+
+
+def model_of(args):
+    """fit FILE --metric: NystroemSVC on the distances of series or strings."""
+    from ..nystroem import NystroemSVC
+
+    kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
+    params = {"window": args.window} if args.window is not None else None
+    gamma = args.gamma if args.gamma not in ("scale", "auto", "median") else None
+    return NystroemSVC(
+        kind, metric=args.metric, metric_params=params, n_components=args.nystroem,
+        features=args.features, remedy=args.remedy or "krein", C=args.C, gamma=gamma,
+        coef0=args.coef0, degree=args.degree, landmarks=args.landmarks, tol=args.tol,
+        max_iter=args.max_iter, random_state=args.seed,
+        n_jobs=-1 if args.n_jobs is None else args.n_jobs,
+        class_weight=getattr(args, "class_weight", None))
 
 
 def _nystroem_estimator(args, precomputed: bool):

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import re
-import time
-import warnings
 
 import numpy as np
 
@@ -328,25 +326,10 @@ def check_options(args) -> None:
                        "or 'median' (the default).", EXIT_USAGE)
 
 
-def model_of(args):
-    from ..nystroem import NystroemSVC
-
-    kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
-    params = {"window": args.window} if args.window is not None else None
-    gamma = args.gamma if args.gamma not in ("scale", "auto", "median") else None
-    return NystroemSVC(
-        kind, metric=args.metric, metric_params=params, n_components=args.nystroem,
-        features=args.features, remedy=args.remedy or "krein", C=args.C, gamma=gamma,
-        coef0=args.coef0, degree=args.degree, landmarks=args.landmarks, tol=args.tol,
-        max_iter=args.max_iter, random_state=args.seed,
-        n_jobs=-1 if args.n_jobs is None else args.n_jobs,
-        class_weight=getattr(args, "class_weight", None))
-
-
-def fit(args, save, finish, search) -> int:
+def fit(args, search) -> int:
     """fit FILE --metric ... --nystroem M (``search``: the search of C and gamma, from the
     room that tunes, handed in so that this one does not reach back to it)."""
-    from ..exceptions import ConvergenceWarning
+    from ._finish import finish, fit_saved, summary_of
     from ._progress import _LogBar, _say
 
     # (the kernel is one of distances: the option defaults refused any other)
@@ -365,21 +348,18 @@ def fit(args, save, finish, search) -> int:
         raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
                        f"{args.file}; give at most {n}.", EXIT_USAGE)
     args.search_result = search(args, X, y)  # said there, as fit's search is
+    from ._models import model_of
+
     model = model_of(args)
     _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: distances to "
                f"{args.nystroem} "
                f"{'random objects' if args.features == 'd2ke' else 'landmarks'} ({args.metric}"
                + (f", window {args.window:g}" if args.window is not None else "") + ")")
-    t0 = time.perf_counter()
     bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
     if bar.active:
         model.set_params(verbose=True)
-    with bar, warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConvergenceWarning)
-        model.fit(X, y)
+    seconds, messages = fit_saved(args, model, X, y, bar=bar)
     model.set_params(verbose=False)
-    seconds = time.perf_counter() - t0
-    save(args, model)
     # every prediction costs m distances: the training accuracy is measured on at most
     # TRAIN_SCORE_MAX objects, or it would take as long as the fit
     idx = (np.arange(n) if n <= TRAIN_SCORE_MAX else np.sort(
@@ -390,18 +370,15 @@ def fit(args, save, finish, search) -> int:
     gamma = getattr(ny, "gamma_", None)  # D2KE's, else the distance kernel's (None: linear)
     if gamma is None:
         gamma = ny.distance_kernel_.gamma_
-    summary = {"data": args.file, "n_samples": n, "metric": args.metric,
-               "window": args.window, "kernel": kind, "model": "NystroemSVC",
-               "features": args.features, "remedy": model.remedy,
-               "landmarks": int(args.nystroem),
-               "gamma": None if gamma is None else float(gamma),
-               "training_accuracy_objects": int(idx.size),
-               "features_used": int(model.n_features_used_),
-               "positive": int(ny.n_positive_), "negative": int(ny.n_negative_),
-               "C": args.C, "fit_seconds": seconds, "converged": bool(model.converged_),
-               "training_accuracy": train_acc, "cv_folds": args.cv, "cv_accuracy_mean": None,
-               "cv_accuracy_std": None, "model_file": args.save,
-               "warnings": [str(w.message) for w in caught]}
+    summary = summary_of(args, {
+        "data": args.file, "n_samples": n, "metric": args.metric, "window": args.window,
+        "kernel": kind, "model": "NystroemSVC", "features": args.features,
+        "remedy": model.remedy, "landmarks": int(args.nystroem),
+        "gamma": None if gamma is None else float(gamma),
+        "training_accuracy_objects": int(idx.size),
+        "features_used": int(model.n_features_used_), "positive": int(ny.n_positive_),
+        "negative": int(ny.n_negative_), "C": args.C, "converged": bool(model.converged_),
+    }, seconds=seconds, train_acc=train_acc, messages=messages)
 
     def head():
         print(f"data        {args.file}: {n} {'series' if args.metric == 'dtw' else 'strings'}"

@@ -1,0 +1,95 @@
+"""How every fit of the command line ends, one routine for its four paths (the SMO on a
+kernel, ``--remedy``, ``--nystroem``, ``--metric``): the fit timed with its warnings caught,
+the model saved as soon as it exists, the summary's shared keys, the result printed, then the
+cross-validation -- a Ctrl-C there keeps both -- and its line, then the warnings (JSON: one
+document at the end)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+import warnings
+
+import numpy as np
+
+from . import _models
+from ._io import _atomic_write
+
+__all__ = ["finish", "fit_saved", "numbers", "save", "summary_of"]
+
+
+def save(args, model) -> None:
+    """--save: the model file, written as soon as the model exists (before any CV)."""
+    if args.save:
+        import skops.io as sio
+
+        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+
+
+def fit_saved(args, model, X, y, *, bar=None, always=None, keep=None):
+    """Fit ``model`` on ``X, y`` the way every fit path does: timed, its warnings caught for
+    the summary (``always``: the categories shown every time, default ConvergenceWarning;
+    ``keep``: the categories the summary keeps, default all it caught), ``bar`` (a context
+    manager) around it, the model saved at once. Returns ``(seconds, warning messages)``."""
+    from ..exceptions import ConvergenceWarning
+
+    t0 = time.perf_counter()
+    with bar if bar is not None else contextlib.nullcontext(), \
+            warnings.catch_warnings(record=True) as caught:
+        if always is None:
+            warnings.simplefilter("always", ConvergenceWarning)
+        else:
+            warnings.simplefilter("always", always)
+        model.fit(X, y)
+    seconds = time.perf_counter() - t0
+    save(args, model)
+    return seconds, [str(w.message) for w in caught
+                     if keep is None or issubclass(w.category, keep)]
+
+
+def numbers(params: dict) -> dict:
+    """Kernel parameters for JSON: numbers as floats (a bool stays a bool)."""
+    return {k: (float(v) if isinstance(v, (int, float, np.floating))
+                and not isinstance(v, bool) else v) for k, v in params.items()}
+
+
+def summary_of(args, fields: dict, *, seconds: float, train_acc: float,
+               messages: list) -> dict:
+    """The summary of a fit: its path's own ``fields``, then the keys every path has."""
+    return {**fields, "fit_seconds": seconds, "training_accuracy": float(train_acc),
+            "cv_folds": args.cv, "cv_accuracy_mean": None, "cv_accuracy_std": None,
+            "model_file": args.save, "warnings": list(messages)}
+
+
+def finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) -> int:
+    """After a fit (its model saved already): the result printed as soon as it exists, then
+    the cross-validation and its line, then the warnings."""
+    if not args.json:
+        print_head()
+        print(f"fit time    {seconds:.3f} s")
+        print(f"training accuracy  {100 * train_acc:.2f} %")
+        if args.save:
+            print(f"model saved to {args.save}")
+        sys.stdout.flush()
+    summary["search"] = getattr(args, "search_result", None)
+    cv_acc = (_models._cross_validate(args, X, y, precomputed, seconds) if args.cv > 1
+              else None)
+    cv_n = min(len(y), _models.CV_MAX)
+    if cv_acc is not None:
+        summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
+        summary["cv_accuracy_std"] = float(np.std(cv_acc))
+        summary["cv_samples"] = cv_n
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    if cv_acc is not None:
+        print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
+              f"(+/- {100 * np.std(cv_acc):.2f})"
+              + ("" if cv_n == len(y) else f" on a stratified subsample of {cv_n}")
+              + (" -- of the parameters the search chose on these data: optimistic"
+                 if summary["search"] else ""))
+    for msg in summary["warnings"]:
+        print(f"warning: {msg}")
+    return 0
