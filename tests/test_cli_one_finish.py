@@ -44,3 +44,26 @@ def test_every_fit_path_ends_through_the_one_routine(tmp_path, capsys, monkeypat
         assert summary["model_file"] == str(model) and model.exists()
         assert 0.5 < summary["training_accuracy"] <= 1.0
     assert seen == ["IndefiniteSVC", "KreinSVC", "NystroemSVC", "NystroemSVC"]
+
+
+def test_the_restarts_report_through_log_records_not_a_private_hook(caplog):
+    import logging
+
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, n_restarts=2, random_state=0,
+                           verbose=True).fit(X, y)
+    starts = [r.getMessage() for r in caplog.records
+              if r.getMessage().startswith("IndefiniteSVC: start")]
+    # 3 pairs of classes x (1 + 2 restarts), counted in order
+    assert starts == [f"IndefiniteSVC: start {k} of 9" for k in range(1, 10)]
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, n_restarts=2, random_state=0).fit(X, y)
+    assert not [r for r in caplog.records if "IndefiniteSVC: start" in r.getMessage()]
+    import inspect
+
+    import indefsvm.cli._fit as fit_room
+    assert "_start_hook" not in inspect.getsource(fit_room)

@@ -28,21 +28,31 @@ def save(args, model) -> None:
         _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
 
 
-def fit_saved(args, model, X, y, *, bar=None, always=None, keep=None):
+def fit_saved(args, model, X, y, *, bar=None, loud=None, always=None, keep=None):
     """Fit ``model`` on ``X, y`` the way every fit path does: timed, its warnings caught for
     the summary (``always``: the categories shown every time, default ConvergenceWarning;
-    ``keep``: the categories the summary keeps, default all it caught), ``bar`` (a context
-    manager) around it, the model saved at once. Returns ``(seconds, warning messages)``."""
+    ``keep``: the categories the summary keeps, default all it caught), ``bar`` (a progress
+    bar of log records, ``_LogBar``) around it -- ``loud``, the estimator whose records drive
+    it, logs while the bar shows (its ``verbose`` is given back before the model is saved)
+    -- and the model saved at once. Returns ``(seconds, warning messages)``."""
     from ..exceptions import ConvergenceWarning
 
+    was = None
+    if loud is not None and bar is not None and bar.active:
+        was = loud.verbose
+        loud.set_params(verbose=True)  # its records drive the bar; shown only with --verbose
     t0 = time.perf_counter()
-    with bar if bar is not None else contextlib.nullcontext(), \
-            warnings.catch_warnings(record=True) as caught:
-        if always is None:
-            warnings.simplefilter("always", ConvergenceWarning)
-        else:
-            warnings.simplefilter("always", always)
-        model.fit(X, y)
+    try:
+        with bar if bar is not None else contextlib.nullcontext(), \
+                warnings.catch_warnings(record=True) as caught:
+            if always is None:
+                warnings.simplefilter("always", ConvergenceWarning)
+            else:
+                warnings.simplefilter("always", always)
+            model.fit(X, y)
+    finally:
+        if was is not None:
+            loud.set_params(verbose=was)
     seconds = time.perf_counter() - t0
     save(args, model)
     return seconds, [str(w.message) for w in caught

@@ -18,7 +18,7 @@ from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
 from ._io import _check_class_weight, _check_classes, _check_output_file, _load
 from ._models import _estimator, _fitted_params, _svc
-from ._progress import _bar, _LogBar
+from ._progress import _LogBar
 from ._size import refuse_too_big
 from ._tune import describe, search_objects, tune
 
@@ -76,16 +76,10 @@ def run(args) -> int:
         return _fit_remedy(args, model, X, y, desc, precomputed)
     clf = _svc(model)
     n_classes = np.unique(y).shape[0]
-    bar = (_bar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2, "starts",
-                unit="start") if args.restarts else None)
-    if bar is not None:
-        clf._start_hook = lambda: bar.update(1)
-    try:
-        seconds, messages = fit_saved(args, model, X, y)
-    finally:
-        if bar is not None:
-            bar.close()
-            del clf._start_hook
+    # the restarts drive a bar through the SVM's log records, as the landmark model's steps
+    bar = (_LogBar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2, "starts",
+                   "IndefiniteSVC: start", "start") if args.restarts else None)
+    seconds, messages = fit_saved(args, model, X, y, bar=bar, loud=clf)
     train_acc = model.score(X, y)
     rows = _pair_rows(clf)
     distances = bool(args.distances)
@@ -223,10 +217,7 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
 
     _check_landmarks(args, X.shape[0])
     bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
-    if bar.active:
-        model.set_params(verbose=True)  # the steps drive the bar; shown only with --verbose
-    seconds, messages = fit_saved(args, model, X, y, bar=bar)
-    model.set_params(verbose=args.verbose)
+    seconds, messages = fit_saved(args, model, X, y, bar=bar, loud=model)
     train_acc = model.score(X, y)
     from .._validation import plain_label
 

@@ -356,10 +356,7 @@ def fit(args, search) -> int:
                f"{'random objects' if args.features == 'd2ke' else 'landmarks'} ({args.metric}"
                + (f", window {args.window:g}" if args.window is not None else "") + ")")
     bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
-    if bar.active:
-        model.set_params(verbose=True)
-    seconds, messages = fit_saved(args, model, X, y, bar=bar)
-    model.set_params(verbose=False)
+    seconds, messages = fit_saved(args, model, X, y, bar=bar, loud=model)
     # every prediction costs m distances: the training accuracy is measured on at most
     # TRAIN_SCORE_MAX objects, or it would take as long as the fit
     idx = (np.arange(n) if n <= TRAIN_SCORE_MAX else np.sort(

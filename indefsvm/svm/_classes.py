@@ -397,8 +397,7 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
                 data, problems, kernel=kern, kernel_params=kp, tol=self.tol, wss=self.wss,
                 shrinking=self.shrinking, max_iter=max_iter, cache_size=self.cache_size,
                 check_input=False, progress=self._pair_progress(members),
-                # the command line's progress bar over restarts (not a parameter)
-                task_done=getattr(self, "_start_hook", None),
+                task_done=self._start_logger(len(problems) * (1 + int(self.n_restarts))),
                 n_threads=effective_threads(self.n_jobs))
         else:
             results = []
@@ -432,6 +431,19 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
         self._store_pairs(data, y_idx, members, alphas, coefs, intercepts, results)
         return self
 
+    def _start_logger(self, total: int):
+        """With ``verbose``: a log record after each start of each problem, "IndefiniteSVC:
+        start k of total" (what a progress bar over the restarts listens to, as the
+        landmark model's bar listens to its steps); None otherwise."""
+        if not self.verbose:
+            return None
+        done = [0]
+
+        def task_done():
+            done[0] += 1
+            logger.info("IndefiniteSVC: start %d of %d", done[0], total)
+
+        return task_done
 
 class IndefiniteNuSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
     """nu-support vector classifier for kernels that need not be PSD.
