@@ -12,6 +12,8 @@ import pytest
 from sklearn.base import BaseEstimator
 
 import indefsvm as isvm
+from indefsvm._feature_map import PROTOCOL as FEATURE_MAP
+from indefsvm._feature_map import FeatureMap
 
 SRC = Path(isvm.__file__).parent
 PKG = "indefsvm"
@@ -190,6 +192,8 @@ def test_the_docs_table_of_remedy_methods_is_the_table_of_the_code():
 #: parameters (``_check_settings``, indefsvm/_constraints.py), the sanity report asks a model
 #: for its dual problems (``_dual_problems``, indefsvm/_dual.py), Jupyter asks for HTML
 PROTOCOLS = {"_check_fitted_state", "_check_settings", "_dual_problems", "_repr_html_"}
+#: the feature maps a landmark model trains on (indefsvm/_feature_map.py)
+PROTOCOLS |= set(FEATURE_MAP)
 
 #: the reads that remain, each with its reason: the Krein SVM is the SVM it trains on the
 #: flipped kernel, mapped back -- it reuses that SVM's one-vs-one votes and coefficients
@@ -242,3 +246,13 @@ def test_no_module_reads_another_packages_private_members():
     left = sorted({(f, n) for f, n, _ in reads if n not in PROTOCOLS} - ALLOWED)
     assert left == [], left
     assert len({(f, n, ln) for f, n, ln in reads if n not in PROTOCOLS}) <= 7
+
+
+def test_the_feature_maps_declare_the_protocol_they_are_called_through():
+    for cls in (isvm.KreinNystroem, isvm.distances.RandomDistanceFeatures):
+        assert issubclass(cls, FeatureMap)
+        own = {name for name in FEATURE_MAP if getattr(cls, name) is not getattr(FeatureMap,
+                                                                                  name)}
+        # D2KE's random objects are drawn for a metric: it takes no vectors
+        missing = {"_fit_rows"} if cls is isvm.distances.RandomDistanceFeatures else set()
+        assert own == set(FEATURE_MAP) - missing, (cls.__name__, set(FEATURE_MAP) - own)

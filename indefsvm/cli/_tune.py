@@ -1,5 +1,17 @@
 """``indefsvm fit`` without ``-C`` / ``--gamma``: a small cross-validated grid picks them, as
-LIBSVM's ``grid.py`` does, before the model is fitted."""
+LIBSVM's ``grid.py`` does, before the model is fitted.
+
+Why not the library's search (``RemedySearchCV``, ``compare_remedies``): those compare
+*remedies* of one precomputed kernel matrix (its gamma through a kernel transformer of
+distances), every method on the same folds. ``fit`` tunes the very estimator its options
+build -- an ``IndefiniteSVC`` computing a named kernel column by column from features (never
+the n x n matrix), a ``--nystroem`` landmark model, a ``--distances`` pipeline, a remedy's
+pipeline -- with no remedy added or compared; and it breaks ties towards the smaller C and the
+gamma nearest the default rule, which a user can read off LIBSVM's grid. For series and
+strings (``search_objects``) the exact kernel of a subsample is searched with the remedy the
+landmark model approximates: there the models differ, and the subsample's matrix is what makes
+the search affordable. ``compare --search`` is the place of ``RemedySearchCV``.
+"""
 
 from __future__ import annotations
 

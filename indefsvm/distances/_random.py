@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .. import _constraints as _c
 from .._device import DEVICES, resolve_device, to_numpy
+from .._feature_map import FeatureMap
 from .._interrupt import unfitted_on_interrupt
 from .._threads import effective_threads
 from .._validation import check_seed
@@ -29,7 +30,8 @@ __all__ = ["RandomDistanceFeatures"]
 MAX_RANDOM_LENGTH = 25
 
 
-class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, FeatureMap,
+                             BaseEstimator):
     """Features ``phi_j(x) = s exp(-gamma d(x, omega_j))`` for ``R`` random objects.
 
     D2KE (Wu, Yen, Xu, Ravikumar & Witbrock 2018, "D2KE: from distance to kernel and

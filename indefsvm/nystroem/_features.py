@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _constraints as _c
 from .._device import DEVICES, is_device_array, resolve_device, to_numpy
+from .._feature_map import FeatureMap
 from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block
 from .._tags import PairwiseInput
@@ -43,7 +44,7 @@ __all__ = ["KreinNystroem"]
 LANDMARK_RULES = ("uniform", "kmeans++", "kmedoids++")
 
 
-class KreinNystroem(PairwiseInput, TransformerMixin, BaseEstimator):
+class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
     """Nystroem features of an indefinite kernel, with their signature.
 
     ``fit`` picks ``m = n_components`` landmarks and decomposes their kernel
