@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from ..datasets import _matrix_file as _files
 from ..exceptions import DataFileError, DistanceMatrixWarning
 from ._args import (
     DISTANCE_DATASETS,
@@ -24,14 +25,25 @@ from ._errors import EXIT_USAGE, CLIError
 
 
 def _check_path(path: str, what: str = "data file") -> None:
-    if not os.path.exists(path):
-        raise CLIError(f"{path}: no such {what}; check the path.")
-    if os.path.isdir(path):
-        raise CLIError(f"{path}: is a directory; give a {what}.")
-    if not os.access(path, os.R_OK):
-        raise CLIError(f"{path}: cannot be read (permission denied).")
+    _files.check_path(path, what)
     if what != "model file" and not path.endswith(".npz"):
         refuse_model_file(path)
+
+
+def _say_warning(text: str) -> None:
+    print(f"indefsvm: warning: {text}", file=sys.stderr)
+
+
+def _read_matrix(path: str, name: str) -> np.ndarray:
+    """A numeric matrix (:func:`indefsvm.datasets._matrix_file.read_matrix`), a model file
+    given in its place named as one."""
+    _check_path(path, f"{name} file")
+    return _files.read_matrix(path, name)
+
+
+def _read_labels(path: str, n: int) -> np.ndarray:
+    _check_path(path, "labels file")
+    return _files.read_labels(path, n, note=_say_warning)
 
 
 def _holds_schema(path: str) -> bool:
@@ -62,192 +74,6 @@ def refuse_model_file(path: str) -> None:
                        "'indefsvm report MODEL DATA'.", EXIT_USAGE)
 
 
-def _read_matrix(path: str, name: str) -> np.ndarray:
-    """A numeric matrix from ..npy, .npz (array 'K', or its only array) or text."""
-    _check_path(path, f"{name} file")
-    try:
-        if path.endswith(".npy"):
-            _check_npy_size(path)
-            M = np.load(path, allow_pickle=False)
-        elif path.endswith(".npz"):
-            with np.load(path, allow_pickle=False) as z:
-                keys = list(z.keys())
-                key = next((k for k in ("K", "D") if k in keys),
-                           keys[0] if len(keys) == 1 else None)
-                if key is None:
-                    raise DataFileError(path, None, f"holds arrays {keys}; name the kernel "
-                                        "matrix 'K' (np.savez(path, K=K, y=y)) or the "
-                                        "distances 'D'.")
-                M = z[key]
-        else:
-            from ..datasets._table import delimiter_of, read_matrix_text
-
-            M = read_matrix_text(path, delimiter_of(path))
-    except DataFileError as exc:
-        from ..datasets._table import _first_line
-
-        if "is not a number" in str(exc) and ":" in _first_line(path):
-            raise DataFileError(path, None, f"looks like a LIBSVM feature file (index:value), "
-                                f"not a {name}: a {name} is .npy, .npz, CSV / TSV or "
-                                "whitespace-separated numbers.") from None
-        raise
-    except (ValueError, OSError, EOFError) as exc:
-        from ..datasets._table import _first_line
-
-        if path.endswith((".npy", ".npz")):
-            what = ("holds Python objects (dtype object), not numbers: save a numeric array, "
-                    "np.save(path, K.astype(float))" if "allow_pickle" in str(exc)
-                    else f"cannot be read as a numeric matrix: {exc}")
-            raise DataFileError(path, None, what + ".") from None
-        if ":" in _first_line(path):
-            raise DataFileError(path, None, f"looks like a LIBSVM feature file (index:value), "
-                                f"not a {name}: a {name} is .npy, .npz, CSV / TSV or "
-                                "whitespace-separated numbers.") from None
-        raise DataFileError(path, None, f"cannot be read as a numeric matrix: {exc}") from None
-    if M.dtype.kind not in "biuf":
-        raise DataFileError(path, None, f"holds {M.dtype} values, not numbers.")
-    if M.ndim != 2:
-        raise DataFileError(path, None, f"is a {M.ndim}-D array of shape {M.shape}; a {name} is "
-                            "2-D, one row per sample.")
-    M = np.asarray(M, dtype=np.float64)
-    if not np.all(np.isfinite(M)):
-        r, c = (int(v) for v in np.argwhere(~np.isfinite(M))[0])
-        line = None if path.endswith((".npy", ".npz")) else _line_of_row(path, r)
-        raise DataFileError(path, line, f"holds {M[r, c]} at row {r}, column {c} (0 first); a "
-                            f"{name} is finite numbers: fix it or the data that produced it.")
-    return M
-
-
-def _check_npy_size(path: str) -> None:
-    """A .npy file's header says its shape and type: an array that (as float64) would not
-    fit in memory is refused from the header, before anything is read."""
-    from .._validation import available_memory
-
-    try:
-        with open(path, "rb") as fh:
-            version = np.lib.format.read_magic(fh)
-            read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                    else np.lib.format.read_array_header_2_0)
-            shape, _, dtype = read(fh)
-    except (ValueError, OSError):
-        return  # np.load says what is wrong with it
-    need = float(np.prod(shape, dtype=np.float64)) * max(8, dtype.itemsize)
-    avail = available_memory()
-    if avail is not None and need > avail:
-        raise DataFileError(path, None, f"declares an array of shape {shape} ({dtype}): "
-                            f"{need / 2**30:.1f} GiB as float64, more than the "
-                            f"{avail / 2**30:.1f} GiB available; refused from its header. "
-                            "Use a subsample, or the matrix-free / Nystroem commands.")
-
-
-def _line_of_row(path: str, row: int) -> int | None:
-    """The line number of data row ``row`` of a text matrix (blank and # lines skipped)."""
-    with open(path, encoding="utf-8-sig") as fh:
-        k = -1
-        for lineno, line in enumerate(fh, 1):
-            if line.strip() and not line.lstrip().startswith("#"):
-                k += 1
-                if k == row:
-                    return lineno
-    return None
-
-
-#: formats people try that indefsvm does not read (the rest is LIBSVM or delimited text)
-_UNSUPPORTED = {".xlsx": "Excel", ".xls": "Excel", ".ods": "OpenDocument", ".json": "JSON",
-                ".parquet": "Parquet", ".feather": "Feather", ".pkl": "pickle",
-                ".pickle": "pickle", ".h5": "HDF5", ".hdf5": "HDF5", ".mat": "MATLAB",
-                ".arff": "ARFF", ".ts": "sktime / aeon .ts"}
-
-
-def _check_format(path: str) -> None:
-    ext = os.path.splitext(path)[1].lower()
-    if ext in _UNSUPPORTED:
-        raise CLIError(f"{path}: {_UNSUPPORTED[ext]} files are not read; indefsvm reads LIBSVM "
-                       "text, CSV / TSV (.csv, .tsv: features with a label column, or with "
-                       "--labels a kernel or distance matrix) and .npy / .npz matrices. "
-                       "Export your data to one of them.")
-
-
-def _read_labels(path: str, n: int) -> np.ndarray:
-    _check_path(path, "labels file")
-    try:
-        if path.endswith(".npy"):
-            y = np.load(path, allow_pickle=False)
-        else:
-            with open(path, encoding="utf-8-sig") as fh:
-                lines = [line.strip() for line in fh if line.strip()]
-            if lines and ":" in lines[0] and len(lines[0].split()) > 1:
-                raise DataFileError(path, 1, "looks like a LIBSVM data file (label "
-                                    "index:value ...), not labels: a labels file has one "
-                                    "label per line.")
-            y = np.array(_label_column(lines, n, path))
-            try:
-                y = y.astype(np.float64)
-            except ValueError:
-                pass  # string labels are fine for a classifier
-            else:
-                if y.size and np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
-                    y = y.astype(np.int64)  # 0 and 1 stay 0 and 1 in what is printed
-    except DataFileError:
-        raise
-    except (ValueError, OSError) as exc:
-        raise DataFileError(path, None, f"cannot be read as labels: {exc}") from None
-    y = np.ravel(y)
-    if y.shape[0] != n:
-        raise DataFileError(path, None, f"has {y.shape[0]} labels for {n} samples; give one "
-                            "label per row of the kernel matrix.")
-    k = np.unique(y).shape[0]
-    if n > 10 and k > n / 2:
-        print(f"indefsvm: warning: {path} holds {k} different labels for {n} samples: is it "
-              "a file of class labels, one per line? (a row index or a regression target "
-              "would be read as that many classes)", file=sys.stderr)
-    return y
-
-
-def _label_column(lines: list, n: int, path: str) -> list:
-    """The labels of a text file's lines, recognising what pandas writes: a header row
-    (``Series.to_csv(index=False)``: ``label`` then the labels) and an index column
-    (``Series.to_csv(header=False)``: ``0,1``, ``1,1``, ...; both with ``to_csv()``)."""
-    from ..datasets._table import is_number
-
-    if not lines:
-        return lines  # the count check says what is wrong
-    sep = "," if "," in lines[0] else "\t" if "\t" in lines[0] else None
-    rows = [line.split(sep) if sep else [line] for line in lines]
-    width = len(rows[0])
-    if width > 2 or any(len(r) != width for r in rows):
-        if width > 1:
-            raise DataFileError(path, 1, f"has {width} columns; a labels file has one label "
-                                "a line (or an index column and the labels, as pandas writes "
-                                "them).")
-        return lines
-    rows = [[c.strip().strip('"') for c in r] for r in rows]
-    body = rows
-    # a header: one line more than the samples, its last field not like the others
-    if len(rows) == n + 1 and (not is_number(rows[0][-1]) or rows[0][0] == "") and (
-            all(is_number(r[-1]) for r in rows[1:]) or rows[0][-1].lower() in (
-                "label", "labels", "y", "class", "target", "0")):
-        body = rows[1:]
-    if width == 2:
-        first = [r[0] for r in body]
-        index = all(c.isdigit() for c in first) and (
-            [int(c) for c in first] in (list(range(len(first))),
-                                        list(range(1, len(first) + 1))))
-        if not index:
-            raise DataFileError(path, 1, "has two columns, and the first is not a row index "
-                                "(0, 1, 2, ...): a labels file has one label a line.")
-        return [r[1] for r in body]
-    return [r[0] for r in body]
-
-
-def _npz_labels(path: str):
-    if path.endswith(".npz"):
-        with np.load(path, allow_pickle=False) as z:
-            if "y" in z:
-                return np.asarray(z["y"])
-    return None
-
-
 def _load(args, *, need_labels: bool = True):
     """(data, y, description, precomputed): a bundled set, a LIBSVM file, a kernel matrix or
     (--distances) a distance matrix, which counts as precomputed (square, sliced on both
@@ -273,14 +99,14 @@ def _load(args, *, need_labels: bool = True):
     if path is None:
         raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
     _check_path(path)
-    _check_format(path)
+    _files.check_format(path)
     if distances:
         _warn_unused_kernel_options(args)
         D = _read_matrix(path, "distance matrix")
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             raise DataFileError(path, None, f"is a {D.shape} array; a distance matrix is "
                                 "square (n_samples, n_samples).")
-        y = _read_labels(args.labels, D.shape[0]) if args.labels else _npz_labels(path)
+        y = _read_labels(args.labels, D.shape[0]) if args.labels else _files.npz_labels(path)
         if y is None and need_labels:
             raise CLIError(f"{path}: distances need their labels: give --labels FILE (.npy or "
                            "text, one per line), or save y beside D in the .npz.", EXIT_USAGE)
@@ -303,7 +129,7 @@ def _load(args, *, need_labels: bool = True):
                   "model. Add --distances to make the kernel exp(-gamma d^2) of them.",
                   file=sys.stderr)
             warnings.filterwarnings("ignore", category=DistanceMatrixWarning)
-        y = _read_labels(args.labels, K.shape[0]) if args.labels else _npz_labels(path)
+        y = _read_labels(args.labels, K.shape[0]) if args.labels else _files.npz_labels(path)
         if y is None and need_labels:
             raise CLIError(f"{path}: a precomputed kernel needs its labels: give --labels FILE "
                            "(.npy or text, one per line), or save y beside K in the .npz.",
