@@ -115,3 +115,25 @@ def test_predict_reads_an_unlabelled_pandas_file(tmp_path, capsys):
     pred = np.array(cap.out.split(), dtype=int)
     np.testing.assert_array_equal(pred, isvm.load_model(model).predict(X[:15]))
     assert "accuracy" not in cap.err
+
+
+def test_the_readers_speak_as_a_library_outside_the_command_line(tmp_path):
+    # datasets' readers warn (the command line turns their remarks into lines of its own);
+    # the same objects and labels either way
+    from indefsvm.datasets._matrix_file import read_labels
+    from indefsvm.datasets._objects_file import read_objects as read_file
+
+    X, y = _data(n=30)
+    frame = pd.DataFrame(X)
+    frame["label"] = y
+    frame.to_csv(tmp_path / "p.csv")
+    with pytest.warns(UserWarning, match="is an index, as pandas writes one"):
+        objs, labels = read_file(str(tmp_path / "p.csv"), "dtw", None)
+    np.testing.assert_allclose(objs, X)
+    np.testing.assert_array_equal(labels, y)
+    many = tmp_path / "rows.txt"
+    many.write_text("\n".join(str(k) for k in range(30)) + "\n")
+    with pytest.warns(UserWarning, match="30 different labels for 30 samples"):
+        assert list(read_labels(str(many), 30)) == list(range(30))
+    with pytest.raises(DataFileError, match="no such labels file"):
+        read_labels(str(tmp_path / "absent.txt"), 3)
