@@ -290,9 +290,11 @@ def add_parser(sub) -> None:
                           "or median (default)")
     obj.add_argument("--window", type=float, default=None, metavar="W",
                      help="DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1)")
-    obj.add_argument("--landmarks", choices=["uniform", "kmedoids++"], default="uniform",
+    obj.add_argument("--landmarks", choices=["uniform", "kmedoids++", "pivoted"],
+                     default="uniform",
                      help="how the landmarks are picked (kmedoids++: D^2 seeding on the "
-                          "distances)")
+                          "distances; pivoted: greedy pivoted Cholesky of the kernel, each "
+                          "next landmark the object represented worst)")
     obj.add_argument("--features", choices=["nystroem", "d2ke"], default="nystroem",
                      help="d2ke: distances to M random objects (a positive-definite kernel) "
                           "instead of Nystroem landmarks")

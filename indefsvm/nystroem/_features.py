@@ -38,10 +38,11 @@ from ..kernels import (
     resolve_kernel_params,
 )
 from ._blocks import dense_rows, rows_per_block
+from ._pivoted import pivot_indices, pool_of
 
 __all__ = ["KreinNystroem"]
 
-LANDMARK_RULES = ("uniform", "kmeans++", "kmedoids++")
+LANDMARK_RULES = ("uniform", "kmeans++", "kmedoids++", "pivoted")
 
 
 class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
@@ -91,15 +92,22 @@ class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
         Parameters of the polynomial and sigmoid kernels.
     kernel_params : dict, optional
         Further parameters of the kernel (``sigma``, ``p``, or a callable's keywords).
-    landmarks : {"uniform", "kmeans++", "kmedoids++"} or array-like of int, default="uniform"
+    landmarks : {"uniform", "kmeans++", "kmedoids++", "pivoted"} or array-like of int, \
+default="uniform"
         How to pick them: ``"uniform"`` draws ``m`` distinct samples at random (unbiased,
         O(m); scikit-learn's choice, so the two compare on the same landmarks);
         ``"kmeans++"`` uses the D^2 seeding of Arthur & Vassilvitskii (2007) in input
         space (O(n m d)), which spreads the landmarks over clustered data and lowers the
         approximation error there at small ``m``; ``"kmedoids++"`` (with ``metric``) is the
         same seeding on the metric's own distances, no coordinates needed, over a random
-        pool of ``max(2000, 10 m)`` objects (``m`` distance rows of the pool); an index
-        array names the training rows to use.
+        pool of ``max(2000, 10 m)`` objects (``m`` distance rows of the pool);
+        ``"pivoted"`` adapts to the kernel: greedy pivoted Cholesky (Harbrecht, Peters &
+        Schneider 2012; a signed ``L D L'`` for an indefinite kernel), each next landmark the
+        object the landmarks so far represent worst (the largest ``|k(x, x) - k(x, L) W^{-1}
+        k(L, x)|``), over a random pool of ``max(2000, 4 m)`` objects: ``m`` kernel columns of
+        the pool and ``pool x m`` floats of memory (with a metric: the kinds rbf, laplacian
+        and tl1, gamma by the median rule of the first column's distances when not given);
+        an index array names the training rows to use.
     rtol : float, optional
         Eigenvalues of ``W`` with ``|lam| <= rtol * max|lam|`` are dropped (their
         directions carry rounding, and ``|lam|^(-1/2)`` would amplify it). ``None`` means
@@ -276,6 +284,12 @@ class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
         if isinstance(self.landmarks, str) and self.landmarks == "kmeans++":
             raise ValueError("landmarks='kmeans++' needs coordinates; with metric= use "
                              "'kmedoids++' (the same D^2 seeding on the distances).")
+        if (isinstance(self.landmarks, str) and self.landmarks == "pivoted"
+                and self.kernel in ("linear", "polynomial")):
+            raise ValueError(f"landmarks='pivoted' with metric= pivots on a kernel of one "
+                             f"distance column, which kernel={self.kernel!r} is not (it needs "
+                             "the training objects' origin): use kernel='rbf', 'laplacian' or "
+                             "'tl1', or landmarks='uniform' / 'kmedoids++'.")
         check_metric(self.metric, self.metric_params)
 
     def _check_settings(self):
@@ -327,6 +341,13 @@ class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
             return np.arange(n)
         if rule == "uniform":
             return np.sort(rng.choice(n, size=m, replace=False))
+        if rule == "pivoted":
+            pool = pool_of(n, m, rng)
+            P = np.ascontiguousarray(dense_rows(X[pool]))
+            diag = np.array([self._block(P[i:i + 1], L=P[i:i + 1])[0, 0]
+                             for i in range(P.shape[0])])
+            piv = pivot_indices(lambda j: self._block(P, L=P[j:j + 1])[:, 0], diag, m, rng)
+            return np.sort(pool[piv])
         from sklearn.cluster import kmeans_plusplus
 
         # one candidate per step: plain D^2 sampling (the greedy variant costs 2 + log m
@@ -419,6 +440,8 @@ class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
                 self._landmark_indices(None, n, m, rng)  # its error
             idx = (np.arange(n) if m == n else
                    kmedoids_pp(objs, m, rng, n_jobs=self._threads))
+        elif isinstance(self.landmarks, str) and self.landmarks == "pivoted" and m < n:
+            idx = self._pivoted_objects(objs, m, rng)
         else:
             idx = self._landmark_indices(None, n, m, rng)
         L = objs.take(idx)
@@ -446,6 +469,29 @@ class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
         self.component_indices_ = idx
         self.distance_kernel_ = dk
         return self
+
+    def _pivoted_objects(self, objs: Objects, m: int, rng) -> np.ndarray:
+        """landmarks="pivoted" on objects: the kernel columns of a pool are its distance
+        columns through the kernel (rbf, laplacian, tl1: a function of one distance, 1 at
+        distance 0); gamma by the median rule of the first column unless given."""
+        pool = pool_of(len(objs), m, rng)
+        P = objs.take(pool)
+        first = objs.distances(P, objs.take(pool[:1]), n_jobs=self._threads)[:, 0]
+        gamma = self.gamma
+        if gamma is None or isinstance(gamma, str):
+            d = first[1:]
+            d = d[d > 0] if np.count_nonzero(d) else d
+            scale = float(np.median(d * d if self.kernel == "rbf" else d)) if d.size else 0.0
+            gamma = 1.0 / scale if scale > 0 else 1.0
+        dk = DistanceKernel(self.kernel, gamma=float(gamma)).fit(np.zeros((1, 1)))
+
+        def column(j):
+            d = first if j == 0 else objs.distances(P, objs.take(pool[j:j + 1]),
+                                                    n_jobs=self._threads)[:, 0]
+            return dk.transform(d[:, None])[:, 0]
+
+        piv = pivot_indices(column, np.ones(len(pool)), m, rng)
+        return np.sort(pool[piv])
 
     def _heldout(self, n: int, idx, rng) -> np.ndarray:
         """Up to max(500, m) rows that are not landmarks, for the stability rule."""
@@ -500,11 +546,12 @@ class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
 
     # -- transform ------------------------------------------------------------------------
 
-    def _block(self, Xb, threads=None, out=None):
+    def _block(self, Xb, threads=None, out=None, L=None):
         """k(Xb, L) for rows Xb (the compiled tiles for the kernels they know, on
-        ``threads`` threads, default those of fit; written into ``out`` where they can)."""
+        ``threads`` threads, default those of fit; written into ``out`` where they can);
+        ``L`` the landmarks, or other rows (the pivoted rule's columns)."""
         threads = self._threads if threads is None else threads
-        L = self.components_
+        L = self.components_ if L is None else L
         if callable(self._name):
             B = np.asarray(self._name(Xb, L, **self._params), dtype=np.float64)
             if B.shape != (Xb.shape[0], L.shape[0]):

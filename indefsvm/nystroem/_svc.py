@@ -102,8 +102,10 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         ``"median"`` with a metric (``1 / median(d^2)`` over the landmark pairs).
     coef0, degree : float, int
     kernel_params : dict, optional
-    landmarks : {"uniform", "kmeans++", "kmedoids++"} or array-like of int, default="uniform"
-        See :class:`KreinNystroem` (``"kmedoids++"`` with a metric).
+    landmarks : {"uniform", "kmeans++", "kmedoids++", "pivoted"} or array-like of int, \
+default="uniform"
+        See :class:`KreinNystroem` (``"kmedoids++"`` with a metric; ``"pivoted"``: greedy
+        pivoted Cholesky, each next landmark the object represented worst).
     class_weight : dict, "balanced" or None
     tol : float, default=1e-3
         LIBSVM's stopping rule: KKT gap ``m - M <= tol`` (and ``|y'alpha| <= tol * C``).
