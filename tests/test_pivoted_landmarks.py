@@ -25,7 +25,7 @@ def test_the_pivots_are_lapacks_on_a_psd_kernel():
               kernel_matrix(X, kernel="polynomial", gamma=0.5, coef0=1.0, degree=2)):
         m = 12
         _, piv, rank, info = lapack.dpstrf(K.copy(), lower=1, tol=-1)
-        ours = pivot_indices(lambda j: K[:, j], np.diag(K).copy(), m,
+        ours = pivot_indices(lambda j, K=K: K[:, j], np.diag(K).copy(), m,
                              np.random.default_rng(0))
         # LAPACK breaks ties by the first index, as argmax does: the same order, up to the
         # kernel's numerical rank (LAPACK stops there; the rest is drawn)

@@ -409,3 +409,56 @@ def test_busy_elsewhere_sees_other_processes_and_not_our_own_threads():
     # our own threads running (a BLAS call on threads right before) are not "elsewhere"
     quiet = min(busy_elsewhere() for _ in range(20))
     assert quiet <= seen
+
+
+def test_the_split_guard_splits_while_it_pays_and_backs_off_when_it_does_not():
+    # the rule of KernelCache.compute, fed with given times instead of measured ones
+    def fresh():
+        return KernelCache(_COMPILED_KIND["rbf"], np.ones((10, 2)), None, 0.3, 0.0, 3, 1.0,
+                           10)
+
+    cache = fresh()
+    fast = cache._guard_decisions(10.0, 6.0, 320)  # split columns 0.6x the time: split
+    assert not fast[0]  # the first column is the one-thread reference
+    assert fast.sum() == 320 - 1 - 10  # every 32nd column stays a reference
+    assert all(not fast[k] for k in range(31, 320, 32))
+    # a stall (a split column 5x the one-thread time: a thread lost its core) is judged at
+    # once: held for 64 columns, then 512, 4096 (eight times more after each failure)
+    stall = cache._guard_decisions(10.0, 50.0, 5000)
+    tries = np.flatnonzero(stall)
+    assert stall.sum() == 4 and tries[0] == 0
+    assert np.all(np.diff(tries) >= [65, 513, 4097])
+    # splitting that is merely not faster (1.5x the time) is judged after a trial of 8
+    slow = fresh()._guard_decisions(10.0, 15.0, 5000)
+    # (column 0 is the reference; each try is 8 columns, judged on the 9th; holds of 64,
+    # 512 and 4096 between the tries; a 32nd-column reference may fall inside a try)
+    assert slow[1:10].all() and not slow[10:74].any()
+    assert slow[74:83].all() and not slow[83:595].any()
+    assert slow[595:604].all() and not slow[604:4700].any()
+    assert slow.sum() == 36
+    # splitting pays again: after the current hold it is tried and kept
+    back_cache = fresh()
+    back_cache._guard_decisions(10.0, 50.0, 10)
+    back = back_cache._guard_decisions(10.0, 6.0, 400)
+    assert back[:40].sum() == 0 and back[100:].mean() > 0.9
+
+
+def test_a_binary_problem_splits_its_columns_among_the_threads(monkeypatch):
+    # issue 42, item 3: a lone (binary) problem ran inside a one-thread parallel region, so
+    # the regions that split its columns ran on one thread whatever n_jobs said; now the
+    # columns are computed by two threads, and the model is the one-thread model
+    monkeypatch.setenv("INDEFSVM_DYNAMIC_THREADS", "0")  # two threads even on a busy machine
+    X, y = make_classification(n_samples=3000, n_features=10, flip_y=0.05, random_state=2)
+    old = _set_split_threshold(64, 0)
+    try:
+        one = isvm.IndefiniteSVC(kernel="rbf", gamma=0.2, C=1.0, n_jobs=1).fit(X, y)
+        two = isvm.IndefiniteSVC(kernel="rbf", gamma=0.2, C=1.0, n_jobs=2).fit(X, y)
+    finally:
+        _set_split_threshold(*old)
+    assert one.solver_results_[0].extra["split_columns"] == 0
+    extra = two.solver_results_[0].extra
+    assert extra["split_columns"] >= 1 and extra["split_threads"] == 2
+    # a top-level team: a region nested in another is made afresh each time (measured: no
+    # faster than one thread on 20 000-row columns)
+    assert extra["split_level"] == 1
+    _same_model(one, two, X)

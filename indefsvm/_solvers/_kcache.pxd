@@ -43,6 +43,18 @@ cdef class KernelCache:
     cdef public long long n_evals  # kernel entries computed
     cdef public long long n_hits
     cdef public long long n_misses
+    # the split guard: a column is split among the threads only while that is measured to
+    # be faster than one thread (see compute)
+    cdef readonly double ser_ns    # running time per entry of a column on one thread (ns)
+    cdef readonly double par_ns    # running time per entry of a split column (ns)
+    cdef Py_ssize_t n_eligible     # columns long enough to split, so far
+    cdef Py_ssize_t hold           # such columns left on one thread before the next try
+    cdef Py_ssize_t backoff        # the next hold (grows while splitting does not pay)
+    cdef Py_ssize_t trial          # split columns left before a try of splitting is judged
+    cdef public long long n_split  # columns computed split among the threads
+    cdef int tid_of[64]            # the thread that computed each chunk of the last split
+    cdef public int split_team     # the most threads seen working on one split column
+    cdef public int split_level    # the OpenMP nesting level of the last split (1: top)
 
     cdef int reset(self, const Py_ssize_t* rows, Py_ssize_t m) except -1 nogil
     cdef void* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil
@@ -56,6 +68,9 @@ cdef class KernelCache:
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                       double* out) noexcept nogil
+    cdef void _count_team(self, Py_ssize_t nt) noexcept nogil
+    cdef bint _split_now(self) noexcept nogil
+    cdef void _account(self, bint split, double ns_per_entry) noexcept nogil
     cdef void _compute_rows(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                             double* out) noexcept nogil
     cdef bint _fill(self, Py_ssize_t s, Py_ssize_t i, Py_ssize_t start,

@@ -17,9 +17,14 @@ columns that hold only one are cut back to the shorter, still valid, prefix.
 
 from libc.math cimport fabs, sqrt
 from libc.stdlib cimport calloc, free, malloc, realloc
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from scipy.linalg.cython_blas cimport dgemm
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport parallel, prange, threadid
+
+
+cdef extern from "_omp.h" nogil:
+    int ix_omp_level()
 
 from indefsvm._solvers._kernels cimport (
     KIND_L1_GAUSSIAN,
@@ -49,13 +54,34 @@ def csr_row_sqnorms(data, indptr):
                        minlength=indptr.shape[0] - 1).astype(np.float64)
 
 
-# a column is split among threads only when it is long and costly enough (about half a
-# millisecond of work) for the threads' start and join to pay off -- also on a busy machine,
-# where a thread that has lost its core makes every join wait for a time slice (measured:
-# splitting 30-microsecond columns made a fit 60 times slower with the other core taken):
-# at least this many rows and rows * (d + 8)
+# a column is split among threads only when it is long and costly enough (some 50
+# microseconds of work) for the threads' start and join to pay off: at least this many rows
+# and rows * (d + 8). On a busy machine a thread that has lost its core makes every join
+# wait for a time slice (measured: splitting 30-microsecond columns made a fit 60 times
+# slower with the other core taken), so the split is also *measured* (compute's guard):
+# every SPLIT_PROBE-th eligible column runs on one thread as the reference; a try of
+# splitting is judged after SPLIT_TRIAL split columns (the first ones after a pause pay for
+# waking the threads: measured, a lone split of a 130-microsecond column is no faster, eight
+# in a row are 2.1-2.8 times faster), at once when one split column takes SPLIT_STALL times
+# the one-thread time (a thread that lost its core); when split columns are not at least
+# 1 / SPLIT_GAIN times faster per entry the next ones run on one thread -- HOLD_MIN of them,
+# eight times more after each further failure up to HOLD_MAX -- before splitting is tried
+# again (a failed try on a loaded machine can cost a time slice, some 10 ms). The entries are
+# the same either way (the same code per entry).
 cdef Py_ssize_t PAR_MIN_ROWS = 2048
-cdef Py_ssize_t PAR_MIN_WORK = 1 << 21
+cdef Py_ssize_t PAR_MIN_WORK = 1 << 18
+cdef Py_ssize_t SPLIT_PROBE = 32
+cdef Py_ssize_t SPLIT_TRIAL = 8
+cdef double SPLIT_STALL = 4.0
+cdef double SPLIT_GAIN = 0.85
+cdef Py_ssize_t HOLD_MIN = 64
+cdef Py_ssize_t HOLD_MAX = 32768
+
+
+cdef inline double _now_ns() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec * 1e9 + <double>ts.tv_nsec
 
 
 def _set_split_threshold(Py_ssize_t rows, Py_ssize_t work):
@@ -88,6 +114,15 @@ cdef class KernelCache:
         self.f32 = float32
         self.sparse = sparse is not None
         self.n_threads = 1
+        self.ser_ns = 0.0
+        self.par_ns = 0.0
+        self.n_eligible = 0
+        self.hold = 0
+        self.backoff = HOLD_MIN
+        self.trial = SPLIT_TRIAL
+        self.n_split = 0
+        self.split_team = 0
+        self.split_level = 0
         if sample_of is None:
             src = np.arange(n, dtype=np.intp)
         else:
@@ -510,6 +545,8 @@ cdef class KernelCache:
         the fly is split among ``n_threads`` OpenMP threads, in chunks that begin at
         multiples of 64 rows: every entry is computed by the same code as on one thread."""
         cdef Py_ssize_t t, k, m = end - start, r, q, chunk, nt = self.n_threads, c, s0, e0
+        cdef bint split
+        cdef double t0
         cdef const double* row
         cdef const Py_ssize_t* pp
         cdef double* xi
@@ -529,17 +566,88 @@ cdef class KernelCache:
             for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
                 xi[self.sp_ind[k]] = self.sp_data[k]
         if nt > 1 and m >= PAR_MIN_ROWS and m * (self.d + 8) >= PAR_MIN_WORK:
-            chunk = ((m + nt - 1) // nt + 63) // 64 * 64
-            for c in prange(nt, num_threads=nt, schedule="static"):
-                s0 = start + c * chunk
-                e0 = s0 + chunk if s0 + chunk < end else end
-                if s0 < e0:
-                    self._compute_rows(i, s0, e0, out + (s0 - start))
+            split = self._split_now()
+            t0 = _now_ns()
+            if split:
+                chunk = ((m + nt - 1) // nt + 63) // 64 * 64
+                for c in prange(nt, num_threads=nt, schedule="static"):
+                    if c < 64:
+                        self.tid_of[c] = threadid()
+                    if c == 0:
+                        self.split_level = ix_omp_level()
+                    s0 = start + c * chunk
+                    e0 = s0 + chunk if s0 + chunk < end else end
+                    if s0 < e0:
+                        self._compute_rows(i, s0, e0, out + (s0 - start))
+                self._count_team(nt)
+            else:
+                self._compute_rows(i, start, end, out)
+            self._account(split, (_now_ns() - t0) / m)
         else:
             self._compute_rows(i, start, end, out)
         if self.sparse:
             for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
                 xi[self.sp_ind[k]] = 0.0
+
+    def _guard_decisions(self, double one_thread_ns, double split_ns, Py_ssize_t count):
+        """The split guard's choices for ``count`` eligible columns when a column costs
+        ``one_thread_ns`` per entry on one thread and ``split_ns`` split (a test of the rule,
+        without timing anything): a bool array, True where the column would be split."""
+        out = np.zeros(count, dtype=bool)
+        cdef Py_ssize_t k
+        cdef bint split
+        for k in range(count):
+            split = self._split_now()
+            out[k] = split
+            self._account(split, split_ns if split else one_thread_ns)
+        return out
+
+    cdef void _count_team(self, Py_ssize_t nt) noexcept nogil:
+        """split_team: the distinct threads of the last split (a region nested in another
+        runs on one thread, which this makes visible)."""
+        cdef Py_ssize_t a, b, distinct = 0
+        cdef Py_ssize_t top = nt if nt < 64 else 64
+        for a in range(top):
+            for b in range(a):
+                if self.tid_of[b] == self.tid_of[a]:
+                    break
+            else:
+                distinct += 1
+        if distinct > self.split_team:
+            self.split_team = <int>distinct
+
+    cdef bint _split_now(self) noexcept nogil:
+        """Whether the next eligible column is split: not while held on one thread after
+        splits that did not pay, not for the one-thread references (the first, and every
+        SPLIT_PROBE-th)."""
+        self.n_eligible += 1
+        if self.hold > 0:
+            self.hold -= 1
+            return False
+        return self.ser_ns > 0.0 and self.n_eligible % SPLIT_PROBE != 0
+
+    cdef void _account(self, bint split, double ns_per_entry) noexcept nogil:
+        """Running times per entry (a quarter weight for the newest); split columns that
+        are not 1 / SPLIT_GAIN times faster than one thread (judged after a trial of
+        SPLIT_TRIAL, or at once on a stall) hold the next columns on one thread."""
+        if not split:
+            self.ser_ns = (ns_per_entry if self.ser_ns == 0.0
+                           else 0.75 * self.ser_ns + 0.25 * ns_per_entry)
+            return
+        self.n_split += 1
+        self.par_ns = (ns_per_entry if self.par_ns == 0.0
+                       else 0.75 * self.par_ns + 0.25 * ns_per_entry)
+        if ns_per_entry <= SPLIT_STALL * self.ser_ns:
+            if self.trial > 0:
+                self.trial -= 1
+                return
+            if self.par_ns <= SPLIT_GAIN * self.ser_ns:
+                self.backoff = HOLD_MIN
+                return
+        self.hold = self.backoff
+        self.backoff = self.backoff * 8 if self.backoff < HOLD_MAX else HOLD_MAX
+        self.par_ns = 0.0  # the next try is judged on its own times
+        self.trial = SPLIT_TRIAL
 
     cdef void _compute_rows(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                             double* out) noexcept nogil:

@@ -785,6 +785,9 @@ cdef class SMOSolver:
         scal[SC_EVALS] = <double>self.kc.n_evals
         scal[SC_HITS] = <double>self.kc.n_hits
         scal[SC_MISSES] = <double>self.kc.n_misses
+        scal[SC_SPLIT] = <double>self.kc.n_split
+        scal[SC_TEAM] = <double>self.kc.split_team
+        scal[SC_LEVEL] = <double>self.kc.split_level
         scal[SC_POLISH] = <double>self.n_polish
         scal[SC_HIST_LEN] = <double>self.hist_len
         for t in range(self.hist_len):
@@ -848,7 +851,10 @@ cdef enum:
     SC_POLISH = 12
     SC_B = 13
     SC_HIST_LEN = 14
-    N_SCALARS = 15
+    SC_SPLIT = 15
+    SC_TEAM = 16
+    SC_LEVEL = 17
+    N_SCALARS = 18
 
 
 def _result_dict(alpha, grad, scal, hist):
@@ -869,6 +875,9 @@ def _result_dict(alpha, grad, scal, hist):
         "n_kernel_evals": int(scal[SC_EVALS]),
         "cache_hits": int(scal[SC_HITS]),
         "cache_misses": int(scal[SC_MISSES]),
+        "split_columns": int(scal[SC_SPLIT]),
+        "split_threads": int(scal[SC_TEAM]),
+        "split_level": int(scal[SC_LEVEL]),
         "polish_rounds": int(scal[SC_POLISH]),
     }
 
@@ -921,7 +930,23 @@ def solve_tasks(list solvers, rows, offsets, y, alpha0, C, p, task_done=None):
         arr[tid] = <void*>s
     try:
         with nogil:
-            for k in prange(n_tasks, num_threads=nt, schedule="dynamic", chunksize=1):
+            if nt == 1:
+                # one solver: the tasks run in this thread, outside any parallel region, so
+                # that a lone task's kernel columns can be split among threads (a region
+                # inside prange's region would run on one thread)
+                for k in range(n_tasks):
+                    lo = ov[k]
+                    m = ov[k + 1] - lo
+                    (<SMOSolver>arr[0]).task = k
+                    (<SMOSolver>arr[0])._run_task(&rv[lo], &yv[lo], &av[lo], &cv[lo],
+                                                  &pv[lo], m, &alv[lo], &grv[lo],
+                                                  &scv[k, 0], &hiv[k, 0, 0])
+                    if has_done:
+                        with gil:
+                            task_done()
+        with nogil:
+            for k in prange(n_tasks if nt > 1 else 0, num_threads=nt, schedule="dynamic",
+                            chunksize=1):
                 tid = threadid()
                 lo = ov[k]
                 m = ov[k + 1] - lo

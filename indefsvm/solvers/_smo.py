@@ -245,7 +245,8 @@ def stop_message(status: int, gap: float, tol: float, max_iter, who: str = "SMO"
 
 
 def _result(best, objectives, f32, tol, C, converged, keys=("m", "M", "n_kernel_evals",
-              "cache_hits", "cache_misses", "polish_rounds", "grad")) -> SolverResult:
+              "cache_hits", "cache_misses", "polish_rounds", "split_columns",
+              "split_threads", "split_level", "grad")) -> SolverResult:
     """The SolverResult of the compiled loop's best run."""
     extra = {k: best[k] for k in keys}
     extra["cache_dtype"] = "float32" if f32 else "float64"
