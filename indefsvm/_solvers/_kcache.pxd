@@ -68,6 +68,8 @@ cdef class KernelCache:
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                       double* out) noexcept nogil
+    cdef void _compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end, double* out,
+                       float* f32out) noexcept nogil
     cdef void _count_team(self, Py_ssize_t nt) noexcept nogil
     cdef bint _split_now(self) noexcept nogil
     cdef void _account(self, bint split, double ns_per_entry) noexcept nogil

@@ -54,28 +54,34 @@ def csr_row_sqnorms(data, indptr):
                        minlength=indptr.shape[0] - 1).astype(np.float64)
 
 
-# a column is split among threads only when it is long and costly enough (some 50
+# a column is split among threads only when it is long and costly enough (some 25
 # microseconds of work) for the threads' start and join to pay off: at least this many rows
 # and rows * (d + 8). On a busy machine a thread that has lost its core makes every join
 # wait for a time slice (measured: splitting 30-microsecond columns made a fit 60 times
 # slower with the other core taken), so the split is also *measured* (compute's guard):
 # every SPLIT_PROBE-th eligible column runs on one thread as the reference; a try of
-# splitting is judged after SPLIT_TRIAL split columns (the first ones after a pause pay for
-# waking the threads: measured, a lone split of a 130-microsecond column is no faster, eight
-# in a row are 2.1-2.8 times faster), at once when one split column takes SPLIT_STALL times
-# the one-thread time (a thread that lost its core); when split columns are not at least
-# 1 / SPLIT_GAIN times faster per entry the next ones run on one thread -- HOLD_MIN of them,
-# eight times more after each further failure up to HOLD_MAX -- before splitting is tried
-# again (a failed try on a loaded machine can cost a time slice, some 10 ms). The entries are
-# the same either way (the same code per entry).
+# splitting is judged after SPLIT_TRIAL split columns (one time is noisy, and the first
+# split after a pause pays for waking the threads; measured on 2 idle cores, split columns of
+# 10^4-10^5 rows are 2.1-2.8 times faster per entry), at once when one split column takes
+# SPLIT_STALL times the one-thread time (a thread that lost its core); when split columns are
+# not at least 1 / SPLIT_GAIN times faster per entry the next ones run on one thread --
+# HOLD_MIN of them, eight times more after each further failure up to HOLD_MAX -- before
+# splitting is tried again (a failed try on a loaded machine can cost a time slice, some
+# 10 ms). The entries are the same either way (the same code per entry).
 cdef Py_ssize_t PAR_MIN_ROWS = 2048
-cdef Py_ssize_t PAR_MIN_WORK = 1 << 18
+cdef Py_ssize_t PAR_MIN_WORK = 1 << 17
 cdef Py_ssize_t SPLIT_PROBE = 32
 cdef Py_ssize_t SPLIT_TRIAL = 8
 cdef double SPLIT_STALL = 4.0
 cdef double SPLIT_GAIN = 0.85
 cdef Py_ssize_t HOLD_MIN = 64
 cdef Py_ssize_t HOLD_MAX = 32768
+
+
+cdef inline void _to_f32(const double* src, float* dst, Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t t
+    for t in range(m):
+        dst[t] = <float>src[t]
 
 
 cdef inline double _now_ns() noexcept nogil:
@@ -269,9 +275,6 @@ cdef class KernelCache:
                     Py_ssize_t end) noexcept nogil:
         """Compute entries [start, end) of column i into slot s (grown to ``end`` entries);
         False if the memory could not be had."""
-        cdef Py_ssize_t t
-        cdef float* dst
-        cdef double* w
         cdef void* p
         if self.cap[s] < end:
             p = realloc(self.cols[s], end * self.esize)
@@ -282,11 +285,8 @@ cdef class KernelCache:
         if not self.f32:
             self.compute(i, start, end, &(<double*>self.cols[s])[start])
             return True
-        w = &self.work[0]
-        self.compute(i, start, end, w)
-        dst = &(<float*>self.cols[s])[start]
-        for t in range(end - start):
-            dst[t] = <float>w[t]
+        # computed in float64 into the scratch column, stored rounded (in the same split)
+        self._compute(i, start, end, &self.work[0], &(<float*>self.cols[s])[start])
         return True
 
     cdef void* column(self, Py_ssize_t i, Py_ssize_t L) noexcept nogil:
@@ -544,6 +544,12 @@ cdef class KernelCache:
         """Entries [start, end) of column i into out. A long column of a kernel computed on
         the fly is split among ``n_threads`` OpenMP threads, in chunks that begin at
         multiples of 64 rows: every entry is computed by the same code as on one thread."""
+        self._compute(i, start, end, out, NULL)
+
+    cdef void _compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end, double* out,
+                       float* f32out) noexcept nogil:
+        """compute(), and with ``f32out`` the entries also rounded to float32 there (by
+        the thread that computed them)."""
         cdef Py_ssize_t t, k, m = end - start, r, q, chunk, nt = self.n_threads, c, s0, e0
         cdef bint split
         cdef double t0
@@ -558,6 +564,8 @@ cdef class KernelCache:
             pp = &self.smap[start]
             for t in range(m):
                 out[t] = row[pp[t]]
+            if f32out != NULL:
+                _to_f32(out, f32out, m)
             return
         if self.sparse:
             # row i scattered to dense once (the threads only read it), cleared afterwards
@@ -579,12 +587,18 @@ cdef class KernelCache:
                     e0 = s0 + chunk if s0 + chunk < end else end
                     if s0 < e0:
                         self._compute_rows(i, s0, e0, out + (s0 - start))
+                        if f32out != NULL:
+                            _to_f32(out + (s0 - start), f32out + (s0 - start), e0 - s0)
                 self._count_team(nt)
             else:
                 self._compute_rows(i, start, end, out)
+                if f32out != NULL:
+                    _to_f32(out, f32out, m)
             self._account(split, (_now_ns() - t0) / m)
         else:
             self._compute_rows(i, start, end, out)
+            if f32out != NULL:
+                _to_f32(out, f32out, m)
         if self.sparse:
             for k in range(self.sp_ptr[r], self.sp_ptr[r + 1]):
                 xi[self.sp_ind[k]] = 0.0
