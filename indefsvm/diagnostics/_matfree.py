@@ -276,9 +276,10 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
         w = AQ - Q[i] * a
         if i > 0:
             w -= Q[i - 1] * beta[i - 1]
-        # full reorthogonalisation against the probe's own basis, twice (CGS2)
+        # full reorthogonalisation against the probe's own basis, twice (CGS2) -- the
+        # vectors so far: the later ones are still zero, and skipping them changes no bit
         for _ in range(2):
-            for q in Q:
+            for q in Q[: i + 1]:
                 w -= q * np.einsum("ij,ij->j", q, w)
         w = _centre(w)
         b = np.sqrt(np.einsum("ij,ij->j", w, w))
