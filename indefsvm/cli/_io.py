@@ -11,7 +11,6 @@ import warnings
 
 import numpy as np
 
-from ..datasets import _matrix_file as _files
 from ..exceptions import DataFileError, DistanceMatrixWarning
 from ._args import (
     DISTANCE_DATASETS,
@@ -24,8 +23,16 @@ from ._errors import EXIT_USAGE, CLIError
 # -- data ---------------------------------------------------------------------------------------
 
 
+def _files():
+    """datasets' readers, imported on first use (``indefsvm --help`` imports neither
+    scikit-learn nor SciPy)."""
+    from ..datasets import _matrix_file
+
+    return _matrix_file
+
+
 def _check_path(path: str, what: str = "data file") -> None:
-    _files.check_path(path, what)
+    _files().check_path(path, what)
     if what != "model file" and not path.endswith(".npz"):
         refuse_model_file(path)
 
@@ -38,12 +45,12 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
     """A numeric matrix (:func:`indefsvm.datasets._matrix_file.read_matrix`), a model file
     given in its place named as one."""
     _check_path(path, f"{name} file")
-    return _files.read_matrix(path, name)
+    return _files().read_matrix(path, name)
 
 
 def _read_labels(path: str, n: int) -> np.ndarray:
     _check_path(path, "labels file")
-    return _files.read_labels(path, n, note=_say_warning)
+    return _files().read_labels(path, n, note=_say_warning)
 
 
 def _holds_schema(path: str) -> bool:
@@ -99,14 +106,14 @@ def _load(args, *, need_labels: bool = True):
     if path is None:
         raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
     _check_path(path)
-    _files.check_format(path)
+    _files().check_format(path)
     if distances:
         _warn_unused_kernel_options(args)
         D = _read_matrix(path, "distance matrix")
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             raise DataFileError(path, None, f"is a {D.shape} array; a distance matrix is "
                                 "square (n_samples, n_samples).")
-        y = _read_labels(args.labels, D.shape[0]) if args.labels else _files.npz_labels(path)
+        y = _read_labels(args.labels, D.shape[0]) if args.labels else _files().npz_labels(path)
         if y is None and need_labels:
             raise CLIError(f"{path}: distances need their labels: give --labels FILE (.npy or "
                            "text, one per line), or save y beside D in the .npz.", EXIT_USAGE)
@@ -129,7 +136,7 @@ def _load(args, *, need_labels: bool = True):
                   "model. Add --distances to make the kernel exp(-gamma d^2) of them.",
                   file=sys.stderr)
             warnings.filterwarnings("ignore", category=DistanceMatrixWarning)
-        y = _read_labels(args.labels, K.shape[0]) if args.labels else _files.npz_labels(path)
+        y = _read_labels(args.labels, K.shape[0]) if args.labels else _files().npz_labels(path)
         if y is None and need_labels:
             raise CLIError(f"{path}: a precomputed kernel needs its labels: give --labels FILE "
                            "(.npy or text, one per line), or save y beside K in the .npz.",

@@ -7,7 +7,6 @@ import sys
 
 import numpy as np
 
-from ..datasets import _objects_file as _files
 from ._args import NYSTROEM_REMEDIES
 from ._errors import EXIT_USAGE, CLIError
 
@@ -39,6 +38,8 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
         except ImportError:
             raise CLIError(f"{path}: reading .ts files needs aeon (pip install aeon); or "
                            "write one series per line, the label first.", EXIT_USAGE) from None
+    from ..datasets import _objects_file as _files
+
     X, y = _files.read_objects(path, metric, label_column, need_labels=need_labels,
                                classes_checked=classes_checked, note=_say_note)
     if y is None and need_labels:
@@ -160,5 +161,7 @@ def label_column_for(model, path: str, given) -> str | None:
     tells a file without labels."""
     objs = getattr(getattr(model, "nystroem_", None), "components_", None)
     length = objs.shape[1] if isinstance(objs, np.ndarray) and objs.ndim == 2 else None
+    from ..datasets import _objects_file as _files
+
     return _files.label_column_for(path, getattr(model, "metric", "dtw"), length, given,
                                    note=_say_note)
