@@ -462,3 +462,23 @@ def test_a_binary_problem_splits_its_columns_among_the_threads(monkeypatch):
     # faster than one thread on 20 000-row columns)
     assert extra["split_level"] == 1
     _same_model(one, two, X)
+
+
+def test_a_phantom_busy_reading_is_taken_again(monkeypatch):
+    from indefsvm import _threads
+
+    # right after a BLAS call of ours a reading can count one of our own spinning workers as
+    # another process's thread; readings above 0 are taken again, 1 ms apart, and the
+    # smallest kept -- a real load stays, a phantom goes
+    for readings, want, taken in (([0], 0, 1), ([1, 0], 0, 2), ([2, 1, 1, 1], 1, 4),
+                                  ([1, 1, 1, 1, 0], 1, 4)):
+        seq = iter(readings)
+        calls = []
+
+        def reading(seq=seq, calls=calls):
+            calls.append(1)
+            return next(seq)
+
+        monkeypatch.setattr(_threads, "_busy_reading", reading)
+        assert _threads.busy_elsewhere() == want
+        assert len(calls) == taken
