@@ -292,7 +292,9 @@ def test_linear_svc_undoes_a_shared_pass_that_goes_up_hill():
     threads on long blocks: the threads' late views of w add up to too long a step and a
     shared pass raises the augmented Lagrangian (seen on 16 cores at 10^6 Nystroem rows:
     the gap stayed near 550 for 5 000 passes). Such a pass is undone and the next ones are
-    shared among half the threads, so the run still converges to the one-thread optimum."""
+    shared among half the threads, down to two; from two, the next passes run on one thread
+    for a while (16, then 32, ... passes) before two are tried again. The run converges to
+    the one-thread optimum either way."""
     from indefsvm._solvers._linsvm import dcd_svc
 
     rng = np.random.default_rng(0)
@@ -311,13 +313,19 @@ def test_linear_svc_undoes_a_shared_pass_that_goes_up_hill():
         many = dcd_svc(Z, rows, y, C, 1e-3, 5000, seed, 16, None, -1.0, n // 16)
         undone.append(many["undone"])
         assert many["converged"]
-        # each undone pass halves the threads
-        assert many["threads"] == max(1, 16 >> many["undone"])
+        # each undone pass halves the threads, down to two
+        assert many["threads"] == max(2, 16 >> many["undone"])
         w = (many["alpha"] * y) @ Z.astype(np.float64)
         np.testing.assert_allclose(many["w"], w, rtol=1e-9, atol=1e-9 * np.abs(w).max())
         assert _dual_gap(Z, y, many["alpha"], 1.0) <= 1e-3 * (1 + 1e-6)
         assert abs(many["objective"] - one["objective"]) <= 1e-3 * max(one["alpha"].sum(), 1)
     assert max(undone) >= 1, undone
+    # on two threads an up-hill pass is followed by passes on one thread, then two again:
+    # the run converges and keeps its two threads
+    for seed in range(4):
+        two = dcd_svc(Z, rows, y, C, 1e-3, 5000, seed, 2, None, -1.0, n // 2)
+        assert two["converged"] and two["threads"] == 2
+        assert abs(two["objective"] - one["objective"]) <= 1e-3 * max(one["alpha"].sum(), 1)
 
 
 def test_linear_svc_small_problems_stay_on_one_thread():
