@@ -25,6 +25,7 @@ import contextlib
 import functools
 import numbers
 import os
+import threading
 import time
 
 import joblib
@@ -141,14 +142,64 @@ def _controller():
     return _CONTROLLER
 
 
+# threadpoolctl (3.6 on) lets one thread at a time control an OpenBLAS built on pthreads:
+# its pool is the process's, and a limit asked from any other thread is ignored. Our
+# compiled loops call the BLAS from their own threads and need it on one thread whatever
+# Python thread runs them: else its workers compete with ours, and a dgemm's sums are split
+# differently (measured: a fit in a worker thread, the main thread holding a limit, gave
+# kernel tiles 1 ulp from the main thread's). Where a limit was ignored, the library holds
+# OpenBLAS's count itself, with the same setter threadpoolctl uses: the lowest count any of
+# its threads asks for while one asks, and the count it found before the first once the
+# last hold ends. A thread that controls the BLAS meanwhile may still change the count
+# (threadpoolctl's own limits are never fought).
+_HOLD_LOCK = threading.Lock()
+_HOLDS: dict = {}   # library path -> [the count before the first hold, holds now]
+
+
+def _set_count(lib, n: int) -> None:
+    # threadpoolctl's OpenBLAS controller keeps the unguarded setter under this name
+    getattr(lib, "_real_set_num_threads", lib.set_num_threads)(n)
+
+
+@contextlib.contextmanager
+def _held_blas(limit: int, blas=None):
+    """The BLAS libraries of ``blas`` (default: all) on at most ``limit`` threads inside
+    the block, also where threadpoolctl ignores a limit from this thread (above)."""
+    blas = _controller().select(user_api="blas") if blas is None else blas
+    libs = blas.lib_controllers
+    if not _HOLDS and all(lib.num_threads <= limit for lib in libs):
+        yield
+        return
+    with _HOLD_LOCK:
+        # a library another of our threads holds is held for this block too: its count is
+        # low only while that hold lasts
+        ignored = [lib for lib in libs if lib.num_threads > limit or lib.filepath in _HOLDS]
+        for lib in ignored:
+            hold = _HOLDS.setdefault(lib.filepath, [lib.num_threads, 0])
+            hold[1] += 1
+            _set_count(lib, min(limit, lib.num_threads))
+    try:
+        yield
+    finally:
+        with _HOLD_LOCK:
+            for lib in ignored:
+                hold = _HOLDS[lib.filepath]
+                hold[1] -= 1
+                if hold[1] == 0:
+                    _set_count(lib, hold[0])
+                    del _HOLDS[lib.filepath]
+
+
 @contextlib.contextmanager
 def single_threaded_blas():
     """BLAS on one thread inside the block: our compiled loops call BLAS from their own
     threads (or, with ``n_jobs=1``, stand for one core), and OpenBLAS's own threads would
     then compete with them for the cores. It also makes each BLAS call's result independent
-    of how many threads OpenBLAS would have used. The controller (a scan of the loaded
-    libraries, ~15 ms) is made once per process; each limit costs ~30 us."""
-    with _controller().limit(limits=1, user_api="blas"):
+    of how many threads OpenBLAS would have used, in whatever thread the block runs (where
+    threadpoolctl ignores this thread's limit, the library holds the count itself: see
+    ``_held_blas``). The controller (a scan of the loaded libraries, ~15 ms) is made once
+    per process; each limit costs ~30 us."""
+    with _controller().limit(limits=1, user_api="blas"), _held_blas(1):
         yield
 
 
@@ -156,7 +207,7 @@ def single_threaded_blas():
 def single_threaded():
     """BLAS and OpenMP on one thread inside the block (the controller made once per
     process, as for ``single_threaded_blas``): for work that runs as many small tasks."""
-    with _controller().limit(limits=1):
+    with _controller().limit(limits=1), _held_blas(1):
         yield
 
 
@@ -183,7 +234,8 @@ def blas_at_most(threads: int):
     The limit is set even when it changes nothing: the same lines run either way, and a
     Ctrl-C that lands between them leaves the same state whatever the machine."""
     blas, now = _blas_now()
-    with blas.limit(limits=max(1, min(int(threads), now))):
+    limit = max(1, min(int(threads), now))
+    with blas.limit(limits=limit), _held_blas(limit, blas):
         yield
 
 

@@ -490,3 +490,87 @@ def test_a_phantom_busy_reading_is_taken_again(monkeypatch):
         monkeypatch.setattr(_threads, "_busy_reading", reading)
         assert _threads.busy_elsewhere() == want
         assert len(calls) == taken
+
+
+def _blas_counts():
+    from threadpoolctl import threadpool_info
+
+    return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+
+def _in_a_thread(func):
+    import threading
+
+    out = {}
+
+    def run():
+        out["value"] = func()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(60)
+    return out["value"]
+
+
+def test_a_worker_threads_blas_limit_holds_while_another_thread_controls_the_blas():
+    # threadpoolctl lets the thread that set OpenBLAS's count first keep control: from any
+    # other thread a limit is ignored. The library then holds the count itself, for as long
+    # as any of its blocks asks, and gives it back after the last one.
+    import threading
+
+    from indefsvm._threads import _HOLDS, single_threaded_blas
+
+    def inside():
+        with single_threaded_blas():
+            return _blas_counts()
+
+    with threadpool_limits(2, user_api="blas"):   # this thread controls the BLAS
+        assert set(_blas_counts()) == {2}
+        assert set(_in_a_thread(inside)) == {1}
+        assert set(_blas_counts()) == {2} and not _HOLDS
+        # two workers at once: the count stays 1 until the last one leaves
+        first_in, second_in, first_out = (threading.Event() for _ in range(3))
+        seen = {}
+
+        def first():
+            with single_threaded_blas():
+                first_in.set()
+                second_in.wait(10)
+            first_out.set()
+
+        def second():
+            first_in.wait(10)
+            with single_threaded_blas():
+                second_in.set()
+                first_out.wait(10)
+                seen["after the first left"] = _blas_counts()
+
+        workers = [threading.Thread(target=f) for f in (first, second)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(30)
+        assert set(seen["after the first left"]) == {1}
+        assert set(_blas_counts()) == {2} and not _HOLDS
+
+
+def test_a_fit_in_a_worker_thread_gives_the_main_threads_numbers():
+    # with the main thread holding a BLAS limit of 2 the worker's compiled kernel tiles
+    # ran their dgemm on two OpenBLAS threads: landmark kernels 1 ulp from the main thread's
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 20))
+    y = (X[:, 0] + 0.3 * rng.normal(size=600) > 0).astype(int)
+
+    def fit():
+        feats = isvm.KreinNystroem(kernel="rbf", n_components=200, random_state=0).fit(X)
+        svc = isvm.NystroemSVC(kernel="sigmoid", gamma=0.05, coef0=-0.5, n_components=150,
+                               random_state=0).fit(X, y)
+        return feats, svc
+
+    with threadpool_limits(2, user_api="blas"):
+        main = fit()
+        worker = _in_a_thread(fit)
+    for attr in ("eigenvalues_", "normalization_"):
+        np.testing.assert_array_equal(getattr(worker[0], attr), getattr(main[0], attr))
+    np.testing.assert_array_equal(worker[1].coef_, main[1].coef_)
+    np.testing.assert_array_equal(worker[1].decision_function(X), main[1].decision_function(X))
