@@ -33,9 +33,10 @@ class FeatureMap:
         """``X`` checked as the rows the fitted map computes features of."""
         raise NotImplementedError(f"{type(self).__name__} declares no _check_rows")
 
-    def _feature_blocks(self, X, dtype=np.float64, columns=None):
+    def _feature_blocks(self, X, dtype=np.float64, columns=None, out=None):
         """Yield ``(lo, hi, F)``: the features of rows ``lo:hi`` of ``X`` in ``dtype``, only
-        the first ``columns`` when given, block by block (memory bounded)."""
+        the first ``columns`` when given, block by block (memory bounded); with ``out`` (an
+        array of all the rows' features, of ``dtype``) ``F`` is ``out[lo:hi]``, written."""
         raise NotImplementedError(f"{type(self).__name__} declares no _feature_blocks")
 
     def _features(self, X, dtype=np.float64, columns=None) -> np.ndarray:

@@ -142,6 +142,46 @@ def test_compiled_decision_values_match_numpy_and_threads(name):
     np.testing.assert_allclose(out[0], ref, rtol=1e-11, atol=1e-11 * np.abs(ref).max())
 
 
+@pytest.mark.parametrize("name", ON_THE_FLY)
+def test_fused_nystroem_features_match_the_kernel_block_and_threads(name):
+    # kernel tile, product with the normalisation and float32 rounding in one pass per tile
+    from indefsvm._solvers._kblocks import kernel_features
+
+    rng = np.random.default_rng(6)
+    X, L = rng.random((1100, 9)) + 0.05, rng.random((140, 9)) + 0.05
+    N = rng.normal(size=(140, 60))
+    params = PARAMS[name]
+    kind = _COMPILED_KIND[name]
+    g, c0, deg = params.get("gamma", 0.0), params.get("coef0", 0.0), params.get("degree", 0)
+    ref = isvm.kernel_matrix(X, L, kernel=name, **params) @ N
+    for dtype in (np.float64, np.float32):
+        outs = []
+        for t in (1, 2, 3):
+            out = np.full((1100, 60), np.nan, dtype=dtype)
+            kernel_features(kind, X, L, N, out, g, c0, deg, t)
+            outs.append(out)
+        np.testing.assert_array_equal(outs[0], outs[1])
+        np.testing.assert_array_equal(outs[0], outs[2])
+        if dtype == np.float64:
+            np.testing.assert_allclose(outs[0], ref, rtol=1e-11, atol=1e-11 * np.abs(ref).max())
+        else:  # the float64 features rounded once
+            np.testing.assert_allclose(outs[0], ref.astype(np.float32), rtol=2e-7,
+                                       atol=1e-10 * np.abs(ref).max())
+
+
+def test_nystroem_training_features_are_the_rounded_transform():
+    # fit's float32 features (written tile by tile into Z) are transform's float64 ones,
+    # rounded: what the sanity report re-computes is what the linear SVM saw
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(900, 6))
+    ny = isvm.KreinNystroem(kernel="sigmoid", gamma=0.1, coef0=-0.5, n_components=80,
+                            random_state=0, n_jobs=2).fit(X)
+    Z = np.empty((900, ny.n_components_), dtype=np.float32)
+    for lo, hi, F in ny._feature_blocks(X, np.float32, out=Z):
+        assert np.shares_memory(F, Z) and F.shape[0] == hi - lo
+    np.testing.assert_array_equal(Z, ny.transform(X).astype(np.float32))
+
+
 def test_predict_threads_through_the_estimator(digits):
     X, y = digits
     model = isvm.IndefiniteSVC(kernel="rbf", gamma=0.02).fit(X, y)

@@ -1,11 +1,12 @@
 # cython: language_level=3
 """Kernel blocks computed in C without forming the kernel matrix (private): the decision
 values ``K(X, SV) @ coef.T`` of the SVMs, the block products of the matrix-free diagnostics
-``K(XI, XJ) @ V`` with their eta scan, the kernel diagonal, and the blocks ``K(X, L)`` of the
-Nystroem features. Each uses the element formulas of ``_kernels.pxd``, the same as the
+``K(XI, XJ) @ V`` with their eta scan, the kernel diagonal, the blocks ``K(X, L)`` of the
+Nystroem features and those features themselves (``K(X, L) N`` tile by tile). Each uses the element formulas of ``_kernels.pxd``, the same as the
 solver's column cache, so a decision value is computed from the kernel values the fit saw.
 """
 
+from cython cimport floating
 from libc.math cimport fabs, sqrt
 from scipy.linalg.cython_blas cimport dgemm
 from cpython.exc cimport PyErr_CheckSignals
@@ -387,3 +388,66 @@ def kernel_block(int kind, const double[:, ::1] X, const double[:, ::1] Y, doubl
         PyErr_CheckSignals()
         p0 = p1
     return out
+
+
+def kernel_features(int kind, const double[:, ::1] X, const double[:, ::1] Y,
+                    const double[:, ::1] N, floating[:, ::1] out, double gamma, double coef0,
+                    int degree, int n_threads=1):
+    """Nystroem features ``out = K(X, Y) @ N`` (``out``: n_X x c, float64 or float32),
+    without the n_X x n_Y kernel block: rows of ``X`` in tiles of 256 shared among
+    ``n_threads`` OpenMP threads, each computing its tile's kernel values (as
+    ``kernel_block``, the same entries), their product with ``N`` (one dgemm, on the BLAS's
+    count: the caller holds it at one) and, for float32, the rounding into ``out`` while the
+    tile is in cache. A tile's features are the same whatever the number of threads (its
+    rows, its code). Ctrl-C is checked between rounds of tiles."""
+    cdef Py_ssize_t n = X.shape[0], m = Y.shape[0], d = X.shape[1], c = N.shape[1]
+    cdef Py_ssize_t T = 256, n_tiles, p, p0, p1, a0, na, k, round_size, tid
+    cdef int nt = n_threads if n_threads > 1 else 1
+    cdef int bm = <int>m, bc = <int>c, bna
+    cdef double one = 1.0, zero = 0.0
+    if Y.shape[1] != d or N.shape[0] != m or out.shape[0] != n or out.shape[1] != c:
+        raise ValueError("inconsistent shapes")
+    if n == 0 or c == 0:
+        return
+    if m == 0:
+        out[:, :] = 0
+        return
+    cdef double[::1] sqX = _self_dots(X), sqY = _self_dots(Y)
+    lx_a = _logs(X, kind)
+    ly_a = _logs(Y, kind)
+    cdef const double[:, ::1] lx = lx_a
+    cdef const double[:, ::1] ly = ly_a
+    cdef bint dots = kind in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID)
+    n_tiles = (n + T - 1) // T
+    if nt > n_tiles:
+        nt = <int>n_tiles
+    # per thread: the tile's kernel values, and (float32) its float64 features
+    kbuf = np.empty((nt, T * m))
+    fbuf = np.empty((nt, T * c if floating is float else 1))
+    cdef double[:, ::1] kb = kbuf
+    cdef double[:, ::1] fb = fbuf
+    cdef double* F
+    round_size = 16 * nt
+    p0 = 0
+    while p0 < n_tiles:
+        p1 = min(n_tiles, p0 + round_size)
+        with nogil:
+            for p in prange(p0, p1, num_threads=nt, schedule="static", chunksize=1):
+                tid = threadid()
+                a0 = p * T
+                na = T if a0 + T <= n else n - a0
+                bna = <int>na
+                _kernel_tile(kind, dots, &X[0, 0], &Y[0, 0], &sqX[0], &sqY[0], &lx[0, 0],
+                             &ly[0, 0], a0, na, 0, m, d, gamma, coef0, degree, &kb[tid, 0])
+                # column-major c x na = N' (c x m) . tile' (m x na): row a of F = tile_a N
+                if floating is double:
+                    dgemm(b"N", b"N", &bc, &bna, &bm, &one, &N[0, 0], &bc, &kb[tid, 0],
+                          &bm, &zero, &out[a0, 0], &bc)
+                else:
+                    F = &fb[tid, 0]
+                    dgemm(b"N", b"N", &bc, &bna, &bm, &one, &N[0, 0], &bc, &kb[tid, 0],
+                          &bm, &zero, F, &bc)
+                    for k in range(na * c):
+                        (&out[a0, 0])[k] = <float>F[k]
+        PyErr_CheckSignals()
+        p0 = p1

@@ -251,12 +251,16 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         return Objects(self._arrays_checked(X, reset=False), self.metric,
                        self.metric_params or {})
 
-    def _feature_blocks(self, X, dtype=np.float64, columns=None):
+    def _feature_blocks(self, X, dtype=np.float64, columns=None, out=None):
         scale = self.scale_
         threads = effective_threads(self.n_jobs)
         for lo, hi, rows in X.blocks(self.n_components_):
             D = X.distances(rows, self.random_objects_, n_jobs=threads, offset=lo)
-            yield lo, hi, (np.exp(-self.gamma_ * D) * scale).astype(dtype, copy=False)
+            F = (np.exp(-self.gamma_ * D) * scale).astype(dtype, copy=False)
+            if out is not None:
+                out[lo:hi] = F
+                F = out[lo:hi]
+            yield lo, hi, F
 
     def _features(self, X, dtype=np.float64, columns=None):
         X = X if isinstance(X, Objects) else self._check_rows(X)

@@ -386,12 +386,13 @@ default="uniform"
         step = 0
         said = time.perf_counter()
         Z = np.empty((n, cols), dtype=np.float32)
-        # float64 blocks from the CPU, rounded to float32 as they are copied into Z (one
-        # pass; a float32 copy of each block first cost a fresh 33 MB array a block)
+        # the CPU's blocks are written into Z by the map (the kernels by name: rounded to
+        # float32 tile by tile on the threads); the device's are copied here
         blocks = (self._device_blocks(ny, X if X_dev is None else X_dev, device, cols)
-                  if device.is_cuda else ny._feature_blocks(X, np.float64, cols))
+                  if device.is_cuda else ny._feature_blocks(X, np.float32, cols, out=Z))
         for lo, hi, F in blocks:
-            Z[lo:hi] = F
+            if device.is_cuda:
+                Z[lo:hi] = F
             step += 1
             # a line every few seconds (and the last block), not one per block: at 10^6
             # rows there are a hundred blocks
