@@ -191,9 +191,10 @@ def test_compiled_exp_and_tanh_at_the_extremes():
 
 
 def test_baseline_variant_of_the_vectorised_loops(tmp_path):
-    """The compiled exp/tanh and selection scans exist twice (baseline ISA and AVX2 + FMA); on
-    an AVX2 machine the baseline one only runs when INDEFSVM_DISABLE_AVX2=1. Run the column and
-    SMO checks under it in a fresh process."""
+    """The compiled exp/tanh, selection scans and the linear SVM's row loops exist twice
+    (baseline ISA and AVX2 + FMA); on an AVX2 machine the baseline one only runs when
+    INDEFSVM_DISABLE_AVX2=1. Run the column, SMO and linear SVM checks under it in a fresh
+    process."""
     code = """
 import numpy as np
 import indefsvm as isvm
@@ -223,7 +224,12 @@ C = 10.0
 up = ((res.alpha < C) & (y > 0)) | ((res.alpha > 0) & (y < 0))
 low = ((res.alpha < C) & (y < 0)) | ((res.alpha > 0) & (y > 0))
 assert res.converged and g[up].max() - g[low].min() <= 1e-3
-print(repr(res.objective))
+# the linear SVM's row loops (float32 rows, float64 sums): the same bits in both variants
+from indefsvm.solvers import linear_svc
+Z = r.normal(size=(400, 37)).astype(np.float32)
+lin = linear_svc(Z, np.where(Z[:, 0] + 0.3 * Z[:, 1] > 0, 1.0, -1.0), C=2.0, random_state=0)
+assert lin.converged
+print(repr(res.objective), repr(float(lin.extra["w"].sum())), repr(lin.b))
 """
     script = tmp_path / "base_variant.py"
     script.write_text(code)
@@ -233,8 +239,9 @@ print(repr(res.objective))
         done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                               env=env, cwd=tmp_path, timeout=120)
         assert done.returncode == 0, done.stderr
-        outs.append(float(done.stdout.strip()))
-    assert outs[0] == pytest.approx(outs[1], rel=1e-9)
+        outs.append([float(v) for v in done.stdout.split()])
+    assert outs[0][0] == pytest.approx(outs[1][0], rel=1e-9)
+    assert outs[0][1:] == outs[1][1:]
 
 
 @pytest.mark.parametrize("name", ["rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl"])
