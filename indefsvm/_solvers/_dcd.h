@@ -29,6 +29,15 @@
             s += (double)z[k] * w[k];                                                       \
         return s;                                                                           \
     }                                                                                       \
+    ATTR static double ix_sq_f##SUFFIX(const float *z, ptrdiff_t r)                         \
+    {                                                                                       \
+        ptrdiff_t k = 0;                                                                    \
+        double s;                                                                           \
+        IX_SQ_F_BODY                                                                        \
+        for (; k < r; k++)                                                                  \
+            s += (double)z[k] * (double)z[k];                                               \
+        return s;                                                                           \
+    }                                                                                       \
     ATTR static void ix_axpy_fd##SUFFIX(double a, const float *z, double *w, ptrdiff_t r)   \
     {                                                                                       \
         for (ptrdiff_t k = 0; k < r; k++)                                                   \
@@ -44,8 +53,19 @@
     }                                                                                       \
     a0 += a1;                                                                               \
     s = (a0[0] + a0[1]) + (a0[2] + a0[3]);
+#define IX_SQ_F_BODY                                                                        \
+    ix_v4d a0 = {0, 0, 0, 0}, a1 = a0, v0, v1;                                              \
+    for (; k + 8 <= r; k += 8) {                                                            \
+        v0 = ix_load_f(z + k);                                                              \
+        v1 = ix_load_f(z + k + 4);                                                          \
+        a0 += v0 * v0;                                                                      \
+        a1 += v1 * v1;                                                                      \
+    }                                                                                       \
+    a0 += a1;                                                                               \
+    s = (a0[0] + a0[1]) + (a0[2] + a0[3]);
 #else
 #define IX_DOT_FD_BODY s = 0.0;
+#define IX_SQ_F_BODY s = 0.0;
 #endif
 
 IX_DCD_ROWS(_base, )
@@ -60,6 +80,15 @@ static inline double ix_dot_fd(const float *z, const double *w, ptrdiff_t r)
         return ix_dot_fd_avx2(z, w, r);
 #endif
     return ix_dot_fd_base(z, w, r);
+}
+
+static inline double ix_sq_f(const float *z, ptrdiff_t r)
+{
+#if IX_HAVE_AVX2_VARIANT
+    if (ix_cpu_avx2())
+        return ix_sq_f_avx2(z, r);
+#endif
+    return ix_sq_f_base(z, r);
 }
 
 static inline void ix_axpy_fd(double a, const float *z, double *w, ptrdiff_t r)

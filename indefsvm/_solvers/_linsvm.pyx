@@ -33,6 +33,7 @@ import numpy as np
 
 cdef extern from "_dcd.h" nogil:
     double ix_dot_fd(const float* z, const double* w, Py_ssize_t r)
+    double ix_sq_f(const float* z, Py_ssize_t r)
     void ix_axpy_fd(double a, const float* z, double* w, Py_ssize_t r)
     void ix_dcd_parallel(const float* Z, Py_ssize_t r, const Py_ssize_t* rows,
                          const double* y, const double* Cb, const double* Qd, double* alpha,
@@ -395,7 +396,9 @@ def default_rho(Z, rows, sq):
     if l == 0:
         return 1.0
     # a few steps of the power method on Z'Z (r x r), from a sample of rows when many
-    A = np.asarray(Z)[np.asarray(rows)[:: max(1, l // 20000)]].astype(np.float64)
+    # (5 000 rows: the estimate within 0.3 % of 20 000 rows' at 2e5 x 500, in a quarter
+    # of the time)
+    A = np.asarray(Z)[np.asarray(rows)[:: max(1, l // 5000)]].astype(np.float64)
     r = A.shape[1]
     # Z'Z (r x r) when it is small; above 2 000 features its products with A instead
     # (20 000 random objects made a 3.2 GB Gram matrix)
@@ -414,17 +417,13 @@ def default_rho(Z, rows, sq):
 
 def row_products_sq(const float[:, ::1] Z, const Py_ssize_t[::1] rows, int n_threads=1):
     """Squared norms of the rows ``Z[rows]`` in float64."""
-    cdef Py_ssize_t l = rows.shape[0], r = Z.shape[1], t, k
+    cdef Py_ssize_t l = rows.shape[0], r = Z.shape[1], t
     cdef int nt = n_threads if n_threads > 1 else 1
-    cdef double acc
     out = np.zeros(l)
     cdef double[::1] ov = out
     if l == 0 or r == 0:
         return out
     with nogil:
         for t in prange(l, num_threads=nt, schedule="static"):
-            acc = 0.0
-            for k in range(r):
-                acc = acc + <double>Z[rows[t], k] * <double>Z[rows[t], k]
-            ov[t] = acc
+            ov[t] = ix_sq_f(&Z[rows[t], 0], r)
     return out
