@@ -46,8 +46,9 @@ cdef extern from "_dcd.h" nogil:
 #: over 4 000 rows of 250 features takes ~1 ms, a parallel region and its merges ~20 us
 PARALLEL_MIN_WORK = 1_000_000
 
-#: a pass is shared among threads only while at least 1 / PARALLEL_SHARE of the rows are
-#: active (see dcd_svc)
+#: on three threads or more, a pass is shared among them only while at least
+#: 1 / PARALLEL_SHARE of the rows are active (see dcd_svc); two threads share every pass of
+#: PARALLEL_MIN_WORK or more
 PARALLEL_SHARE = 4
 
 #: passes on one thread after the first up-hill shared pass on two threads (doubled after
@@ -55,8 +56,11 @@ PARALLEL_SHARE = 4
 SERIAL_HOLD = 16
 
 #: rows a thread takes at a time in a parallel pass; after each block it hands its changes
-#: of w over (a merge costs ~3 r flops against ~4 r per row: 2 % at 64 rows)
+#: of w over (a merge costs ~3 r flops against ~4 r per row: 2 % at 64 rows). Two threads
+#: take BLOCK_TWO: the other thread's view of w is then at most 16 rows late, which let
+#: them share the passes over the last coupled free vectors too (dcd_svc)
 BLOCK = 64
+BLOCK_TWO = 16
 
 cdef double INF = float("inf")
 
@@ -196,7 +200,7 @@ def kkt_gap(const double[::1] f, const double[::1] y, const double[::1] alpha,
 
 def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1] y,
             const double[::1] Cb, double tol, Py_ssize_t max_passes, unsigned long long seed,
-            int n_threads=1, progress=None, double rho=-1.0, Py_ssize_t block=BLOCK):
+            int n_threads=1, progress=None, double rho=-1.0, Py_ssize_t block=0):
     """Solve the C-SVC dual on the feature rows ``Z[rows]`` (labels ``y`` of +-1, bounds
     ``Cb``) by dual coordinate descent with the method of multipliers (module docstring).
 
@@ -213,11 +217,12 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
     augmented Lagrangian is undone and the threads halved -- from two, the next
     ``SERIAL_HOLD`` passes run on one thread (twice as many after each further one) before
     two are tried again (``undone`` in the result counts
-    them; ``threads`` is the count the shared passes ended on). ``block``: rows a thread
-    takes at a time in a shared pass.
+    them; ``shared`` the shared passes kept; ``threads`` is the count the shared passes
+    ended on). ``block``: rows a thread
+    takes at a time in a shared pass (0: ``BLOCK_TWO`` on two threads, else ``BLOCK``).
     """
     cdef Py_ssize_t l = rows.shape[0], r = Z.shape[1], t, k, active, chunk = 32768
-    cdef Py_ssize_t passes = 0, hi
+    cdef Py_ssize_t passes = 0, hi, blk
     cdef int nt = n_threads if n_threads > 1 else 1
     cdef double lam = 0.0, s = 0.0, pg_max, pg_min, pg_max_old = INF, pg_min_old = -INF
     cdef double cmax = 0.0, gap, feas, feas_prev = INF
@@ -234,7 +239,7 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
         nt = 1
     cdef bint par
     cdef double obj_old = 0.0, obj_new, s_keep = 0.0
-    cdef Py_ssize_t n_undone = 0
+    cdef Py_ssize_t n_undone = 0, n_shared = 0
     # after an up-hill shared pass on two threads, the next passes run on one thread:
     # SERIAL_HOLD of them, twice as many after each further one (see the undo below)
     cdef Py_ssize_t hold_until = 0, hold = SERIAL_HOLD
@@ -275,13 +280,18 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
         pg_max = -INF
         pg_min = INF
         k = 0
-        # a pass over few active rows is quicker on one thread than its threads' start-up;
-        # and once shrinking has left a small part of the rows (the coupled free vectors
-        # near the margin) the threads' late views of w slow the descent down more than
-        # they share it (measured at 10^6 rows: passes over 50 000-80 000 active rows
-        # stalled at a gap of 1-2, the fit 2.6x slower on two threads than on one)
+        # a pass over few active rows is quicker on one thread than its threads' start-up.
+        # Once shrinking has left a small part of the rows (the coupled free vectors near
+        # the margin), threads whose views of w are 64 rows late each slowed the descent
+        # down more than they shared it (measured at 10^6 rows, before up-hill passes were
+        # undone: passes over 50 000-80 000 active rows stalled at a gap of 1-2, the fit
+        # 2.6x slower on two threads than on one): three threads or more keep such passes
+        # on one. Two threads, 16 rows late, share them (measured, linear stage over 8
+        # seeds at 2e5 x 500: median 2.02 s against 2.59 s; at 10^6 over 2 seeds: 18.6 /
+        # 15.2 s against 29.2 / 23.8 s, one thread 28.3 / 67.8 s)
         par = (nt > 1 and passes >= hold_until and active * r >= PARALLEL_MIN_WORK
-               and active * PARALLEL_SHARE >= l)
+               and (nt == 2 or active * PARALLEL_SHARE >= l))
+        blk = block if block > 0 else (BLOCK_TWO if nt == 2 else BLOCK)
         if par:
             # the augmented Lagrangian before the pass, and the point to go back to: a
             # sequential pass never raises it (each step is exact along its coordinate), a
@@ -300,7 +310,7 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
                     ix_dcd_parallel(&Z[0, 0], r, &rows[0], &y[0], &Cb[0], &Qd[0],
                                     &alpha[0], &w[0], &s, lam, rho, &perm[0], k, hi,
                                     &shrunk[0], pg_max_old, pg_min_old, &pg_max, &pg_min,
-                                    nt, &work[0], block)
+                                    nt, &work[0], blk)
                 k = hi
             else:
                 with nogil:
@@ -332,6 +342,7 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
                     progress(passes, pg_max - pg_min, active)
                 continue
             active = _compact(&perm[0], &shrunk[0], active, &tmp[0])
+            n_shared += 1
         if pg_max - pg_min <= tol or active == 0:
             # the inner problem is solved on the active set: one multiplier step; the
             # shrunk coordinates are looked at again only once y'alpha is near 0 too
@@ -377,7 +388,8 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
     return {"alpha": alpha_a, "w": w_a, "intercept": b, "n_passes": int(passes),
             "converged": converged, "kkt_gap": gap, "feasibility": fabs(s),
             "objective": 0.5 * wnorm2 - float(alpha_a.sum()), "status": status,
-            "rho": rho, "threads": nt, "undone": int(n_undone)}
+            "rho": rho, "threads": nt, "undone": int(n_undone),
+            "shared": int(n_shared)}
 
 
 cdef double _augmented(w, alpha, double lam, double s, double rho):
