@@ -60,7 +60,8 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
         Lagrangian (the threads' late views of ``w`` adding up to too long a step, as on
         16 cores at 10^6 Nystroem rows) is undone and the next passes are shared among half
         the threads, down to one (whose passes never go up hill). Smaller problems run on
-        one thread.
+        one thread. Two threads share every pass of that much work (blocks of 16 rows);
+        three or more only those over a quarter of the rows or more (blocks of 64).
     verbose : bool
         Log a progress line every few seconds.
     label : str
@@ -71,8 +72,8 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
     SolverResult
         ``solver="dcd"``; ``n_iter`` counts passes; ``extra`` holds ``w`` (the weight vector
         ``Z' (a * y)``), ``feasibility`` (``|y'a|``), ``rho`` (the penalty weight),
-        ``threads`` (the threads the large passes ended on) and ``undone`` (shared passes
-        undone for going up hill).
+        ``threads`` (the threads the large passes ended on), ``shared`` (passes shared
+        among threads) and ``undone`` (shared passes undone for going up hill).
 
     Examples
     --------
@@ -119,7 +120,8 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
 
     out = dcd_svc(Z, rows, y, Cb, float(tol), int(max_iter), seed, n_threads, progress)
     extra = {"w": out["w"], "feasibility": float(out["feasibility"]), "rho": float(out["rho"]),
-             "threads": int(out["threads"]), "undone": int(out["undone"])}
+             "threads": int(out["threads"]), "shared": int(out["shared"]),
+             "undone": int(out["undone"])}
     return SolverResult(
         alpha=out["alpha"], b=float(out["intercept"]), objective=float(out["objective"]),
         n_iter=out["n_passes"], converged=bool(out["converged"]),
