@@ -73,6 +73,12 @@ def _add_n_jobs(p: argparse.ArgumentParser, help: str = N_JOBS_HELP) -> None:
     p.add_argument("--n-jobs", type=_n_jobs, default=None, metavar="N", help=help)
 
 
+def _add_device(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                   help=f"where {what}: cpu (default) or cuda, an NVIDIA GPU through CuPy "
+                        '(pip install "indefsvm[gpu]")')
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output")
     g.add_argument("--quiet", action="store_true",

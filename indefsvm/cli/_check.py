@@ -7,6 +7,7 @@ import json
 from ._args import (
     N_JOBS_HELP,
     _add_data_args,
+    _add_device,
     _add_kernel_args,
     _add_n_jobs,
     _common,
@@ -22,6 +23,10 @@ from ._progress import _PassBar, _say, _TimedBar
 def run(args) -> int:
     from ..diagnostics import check_kernel
 
+    if args.device == "cuda" and (args.metric is not None or args.distances):
+        raise CLIError("--device cuda computes the matrix-free check of a kernel computed "
+                       "from features (--method slq or lanczos); distances are checked on "
+                       "the CPU: drop --device.", EXIT_USAGE)
     if args.metric is not None:
         return _run_objects(args)
     if args.window is not None:
@@ -50,9 +55,17 @@ def run(args) -> int:
         print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
         return 0
     n = data.shape[0]
+    if args.device == "cuda" and precomputed:
+        raise CLIError("--device cuda computes the kernel's tiles from features on the GPU; "
+                       "a kernel matrix FILE is checked on the CPU: drop --device, or give "
+                       "the features with --kernel.", EXIT_USAGE)
     from ..diagnostics.spectrum import DENSE_MAX
 
     dense = args.method in ("dense", "ldl") or (args.method == "auto" and n <= DENSE_MAX)
+    if args.device == "cuda" and dense:
+        raise CLIError(f"--device cuda computes the matrix-free methods; {n} samples with "
+                       f"--method {args.method} are checked densely on the CPU: add --method "
+                       "slq or lanczos, or drop --device.", EXIT_USAGE)
     # a dense tridiagonalisation costs about 4/3 n^3 flops at ~10 GFlop/s on one core
     estimate = 1.3e-10 * n**3 if dense else 0.0
     if not dense:
@@ -70,8 +83,8 @@ def run(args) -> int:
         else:
             rep = check_kernel(X=data, y=y, kernel=args.kernel, rtol=args.rtol,
                                method=args.method, verbose=args.verbose,
-                               n_jobs=args.n_jobs, **mf,
-                               **_kernel_params(args, data))
+                               n_jobs=args.n_jobs, **mf, **_kernel_params(args, data),
+                               **({"device": "cuda"} if args.device == "cuda" else {}))
     _name_data(rep, args)
     print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
     return 0
@@ -172,5 +185,7 @@ def add_parser(sub) -> None:
     check.add_argument("--json", action="store_true", help="print JSON instead of text")
     _add_n_jobs(check, N_JOBS_HELP + "; the matrix-free passes share the kernel's tiles "
                 "among them")
+    _add_device(check, "the matrix-free check (--method slq or lanczos) computes the "
+                       "kernel's tiles")
     _common(check)
     check.set_defaults(func=run)

@@ -51,6 +51,12 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
         return str(exc), exc.code
     if isinstance(exc, (DataFileError, UnboundedObjectiveError)):
         return str(exc), EXIT_DATA
+    if type(exc).__name__ == "DeviceError":
+        # no CuPy or no GPU: the library's words, with the command line's option
+        text = str(exc).replace("device='cuda'", "--device cuda").replace(
+            "device='cpu'", "--device cpu").replace(".set_params(device='cpu')",
+                                                    " --device cpu")
+        return text, EXIT_DATA
     if isinstance(exc, ImportError) and getattr(exc, "not_built", False):
         # the source folder of a clone, imported instead of the installed package
         return str(exc), EXIT_DATA

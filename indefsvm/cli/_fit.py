@@ -10,6 +10,7 @@ from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
     _add_data_args,
+    _add_device,
     _add_model_args,
     _common,
     _positive_int,
@@ -304,6 +305,8 @@ def add_parser(sub) -> None:
                           "of the centred kernel; krein: the Krein SVM, which also takes "
                           "features with --kernel); with --nystroem M: krein (default), flip "
                           "or clip")
+    _add_device(fit, "a landmark model (--nystroem M, --metric) computes its features "
+                     "and trains")
     _common(fit)
     fit.set_defaults(func=run)
 

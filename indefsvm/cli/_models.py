@@ -27,6 +27,11 @@ def _estimator(args, precomputed: bool):
     --nystroem M a NystroemSVC."""
     from ..svm import IndefiniteSVC
 
+    if getattr(args, "device", "cpu") == "cuda" and getattr(args, "metric", None) is None \
+            and getattr(args, "nystroem", None) is None:
+        raise CLIError("--device cuda trains the landmark models on the GPU (--nystroem M, "
+                       "or --metric for series and strings); the SMO runs on the CPU: add "
+                       "--nystroem M or drop --device.", EXIT_USAGE)
     if getattr(args, "metric", None) is not None:  # series or strings: NystroemSVC(metric=)
         return model_of(args)
     if getattr(args, "nystroem", None) is not None:
@@ -138,7 +143,7 @@ def model_of(args):
         coef0=args.coef0, degree=args.degree, landmarks=args.landmarks, tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed,
         n_jobs=-1 if args.n_jobs is None else args.n_jobs,
-        class_weight=getattr(args, "class_weight", None))
+        class_weight=getattr(args, "class_weight", None), **_device(args))
 
 
 def _nystroem_estimator(args, precomputed: bool):
@@ -171,8 +176,20 @@ def _nystroem_estimator(args, precomputed: bool):
         gamma=args.gamma, coef0=args.coef0, degree=args.degree,
         kernel_params=_extra_params(args), tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose,
-        n_jobs=args.n_jobs, class_weight=getattr(args, "class_weight", None))
+        n_jobs=args.n_jobs, class_weight=getattr(args, "class_weight", None),
+        **_device(args))
     return _validated(clf)
+
+
+def _device(args) -> dict:
+    """device="cuda" for a landmark model when --device cuda (the CPU's models keep the
+    default, so their files are what they were)."""
+    if getattr(args, "device", "cpu") != "cuda":
+        return {}
+    from .._device import resolve_device
+
+    resolve_device("cuda")  # no CuPy, no GPU: said now, before any work
+    return {"device": "cuda"}
 
 
 #: above this many samples the cross-validation after a fit runs on a stratified subsample of

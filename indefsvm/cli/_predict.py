@@ -7,10 +7,10 @@ import sys
 import numpy as np
 
 from ..exceptions import DataFileError
-from ._args import _common
+from ._args import _add_device, _common
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _atomic_write, _check_output_file, _check_path, _read_labels, _read_matrix
-from ._modelfile import _load_model, model_input
+from ._modelfile import _load_model, model_input, placed
 from ._progress import _say
 
 
@@ -18,7 +18,7 @@ def run(args) -> int:
 
     if args.out:
         _check_output_file(args.out, "--out", (args.model, args.data, args.labels))
-    model = _load_model(args.model)
+    model = placed(_load_model(args.model), args.device, args.model)
     if args.probability:
         # said before the data are read: the option and the model do not go together
         if args.decision_values:
@@ -157,6 +157,7 @@ def add_parser(sub) -> None:
                               "what gives them)")
     predict.add_argument("--out", metavar="FILE",
                          help="write the predictions there (one per line) instead of stdout")
+    _add_device(predict, "a landmark model computes its features and decision values")
     _common(predict)
     predict.set_defaults(func=run)
 

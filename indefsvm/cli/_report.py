@@ -136,7 +136,7 @@ def _run_model(args) -> int:
     refitted."""
     from ..diagnostics import sanity_report
     from ._html import write_html
-    from ._modelfile import _load_model
+    from ._modelfile import _load_model, placed
     from ._predict import read_data_for
 
     given = [opt for opt, attr, default in _FIT_OPTIONS if getattr(args, attr) != default]
@@ -145,7 +145,8 @@ def _run_model(args) -> int:
         raise CLIError(f"{given[0]} does not apply to report MODEL DATA: the model file holds "
                        "its kernel and parameters, and nothing is refitted; drop "
                        f"{given[0]} (or give FILE alone to fit and report anew).", EXIT_USAGE)
-    model = _load_model(args.file)
+    # the report's figures are computed on the CPU (a model fitted on a GPU included)
+    model = placed(_load_model(args.file), "cpu", args.file)
     X, y = read_data_for(args, model, args.data)
     if y is None:
         raise CLIError(f"{args.data}: report MODEL DATA needs the labels of the training data "
