@@ -114,8 +114,10 @@ def _reading(p) -> str:
     return "sensible" if rel > 0 else "counter-intuitive"
 
 
-def _row_blocks(n: int, d: int, block_bytes: int = 32 * 2**20):
-    """Slices of ``n`` rows whose float64 copy of ``d`` columns stays near 32 MB."""
+def _row_blocks(n: int, d: int, block_bytes: int = 8 * 2**20):
+    """Slices of ``n`` rows whose float64 copy of ``d`` columns stays near 8 MB (with its
+    float32 gather and the two class masks' copies, ~20 MB beside the features: the fit
+    itself holds the features and tiles of 256 rows)."""
     step = max(1024, block_bytes // (8 * max(d, 1)))
     return [slice(lo, min(n, lo + step)) for lo in range(0, n, step)]
 
@@ -123,7 +125,7 @@ def _row_blocks(n: int, d: int, block_bytes: int = 32 * 2**20):
 def feature_report(dp) -> NystroemSanityReport:
     """The NystroemSanityReport of the problems a fitted NystroemSVC hands over
     (``model._dual_problems``): everything recomputed in float64 from the features."""
-    from .._solvers._linsvm import kkt_gap
+    from .._solvers._linsvm import kkt_gap, row_products
 
     info = dp.info
     Z, S, tol = info["Z"], info["S"], dp.tol
@@ -141,9 +143,8 @@ def feature_report(dp) -> NystroemSanityReport:
             w += Zb.T @ ay[sl]
             sum_pos += Zb[yy[sl] > 0].sum(axis=0)
             sum_neg += Zb[yy[sl] < 0].sum(axis=0)
-        f = np.empty(rows.shape[0])
-        for sl in _row_blocks(rows.shape[0], Z.shape[1]):
-            f[sl] = Z[rows[sl]].astype(np.float64) @ w
+        # f = Z[rows] w in float64 by the compiled row products (no copy of the rows)
+        f = row_products(Z, np.ascontiguousarray(rows, dtype=np.intp), w, 1)
         gap, bias = kkt_gap(f, yy, alpha, C)
         feas = abs(float(alpha @ yy))
         stored = p["coef"]
