@@ -304,3 +304,33 @@ def test_dask_local_cluster_same_estimates():
     assert remote.verdict == local.verdict
     with pytest.raises(ValueError, match="matrix-free"):
         isvm.check_kernel(X=da.from_array(X, chunks=(230, 5)), kernel="rbf", method="dense")
+
+
+def test_the_compiled_reorthogonalisation_is_cgs2_and_thread_independent():
+    # each probe's column against its own orthonormal Lanczos vectors (columns j * m + p),
+    # twice: against numpy's classical Gram-Schmidt, the same bits on 1, 2 and 3 threads
+    from indefsvm._solvers._kblocks import reorthogonalise
+
+    rng = np.random.default_rng(0)
+    n, m, k = 2_000, 4, 6
+    basis = np.zeros((n, (k + 2) * m))   # a later, still empty block is never read
+    for p in range(m):
+        Q, _ = np.linalg.qr(rng.normal(size=(n, k)))
+        basis[:, p:k * m:m] = Q
+    basis[:, k * m:] = np.nan
+    w0 = rng.normal(size=(n, m))
+    ref = w0.copy()
+    for p in range(m):
+        Qp = basis[:, p:k * m:m]
+        for _ in range(2):
+            ref[:, p] -= Qp @ (Qp.T @ ref[:, p])
+    outs = []
+    for threads in (1, 2, 3):
+        w = w0.copy()
+        reorthogonalise(basis, m, k, w, threads)
+        outs.append(w)
+    np.testing.assert_allclose(outs[0], ref, atol=1e-13)
+    np.testing.assert_array_equal(outs[0], outs[1])
+    np.testing.assert_array_equal(outs[0], outs[2])
+    for p in range(m):
+        assert np.abs(basis[:, p:k * m:m].T @ outs[0][:, p]).max() < 1e-13

@@ -451,3 +451,47 @@ def kernel_features(int kind, const double[:, ::1] X, const double[:, ::1] Y,
                         (&out[a0, 0])[k] = <float>F[k]
         PyErr_CheckSignals()
         p0 = p1
+
+
+def reorthogonalise(const double[:, ::1] basis, Py_ssize_t m, Py_ssize_t nvec,
+                    double[:, ::1] w, int n_threads=1, int passes=2):
+    """Classical Gram-Schmidt, ``passes`` times (CGS2: "twice is enough", Giraud, Langou &
+    Rozloznik 2005), of each column ``p`` of ``w`` (n x m) against its own Lanczos vectors:
+    column ``j * m + p`` of ``basis`` (n x (k + 1) m), ``j < nvec``, orthonormal.
+
+    The dot products are summed over fixed chunks of 256 rows, the chunks in order, and the
+    update is row by row: the result does not depend on ``n_threads``. Rows are shared among
+    the OpenMP threads."""
+    cdef Py_ssize_t n = w.shape[0], T = 256, nch, ch, r, r0, r1, j, p, q, c
+    cdef int nt = n_threads if n_threads > 1 else 1
+    if w.shape[1] != m or basis.shape[0] != n or basis.shape[1] < nvec * m:
+        raise ValueError("inconsistent shapes")
+    c = nvec * m
+    if n == 0 or c == 0:
+        return
+    nch = (n + T - 1) // T
+    part_a = np.zeros((nch, c))
+    coef_a = np.zeros(c)
+    cdef double[:, ::1] part = part_a
+    cdef double[::1] coef = coef_a
+    cdef double acc
+    for _ in range(passes):
+        with nogil:
+            for ch in prange(nch, num_threads=nt, schedule="static"):
+                r0 = ch * T
+                r1 = min(n, r0 + T)
+                for q in range(c):
+                    part[ch, q] = 0.0
+                for r in range(r0, r1):
+                    for j in range(nvec):
+                        for p in range(m):
+                            part[ch, j * m + p] += basis[r, j * m + p] * w[r, p]
+            for q in range(c):
+                acc = 0.0
+                for ch in range(nch):
+                    acc = acc + part[ch, q]
+                coef[q] = acc
+            for r in prange(n, num_threads=nt, schedule="static"):
+                for j in range(nvec):
+                    for p in range(m):
+                        w[r, p] -= basis[r, j * m + p] * coef[j * m + p]
