@@ -620,3 +620,24 @@ def test_float32_features_keep_the_decision_values():
     span = np.max(np.abs(d_ref))
     assert np.max(np.abs(d - d_ref)) <= 1e-3 * span
     np.testing.assert_array_equal(clf.predict(X), ref.predict(F))
+
+
+def test_the_idle_cores_are_read_again_for_every_block(monkeypatch):
+    # a moment's load at the start (another process ending, say) costs one block on one
+    # thread, not the whole transform; the features are the same either way
+    import indefsvm.nystroem._blocks as blocks
+    import indefsvm.nystroem._features as feats
+
+    X, _ = _blobs(1200)
+    ny = KreinNystroem("rbf", n_components=40, random_state=0, n_jobs=2).fit(X)
+    whole = ny.transform(X)
+    monkeypatch.setattr(blocks, "_BLOCK_BYTES", 8 * 40 * 256)  # 256 rows a block: 5 blocks
+    asked = []
+
+    def busy_at_first(n_jobs, *args, **kwargs):
+        asked.append(n_jobs)
+        return 1 if len(asked) == 1 else 2
+
+    monkeypatch.setattr(feats, "effective_threads", busy_at_first)
+    np.testing.assert_array_equal(ny.transform(X), whole)
+    assert len(asked) == 5

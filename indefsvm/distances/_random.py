@@ -253,9 +253,10 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
 
     def _feature_blocks(self, X, dtype=np.float64, columns=None, out=None):
         scale = self.scale_
-        threads = effective_threads(self.n_jobs)
         for lo, hi, rows in X.blocks(self.n_components_):
-            D = X.distances(rows, self.random_objects_, n_jobs=threads, offset=lo)
+            # the cores idle now, block by block (a moment's load costs one block)
+            D = X.distances(rows, self.random_objects_, n_jobs=effective_threads(self.n_jobs),
+                            offset=lo)
             F = (np.exp(-self.gamma_ * D) * scale).astype(dtype, copy=False)
             if out is not None:
                 out[lo:hi] = F

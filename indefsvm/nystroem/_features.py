@@ -594,10 +594,11 @@ default="uniform"
         N = self.normalization_ if columns is None else self.normalization_[:, :columns]
         if isinstance(X, Objects):
             # the distances of a block of objects to the landmarks, then their kernel
-            threads = effective_threads(self.n_jobs)
             for lo, hi, rows in X.blocks(N.shape[0]):
+                # the cores idle now, block by block: a moment's load (a process that
+                # ends, freeing gigabytes) costs one block on one thread, not all of them
                 D = X.distances(rows, self.components_, self.component_indices_,
-                                n_jobs=threads, offset=lo)
+                                n_jobs=effective_threads(self.n_jobs), offset=lo)
                 F = (self.distance_kernel_.transform(D) @ N).astype(dtype, copy=False)
                 if out is not None:
                     out[lo:hi] = F
@@ -606,7 +607,6 @@ default="uniform"
             return
         n = X.shape[0]
         step = min(rows_per_block(N.shape[0]), max(n, 1))
-        threads = effective_threads(self.n_jobs)  # the cores idle now, not at fit
         if self._fused():
             # kernel tile, product and rounding in one pass per tile of 256 rows, on the
             # threads: no n x m kernel block, and no serial float64 -> float32 copy after
@@ -617,6 +617,7 @@ default="uniform"
             buf = np.empty((step, N.shape[1]), dtype=dtype) if out is None else None
             for lo in range(0, n, step):
                 hi = min(n, lo + step)
+                threads = effective_threads(self.n_jobs)  # the cores idle now, each block
                 F = buf[: hi - lo] if out is None else out[lo:hi]
                 with single_threaded_blas():
                     kernel_features(kind, np.ascontiguousarray(dense_rows(X[lo:hi])),
@@ -631,6 +632,7 @@ default="uniform"
         Fbuf = np.empty((step, N.shape[1]))
         for lo in range(0, n, step):
             hi = min(n, lo + step)
+            threads = effective_threads(self.n_jobs)  # the cores idle now, each block
             B = X[lo:hi] if self.kernel == "precomputed" else \
                 self._block(dense_rows(X[lo:hi]), threads, Bbuf[: hi - lo])
             F = Fbuf[: hi - lo]
