@@ -414,21 +414,18 @@ def default_rho(Z, rows, sq):
     v = np.ones(r) / max(1.0, np.sqrt(r))
     lam = 0.0
     # Z'Z (r x r) when it is small; above 2 000 features its products with A instead
-    # (20 000 random objects made a 3.2 GB Gram matrix). On one BLAS thread: the passes that
-    # follow share OpenMP threads, and OpenBLAS's workers, spinning for a while after a
-    # threaded call, held a core from them (measured: 45 one-vs-one problems of 2 880 rows
-    # x 400 features, 2.2x slower on two threads than on one; the rho of each, from all its
-    # rows then, cost about as much as its solve)
-    from indefsvm._threads import single_threaded_blas
-
-    with single_threaded_blas():
-        G = A.T @ A if r <= 2000 else None
-        for _ in range(30):
-            u = G @ v if G is not None else A.T @ (A @ v)
-            lam = float(np.linalg.norm(u))
-            if lam == 0.0:
-                break
-            v = u / lam
+    # (20 000 random objects made a 3.2 GB Gram matrix). Callers run this on one BLAS
+    # thread (linear_svc does): the passes that follow share OpenMP threads, and OpenBLAS's
+    # workers, spinning for a while after a threaded call, held a core from them (measured:
+    # 45 one-vs-one problems of 2 880 rows x 400 features, 2.2x slower on two threads than
+    # on one; the rho of each, from all its rows then, cost about as much as its solve)
+    G = A.T @ A if r <= 2000 else None
+    for _ in range(30):
+        u = G @ v if G is not None else A.T @ (A @ v)
+        lam = float(np.linalg.norm(u))
+        if lam == 0.0:
+            break
+        v = u / lam
     rho = lam / A.shape[0]
     return rho if rho > 0.0 else max(float(np.mean(sq)), 1.0)
 

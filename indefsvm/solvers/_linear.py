@@ -8,7 +8,7 @@ import numpy as np
 
 from .._logging import REPORT_EVERY, enable, logger
 from .._solvers._linsvm import dcd_svc
-from .._threads import effective_threads
+from .._threads import effective_threads, single_threaded_blas
 from .._validation import check_seed
 from ._result import SolverResult
 
@@ -118,7 +118,10 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
                 logger.info("%s: pass %d, gap %.3g, %d of %d rows active, %.1f s", label,
                             passes, gap, active, n, now - start)
 
-    out = dcd_svc(Z, rows, y, Cb, float(tol), int(max_iter), seed, n_threads, progress)
+    # the BLAS on one thread: the solver's threads are OpenMP's, and OpenBLAS's workers,
+    # spinning after the penalty weight's Gram product, held a core from its shared passes
+    with single_threaded_blas():
+        out = dcd_svc(Z, rows, y, Cb, float(tol), int(max_iter), seed, n_threads, progress)
     extra = {"w": out["w"], "feasibility": float(out["feasibility"]), "rho": float(out["rho"]),
              "threads": int(out["threads"]), "shared": int(out["shared"]),
              "undone": int(out["undone"])}
