@@ -45,6 +45,12 @@ cdef object _logs(A, int kind):
     return np.log(np.asarray(A)) if kind == KIND_SYMMETRIC_KL else np.zeros((1, 1))
 
 
+cdef tuple _tile_inputs(int kind, const double[:, ::1] X, const double[:, ::1] Y):
+    """What the tiles of ``K(X, Y)`` read beside the rows: the squared norms of X and Y and
+    (symmetric KL) their logs."""
+    return _self_dots(X), _self_dots(Y), _logs(X, kind), _logs(Y, kind)
+
+
 def decision_values(int kind, const double[:, ::1] X, const double[:, ::1] SV,
                     const double[:, ::1] coef, double gamma, double coef0, int degree,
                     int n_threads=1):
@@ -366,15 +372,13 @@ def kernel_block(int kind, const double[:, ::1] X, const double[:, ::1] Y, doubl
     if n == 0 or m == 0:
         return out
     cdef double[:, ::1] ov = out
-    cdef double[::1] sqX = _self_dots(X), sqY = _self_dots(Y)
-    lx_a = _logs(X, kind)
-    ly_a = _logs(Y, kind)
+    sqX_a, sqY_a, lx_a, ly_a = _tile_inputs(kind, X, Y)
+    cdef double[::1] sqX = sqX_a, sqY = sqY_a
     cdef const double[:, ::1] lx = lx_a
     cdef const double[:, ::1] ly = ly_a
     cdef bint dots = kind in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID)
     n_tiles = (n + T - 1) // T
-    if nt > n_tiles:
-        nt = <int>n_tiles
+    nt = <int>min(nt, n_tiles)
     round_size = 16 * nt
     p0 = 0
     while p0 < n_tiles:
@@ -412,15 +416,13 @@ def kernel_features(int kind, const double[:, ::1] X, const double[:, ::1] Y,
     if m == 0:
         out[:, :] = 0
         return
-    cdef double[::1] sqX = _self_dots(X), sqY = _self_dots(Y)
-    lx_a = _logs(X, kind)
-    ly_a = _logs(Y, kind)
+    sqX_a, sqY_a, lx_a, ly_a = _tile_inputs(kind, X, Y)
+    cdef double[::1] sqX = sqX_a, sqY = sqY_a
     cdef const double[:, ::1] lx = lx_a
     cdef const double[:, ::1] ly = ly_a
     cdef bint dots = kind in (KIND_LINEAR, KIND_POLYNOMIAL, KIND_RBF, KIND_SIGMOID)
     n_tiles = (n + T - 1) // T
-    if nt > n_tiles:
-        nt = <int>n_tiles
+    nt = <int>min(nt, n_tiles)
     # per thread: the tile's kernel values, and (float32) its float64 features
     kbuf = np.empty((nt, T * m))
     fbuf = np.empty((nt, T * c if floating is float else 1))
