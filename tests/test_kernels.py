@@ -138,6 +138,47 @@ def test_cache_stays_consistent_under_swaps_and_evictions(kind, float32):
     assert cache.n_hits > 0 and cache.n_misses > 0
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("float32", [False, True])
+def test_a_batch_of_swaps_equals_the_swaps_one_at_a_time(float32, threads):
+    """The shrinking's swaps applied to the cached columns all at once (column by column,
+    the columns shared among two threads when there are enough) leave the cache as the
+    same swaps one at a time do: the same permutation, the same entries kept (the same
+    hits and misses after), every column the permuted matrix's."""
+    r = np.random.default_rng(3)
+    n = 600
+    A = r.normal(size=(n, 5))
+    K = isvm.kernel_matrix(A, kernel="rbf", gamma=0.3)
+    caches = [KernelCache(_COMPILED_KIND["rbf"], A, None, 0.3, 0.0, 3, 200.0, n, float32)
+              for _ in range(2)]
+    # every column cached: half of them whole (they hold every swap), half a prefix (cut
+    # back by a swap that reaches past it)
+    lengths = np.where(np.arange(n) % 2 == 0, n, r.integers(1, n + 1, n))
+    for cache in caches:
+        cache.n_threads = threads
+        for i in range(n):
+            cache.get_column(i, int(lengths[i]))
+    # random pairs (repeats and i == j included), then a shrink's: t up, active down
+    pairs = np.vstack([r.integers(0, n, (300, 2)),
+                       np.c_[np.arange(0, 200, 2), np.arange(n - 1, n - 201, -2)]])
+    for i, j in pairs:  # 400 pairs x 600 columns: above the threads' threshold
+        caches[0].swap_samples(int(i), int(j))
+    caches[1].swap_batch(pairs)
+    perm = caches[0].permutation()
+    np.testing.assert_array_equal(caches[1].permutation(), perm)
+    before = [(c.n_hits, c.n_misses) for c in caches]
+    rtol = 2.0**-24 if float32 else 1e-12
+    for i in range(n):
+        L = int(r.integers(1, n + 1))
+        one, batch = caches[0].get_column(i, L), caches[1].get_column(i, L)
+        np.testing.assert_array_equal(batch, one)
+        np.testing.assert_allclose(batch, K[perm[:L], perm[i]], rtol=rtol, atol=1e-14)
+    hits = [(c.n_hits - h, c.n_misses - m) for c, (h, m) in zip(caches, before, strict=True)]
+    assert hits[0] == hits[1] and hits[1][0] > 100
+    with pytest.raises(ValueError, match="positions"):
+        caches[1].swap_batch([[0, n]])
+
+
 @pytest.mark.parametrize("name", COMPILED)
 def test_float32_columns_are_the_rounded_float64_columns(name):
     params, _ = FORMULAS[name]

@@ -103,6 +103,8 @@ cdef class SMOSolver:
     cdef double[::1] up_off        # 0 for t in I_up, -inf otherwise
     cdef double[::1] low_off       # 0 for t in I_low, +inf otherwise
     cdef double[::1] obj           # scratch of the working-set selection
+    cdef Py_ssize_t[::1] swaps     # the pairs of positions one shrink swaps, in order
+    cdef Py_ssize_t n_swaps
     cdef bint f32
     cdef bint polishing
     cdef double[::1] g_ref         # float64 gradient at alpha_ref (float32 columns only)
@@ -163,6 +165,9 @@ cdef class SMOSolver:
         self.up_off = np.empty(n)
         self.low_off = np.empty(n)
         self.obj = np.empty(n)
+        # a shrink swaps each position at most once with one further on: at most n / 2 pairs
+        self.swaps = np.empty(n + 2, dtype=np.intp)
+        self.n_swaps = 0
         self.f32 = kc.f32
         self.coef = np.zeros(n)
         m_ref = n if self.f32 else 1
@@ -257,9 +262,14 @@ cdef class SMOSolver:
         return self.flags[t] & IN_LOW
 
     cdef void _swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        """Swap positions i and j of the problem; the cached columns' entries are left to
+        the caller (``kc.swap_entries`` with the pairs in ``swaps``, once per shrink)."""
         cdef double tmp
         cdef signed char st
-        self.kc.swap(i, j)
+        self.kc.swap_index(i, j)
+        self.swaps[2 * self.n_swaps] = i
+        self.swaps[2 * self.n_swaps + 1] = j
+        self.n_swaps += 1
         tmp = self.y[i]; self.y[i] = self.y[j]; self.y[j] = tmp
         tmp = self.alpha[i]; self.alpha[i] = self.alpha[j]; self.alpha[j] = tmp
         tmp = self.g[i]; self.g[i] = self.g[j]; self.g[j] = tmp
@@ -576,6 +586,7 @@ cdef class SMOSolver:
             self._reconstruct()
             self.active = self.n
         t = 0
+        self.n_swaps = 0
         while t < self.active:
             if self._shrinkable(t, m, M):
                 self.active -= 1
@@ -585,6 +596,9 @@ cdef class SMOSolver:
                         break
                     self.active -= 1
             t += 1
+        # the cached columns' entries, all of this shrink's swaps at once (column by column)
+        if self.n_swaps > 0:
+            self.kc.swap_entries(&self.swaps[0], self.n_swaps)
         return 0
 
     cdef void _record(self) noexcept nogil:
