@@ -163,7 +163,7 @@ def test_a_batch_of_swaps_equals_the_swaps_one_at_a_time(float32, threads):
                        np.c_[np.arange(0, 200, 2), np.arange(n - 1, n - 201, -2)]])
     for i, j in pairs:  # 400 pairs x 600 columns: above the threads' threshold
         caches[0].swap_samples(int(i), int(j))
-    caches[1].swap_batch(pairs)
+    caches[1].swap_batch(pairs, split=threads > 1)
     perm = caches[0].permutation()
     np.testing.assert_array_equal(caches[1].permutation(), perm)
     before = [(c.n_hits, c.n_misses) for c in caches]

@@ -467,7 +467,7 @@ cdef class KernelCache:
         self.swap_index(i, j)
         pair[0] = i
         pair[1] = j
-        self.swap_entries(pair, 1)
+        self.swap_entries(pair, 1, False)
 
     cdef void swap_index(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         """Swap positions i and j everywhere but inside the cached columns: the rows, their
@@ -500,7 +500,8 @@ cdef class KernelCache:
         if sj >= 0:
             self.owner[sj] = i
 
-    cdef void swap_entries(self, const Py_ssize_t* pairs, Py_ssize_t k) noexcept nogil:
+    cdef void swap_entries(self, const Py_ssize_t* pairs, Py_ssize_t k,
+                           bint split=False) noexcept nogil:
         """Apply the ``k`` swaps ``(pairs[2q], pairs[2q + 1])``, in order, to the entries of
         every cached column: a column holding both positions has them swapped, one holding
         only the lower is cut back to the prefix before it (still valid).
@@ -510,7 +511,8 @@ cdef class KernelCache:
         at 2e4 rows (rbf, 200 MB of columns); a column's swaps run over it from both ends
         while it is in cache. The columns are independent, so they are shared among the
         threads when there is enough of them (each column's entries are the same either
-        way)."""
+        way) when ``split`` says so (``splitting_pays``: the column guard's latest verdict,
+        so that a busy machine keeps the swaps on one thread as it keeps the columns)."""
         cdef Py_ssize_t s, live = 0, c
         cdef Py_ssize_t* slots
         cdef int nt = self.n_threads if self.n_threads > 1 else 1
@@ -523,7 +525,7 @@ cdef class KernelCache:
             s = self.nxt[s]
         if live == 0:
             return
-        if nt == 1 or live < 2 * nt or live * k < SWAP_SPLIT_WORK:
+        if not split or nt == 1 or live < 2 * nt or live * k < SWAP_SPLIT_WORK:
             s = self.nxt[self.nslots]
             while s != self.nslots and self.owner[s] >= 0:
                 self._swap_in(s, pairs, k)
@@ -691,6 +693,13 @@ cdef class KernelCache:
         if distinct > self.split_team:
             self.split_team = <int>distinct
 
+    cdef bint splitting_pays(self) noexcept nogil:
+        """Whether the last split columns were measured faster than one thread (and columns
+        are not held on one thread now): the guard's verdict, read by work shared the same
+        way and too short to be measured on its own."""
+        return (self.n_threads > 1 and self.hold == 0 and self.par_ns > 0.0
+                and self.par_ns <= SPLIT_GAIN * self.ser_ns)
+
     cdef bint _split_now(self) noexcept nogil:
         """Whether the next eligible column is split: not while held on one thread after
         splits that did not pay, not for the one-thread references (the first, and every
@@ -786,9 +795,10 @@ cdef class KernelCache:
         """Swap permuted positions i and j (for tests)."""
         self.swap(i, j)
 
-    def swap_batch(self, pairs):
+    def swap_batch(self, pairs, bint split=False):
         """Swap the permuted positions of each row of ``pairs`` (k x 2), in order, the cached
-        columns' entries all at once, as the shrinking does (for tests)."""
+        columns' entries all at once, as the shrinking does, the columns shared among the
+        threads when ``split`` (for tests)."""
         cdef Py_ssize_t[:, ::1] p = np.ascontiguousarray(
             np.asarray(pairs, dtype=np.intp).reshape(-1, 2))
         cdef Py_ssize_t q
@@ -798,7 +808,7 @@ cdef class KernelCache:
             raise ValueError(f"positions must lie in [0, {self.n}).")
         for q in range(p.shape[0]):
             self.swap_index(p[q, 0], p[q, 1])
-        self.swap_entries(&p[0, 0], p.shape[0])
+        self.swap_entries(&p[0, 0], p.shape[0], split)
 
     def permutation(self):
         return np.asarray(self.perm).copy()
