@@ -184,3 +184,53 @@ def test_ctrl_c_at_any_line_of_fit_leaves_the_estimator_unfitted(name, make, arg
                     check_is_fitted(est)
             # and it fits again as if new
             est.fit(*args)
+
+
+EXIT_AFTER_INTERRUPT = textwrap.dedent(
+    """
+    import os, signal, sys, threading
+    import numpy as np
+    import indefsvm as isvm
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started ignoring it
+    B = np.random.default_rng(0).normal(size=(5000, 5000))
+    K, y = B + B.T, np.arange(5000) % 2
+    search = isvm.RemedySearchCV(param_grid={"C": [1.0]}, cv=2, methods=["clip"])
+    eigh = np.linalg.eigh
+
+    def eigh_then_ctrl_c(A):  # the signal comes 0.2 s into the first eigendecomposition
+        threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        np.linalg.eigh = eigh
+        return eigh(A)
+
+    np.linalg.eigh = eigh_then_ctrl_c
+    try:
+        search.fit(K, y)   # the eigh of 2 500 rows runs on in its thread after the interrupt
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+    if len(sys.argv) > 1:  # a second Ctrl-C while the exit waits
+        again = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+        again.daemon = True  # not joined at exit: it fires while the exit waits
+        again.start()
+    sys.exit(0)
+    """
+)
+
+
+@pytest.mark.parametrize("second_ctrl_c", [False, True])
+def test_exit_after_an_interrupted_eigendecomposition_does_not_hang(tmp_path, second_ctrl_c):
+    # The eigh an interrupt leaves running in its thread used to be under way when OpenBLAS
+    # shut its threads down at exit: a worker's wake-up was lost and pthread_join waited for
+    # ever (8 hangs in 8 runs of a script like this one). Now the exit waits for the call.
+    argv = [sys.executable, "-c", EXIT_AFTER_INTERRUPT] + (["again"] if second_ctrl_c else [])
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
+    try:
+        out, err = proc.communicate(timeout=60)  # the eigh takes ~4 s idle, more under load
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the process hung at exit after the interrupted eigendecomposition")
+    assert out.strip() == "interrupted"
+    assert "indefsvm: waiting for the interrupted eigh" in err
+    assert "Traceback" not in err
+    assert proc.returncode == (130 if second_ctrl_c else 0)
