@@ -138,11 +138,13 @@ def test_cache_stays_consistent_under_swaps_and_evictions(kind, float32):
     assert cache.n_hits > 0 and cache.n_misses > 0
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("float32", [False, True])
-def test_a_batch_of_swaps_equals_the_swaps_one_at_a_time(float32):
-    """The shrinking's swaps applied to the cached columns all at once (column by column)
-    leave the cache as the same swaps one at a time do: the same permutation, the same
-    entries kept (the same hits and misses after), every column the permuted matrix's."""
+def test_a_batch_of_swaps_equals_the_swaps_one_at_a_time(float32, threads):
+    """The shrinking's swaps applied to the cached columns all at once (column by column,
+    the columns shared among two threads when there are enough) leave the cache as the
+    same swaps one at a time do: the same permutation, the same entries kept (the same
+    hits and misses after), every column the permuted matrix's."""
     r = np.random.default_rng(3)
     n = 600
     A = r.normal(size=(n, 5))
@@ -153,14 +155,15 @@ def test_a_batch_of_swaps_equals_the_swaps_one_at_a_time(float32):
     # back by a swap that reaches past it)
     lengths = np.where(np.arange(n) % 2 == 0, n, r.integers(1, n + 1, n))
     for cache in caches:
+        cache.n_threads = threads
         for i in range(n):
             cache.get_column(i, int(lengths[i]))
     # random pairs (repeats and i == j included), then a shrink's: t up, active down
     pairs = np.vstack([r.integers(0, n, (300, 2)),
                        np.c_[np.arange(0, 200, 2), np.arange(n - 1, n - 201, -2)]])
-    for i, j in pairs:
+    for i, j in pairs:  # 400 pairs x 600 columns: above the threads' threshold
         caches[0].swap_samples(int(i), int(j))
-    caches[1].swap_batch(pairs)
+    caches[1].swap_batch(pairs, split=threads > 1)
     perm = caches[0].permutation()
     np.testing.assert_array_equal(caches[1].permutation(), perm)
     before = [(c.n_hits, c.n_misses) for c in caches]

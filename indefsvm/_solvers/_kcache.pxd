@@ -67,7 +67,9 @@ cdef class KernelCache:
                              double* p2) noexcept nogil
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef void swap_index(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
-    cdef void swap_entries(self, const Py_ssize_t* pairs, Py_ssize_t k) noexcept nogil
+    cdef void swap_entries(self, const Py_ssize_t* pairs, Py_ssize_t k,
+                           bint split=*) noexcept nogil
+    cdef bint splitting_pays(self) noexcept nogil
     cdef void _swap_in(self, Py_ssize_t s, const Py_ssize_t* pairs,
                        Py_ssize_t k) noexcept nogil
     cdef void compute(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,

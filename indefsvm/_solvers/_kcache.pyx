@@ -54,6 +54,10 @@ def csr_row_sqnorms(data, indptr):
                        minlength=indptr.shape[0] - 1).astype(np.float64)
 
 
+# swaps x cached columns above which swap_entries shares the columns among the threads (a
+# swap in a column in cache costs a few nanoseconds: 2^16 of them some 100 microseconds)
+cdef Py_ssize_t SWAP_SPLIT_WORK = 65536
+
 # a column is split among threads only when it is long and costly enough (some 25
 # microseconds of work) for the threads' start and join to pay off: at least this many rows
 # and rows * (d + 8). On a busy machine a thread that has lost its core makes every join
@@ -463,7 +467,7 @@ cdef class KernelCache:
         self.swap_index(i, j)
         pair[0] = i
         pair[1] = j
-        self.swap_entries(pair, 1)
+        self.swap_entries(pair, 1, False)
 
     cdef void swap_index(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         """Swap positions i and j everywhere but inside the cached columns: the rows, their
@@ -496,7 +500,8 @@ cdef class KernelCache:
         if sj >= 0:
             self.owner[sj] = i
 
-    cdef void swap_entries(self, const Py_ssize_t* pairs, Py_ssize_t k) noexcept nogil:
+    cdef void swap_entries(self, const Py_ssize_t* pairs, Py_ssize_t k,
+                           bint split=False) noexcept nogil:
         """Apply the ``k`` swaps ``(pairs[2q], pairs[2q + 1])``, in order, to the entries of
         every cached column: a column holding both positions has them swapped, one holding
         only the lower is cut back to the prefix before it (still valid).
@@ -504,18 +509,42 @@ cdef class KernelCache:
         Column by column, all swaps at once: a swap at a time walked every cached column
         for each (LIBSVM's way), two cache misses a column, and took 16 % of a binary fit
         at 2e4 rows (rbf, 200 MB of columns); a column's swaps run over it from both ends
-        while it is in cache. On one thread: sharing the columns among the threads (an
-        OpenMP loop over them) gained some 6 % more, but with it long test runs hung at
-        process exit in OpenBLAS's thread shutdown, 5 times in 7 (0 in 4 without it; the
-        cause is not known), so it was taken out."""
-        cdef Py_ssize_t s
+        while it is in cache. The columns are independent, so they are shared among the
+        threads when there is enough of them (each column's entries are the same either
+        way) when ``split`` says so (``splitting_pays``: the column guard's latest verdict,
+        so that a busy machine keeps the swaps on one thread as it keeps the columns)."""
+        cdef Py_ssize_t s, live = 0, c
+        cdef Py_ssize_t* slots
+        cdef int nt = self.n_threads if self.n_threads > 1 else 1
         if k <= 0:
             return
         # slots never used sit together at the least-recently-used end: stop there
         s = self.nxt[self.nslots]
         while s != self.nslots and self.owner[s] >= 0:
-            self._swap_in(s, pairs, k)
+            live += 1
             s = self.nxt[s]
+        if live == 0:
+            return
+        if not split or nt == 1 or live < 2 * nt or live * k < SWAP_SPLIT_WORK:
+            s = self.nxt[self.nslots]
+            while s != self.nslots and self.owner[s] >= 0:
+                self._swap_in(s, pairs, k)
+                s = self.nxt[s]
+            return
+        slots = <Py_ssize_t*>malloc(live * sizeof(Py_ssize_t))
+        if slots == NULL:
+            s = self.nxt[self.nslots]
+            while s != self.nslots and self.owner[s] >= 0:
+                self._swap_in(s, pairs, k)
+                s = self.nxt[s]
+            return
+        s = self.nxt[self.nslots]
+        for c in range(live):
+            slots[c] = s
+            s = self.nxt[s]
+        for c in prange(live, num_threads=nt, schedule="static"):
+            self._swap_in(slots[c], pairs, k)
+        free(slots)
 
     cdef void _swap_in(self, Py_ssize_t s, const Py_ssize_t* pairs,
                        Py_ssize_t k) noexcept nogil:
@@ -664,6 +693,13 @@ cdef class KernelCache:
         if distinct > self.split_team:
             self.split_team = <int>distinct
 
+    cdef bint splitting_pays(self) noexcept nogil:
+        """Whether the last split columns were measured faster than one thread (and columns
+        are not held on one thread now): the guard's verdict, read by work shared the same
+        way and too short to be measured on its own."""
+        return (self.n_threads > 1 and self.hold == 0 and self.par_ns > 0.0
+                and self.par_ns <= SPLIT_GAIN * self.ser_ns)
+
     cdef bint _split_now(self) noexcept nogil:
         """Whether the next eligible column is split: not while held on one thread after
         splits that did not pay, not for the one-thread references (the first, and every
@@ -759,9 +795,10 @@ cdef class KernelCache:
         """Swap permuted positions i and j (for tests)."""
         self.swap(i, j)
 
-    def swap_batch(self, pairs):
+    def swap_batch(self, pairs, bint split=False):
         """Swap the permuted positions of each row of ``pairs`` (k x 2), in order, the cached
-        columns' entries all at once, as the shrinking does (for tests)."""
+        columns' entries all at once, as the shrinking does, the columns shared among the
+        threads when ``split`` (for tests)."""
         cdef Py_ssize_t[:, ::1] p = np.ascontiguousarray(
             np.asarray(pairs, dtype=np.intp).reshape(-1, 2))
         cdef Py_ssize_t q
@@ -771,7 +808,7 @@ cdef class KernelCache:
             raise ValueError(f"positions must lie in [0, {self.n}).")
         for q in range(p.shape[0]):
             self.swap_index(p[q, 0], p[q, 1])
-        self.swap_entries(&p[0, 0], p.shape[0])
+        self.swap_entries(&p[0, 0], p.shape[0], split)
 
     def permutation(self):
         return np.asarray(self.perm).copy()

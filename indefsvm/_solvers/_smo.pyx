@@ -598,7 +598,7 @@ cdef class SMOSolver:
             t += 1
         # the cached columns' entries, all of this shrink's swaps at once (column by column)
         if self.n_swaps > 0:
-            self.kc.swap_entries(&self.swaps[0], self.n_swaps)
+            self.kc.swap_entries(&self.swaps[0], self.n_swaps, self.kc.splitting_pays())
         return 0
 
     cdef void _record(self) noexcept nogil:
