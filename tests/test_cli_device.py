@@ -113,3 +113,23 @@ def test_no_gpu_is_said_before_the_work_in_the_options_words(monkeypatch, capsys
     assert captured.err.startswith("indefsvm: error: --device cuda needs CuPy")
     assert "or use --device cpu" in captured.err and "device='" not in captured.err
     assert "search" not in captured.err  # nothing was computed before the refusal
+
+
+def test_fit_metric_on_the_device_searches_c_and_gamma_on_the_cpu(emulated, tmp_path, capsys):
+    # without -C and --gamma, fit --metric searches them with the SMO on the exact kernel of
+    # the distances (the CPU), then fits the landmark model on the device with the choice;
+    # the search once refused with "the SMO runs on the CPU: add --nystroem M", which was given
+    S, y = isvm.datasets.make_cbf(60, length=32, random_state=0)
+    path = tmp_path / "cbf.txt"
+    path.write_text("".join(f"{lab}," + ",".join(f"{v:.6g}" for v in s) + "\n"
+                            for s, lab in zip(S, y, strict=True)))
+    out = tmp_path / "m.skops"
+    assert main(["fit", str(path), "--metric", "dtw", "--nystroem", "20", "--cv", "0",
+                 "--device", "cuda", "--save", str(out), "--json"]) == 0
+    import json
+
+    summary = json.loads(capsys.readouterr().out)
+    model = isvm.load_model(out)
+    assert model.device == "cuda"
+    # the model is fitted with what the search chose
+    assert summary["search"]["C"] == model.C == summary["C"]

@@ -94,6 +94,8 @@ def test_bad_files_name_the_line(tmp_path, capsys, content, argv, match):
     (["--metric", "dtw", "--nystroem", "5", "--remedy", "shift"], "not one of NystroemSVC's"),
     (["--metric", "dtw", "--nystroem", "500"], "more than the 90 objects"),
     (["--window", "0.1"], "--window goes with --metric"),
+    # the model's own rule, said before the search of C and gamma (its line) and its work
+    (["--metric", "dtw", "--nystroem", "5", "--window", "2"], "--window must be"),
 ])
 def test_usage_mistakes_are_one_line(files, capsys, argv, match):
     d = files[0]

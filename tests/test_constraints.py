@@ -75,6 +75,16 @@ def test_a_value_out_of_range_is_refused_by_scikit_learn_before_fit(est, param, 
         _constraints.check_settings(est)
 
 
+def test_a_landmark_model_vouches_for_its_features_settings():
+    # the metric's parameters and D2KE's options are NystroemSVC's settings too: refused
+    # before any data are read, with the feature map's own words
+    with pytest.raises(ValueError, match="window must be None"):
+        _constraints.check_settings(isvm.NystroemSVC(metric="dtw", metric_params={"window": 2}))
+    with pytest.raises(ValueError, match="landmarks does not apply to features='d2ke'"):
+        _constraints.check_settings(isvm.NystroemSVC(metric="dtw", features="d2ke",
+                                                     landmarks="kmedoids++"))
+
+
 def test_the_rules_of_two_parameters_have_one_name():
     # gamma's sign by kernel (the SVM family), gamma of the linear distance form
     with pytest.raises(ValueError, match="gamma"):

@@ -42,6 +42,8 @@ def _cli_wording(message: str) -> str:
         return _OPTION_OF.get(name, "--" + name.replace("_", "-"))
 
     message = re.sub(r"The '(\w+)' parameter of \w+", option, message)
+    # the library's messages that start with a parameter's name (the distances' rules)
+    message = re.sub(r"^(window|weights) must be", r"--\1 must be", message)
     return message.replace("gamma=", "--gamma ")
 
 

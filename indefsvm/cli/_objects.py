@@ -88,6 +88,12 @@ def fit(args, search) -> int:
 
     # (the kernel is one of distances: the option defaults refused any other)
     check_options(args)
+    from ._models import _validated, model_of
+
+    # the model's options (the metric's parameters, the device) checked before the file is
+    # read and before the search, which fits other models; built again after it with the
+    # C and gamma it chose
+    _validated(model_of(args))
     kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
     X, y = read_objects(args.file, args.metric, args.label_column)
     from ._io import _check_class_weight
@@ -102,8 +108,6 @@ def fit(args, search) -> int:
         raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
                        f"{args.file}; give at most {n}.", EXIT_USAGE)
     args.search_result = search(args, X, y)  # said there, as fit's search is
-    from ._models import model_of
-
     model = model_of(args)
     _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: distances to "
                f"{args.nystroem} "

@@ -201,6 +201,9 @@ def search_objects(args, X, y) -> dict | None:
 
     shim = copy.copy(args)
     shim.metric, shim.nystroem, shim.distances = None, None, True
+    # the search's exact-kernel SVMs are the SMO's, on the CPU; --device is the landmark
+    # model's, fitted after it with the choice
+    shim.device = "cpu"
     shim.remedy = args.remedy or "krein"
     shim.explicit = list(getattr(args, "explicit", []))
     if args.features == "d2ke":

@@ -286,6 +286,9 @@ default="uniform"
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError("decision_function_shape must be 'ovr' or 'ovo'; got "
                              f"{self.decision_function_shape!r}.")
+        # the features' own rules (the metric's parameters, D2KE's options): said with the
+        # model's, before any data are read
+        self._feature_map()
 
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
