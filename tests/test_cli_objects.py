@@ -135,3 +135,14 @@ def test_the_linear_kind_has_no_gamma(files, capsys):
     assert main(["fit", str(d / "series.txt"), "--metric", "dtw", "--nystroem", "20",
                  "--kernel", "linear", "-C", "1", "--cv", "0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["gamma"] is None
+
+
+def test_a_file_of_one_class_is_refused_before_the_search(tmp_path, capsys):
+    S, _ = isvm.datasets.make_cbf(20, length=16, random_state=0)
+    path = tmp_path / "one.txt"
+    path.write_text("".join("7," + ",".join(f"{v:.6f}" for v in s) + "\n" for s in S))
+    assert main(["fit", str(path), "--metric", "dtw", "--nystroem", "5"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    # one line, the command line's own words (was scikit-learn's, after the search's line)
+    assert err == ["indefsvm: error: the labels hold one class only (7); a classifier needs "
+                   "two or more."]

@@ -72,9 +72,28 @@ def test_only_the_sample_block_is_computed():
     (dict(X=np.zeros((5, 3)), metric="dtw", n_landmarks=2), "n_landmarks must be"),
     (dict(X=np.zeros((5, 3)), metric="dtw", y=[0, 1]), "one label per object"),
     (dict(X=["a", "b", "c"], metric="dtw"), "strings"),
+    # labels of one class: refused, as check_kernel refuses them (matrix and objects alike)
+    (dict(X=np.random.default_rng(0).normal(size=(5, 3)), metric="dtw", y=[1] * 5),
+     r"one class only \(1\)"),
+    (dict(D=np.ones((4, 4)) - np.eye(4), y=["a"] * 4), r"one class only \(a\)"),
 ])
 def test_bad_calls(kwargs, match):
     with pytest.raises(ValueError, match=match):
         check_distances(**kwargs)
     with pytest.raises(ValueError, match="not both"):
         check_distances(np.zeros((3, 3)), X=np.zeros((3, 2)), metric="euclidean")
+
+
+def test_a_sample_of_one_class_says_why_no_class_mean_distance():
+    # two classes among the objects, one among the sampled ones: the class-mean distance is
+    # left out and the report says so (it was silently missing)
+    S, _ = isvm.datasets.make_cbf(40, length=16, random_state=0)
+    y = np.zeros(40, dtype=int)
+    idx = np.sort(np.random.default_rng(0).choice(40, size=10, replace=False))
+    y[np.setdiff1d(np.arange(40), idx)[0]] = 1  # the second class, outside the sample
+    rep = check_distances(X=S, y=y, metric="dtw", n_landmarks=10, random_state=0)
+    assert rep.n_sample == 10 and rep.class_mean_sqdist is None
+    assert rep.notes[0].startswith("The 10 sampled objects hold one class only")
+    both = check_distances(X=S, y=np.arange(40) % 2, metric="dtw", n_landmarks=10,
+                           random_state=0)
+    assert both.class_mean_sqdist is not None and "one class only" not in " ".join(both.notes)

@@ -96,14 +96,12 @@ def fit(args, search) -> int:
     _validated(model_of(args))
     kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
     X, y = read_objects(args.file, args.metric, args.label_column)
-    from ._io import _check_class_weight
+    from ._io import _check_class_weight, _check_classes
 
     _check_class_weight(args, y)
     n = len(y)
-    # said before the fit: the folds need every class
-    if args.cv > 1 and np.unique(y, return_counts=True)[1].min() < args.cv:
-        raise CLIError(f"--cv {args.cv} needs at least {args.cv} objects of every class; use "
-                       "fewer folds or --cv 0.", EXIT_USAGE)
+    # said before the fit: two classes or more, and the folds need every class
+    _check_classes(y, args.cv if args.cv > 1 else 0)
     if args.nystroem > n:
         raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
                        f"{args.file}; give at most {n}.", EXIT_USAGE)

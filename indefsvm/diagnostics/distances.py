@@ -129,6 +129,18 @@ def _gamma_grid(gammas, gamma0, n_gammas):
 
 
 @sized_by(0, "D", "X")
+def _labels(y, n: int):
+    """(y as an array, its classes): one label per object, two classes or more."""
+    y = np.asarray(y)
+    if y.shape != (n,):
+        raise ValueError(f"y has shape {y.shape}; it needs one label per object ({n},).")
+    classes = np.unique(y)
+    if classes.shape[0] < 2:
+        raise ValueError(f"y holds one class only ({classes[0]}); give two or more, or no "
+                         "labels.")
+    return y, classes
+
+
 def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
                     n_landmarks: int | None = None, n_jobs: int | None = None,
                     rtol: float | None = None, gammas=None, n_gammas: int = 13,
@@ -283,10 +295,7 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
         above = g
     cmd, pairs = None, None
     if y is not None:
-        y = np.asarray(y)
-        if y.shape != (n,):
-            raise ValueError(f"y has shape {y.shape}; it needs one label per object ({n},).")
-        classes = np.unique(y)
+        y, classes = _labels(y, n)
         if classes.shape[0] == 2:
             cmd = _class_mean_sqdist(S2, y == classes[1], y == classes[0])
         elif classes.shape[0] > 2:
@@ -360,11 +369,11 @@ def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport
         raise ValueError(f"n_landmarks must be a whole number from 3 to the {n} objects; got "
                          f"{m!r}.")
     if y is not None:
-        y = np.asarray(y)
-        if y.shape != (n,):
-            raise ValueError(f"y has shape {y.shape}; it needs one label per object ({n},).")
+        y, _ = _labels(y, n)
     rng = np.random.default_rng(kw["random_state"])
     idx = np.arange(n) if m == n else np.sort(rng.choice(n, size=m, replace=False))
+    # the class-mean distance needs two classes among the sampled objects
+    one_class = y is not None and np.unique(y[idx]).shape[0] < 2
     t0 = time.perf_counter()
     L = objs.take(idx)
     D = objs.distances(L, None, n_jobs=n_jobs)  # each pair once
@@ -372,8 +381,8 @@ def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport
                 time.perf_counter() - t0)
     # triples of the sample, with their interval (never "every triple": the sample is not
     # all the objects)
-    rep = check_distances(D, None if y is None else y[idx], triangle_exact_max=2 if m < n
-                          else 400, **kw)
+    rep = check_distances(D, None if y is None or one_class else y[idx],
+                          triangle_exact_max=2 if m < n else 400, **kw)
     if m < n:
         share, interval, count = _sampled_triangles(
             (D + D.T) / 2, kw["n_triangle_samples"], rng)
@@ -403,4 +412,7 @@ def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport
     rep.metric = metric if isinstance(metric, str) else getattr(metric, "__name__", "callable")
     rep.metric_params = dict(metric_params or {})
     rep.notes = distance_notes(rep)
+    if one_class:
+        rep.notes.insert(0, f"The {m} sampled objects hold one class only: no class-mean "
+                            "distance (raise n_landmarks to sample more objects).")
     return rep
