@@ -72,3 +72,15 @@ def test_more_channels_than_points_is_said():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         isvm.pairwise_distances(X.transpose(0, 2, 1), metric="dtw")  # no warning
+
+
+def test_a_landmark_model_says_the_layout_once():
+    # the collection says it when made; its blocks of distances do not say it again
+    S, y = isvm.datasets.make_cbf(40, length=16, random_state=0)
+    clf = isvm.NystroemSVC(metric="dtw", n_components=8, random_state=0).fit(S, y)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match="16 channels"):
+            clf.predict(S[:3, :, None])  # (3, 16, 1): read as 16 channels of one point
+    said = [w for w in seen if "channels and 1 points" in str(w.message)]
+    assert len(said) == 1

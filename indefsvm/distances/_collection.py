@@ -5,6 +5,7 @@ distances to those objects computed block by block (private)."""
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 
@@ -55,8 +56,13 @@ class Objects:
         once); a callable's bad value is reported with the object's index in the whole
         collection (``offset`` + its row) and the landmark's."""
         try:
-            return pairwise_distances(rows, landmarks, metric=self.metric, n_jobs=n_jobs,
-                                      **self.params)
+            with warnings.catch_warnings():
+                # the layout of a 3-D array was said once, when the collection was made;
+                # not again for every block of its rows
+                warnings.filterwarnings("ignore", message=r".* has shape .*: read as .* "
+                                        "channels", category=UserWarning)
+                return pairwise_distances(rows, landmarks, metric=self.metric,
+                                          n_jobs=n_jobs, **self.params)
         except ValueError as exc:
             m = re.search(r"for X\[(\d+)\] and [XY]\[(\d+)\]", str(exc))
             if m is None:
