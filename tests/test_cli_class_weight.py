@@ -67,3 +67,18 @@ def test_the_series_path_takes_the_weights(tmp_path):
     model = isvm.load_model(out)
     assert model.class_weight == {1: 2.0}
     np.testing.assert_allclose(model.class_weight_, [1.0, 2.0, 1.0])
+
+
+@pytest.mark.parametrize("extra", [[], ["--nystroem", "40"], ["--remedy", "krein"]])
+def test_the_weights_given_are_said_in_the_summary(capsys, extra):
+    # an option that changes the model is said with it, in text and JSON, on every path
+    import json
+
+    assert main(["fit", *HEART, *extra, "--class-weight", "1:5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["class_weight"] == {"1": 5.0}
+    assert main(["fit", *HEART, *extra, "--class-weight", "balanced", "--quiet"]) == 0
+    assert "class weight balanced (C x n / (n_classes n_c))" in capsys.readouterr().out
+    assert main(["fit", *HEART, *extra, "--class-weight", "1:5", "--quiet"]) == 0
+    assert "class weight 1: 5 (x C; others 1)" in capsys.readouterr().out
+    assert main(["fit", *HEART, *extra, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["class_weight"] is None

@@ -21,6 +21,35 @@ def test_an_unknown_option_is_named(capsys):
                  "--quiet"]) == 0
 
 
+
+@pytest.mark.parametrize("argv, said", [
+    # a short option the command lacks: its value was taken as FILE ("argument FILE: not
+    # allowed with argument --dataset"); named now, with what compare takes instead
+    (["compare", "--dataset", "heart", "-C", "10"],
+     "unrecognized option -C; this command searches C: give --C-grid with one value"),
+    (["check", "--dataset", "heart", "-C", "1"], "unrecognized option -C (see 'indefsvm check"),
+    (["fit", "--dataset", "heart", "-x"], "unrecognized option -x (see"),
+    # a long option near a known one
+    (["fit", "--dataset", "heart", "--gama", "0.1"], "unrecognized option --gama; did you "
+                                                     "mean --gamma?"),
+])
+def test_an_unknown_short_option_is_named_too(capsys, argv, said):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and said in err[0] and "FILE" not in err[0]
+
+
+def test_negative_numbers_and_attached_short_values_stay_values(capsys):
+    # -0.5, -1:2 and -C10 are values (or an option with its value), not unknown options
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "-C10", "--class-weight=-1:2", "--cv", "0",
+                 "--quiet", "--json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["C"] == 10.0
+
+
 @pytest.fixture
 def series_file(tmp_path):
     S, y = isvm.datasets.make_cbf(40, length=40, random_state=0)

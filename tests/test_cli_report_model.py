@@ -155,3 +155,27 @@ def test_report_remedy_reports_the_fixed_model(tmp_path, heart, capsys):
     # the unfixed kernel's SVM is another model
     plain = isvm.sanity_report(isvm.IndefiniteSVC(kernel="precomputed", C=1).fit(K, y), K, y)
     assert plain.wMw != pytest.approx(ref.wMw, rel=1e-3)
+
+
+def test_out_ending_in_html_is_the_page_itself(tmp_path, heart, capsys):
+    # `--out page.html` wrote a folder named page.html with the page inside; a name ending
+    # in .html is now the page, anything else stays a folder
+    _, _, data = heart
+    common = [str(data), "--kernel", "sigmoid", "--gamma", "0.01", "--coef0", "-0.5", "-C",
+              "10", "--cv", "0", "--quiet"]
+    page = tmp_path / "page.html"
+    assert main(["report", *common, "--out", str(page)]) == 0
+    assert page.is_file() and "Sanity report" in page.read_text()
+    assert f"HTML report written to {page}" in capsys.readouterr().out
+    folder = tmp_path / "pages"
+    assert main(["report", *common, "--out", str(folder)]) == 0
+    assert [p.name for p in folder.iterdir()] == ["indefsvm-report-heart.svm-sigmoid.html"]
+    page = tmp_path / "cmp.HTML"
+    assert main(["compare", str(data), "--kernel", "sigmoid", "--gamma", "0.01", "--coef0",
+                 "-0.5", "--quiet", "--out", str(page)]) == 0
+    assert page.is_file() and "<html" in page.read_text().lower()
+    # a file that is not a page: refused before the work, saying both forms
+    capsys.readouterr()
+    assert main(["report", *common, "--out", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "is a file; give a folder, or a file name ending in .html" in err

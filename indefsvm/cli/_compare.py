@@ -32,9 +32,10 @@ from ._io import (
     _atomic_write,
     _check_classes,
     _check_output_file,
-    _check_output_folder,
     _load,
     _read_matrix,
+    check_page_out,
+    page_path,
 )
 from ._models import _distance_kernel
 from ._progress import _LogBar, _say
@@ -45,7 +46,8 @@ def run(args) -> int:
     from ..remedies import compare_remedies
 
     if args.out:
-        _check_output_folder(args.out, "--out")  # before the work, not after it
+        # before the work, not after it
+        check_page_out(args.out, "--out", (args.file, getattr(args, "labels", None)))
     if args.save:
         if not args.search:
             raise CLIError("--save keeps the model the search chose and refitted: add "
@@ -232,10 +234,9 @@ def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -
     """The HTML page of ``compare`` (and ``compare --search``) in ``--out``."""
     from ._html import write_compare_html
 
-    os.makedirs(args.out, exist_ok=True)
     kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
               else "precomputed" if precomputed else args.kernel)
-    path = os.path.join(args.out, f"indefsvm-{stem}-{os.path.basename(desc)}-{kernel}.html")
+    path = page_path(args.out, f"indefsvm-{stem}-{os.path.basename(desc)}-{kernel}.html")
     _atomic_write(path, lambda tmp: write_compare_html(
         tmp, title=f"indefsvm: remedies {verb} on {os.path.basename(desc)}",
         comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel {kernel}"))
@@ -408,7 +409,8 @@ def add_parser(sub) -> None:
     compare.add_argument("--save", metavar="MODEL",
                          help="with --search: save the chosen model, refitted on all the data "
                               "(a .skops file for 'indefsvm predict')")
-    compare.add_argument("--out", help="also write an HTML page with a figure to this folder")
+    compare.add_argument("--out", help="also write an HTML page with a figure to this folder, "
+                         "or to this file when it ends in .html")
     obj = compare.add_argument_group(
         "series and strings",
         "FILE holds one series or string per line with its label (the layout of fit "

@@ -65,10 +65,26 @@ def numbers(params: dict) -> dict:
                 and not isinstance(v, bool) else v) for k, v in params.items()}
 
 
+def _label(value) -> str:
+    """A class label as the user wrote it (2, not 2.0)."""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def class_weight_of(args):
+    """--class-weight as the summary says it: None, "balanced", or {label: weight}."""
+    weights = getattr(args, "class_weight", None)
+    if isinstance(weights, dict):
+        return {_label(k): float(v) for k, v in weights.items()}
+    return weights
+
+
 def summary_of(args, fields: dict, *, seconds: float, train_acc: float,
                messages: list) -> dict:
     """The summary of a fit: its path's own ``fields``, then the keys every path has."""
-    return {**fields, "fit_seconds": seconds, "training_accuracy": float(train_acc),
+    return {**fields, "class_weight": class_weight_of(args),
+            "fit_seconds": seconds, "training_accuracy": float(train_acc),
             "cv_folds": args.cv, "cv_accuracy_mean": None, "cv_accuracy_std": None,
             "model_file": args.save, "warnings": list(messages)}
 
@@ -78,6 +94,12 @@ def finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) -> 
     the cross-validation and its line, then the warnings."""
     if not args.json:
         print_head()
+        weights = summary.get("class_weight")
+        if weights is not None:
+            # given, so said: C of each class (LIBSVM's -wi)
+            print("class weight " + (
+                "balanced (C x n / (n_classes n_c))" if weights == "balanced" else
+                ", ".join(f"{k}: {v:g}" for k, v in weights.items()) + " (x C; others 1)"))
         print(f"fit time    {seconds:.3f} s")
         print(f"training accuracy  {100 * train_acc:.2f} %")
         if args.save:

@@ -284,10 +284,37 @@ def _check_writable(folder: str, option: str, given: str) -> None:
     os.remove(tmp)
 
 
+#: an --out of an HTML page that ends so is the page itself (not a folder to make)
+HTML_SUFFIXES = (".html", ".htm")
+
+
+def _is_page(out: str) -> bool:
+    return out.lower().endswith(HTML_SUFFIXES) and not os.path.isdir(out)
+
+
+def check_page_out(out: str, option: str, inputs=()) -> None:
+    """``--out`` of an HTML page, checked before the work: a name ending in .html or .htm
+    (and not an existing folder) is the page's file; anything else a folder, made if
+    missing, that the page goes into under its own name."""
+    if _is_page(out):
+        _check_output_file(out, option, inputs)
+    else:
+        _check_output_folder(out, option)
+
+
+def page_path(out: str, name: str) -> str:
+    """Where the page ``name`` is written for ``--out out`` (see :func:`check_page_out`)."""
+    if _is_page(out):
+        return out
+    os.makedirs(out, exist_ok=True)  # the folder only: its parent exists
+    return os.path.join(out, name)
+
+
 def _check_output_folder(folder: str, option: str) -> None:
     """An output folder: made later if missing (its parent must exist), writable."""
     if os.path.exists(folder) and not os.path.isdir(folder):
-        raise CLIError(f"{option} {folder}: is a file; give a folder.", EXIT_USAGE)
+        raise CLIError(f"{option} {folder}: is a file; give a folder, or a file name ending "
+                       "in .html for the page itself.", EXIT_USAGE)
     parent = os.path.dirname(os.path.abspath(folder))
     if not os.path.isdir(parent):
         raise CLIError(f"{option} {folder}: the folder {parent} does not exist; create it "

@@ -77,13 +77,27 @@ def _refuse_unknown_options(parser, argv: list) -> None:
     command = next((a for a in argv if not a.startswith("-")), None)
     if sub is None or command not in sub.choices:
         return  # argparse's own message (an unknown command, --help, --version)
+    import difflib
+
     known = sub.choices[command]._option_string_actions
     for token in argv[argv.index(command) + 1:]:
         if token == "--":
             break
         name = token.split("=", 1)[0]
-        if name.startswith("--") and len(name) > 2 and not any(
-                option.startswith(name) for option in known):
-            raise CLIError(f"unrecognized option {name} (see 'indefsvm {command} --help')",
-                           EXIT_USAGE)
+        if name.startswith("--") and len(name) > 2:
+            unknown = not any(option.startswith(name) for option in known)
+        else:
+            # a short option (-C, or -C10 with its value): not a negative number, not "-"
+            name = token[:2]
+            unknown = (len(token) > 1 and token[0] == "-" and token[1].isalpha()
+                       and name not in known)
+        if unknown:
+            hint = ("; this command searches C: give --C-grid with one value (e.g. "
+                    "--C-grid 10)" if name == "-C" and "--C-grid" in known else "")
+            close = difflib.get_close_matches(name, [o for o in known if o.startswith("--")],
+                                              n=1, cutoff=0.6)
+            if close and not hint:
+                hint = f"; did you mean {close[0]}?"
+            raise CLIError(f"unrecognized option {name}{hint} (see 'indefsvm {command} "
+                           "--help')", EXIT_USAGE)
 

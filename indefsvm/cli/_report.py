@@ -17,7 +17,14 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_class_weight, _check_classes, _check_output_folder, _load
+from ._io import (
+    _atomic_write,
+    _check_class_weight,
+    _check_classes,
+    _load,
+    check_page_out,
+    page_path,
+)
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
 from ._size import refuse_too_big
 
@@ -28,7 +35,7 @@ def run(args) -> int:
     from ._html import write_html
 
     # as --save: the folder itself may be new, its parent must exist (no tree is made)
-    _check_output_folder(args.out, "--out")
+    check_page_out(args.out, "--out", (args.file, args.data, args.labels))
     if args.data is not None:
         return _run_model(args)
     if args.cv is None:
@@ -91,13 +98,11 @@ def run(args) -> int:
     print(accuracy)
     for w in caught:
         print(f"warning: {w.message}")
-    os.makedirs(args.out, exist_ok=True)  # the folder only: its parent exists
     name = os.path.basename(desc)
-    path = os.path.join(args.out, f"indefsvm-report-{name}-{kernel}.html")
+    path = page_path(args.out, f"indefsvm-report-{name}-{kernel}"
+                     + ("" if args.remedy is None else f"-{args.remedy}") + ".html")
     shape = (f"{X.shape[0]} x {X.shape[0]} kernel matrix" if precomputed
              else f"{X.shape[0]} samples, {X.shape[1]} features")
-    if args.remedy is not None:
-        path = path[:-5] + f"-{args.remedy}.html"
     text = f"data {desc}: {shape}; {described}; {accuracy}"
     _atomic_write(path, lambda tmp: write_html(
         tmp, title=f"indefsvm report: {name}, {kernel} kernel", kernel_report=kernel_report,
@@ -166,9 +171,8 @@ def _run_model(args) -> int:
     print(sanity)
     print()
     print(f"training accuracy {100 * train_acc:.2f} %")
-    os.makedirs(args.out, exist_ok=True)
     stem = os.path.splitext(os.path.basename(args.file))[0]
-    path = os.path.join(args.out, f"indefsvm-report-{stem}.html")
+    path = page_path(args.out, f"indefsvm-report-{stem}.html")
     text = (f"model {args.file} ({steps}) on its training data {args.data}: {len(y)} "
             f"samples; training accuracy {100 * train_acc:.2f} %")
     _atomic_write(path, lambda tmp: write_html(
@@ -193,7 +197,8 @@ def add_parser(sub) -> None:
                         help="fit on a fixed kernel and report that model (clip, flip, ... "
                              "as fit --remedy: a whole kernel or --distances; krein also "
                              "on features)")
-    report.add_argument("--out", default=".", help="folder for the HTML file (default: .)")
+    report.add_argument("--out", default=".", help="folder for the HTML file (default: .), "
+                        "or the file itself when it ends in .html")
     report.add_argument("--cv", type=_positive_int, default=None,
                         help="cross-validation folds of the accuracy (default 5; 0: none)")
     _common(report)
