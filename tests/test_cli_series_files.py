@@ -137,3 +137,29 @@ def test_the_readers_speak_as_a_library_outside_the_command_line(tmp_path):
         assert list(read_labels(str(many), 30)) == list(range(30))
     with pytest.raises(DataFileError, match="no such labels file"):
         read_labels(str(tmp_path / "absent.txt"), 3)
+
+
+def test_a_series_or_strings_file_without_metric_says_the_option(tmp_path, capsys):
+    # the UCR layout (label, then values) read as a headerless table, and a file of strings
+    # whose first row reads as a header: the error names --metric beside --label-column
+    from indefsvm.cli import main
+
+    S, y = isvm.datasets.make_cbf(12, length=16, random_state=0)
+    series = tmp_path / "series.txt"
+    series.write_text("".join(f"{lab}," + ",".join(f"{v:.4f}" for v in s) + "\n"
+                              for s, lab in zip(S, y, strict=True)))
+    assert main(["fit", str(series)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--label-column INDEX" in err[0]
+    assert "add --metric dtw --nystroem M" in err[0]
+    words, labels = isvm.datasets.make_motif_strings(12, random_state=0)
+    strings = tmp_path / "strings.tsv"
+    strings.write_text("".join(f"{lab}\t{w}\n" for w, lab in zip(words, labels, strict=True)))
+    assert main(["fit", str(strings)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "add --metric levenshtein --nystroem M" in err[0]
+    # a header of names (no numbers) is a header: no strings hint
+    named = tmp_path / "named.csv"
+    named.write_text("a,b\n1,2\n3,4\n")
+    assert main(["fit", str(named)]) == 1
+    assert "levenshtein" not in capsys.readouterr().err

@@ -112,15 +112,24 @@ def read_matrix_text(path: str, delimiter: str | None) -> np.ndarray:
 def _column_index(spec, header, ncol: int, path: str) -> int:
     if spec is None:
         if header is None:
+            # the UCR layout (a label, then the series' values) reads as such a table: the
+            # user who forgot --metric is told it too
             raise DataFileError(path, None, "has no header row, so its label column cannot "
                                 "be found by name: give --label-column INDEX (0 is the first "
-                                "column, -1 the last).")
+                                "column, -1 the last). If its rows are series to compare by "
+                                "DTW, label first: add --metric dtw --nystroem M.")
         for k, name in enumerate(header):
             if name.lower() in LABEL_NAMES:
                 return k
+        # a first row with numbers in it is data, not a header: strings with their labels
+        data_like = any(is_number(h) for h in header)
         raise DataFileError(path, None, f"has no column named {' / '.join(LABEL_NAMES)}: "
                             f"name the label column with --label-column (columns: "
-                            f"{', '.join(header[:8])}{', ...' if len(header) > 8 else ''}).")
+                            f"{', '.join(header[:8])}{', ...' if len(header) > 8 else ''})."
+                            + (" Its first row holds numbers, so it may be data, not a "
+                               "header; if its rows are strings to compare by edit distance, "
+                               "with their labels: add --metric levenshtein --nystroem M."
+                               if data_like else ""))
     text = str(spec)
     if text.lstrip("-").isdigit():
         k = int(text)
