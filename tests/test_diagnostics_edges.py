@@ -189,6 +189,23 @@ def test_dual_reports_refuse_other_data():
         sanity_report(svr, X, t[:49])
 
 
+@pytest.mark.parametrize("est", [
+    isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5),
+    isvm.IndefiniteNuSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, nu=0.3),
+])
+def test_a_classifier_report_refuses_labels_that_are_not_the_training_ones(est):
+    # reversed labels are all of the pair's two classes: the report once checked the dual
+    # with them and called the converged solution no stationary point (KKT gap 3.1)
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    model = est.fit(X, y)
+    assert sanity_report(model, X, y).is_stationary
+    with pytest.raises(ValueError, match=r"y must be the training labels of the model: sample "
+                       r"\d+ is a support vector of class -?1 in the model, and y gives it"):
+        sanity_report(model, X, y[::-1])
+    # the same labels in another container or dtype are the training labels
+    assert sanity_report(model, X, list(y)).is_stationary
+
+
 def test_pairwise_report_prints_every_pair():
     rng = np.random.default_rng(5)
     X = rng.standard_normal((60, 2))

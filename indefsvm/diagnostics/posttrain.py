@@ -495,7 +495,9 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     -----
     Classifiers: the report of the C-SVC dual (2) of Lin & Lin (2003) with the model's
     per-sample bounds ``C_i``; for nu-SVC, of the equivalent C-SVC solution ``alpha / r``
-    with bounds ``C_i / r`` (Chang & Lin 2001). ``w'Mw`` is Haasdonk's (2005) convex-hull
+    with bounds ``C_i / r`` (Chang & Lin 2001), checked at ``2 tol / r``: the nu-SVC stops
+    when each class's own gap is at most ``tol``, which bounds the equivalent C-SVC's gap
+    by ``2 tol / r``, not ``tol / r``. ``w'Mw`` is Haasdonk's (2005) convex-hull
     criterion. SVR and one-class: :class:`DualSanityReport`, whose ``w'Mw`` is the
     pseudo-Euclidean norm of the weight vector (its reading is stated in the report).
 
