@@ -47,11 +47,17 @@ def test_fit_nystroem_on_the_device_saves_a_model_that_predicts_on_the_cpu(
     assert np.mean(on_cpu == ref) >= 0.99
 
 
-def test_fit_metric_dtw_on_the_device(emulated, tmp_path, capsys):
+def _cbf_file(tmp_path):
+    """60 CBF series of length 32, one per line with the label first."""
     S, y = isvm.datasets.make_cbf(60, length=32, random_state=0)
     path = tmp_path / "cbf.txt"
     path.write_text("".join(f"{lab}," + ",".join(f"{v:.6g}" for v in s) + "\n"
                             for s, lab in zip(S, y, strict=True)))
+    return path
+
+
+def test_fit_metric_dtw_on_the_device(emulated, tmp_path, capsys):
+    path = _cbf_file(tmp_path)
     out = tmp_path / "m.skops"
     assert main(["fit", str(path), "--metric", "dtw", "--window", "0.1", "--nystroem", "20",
                  "-C", "1", "--gamma", "0.01", "--cv", "0", "--quiet", "--device", "cuda",
@@ -119,10 +125,7 @@ def test_fit_metric_on_the_device_searches_c_and_gamma_on_the_cpu(emulated, tmp_
     # without -C and --gamma, fit --metric searches them with the SMO on the exact kernel of
     # the distances (the CPU), then fits the landmark model on the device with the choice;
     # the search once refused with "the SMO runs on the CPU: add --nystroem M", which was given
-    S, y = isvm.datasets.make_cbf(60, length=32, random_state=0)
-    path = tmp_path / "cbf.txt"
-    path.write_text("".join(f"{lab}," + ",".join(f"{v:.6g}" for v in s) + "\n"
-                            for s, lab in zip(S, y, strict=True)))
+    path = _cbf_file(tmp_path)
     out = tmp_path / "m.skops"
     assert main(["fit", str(path), "--metric", "dtw", "--nystroem", "20", "--cv", "0",
                  "--device", "cuda", "--save", str(out), "--json"]) == 0
