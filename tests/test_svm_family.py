@@ -262,3 +262,20 @@ def test_sanity_reports_of_the_family(heart):
     assert rep.bounded_ratio <= 0.2 + 1e-12  # nu bounds the fraction at the bound
     with pytest.raises(ValueError, match="needs a fitted"):
         isvm.sanity_report(isvm.KernelLogisticRegression().fit(X, y), X, y)
+
+
+def test_kernel_rows_of_the_wrong_width_say_what_the_columns_are():
+    # scikit-learn's words first (its tests match them), then what a precomputed kernel's
+    # test rows are
+    import re
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    model = isvm.IndefiniteSVC(kernel="precomputed").fit(K, y)
+    with pytest.raises(ValueError, match=re.escape(
+            "X has 10 features, but IndefiniteSVC is expecting 270 features as input: kernel "
+            "rows (n_samples, 270), one column per training sample.")):
+        model.predict(K[:, :10])
+    # vectors keep scikit-learn's message as it is
+    with pytest.raises(ValueError, match=r"expecting 13 features as input\.$"):
+        isvm.IndefiniteSVC().fit(X, y).predict(X[:, :10])

@@ -225,8 +225,16 @@ class SVMBase(PairwiseInput, BaseEstimator):
         check_is_fitted(self, msg=self._not_fitted_message())
         if callable(self.kernel):
             return X
-        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64,
-                          order="C", accept_large_sparse=False)
+        try:
+            X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64,
+                              order="C", accept_large_sparse=False)
+        except ValueError as exc:
+            if self.kernel != "precomputed" or "is expecting" not in str(exc):
+                raise
+            # scikit-learn's wording, then what the columns of a precomputed kernel are
+            raise ValueError(f"{str(exc).rstrip('.')}: kernel rows (n_samples, "
+                             f"{self.shape_fit_[0]}), one column per training sample.") \
+                from None
         if sp.issparse(X) and self.kernel == "precomputed":
             raise TypeError("Sparse precomputed kernels are not supported.")
         if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
