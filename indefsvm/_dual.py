@@ -59,3 +59,38 @@ def check_training_labels(y, n: int, model: str) -> np.ndarray:
     if y.shape[0] != n:
         raise ValueError(f"y has {y.shape[0]} entries for {n} training samples.")
     return y
+
+
+def label_digest(codes) -> str:
+    """A digest of the training labels (their class codes 0 .. k-1, in sample order), kept
+    at fit so that the report can tell labels that are not the training ones."""
+    import hashlib
+
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    return hashlib.blake2b(codes.tobytes(), digest_size=16).hexdigest()
+
+
+def check_label_digest(model, y) -> None:
+    """``y`` is the model's training labels, by the digest fit kept (``_label_digest``; a
+    model saved before it was kept is not checked)."""
+    digest = getattr(model, "_label_digest", None)
+    if digest is None:
+        return
+    from ._validation import plain_label
+
+    classes = model.classes_
+    y = np.asarray(y)
+    try:
+        codes = np.searchsorted(classes, y)
+        inside = (codes < classes.shape[0]) & (
+            classes[np.minimum(codes, classes.shape[0] - 1)] == y)
+    except TypeError:  # labels of another kind (words against numbers)
+        codes, inside = None, np.zeros(y.shape[0], dtype=bool)
+    if not np.all(inside):
+        bad = int(np.flatnonzero(~inside)[0])
+        raise ValueError(f"y must be the training labels of the model: y[{bad}] = "
+                         f"{plain_label(y[bad])!r} is not one of its classes.")
+    if label_digest(codes) != digest:
+        raise ValueError("y must be the training labels of the model: these differ from the "
+                         "labels it was fitted on (same length and classes, another order "
+                         "or other values).")

@@ -488,6 +488,15 @@ def test_sanity_report_multiclass_and_refusals():
         isvm.sanity_report(clf, X)
     with pytest.raises(ValueError, match="fitted NystroemSVC"):
         isvm.sanity_report(NystroemSVC(), X, y)
+    # labels that are not the training ones: refused (same length and classes, another
+    # order; a class the model lacks; words against numbers), the same ones in a list kept
+    with pytest.raises(ValueError, match="differ from the labels it was fitted on"):
+        isvm.sanity_report(clf, X, y[::-1])
+    with pytest.raises(ValueError, match=r"y\[0\] = 7 is not one of its classes"):
+        isvm.sanity_report(clf, X, np.r_[7, y[1:]])
+    with pytest.raises(ValueError, match="is not one of its classes"):
+        isvm.sanity_report(clf, X, np.array(["a"] * len(y)))
+    assert len(isvm.sanity_report(clf, X, list(y)).problems) == 3
 
 
 # ---- Ctrl-C ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from .. import _constraints as _c
 from .._device import DEVICES, is_device_array, resolve_device, to_numpy
 from .._device._blocks import check_device_kernel
-from .._dual import DualProblems, check_training_labels
+from .._dual import DualProblems, check_label_digest, check_training_labels, label_digest
 from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
 from .._remedies import landmark_options
@@ -446,6 +446,7 @@ default="uniform"
         self.converged_ = converged
         self._pair_converged = done
         self._alphas = alphas
+        self._label_digest = label_digest(y_idx)  # the report tells other labels by it
         self._rows = rows
         self._bounds = [self.C * w[idx] for idx in rows]
         # each one-vs-one problem's solution, for people and reports (the command line's
@@ -673,6 +674,7 @@ default="uniform"
             raise ValueError(f"X must be the training data of the model ({self.n_train_} "
                              f"samples); got {Z.shape[0]}.")
         y = check_training_labels(y, Z.shape[0], "NystroemSVC")
+        check_label_digest(self, y)
         problems = []
         for k, ((a, b, pos), rows, alpha, C) in enumerate(zip(self._pairs, self._rows,
                                                               self._alphas, self._bounds,
