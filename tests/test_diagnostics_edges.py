@@ -202,6 +202,12 @@ def test_a_classifier_report_refuses_labels_that_are_not_the_training_ones(est):
     with pytest.raises(ValueError, match=r"y must be the training labels of the model: sample "
                        r"\d+ is a support vector of class -?1 in the model, and y gives it"):
         sanity_report(model, X, y[::-1])
+    # one label flipped at a sample that is no support vector: the digest fit kept tells it
+    flipped = y.copy()
+    other = np.setdiff1d(np.arange(len(y)), model.support_)[0]
+    flipped[other] = -flipped[other]
+    with pytest.raises(ValueError, match="differ from the labels it was fitted on"):
+        sanity_report(model, X, flipped)
     # the same labels in another container or dtype are the training labels
     assert sanity_report(model, X, list(y)).is_stationary
 

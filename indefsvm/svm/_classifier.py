@@ -11,6 +11,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .. import _constraints as _c
+from .._dual import label_digest
 from .._logging import solver_progress
 from ._base import SVMBase
 from ._dual import classifier_problems
@@ -97,6 +98,7 @@ class _ClassifierBase(OvOVotes, ClassifierMixin, SVMBase):
         self._store_support(data, support)
         self.intercept_ = np.asarray(intercepts, dtype=np.float64)
         self._sv_class = y_idx[support]
+        self._label_digest = label_digest(y_idx)  # the report tells other labels by it
         self._pair_members = [idx for _, _, _, idx in members]
         # LIBSVM's internal layout (what SVC keeps as _dual_coef_ / _intercept_): for two
         # classes LIBSVM's +1 is classes_[0], so both are negated

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dual import DualProblems, check_training_labels
+from .._dual import DualProblems, check_label_digest, check_training_labels
 from .._validation import check_kernel_matrix, plain_label
 from ..kernels import kernel_matrix
 
@@ -68,6 +68,9 @@ def classifier_problems(model, X, y, tol) -> DualProblems:
                 f"of class {plain_label(sv_labels[differ[0]])!r} in the model, and y gives it "
                 f"{plain_label(y[i])!r} "
                 f"({differ.size} of the {sv_labels.size} support vectors differ).")
+    # the other samples' labels, by the digest fit kept (models saved before it: the
+    # support vectors' check above only)
+    check_label_digest(model, y)
     if getattr(model, "solver", "smo") == "lsvm":
         raise ValueError(
             "sanity_report checks the box-constrained SVM dual (2); a model fitted with "
