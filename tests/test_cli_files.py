@@ -151,9 +151,9 @@ def test_a_symbolic_link_output_writes_its_target(data, tmp_path):
 
 
 def test_fifo_without_reader_refused_before_the_work(data, tmp_path, capsys, monkeypatch):
-    from indefsvm.cli import _io
+    from indefsvm import _files
 
-    monkeypatch.setattr(_io, "FIFO_WAIT", 0.3)  # the time given to a reader to appear
+    monkeypatch.setattr(_files, "FIFO_WAIT", 0.3)  # the time given to a reader to appear
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     assert _fit(data, fifo) == 2

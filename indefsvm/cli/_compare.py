@@ -7,6 +7,7 @@ import os
 
 import numpy as np
 
+from .._files import atomic_write, check_output_file, check_page_out, page_path
 from ..exceptions import DataFileError
 from ._args import (
     DISTANCE_KINDS,
@@ -28,15 +29,7 @@ from ._compare_objects import (
     objects_model,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import (
-    _atomic_write,
-    _check_classes,
-    _check_output_file,
-    _load,
-    _read_matrix,
-    check_page_out,
-    page_path,
-)
+from ._io import _check_classes, _load, _read_matrix
 from ._models import _distance_kernel
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
@@ -53,7 +46,7 @@ def run(args) -> int:
             raise CLIError("--save keeps the model the search chose and refitted: add "
                            "--search (a plain comparison refits nothing; it prints the fit "
                            "command of its recommendation).", EXIT_USAGE)
-        _check_output_file(args.save, "--save", (args.file, args.labels))
+        check_output_file(args.save, "--save", (args.file, args.labels))
     if args.metric is not None:
         if args.save and args.methods is not None and not any(
                 m in landmark_remedies() for m in args.methods):
@@ -237,7 +230,7 @@ def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -
     kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
               else "precomputed" if precomputed else args.kernel)
     path = page_path(args.out, f"indefsvm-{stem}-{os.path.basename(desc)}-{kernel}.html")
-    _atomic_write(path, lambda tmp: write_compare_html(
+    atomic_write(path, lambda tmp: write_compare_html(
         tmp, title=f"indefsvm: remedies {verb} on {os.path.basename(desc)}",
         comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel {kernel}"))
     if not args.json:
@@ -316,7 +309,7 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
                                             or stand_in is not None):
         import skops.io as sio
 
-        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+        atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
         saved = args.save
     if args.json:
         print(json.dumps({**cmp.to_dict(), "best_method": search.best_method_,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._files import OutputFileError
 from ..exceptions import DataFileError, UnboundedObjectiveError
 
 EXIT_DATA = 1
@@ -53,6 +54,9 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
         return str(exc), exc.code
     if isinstance(exc, (DataFileError, UnboundedObjectiveError)):
         return str(exc), EXIT_DATA
+    if isinstance(exc, OutputFileError):
+        # a name that cannot be an output is a usage error; a write the system refused not
+        return str(exc), EXIT_USAGE if exc.usage else EXIT_DATA
     if type(exc).__name__ == "DeviceError":
         # no CuPy or no GPU: the library's words, with the command line's option
         text = str(exc).replace("device='cuda'", "--device cuda").replace(

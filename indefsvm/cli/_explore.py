@@ -7,10 +7,11 @@ import os
 
 import numpy as np
 
+from .._files import atomic_write, check_output_file
 from .._remedies import drawn_options
 from ._args import KERNEL_NAMES, _add_data_args, _common, _float_list, _positive_int
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_output_file, _load
+from ._io import _load
 from ._progress import _LogBar, _say
 
 #: the data when none is given: two interleaved half moons in the plane (every panel of the
@@ -111,7 +112,7 @@ def run(args) -> int:
     if not os.path.isdir(folder):
         raise CLIError(f"--out {out}: the folder {folder} does not exist; create it first.",
                        EXIT_USAGE)
-    _check_output_file(out, "--out", (getattr(args, "file", None),
+    check_output_file(out, "--out", (getattr(args, "file", None),
                                       getattr(args, "labels", None)))
     given = args.explore_kernel
     if given is not None and args.distances:
@@ -152,7 +153,7 @@ def run(args) -> int:
                      title=args.title or f"{kernel} kernel on {os.path.basename(desc)}: the "
                                          "geometry of the SVM")
     page = ex.to_html()
-    _atomic_write(out, lambda tmp: open(tmp, "w", encoding="utf-8").write(page))
+    atomic_write(out, lambda tmp: open(tmp, "w", encoding="utf-8").write(page))
     counts = {}
     for f in ex.to_dict()["frames"]:
         counts[f["sanity_verdict"]] = counts.get(f["sanity_verdict"], 0) + 1

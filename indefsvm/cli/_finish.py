@@ -14,8 +14,8 @@ import warnings
 
 import numpy as np
 
+from .._files import atomic_write
 from . import _models
-from ._io import _atomic_write
 
 __all__ = ["finish", "fit_saved", "numbers", "save", "summary_of"]
 
@@ -25,7 +25,7 @@ def save(args, model) -> None:
     if args.save:
         import skops.io as sio
 
-        _atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
+        atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
 
 
 def fit_saved(args, model, X, y, *, bar=None, loud=None, always=None, keep=None):

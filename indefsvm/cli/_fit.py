@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 
+from .._files import check_output_file
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
@@ -17,7 +18,7 @@ from ._args import (
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
-from ._io import _check_class_weight, _check_classes, _check_output_file, _load
+from ._io import _check_class_weight, _check_classes, _load
 from ._models import _estimator, _fitted_params, _svc
 from ._progress import _LogBar
 from ._size import refuse_too_big
@@ -27,7 +28,7 @@ from ._tune import describe, search_objects, tune
 def run(args) -> int:
 
     if args.save:
-        _check_output_file(args.save, "--save", (args.file, args.labels))
+        check_output_file(args.save, "--save", (args.file, args.labels))
     # -C left out: chosen by the search below (the placeholder only checks the options)
     args.C_given = args.C is not None
     if args.C is None:

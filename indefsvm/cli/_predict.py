@@ -6,10 +6,11 @@ import sys
 
 import numpy as np
 
+from .._files import atomic_write, check_output_file
 from ..exceptions import DataFileError
 from ._args import _add_device, _common
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _atomic_write, _check_output_file, _check_path, _read_labels, _read_matrix
+from ._io import _check_path, _read_labels, _read_matrix
 from ._modelfile import _load_model, model_input, placed
 from ._progress import _say
 
@@ -17,7 +18,7 @@ from ._progress import _say
 def run(args) -> int:
 
     if args.out:
-        _check_output_file(args.out, "--out", (args.model, args.data, args.labels))
+        check_output_file(args.out, "--out", (args.model, args.data, args.labels))
     model = placed(_load_model(args.model), args.device, args.model)
     if args.probability:
         # said before the data are read: the option and the model do not go together
@@ -44,7 +45,7 @@ def run(args) -> int:
         def write(tmp):
             with open(tmp, "w", encoding="utf-8") as fh:
                 fh.write(text)
-        _atomic_write(args.out, write)
+        atomic_write(args.out, write)
     else:
         sys.stdout.write(text)
     if y is not None and hasattr(model, "classes_"):

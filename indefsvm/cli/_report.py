@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from .._files import atomic_write, check_page_out, page_path
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
@@ -17,14 +18,7 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import (
-    _atomic_write,
-    _check_class_weight,
-    _check_classes,
-    _load,
-    check_page_out,
-    page_path,
-)
+from ._io import _check_class_weight, _check_classes, _load
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
 from ._size import refuse_too_big
 
@@ -104,7 +98,7 @@ def run(args) -> int:
     shape = (f"{X.shape[0]} x {X.shape[0]} kernel matrix" if precomputed
              else f"{X.shape[0]} samples, {X.shape[1]} features")
     text = f"data {desc}: {shape}; {described}; {accuracy}"
-    _atomic_write(path, lambda tmp: write_html(
+    atomic_write(path, lambda tmp: write_html(
         tmp, title=f"indefsvm report: {name}, {kernel} kernel", kernel_report=kernel_report,
         model=_solver(model), sanity=sanity, data_desc=text, distance_report=distance_report))
     print(f"\nHTML report written to {path}")
@@ -175,7 +169,7 @@ def _run_model(args) -> int:
     path = page_path(args.out, f"indefsvm-report-{stem}.html")
     text = (f"model {args.file} ({steps}) on its training data {args.data}: {len(y)} "
             f"samples; training accuracy {100 * train_acc:.2f} %")
-    _atomic_write(path, lambda tmp: write_html(
+    atomic_write(path, lambda tmp: write_html(
         tmp, title=f"indefsvm report: {os.path.basename(args.file)}", kernel_report=None,
         model=_solver(model), sanity=sanity, data_desc=text))
     print(f"\nHTML report written to {path}")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import atomic_write
 from .._logging import enable
 from .._threads import sized_by
 from .._validation import check_finite_array, check_kernel_matrix
@@ -171,7 +172,8 @@ class Explorer:
         return {"idx": best or [int(m) for m in mid], "remedy": 0}
 
     def save(self, path) -> Path:
-        """Write the page to ``path``.
+        """Write the page to ``path``, whole or not at all (through a temporary file in the
+        same folder, renamed at the end: an interrupted save keeps the page that was there).
 
         Parameters
         ----------
@@ -185,7 +187,14 @@ class Explorer:
         if not path.parent.is_dir():
             raise FileNotFoundError(f"Cannot save the explorer page to {str(path)!r}: the "
                                     f"folder {str(path.parent)!r} does not exist.")
-        path.write_text(self.to_html(), encoding="utf-8")
+        page = self.to_html()
+
+        def write(name):
+            with open(name, "w", encoding="utf-8") as fh:
+                fh.write(page)
+
+        # whole or not at all: an interrupted save leaves the page that was there
+        atomic_write(path, write)
         self._saved = path
         return path
 
