@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import time
-import warnings
-
 import numpy as np
 
 from ._args import DISTANCE_KINDS, _extra_params
@@ -202,22 +199,17 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
     """Accuracy of ``args.cv`` stratified folds: on all samples up to CV_MAX, above on a
     stratified subsample of CV_MAX (said); the time it should take is said first when the
     fit's time gives it."""
-    from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold, train_test_split
+    from sklearn.model_selection import StratifiedKFold
 
-    from ..exceptions import ConvergenceWarning
+    from .._tuning import cv_scores, quiet, subsample, take
 
     n = len(y)
-    if n > CV_MAX:
-        idx, _ = train_test_split(np.arange(n), train_size=CV_MAX, stratify=y,
-                                  random_state=args.seed)
-        idx = np.sort(idx)
-        X = (X[np.ix_(idx, idx)] if precomputed else [X[i] for i in idx]
-             if isinstance(X, list) else X[idx])
-        y = y[idx]
+    idx = subsample(y, CV_MAX, args.seed)
+    if idx.shape[0] < n:
+        X, y = take(X, idx, precomputed), y[idx]
     m = len(y)
     folds = list(StratifiedKFold(n_splits=args.cv, shuffle=True,
-                                 random_state=args.seed).split(X, y))
+                                 random_state=args.seed).split(np.zeros(m), y))
     # the fits scale about linearly with their samples (the landmark models exactly; the
     # SMO at least), and a landmark model's predictions cost its distances too: each of the
     # k folds costs about the fit's time per sample times m
@@ -226,47 +218,26 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
     _say(args, f"{args.cv}-fold cross-validation"
                + ("" if m == n else f" on a stratified subsample of {m} of the {n} samples")
                + f"{cost} (--cv 0 skips it)")
-    bar = _bar(args, len(folds), "cross-validation")
-    scores = []
-    template = _estimator(args, precomputed)
-    # quiet folds: every verbose of the model (its SVM's, inside a pipeline) off
-    template.set_params(**{k: False for k, v in template.get_params().items()
-                           if k.split("__")[-1] == "verbose" and v is not False})
+    template = quiet(_estimator(args, precomputed))
     if hasattr(template, "n_components") and args.nystroem > min(
             len(train) for train, _ in folds):
         raise CLIError(f"--nystroem {args.nystroem} is more than the "
                        f"{min(len(t) for t, _ in folds)} training samples of a CV fold; "
                        "give fewer landmarks or --cv 0.", EXIT_USAGE)
+    bar = _bar(args, len(folds), "cross-validation")
+
+    def said(k, score, seconds):
+        if bar is not None:
+            bar.update(1)
+        else:
+            # no terminal for a bar (a log file, a pipe): one line a fold, as it ends
+            _say(args, f"fold {k} of {len(folds)}: accuracy {100 * score:.2f} % "
+                       f"({seconds:.1f} s)")
     try:
-        for k, (train, test) in enumerate(folds, 1):
-            est = clone(template)
-            t0 = time.perf_counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                scores.append(fold_score(est, X, y, train, test, precomputed))
-            if bar is not None:
-                bar.update(1)
-            else:
-                # no terminal for a bar (a log file, a pipe): one line a fold, as it ends
-                _say(args, f"fold {k} of {len(folds)}: accuracy {100 * scores[-1]:.2f} % "
-                     f"({time.perf_counter() - t0:.1f} s)")
+        return cv_scores(template, X, y, folds, precomputed, on_fold=said)
     finally:
         if bar is not None:
             bar.close()
-    return np.array(scores)
-
-
-def fold_score(est, X, y, train, test, precomputed: bool) -> float:
-    """Fit ``est`` on a fold's training part and score it on its test part (a precomputed
-    matrix is sliced on both axes)."""
-    if precomputed:
-        est.fit(X[np.ix_(train, train)], y[train])
-        return est.score(X[np.ix_(test, train)], y[test])
-    if isinstance(X, list):  # series of several lengths, strings
-        est.fit([X[i] for i in train], y[train])
-        return est.score([X[i] for i in test], y[test])
-    est.fit(X[train], y[train])
-    return est.score(X[test], y[test])
 
 
 def _svc(model):

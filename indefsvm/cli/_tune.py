@@ -1,22 +1,15 @@
 """``indefsvm fit`` without ``-C`` / ``--gamma``: a small cross-validated grid picks them, as
 LIBSVM's ``grid.py`` does, before the model is fitted.
 
-Why not the library's search (``RemedySearchCV``, ``compare_remedies``): those compare
-*remedies* of one precomputed kernel matrix (its gamma through a kernel transformer of
-distances), every method on the same folds. ``fit`` tunes the very estimator its options
-build -- an ``IndefiniteSVC`` computing a named kernel column by column from features (never
-the n x n matrix), a ``--nystroem`` landmark model, a ``--distances`` pipeline, a remedy's
-pipeline -- with no remedy added or compared; and it breaks ties towards the smaller C and the
-gamma nearest the default rule, which a user can read off LIBSVM's grid. For series and
-strings (``search_objects``) the exact kernel of a subsample is searched with the remedy the
-landmark model approximates: there the models differ, and the subsample's matrix is what makes
-the search affordable. ``compare --search`` is the place of ``RemedySearchCV``.
+The search itself is ``indefsvm._tuning`` (why not ``RemedySearchCV``: see there); this room
+picks the grid from the options. For series and strings (``search_objects``) the exact kernel
+of a subsample is searched with the remedy the landmark model approximates: there the models
+differ, and the subsample's matrix is what makes the search affordable.
 """
 
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 
@@ -76,24 +69,12 @@ def _param_names(model) -> tuple[str, str]:
     return "C", "gamma"
 
 
-def _subsample(y, seed):
-    from sklearn.model_selection import train_test_split
-
-    idx = np.arange(y.shape[0])
-    if y.shape[0] <= SEARCH_MAX:
-        return idx
-    keep, _ = train_test_split(idx, train_size=SEARCH_MAX, stratify=y, random_state=seed)
-    return np.sort(keep)
-
-
 def tune(args, X, y, precomputed: bool) -> dict | None:
-    """Search C and/or gamma by cross-validation; set them on ``args``; return what was done
-    (None when the user gave every value or --no-search)."""
-    from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
-
-    from ..exceptions import ConvergenceWarning
-    from ._models import _estimator, fold_score
+    """Search C and/or gamma by cross-validation (:func:`indefsvm._tuning.search_C_gamma`);
+    set them on ``args``; return what was done (None when the user gave every value or
+    --no-search)."""
+    from .._tuning import search_C_gamma
+    from ._models import _estimator
 
     want_C, want_gamma = wanted(args, precomputed)
     if not (want_C or want_gamma):
@@ -102,84 +83,45 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
     g0 = _gamma0(args, X, precomputed) if want_gamma else None
     Cs = list(C_GRID) if want_C else [args.C]
     gammas = [g0 * f for f in GAMMA_FACTORS] if want_gamma else [None]
-    idx = _subsample(y, args.seed)
-    Xs = (X[np.ix_(idx, idx)] if precomputed else X[idx]) if idx.shape[0] < y.shape[0] else X
-    ys = y[idx]
-    counts = np.unique(ys, return_counts=True)[1]
-    k = int(min(SEARCH_FOLDS, counts.min()))
-    if k < 2:
+    what = " x ".join(p for p, on in ((f"{len(Cs)} C", want_C),
+                                       (f"{len(gammas)} gamma", want_gamma)) if on)
+    bars = []
+
+    def start(m, k):
+        if m >= 1000 or args.verbose:
+            # said before a search of seconds or more (the result line says it in any case)
+            _say(args, f"search: {what} by {k}-fold CV on {m} samples"
+                       + (f" (a stratified subsample of {len(y)})" if m < len(y) else "")
+                       + "; -C and --gamma (or --no-search) fit exactly what you give")
+        bars.append(_bar(args, len(Cs) * len(gammas) * k, "search", unit="fit"))
+
+    template = _estimator(args, precomputed)
+    try:
+        choice = search_C_gamma(
+            template, X, y, Cs=Cs, gammas=gammas, gamma_rule=g0,
+            names=_param_names(template), precomputed=precomputed, folds=SEARCH_FOLDS,
+            max_samples=SEARCH_MAX, random_state=args.seed, on_start=start,
+            on_fit=lambda: bars[0] is not None and bars[0].update(1))
+    finally:
+        if bars and bars[0] is not None:
+            bars[0].close()
+    if choice is None:
         _say(args, "search: a class has one sample, so no cross-validation can choose C or "
                    "gamma; fitting the defaults (C = 1, the default gamma rule)")
         return None
-    folds = list(StratifiedKFold(k, shuffle=True, random_state=args.seed).split(Xs, ys))
-    template = _estimator(args, precomputed)
-    template.set_params(**{key: False for key, v in template.get_params().items()
-                           if key.split("__")[-1] == "verbose" and v is not False})
-    c_name, g_name = _param_names(template)
-    what = " x ".join(p for p, on in ((f"{len(Cs)} C", want_C),
-                                       (f"{len(gammas)} gamma", want_gamma)) if on)
-    if idx.shape[0] >= 1000 or args.verbose:
-        # said before a search of seconds or more (the result line says it in any case)
-        _say(args, f"search: {what} by {k}-fold CV on {idx.shape[0]} samples"
-                   + (f" (a stratified subsample of {y.shape[0]})" if idx.shape[0] < y.shape[0]
-                      else "") + "; -C and --gamma (or --no-search) fit exactly what you give")
-    bar = _bar(args, len(Cs) * len(gammas) * k, "search", unit="fit")
-    scores = np.full((len(gammas), len(Cs)), np.nan)
-    stopped = 0
-    try:
-        for gi, g in enumerate(gammas):
-            for ci, C in enumerate(Cs):
-                acc = []
-                for tr, te in folds:
-                    est = clone(template).set_params(**{c_name: C})
-                    if g is not None:
-                        est.set_params(**{g_name: g})
-                    with warnings.catch_warnings(record=True) as caught:
-                        warnings.simplefilter("always", ConvergenceWarning)
-                        acc.append(fold_score(est, Xs, ys, tr, te, precomputed))
-                    stopped += any(issubclass(w.category, ConvergenceWarning) for w in caught)
-                    if bar is not None:
-                        bar.update(1)
-                scores[gi, ci] = float(np.mean(acc))
-    finally:
-        if bar is not None:
-            bar.close()
-    # the best mean accuracy; ties to the smaller C (the simpler model), then to the gamma
-    # nearest the default rule
-    order = sorted((-scores[gi, ci], ci, abs(gi - len(gammas) // 2), gi)
-                    for gi in range(len(gammas)) for ci in range(len(Cs)))
-    _, ci, _, gi = order[0]
-    out = {"C": Cs[ci], "gamma": gammas[gi], "gamma_rule": g0, "cv_accuracy":
-           float(scores[gi, ci]), "folds": k, "samples": int(idx.shape[0]),
-           "points": len(Cs) * len(gammas), "seconds": time.perf_counter() - t0,
-           "searched": [p for p, on in (("C", want_C), ("gamma", want_gamma)) if on],
-           "stopped_fits": stopped, "edge": []}
-    if want_C and ci in (0, len(Cs) - 1):
-        out["edge"].append(f"C = {Cs[ci]:g}")
-    if want_gamma and gi in (0, len(gammas) - 1):
-        out["edge"].append(f"gamma = {gammas[gi]:.4g}")
-    args.C = Cs[ci]
+    choice.seconds = time.perf_counter() - t0
+    args.C = choice.C
     if want_gamma:
-        args.gamma = gammas[gi]
+        args.gamma = choice.gamma
         args.explicit = list(getattr(args, "explicit", [])) + ["--gamma"]
-    return out
+    return choice.to_dict()
 
 
 def describe(result: dict) -> str:
     """One line for people: what the search chose, from what, and how long it took."""
-    chosen = [f"C = {result['C']:g}"] if "C" in result["searched"] else []
-    if "gamma" in result["searched"]:
-        ratio = result["gamma"] / result["gamma_rule"]
-        factor = f"{ratio:g}" if ratio >= 1 else f"1/{1 / ratio:g}"
-        chosen.append(f"gamma = {result['gamma']:.6g} (the default rule x {factor})")
-    text = (f"search      {', '.join(chosen)}: {result['folds']}-fold CV accuracy "
-            f"{100 * result['cv_accuracy']:.2f} % over {result['points']} grid points on "
-            f"{result.get('on') or str(result['samples']) + ' samples'}, "
-            f"{result['seconds']:.1f} s")
-    if result["edge"]:
-        text += (f"; {' and '.join(result['edge'])} is at the edge of the grid: give -C / "
-                 "--gamma to look further")
-    return text
+    from .._tuning import GridChoice
+
+    return "search      " + str(GridChoice(**result))
 
 
 #: fit --metric without -C / --gamma: C and gamma are searched on the exact distance kernel

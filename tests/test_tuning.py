@@ -1,0 +1,74 @@
+"""The search of C and gamma (``indefsvm._tuning``) against scikit-learn's GridSearchCV on
+the same folds, and its tie-break as a user reads LIBSVM's grid."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+from indefsvm import IndefiniteSVC
+from indefsvm._tuning import GridChoice, cv_scores, search_C_gamma, subsample
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_classification(120, 5, n_informative=3, flip_y=0.1, random_state=3)
+
+
+def test_the_scores_and_choice_are_grid_search_cvs_on_the_same_folds(data):
+    X, y = data
+    Cs, gammas = [0.1, 1.0, 10.0], [0.05, 0.2, 0.8]
+    choice = search_C_gamma(IndefiniteSVC(kernel="rbf"), X, y, Cs=Cs, gammas=gammas,
+                            gamma_rule=0.2, folds=3, random_state=0)
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    # the candidates in the tie-break's order: GridSearchCV keeps the first of equal means
+    order = sorted(((c, g) for c in Cs for g in gammas),
+                   key=lambda p: (Cs.index(p[0]), abs(gammas.index(p[1]) - 1)))
+    ref = GridSearchCV(IndefiniteSVC(kernel="rbf"),
+                       [{"C": [c], "gamma": [g]} for c, g in order], cv=folds).fit(X, y)
+    assert (choice.C, choice.gamma) == (ref.best_params_["C"], ref.best_params_["gamma"])
+    assert choice.cv_accuracy == pytest.approx(ref.best_score_, abs=1e-12)
+    assert (choice.folds, choice.samples, choice.points) == (3, 120, 9)
+    assert choice.searched == ["C", "gamma"]
+
+
+def test_ties_go_to_the_smaller_C_then_the_gamma_of_the_rule():
+    # two far blobs: every point of the grid classifies them perfectly
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(-5, 0.3, (20, 2)), rng.normal(5, 0.3, (20, 2))])
+    y = np.repeat([0, 1], 20)
+    choice = search_C_gamma(IndefiniteSVC(kernel="rbf"), X, y, Cs=[0.5, 1.0, 2.0],
+                            gammas=[0.01, 0.1, 1.0], gamma_rule=0.1, random_state=0)
+    assert (choice.C, choice.gamma, choice.cv_accuracy) == (0.5, 0.1, 1.0)
+    assert choice.edge == ["C = 0.5"]
+    assert "C = 0.5, gamma = 0.1 (the default rule x 1)" in str(choice)
+    assert GridChoice(**choice.to_dict()) == choice
+
+
+def test_many_samples_are_searched_on_a_stratified_subsample(data):
+    X, y = data
+    idx = subsample(y, 60, random_state=0)
+    assert idx.shape == (60,) and np.all(np.diff(idx) > 0)
+    assert abs(np.mean(y[idx]) - np.mean(y)) <= 1 / 60
+    seen = []
+    choice = search_C_gamma(IndefiniteSVC(kernel="rbf"), X, y, Cs=[1.0], max_samples=60,
+                            random_state=0, on_start=lambda m, k: seen.append((m, k)))
+    assert seen == [(60, 3)] and choice.samples == 60 and choice.searched == []
+
+
+def test_a_class_of_one_sample_cannot_be_searched(data):
+    X, y = data
+    y = y.copy()
+    y[0] = 7
+    assert search_C_gamma(IndefiniteSVC(), X, y, Cs=[1.0, 10.0]) is None
+
+
+def test_cv_scores_on_a_precomputed_kernel_slice_both_axes(data):
+    X, y = data
+    K = X @ X.T
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=1).split(X, y))
+    got = cv_scores(IndefiniteSVC(kernel="precomputed"), K, y, folds, True)
+    want = cv_scores(IndefiniteSVC(kernel="linear"), X, y, folds, False)
+    np.testing.assert_allclose(got, want)
