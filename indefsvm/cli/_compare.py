@@ -225,7 +225,7 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
 
 def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -> None:
     """The HTML page of ``compare`` (and ``compare --search``) in ``--out``."""
-    from ._html import write_compare_html
+    from .._pages import write_compare_html
 
     kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
               else "precomputed" if precomputed else args.kernel)

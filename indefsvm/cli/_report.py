@@ -24,9 +24,9 @@ from ._size import refuse_too_big
 
 
 def run(args) -> int:
+    from .._pages import write_html
     from ..diagnostics import check_kernel, sanity_report
     from ..exceptions import ConvergenceWarning
-    from ._html import write_html
 
     # as --save: the folder itself may be new, its parent must exist (no tree is made)
     check_page_out(args.out, "--out", (args.file, args.data, args.labels))
@@ -133,8 +133,8 @@ def _run_model(args) -> int:
     """report MODEL DATA: the sanity report of a saved model on its labelled training data
     (the dual it holds is checked against the kernel recomputed from DATA); nothing is
     refitted."""
+    from .._pages import write_html
     from ..diagnostics import sanity_report
-    from ._html import write_html
     from ._modelfile import _load_model, placed
     from ._predict import read_data_for
 

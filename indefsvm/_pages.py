@@ -1,7 +1,7 @@
-"""One self-contained HTML page: kernel check, fit, sanity report, figures as inline PNG.
-
-Used by ``indefsvm report``; sits on top of everything (imports plotting, is imported by the
-command line only).
+"""Self-contained HTML pages of results, figures as inline PNG: the kernel check, the fit
+and the sanity report of ``indefsvm report``, the comparison of ``indefsvm compare`` (private
+module; it sits on top beside ``plotting``, which it imports, and only the command line
+imports it).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def write_html(path, *, title, kernel_report, model, sanity, data_desc,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..plotting import plot_convergence, plot_gamma_profile, plot_spectrum
+    from .plotting import plot_convergence, plot_gamma_profile, plot_spectrum
 
     figures = []
     distance_section = ""
@@ -105,7 +105,7 @@ def write_compare_html(path, *, title, comparison, K, data_desc) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..plotting import plot_remedies
+    from .plotting import plot_remedies
 
     fig = plot_remedies(comparison, K)
     b64 = _png(fig)
