@@ -97,7 +97,7 @@ def _run_objects(args) -> int:
 
     from ..diagnostics import check_distances
     from ..diagnostics._advice import distance_notes
-    from ._objects import read_objects
+    from ._objects import check_metric_file, read_objects
 
     given = [o for o in getattr(args, "explicit", [])]
     given += [o for o, v, d in (("--method", args.method, "auto"),
@@ -111,13 +111,7 @@ def _run_objects(args) -> int:
                        "objects' distances themselves (metric, Euclidean, the negative mass "
                        "of exp(-gamma d^2) over a grid of gamma around the median rule): drop "
                        "it.", EXIT_USAGE)
-    if args.file is None:
-        raise CLIError(f"--metric {args.metric} needs a FILE of "
-                       f"{'series' if args.metric == 'dtw' else 'strings'}, one per line.",
-                       EXIT_USAGE)
-    if args.window is not None and args.metric != "dtw":
-        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
-                       EXIT_USAGE)
+    check_metric_file(args, labelled=False)
     X, y = read_objects(args.file, args.metric, args.label_column,
                         need_labels=False)
     n = len(X)

@@ -4,8 +4,6 @@ that a choice becomes on all of them."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ._errors import EXIT_USAGE, CLIError
 from ._progress import _say
 
@@ -27,46 +25,27 @@ def objects_block(args):
     """compare FILE --metric: (D, y, description, True) -- the distances among a stratified
     subsample of at most COMPARE_OBJECTS objects, which the comparison then reads as
     --distances does."""
-    import time
+    from ._objects import check_metric_file, exact_block, read_objects
 
-    from sklearn.model_selection import train_test_split
-
-    from ..distances import pairwise_distances
-    from ._objects import read_objects
-
-    if args.file is None:
-        raise CLIError(f"--metric {args.metric} needs a FILE of "
-                       f"{'series' if args.metric == 'dtw' else 'strings'}, one per line with "
-                       "its label.", EXIT_USAGE)
+    check_metric_file(args)
     for opt, value in (("--distances", args.distances), ("--labels", args.labels),
                        ("--knn-distances", args.knn_distances)):
         if value:
             raise CLIError(f"{opt} does not go with --metric: FILE holds the objects with "
                            "their labels, and their distances are computed.", EXIT_USAGE)
-    if args.window is not None and args.metric != "dtw":
-        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
-                       EXIT_USAGE)
     X, y = read_objects(args.file, args.metric, args.label_column)
     n = len(y)
     if args.nystroem is not None and not 1 <= args.nystroem <= n:
         raise CLIError(f"--nystroem {args.nystroem}: give 1 to the {n} objects of "
                        f"{args.file}.", EXIT_USAGE)
-    idx = np.arange(n)
-    if n > COMPARE_OBJECTS:
-        idx, _ = train_test_split(idx, train_size=COMPARE_OBJECTS, stratify=y,
-                                  random_state=args.seed or 0)
-        idx = np.sort(idx)
     args.objects, args.objects_y, args.n_objects = X, y, n
-    sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
-    what = "series" if args.metric == "dtw" else "strings"
-    _say(args, f"{n} {what}: the remedies are compared on the exact {args.metric} kernel of "
-               + ("all of them" if idx.size == n else
-                  f"a stratified subsample of {idx.size}") + " (all their distances)")
-    t0 = time.perf_counter()
-    params = {"window": args.window} if args.window is not None else {}
-    jobs = -1 if args.n_jobs is None else args.n_jobs
-    D = pairwise_distances(sub, metric=args.metric, n_jobs=jobs, **params)
-    _say(args, f"{idx.size} x {idx.size} distances in {time.perf_counter() - t0:.1f} s")
+    m = min(n, COMPARE_OBJECTS)
+    _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: the remedies are "
+               f"compared on the exact {args.metric} kernel of "
+               + ("all of them" if m == n else f"a stratified subsample of {m}")
+               + " (all their distances)")
+    D, idx, seconds = exact_block(args, X, y, COMPARE_OBJECTS)
+    _say(args, f"{m} x {m} distances in {seconds:.1f} s")
     args.distances = True  # from here the block is read as compare --distances reads one
     return D, y[idx], args.file, True
 

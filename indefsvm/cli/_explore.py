@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from .._files import atomic_write, check_output_file
+from .._files import check_output_file
 from .._remedies import drawn_options
 from ._args import KERNEL_NAMES, _add_data_args, _common, _float_list, _positive_int
 from ._errors import EXIT_USAGE, CLIError
@@ -93,11 +93,10 @@ def _subsample(args, X, y, precomputed):
     if m < 4 or m >= n:
         raise CLIError(f"--subsample {m}: give a number between 4 and {n - 1} (the data have "
                        f"{n} points).", EXIT_USAGE)
-    from sklearn.model_selection import train_test_split
+    from .._tuning import subsample, take
 
-    idx, _ = train_test_split(np.arange(n), train_size=m, stratify=y, random_state=args.seed)
-    idx = np.sort(idx)
-    return (X[np.ix_(idx, idx)] if precomputed else X[idx]), y[idx]
+    idx = subsample(y, m, args.seed)
+    return take(X, idx, precomputed), y[idx]
 
 
 def run(args) -> int:
@@ -108,12 +107,7 @@ def run(args) -> int:
     if os.path.isdir(out):
         raise CLIError(f"--out {out}: is a folder; give the page's file name, e.g. "
                        f"{os.path.join(out, 'explore.html')}.", EXIT_USAGE)
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        raise CLIError(f"--out {out}: the folder {folder} does not exist; create it first.",
-                       EXIT_USAGE)
-    check_output_file(out, "--out", (getattr(args, "file", None),
-                                      getattr(args, "labels", None)))
+    check_output_file(out, "--out", (args.file, args.labels))
     given = args.explore_kernel
     if given is not None and args.distances:
         raise CLIError(f"--kernel {given} is a kernel of features; the kernel of --distances is "
@@ -152,8 +146,7 @@ def run(args) -> int:
         ex = explore(X, y, kernel=kernel, param_grid=checked, C=Cs, remedies=names,
                      title=args.title or f"{kernel} kernel on {os.path.basename(desc)}: the "
                                          "geometry of the SVM")
-    page = ex.to_html()
-    atomic_write(out, lambda tmp: open(tmp, "w", encoding="utf-8").write(page))
+    ex.save(out)  # whole or not at all
     counts = {}
     for f in ex.to_dict()["frames"]:
         counts[f["sanity_verdict"]] = counts.get(f["sanity_verdict"], 0) + 1
@@ -161,7 +154,8 @@ def run(args) -> int:
     dims += [f"C {len(ex.grid['C'])}", f"remedy {len(ex.grid['remedies'])}"]
     print(f"{len(ex)} frames built in {ex.build_seconds:.1f} s ({' x '.join(dims)}); models: "
           + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
-    print(f"page written to {out} ({len(page.encode()) / 1e6:.2f} MB): open it in a browser")
+    size = f" ({os.path.getsize(out) / 1e6:.2f} MB)" if os.path.isfile(out) else ""  # a FIFO
+    print(f"page written to {out}{size}: open it in a browser")
     if args.link:
         if ex.live:
             from pathlib import Path

@@ -44,10 +44,6 @@ def run(args) -> int:
     if args.metric is not None:
         from . import _objects
 
-        if args.file is None:
-            raise CLIError(f"--metric {args.metric} needs a FILE of "
-                           f"{'series' if args.metric == 'dtw' else 'strings'}, one per "
-                           "line with its label.", EXIT_USAGE)
         return _objects.fit(args, _search_objects)
     for opt in ("window", "landmarks", "features"):
         if getattr(args, opt) != {"window": None, "landmarks": "uniform",

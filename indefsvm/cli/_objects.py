@@ -48,6 +48,34 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
     return X, y
 
 
+def check_metric_file(args, labelled: bool = True) -> None:
+    """--metric needs a FILE of objects; --window goes with DTW only."""
+    if args.file is None:
+        raise CLIError(f"--metric {args.metric} needs a FILE of "
+                       f"{'series' if args.metric == 'dtw' else 'strings'}, one per line"
+                       + (" with its label." if labelled else "."), EXIT_USAGE)
+    if args.window is not None and args.metric != "dtw":
+        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
+                       EXIT_USAGE)
+
+
+def exact_block(args, X, y, most: int):
+    """(D, idx, seconds): the --metric distances among a stratified subsample of at most
+    ``most`` objects (all of them when there are no more)."""
+    import time
+
+    from .._tuning import subsample
+    from ..distances import pairwise_distances
+
+    idx = subsample(y, most, args.seed or 0)
+    sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
+    t0 = time.perf_counter()
+    params = {"window": args.window} if args.window is not None else {}
+    D = pairwise_distances(sub, metric=args.metric, n_jobs=-1 if args.n_jobs is None
+                           else args.n_jobs, **params)
+    return D, idx, time.perf_counter() - t0
+
+
 # -- fit ------------------------------------------------------------------------------------------
 
 
@@ -64,9 +92,6 @@ def check_options(args) -> None:
         raise CLIError(f"--landmarks {args.landmarks} does not apply to --features d2ke: its "
                        "objects are random series or strings, not chosen among the data; drop "
                        "--landmarks.", EXIT_USAGE)
-    if args.window is not None and args.metric != "dtw":
-        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
-                       EXIT_USAGE)
     if args.remedy is not None and args.remedy not in NYSTROEM_REMEDIES:
         raise CLIError(f"--remedy {args.remedy} is not one of NystroemSVC's: krein, flip or "
                        "clip.", EXIT_USAGE)
@@ -87,6 +112,7 @@ def fit(args, search) -> int:
     from ._progress import _LogBar, _say
 
     # (the kernel is one of distances: the option defaults refused any other)
+    check_metric_file(args)
     check_options(args)
     from ._models import _validated, model_of
 

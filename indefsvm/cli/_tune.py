@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from ._progress import _bar, _say
 
 #: the C of the grid (LIBSVM's grid.py spans 2^-5 ... 2^15; five decades are enough to land
@@ -137,10 +135,6 @@ def search_objects(args, X, y) -> dict | None:
     None when -C and --gamma are given or --no-search."""
     import copy
 
-    from sklearn.model_selection import train_test_split
-
-    from ..distances import pairwise_distances
-
     shim = copy.copy(args)
     shim.metric, shim.nystroem, shim.distances = None, None, True
     # the search's exact-kernel SVMs are the SMO's, on the CPU; --device is the landmark
@@ -154,25 +148,17 @@ def search_objects(args, X, y) -> dict | None:
     want_C, want_gamma = wanted(shim, True)
     if not (want_C or want_gamma):
         return None
-    n = len(y)
-    idx = np.arange(n)
-    if n > SEARCH_OBJECTS:
-        idx, _ = train_test_split(idx, train_size=SEARCH_OBJECTS, stratify=y,
-                                  random_state=args.seed)
-        idx = np.sort(idx)
-    sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
+    n, m = len(y), min(len(y), SEARCH_OBJECTS)
     what = "series" if args.metric == "dtw" else "strings"
-    t0 = time.perf_counter()
     searched = " and ".join(p for p, on in (("C", want_C), ("gamma", want_gamma)) if on)
     _say(args, f"search: {searched} on the exact {args.metric} kernel of "
-               + (f"all {n} {what}" if idx.size == n else
-                  f"a stratified subsample of {idx.size} of the {n} {what}")
+               + (f"all {n} {what}" if m == n else
+                  f"a stratified subsample of {m} of the {n} {what}")
                + " (all their distances), then the landmark model on all of them with the "
                "choice")
-    params = {"window": args.window} if args.window is not None else {}
-    D = pairwise_distances(sub, metric=args.metric, n_jobs=-1 if args.n_jobs is None
-                           else args.n_jobs, **params)
-    seconds = time.perf_counter() - t0
+    from ._objects import exact_block
+
+    D, idx, seconds = exact_block(args, X, y, SEARCH_OBJECTS)
     result = tune(shim, D, y[idx], True)
     if result is None:
         return None
