@@ -207,18 +207,20 @@ def test_a_changed_remedy_model_file_is_refused(kernel_files, capsys):
     assert "kernel fix whose projector" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("extra", [[], ["--balanced"]])
 def test_compare_search_saves_its_choice_and_prints_the_command_that_retrains_it(
-        kernel_files, capsys):
+        kernel_files, capsys, extra):
     import shlex
 
     import skops.io as sio
 
     from indefsvm.cli import main
 
-    d, *_ = kernel_files
+    d, _, _, y, *_ = kernel_files
+    assert np.ptp(np.unique(y, return_counts=True)[1]) > 5  # balanced weights change the model
     saved = str(d / "search.skops")
     assert main(["compare", str(d / "D.npy"), "--labels", str(d / "y.txt"), "--distances",
-                 "--search", "--cv", "3", "--save", saved]) == 0
+                 "--search", "--cv", "3", "--save", saved, *extra]) == 0
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.startswith("To train it again: "))
     command = shlex.split(line.removeprefix("To train it again: "))

@@ -172,6 +172,14 @@ def test_compare_metric_search_saves_a_landmark_model_refitted_on_all_objects(
         assert saved.gamma == pytest.approx(params["gamma"])
     assert f"--remedy {method}" in out["fit_command"] and out["model_file"] == str(model)
     assert np.mean(saved.predict(X) == y) > 0.8
+    assert saved.class_weight is None and "--class-weight" not in out["fit_command"]
+    # --balanced: the model saved and the fit line printed have the comparison's weights
+    assert main(["compare", str(path), "--metric", "dtw", "--window", "0.1", "--search",
+                 "--methods", "flip", "--nystroem", "50", "--balanced", "--save",
+                 str(model), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert isvm.load_model(model).class_weight == "balanced"
+    assert "--class-weight balanced" in out["fit_command"]
     # --save of methods none of which a landmark model has: refused before the work
     assert main(["compare", str(path), "--metric", "dtw", "--search", "--methods",
                  "svm,shift", "--save", str(tmp_path / "x.skops")]) == 2

@@ -330,10 +330,20 @@ def _warn_unused_kernel_options(args) -> None:
               f"not apply to --kernel {args.kernel}; ignored.", file=sys.stderr)
 
 
-def data_args(args) -> str:
+def _number(value) -> str:
+    """A number for a printed command: short (%g) where that is the same number, else every
+    digit (the command must give the very value)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(float(value))
+    return str(value)
+
+
+def data_args(args, gamma=None) -> str:
     """The options that name the data of this command line (file or --dataset, --distances,
-    labels and their reading, the kernel options given), quoted for a shell: what a
-    command the output prints needs to run on the same data."""
+    labels and their reading, the kernel options given; ``gamma``, when given, in place of
+    --gamma), quoted for a shell: what a command the output prints needs to run on the same
+    data."""
     import shlex
 
     out = [shlex.quote(args.file)] if getattr(args, "file", None) else (
@@ -347,10 +357,10 @@ def data_args(args) -> str:
         out.append("--zero-based")
     if getattr(args, "distances", False) is True:
         out.append("--distances")
-    given = getattr(args, "explicit", [])
+    given = set(getattr(args, "explicit", []))
+    values = {"--gamma": gamma} if gamma is not None and gamma != "median" else {}
     for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"), ("--coef0", "coef0"),
                       ("--degree", "degree"), ("--p", "pe_p"), ("--rho", "rho")):
-        if opt in given:
-            out += [opt, shlex.quote(f"{getattr(args, attr):g}" if isinstance(
-                getattr(args, attr), float) else str(getattr(args, attr)))]
+        if opt in given or opt in values:
+            out += [opt, shlex.quote(_number(values.get(opt, getattr(args, attr, None))))]
     return " ".join(out)

@@ -18,7 +18,9 @@ from ._args import (
     _float_list,
     _kernel_params,
     _n_jobs,
+    _number,
     _positive_int,
+    data_args,
 )
 from ._compare_objects import (
     COMPARE_OBJECTS,
@@ -177,8 +179,6 @@ def _with_reference(methods):
 def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
     """The ``indefsvm fit`` command that trains ``method`` with ``params`` on the data of
     this ``compare`` (or a sentence that says why no command does)."""
-    import shlex
-
     from ..remedies._methods import INDEF, KNN, KREIN
     from ._args import remedy_option
 
@@ -193,34 +193,13 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
                 f"first, numpy.save('K.npy', indefsvm.kernel_matrix(X, kernel="
                 f"'{args.kernel}', ...)), then indefsvm fit K.npy --labels y.txt --remedy "
                 f"{remedy_option(method)} -C {params['C']:g})")
-    words = ["indefsvm", "fit"]
-    words += [args.file] if args.file else ["--dataset", args.dataset]
-    if args.labels:
-        words += ["--labels", args.labels]
-    if args.label_column is not None:
-        words += ["--label-column", str(args.label_column)]
-    if getattr(args, "zero_based", False):
-        words += ["--zero-based"]
-    if args.distances:
-        words += ["--distances", "--kernel", args.kernel]
-        gamma = params.get("gamma", args.gamma)
-        if gamma is not None and gamma != "median":
-            # every digit: the command must train the very model the search chose
-            words += ["--gamma", repr(float(gamma)) if isinstance(gamma, (int, float))
-                      else str(gamma)]
-        if args.kernel == "polynomial":
-            words += ["--coef0", f"{args.coef0:g}", "--degree", str(args.degree)]
-    elif not precomputed:
-        words += ["--kernel", args.kernel]
-        for option in ("gamma", "coef0", "degree"):
-            value = getattr(args, option, None)
-            if value is not None and f"--{option}" in getattr(args, "explicit", []):
-                words += [f"--{option}", f"{value:g}" if isinstance(value, float)
-                          else str(value)]
+    gamma = params.get("gamma", args.gamma) if args.distances else None
+    line = f"indefsvm fit {data_args(args, gamma=gamma)}"
     if method != INDEF:
-        words += ["--remedy", remedy_option(method)]
-    words += ["-C", f"{params['C']:g}", "--save", "model.skops"]
-    return " ".join(shlex.quote(w) for w in words)
+        line += f" --remedy {remedy_option(method)}"
+    if args.balanced:  # the weights the comparison's SVMs had
+        line += " --class-weight balanced"
+    return line + f" -C {_number(params['C'])} --save model.skops"
 
 
 def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -> None:

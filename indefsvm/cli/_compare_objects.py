@@ -78,7 +78,10 @@ def objects_command(args, method: str, params: dict) -> str:
     gamma = params.get("gamma")
     if gamma is not None and gamma != "median":
         words += ["--gamma", repr(float(gamma))]
-    words += ["--remedy", remedy, "-C", f"{params['C']:g}", "--save", "model.skops"]
+    words += ["--remedy", remedy, "-C", f"{params['C']:g}"]
+    if args.balanced:  # the weights the comparison's SVMs had
+        words += ["--class-weight", "balanced"]
+    words += ["--save", "model.skops"]
     return " ".join(shlex.quote(w) for w in words)
 
 
