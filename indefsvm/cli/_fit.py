@@ -70,39 +70,58 @@ def run(args) -> int:
     model = _estimator(args, precomputed)
     if getattr(args, "nystroem", None) is not None:
         return _fit_nystroem(args, model, X, y, desc)
-    if args.remedy is not None:
-        return _fit_remedy(args, model, X, y, desc, precomputed)
+    return _fit_smo(args, model, X, y, desc, precomputed)
+
+
+def _fit_smo(args, model, X, y, desc, precomputed) -> int:
+    """fit on a kernel, features or distances (the SMO), or --remedy R (the fix of the whole
+    kernel, or the Krein SVM, then the SVM): the solution of each one-vs-one problem."""
+    from ..exceptions import ConvergenceWarning
+
     clf = _svc(model)
-    n_classes = np.unique(y).shape[0]
-    # the restarts drive a bar through the SVM's log records, as the landmark model's steps
-    bar = (_LogBar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2, "starts",
-                   "IndefiniteSVC: start", "start") if args.restarts else None)
-    seconds, messages = fit_saved(args, model, X, y, bar=bar, loud=clf)
+    if args.remedy is None:
+        n_classes = np.unique(y).shape[0]
+        # the restarts drive a bar through the SVM's log records, as the landmark model's
+        bar = (_LogBar(args, (args.restarts + 1) * n_classes * (n_classes - 1) // 2,
+                       "starts", "IndefiniteSVC: start", "start") if args.restarts else None)
+        seconds, messages = fit_saved(args, model, X, y, bar=bar, loud=clf)
+    else:
+        seconds, messages = fit_saved(args, model, X, y, always=Warning,
+                                      keep=(ConvergenceWarning, UserWarning))
     train_acc = model.score(X, y)
-    rows = _pair_rows(clf)
-    distances = bool(args.distances)
+    rows = _pair_rows(getattr(clf, "svc_", clf))  # the Krein SVM's SVM on the flipped kernel
+    params = ({} if args.remedy is not None and precomputed and not args.distances
+              else _fitted_params(model))
     summary = summary_of(args, {
         "data": desc, "n_samples": int(X.shape[0]),
         "n_features": None if precomputed else int(X.shape[1]),
-        "kernel": (f"distances ({DISTANCE_KINDS[args.kernel]})" if distances
+        "kernel": (f"distances ({DISTANCE_KINDS[args.kernel]})" if args.distances
                    else "precomputed" if precomputed else args.kernel),
-        "kernel_params": numbers({k: v for k, v in _fitted_params(model).items()
-                                  if k != "distances"}),
+        "kernel_params": numbers({k: v for k, v in params.items() if k != "distances"}),
+        **({} if args.remedy is None else {"remedy": args.remedy,
+                                           "method": REMEDIES[args.remedy]}),
         "C": args.C, "tol": args.tol, "problems": rows,
     }, seconds=seconds, train_acc=train_acc, messages=messages)
     return finish(args, X, y, precomputed, seconds, train_acc, summary,
-                  lambda: _print_svc(args, X, desc, precomputed, clf, rows, summary))
+                  lambda: _print_svc(args, X, desc, precomputed, model, rows, summary))
 
 
-def _print_svc(args, X, desc, precomputed, clf, rows, summary) -> None:
-    """The text result of an SMO fit: the data, the model and each problem's solution."""
-    distances = bool(args.distances)
+def _print_svc(args, X, desc, precomputed, model, rows, summary) -> None:
+    """The text result of an SMO fit (plain or --remedy): the data, the model and each
+    problem's solution."""
     params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in summary["kernel_params"].items())
-    shape = (f"{X.shape[0]} x {X.shape[0]} " + ("distance" if distances else "kernel")
+    shape = (f"{X.shape[0]} x {X.shape[0]} " + ("distance" if args.distances else "kernel")
              + " matrix" if precomputed else f"{X.shape[0]} samples, {X.shape[1]} features")
-    print(f"data        {desc}: {shape}, {len(clf.classes_)} classes")
-    if distances:
+    print(f"data        {desc}: {shape}, {len(_svc(model).classes_)} classes")
+    if args.remedy is not None:
+        names = [type(step).__name__ for _, step in model.steps] if hasattr(model, "steps") \
+            else [type(model).__name__]
+        if args.distances:
+            names[0] = f"DistanceKernel({params})"
+        print(f"model       {' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
+              f"tol={args.tol:g})")
+    elif args.distances:
         print(f"model       DistanceKernel({params}) + IndefiniteSVC(kernel=precomputed, "
               f"C={args.C:g}, tol={args.tol:g})")
     else:
@@ -141,53 +160,6 @@ def _search_objects(args, X, y):
         print(describe(result))
         sys.stdout.flush()
     return result
-
-
-def _fit_remedy(args, model, X, y, desc, precomputed) -> int:
-    """fit --remedy R: the fix of the whole kernel (or the Krein SVM), then the SVM; the
-    solution of each one-vs-one problem as for the plain fit."""
-    from ..exceptions import ConvergenceWarning
-    from ._args import REMEDIES
-
-    seconds, messages = fit_saved(args, model, X, y, always=Warning,
-                                  keep=(ConvergenceWarning, UserWarning))
-    train_acc = model.score(X, y)
-    last = model.steps[-1][1] if hasattr(model, "steps") else model
-    svc = getattr(last, "svc_", last)  # the Krein SVM's SVM on the flipped kernel
-    rows = _pair_rows(svc)
-    distances = bool(args.distances)
-    params = {}
-    if distances:
-        params = {k: v for k, v in _fitted_params(model).items() if k != "distances"}
-    elif not precomputed:
-        params = dict(getattr(last, "_params", {}))
-    summary = summary_of(args, {
-        "data": desc, "n_samples": int(X.shape[0]),
-        "n_features": None if precomputed else int(X.shape[1]),
-        "kernel": (f"distances ({DISTANCE_KINDS[args.kernel]})" if distances
-                   else "precomputed" if precomputed else args.kernel),
-        "kernel_params": numbers(params), "remedy": args.remedy,
-        "method": REMEDIES[args.remedy], "C": args.C, "tol": args.tol, "problems": rows,
-    }, seconds=seconds, train_acc=train_acc, messages=messages)
-    return finish(args, X, y, precomputed, seconds, train_acc, summary,
-                  lambda: _print_remedy(args, X, desc, precomputed, model, svc, rows,
-                                         summary))
-
-
-def _print_remedy(args, X, desc, precomputed, model, svc, rows, summary) -> None:
-    params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
-                       for k, v in summary["kernel_params"].items())
-    shape = (f"{X.shape[0]} x {X.shape[0]} "
-             + ("distance" if args.distances else "kernel") + " matrix" if precomputed
-             else f"{X.shape[0]} samples, {X.shape[1]} features")
-    print(f"data        {desc}: {shape}, {len(svc.classes_)} classes")
-    names = [type(step).__name__ for _, step in model.steps] if hasattr(model, "steps") \
-        else [type(model).__name__]
-    if args.distances:
-        names[0] = f"DistanceKernel({params})"
-    print(f"model       {' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
-          f"tol={args.tol:g})")
-    _print_pairs(rows)
 
 
 def _check_landmarks(args, n: int) -> None:

@@ -36,31 +36,24 @@ def _estimator(args, precomputed: bool):
     if getattr(args, "remedy", None) is not None:
         return _remedy_estimator(args, precomputed)
 
+    smo = {"C": args.C, "tol": args.tol, "max_iter": args.max_iter,
+           "cache_size": args.cache_size, "wss": args.wss, "init": args.init,
+           "shrinking": not args.no_shrinking, "n_restarts": args.restarts,
+           "random_state": args.seed, "verbose": args.verbose, "n_jobs": args.n_jobs,
+           "class_weight": getattr(args, "class_weight", None)}
     if getattr(args, "distances", False):
         from sklearn.pipeline import Pipeline
 
-        svc = IndefiniteSVC(
-            kernel="precomputed", C=args.C, tol=args.tol, max_iter=args.max_iter,
-            cache_size=args.cache_size, wss=args.wss, init=args.init,
-            shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
-            verbose=args.verbose, n_jobs=args.n_jobs,
-            class_weight=getattr(args, "class_weight", None))
-        _validated(svc)
+        svc = _validated(IndefiniteSVC(kernel="precomputed", **smo))
         return Pipeline([("distancekernel", _distance_kernel(args)), ("indefinitesvc", svc)])
-
-    if args.kernel == "pseudo_euclidean" and args.pe_p is None and not precomputed:
+    if precomputed:
+        return _validated(IndefiniteSVC(kernel="precomputed", **smo))
+    if args.kernel == "pseudo_euclidean" and args.pe_p is None:
         raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
                        EXIT_USAGE)
-    kernel_params = None if precomputed else _extra_params(args)
-    clf = IndefiniteSVC(
-        kernel="precomputed" if precomputed else args.kernel, C=args.C, gamma=args.gamma,
-        coef0=args.coef0, degree=args.degree, tol=args.tol, max_iter=args.max_iter,
-        cache_size=args.cache_size, wss=args.wss, init=args.init,
-        shrinking=not args.no_shrinking, n_restarts=args.restarts, random_state=args.seed,
-        kernel_params=kernel_params, verbose=args.verbose, n_jobs=args.n_jobs,
-        class_weight=getattr(args, "class_weight", None))
-    _validated(clf)
-    return clf
+    return _validated(IndefiniteSVC(kernel=args.kernel, gamma=args.gamma, coef0=args.coef0,
+                                    degree=args.degree, kernel_params=_extra_params(args),
+                                    **smo))
 
 
 def _remedy_estimator(args, precomputed: bool):

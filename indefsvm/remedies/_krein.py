@@ -56,6 +56,9 @@ decision_function_shape, break_ties
     converged_ : bool or ndarray of bool
         Whether the SVM reached ``tol`` (``svc_.converged_``: one flag for two classes, one
         per pair otherwise).
+    kernel_params_ : dict
+        The kernel's parameters as the fit resolved them (``gamma`` of ``"scale"`` as a
+        number), as :attr:`IndefiniteSVC.kernel_params_`; empty for a precomputed kernel.
 
     Examples
     --------
@@ -93,6 +96,14 @@ decision_function_shape, break_ties
         self.class_weight = class_weight
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
+
+    @property
+    def kernel_params_(self) -> dict:
+        """The kernel's parameters as the fit resolved them. Set by ``fit``."""
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self)  # NotFittedError is an AttributeError: hasattr says False
+        return {} if self.kernel == "precomputed" else dict(self._params)
 
     def _train_kernel(self, X, reset: bool = True):
         """The training kernel of X (checked); ``reset`` fixes the kernel's parameters."""
