@@ -903,3 +903,20 @@ def test_an_empty_labels_file_is_a_count_error_not_a_crash(kernel_file, tmp_path
     assert main(["fit", str(K), "--labels", str(f), "--cv", "0"]) == 1
     err = capsys.readouterr().err
     assert "has 0 labels for 60 samples" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("make", [
+    lambda cw: isvm.IndefiniteSVC(class_weight=cw),
+    lambda cw: isvm.KreinSVC(class_weight=cw),
+    lambda cw: isvm.NystroemSVC(n_components=20, class_weight=cw),
+])
+def test_a_class_weight_of_a_class_the_labels_lack_is_named(make):
+    # scikit-learn's words name the classes there are ("The classes, ['no', 'yes'], are not
+    # in class_weight"), not the one the user mistyped
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] > 0, "yes", "no")
+    with pytest.raises(ValueError, match=r"class_weight names class 'maybe', which the "
+                       r"labels y do not hold; their classes are 'no', 'yes'\."):
+        make({"yes": 2.0, "maybe": 3.0}).fit(X, y)
+    assert make({"yes": 2.0}).fit(X, y).score(X, y) > 0.8  # a class left out weighs 1

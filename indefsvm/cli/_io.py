@@ -155,17 +155,17 @@ def _load(args, *, need_labels: bool = True):
 
 
 def _check_class_weight(args, y) -> None:
-    """--class-weight LABEL:W names classes of the labels (said with the labels there are,
-    before any fit; scikit-learn's own message names neither the option nor the labels)."""
+    """--class-weight LABEL:W names classes of the labels: the library's rule, said before
+    any fit in the option's words."""
     weights = getattr(args, "class_weight", None)
-    if not isinstance(weights, dict):
-        return
-    labels = list(np.unique(y))
-    unknown = [k for k in weights if not any(k == c for c in labels)]
-    if unknown:
-        shown = ", ".join(str(c) for c in labels[:10]) + (" ..." if len(labels) > 10 else "")
-        raise CLIError(f"--class-weight names class {unknown[0]}, which the labels do not "
-                       f"hold; their classes are {shown}.", EXIT_USAGE)
+    if isinstance(weights, dict):
+        from ..svm._weights import class_weight_vector
+
+        try:
+            class_weight_vector(weights, np.unique(y), y)
+        except ValueError as exc:
+            raise CLIError(str(exc).replace("class_weight", "--class-weight", 1).replace(
+                " y ", " "), EXIT_USAGE) from None
 
 
 def _check_classes(y, cv: int = 0) -> None:

@@ -10,10 +10,20 @@ _MAX_WEIGHT = 1e150
 
 
 def class_weight_vector(class_weight, classes, y) -> np.ndarray:
-    """scikit-learn's class weights (dict, "balanced" or None) for ``classes``; a weight
-    below 0 or not finite is refused by name (it would scale C below 0)."""
+    """scikit-learn's class weights (dict, "balanced" or None) for ``classes``; a class the
+    labels do not hold, or a weight below 0 or not finite, is refused by name (the one would
+    be ignored, the other would scale C below 0)."""
     from sklearn.utils.class_weight import compute_class_weight
 
+    if isinstance(class_weight, dict):
+        # scikit-learn says "The classes, [...], are not in class_weight", naming the classes
+        # there are, not the one that is wrong
+        held = np.asarray(classes).tolist()
+        unknown = [k for k in class_weight if k not in held]
+        if unknown:
+            shown = ", ".join(repr(c) for c in held[:10]) + (", ..." if len(held) > 10 else "")
+            raise ValueError(f"class_weight names class {unknown[0]!r}, which the labels y do "
+                             f"not hold; their classes are {shown}.")
     cw = compute_class_weight(class_weight, classes=classes, y=y)
     bad = np.flatnonzero(~(np.isfinite(cw) & (cw >= 0)))
     if bad.size:
