@@ -920,3 +920,37 @@ def test_a_class_weight_of_a_class_the_labels_lack_is_named(make):
                        r"labels y do not hold; their classes are 'no', 'yes'\."):
         make({"yes": 2.0, "maybe": 3.0}).fit(X, y)
     assert make({"yes": 2.0}).fit(X, y).score(X, y) > 0.8  # a class left out weighs 1
+
+
+def test_every_sanity_report_has_a_verdict():
+    # generic code reads one attribute, whatever the model: the classifier's reading per pair
+    from sklearn.datasets import load_iris
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    Xi, yi = load_iris(return_X_y=True)
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(60, 2))
+    models = [
+        (isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5), X, y),
+        (isvm.IndefiniteSVC(), Xi, yi),
+        (isvm.NystroemSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, n_components=80,
+                          random_state=0), X, y),
+        (isvm.IndefiniteSVR(), Z, Z[:, 0] + 0.1 * Z[:, 1]),
+        (isvm.IndefiniteOneClassSVM(nu=0.2, gamma=0.5), Z, None),
+    ]
+    allowed = {"sensible", "not stationary", "counter-intuitive", "undecided"}
+    for est, A, b in models:
+        rep = isvm.sanity_report(est.fit(A, b), A, b)
+        assert rep.verdict in allowed and rep.to_dict()["verdict"] == rep.verdict
+        if hasattr(rep, "reports"):  # one-vs-one: the worst pair decides
+            want = ("sensible" if all(r.verdict == "sensible" for r in rep.reports) else
+                    "not stationary" if any(not r.is_stationary for r in rep.reports)
+                    else "counter-intuitive")
+        elif hasattr(rep, "problems"):  # the landmark model: each problem's w'Mw reading
+            rel = [p["wMw_relative"] for p in rep.problems]
+            want = ("not stationary" if not rep.is_stationary else "counter-intuitive"
+                    if min(rel) < -1e-4 else "sensible" if min(rel) > 1e-4 else "undecided")
+        else:
+            want = ("not stationary" if not rep.is_stationary else
+                    "sensible" if rep.wMw > 0 else "counter-intuitive")
+        assert rep.verdict == want, type(est).__name__

@@ -99,6 +99,15 @@ class DualSanityReport:
              else f"{loc[self.is_local_min]} (min curvature {curv})"),
         ]
 
+    @property
+    def verdict(self) -> str:
+        """``"sensible"`` (stationary and ``w'Mw > 0``), ``"not stationary"`` (KKT gap above
+        ``tol``) or ``"counter-intuitive"`` (stationary with ``w'Mw <= 0``: see
+        ``wMw_meaning``), as :attr:`SanityReport.verdict` reads a classifier."""
+        if not self.is_stationary:
+            return "not stationary"
+        return "sensible" if self.wMw > 0 else "counter-intuitive"
+
     def __str__(self) -> str:
         return render_text("Sanity report", self._rows(), self.notes)
 
@@ -110,7 +119,7 @@ class DualSanityReport:
         return {k: getattr(self, k) for k in (
             "model", "n", "objective", "kkt_gap", "tol", "is_stationary", "n_sv", "n_bounded",
             "bounded_ratio", "outside_ratio", "wMw", "wMw_meaning", "is_local_min",
-            "min_curvature", "n_free", "notes")}
+            "min_curvature", "n_free", "notes", "verdict")}
 
 
 def _general_kkt(Q, p, y, C, alpha):

@@ -83,6 +83,19 @@ class NystroemSanityReport:
             ]
         return rows
 
+    @property
+    def verdict(self) -> str:
+        """``"not stationary"`` (a problem's KKT gap or ``|y'alpha|`` above ``tol``),
+        ``"counter-intuitive"`` (a problem's ``w'Mw`` of the original kernel below 0),
+        ``"undecided"`` (a sign not told: ``|w'Sw| / w'w`` within ``RELATIVE_ZERO`` of 0)
+        or ``"sensible"``, as :attr:`SanityReport.verdict` reads an exact-kernel model."""
+        if not self.is_stationary:
+            return "not stationary"
+        readings = {_reading(p) for p in self.problems}
+        if "counter-intuitive" in readings:
+            return "counter-intuitive"
+        return "sensible" if readings <= {"sensible"} else "undecided"
+
     def __str__(self) -> str:
         return render_text("Sanity report (NystroemSVC, feature space)", self._rows(),
                            self.notes)
@@ -95,7 +108,7 @@ class NystroemSanityReport:
         """JSON-serialisable dictionary of the report."""
         out = {k: getattr(self, k) for k in ("remedy", "n_landmarks", "n_features",
                                              "n_positive", "n_negative", "tol",
-                                             "is_stationary", "notes")}
+                                             "is_stationary", "notes", "verdict")}
         out["problems"] = [{**p, "classes": [str(c) for c in p["classes"]]}
                            for p in self.problems]
         return out

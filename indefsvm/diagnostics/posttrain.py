@@ -190,6 +190,16 @@ class PairwiseSanityReport:
                 "worst": [str(c) for c in self.pairs[i]], "worst_index": int(i)}
 
     @property
+    def verdict(self) -> str:
+        """The whole model's reading, as :attr:`SanityReport.verdict` reads one pair:
+        ``"sensible"`` when every pair is, else ``"not stationary"`` when a pair is not
+        stationary, else ``"counter-intuitive"``."""
+        c = self.counts()
+        if c["sensible"] == c["pairs"]:
+            return "sensible"
+        return "not stationary" if c["not_stationary"] else "counter-intuitive"
+
+    @property
     def overall(self) -> str:
         """One line for the whole model: the counts of :meth:`counts` and the worst pair."""
         c = self.counts()
@@ -217,7 +227,7 @@ class PairwiseSanityReport:
         their reports."""
         counts = self.counts()
         counts.pop("worst_index")
-        return {"overall": self.overall, "counts": counts,
+        return {"overall": self.overall, "verdict": self.verdict, "counts": counts,
                 "pairs": [[str(a), str(b)] for a, b in self.pairs],
                 "reports": [r.to_dict() for r in self.reports]}
 
