@@ -37,6 +37,11 @@ def _say_warning(text: str) -> None:
     print(f"indefsvm: warning: {text}", file=sys.stderr)
 
 
+def _say_note(text: str) -> None:
+    """A remark of a reader on a file's layout (an index column skipped, ...)."""
+    print(f"indefsvm: {text}", file=sys.stderr)
+
+
 def _read_matrix(path: str, name: str) -> np.ndarray:
     """A numeric matrix (:func:`indefsvm.datasets._matrix_file.read_matrix`), a model file
     given in its place named as one."""
@@ -145,7 +150,7 @@ def _load(args, *, need_labels: bool = True):
         delimiter = delimiter_of(path)
         if delimiter is not None:
             # CSV / TSV features with a label column
-            X, y, _ = read_features(path, delimiter, args.label_column)
+            X, y, _ = read_features(path, delimiter, args.label_column, note=_say_note)
             return X, y, path, False
         X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based)
     except UnicodeDecodeError as exc:

@@ -3,22 +3,17 @@
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from ._args import NYSTROEM_REMEDIES
 from ._errors import EXIT_USAGE, CLIError
+from ._io import _say_note
 
 #: the metrics the command line trains on
 METRICS = ("dtw", "levenshtein")
 
 #: the training accuracy of fit --metric is measured on at most this many objects
 TRAIN_SCORE_MAX = 10_000
-
-
-def _say_note(text: str) -> None:
-    print(f"indefsvm: {text}", file=sys.stderr)
 
 
 def read_objects(path: str, metric: str, label_column: str | None, *,

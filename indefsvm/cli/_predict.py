@@ -10,7 +10,7 @@ from .._files import atomic_write, check_output_file
 from ..exceptions import DataFileError
 from ._args import _add_device, _common
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _check_path, _read_labels, _read_matrix
+from ._io import _check_path, _read_labels, _read_matrix, _say_note
 from ._modelfile import _load_model, model_input, placed
 from ._progress import _say
 
@@ -109,7 +109,8 @@ def read_data_for(args, model, path: str):
 
         delimiter = delimiter_of(path)
         if delimiter is not None:
-            X, y, _ = read_features(path, delimiter, args.label_column, need_labels=False)
+            X, y, _ = read_features(path, delimiter, args.label_column, need_labels=False,
+                                    note=_say_note)
         else:
             X, y = load_libsvm(path, zero_based=args.zero_based,
                                n_features=getattr(model, "n_features_in_", None))

@@ -6,19 +6,13 @@ names the file and the line."""
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 
 from ..exceptions import DataFileError
-from ._table import LABEL_NAMES, is_number, number, text_lines
+from ._table import INDEX_NAMES, LABEL_NAMES, is_number, number, text_lines, warn_note
 
 _SPLIT = re.compile(r"[,\s]+")
-
-
-def warn_note(text: str) -> None:
-    """A remark on a file's layout, as a warning (the command line says it as a line)."""
-    warnings.warn(text, UserWarning, stacklevel=3)
 
 
 def _label(text: str):
@@ -112,10 +106,6 @@ def _refuse_continuous_labels(path, y, lines) -> None:
                         f"are whole numbers or words; these first values are not); {hint}.")
 
 
-#: header names of an index column (pandas writes an empty one, or its index's name)
-_INDEX_NAMES = ("", "index", "unnamed: 0", "id")
-
-
 def _header(lines, metric):
     """(header fields, delimiter) when the first line is a header row -- an empty first field
     (pandas' index column), a field named as a label column, or (series) two fields that are
@@ -148,7 +138,7 @@ def _read_table(path, lines, metric, label_column, header, delim, *, need_labels
 
     names = [h.strip() for h in header]
     low = [h.lower() for h in names]
-    index = 0 if low[0] in _INDEX_NAMES and len(names) > 2 else None
+    index = 0 if low[0] in INDEX_NAMES and len(names) > 2 else None
     if label_column is None:
         label = next((k for k, h in enumerate(low) if h in LABEL_NAMES), None)
         if label is None and need_labels:

@@ -144,13 +144,28 @@ def _column_index(spec, header, ncol: int, path: str) -> int:
     return header.index(text)
 
 
-def read_features(path: str, delimiter: str, label_column=None, *, need_labels: bool = True):
+def warn_note(text: str) -> None:
+    """A remark on a file's layout, as a warning (the command line says it as a line)."""
+    import warnings
+
+    warnings.warn(text, UserWarning, stacklevel=3)
+
+
+#: header names of an index column (pandas writes an empty one, or its index's name)
+INDEX_NAMES = ("", "index", "unnamed: 0", "id")
+
+
+def read_features(path: str, delimiter: str, label_column=None, *, need_labels: bool = True,
+                  note=warn_note):
     """Features and labels of a delimited file.
 
     The first row is a header when any of its fields is not a number. The label column is
     ``label_column`` (a name, or an index: 0 first, -1 last), else a header column named one
     of :data:`LABEL_NAMES`; with ``need_labels=False`` and neither, every column is a feature
     and the labels are None. Labels may be words; numbers that are whole become integers.
+    A first column of whole numbers headed as an index (:data:`INDEX_NAMES`: pandas'
+    ``to_csv`` writes its index so, R's ``write.csv`` its row names) is not a feature: it is
+    skipped, and ``note`` says so.
 
     Returns
     -------
@@ -177,7 +192,14 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
     if need_labels or label_column is not None or (
             header is not None and any(h.lower() in LABEL_NAMES for h in header)):
         label = _column_index(label_column, header, ncol, path)
-    X = np.empty((len(rows), ncol - (label is not None)))
+    index = None
+    if (header is not None and header[0].strip().lower() in INDEX_NAMES and label != 0
+            and ncol - (label is not None) > 1
+            and all(r[0].strip().lstrip("-").isdigit() for _, r in rows if r)):
+        index = 0
+        note(f"{path}: column 1 ({header[0].strip() or 'unnamed'}) is an index, as pandas "
+             "writes one: not read as a feature.")
+    X = np.empty((len(rows), ncol - (label is not None) - (index is not None)))
     labels = []
     for r, (lineno, row) in enumerate(rows):
         if len(row) != ncol:
@@ -188,6 +210,8 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
         for k, value in enumerate(row):
             if k == label:
                 labels.append(value)
+                continue
+            if k == index:
                 continue
             try:
                 X[r, c] = number(value)
@@ -201,7 +225,8 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
     if not np.all(np.isfinite(X)):
         raise DataFileError(path, None, "holds NaN or infinity among its features; remove "
                             "or impute them.")
-    names = None if header is None else [h for k, h in enumerate(header) if k != label]
+    names = None if header is None else [h for k, h in enumerate(header)
+                                         if k not in (label, index)]
     if label is None:
         return X, None, names
     y = np.array(labels)
