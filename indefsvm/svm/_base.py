@@ -187,8 +187,11 @@ class SVMBase(PairwiseInput, BaseEstimator):
         check_weights(sw, y_idx, one_class_prefix)
 
     def _not_fitted_message(self) -> str:
-        return (f"This {type(self).__name__} instance (a {self._libsvm_name}) is not fitted "
-                "yet. Call 'fit' with appropriate arguments before using this estimator.")
+        # scikit-learn's tests look for the name of its estimator (SVC, NuSVC, ...) in it
+        article = "an" if self._libsvm_name.startswith("S") else "a"  # an SVC, a NuSVC
+        return (f"This {type(self).__name__} instance ({article} {self._libsvm_name}) is not "
+                "fitted yet. Call 'fit' with appropriate arguments before using this "
+                "estimator.")
 
     def _callable_rows(self, A, B):
         K = self.kernel(A, B, **(self.kernel_params or {}))
