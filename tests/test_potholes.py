@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -997,3 +998,32 @@ def test_an_index_column_is_skipped_only_when_it_is_one(tmp_path):
     X, y, _ = read_features(str(tmp_path / "c.csv"), ",", label_column="0",
                             note=notes.append)
     assert y.tolist() == [0, 1] and X.tolist() == [[1.5, 1], [2.5, 2]] and len(notes) == 1
+
+
+@pytest.mark.parametrize("content, said", [
+    (b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4, "is not a text file (it holds NUL"),
+    ("label,a\n1,0.5\n-1,0.25\n".encode("utf-16"), "is UTF-16 text"),
+    ("label,a\n1,0.5\n-1,0.25\n".encode("utf-16-le"), "is UTF-16 text"),
+], ids=["binary", "utf16-bom", "utf16-le"])
+@pytest.mark.parametrize("extra", [[], ["--metric", "dtw", "--nystroem", "2"]])
+def test_a_binary_or_utf16_file_is_named_as_such(tmp_path, capsys, content, said, extra):
+    # it was read as text: a label of garbled bytes, or "not UTF-8 text (invalid start byte)"
+    path = tmp_path / "data.csv"
+    path.write_bytes(content)
+    assert main(["fit", str(path), "--cv", "0", *extra]) == 1
+    err = capsys.readouterr().err
+    assert said in err and len(err.splitlines()) == 1
+    with pytest.raises(isvm.exceptions.DataFileError, match=re.escape(said)):
+        isvm.datasets.load_libsvm(str(path))
+
+
+def test_too_few_samples_for_the_folds_suggest_folds_that_run(tmp_path, capsys):
+    path = tmp_path / "tiny.libsvm"
+    path.write_text("1 1:1 2:3\n-1 1:2\n1 3:1\n1 2:2\n-1 1:1\n-1 2:1\n1 1:3\n")
+    assert main(["fit", str(path), "--cv", "5"]) == 2
+    assert "use --cv 3 or fewer, or --cv 0." in capsys.readouterr().err
+    path.write_text("1 1:1 2:3\n-1 1:2\n1 3:1\n")
+    assert main(["fit", str(path), "--cv", "2"]) == 2
+    err = capsys.readouterr().err
+    # --cv 1 is no cross-validation, and refused as such: not offered
+    assert "use --cv 0." in err and "--cv 1" not in err

@@ -180,6 +180,6 @@ def _check_classes(y, cv: int = 0) -> None:
                        "or more.")
     if cv > counts.min():
         small = labels[np.argmin(counts)]
+        fewer = f"--cv {counts.min()} or fewer, or " if counts.min() >= 2 else ""
         raise CLIError(f"--cv {cv} needs at least {cv} samples of every class, but class "
-                       f"{small} has {counts.min()}; use --cv {counts.min()} or fewer, or --cv 0.",
-                       EXIT_USAGE)
+                       f"{small} has {counts.min()}; use {fewer}--cv 0.", EXIT_USAGE)

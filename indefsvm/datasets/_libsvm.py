@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import DataFileError
-from ._table import number
+from ._table import check_text, number
 
 # a dense copy larger than this is refused with the line of the largest index
 _DENSE_LIMIT_BYTES = 4 * 1024**3
@@ -42,6 +42,7 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
         raise DataFileError(path, None, "is a directory, not a data file.")
     if not os.path.exists(path):
         raise FileNotFoundError(f"No such LIBSVM file: {os.fspath(path)!r}.")
+    check_text(path)
     labels, indptr, indices, values = [], [0], [], []
     widest, widest_line = 0, None
     with _open(path) as fh:

@@ -122,6 +122,10 @@ def check_format(path: str) -> None:
                             "reads LIBSVM text, CSV / TSV (.csv, .tsv: features with a label "
                             "column, or with --labels a kernel or distance matrix) and .npy / "
                             ".npz matrices. Export your data to one of them.")
+    if ext not in (".npy", ".npz"):
+        from ._table import check_text
+
+        check_text(path)
 
 
 def read_labels(path: str, n: int, *, note=None) -> np.ndarray:

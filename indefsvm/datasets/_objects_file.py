@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from ..exceptions import DataFileError
-from ._table import INDEX_NAMES, LABEL_NAMES, is_number, number, text_lines, warn_note
+from ._table import INDEX_NAMES, LABEL_NAMES, check_text, is_number, number, text_lines, warn_note
 
 _SPLIT = re.compile(r"[,\s]+")
 
@@ -44,6 +44,7 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
     file's layout (an index column) to the user."""
     if path.endswith(".ts"):
         return read_ts(path)
+    check_text(path)
     if label_column is not None:
         label_column = {"0": "first", "-1": "last"}.get(label_column, label_column)
     try:

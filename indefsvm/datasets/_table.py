@@ -19,6 +19,40 @@ __all__ = ["LABEL_NAMES", "delimiter_of", "is_number", "number", "read_features"
 LABEL_NAMES = ("label", "labels", "y", "class", "target")
 
 
+def check_text(path) -> None:
+    """A file read as text holds no NUL byte in its first 64 KiB: else it is binary (an
+    executable, an image, a spreadsheet) or UTF-16 text, and is refused by name instead of
+    being read as labels and values of garbled characters. Compressed LIBSVM files (.gz,
+    .bz2) are binary by nature and not checked here."""
+    import os
+
+    path = os.fspath(path)
+    if path.endswith((".gz", ".bz2")):
+        return
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 16)
+    except OSError:
+        return  # the reader names what is wrong
+    if b"\x00" in head:
+        utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff") or _reads_as_utf16(head)
+        raise DataFileError(path, None, (
+            "is UTF-16 text (Excel's 'Unicode text'): save it as UTF-8 (CSV UTF-8) first."
+            if utf16 else "is not a text file (it holds NUL bytes): indefsvm reads LIBSVM "
+            "text, CSV / TSV, series and strings one per line, and .npy / .npz matrices."))
+
+
+def _reads_as_utf16(head: bytes) -> bool:
+    """UTF-16 without a byte-order mark: text of one byte order, nearly all of it printable
+    ASCII (a binary file decodes to scattered code points)."""
+    for order in ("utf-16-le", "utf-16-be"):
+        text = head[: len(head) // 2 * 2].decode(order, errors="replace")
+        if text and sum(c.isascii() and (c.isprintable() or c in "\t\r\n")
+                        for c in text) >= 0.95 * len(text):
+            return True
+    return False
+
+
 def text_lines(path: str) -> list:
     """The lines of a UTF-8 text file as files end them: at ``\n`` (a ``\r`` before it
     dropped), a leading byte-order mark removed. ``str.splitlines`` would also split at
