@@ -118,3 +118,13 @@ def fitted_on_device_hint(est) -> str:
     return (f"{type(est).__name__} has device='cuda'; its fitted state is plain NumPy, so on "
             "a machine without a GPU call .set_params(device='cpu') first (the model is "
             "the same).")
+
+
+def resolve_fitted(est, *inputs) -> Device:
+    """:func:`resolve_device` for a fitted model's transform or predictions: a model fitted
+    with ``device='cuda'`` and asked to work on a machine without one (a model file moved)
+    is told that ``.set_params(device='cpu')`` gives the same model on the CPU."""
+    try:
+        return resolve_device(getattr(est, "device", None), *inputs)
+    except DeviceError as exc:
+        raise DeviceError(f"{exc} {fitted_on_device_hint(est)}") from None

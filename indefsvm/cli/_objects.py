@@ -172,12 +172,6 @@ def fit(args, search) -> int:
     return finish(args, X, y, False, seconds, train_acc, summary, head)
 
 
-def predict_objects(args, model):
-    """predict MODEL FILE for a model of series or strings: (objects, labels or None)."""
-    return read_objects(args.data, model.metric, args.label_column, need_labels=False,
-                        classes_checked=True)
-
-
 def label_column_for(model, path: str, given) -> str | None:
     """The label column of a file of objects to predict (see
     :func:`indefsvm.datasets._objects_file.label_column_for`): the model's series length

@@ -16,7 +16,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .. import _constraints as _c
-from .._device import DEVICES, resolve_device, to_numpy
+from .._device import DEVICES, resolve_fitted, to_numpy
 from .._feature_map import FeatureMap
 from .._interrupt import unfitted_on_interrupt
 from .._threads import effective_threads
@@ -282,7 +282,7 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         ndarray of shape (n_samples, n_components)
         """
         check_is_fitted(self, "random_objects_")
-        device = resolve_device(getattr(self, "device", None))
+        device = resolve_fitted(self)
         if device.is_cuda:
             from ._device import device_features, random_feature_blocks
 

@@ -20,7 +20,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _constraints as _c
-from .._device import DEVICES, is_device_array, resolve_device, to_numpy
+from .._device import DEVICES, is_device_array, resolve_device, resolve_fitted, to_numpy
 from .._feature_map import FeatureMap
 from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block, kernel_features
@@ -679,7 +679,7 @@ default="uniform"
         check_is_fitted(self, "normalization_")
         if hasattr(X, "dask") and hasattr(X, "map_blocks"):
             return self._transform_dask(X)
-        device = resolve_device(getattr(self, "device", None), X)
+        device = resolve_fitted(self, X)
         if device.is_cuda:
             return self._device_features(X, device, np.float64)
         return self._features(X)

@@ -14,7 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .. import _constraints as _c
-from .._device import DEVICES, is_device_array, resolve_device, to_numpy
+from .._device import DEVICES, is_device_array, resolve_device, resolve_fitted, to_numpy
 from .._device._blocks import check_device_kernel
 from .._dual import DualProblems, check_label_digest, check_training_labels, label_digest
 from .._interrupt import unfitted_on_interrupt
@@ -496,7 +496,7 @@ default="uniform"
     def _ovo(self, X):
         check_is_fitted(self, "coef_")
         ny = self.nystroem_
-        device = resolve_device(getattr(self, "device", None), X)
+        device = resolve_fitted(self, X)
         if device.is_cuda:
             return self._ovo_device(X, device)
         if self._uses_metric():
