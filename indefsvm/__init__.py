@@ -47,7 +47,7 @@ __version__ = "0.1.0"
 # --version and --help then cost no import of scikit-learn or scipy, and a Ctrl-C at start-up
 # lands in code that handles it. Each entry: the name -> the module that defines it.
 _SUBMODULES = ("datasets", "diagnostics", "distances", "geometry", "kernels", "nystroem",
-               "remedies", "solvers", "plotting")
+               "remedies", "solvers", "plotting", "exceptions", "explorer", "klr", "svm")
 _NAMES = {
     "KernelReport": ".diagnostics", "SanityReport": ".diagnostics",
     "check_kernel": ".diagnostics", "sanity_report": ".diagnostics",

@@ -1049,3 +1049,14 @@ def test_a_model_fitted_on_a_gpu_says_how_to_use_it_without_one(make, monkeypatc
     ref = make().set_params(device="cpu").fit(X, y)
     want = ref.predict(X[:5]) if hasattr(ref, "predict") else ref.transform(X[:5])
     np.testing.assert_allclose(apply(X[:5]), want, rtol=1e-5, atol=1e-6)
+
+
+def test_the_documented_modules_are_reached_from_the_package():
+    # the docs write indefsvm.exceptions.DataFileError and indefsvm.explorer.Explorer: after
+    # "import indefsvm" alone they were AttributeErrors (the lazy import knew nine modules)
+    code = ("import indefsvm as i; print(i.exceptions.DataFileError.__name__, "
+            "i.explorer.Explorer.__name__, i.klr.__name__, i.svm.IndefiniteSVC.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=str(Path(__file__).parent))
+    assert out.stdout.split() == ["DataFileError", "Explorer", "indefsvm.klr",
+                                  "IndefiniteSVC"]
