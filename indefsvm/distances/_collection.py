@@ -26,8 +26,10 @@ class Objects:
     def __init__(self, X, metric, params: dict, name: str = "X"):
         self.metric = metric
         self.params = _check_params(metric, dict(params))
+        self.n_channels = None
         if metric == "dtw":
-            as_series(X, name)  # the checks: numbers, finite, not empty, channels agree
+            # the checks: numbers, finite, not empty, channels agree
+            self.n_channels = as_series(X, name).n_channels
             self.data = X if isinstance(X, np.ndarray) and X.dtype != object else list(X)
         elif metric == "levenshtein":
             self.data = as_strings(X, name)
@@ -44,6 +46,18 @@ class Objects:
 
     def __len__(self) -> int:
         return len(self.data)
+
+    def check_channels(self, fitted, what: str) -> None:
+        """Series to transform have the channels of the series a model was fitted on
+        (``fitted``, its landmarks or random series, named ``what``): said in the model's
+        words, before any distance."""
+        if self.n_channels is None:
+            return
+        k = as_series(fitted, what).n_channels
+        if k != self.n_channels:
+            raise ValueError(f"{self.name} holds series of {self.n_channels} channel(s); the "
+                             f"model was fitted on series of {k} ({what}): give series with "
+                             "the same channels.")
 
     def take(self, idx):
         idx = np.asarray(idx, dtype=np.intp)

@@ -248,8 +248,10 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         return self.n_components_
 
     def _check_rows(self, X):
-        return Objects(self._arrays_checked(X, reset=False), self.metric,
+        rows = Objects(self._arrays_checked(X, reset=False), self.metric,
                        self.metric_params or {})
+        rows.check_channels(self.random_objects_, "its random series")
+        return rows
 
     def _feature_blocks(self, X, dtype=np.float64, columns=None, out=None):
         scale = self.scale_

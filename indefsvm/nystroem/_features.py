@@ -579,7 +579,9 @@ default="uniform"
 
     def _check_rows(self, X):
         if self._uses_metric():
-            return Objects(X, self.metric, self.metric_params or {})
+            rows = Objects(X, self.metric, self.metric_params or {})
+            rows.check_channels(self.components_, "its landmarks")
+            return rows
         if self.kernel == "precomputed":
             return validate_data(self, X, dtype=np.float64, reset=False)
         return validate_data(self, X, dtype=np.float64, accept_sparse="csr", reset=False,
