@@ -28,6 +28,9 @@ tslearn``); a missing package skips its sets and says so.
 
 ``landmarks-more``: at m = n/3 and the exact SVM's tuned gamma and C, landmarks drawn by class
 against uniform ones; on PigCVP also the landmark model tuned by its own CV.
+
+``landmarks-dissim``: at m = n/3, the dissimilarity space (the distances to the landmarks as
+features of a linear SVM; Pekalska & Duin 2005) alone and beside the Nystroem features.
 """
 
 from __future__ import annotations
@@ -384,6 +387,91 @@ def landmarks_more(args):
     _save(args, "landmarks_more", rows)
 
 
+def _flip_features(Dtr, Dte, L, gamma):
+    """The flip Nystroem features of the distance kernel exp(-gamma d^2) from the landmarks L:
+    K_xL V |Lambda|^(-1/2) over the eigenpairs of K_LL above its zero threshold."""
+    w, V = np.linalg.eigh(np.exp(-gamma * Dtr[np.ix_(L, L)] ** 2))
+    keep = np.abs(w) > len(L) * np.finfo(float).eps * np.abs(w).max()
+    N = V[:, keep] / np.sqrt(np.abs(w[keep]))
+    return np.exp(-gamma * Dtr[:, L] ** 2) @ N, np.exp(-gamma * Dte[:, L] ** 2) @ N
+
+
+def _best_linear(Ftr, ytr, blocks, cv):
+    """(C, a): the linear SVM's C and the weight a of the second feature block, by CV."""
+    from sklearn.model_selection import cross_val_score
+    from sklearn.svm import LinearSVC
+
+    best = None
+    for a in blocks:
+        F = Ftr(a)
+        for C in (0.01, 0.1, 1.0, 10.0, 100.0):
+            s = cross_val_score(LinearSVC(C=C, max_iter=20_000), F, ytr, cv=cv).mean()
+            if best is None or s > best[0]:
+                best = (s, C, a)
+    return best[1], best[2]
+
+
+def landmarks_dissim(args):
+    """A third route to the target of m = n/3 landmarks (issue 42, item 5): the dissimilarity
+    space of Pekalska & Duin (2005) -- the distances to the m landmarks, standardised, as the
+    features of a linear SVM (scikit-learn's LinearSVC, C by 5-fold CV) -- alone, and beside
+    the flip Nystroem features of the distance kernel at the exact SVM's tuned gamma (the
+    weight a of the distances' block and C by CV); the same uniform landmarks, 5 seeds."""
+    sys.path.insert(0, os.path.dirname(__file__))
+    from bench_distances import _tasks
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import LinearSVC
+
+    from indefsvm.distances import median_gamma
+
+    rows, gaps = [], {"nystroem": [], "dissimilarity": [], "both": []}
+    for name, Xtr, ytr, Xte, yte, metric, window in _tasks():
+        if name.startswith("motif"):
+            continue  # generated: not one of the real series sets of the target
+        ytr, yte = np.asarray(ytr), np.asarray(yte)
+        params = None if window is None else {"window": window}
+        n, m = len(ytr), max(2, len(ytr) // 3)
+        Dtr = isvm.pairwise_distances(Xtr, metric=metric, n_jobs=-1, **(params or {}))
+        Dte = isvm.pairwise_distances(Xte, Xtr, metric=metric, n_jobs=-1, **(params or {}))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PigCVP: more classes than half the samples
+            gt, Ct, grid = _tuned(Dtr, ytr, median_gamma(Dtr))
+        exact = 100 * float(np.mean(grid.predict(Dte) != yte))
+        cv = StratifiedKFold(int(min(5, np.unique(ytr, return_counts=True)[1].min())),
+                             shuffle=True, random_state=0)
+        errs = {k: [] for k in gaps}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for seed in range(5):
+                errs["nystroem"].append(_error((Xtr, ytr, Xte, yte, metric, params), m,
+                                               "uniform", seed, gamma=gt, C=Ct,
+                                               remedy="flip"))
+                L = np.sort(np.random.default_rng(seed).choice(n, m, replace=False))
+                sc = StandardScaler().fit(Dtr[:, L])
+                Str, Ste = sc.transform(Dtr[:, L]), sc.transform(Dte[:, L])
+                Ptr, Pte = _flip_features(Dtr, Dte, L, gt)
+                for key, make_tr, make_te, blocks in (
+                        ("dissimilarity", lambda a, S=Str: S, lambda a, S=Ste: S, (1.0,)),
+                        ("both", lambda a, P=Ptr, S=Str: np.hstack([P, a * S]),
+                         lambda a, P=Pte, S=Ste: np.hstack([P, a * S]),
+                         (0.0, 0.1, 0.3, 1.0))):
+                    C, a = _best_linear(make_tr, ytr, blocks, cv)
+                    clf = LinearSVC(C=C, max_iter=20_000).fit(make_tr(a), ytr)
+                    errs[key].append(100 * float(np.mean(clf.predict(make_te(a)) != yte)))
+        res = {k: float(np.mean(v)) for k, v in errs.items()}
+        for k in gaps:
+            gaps[k].append(res[k] - exact)
+        rows.append({"task": name, "n": n, "m": m, "gamma": gt, "C": Ct, "exact": exact,
+                     **res})
+        print(f"{name:18s} m = {m:3d}: exact {exact:5.1f} %  "
+              + "  ".join(f"{k} {v:5.1f} %" for k, v in res.items()), flush=True)
+    for k, g in gaps.items():
+        print(f"{k}: mean gap to the exact SVM over the {len(g)} real series sets: "
+              f"{np.mean(g):+.2f} points")
+    _save(args, "landmarks_dissim", rows)
+
+
 def _save(args, what, rows):
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
@@ -417,6 +505,9 @@ def main():
                          "own CV (slow: 28 grid points x 5 folds x 3 seeds)")
     lx.add_argument("--out", default=None)
     lx.set_defaults(func=landmarks_more)
+    ld = sub.add_parser("landmarks-dissim")
+    ld.add_argument("--out", default=None)
+    ld.set_defaults(func=landmarks_dissim)
     args = p.parse_args()
     args.func(args)
 
