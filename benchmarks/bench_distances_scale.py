@@ -455,7 +455,7 @@ def landmarks_dissim(args):
                         ("dissimilarity", lambda a, S=Str: S, lambda a, S=Ste: S, (1.0,)),
                         ("both", lambda a, P=Ptr, S=Str: np.hstack([P, a * S]),
                          lambda a, P=Pte, S=Ste: np.hstack([P, a * S]),
-                         (0.0, 0.1, 0.3, 1.0))):
+                         tuple(args.weights))):
                     C, a = _best_linear(make_tr, ytr, blocks, cv)
                     clf = LinearSVC(C=C, max_iter=20_000).fit(make_tr(a), ytr)
                     errs[key].append(100 * float(np.mean(clf.predict(make_te(a)) != yte)))
@@ -506,6 +506,10 @@ def main():
     lx.add_argument("--out", default=None)
     lx.set_defaults(func=landmarks_more)
     ld = sub.add_parser("landmarks-dissim")
+    ld.add_argument("--weights", type=lambda t: [float(v) for v in t.split(",")],
+                    default=[0.0, 0.1, 0.3, 1.0],
+                    help="the weights a of the distances' block searched for 'both' (--weights "
+                         "0: the control, the Nystroem features alone in the same linear SVM)")
     ld.add_argument("--out", default=None)
     ld.set_defaults(func=landmarks_dissim)
     args = p.parse_args()
