@@ -117,9 +117,12 @@ class GridChoice:
         text = (f"{', '.join(chosen)}: {self.folds}-fold CV accuracy "
                 f"{100 * self.cv_accuracy:.2f} % over {self.points} grid points on "
                 f"{self.on or str(self.samples) + ' samples'}, {self.seconds:.1f} s")
+        if self.stopped_fits:
+            text += (f"; {self.stopped_fits} of the {self.points * self.folds} fits stopped at "
+                     "max_iter before tol (their scores are of unfinished models)")
         if self.edge:
-            text += (f"; {' and '.join(self.edge)} is at the edge of the grid: give -C / "
-                     "--gamma to look further")
+            text += (f"; {' and '.join(self.edge)} is at the edge of the grid: give C / "
+                     "gamma beyond it to look further")
         return text
 
     def to_dict(self) -> dict:

@@ -72,3 +72,17 @@ def test_cv_scores_on_a_precomputed_kernel_slice_both_axes(data):
     got = cv_scores(IndefiniteSVC(kernel="precomputed"), K, y, folds, True)
     want = cv_scores(IndefiniteSVC(kernel="linear"), X, y, folds, False)
     np.testing.assert_allclose(got, want)
+
+
+def test_fits_stopped_at_their_cap_are_said(data, capsys):
+    from indefsvm.cli import main
+
+    X, y = data
+    choice = search_C_gamma(IndefiniteSVC(kernel="rbf", max_iter=2), X, y, Cs=[1.0, 10.0],
+                            random_state=0)
+    assert choice.stopped_fits == 6
+    assert "6 of the 6 fits stopped at max_iter before tol" in str(choice)
+    # the command line's search line says it in its option's words
+    assert main(["fit", "--dataset", "heart", "--max-iter", "3", "--cv", "0"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("search") and "fits stopped at --max-iter before tol" in line

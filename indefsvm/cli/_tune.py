@@ -119,7 +119,8 @@ def describe(result: dict) -> str:
     """One line for people: what the search chose, from what, and how long it took."""
     from .._tuning import GridChoice
 
-    return "search      " + str(GridChoice(**result))
+    return "search      " + str(GridChoice(**result)).replace(
+        "give C / gamma beyond it", "give -C / --gamma").replace("max_iter", "--max-iter")
 
 
 #: fit --metric without -C / --gamma: C and gamma are searched on the exact distance kernel
