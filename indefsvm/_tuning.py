@@ -65,22 +65,27 @@ def quiet(estimator):
     return est
 
 
-def cv_scores(estimator, X, y, folds, precomputed: bool, *, on_fold=None) -> np.ndarray:
-    """The accuracy of a fresh clone of ``estimator`` on each of ``folds`` ((train, test)
-    pairs), its ConvergenceWarnings silenced; ``on_fold(k, score, seconds)`` after each."""
+def cv_scores(estimator, X, y, folds, precomputed: bool, *, on_fold=None):
+    """(scores, stopped): the accuracy of a fresh clone of ``estimator`` on each of
+    ``folds`` ((train, test) pairs), and how many of those fits stopped with a
+    ConvergenceWarning (caught, not shown); ``on_fold(k, score, seconds)`` after each."""
     from sklearn.base import clone
 
     from .exceptions import ConvergenceWarning
 
-    scores = []
+    scores, stopped = [], 0
     for k, (train, test) in enumerate(folds, 1):
         t0 = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
             scores.append(fold_score(clone(estimator), X, y, train, test, precomputed))
+        stopped += any(issubclass(w.category, ConvergenceWarning) for w in caught)
+        for w in caught:  # the others as they were: shown
+            if not issubclass(w.category, ConvergenceWarning):
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         if on_fold is not None:
             on_fold(k, scores[-1], time.perf_counter() - t0)
-    return np.array(scores)
+    return np.array(scores), stopped
 
 
 @dataclass

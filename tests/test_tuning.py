@@ -69,9 +69,11 @@ def test_cv_scores_on_a_precomputed_kernel_slice_both_axes(data):
     X, y = data
     K = X @ X.T
     folds = list(StratifiedKFold(3, shuffle=True, random_state=1).split(X, y))
-    got = cv_scores(IndefiniteSVC(kernel="precomputed"), K, y, folds, True)
-    want = cv_scores(IndefiniteSVC(kernel="linear"), X, y, folds, False)
+    got, stopped = cv_scores(IndefiniteSVC(kernel="precomputed"), K, y, folds, True)
+    want, _ = cv_scores(IndefiniteSVC(kernel="linear"), X, y, folds, False)
     np.testing.assert_allclose(got, want)
+    assert stopped == 0
+    assert cv_scores(IndefiniteSVC(max_iter=2), X, y, folds, False)[1] == 3
 
 
 def test_fits_stopped_at_their_cap_are_said(data, capsys):
@@ -84,5 +86,11 @@ def test_fits_stopped_at_their_cap_are_said(data, capsys):
     assert "6 of the 6 fits stopped at max_iter before tol" in str(choice)
     # the command line's search line says it in its option's words
     assert main(["fit", "--dataset", "heart", "--max-iter", "3", "--cv", "0"]) == 0
-    line = capsys.readouterr().out.splitlines()[0]
+    cap = capsys.readouterr()
+    line = cap.out.splitlines()[0]
     assert line.startswith("search") and "fits stopped at --max-iter before tol" in line
+    # and the cross-validation after the fit says its own
+    assert main(["fit", "--dataset", "heart", "--max-iter", "3", "--cv", "3", "-C", "1",
+                 "--gamma", "0.1"]) == 0
+    assert ("3 of the 3 cross-validation fits stopped at --max-iter before tol"
+            in capsys.readouterr().err)

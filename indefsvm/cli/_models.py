@@ -227,10 +227,14 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
             _say(args, f"fold {k} of {len(folds)}: accuracy {100 * score:.2f} % "
                        f"({seconds:.1f} s)")
     try:
-        return cv_scores(template, X, y, folds, precomputed, on_fold=said)
+        scores, stopped = cv_scores(template, X, y, folds, precomputed, on_fold=said)
     finally:
         if bar is not None:
             bar.close()
+    if stopped:
+        _say(args, f"{stopped} of the {len(folds)} cross-validation fits stopped at --max-iter "
+                   "before tol: the CV accuracy is of unfinished models")
+    return scores
 
 
 def _svc(model):
