@@ -1077,3 +1077,21 @@ def test_series_of_other_channels_are_named_against_the_model(features, fitted_o
                 f"({fitted_on})")):
             model.predict(X)
     assert model.predict(rng.normal(size=(4, 3, 11))).shape == (4,)  # other lengths: fine
+
+
+def test_distances_that_are_not_symmetric_are_named_by_their_file(tmp_path, capsys):
+    # the message named "X (training distances)", a Python name the user never wrote
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    D = isvm.pairwise_distances(X[:60])
+    D[0, 1] += 0.5
+    np.save(tmp_path / "A.npy", D)
+    np.savetxt(tmp_path / "y.txt", y[:60], fmt="%d")
+    files = [str(tmp_path / "A.npy"), "--labels", str(tmp_path / "y.txt"), "--distances"]
+    for argv in (["fit", *files, "--cv", "0"], ["compare", *files, "--cv", "3"],
+                 ["report", *files, "--cv", "0", "--out", str(tmp_path)]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert f"{tmp_path / 'A.npy'} is not symmetric: max |D - D.T| = 0.5" in err, argv
+    # check reads them as they are and says what is wrong
+    assert main(["check", *files, "--quiet"]) == 0
+    assert "make D a distance first" in capsys.readouterr().out

@@ -45,7 +45,7 @@ def run(args) -> int:
                            "themselves (metric, Euclidean, the negative mass of "
                            "exp(-gamma d^2) over a grid of gamma around the median rule, "
                            "densely): drop the option.", EXIT_USAGE)
-    data, y, _, precomputed = _load(args, need_labels=False)
+    data, y, _, precomputed = _load(args, need_labels=False, axioms=False)
     if args.distances:
         from ..diagnostics import check_distances
 

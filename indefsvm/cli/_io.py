@@ -82,10 +82,10 @@ def refuse_model_file(path: str) -> None:
                        "'indefsvm report MODEL DATA'.", EXIT_USAGE)
 
 
-def _load(args, *, need_labels: bool = True):
+def _load(args, *, need_labels: bool = True, axioms: bool = True):
     """(data, y, description, precomputed): a bundled set, a LIBSVM file, a kernel matrix or
     (--distances) a distance matrix, which counts as precomputed (square, sliced on both
-    axes)."""
+    axes; ``axioms``: non-negative and symmetric, else refused naming the file)."""
     from .._validation import looks_like_distances
     from ..datasets import load_libsvm
 
@@ -114,6 +114,12 @@ def _load(args, *, need_labels: bool = True):
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             raise DataFileError(path, None, f"is a {D.shape} array; a distance matrix is "
                                 "square (n_samples, n_samples).")
+        if axioms:
+            # what a distance kernel needs (>= 0, symmetric), said of the file before any
+            # work; check reports the axioms instead (axioms=False)
+            from .._validation import check_distance_matrix
+
+            D = check_distance_matrix(D, path)
         y = _read_labels(args.labels, D.shape[0]) if args.labels else _files().npz_labels(path)
         if y is None and need_labels:
             raise CLIError(f"{path}: distances need their labels: give --labels FILE (.npy or "
