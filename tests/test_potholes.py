@@ -1095,3 +1095,50 @@ def test_distances_that_are_not_symmetric_are_named_by_their_file(tmp_path, caps
     # check reads them as they are and says what is wrong
     assert main(["check", *files, "--quiet"]) == 0
     assert "make D a distance first" in capsys.readouterr().out
+    # negative entries: the advice in the options' words, not kernel='precomputed'
+    D[0, 1] = D[1, 0] = -1.0
+    np.save(tmp_path / "A.npy", D)
+    assert main(["fit", *files, "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "Then drop --distances" in err and "kernel='precomputed'" not in err
+    np.save(tmp_path / "D.npy", isvm.pairwise_distances(X[:60]))
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", str(tmp_path / "D.npy"), *files[1:], "--cv", "0", "-C", "1",
+                 "--save", model, "--quiet"]) == 0
+    np.save(tmp_path / "rows.npy", D[:5])
+    capsys.readouterr()
+    assert main(["predict", model, str(tmp_path / "rows.npy")]) == 1
+    err = capsys.readouterr().err
+    assert (f"rows.npy: the smallest is -1 at row 0, column 1; distances are >= 0. {model} "
+            "was trained on distances") in err
+
+
+def test_report_model_data_mistakes_are_one_line_not_an_internal_error(tmp_path, capsys):
+    # read_data_for named the model file args.model, which report MODEL DATA does not have
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    data = tmp_path / "heart.libsvm"
+    from sklearn.datasets import dump_svmlight_file
+
+    dump_svmlight_file(X, y, str(data), zero_based=False)
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", str(data), "-C", "1", "--gamma", "0.1", "--cv", "0", "--save", model,
+                 "--quiet"]) == 0
+    np.save(tmp_path / "D.npy", isvm.pairwise_distances(X))
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    capsys.readouterr()
+    assert main(["report", model, str(tmp_path / "D.npy"), "--distances", "--labels",
+                 str(tmp_path / "y.txt"), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{model} was not trained on distances" in err and "internal error" not in err
+    series = tmp_path / "s.txt"
+    S, ys = isvm.datasets.make_cbf(30, random_state=0)
+    series.write_text("".join(f"{c}," + ",".join(f"{v:.4f}" for v in s) + "\n"
+                              for s, c in zip(S, ys, strict=True)))
+    smodel = str(tmp_path / "s.skops")
+    assert main(["fit", str(series), "--metric", "dtw", "--nystroem", "10", "-C", "1",
+                 "--gamma", "median", "--cv", "0", "--save", smodel, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", smodel, str(series), "--labels", str(tmp_path / "y.txt"),
+                 "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{smodel} was trained on dtw distances" in err and "internal error" not in err

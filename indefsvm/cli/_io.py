@@ -117,9 +117,7 @@ def _load(args, *, need_labels: bool = True, axioms: bool = True):
         if axioms:
             # what a distance kernel needs (>= 0, symmetric), said of the file before any
             # work; check reports the axioms instead (axioms=False)
-            from .._validation import check_distance_matrix
-
-            D = check_distance_matrix(D, path)
+            D = checked_distances(D, path)
         y = _read_labels(args.labels, D.shape[0]) if args.labels else _files().npz_labels(path)
         if y is None and need_labels:
             raise CLIError(f"{path}: distances need their labels: give --labels FILE (.npy or "
@@ -163,6 +161,23 @@ def _load(args, *, need_labels: bool = True, axioms: bool = True):
         raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}): indefsvm reads "
                             "LIBSVM text, CSV / TSV and .npy / .npz files.") from None
     return X, y, path, False
+
+
+def checked_distances(D, path: str, square: bool = True, instead: str | None = None):
+    """Distances (>= 0; symmetric when ``square``) or one error naming the file, in the
+    command line's words (``instead``: what to do in place of the library's advice about a
+    similarity)."""
+    from .._validation import check_distance_matrix
+
+    try:
+        return check_distance_matrix(D, path, square=square)
+    except ValueError as exc:
+        text = str(exc)
+        advice = "Is it a similarity or a kernel? Then pass it as a kernel (kernel=" \
+                 "'precomputed'), not as distances."
+        raise CLIError(text.replace(advice, instead or "Is it a similarity or a kernel? "
+                                    "Then drop --distances (a kernel is read as it is).")
+                       ) from None
 
 
 def _check_class_weight(args, y) -> None:

@@ -10,7 +10,7 @@ from .._files import atomic_write, check_output_file
 from ..exceptions import DataFileError
 from ._args import _add_device, _common
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _check_path, _read_labels, _read_matrix, _say_note
+from ._io import _check_path, _read_labels, _read_matrix, _say_note, checked_distances
 from ._modelfile import _load_model, model_input, placed
 from ._progress import _say
 
@@ -65,8 +65,9 @@ def read_data_for(args, model, path: str):
     from ..datasets import load_libsvm
 
     distances, precomputed, n_train = model_input(model)
+    name = getattr(args, "model", None) or args.file  # predict MODEL DATA, report MODEL DATA
     if args.distances and not distances:
-        raise CLIError(f"{args.model} was not trained on distances (fit --distances); drop "
+        raise CLIError(f"{name} was not trained on distances (fit --distances); drop "
                        "--distances and give what it was trained on.", EXIT_USAGE)
     _check_path(path)
     y = None
@@ -75,7 +76,7 @@ def read_data_for(args, model, path: str):
         from ._objects import read_objects
 
         if args.distances or args.labels:
-            raise CLIError(f"{args.model} was trained on {model.metric} distances of series "
+            raise CLIError(f"{name} was trained on {model.metric} distances of series "
                            "or strings: give their file (one per line), without "
                            f"{'--distances' if args.distances else '--labels'}.", EXIT_USAGE)
         from ._objects import label_column_for
@@ -102,6 +103,10 @@ def read_data_for(args, model, path: str):
                     else "kernel rows k(x, x_train)")
             raise DataFileError(path, None, f"has shape {X.shape}; the model was trained on "
                                 f"{n_train} samples, so its {rows} need {n_train} columns.")
+        if distances:
+            X = checked_distances(X, path, square=False, instead=(
+                f"{name} was trained on distances: DATA holds the distances d(x, x_train) "
+                "of each object to its training objects."))
         if args.labels:
             y = _read_labels(args.labels, X.shape[0])
     else:
