@@ -80,7 +80,7 @@ def test_a_landmark_model_says_the_layout_once():
     clf = isvm.NystroemSVC(metric="dtw", n_components=8, random_state=0).fit(S, y)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        with pytest.raises(ValueError, match="16 channels"):
+        with pytest.raises(ValueError, match="series of 16 channel"):
             clf.predict(S[:3, :, None])  # (3, 16, 1): read as 16 channels of one point
     said = [w for w in seen if "channels and 1 points" in str(w.message)]
     assert len(said) == 1
