@@ -328,19 +328,13 @@ def _stratified(y, m, rng):
                                               replace=False) for c in range(len(classes))]))
 
 
-def landmarks_more(args):
-    """Two ways to close the gap of m = n/3 landmarks (issue 42, item 5): landmarks drawn by
-    class (each class its share of the m) at the exact SVM's tuned gamma and C, 5 seeds; and,
-    on the sets named by --own-cv, the landmark model tuned by its own 5-fold CV on the same
-    grid (3 seeds), against the exact SVM at its tuned gamma and C."""
+def _real_tasks():
+    """The real series sets (the target's; the generated strings left out), each with m = n/3
+    and its training and test distances: (name, Xtr, ytr, Xte, yte, metric, params, n, m,
+    Dtr, Dte)."""
     sys.path.insert(0, os.path.dirname(__file__))
     from bench_distances import _tasks
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
-    from indefsvm.distances import median_gamma
-
-    rows, gaps = [], {"uniform": [], "stratified": []}
-    own = set(filter(None, args.own_cv.split(",")))
     for name, Xtr, ytr, Xte, yte, metric, window in _tasks():
         if name.startswith("motif"):
             continue  # generated: not one of the real series sets of the target
@@ -349,6 +343,21 @@ def landmarks_more(args):
         n, m = len(ytr), max(2, len(ytr) // 3)
         Dtr = isvm.pairwise_distances(Xtr, metric=metric, n_jobs=-1, **(params or {}))
         Dte = isvm.pairwise_distances(Xte, Xtr, metric=metric, n_jobs=-1, **(params or {}))
+        yield name, Xtr, ytr, Xte, yte, metric, params, n, m, Dtr, Dte
+
+
+def landmarks_more(args):
+    """Two ways to close the gap of m = n/3 landmarks (issue 42, item 5): landmarks drawn by
+    class (each class its share of the m) at the exact SVM's tuned gamma and C, 5 seeds; and,
+    on the sets named by --own-cv, the landmark model tuned by its own 5-fold CV on the same
+    grid (3 seeds), against the exact SVM at its tuned gamma and C."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    from indefsvm.distances import median_gamma
+
+    rows, gaps = [], {"uniform": [], "stratified": []}
+    own = set(filter(None, args.own_cv.split(",")))
+    for name, Xtr, ytr, Xte, yte, metric, params, n, m, Dtr, Dte in _real_tasks():
         g = median_gamma(Dtr)
         gt, Ct, grid = _tuned(Dtr, ytr, g)
         exact = 100 * float(np.mean(grid.predict(Dte) != yte))
@@ -417,8 +426,6 @@ def landmarks_dissim(args):
     features of a linear SVM (scikit-learn's LinearSVC, C by 5-fold CV) -- alone, and beside
     the flip Nystroem features of the distance kernel at the exact SVM's tuned gamma (the
     weight a of the distances' block and C by CV); the same uniform landmarks, 5 seeds."""
-    sys.path.insert(0, os.path.dirname(__file__))
-    from bench_distances import _tasks
     from sklearn.model_selection import StratifiedKFold
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import LinearSVC
@@ -426,14 +433,7 @@ def landmarks_dissim(args):
     from indefsvm.distances import median_gamma
 
     rows, gaps = [], {"nystroem": [], "dissimilarity": [], "both": []}
-    for name, Xtr, ytr, Xte, yte, metric, window in _tasks():
-        if name.startswith("motif"):
-            continue  # generated: not one of the real series sets of the target
-        ytr, yte = np.asarray(ytr), np.asarray(yte)
-        params = None if window is None else {"window": window}
-        n, m = len(ytr), max(2, len(ytr) // 3)
-        Dtr = isvm.pairwise_distances(Xtr, metric=metric, n_jobs=-1, **(params or {}))
-        Dte = isvm.pairwise_distances(Xte, Xtr, metric=metric, n_jobs=-1, **(params or {}))
+    for name, Xtr, ytr, Xte, yte, metric, params, n, m, Dtr, Dte in _real_tasks():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # PigCVP: more classes than half the samples
             gt, Ct, grid = _tuned(Dtr, ytr, median_gamma(Dtr))
