@@ -1142,3 +1142,15 @@ def test_report_model_data_mistakes_are_one_line_not_an_internal_error(tmp_path,
                  "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert f"{smodel} was trained on dtw distances" in err and "internal error" not in err
+
+
+def test_strings_labelled_with_a_space_are_told_why_that_is_no_label(tmp_path, capsys):
+    path = tmp_path / "s.txt"
+    path.write_text("0 GGCGTCC\n1 CGGTGGG\n")
+    assert main(["fit", str(path), "--metric", "levenshtein", "--nystroem", "1"]) == 1
+    err = capsys.readouterr().err
+    assert ("line 1: has no label ('0' then a space: a string may hold spaces, so only a tab "
+            "or a comma ends the label): write LABEL<TAB>STRING") in err
+    path.write_text("GGCGTCC\nCGGTGGG\n")  # no label and no space: the plain advice
+    assert main(["fit", str(path), "--metric", "levenshtein", "--nystroem", "1"]) == 1
+    assert "line 1: has no label: write LABEL<TAB>STRING" in capsys.readouterr().err

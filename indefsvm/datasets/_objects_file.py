@@ -218,8 +218,13 @@ def _split_string(path, k, line, label_column):
         return line, None
     sep = "\t" if "\t" in line else ","
     if sep not in line:
-        raise DataFileError(path, k, "has no label: write LABEL<TAB>STRING (or LABEL,STRING; "
-                            "--label-column last for STRING<TAB>LABEL, none for no label).")
+        head, space, rest = line.partition(" ")
+        seen = (f" ({head!r} then a space: a string may hold spaces, so only a tab or a "
+                "comma ends the label)" if space and rest and head.lstrip("-").isdigit()
+                else "")
+        raise DataFileError(path, k, f"has no label{seen}: write LABEL<TAB>STRING (or "
+                            "LABEL,STRING; --label-column last for STRING<TAB>LABEL, none for "
+                            "no label).")
     if label_column == "first":
         label, text = line.split(sep, 1)
     else:
