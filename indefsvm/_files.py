@@ -78,6 +78,10 @@ def check_output_file(path: str, option: str, inputs=()) -> None:
     the write would destroy what is being read), and, if it is a FIFO, one that a process
     reads now (else the write would block forever after all the work; it is then held open
     until :func:`atomic_write` writes it). ``option`` names it in the messages."""
+    if path == "-":
+        # the shell's name of standard output: a file named "-" would surprise everyone
+        raise OutputFileError(f"{option} -: standard output cannot hold this file; give a "
+                              "file name.")
     if os.path.isdir(path):
         raise OutputFileError(f"{option} {path}: is a directory; give a file name.")
     if os.path.exists(path):
@@ -146,7 +150,7 @@ def check_page_out(out: str, option: str, inputs=()) -> None:
     """The output of an HTML page, checked before the work: a name ending in .html or .htm
     (and not an existing folder) is the page's file; anything else a folder, made if
     missing (its parent must exist), that the page goes into under its own name."""
-    if _is_page(out):
+    if _is_page(out) or out == "-":
         check_output_file(out, option, inputs)
         return
     if os.path.exists(out) and not os.path.isdir(out):

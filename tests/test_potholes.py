@@ -1154,3 +1154,24 @@ def test_strings_labelled_with_a_space_are_told_why_that_is_no_label(tmp_path, c
     path.write_text("GGCGTCC\nCGGTGGG\n")  # no label and no space: the plain advice
     assert main(["fit", str(path), "--metric", "levenshtein", "--nystroem", "1"]) == 1
     assert "line 1: has no label: write LABEL<TAB>STRING" in capsys.readouterr().err
+
+
+def test_a_dash_is_standard_output_not_a_file_named_dash(tmp_path, capsys, monkeypatch):
+    # "--out -" wrote a file named "-", and report --out - made a folder of that name
+    monkeypatch.chdir(tmp_path)
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.1", "--cv", "0",
+                 "--save", model, "--quiet"]) == 0
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    data = tmp_path / "h.csv"
+    np.savetxt(data, np.c_[X, y], delimiter=",", header=",".join(
+        [f"f{k}" for k in range(13)] + ["label"]), comments="")
+    capsys.readouterr()
+    assert main(["predict", model, str(data), "--out", "-"]) == 0
+    assert len(capsys.readouterr().out.split()) == 270  # the predictions, on stdout
+    for argv in (["fit", "--dataset", "heart", "--cv", "0", "--save", "-"],
+                 ["report", "--dataset", "heart", "--cv", "0", "--out", "-"],
+                 ["explore", "--out", "-"]):
+        assert main(argv) == 2
+        assert "standard output cannot hold this file" in capsys.readouterr().err
+    assert not os.path.lexists(tmp_path / "-")

@@ -17,6 +17,8 @@ from ._progress import _say
 
 def run(args) -> int:
 
+    if args.out == "-":
+        args.out = None  # standard output, as without --out
     if args.out:
         check_output_file(args.out, "--out", (args.model, args.data, args.labels))
     model = placed(_load_model(args.model), args.device, args.model)
@@ -163,7 +165,8 @@ def add_parser(sub) -> None:
                               "that has probabilities; an SVM has none (it is refused, with "
                               "what gives them)")
     predict.add_argument("--out", metavar="FILE",
-                         help="write the predictions there (one per line) instead of stdout")
+                         help="write the predictions there (one per line) instead of stdout "
+                              "('-': stdout)")
     _add_device(predict, "a landmark model computes its features and decision values")
     _common(predict)
     predict.set_defaults(func=run)
