@@ -43,10 +43,13 @@ def test_a_search_that_chooses_k_nn_saves_the_best_savable_method(tmp_path, caps
 
 
 def test_a_search_of_k_nn_alone_cannot_save(tmp_path, capsys):
+    # refused before the search (it was said after the whole search, exit 1)
     out = tmp_path / "m.skops"
     assert main(["compare", *HEART_SIGMOID, "--search", "--methods", "knn",
-                 "--save", str(out)]) == 1
-    assert "compared k-NN only" in capsys.readouterr().err and not out.exists()
+                 "--save", str(out)]) == 2
+    cap = capsys.readouterr()
+    assert "--save with --methods knn alone" in cap.err and not out.exists()
+    assert cap.out == ""  # nothing was compared
 
 
 def test_unknown_methods_are_a_usage_error(capsys):

@@ -49,6 +49,14 @@ def run(args) -> int:
                            "--search (a plain comparison refits nothing; it prints the fit "
                            "command of its recommendation).", EXIT_USAGE)
         check_output_file(args.save, "--save", (args.file, args.labels))
+        from ..remedies._methods import KNN
+
+        if args.methods is not None and set(args.methods) == {KNN}:
+            # said before the search, not after it
+            raise CLIError("--save with --methods knn alone: 'indefsvm predict' applies SVMs, "
+                           "not the k-NN rule, so no model could be saved. Add SVM methods to "
+                           "--methods, or use scikit-learn's "
+                           "KNeighborsClassifier(metric='precomputed').", EXIT_USAGE)
     if args.metric is not None:
         if args.save and args.methods is not None and not any(
                 m in landmark_remedies() for m in args.methods):

@@ -502,7 +502,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
     kernel_desc = {"kernel": getattr(name, "__name__", str(name)), **params}
     if name == "symmetric_kl" and lowest <= 0:
         raise ValueError("kernel='symmetric_kl' needs strictly positive inputs; X has "
-                         "entries <= 0.")
+                         "entries <= 0 (add a small pseudo-count and renormalise).")
     # the parameters are checked (and their defaults resolved) as for a fit
     kernel_matrix(sample, kernel=kernel, **params)
     compiled = not callable(kernel)

@@ -114,7 +114,8 @@ class SolverKernel:
             raise ValueError(f"degree must be a non-negative integer; got {degree!r}.")
         if name == "symmetric_kl" and np.any(X <= 0):
             raise ValueError(
-                "kernel='symmetric_kl' needs strictly positive inputs; X has entries <= 0.")
+                "kernel='symmetric_kl' needs strictly positive inputs; X has entries <= 0 "
+                "(add a small pseudo-count and renormalise).")
         return cls(_COMPILED_KIND[name], None if csr else X, None, gamma, coef0, int(degree),
                    csr)
 
