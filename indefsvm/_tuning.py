@@ -65,6 +65,21 @@ def quiet(estimator):
     return est
 
 
+def _pass_on(caught, seen: set) -> int:
+    """Count the ConvergenceWarnings among ``caught`` and show each other warning once per
+    search (a remedy's DegenerateKernelWarning, ...): caught to be counted, not hidden."""
+    from .exceptions import ConvergenceWarning
+
+    stopped = 0
+    for w in caught:
+        if issubclass(w.category, ConvergenceWarning):
+            stopped = 1
+        elif (w.category, str(w.message)) not in seen:
+            seen.add((w.category, str(w.message)))
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return stopped
+
+
 def cv_scores(estimator, X, y, folds, precomputed: bool, *, on_fold=None):
     """(scores, stopped): the accuracy of a fresh clone of ``estimator`` on each of
     ``folds`` ((train, test) pairs), and how many of those fits stopped with a
@@ -73,16 +88,13 @@ def cv_scores(estimator, X, y, folds, precomputed: bool, *, on_fold=None):
 
     from .exceptions import ConvergenceWarning
 
-    scores, stopped = [], 0
+    scores, stopped, seen = [], 0, set()
     for k, (train, test) in enumerate(folds, 1):
         t0 = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             scores.append(fold_score(clone(estimator), X, y, train, test, precomputed))
-        stopped += any(issubclass(w.category, ConvergenceWarning) for w in caught)
-        for w in caught:  # the others as they were: shown
-            if not issubclass(w.category, ConvergenceWarning):
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        stopped += _pass_on(caught, seen)
         if on_fold is not None:
             on_fold(k, scores[-1], time.perf_counter() - t0)
     return np.array(scores), stopped
@@ -168,7 +180,7 @@ def search_C_gamma(estimator, X, y, *, Cs, gammas=(None,), gamma_rule=None, name
         on_start(int(idx.shape[0]), k)
     template = quiet(estimator)
     scores = np.full((len(gammas), len(Cs)), np.nan)
-    stopped = 0
+    stopped, seen = 0, set()
     for gi, g in enumerate(gammas):
         for ci, C in enumerate(Cs):
             acc = []
@@ -179,7 +191,7 @@ def search_C_gamma(estimator, X, y, *, Cs, gammas=(None,), gamma_rule=None, name
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always", ConvergenceWarning)
                     acc.append(fold_score(est, Xs, ys, tr, te, precomputed))
-                stopped += any(issubclass(w.category, ConvergenceWarning) for w in caught)
+                stopped += _pass_on(caught, seen)
                 if on_fit is not None:
                     on_fit()
             scores[gi, ci] = float(np.mean(acc))

@@ -94,3 +94,22 @@ def test_fits_stopped_at_their_cap_are_said(data, capsys):
                  "--gamma", "0.1"]) == 0
     assert ("3 of the 3 cross-validation fits stopped at --max-iter before tol"
             in capsys.readouterr().err)
+
+
+def test_other_warnings_of_the_fits_are_shown_once_not_hidden(data):
+    import warnings as w
+
+    X, y = data
+
+    class Loud(IndefiniteSVC):
+        def fit(self, X, y, sample_weight=None):
+            w.warn("a remedy's remark", UserWarning, stacklevel=2)
+            return super().fit(X, y, sample_weight)
+
+    with w.catch_warnings(record=True) as seen:
+        w.simplefilter("always")
+        search_C_gamma(Loud(kernel="rbf"), X, y, Cs=[1.0, 10.0], random_state=0)
+        folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+        cv_scores(Loud(kernel="rbf"), X, y, folds, False)
+    said = [str(x.message) for x in seen if x.category is UserWarning]
+    assert said == ["a remedy's remark", "a remedy's remark"]  # once per search, not 6 + 3
