@@ -1175,3 +1175,16 @@ def test_a_dash_is_standard_output_not_a_file_named_dash(tmp_path, capsys, monke
         assert main(argv) == 2
         assert "standard output cannot hold this file" in capsys.readouterr().err
     assert not os.path.lexists(tmp_path / "-")
+
+
+def test_the_k_nn_distances_of_compare_remedies_are_checked_as_distances():
+    # they were checked as a kernel: "D must be a square (n_samples, n_samples) kernel matrix"
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    X, y = X[:60], y[:60]
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    D = isvm.pairwise_distances(X)
+    with pytest.raises(ValueError, match=r"D \(the k-NN distances\) must be a square"):
+        isvm.compare_remedies(K, y, D=D[:10], cv=3)
+    D[0, 1] = D[1, 0] = -1.0
+    with pytest.raises(ValueError, match=r"D \(the k-NN distances\): the smallest is -1 "):
+        isvm.compare_remedies(K, y, D=D, cv=3)

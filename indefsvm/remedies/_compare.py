@@ -15,7 +15,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
 from .._threads import sized_by
-from .._validation import check_kernel_matrix
+from .._validation import check_distance_matrix, check_kernel_matrix
 from ..diagnostics._render import render_html, render_text
 from ._krein import KreinSVC
 from ._methods import COST_ORDER, SVM_METHODS, svm_estimator
@@ -396,7 +396,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         d = np.diag(K)
         D = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0.0))
     else:
-        D = check_kernel_matrix(D, "D")
+        D = check_distance_matrix(D, "D (the k-NN distances)")
         if D.shape != K.shape:
             raise ValueError(f"D has shape {D.shape} but K has {K.shape}: the k-NN distances "
                              "are between the same samples as the kernel.")
