@@ -1188,3 +1188,19 @@ def test_the_k_nn_distances_of_compare_remedies_are_checked_as_distances():
     D[0, 1] = D[1, 0] = -1.0
     with pytest.raises(ValueError, match=r"D \(the k-NN distances\): the smallest is -1 "):
         isvm.compare_remedies(K, y, D=D, cv=3)
+
+
+def test_rows_of_the_wrong_width_tell_a_search_what_its_columns_are():
+    # as IndefiniteSVC(kernel="precomputed") says it: scikit-learn's "features" are columns
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    X, y = X[:60], y[:60]
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    search = isvm.RemedySearchCV(param_grid={"C": [1.0]}, cv=2, methods=["flip"]).fit(K, y)
+    with pytest.raises(ValueError, match=r"expecting 60 features as input: kernel rows "
+                                         r"\(n_samples, 60\), one column per training"):
+        search.predict(K[:, :5])
+    D = isvm.pairwise_distances(X)
+    search = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), param_grid={"C": [1.0]},
+                                 cv=2, methods=["flip"]).fit(D, y)
+    with pytest.raises(ValueError, match=r"input: distances \(n_samples, 60\)"):
+        search.predict(D[:, :5])
