@@ -17,6 +17,22 @@ from ._solvers._checks import matrix_defects
 SYMMETRY_RTOL = 1e-10
 
 
+def validate_rows(est, X, what: str | None = "kernel rows", **kwargs):
+    """scikit-learn's ``validate_data(est, X, reset=False, **kwargs)`` for a fitted
+    estimator; when the rows have the wrong width and ``what`` names its columns (kernel rows,
+    distances: one column per training sample), the message says so after scikit-learn's
+    words ("X has 5 features, but ... is expecting 270"), which speak of features."""
+    from sklearn.utils.validation import validate_data
+
+    try:
+        return validate_data(est, X, reset=False, **kwargs)
+    except ValueError as exc:
+        if what is None or "is expecting" not in str(exc):
+            raise
+        raise ValueError(f"{str(exc).rstrip('.')}: {what} (n_samples, "
+                         f"{est.n_features_in_}), one column per training sample.") from None
+
+
 def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
                         n_threads: int = 1, warn_distances: bool = False) -> np.ndarray:
     """Return ``K`` as a C-contiguous float64 square symmetric finite matrix, or raise.

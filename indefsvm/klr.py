@@ -12,7 +12,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
-from ._validation import check_choice, check_kernel_matrix, check_positive, user_stacklevel
+from ._validation import (
+    check_choice,
+    check_kernel_matrix,
+    check_positive,
+    user_stacklevel,
+    validate_rows,
+)
 from .exceptions import ConvergenceWarning
 from .kernels import estimator_kernel_params, kernel_matrix
 
@@ -330,8 +336,8 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         precomputed = self.kernel == "precomputed"
-        X = validate_data(self, X, reset=False, accept_sparse=not precomputed and "csr",
-                          dtype=np.float64)
+        X = validate_rows(self, X, "kernel rows" if precomputed else None,
+                          accept_sparse=not precomputed and "csr", dtype=np.float64)
         if sp.issparse(X):
             X = X.toarray()
         Kx = X if precomputed else kernel_matrix(X, self._X, kernel=self.kernel,

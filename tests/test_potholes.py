@@ -1204,3 +1204,10 @@ def test_rows_of_the_wrong_width_tell_a_search_what_its_columns_are():
                                  cv=2, methods=["flip"]).fit(D, y)
     with pytest.raises(ValueError, match=r"input: distances \(n_samples, 60\)"):
         search.predict(D[:, :5])
+    # and the other estimators of a precomputed kernel (NystroemSVC and the kernel logistic
+    # regression said scikit-learn's words only)
+    for est in (isvm.NystroemSVC(kernel="precomputed", n_components=20),
+                isvm.KernelLogisticRegression(kernel="precomputed"),
+                isvm.IndefiniteSVC(kernel="precomputed")):
+        with pytest.raises(ValueError, match=r"kernel rows \(n_samples, 60\), one column"):
+            est.fit(K, y).predict(K[:, :5])

@@ -21,7 +21,7 @@ from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
 from .._remedies import landmark_options
 from .._tags import PairwiseInput
-from .._validation import check_memory, check_seed, user_stacklevel
+from .._validation import check_memory, check_seed, user_stacklevel, validate_rows
 from ..distances._collection import Objects
 from ..exceptions import ConvergenceWarning
 from ..kernels import canonical_name, check_gamma_sign
@@ -504,7 +504,8 @@ default="uniform"
         else:
             # checked here first: feature names are the classifier's (the features saw
             # arrays)
-            X = validate_data(self, X, dtype=np.float64, reset=False,
+            X = validate_rows(self, X, "kernel rows" if self.kernel == "precomputed" else None,
+                              dtype=np.float64,
                               accept_sparse=False if self.kernel == "precomputed" else "csr")
             Xc = ny._check_rows(X)
         W = (self.coef_ * self.metric_).T
@@ -523,7 +524,8 @@ default="uniform"
         if self._uses_metric() or on_device:
             Xc = ny._check_rows(X) if self._uses_metric() else ny._device_rows(X)
         else:
-            X = validate_data(self, X, dtype=np.float64, reset=False,
+            X = validate_rows(self, X, "kernel rows" if self.kernel == "precomputed" else None,
+                              dtype=np.float64,
                               accept_sparse=False if self.kernel == "precomputed" else "csr")
             Xc = ny._check_rows(X)
         cols = self.n_features_used_

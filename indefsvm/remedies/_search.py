@@ -48,6 +48,7 @@ from .._validation import (
     check_kernel_matrix,
     looks_like_distances,
     user_stacklevel,
+    validate_rows,
 )
 from ..exceptions import ConvergenceWarning
 from ._compare import (
@@ -666,16 +667,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         if not self.refit:
             raise AttributeError("RemedySearchCV(refit=False) keeps no fitted model: use "
                                  "best_params_, or refit=True.")
-        try:
-            X = validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as exc:
-            if "is expecting" not in str(exc):
-                raise
-            # scikit-learn's wording, then what the columns are
-            what = "distances" if self.kernel is not None else "kernel rows"
-            raise ValueError(f"{str(exc).rstrip('.')}: {what} (n_samples, "
-                             f"{self.n_features_in_}), one column per training sample.") \
-                from None
+        X = validate_rows(self, X, "distances" if self.kernel is not None else "kernel rows",
+                          dtype=np.float64)
         return self.best_estimator_, X
 
     def predict(self, X):

@@ -25,7 +25,7 @@ from .. import _constraints as _c
 from .._solvers._kblocks import decision_values
 from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
-from .._validation import check_kernel_matrix
+from .._validation import check_kernel_matrix, validate_rows
 from ..kernels import (
     _COMPILED_KIND,
     KERNELS,
@@ -228,16 +228,9 @@ class SVMBase(PairwiseInput, BaseEstimator):
         check_is_fitted(self, msg=self._not_fitted_message())
         if callable(self.kernel):
             return X
-        try:
-            X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64,
-                              order="C", accept_large_sparse=False)
-        except ValueError as exc:
-            if self.kernel != "precomputed" or "is expecting" not in str(exc):
-                raise
-            # scikit-learn's wording, then what the columns of a precomputed kernel are
-            raise ValueError(f"{str(exc).rstrip('.')}: kernel rows (n_samples, "
-                             f"{self.shape_fit_[0]}), one column per training sample.") \
-                from None
+        X = validate_rows(self, X, "kernel rows" if self.kernel == "precomputed" else None,
+                          accept_sparse="csr", dtype=np.float64, order="C",
+                          accept_large_sparse=False)
         if sp.issparse(X) and self.kernel == "precomputed":
             raise TypeError("Sparse precomputed kernels are not supported.")
         if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
