@@ -1,8 +1,12 @@
-"""scikit-learn's input tags of the estimators whose X may be a kernel or distance matrix
-(private): cross-validation slices such an X on both axes (``pairwise``), and features given
-instead may be sparse."""
+"""scikit-learn's declarations of the estimators whose X may be a kernel or distance matrix
+(private): their input tags -- cross-validation slices such an X on both axes
+(``pairwise``), and features given instead may be sparse -- and the names of the columns of
+the kernels and distances they return, one per training sample, which scikit-learn's
+``set_output`` needs."""
 
 from __future__ import annotations
+
+from sklearn.base import ClassNamePrefixFeaturesOutMixin
 
 
 class PairwiseInput:
@@ -26,3 +30,28 @@ class PairwiseInput:
         if self._sparse_features:
             tags.input_tags.sparse = not pairwise
         return tags
+
+
+class TrainingColumns(ClassNamePrefixFeaturesOutMixin):
+    """Mixin (before ``TransformerMixin`` in the bases) of the transformers whose output has
+    one column per training sample -- a fixed kernel, kernel rows, distances: as with
+    scikit-learn's ``KernelCenterer``, ``get_feature_names_out()`` names them
+    ``<class name>0``, ``<class name>1``, ..., so that ``set_output(transform="pandas")``
+    (also on a pipeline, or by ``sklearn.set_config``) returns DataFrames."""
+
+    #: the fitted attribute that holds the number of training samples
+    _n_train_attr = "n_train_"
+
+    @property
+    def _n_features_out(self):
+        # an AttributeError before fit: get_feature_names_out then says "not fitted"
+        return getattr(self, self._n_train_attr)
+
+
+def arrays_out(transformer):
+    """``transformer``, set to return NumPy arrays whatever ``sklearn.set_config``
+    (``transform_output``) says: for the library's own use of a transformer inside another
+    computation, which works with arrays (as scikit-learn's own estimators do)."""
+    if hasattr(transformer, "set_output"):
+        transformer.set_output(transform="default")
+    return transformer

@@ -352,6 +352,7 @@ def plot_remedies(comparison, K, axes=None):
     >>> len(plot_remedies(cmp, K).axes)
     2
     """
+    from ._tags import arrays_out
     from .remedies._methods import TABLE
 
     plt = _plt()
@@ -363,7 +364,7 @@ def plot_remedies(comparison, K, axes=None):
     K = np.asarray(K, dtype=np.float64)
     # K, then each compared method that trains an SVM on a fixed kernel of its own (the
     # Krein SVM trains on flip's)
-    fixes = {"K as it is": None, **{m.name: m.fix({}) for m in TABLE
+    fixes = {"K as it is": None, **{m.name: arrays_out(m.fix({})) for m in TABLE
                                     if m.estimator == "svm" and m.fix is not None}}
     scale = np.abs(np.linalg.eigvalsh(K)).max()
     for name, fix in fixes.items():

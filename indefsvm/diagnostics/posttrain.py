@@ -537,9 +537,13 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
         # training diagonal only)
         from sklearn.base import clone
 
+        from .._tags import arrays_out
+
         for _, step in model.steps[:-1]:
             if step is not None and step != "passthrough":
-                X = clone(step).fit_transform(X, y)
+                # arrays, whatever set_config(transform_output=...) says: the report
+                # computes with them
+                X = arrays_out(clone(step)).fit_transform(X, y)
         return sanity_report(model.steps[-1][1], X, y, tol=tol)
     ask = getattr(model, "_dual_problems", None)
     if ask is None:

@@ -5,17 +5,12 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import (
-    BaseEstimator,
-    ClassNamePrefixFeaturesOutMixin,
-    TransformerMixin,
-    _fit_context,
-)
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _constraints as _c
-from .._tags import PairwiseInput
+from .._tags import PairwiseInput, TrainingColumns
 from .._validation import DISTANCE_SCALE_MAX, check_distance_matrix, check_distance_scale
 
 __all__ = ["KINDS", "DistanceKernel", "median_gamma"]
@@ -64,8 +59,7 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     return 1.0 / med
 
 
-class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                     BaseEstimator):
+class DistanceKernel(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator):
     """Distances in, kernel values out: the distance-substitution kernels.
 
     With ``d`` a distance and ``O`` an origin (Haasdonk & Bahlmann 2004):
@@ -292,11 +286,8 @@ class DistanceKernel(PairwiseInput, ClassNamePrefixFeaturesOutMixin, Transformer
     #: X is a distance matrix: cross-validation slices it on both axes
     _always_pairwise = True
 
-    @property
-    def _n_features_out(self):
-        # one kernel column per training object: get_feature_names_out names them
-        # distancekernel0, distancekernel1, ..., and set_output(transform="pandas") works
-        return self.n_features_in_
+    #: one kernel column per training object (get_feature_names_out: distancekernel0, ...)
+    _n_train_attr = "n_features_in_"
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

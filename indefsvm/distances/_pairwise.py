@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .._device import is_device_array, resolve_device, to_numpy
 from .._logging import REPORT_EVERY, enable, logger
+from .._tags import TrainingColumns
 from .._threads import effective_threads
 from .._validation import check_memory
 from ._dtw import dtw_pairs
@@ -320,7 +321,7 @@ def _on_device(device, metric, X, Y, params, progress):
     return out
 
 
-class PairwiseDistances(TransformerMixin, BaseEstimator):
+class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
     """Distances to the training objects, as a transformer: raw objects in, distances out.
 
     ``fit(X)`` keeps the training objects; ``transform(Z)`` returns the distances of ``Z`` to
@@ -403,6 +404,10 @@ class PairwiseDistances(TransformerMixin, BaseEstimator):
                 X = validate_data(self, X, dtype=np.float64, reset=reset, allow_nd=True)
         as_series(X, "X") if self.metric == "dtw" else as_vectors(X, "X")
         return X
+
+    #: one distance column per training object (get_feature_names_out:
+    #: pairwisedistances0, ...)
+    _n_train_attr = "n_fit_"
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

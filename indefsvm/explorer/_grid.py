@@ -28,10 +28,11 @@ INPUT_GRID = 32
 
 
 def remedy_fix(name: str):
-    """The spectrum fix of a remedy name (None for ``"none"``)."""
+    """The spectrum fix of a remedy name (None for ``"none"``), returning arrays."""
+    from .._tags import arrays_out
     from ..remedies._methods import BY_NAME
 
-    return None if name == "none" else BY_NAME[BY_OPTION[name].name].fix({})
+    return None if name == "none" else arrays_out(BY_NAME[BY_OPTION[name].name].fix({}))
 
 
 def check_remedies(remedies) -> tuple:

@@ -24,7 +24,7 @@ from .._device import DEVICES, is_device_array, resolve_device, resolve_fitted, 
 from .._feature_map import FeatureMap
 from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block, kernel_features
-from .._tags import PairwiseInput
+from .._tags import PairwiseInput, arrays_out
 from .._threads import blas_at_most, effective_threads, single_threaded_blas
 from .._validation import check_kernel_matrix, check_seed
 from ..distances._collection import Objects, check_metric, kmedoids_pp
@@ -456,8 +456,8 @@ default="uniform"
             D = objs.distances(L, None, idx, n_jobs=self._threads)
             np.fill_diagonal(D, 0.0)
         gamma = "median" if self.gamma is None else self.gamma
-        dk = DistanceKernel(self.kernel, gamma=gamma, coef0=self.coef0,
-                            degree=int(self.degree))
+        dk = arrays_out(DistanceKernel(self.kernel, gamma=gamma, coef0=self.coef0,
+                                       degree=int(self.degree)))
         W = dk.fit_transform(D)
         held = self._heldout(n, idx, rng)
         C_held = (dk.transform(objs.distances(objs.take(held), L, idx, n_jobs=self._threads))
@@ -483,7 +483,7 @@ default="uniform"
             d = d[d > 0] if np.count_nonzero(d) else d
             scale = float(np.median(d * d if self.kernel == "rbf" else d)) if d.size else 0.0
             gamma = 1.0 / scale if scale > 0 else 1.0
-        dk = DistanceKernel(self.kernel, gamma=float(gamma)).fit(np.zeros((1, 1)))
+        dk = arrays_out(DistanceKernel(self.kernel, gamma=float(gamma))).fit(np.zeros((1, 1)))
 
         def column(j):
             d = first if j == 0 else objs.distances(P, objs.take(pool[j:j + 1]),
@@ -601,7 +601,9 @@ default="uniform"
                 # ends, freeing gigabytes) costs one block on one thread, not all of them
                 D = X.distances(rows, self.components_, self.component_indices_,
                                 n_jobs=effective_threads(self.n_jobs), offset=lo)
-                F = (self.distance_kernel_.transform(D) @ N).astype(dtype, copy=False)
+                # arrays whatever set_config says (a model saved before arrays_out)
+                F = (np.asarray(self.distance_kernel_.transform(D)) @ N).astype(dtype,
+                                                                               copy=False)
                 if out is not None:
                     out[lo:hi] = F
                     F = out[lo:hi]

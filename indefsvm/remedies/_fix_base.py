@@ -16,14 +16,14 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import interruptible, unfitted_on_interrupt
-from .._tags import PairwiseInput
+from .._tags import PairwiseInput, TrainingColumns
 from .._threads import sized_by
 from .._validation import kernel_fit_input, kernel_rows_input, user_stacklevel
 
 __all__ = ["_EigenFix", "_KernelFix", "_check_fixed_spectrum"]
 
 
-class _KernelFix(PairwiseInput, TransformerMixin, BaseEstimator):
+class _KernelFix(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator):
     """Shared: input checks, centring, the eigendecomposition, the pairwise tag."""
 
     #: what fit decomposes: "vectors" (eigh), "values" (eigvalsh) or None

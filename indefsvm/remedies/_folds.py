@@ -17,7 +17,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.validation import check_is_fitted
 
 from .._interrupt import interruptible
-from .._tags import PairwiseInput
+from .._tags import PairwiseInput, TrainingColumns, arrays_out
 from .._validation import kernel_fit_input, kernel_rows_input
 from ..solvers._smo import csvc_problem, solve_duals
 from ..svm._ovo import OvOVotes, ovo_problems
@@ -27,7 +27,7 @@ from ._methods import INDEF as _INDEF
 from ._spectrum_fix import ClipEigenvalues
 
 
-class KernelRanking(PairwiseInput, TransformerMixin, BaseEstimator):
+class KernelRanking(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator):
     """Kernel rows to the distances a k-nearest-neighbour rule needs.
 
     The squared distance in the kernel's (pseudo-Euclidean) space is
@@ -194,7 +194,7 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
     cw = class_weight_vector(class_weight, classes, y_tr)
     t0 = time.perf_counter()
     if kernel is not None:
-        tf = clone(kernel)
+        tf = arrays_out(clone(kernel))
         if gamma is not None:
             tf.set_params(gamma=gamma)
         Ktr = np.asarray(tf.fit_transform(X[np.ix_(train, train)]), dtype=np.float64)
@@ -230,7 +230,7 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
                 if method == _INDEF:
                     Kf, Rf = Ktr, Kte
                 else:
-                    fix = BY_NAME[method].fix(group[0][1])
+                    fix = arrays_out(BY_NAME[method].fix(group[0][1]))
                     K = fix._prepare(Ktr, copy=False)
                     if fix._spectrum is None:
                         fix._finish(K, None, None)
@@ -252,7 +252,7 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
         if kernel is not None:
             Dtr, Dte = X[np.ix_(train, train)], X[np.ix_(test, train)]
         else:
-            rank = KernelRanking().fit(Ktr)
+            rank = arrays_out(KernelRanking()).fit(Ktr)
             Dtr, Dte = rank.transform(Ktr), rank.transform(Kte)
         model = KNeighborsClassifier(n_neighbors=k, metric="precomputed").fit(Dtr, y_tr)
         t1 = time.perf_counter()

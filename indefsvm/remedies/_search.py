@@ -41,7 +41,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
-from .._tags import PairwiseInput
+from .._tags import PairwiseInput, arrays_out
 from .._threads import single_threaded, sized_by
 from .._validation import (
     check_distance_matrix,
@@ -562,7 +562,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
         g = self.best_params_.get("gamma")
         if self.kernel is not None:
-            tf = clone(self.kernel)
+            tf = arrays_out(clone(self.kernel))
             if g is not None:
                 tf.set_params(gamma=g)
             K = np.asarray(tf.fit_transform(X), dtype=np.float64)
