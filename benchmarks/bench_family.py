@@ -8,14 +8,14 @@ Timing: one untimed warm-up fit of each estimator, then fits in alternation (sci
 ours n_jobs=1, ours n_jobs=2, ...) until each has ``--repeats`` fits and about half a second of
 them (at most 25); the median of each.
 
-Rows: weighted C-SVC (sample and class weights), multi-class one-vs-one with 10 classes
-(digits, 1 797 samples, on the fly and with kernel="precomputed"; a 20-class make_blobs
-problem with a precomputed kernel), epsilon-SVR (diabetes, make_regression n = 5 000) and the
-one-class SVM (n = 5 000). tol = 1e-3, cache_size = 200 MB, PSD kernels (rbf), so both
-solve the same problems. Reports median fit times (scikit-learn's on one core, as it is; ours
-for each ``--n-jobs`` value), their ratios (ours / scikit-learn; < 1 means faster) and the
-agreement of the predictions (ours with the last n_jobs value). Generated data and
-scikit-learn's bundled data sets only: nothing is read from ../shared.
+Rows: weighted C-SVC (sample and class weights), multi-class one-vs-one with 10 classes (digits,
+1 797 samples, on the fly and with kernel="precomputed"; a 20-class make_blobs problem with a
+precomputed kernel), epsilon-SVR and nu-SVR (diabetes, make_regression n = 5 000) and the one-
+class SVM (n = 5 000). tol = 1e-3, cache_size = 200 MB, PSD kernels (rbf), so both solve the
+same problems. Reports median fit times (scikit-learn's on one core, as it is; ours for each
+``--n-jobs`` value), their ratios (ours / scikit-learn; < 1 means faster) and the agreement of
+the predictions (ours with the last n_jobs value). Generated data and scikit-learn's bundled
+data sets only: nothing is read from ../shared.
 """
 
 from __future__ import annotations
@@ -82,6 +82,13 @@ def rows():
            dict(kernel="rbf", gamma=1.0, C=10.0, epsilon=5.0), ((Xd, yd), {}), Xd)
     yield ("SVR n=5000 rbf", svm.SVR, isvm.IndefiniteSVR,
            dict(kernel="rbf", gamma=0.5, C=10.0, epsilon=0.01), ((Xr, yr), {}), Xr)
+    yield ("diabetes nu-SVR rbf nu=0.5", svm.NuSVR, isvm.IndefiniteNuSVR,
+           dict(kernel="rbf", gamma=1.0, C=10.0, nu=0.5), ((Xd, yd), {}), Xd)
+    yield ("nu-SVR n=5000 rbf nu=0.1", svm.NuSVR, isvm.IndefiniteNuSVR,
+           dict(kernel="rbf", gamma=0.5, C=1.0, nu=0.1), ((Xr, yr), {}), Xr)
+    yield ("nu-SVR n=1500 rbf nu=0.3 (long: 85 000 steps)", svm.NuSVR, isvm.IndefiniteNuSVR,
+           dict(kernel="rbf", gamma=0.5, C=10.0, nu=0.3), ((Xr[:1500], yr[:1500]), {}),
+           Xr[:1500])
     yield ("one-class n=5000 rbf nu=0.1", svm.OneClassSVM, isvm.IndefiniteOneClassSVM,
            dict(kernel="rbf", gamma=0.1, nu=0.1), ((Xo,), {}), Xo)
 
@@ -107,7 +114,7 @@ def main(argv=None):
         for j in jobs:
             ratios[j].append(times[j] / t_ref)
         p_ref, p_our = ref.predict(Xpred), our.predict(Xpred)
-        if ref_cls is svm.SVR:
+        if ref_cls in (svm.SVR, svm.NuSVR):
             agree = 1.0 - np.max(np.abs(p_ref - p_our)) / (np.ptp(p_ref) + 1e-300)
         else:
             agree = float(np.mean(p_ref == p_our))

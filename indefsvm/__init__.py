@@ -4,9 +4,9 @@ Public names
 ------------
 kernel_matrix, kernels
     Kernel functions, PSD or not.
-IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteOneClassSVM
-    scikit-learn compatible estimators (LIBSVM's C-SVC, nu-SVC, epsilon-SVR and one-class
-    SVM) trained by one SMO with the Lin & Lin rule for concave sub-problems.
+IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteNuSVR, IndefiniteOneClassSVM
+    scikit-learn compatible estimators (LIBSVM's C-SVC, nu-SVC, epsilon-SVR, nu-SVR and
+    one-class SVM) trained by one SMO with the Lin & Lin rule for concave sub-problems.
 KernelLogisticRegression, ConvexHullClassifier, geometry
     Kernel logistic regression (Lin & Lin, problem (33)); the convex-hull classifier and
     the pseudo-Euclidean geometry (Haasdonk 2005).
@@ -64,7 +64,7 @@ _NAMES = {
     "KreinNystroem": ".nystroem", "NystroemSVC": ".nystroem",
     "RemedySearchCV": ".remedies",
     "IndefiniteNuSVC": ".svm", "IndefiniteOneClassSVM": ".svm", "IndefiniteSVC": ".svm",
-    "IndefiniteSVR": ".svm",
+    "IndefiniteSVR": ".svm", "IndefiniteNuSVR": ".svm",
     "load_model": "._modelfile",
 }
 
@@ -93,6 +93,7 @@ __all__ = [
     "DistanceMatrixWarning",
     "Explorer",
     "IndefiniteNuSVC",
+    "IndefiniteNuSVR",
     "IndefiniteOneClassSVM",
     "IndefiniteSVC",
     "IndefiniteSVR",

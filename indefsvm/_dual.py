@@ -38,6 +38,8 @@ class DualProblems:
     bias : bool
         Whether the problems have the equality constraint ``y'alpha = 0`` (a bias).
     info : dict
+        ``"svr"`` of a nu-SVR: ``nu``, the width it found (its problem is the epsilon-SVR
+        dual at that width).
         ``"features"``: ``Z`` (the training features), ``S`` (their signature), ``remedy``,
         ``n_landmarks``, ``n_features``, ``n_positive``, ``n_negative`` and ``converged``
         (the model's claim, or None where it was fitted at another tolerance).

@@ -9,6 +9,7 @@ from indefsvm import (
     ConvexHullClassifier,
     DistanceKernel,
     IndefiniteNuSVC,
+    IndefiniteNuSVR,
     IndefiniteOneClassSVM,
     IndefiniteSVC,
     IndefiniteSVR,
@@ -40,6 +41,9 @@ ESTIMATORS = [
     IndefiniteSVR(),
     IndefiniteSVR(kernel="precomputed"),
     IndefiniteSVR(kernel="sigmoid", gamma=0.01, coef0=-1.0, C=100.0),
+    IndefiniteNuSVR(),
+    IndefiniteNuSVR(kernel="precomputed"),
+    IndefiniteNuSVR(nu=0.3, kernel="sigmoid", gamma=0.01, coef0=-1.0, C=100.0),
     IndefiniteOneClassSVM(),
     IndefiniteOneClassSVM(kernel="l1_gaussian"),
     KernelLogisticRegression(),
@@ -85,7 +89,7 @@ _WEIGHT_EQUIVALENCE = {
 
 
 def _expected_failures(estimator):
-    if isinstance(estimator, (IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR,
+    if isinstance(estimator, (IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteNuSVR,
                               IndefiniteOneClassSVM, KreinSVC)):
         out = dict(_WEIGHT_EQUIVALENCE)
         if isinstance(estimator, IndefiniteNuSVC):

@@ -116,6 +116,129 @@ def test_svr_matches_sklearn(weighted, precomputed):
     assert ours.n_support_.tolist() == [ours.support_.shape[0]]
 
 
+@pytest.mark.parametrize("nu", [0.1, 0.5, 0.9])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("precomputed", [False, True])
+def test_nu_svr_matches_sklearn(nu, weighted, precomputed):
+    X, y = load_diabetes(return_X_y=True)
+    y = y / 100.0
+    sw = np.random.default_rng(2).uniform(0.2, 2.0, y.shape[0]) if weighted else None
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=2.0)
+    data, kw = (K, dict(kernel="precomputed")) if precomputed else (X, dict(kernel="rbf",
+                                                                            gamma=2.0))
+    ref = svm.NuSVR(nu=nu, C=5.0, **kw).fit(data, y, sample_weight=sw)
+    ours = isvm.IndefiniteNuSVR(nu=nu, C=5.0, **kw).fit(data, y, sample_weight=sw)
+
+    def coef(m):
+        b = np.zeros(y.shape[0])
+        b[m.support_] = np.asarray(m.dual_coef_).ravel()
+        return b
+
+    def objective(m):  # the nu-SVR dual in beta = a - a*: 1/2 b'Kb - y'b
+        return 0.5 * coef(m) @ K @ coef(m) - y @ coef(m)
+
+    assert ours.converged_
+    assert objective(ours) == pytest.approx(objective(ref), rel=1e-3)
+    assert ours.objective_ == pytest.approx(objective(ours), rel=1e-9)
+    np.testing.assert_allclose(ours.predict(data), ref.predict(data), atol=5e-3)
+    assert ours.n_support_.tolist() == [ours.support_.shape[0]]
+    assert abs(ours.support_.shape[0] - ref.support_.shape[0]) <= 2
+    # the two sums of the dual: sum(a) = sum(a*) = nu sum(C_i) / 2
+    C_i = 5.0 * (np.ones(y.shape[0]) if sw is None else sw)
+    n = y.shape[0]
+    np.testing.assert_allclose([ours.alpha_[:n].sum(), ours.alpha_[n:].sum()],
+                               nu * C_i.sum() / 2, rtol=1e-9)
+    # the width found: scikit-learn's free support vectors sit on the tube's edge,
+    # |y - f(x)| = epsilon (scikit-learn does not report epsilon itself)
+    b = coef(ref)
+    free = (np.abs(b) > 1e-8 * C_i) & (np.abs(b) < C_i * (1 - 1e-8))
+    edge = np.abs(y - ref.predict(data))[free]
+    assert ours.epsilon_ == pytest.approx(float(np.median(edge)), abs=5e-3)
+
+
+def test_nu_svr_on_an_indefinite_kernel_is_stationary_and_reports_its_width():
+    """Sigmoid kernel with r > 0 (indefinite): each of the two sums' own KKT gap,
+    recomputed here from the kernel, is <= tol (LIBSVM's Solver_NU rule), the sums are kept,
+    the objective decreases, and the sanity report reads it as epsilon-SVR at epsilon_."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 4))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=120)
+    reg = isvm.IndefiniteNuSVR(nu=0.3, kernel="sigmoid", gamma=0.5, coef0=1.0, C=10.0)
+    reg.fit(X, y)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=1.0)
+    assert np.linalg.eigvalsh(K)[0] < -1e-3  # the kernel is indefinite
+    n = y.shape[0]
+    yy = np.r_[np.ones(n), -np.ones(n)]
+    Q = np.outer(yy, yy) * np.block([[K, K], [K, K]])
+    p = np.r_[-y, y]
+    a = reg.alpha_
+    assert reg.converged_
+    for half in (slice(0, n), slice(n, 2 * n)):
+        # each sum with its own multiplier: the gap of LIBSVM's rule within one half
+        assert _general_gap(Q[half, half], (Q[half] @ a - Q[half, half] @ a[half]) + p[half],
+                            yy[half], 10.0, a[half]) <= 1e-3 + 1e-9
+        assert a[half].sum() == pytest.approx(0.3 * 10.0 * n / 2, rel=1e-9)
+    assert np.all(np.diff(reg.history_[:, 1]) <= 1e-9)
+    rep = isvm.sanity_report(reg, X, y)
+    assert rep.model == "nu-SVR" and rep.is_stationary and rep.tol == pytest.approx(2e-3)
+    assert f"epsilon = {reg.epsilon_:.4g}" in str(rep)
+    assert rep.outside_ratio <= rep.bounded_ratio + 1e-12
+    # the same solution is a stationary epsilon-SVR at epsilon_: its gap, recomputed here
+    assert _general_gap(Q, np.r_[reg.epsilon_ - y, reg.epsilon_ + y], yy, 10.0, a) <= 2e-3
+
+
+@pytest.mark.parametrize("kernel", [dict(kernel="rbf", gamma=0.5),
+                                    dict(kernel="sigmoid", gamma=0.5, coef0=-0.2)])
+def test_the_nu_forms_shrink_each_class_by_its_own_gap(kernel):
+    """Shrinking with one equality constraint per class (each variable judged by its own
+    class's m and M) on problems long enough to shrink (tens of thousands of iterations; the
+    sigmoid kernel indefinite): stationary in each sum, and on the PSD kernel the same
+    solution as without, to tol; nu-SVC likewise."""
+    from sklearn.datasets import make_classification, make_regression
+
+    X, y = make_regression(n_samples=1500, n_features=20, noise=10.0, random_state=0)
+    X /= np.abs(X).max()
+    y /= np.abs(y).max()
+    K = isvm.kernel_matrix(X, **kernel)
+    fits = {s: isvm.IndefiniteNuSVR(nu=0.3, C=10.0, shrinking=s, **kernel).fit(X, y)
+            for s in (True, False)}
+    n = y.shape[0]
+    yy = np.r_[np.ones(n), -np.ones(n)]
+    Q = np.outer(yy, yy) * np.block([[K, K], [K, K]])
+    p = np.r_[-y, y]
+    for reg in fits.values():
+        assert reg.converged_ and reg.n_iter_ > 10_000
+        for half in (slice(0, n), slice(n, 2 * n)):
+            rest = Q[half] @ reg.alpha_ - Q[half, half] @ reg.alpha_[half]
+            assert _general_gap(Q[half, half], rest + p[half], yy[half], 10.0,
+                                reg.alpha_[half]) <= 1e-3 + 1e-9
+    if kernel["kernel"] == "rbf":
+        # one optimum (PSD): both runs reach it; on the indefinite kernel the two paths may
+        # end at different stationary points, each checked above
+        assert fits[True].objective_ == pytest.approx(fits[False].objective_, rel=1e-4)
+        np.testing.assert_allclose(fits[True].predict(X), fits[False].predict(X), atol=5e-3)
+        # shrinking ran: a loop that ignored it (as the nu forms' did) takes the very path
+        # of shrinking=False, to the iteration; the rebuilt gradients change the path here
+        assert fits[True].n_iter_ != fits[False].n_iter_
+    Xc, yc = make_classification(n_samples=3000, n_features=20, random_state=0)
+    clf = {s: isvm.IndefiniteNuSVC(nu=0.3, gamma=0.05, shrinking=s).fit(Xc, yc)
+           for s in (True, False)}
+    assert clf[True].converged_ and clf[False].converged_ and clf[True].n_iter_[0] > 1000
+    assert clf[True].objective_ == pytest.approx(clf[False].objective_, rel=1e-4)
+    assert np.mean(clf[True].predict(Xc) == clf[False].predict(Xc)) >= 0.995
+
+
+def test_nu_svr_says_when_the_tube_it_finds_has_negative_width():
+    rng = np.random.default_rng(17)
+    X = rng.normal(size=(30, 3))
+    y = rng.normal(size=30)
+    coef0 = float(rng.uniform(-2, 2))
+    with pytest.warns(isvm.exceptions.DegenerateKernelWarning, match="negative width"):
+        reg = isvm.IndefiniteNuSVR(nu=1.0, C=100.0, kernel="sigmoid", gamma=1.0,
+                                   coef0=coef0).fit(X, y)
+    assert reg.epsilon_ < -1.0 and reg.converged_
+
+
 def test_svr_on_an_indefinite_kernel_is_stationary():
     """Sigmoid kernel with r > 0 (indefinite): the independently recomputed KKT gap of the
     2n-variable dual is <= tol and the history decreases."""

@@ -174,8 +174,8 @@ cdef class SMOSolver:
         self.g_ref = np.zeros(m_ref)
         self.gbar_ref = np.zeros(m_ref)
         self.alpha_ref = np.zeros(m_ref)
-        # shrinking's rules assume one equality constraint; the per-class form runs without
-        self.shrinking = shrinking and not same_class
+        # shrinking: with same_class each class by its own m and M (one multiplier per class)
+        self.shrinking = shrinking
         self.second_order = second_order
         self.max_iter = max_iter
         self.hist_it = np.zeros(HISTORY_CAPACITY + 1, dtype=np.int64)
@@ -572,15 +572,29 @@ cdef class SMOSolver:
             return self.g[t] > m
         return False
 
+    cdef inline int _kind(self, Py_ssize_t t) noexcept nogil:
+        # the equality constraint variable t belongs to: one, or (same_class) its class's
+        return 1 if (self.same_class and self.y[t] < 0) else 0
+
     cdef int _shrink(self) except -1 nogil:
         cdef Py_ssize_t t
-        cdef double m = -INFINITY, M = INFINITY
+        cdef int c
+        cdef double m[2]
+        cdef double M[2]
+        m[0] = -INFINITY
+        m[1] = -INFINITY
+        M[0] = INFINITY
+        M[1] = INFINITY
+        # m and M of each equality constraint (with same_class the nu forms have one per
+        # class, each with its own multiplier: a variable is judged against its class's)
         for t in range(self.active):
-            if self._in_up(t) and self.g[t] > m:
-                m = self.g[t]
-            if self._in_low(t) and self.g[t] < M:
-                M = self.g[t]
-        if not self.unshrunk and m - M <= 10.0 * self.tol:
+            c = self._kind(t)
+            if self._in_up(t) and self.g[t] > m[c]:
+                m[c] = self.g[t]
+            if self._in_low(t) and self.g[t] < M[c]:
+                M[c] = self.g[t]
+        if not self.unshrunk and m[0] - M[0] <= 10.0 * self.tol and (
+                not self.same_class or m[1] - M[1] <= 10.0 * self.tol):
             # close to the end: restore everything once and shrink again from exact values
             self.unshrunk = True
             self._reconstruct()
@@ -588,10 +602,12 @@ cdef class SMOSolver:
         t = 0
         self.n_swaps = 0
         while t < self.active:
-            if self._shrinkable(t, m, M):
+            c = self._kind(t)
+            if self._shrinkable(t, m[c], M[c]):
                 self.active -= 1
                 while self.active > t:
-                    if not self._shrinkable(self.active, m, M):
+                    c = self._kind(self.active)
+                    if not self._shrinkable(self.active, m[c], M[c]):
                         self._swap(t, self.active)
                         break
                     self.active -= 1

@@ -1,6 +1,7 @@
 """The sanity report of the general dual (LIBSVM's form) that epsilon-SVR and the one-class SVM
-solve: ``min 1/2 a'Qa + p'a``, ``y'a`` fixed, ``0 <= a_i <= C_i``, read from the training kernel
-independently of the solver."""
+solve (and nu-SVR, read as epsilon-SVR at the width it found): ``min 1/2 a'Qa + p'a``,
+``y'a`` fixed, ``0 <= a_i <= C_i``, read from the training kernel independently of the
+solver."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ _NOT_STATIONARY_NOTE = ("Second-order test not applied: it characterises station
 
 @dataclass
 class DualSanityReport:
-    """Is a trained epsilon-SVR or one-class SVM a stationary, sensible solution?
+    """Is a trained epsilon-SVR, nu-SVR or one-class SVM a stationary, sensible solution?
 
     The general dual ``min 1/2 a'Qa + p'a``, ``y'a`` fixed, ``0 <= a_i <= C_i``, read from the
     training kernel independently of the solver.
@@ -26,7 +27,8 @@ class DualSanityReport:
     Attributes
     ----------
     model : str
-        ``"epsilon-SVR"`` or ``"one-class SVM"``.
+        ``"epsilon-SVR"``, ``"nu-SVR"`` (read as the epsilon-SVR dual at the tube width it
+        found, stationary by ``2 tol``: see the notes) or ``"one-class SVM"``.
     n : int
         Training samples taking part (weight > 0).
     objective : float
@@ -84,8 +86,8 @@ class DualSanityReport:
     def _rows(self):
         loc = {True: "yes (strict)", False: "no (negative curvature)", None: "undetermined"}
         curv = "n/a" if self.min_curvature is None else f"{self.min_curvature:.4g}"
-        outside = ("outside the epsilon-tube" if self.model == "epsilon-SVR"
-                   else "training outliers")
+        outside = ("training outliers" if self.model == "one-class SVM"
+                   else "outside the epsilon-tube")
         return [
             ("model", self.model),
             ("objective", f"{self.objective:.10g}"),
@@ -152,7 +154,7 @@ def _reduced_curvature(Q, y, alpha, C, g, b, tol):
     return (None if degenerate.any() else True), None, int(idx.size)
 
 
-def _dual_report(kind, K, y2, p, C2, alpha2, coef, b, outside_ratio, tol):
+def _dual_report(kind, K, y2, p, C2, alpha2, coef, b, outside_ratio, tol, epsilon=None):
     n2 = y2.shape[0]
     m_rep = K.shape[0]
     Q = np.outer(y2, y2) * (K if n2 == m_rep else np.block([[K, K], [K, K]]))
@@ -166,7 +168,7 @@ def _dual_report(kind, K, y2, p, C2, alpha2, coef, b, outside_ratio, tol):
     n_bounded = int(np.count_nonzero(at_bound[:m_rep] | (at_bound[m_rep:] if n2 > m_rep
                                                           else False)))
     wMw = float(coef @ K @ coef)
-    if kind == "epsilon-SVR":
+    if kind in ("epsilon-SVR", "nu-SVR"):
         meaning = ("w'Mw = ||w||^2 in the pseudo-Euclidean feature space is the flatness term "
                    "of the primal; > 0 means the solution trades flatness against tube "
                    "violations as in the PSD case, <= 0 means the 'flatness' term rewards "
@@ -182,12 +184,17 @@ def _dual_report(kind, K, y2, p, C2, alpha2, coef, b, outside_ratio, tol):
         outside_ratio=float(outside_ratio), wMw=wMw, wMw_meaning=meaning, is_local_min=is_min,
         min_curvature=curv, n_free=n_free)
     notes = []
+    if kind == "nu-SVR":
+        notes.append(f"nu-SVR, read as the epsilon-SVR dual at the tube width it found, "
+                     f"epsilon = {epsilon:.4g} (Chang & Lin 2002), with the objective of that "
+                     f"dual; stationarity by 2 tol = {tol:g}, since the nu-SVR stops when each "
+                     "of its two sums has its own gap <= tol.")
     if rep.is_stationary:
         notes.append(f"Stationary point: KKT gap m - M = {gap:.3g} <= tol = {tol:g}.")
     else:
         notes.append(f"Not a stationary point: KKT gap m - M = {gap:.3g} > tol = {tol:g}; the "
                      "solver stopped early. Raise max_iter before reading on.")
-    what = "outside the tube" if kind == "epsilon-SVR" else "training outliers"
+    what = "outside the tube" if kind in ("epsilon-SVR", "nu-SVR") else "training outliers"
     holds = "holds" if outside_ratio <= rep.bounded_ratio + 1e-12 else "is violated"
     notes.append(f"{n_bounded} of {m_rep} samples have a variable at its bound "
                  f"({rep.bounded_ratio:.2%}), an upper bound on the {what} "

@@ -483,12 +483,13 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     Parameters
     ----------
     model : fitted estimator
-        IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteOneClassSVM, KreinSVC,
-        NystroemSVC, a RemedySearchCV (the model it chose and refitted; an error if that is
-        k-NN, which has no dual), or a Pipeline ending in one of the first four (after
-        ``DistanceKernel``, a spectrum fix, ...), reported on the kernel its transformers
-        make of ``X``; a ``KreinSVC`` is reported by the SVM it trains on the flipped kernel
-        ``|K|``; a ``NystroemSVC`` in feature space (:class:`NystroemSanityReport`).
+        IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteNuSVR,
+        IndefiniteOneClassSVM, KreinSVC, NystroemSVC, a RemedySearchCV (the model it chose and
+        refitted; an error if that is k-NN, which has no dual), or a Pipeline ending in one of
+        the first five (after ``DistanceKernel``, a spectrum fix, ...), reported on the kernel
+        its transformers make of ``X``; a ``KreinSVC`` is reported by the SVM it trains on
+        the flipped kernel ``|K|``; a ``NystroemSVC`` in feature space
+        (:class:`NystroemSanityReport`).
     X : array-like
         The training data (or training kernel matrix for ``kernel="precomputed"``).
     y : array-like of shape (n_samples,), optional
@@ -548,7 +549,8 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
     ask = getattr(model, "_dual_problems", None)
     if ask is None:
         raise ValueError(f"sanity_report needs a fitted IndefiniteSVC, IndefiniteNuSVC, "
-                         f"IndefiniteSVR, IndefiniteOneClassSVM, KreinSVC, NystroemSVC, "
+                         f"IndefiniteSVR, IndefiniteNuSVR, IndefiniteOneClassSVM, KreinSVC, "
+                         f"NystroemSVC, "
                          f"RemedySearchCV or a "
                          f"Pipeline ending in one of them; got {type(model).__name__}.")
     # the model hands over its dual problems; everything else is recomputed here
@@ -557,9 +559,10 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
         return feature_report(dp)
     if dp.kind in ("svr", "one-class"):
         (p,) = dp.problems
-        return _dual_report("epsilon-SVR" if dp.kind == "svr" else "one-class SVM", dp.K,
-                            p["y"], p["p"], p["C"], p["alpha"], p["coef"], p["b"],
-                            p["outside_ratio"], dp.tol)
+        kind = ("one-class SVM" if dp.kind == "one-class"
+                else "nu-SVR" if "nu" in dp.info else "epsilon-SVR")
+        return _dual_report(kind, dp.K, p["y"], p["p"], p["C"], p["alpha"], p["coef"],
+                            p["b"], p["outside_ratio"], dp.tol, epsilon=dp.info.get("nu"))
     reports = [sanity_report_from_alpha(dp.K[np.ix_(p["idx"], p["idx"])], p["y"], p["alpha"],
                                         p["C"], b=p["b"], tol=p["tol"], bias=dp.bias)
                for p in dp.problems]

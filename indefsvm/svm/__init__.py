@@ -1,6 +1,14 @@
 """The LIBSVM model family on indefinite kernels: ``IndefiniteSVC``, ``IndefiniteNuSVC``,
-``IndefiniteSVR`` and ``IndefiniteOneClassSVM``, all trained by the same compiled SMO."""
+``IndefiniteSVR``, ``IndefiniteNuSVR`` and ``IndefiniteOneClassSVM``, all trained by the same
+compiled SMO."""
 
-from ._classes import IndefiniteNuSVC, IndefiniteOneClassSVM, IndefiniteSVC, IndefiniteSVR
+from ._classes import (
+    IndefiniteNuSVC,
+    IndefiniteNuSVR,
+    IndefiniteOneClassSVM,
+    IndefiniteSVC,
+    IndefiniteSVR,
+)
 
-__all__ = ["IndefiniteNuSVC", "IndefiniteOneClassSVM", "IndefiniteSVC", "IndefiniteSVR"]
+__all__ = ["IndefiniteNuSVC", "IndefiniteNuSVR", "IndefiniteOneClassSVM", "IndefiniteSVC",
+           "IndefiniteSVR"]

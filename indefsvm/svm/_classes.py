@@ -1,4 +1,4 @@
-"""The LIBSVM family on indefinite kernels: C-SVC, nu-SVC, epsilon-SVR, one-class SVM.
+"""The LIBSVM family on indefinite kernels: C-SVC, nu-SVC, epsilon-SVR, nu-SVR, one-class SVM.
 
 Each estimator hands one instance of LIBSVM's general dual
 
@@ -631,7 +631,53 @@ class _SingleModel(SVMBase):
         return self._decision_rows(X, self._dual_coef_dense, self.intercept_)[:, 0]
 
 
-class IndefiniteSVR(RegressorMixin, _SingleModel):
+class _Regressor(RegressorMixin, _SingleModel):
+    """What epsilon-SVR and nu-SVR share: the targets and weights checked, the 2n variables
+    ``(a, a*)`` of the kept samples read back, ``predict``."""
+
+    def _regression_input(self, X, y, sample_weight):
+        """(data, kernel, kernel parameters, y, the samples of weight > 0, their bounds
+        ``C_i = C * sample_weight_i``), checked."""
+        data, y, sw = self._validate_fit_input(X, y, sample_weight, y_numeric=True)
+        y = column_or_1d(y, warn=True).astype(np.float64)
+        if not np.all(np.isfinite(y)):
+            raise ValueError("y contains NaN or infinity; give finite targets.")
+        data, kern, kp = self._solver_data(data)
+        self._check_weights(sw)
+        keep = np.flatnonzero(sw > 0)
+        return data, kern, kp, y, keep, float(self.C) * sw[keep]
+
+    def _store_regression(self, data, y, keep, C_i, res, name: str):
+        if self.verbose:
+            logger.info("%s:\n%s", name, res)
+        warn_if_stopped([res], self.max_iter if self.max_iter != -1 else None, self.tol)
+        n, m = y.shape[0], keep.shape[0]
+        beta = np.zeros(n)
+        beta[keep] = res.alpha[:m] - res.alpha[m:]
+        self.alpha_ = np.zeros(2 * n)
+        self.alpha_[keep] = res.alpha[:m]
+        self.alpha_[n + keep] = res.alpha[m:]
+        self._bounds = C_i
+        self._keep = keep
+        self._store_single(data, beta, res.b, res)
+        return self
+
+    def predict(self, X):
+        """Predicted targets ``f(x) = sum_i dual_coef_i k(x_i, x) + intercept_``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Or (n_samples, n_train) kernel values for ``kernel="precomputed"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._decision(X)
+
+
+class IndefiniteSVR(_Regressor):
     """epsilon-support vector regression for kernels that need not be PSD.
 
     LIBSVM's epsilon-SVR dual on ``2n`` variables ``(alpha, alpha*)``:
@@ -737,15 +783,8 @@ n_jobs
         -------
         self : IndefiniteSVR
         """
-        data, y, sw = self._validate_fit_input(X, y, sample_weight, y_numeric=True)
-        y = column_or_1d(y, warn=True).astype(np.float64)
-        if not np.all(np.isfinite(y)):
-            raise ValueError("y contains NaN or infinity; give finite targets.")
-        data, kern, kp = self._solver_data(data)
-        self._check_weights(sw)
-        keep = np.flatnonzero(sw > 0)
+        data, kern, kp, y, keep, C_i = self._regression_input(X, y, sample_weight)
         m = keep.shape[0]
-        C_i = float(self.C) * sw[keep]
         eps = float(self.epsilon)
         yk = y[keep]
         res = solve_dual(
@@ -755,37 +794,154 @@ n_jobs
             shrinking=self.shrinking, max_iter=max_iter_of(self.max_iter),
             cache_size=self.cache_size, check_input=False,
             progress=solver_progress(self.verbose, "epsilon-SVR"))
-        if self.verbose:
-            logger.info("epsilon-SVR:\n%s", res)
-        warn_if_stopped([res], self.max_iter if self.max_iter != -1 else None, self.tol)
-        n = y.shape[0]
-        beta = np.zeros(n)
-        beta[keep] = res.alpha[:m] - res.alpha[m:]
-        self.alpha_ = np.zeros(2 * n)
-        self.alpha_[keep] = res.alpha[:m]
-        self.alpha_[n + keep] = res.alpha[m:]
-        self._bounds = C_i
-        self._keep = keep
-        self._store_single(data, beta, res.b, res)
-        return self
-
-    def predict(self, X):
-        """Predicted targets ``f(x) = sum_i dual_coef_i k(x_i, x) + intercept_``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Or (n_samples, n_train) kernel values for ``kernel="precomputed"``.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        return self._decision(X)
+        return self._store_regression(data, y, keep, C_i, res, "epsilon-SVR")
 
     def _dual_problems(self, X, y, tol):
         """The general dual of epsilon-SVR (for :func:`~indefsvm.sanity_report`)."""
         return svr_problems(self, X, y, tol)
+
+
+class IndefiniteNuSVR(_Regressor):
+    """nu-support vector regression for kernels that need not be PSD.
+
+    LIBSVM's nu-SVR (Schoelkopf et al. 2000; Chang & Lin 2002): the tube width epsilon is
+    not given but found, and ``nu`` bounds the fraction of samples outside the tube from
+    above and the fraction of support vectors from below (for PSD kernels). The dual on
+    ``2n`` variables ``(a, a*)``: ``min 1/2 (a - a*)'K(a - a*) - y'(a - a*)`` with
+    ``sum(a) = sum(a*) = nu * sum(C_i) / 2`` and ``0 <= a_i, a*_i <= C_i``
+    (``C_i = C * sample_weight_i``), started as LIBSVM starts it, and solved by the same
+    SMO as :class:`IndefiniteNuSVC` (pairs taken within ``a`` or within ``a*``; rule (27)
+    of Lin & Lin 2003 for the concave sub-problems). The bias and the width come from the
+    two multipliers of the sums as in LIBSVM: ``intercept_ = -rho`` and ``epsilon_ = -r``;
+    the solution is then an epsilon-SVR solution at ``epsilon = epsilon_``, which is how
+    :func:`~indefsvm.sanity_report` reads it.
+
+    Parameters
+    ----------
+    nu : float, default=0.5
+        In (0, 1].
+    C : float, default=1.0
+        Box bound (> 0).
+    kernel, gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, \
+verbose, n_jobs
+        As in :class:`IndefiniteSVC`.
+
+    Attributes
+    ----------
+    epsilon_ : float
+        The width of the tube found. On an indefinite kernel it can come out negative (no
+        tube contains the fit); a :class:`~indefsvm.exceptions.DegenerateKernelWarning` then
+        says so.
+    dual_coef_, support_, support_vectors_, n_support_, intercept_, coef_, shape_fit_, \
+n_features_in_
+        As in :class:`sklearn.svm.NuSVR`.
+    alpha_ : ndarray of shape (2 * n_samples,)
+        ``(a, a*)``.
+    objective_, kkt_gap_, converged_, n_iter_, history_, fit_status_, solver_results_
+        As in :class:`IndefiniteSVC` (one problem); ``objective_`` is that of the dual above.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import indefsvm as isvm
+    >>> X = np.linspace(0, 6, 40)[:, None]
+    >>> reg = isvm.IndefiniteNuSVR(nu=0.3, kernel="sigmoid", gamma=0.5, coef0=-1.0,
+    ...                            C=10).fit(X, np.sin(X[:, 0]))
+    >>> bool(reg.converged_), reg.epsilon_ > 0
+    (True, True)
+    """
+
+    _libsvm_name = "NuSVR"
+
+    _parameter_constraints: dict = {
+        **SVMBase._parameter_constraints,
+        "C": [Interval(numbers.Real, 0.0, None, closed="right")],
+        "nu": [Interval(numbers.Real, 0.0, 1.0, closed="right")],
+    }
+
+    def __init__(
+        self,
+        *,
+        nu=0.5,
+        C=1.0,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        shrinking=True,
+        tol=1e-3,
+        cache_size=200,
+        verbose=False,
+        n_jobs=None,
+        max_iter=None,
+        wss="second_order",
+        kernel_params=None,
+    ):
+        self.nu = nu
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.shrinking = shrinking
+        self.tol = tol
+        self.cache_size = cache_size
+        self.verbose = verbose
+        self.n_jobs = n_jobs
+        self.max_iter = max_iter
+        self.wss = wss
+        self.kernel_params = kernel_params
+
+    @unfitted_on_interrupt
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the regression; the tube width ``epsilon_`` comes out of it.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data, or the (n_samples, n_samples) kernel for ``kernel="precomputed"``.
+        y : array-like of shape (n_samples,)
+            Targets.
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights (>= 0): ``C_i = C * sample_weight_i``; weight 0 leaves the
+            sample out.
+
+        Returns
+        -------
+        self : IndefiniteNuSVR
+        """
+        data, kern, kp, y, keep, C_i = self._regression_input(X, y, sample_weight)
+        m = keep.shape[0]
+        yk = y[keep]
+        # LIBSVM's start: each half filled greedily, in sample order, to nu * sum(C_i) / 2
+        half = _greedy_alpha(C_i, float(self.nu) * C_i.sum() / 2)
+        signs = np.r_[np.ones(m), -np.ones(m)]
+        res = solve_dual(
+            data, signs, p=np.r_[-yk, yk], C=np.r_[C_i, C_i], alpha0=[np.r_[half, half]],
+            sample_of=np.r_[keep, keep], same_class=True, kernel=kern, kernel_params=kp,
+            tol=self.tol, wss=self.wss, shrinking=self.shrinking,
+            max_iter=max_iter_of(self.max_iter), cache_size=self.cache_size,
+            check_input=False, progress=solver_progress(self.verbose, "nu-SVR"))
+        rho, r = _nu_rho(res.extra["grad"], res.alpha, np.r_[C_i, C_i], signs)
+        res.b = -rho
+        self.epsilon_ = float(-r)
+        self._store_regression(data, y, keep, C_i, res, "nu-SVR")
+        if self.epsilon_ < -self.tol:  # below the precision the stopping rule gives rho, r
+            from ..exceptions import DegenerateKernelWarning
+
+            warnings.warn(
+                f"nu-SVR found a tube of negative width (epsilon_ = {self.epsilon_:.4g}): at "
+                "the stationary point found, no tube around the fit holds the samples the "
+                "dual says are inside, so nu no longer bounds the fraction outside it. Try "
+                "another nu, or IndefiniteSVR with a given epsilon.",
+                DegenerateKernelWarning, stacklevel=user_stacklevel())
+        return self
+
+    def _dual_problems(self, X, y, tol):
+        """The general dual of epsilon-SVR at ``epsilon = epsilon_`` (for
+        :func:`~indefsvm.sanity_report`)."""
+        return svr_problems(self, X, y, tol, epsilon=self.epsilon_, nu=True)
 
 
 class IndefiniteOneClassSVM(OutlierMixin, _SingleModel):

@@ -110,9 +110,14 @@ def classifier_problems(model, X, y, tol) -> DualProblems:
     return DualProblems("svc", tol, K=K, problems=tuple(problems), bias=bias)
 
 
-def svr_problems(model, X, y, tol) -> DualProblems:
-    """IndefiniteSVR: the 2n-variable general dual of epsilon-SVR on the kept samples."""
+def svr_problems(model, X, y, tol, *, epsilon: float | None = None,
+                 nu: bool = False) -> DualProblems:
+    """IndefiniteSVR: the 2n-variable general dual of epsilon-SVR on the kept samples.
+    IndefiniteNuSVR (``nu``): the same dual at ``epsilon`` = the width it found -- a nu-SVR
+    solution solves it (Chang & Lin 2002) -- whose gap, for a nu-SVR that stopped with each
+    half's own gap <= tol (one multiplier per sum, LIBSVM's Solver_NU), is <= 2 tol."""
     K, tol = _fitted_kernel(model, X, tol)
+    eps = model.epsilon if epsilon is None else epsilon
     n = K.shape[0]
     y = check_training_labels(y, n, type(model).__name__)
     keep = model._keep
@@ -123,11 +128,12 @@ def svr_problems(model, X, y, tol) -> DualProblems:
     coef = a2[:m] - a2[m:]
     resid = np.abs(yk - (Kk @ coef + model.intercept_[0]))
     problem = {"y": np.r_[np.ones(m), -np.ones(m)],
-               "p": np.r_[model.epsilon - yk, model.epsilon + yk],
+               "p": np.r_[eps - yk, eps + yk],
                "C": np.r_[model._bounds, model._bounds], "alpha": a2, "coef": coef,
                "b": model.intercept_[0],
-               "outside_ratio": float(np.mean(resid > model.epsilon + tol))}
-    return DualProblems("svr", tol, K=Kk, problems=(problem,))
+               "outside_ratio": float(np.mean(resid > eps + tol))}
+    return DualProblems("svr", 2.0 * tol if nu else tol, K=Kk, problems=(problem,),
+                        info={"nu": eps} if nu else {})
 
 
 def one_class_problems(model, X, y, tol) -> DualProblems:
