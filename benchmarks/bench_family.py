@@ -10,8 +10,8 @@ them (at most 25); the median of each.
 
 Rows: weighted C-SVC (sample and class weights), multi-class one-vs-one with 10 classes (digits,
 1 797 samples, on the fly and with kernel="precomputed"; a 20-class make_blobs problem with a
-precomputed kernel), epsilon-SVR and nu-SVR (diabetes, make_regression n = 5 000) and the one-
-class SVM (n = 5 000). tol = 1e-3, cache_size = 200 MB, PSD kernels (rbf), so both solve the
+precomputed kernel), epsilon-SVR and nu-SVR (diabetes, make_regression n = 5 000) and the
+one-class SVM (n = 5 000). tol = 1e-3, cache_size = 200 MB, PSD kernels (rbf), so both solve the
 same problems. Reports median fit times (scikit-learn's on one core, as it is; ours for each
 ``--n-jobs`` value), their ratios (ours / scikit-learn; < 1 means faster) and the agreement of
 the predictions (ours with the last n_jobs value). Generated data and scikit-learn's bundled
