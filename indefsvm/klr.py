@@ -39,8 +39,8 @@ def _sigmoid(z):
     return out
 
 
-def klr_objective(w, K, y, C):
-    """Objective (33), ``1/2 sum alpha_r^2 + C sum log(1 + exp(xi_r))``, and its gradient.
+def klr_objective(w, K, y, C, sample_weight=None):
+    """Objective (33), ``1/2 sum alpha_r^2 + C sum s_r log(1 + exp(xi_r))``, and its gradient.
 
     Parameters
     ----------
@@ -50,6 +50,8 @@ def klr_objective(w, K, y, C):
     y : ndarray of shape (n,)
         +1 / -1.
     C : float
+    sample_weight : ndarray of shape (n,), optional
+        ``s_r``, the weight of each sample's loss (default 1).
 
     Returns
     -------
@@ -66,9 +68,10 @@ def klr_objective(w, K, y, C):
     """
     a, b = w[:-1], w[-1]
     xi = -y * (K @ a + b)
-    f = 0.5 * a @ a + C * np.sum(_log1pexp(xi))
+    sw = 1.0 if sample_weight is None else sample_weight
+    f = 0.5 * a @ a + C * np.sum(sw * _log1pexp(xi))
     s = _sigmoid(xi)  # d log(1 + e^xi) / d xi
-    r = -C * y * s
+    r = -C * y * s * sw
     grad = np.empty_like(w)
     grad[:-1] = a + K @ r
     grad[-1] = r.sum()
@@ -85,11 +88,12 @@ def _hess_vec(K, D, C, v):
     return out
 
 
-def _tron(K, y, C, tol, max_iter):
-    """Trust-region Newton with truncated CG (Steihaug), the scheme of TRON (Lin & More)."""
+def _tron(K, y, C, tol, max_iter, sw):
+    """Trust-region Newton with truncated CG (Steihaug), the scheme of TRON (Lin & More);
+    ``sw`` the samples' weights (None: all 1)."""
     n = K.shape[0]
     w = np.zeros(n + 1)
-    f, g = klr_objective(w, K, y, C)
+    f, g = klr_objective(w, K, y, C, sw)
     gnorm0 = np.linalg.norm(g)
     delta = gnorm0
     history = [(0, f)]
@@ -98,7 +102,7 @@ def _tron(K, y, C, tol, max_iter):
     while not converged and k < max_iter:
         xi = -y * (K @ w[:-1] + w[-1])
         s_ = _sigmoid(xi)
-        D = s_ * (1 - s_)
+        D = s_ * (1 - s_) if sw is None else sw * s_ * (1 - s_)
         # Steihaug CG for min g's + 1/2 s'Hs, ||s|| <= delta
         s = np.zeros(n + 1)
         r = -g.copy()
@@ -123,7 +127,7 @@ def _tron(K, y, C, tol, max_iter):
             rr_new = r @ r
             d = r + (rr_new / rr) * d
             rr = rr_new
-        f_new, g_new = klr_objective(w + s, K, y, C)
+        f_new, g_new = klr_objective(w + s, K, y, C, sw)
         pred = -(g @ s + 0.5 * s @ _hess_vec(K, D, C, s))
         actual = f - f_new
         ratio = actual / pred if pred > 0 else -1.0
@@ -144,12 +148,13 @@ def _tron(K, y, C, tol, max_iter):
     return w, f, k, converged, np.asarray(history, dtype=float), np.linalg.norm(g) / gnorm0
 
 
-def _cg(K, y, C, tol, max_iter):
+def _cg(K, y, C, tol, max_iter, sw):
     """Nonlinear conjugate gradient (Polak-Ribiere+, restarts) with a backtracking line
-    search on the exact one-dimensional quadratic model (Nash & Sofer)."""
+    search on the exact one-dimensional quadratic model (Nash & Sofer); ``sw`` the samples'
+    weights (None: all 1)."""
     n = K.shape[0]
     w = np.zeros(n + 1)
-    f, g = klr_objective(w, K, y, C)
+    f, g = klr_objective(w, K, y, C, sw)
     gnorm0 = np.linalg.norm(g)
     d = -g
     history = [(0, f)]
@@ -161,11 +166,12 @@ def _cg(K, y, C, tol, max_iter):
         # first trial step: minimiser of the local quadratic along d (curvature by H d)
         xi = -y * (K @ w[:-1] + w[-1])
         s_ = _sigmoid(xi)
-        dHd = d @ _hess_vec(K, s_ * (1 - s_), C, d)
+        D = s_ * (1 - s_) if sw is None else sw * s_ * (1 - s_)
+        dHd = d @ _hess_vec(K, D, C, d)
         step = -(g @ d) / dHd if dHd > 0 else 1.0
         gd = g @ d
         for _ in range(60):  # Armijo backtracking
-            f_new, g_new = klr_objective(w + step * d, K, y, C)
+            f_new, g_new = klr_objective(w + step * d, K, y, C, sw)
             if f_new <= f + 1e-4 * step * gd:
                 break
             step *= 0.5
@@ -189,6 +195,13 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     ``alpha'K alpha``, so the problem is convex even when ``K`` is indefinite (Lin & Lin 2003, §7);
     the price is a dense ``alpha``. Multi-class problems are fitted one-vs-rest.
 
+    Weights (``class_weight``, ``fit(X, y, sample_weight)``) scale each sample's loss term:
+    ``C sum_r s_r log(1 + exp(xi_r))`` with ``s_r`` = class weight times sample weight, as in
+    scikit-learn's ``LogisticRegression``. A sample of weight 0 is left out (its
+    ``alpha_r`` is 0, as if it were not in ``X``). A weight of 2 is not the sample given
+    twice: each training sample has a coefficient of its own in the regulariser
+    ``alpha'alpha``, and two copies share the weight of one.
+
     Parameters
     ----------
     kernel : str or callable, default="rbf"
@@ -199,6 +212,9 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     coef0 : float, default=0.0
     degree : int, default=3
     kernel_params : dict, optional
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class's loss terms (``"balanced"``: ``n / (n_classes n_c)``), as in
+        :class:`~indefsvm.IndefiniteSVC`.
     solver : {"newton", "cg"}, default="newton"
         ``"newton"``: trust-region Newton with truncated conjugate gradients (TRON's scheme,
         KLR-NT of the paper); ``"cg"``: nonlinear conjugate gradient (KLR-CG).
@@ -211,6 +227,8 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_ : ndarray
+    class_weight_ : ndarray of shape (n_classes,)
+        The class weights used.
     alpha_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
     intercept_ : float or ndarray of shape (n_classes,)
     objective_, n_iter_, converged_ : scalar or ndarray per class
@@ -236,17 +254,20 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "kernel": _c.KERNEL, "C": _c.C, "gamma": _c.GAMMA, "coef0": _c.COEF0,
         "degree": _c.DEGREE, "kernel_params": _c.KERNEL_PARAMS,
+        "class_weight": [dict, StrOptions({"balanced"}), None],
         "solver": [StrOptions({"newton", "cg"})], "tol": _c.TOL, "max_iter": _c.MAX_ITER,
     }
 
     def __init__(self, *, kernel="rbf", C=1.0, gamma="scale", coef0=0.0, degree=3,
-                 kernel_params=None, solver="newton", tol=1e-3, max_iter=None):
+                 kernel_params=None, class_weight=None, solver="newton", tol=1e-3,
+                 max_iter=None):
         self.kernel = kernel
         self.C = C
         self.gamma = gamma
         self.coef0 = coef0
         self.degree = degree
         self.kernel_params = kernel_params
+        self.class_weight = class_weight
         self.solver = solver
         self.tol = tol
         self.max_iter = max_iter
@@ -258,13 +279,16 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
 
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit by Newton or CG.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Weights (>= 0) of the samples' loss terms, times their class weight; 0 leaves a
+            sample out.
 
         Returns
         -------
@@ -290,6 +314,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         if self.classes_.shape[0] < 2:
             raise ValueError("KernelLogisticRegression needs samples of at least 2 classes; "
                              f"the data contains only one class: {self.classes_[0]!r}.")
+        weights = self._weights(sample_weight, y, y_idx)
         if precomputed:
             K = check_kernel_matrix(X, "X (precomputed kernel)", warn_distances=True)
         else:
@@ -297,19 +322,30 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
             K = check_kernel_matrix(kernel_matrix(X, kernel=self.kernel,
                                                   **self._params_fitted))
             self._X = X
+        # a sample of weight 0 is left out: no loss term, and no coefficient either
+        keep = np.flatnonzero(weights > 0)
+        all_kept = keep.shape[0] == y_idx.shape[0]
+        if not all_kept:
+            K = K[np.ix_(keep, keep)]
         solve = _tron if self.solver == "newton" else _cg
-        targets = ([y_idx == 1] if self.classes_.shape[0] == 2
-                   else [y_idx == c for c in range(self.classes_.shape[0])])
+        targets = ([y_idx[keep] == 1] if self.classes_.shape[0] == 2
+                   else [y_idx[keep] == c for c in range(self.classes_.shape[0])])
+        sw = None if np.all(weights == 1.0) else weights[keep]
         outs = []
         for pos in targets:
             yy = np.where(pos, 1.0, -1.0)
-            outs.append(solve(K, yy, C, tol, int(max_iter)))
+            outs.append(solve(K, yy, C, tol, int(max_iter), sw))
             if not outs[-1][3]:
                 warnings.warn(
                     f"KLR ({self.solver}) stopped at max_iter={max_iter} before reaching "
                     f"tol={tol:g}: ||grad|| / ||grad_0|| = {outs[-1][5]:.3g}.",
                     ConvergenceWarning, stacklevel=user_stacklevel())
         W = np.array([o[0] for o in outs])
+        if not all_kept:
+            full = np.zeros((W.shape[0], y_idx.shape[0] + 1))
+            full[:, keep] = W[:, :-1]
+            full[:, -1] = W[:, -1]
+            W = full
         if len(outs) == 1:
             o = outs[0]
             self.alpha_, self.intercept_ = W[0, :-1], float(W[0, -1])
@@ -322,6 +358,29 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
             self.converged_ = np.array([o[3] for o in outs])
             self.history_ = [o[4] for o in outs]
         return self
+
+    def _weights(self, sample_weight, y, y_idx) -> np.ndarray:
+        """Each sample's loss weight: class weight times sample weight, checked (scikit-learn's
+        class weights; the sample weights by the SVMs' rules, with their messages)."""
+        from .svm._weights import (
+            check_every_class_weighted,
+            class_weight_vector,
+            sample_weight_vector,
+        )
+
+        sw = sample_weight_vector(sample_weight, y_idx.shape[0])
+        if not np.any(sw > 0):
+            raise ValueError("sample_weight is zero (or negative) for every sample: give at "
+                             "least one sample a weight > 0.")
+        if np.any(sw < 0):
+            i = int(np.flatnonzero(sw < 0)[0])
+            raise ValueError(f"sample_weight must be >= 0; got {sw[i]:g} at index {i}. A "
+                             "weight scales the sample's loss term; give 0 to leave a "
+                             "sample out.")
+        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
+        weights = sw * self.class_weight_[y_idx]
+        check_every_class_weighted(self.classes_, y_idx, weights)
+        return weights
 
     def decision_function(self, X):
         """``sum_j alpha_j K(x, x_j) + b`` (per class one-vs-rest for more than two).

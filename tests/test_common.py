@@ -124,10 +124,17 @@ def _expected_failures(estimator):
             # unweighted: the chosen method need not follow the weights
             "check_class_weight_classifiers": "the choice is by unweighted CV accuracy",
         }
-    if isinstance(estimator, KernelLogisticRegression) and estimator.kernel == "precomputed":
-        # scikit-learn's check feeds (n, 2) features to a pairwise estimator here instead of a
-        # kernel matrix (SVC skips the check: it has no predict_proba by default)
-        return {"check_decision_proba_consistency": "gives features, not a kernel matrix"}
+    if isinstance(estimator, KernelLogisticRegression):
+        # alpha'alpha has a coefficient per training sample: a weight of 2 scales one
+        # sample's loss, two copies share it between two coefficients (documented)
+        why = "a weight of 2 is not the sample twice: one coefficient per sample in alpha'alpha"
+        out = {"check_sample_weight_equivalence_on_dense_data": why,
+               "check_sample_weight_equivalence_on_sparse_data": why}
+        if estimator.kernel == "precomputed":
+            # scikit-learn's check feeds (n, 2) features to a pairwise estimator here instead
+            # of a kernel matrix (SVC skips the check: it has no predict_proba by default)
+            out["check_decision_proba_consistency"] = "gives features, not a kernel matrix"
+        return out
     return {}
 
 
