@@ -274,6 +274,11 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
 
     _sparse_features = True
 
+    def __setstate__(self, state):
+        # models saved before class_weight existed load as what they were: unweighted
+        state.setdefault("class_weight", None)
+        super().__setstate__(state)
+
     def _params(self, X):
         return estimator_kernel_params(self, X)
 

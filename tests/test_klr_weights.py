@@ -111,3 +111,22 @@ def test_a_class_without_weight_or_an_unknown_class_is_refused(data):
         isvm.KernelLogisticRegression().fit(X, y, sample_weight=sw)
     with pytest.raises(ValueError, match="class_weight names class 7"):
         isvm.KernelLogisticRegression(class_weight={7: 1.0}).fit(X, y)
+
+
+
+def test_a_model_pickled_before_class_weight_existed_loads_and_predicts_the_same():
+    """tests/data/klr_0.2: a KernelLogisticRegression pickled by the release before the
+    weights (commit 419a19b), with its decision values then."""
+    import pickle
+    from pathlib import Path
+
+    here = Path(__file__).parent / "data" / "klr_0.2"
+    with open(here / "klr_heart_sigmoid.pkl", "rb") as fh:
+        old = pickle.load(fh)
+    assert "class_weight" not in old.__dict__ or old.class_weight is None
+    X, _ = isvm.datasets.load_heart(return_X_y=True)
+    np.testing.assert_array_equal(old.decision_function(X),
+                                  np.load(here / "klr_heart_sigmoid_decision.npy"))
+    # it answers for itself as today's models do: its parameters, a refit
+    assert old.get_params()["class_weight"] is None
+    assert "KernelLogisticRegression(coef0=-0.5, gamma=0.01, kernel='sigmoid')" == repr(old)
