@@ -56,7 +56,8 @@ class DualProblems:
 def check_training_labels(y, n: int, model: str) -> np.ndarray:
     """The training labels a report needs, or the error that says what is missing."""
     if y is None:
-        raise ValueError(f"sanity_report of a {model} needs the training y.")
+        article = "an" if model[:1].lower() in "aeiou" else "a"
+        raise ValueError(f"sanity_report of {article} {model} needs the training y.")
     y = np.asarray(y)
     if y.shape[0] != n:
         raise ValueError(f"y has {y.shape[0]} entries for {n} training samples.")

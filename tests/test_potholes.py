@@ -1211,3 +1211,14 @@ def test_rows_of_the_wrong_width_tell_a_search_what_its_columns_are():
                 isvm.IndefiniteSVC(kernel="precomputed")):
         with pytest.raises(ValueError, match=r"kernel rows \(n_samples, 60\), one column"):
             est.fit(K, y).predict(K[:, :5])
+
+
+def test_messages_name_a_type_with_its_article():
+    # "sanity_report of a IndefiniteSVC", "got a int", "is a bytes": read as typos
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with pytest.raises(ValueError, match="sanity_report of an IndefiniteSVC needs"):
+        isvm.sanity_report(isvm.IndefiniteSVC().fit(X, y), X, None)
+    with pytest.raises(ValueError, match="got an int"):
+        isvm.pairwise_distances(5, metric="levenshtein")
+    with pytest.raises(ValueError, match=r"X\[0\] is a bytes object"):
+        isvm.pairwise_distances([b"ab", "c"], metric="levenshtein")

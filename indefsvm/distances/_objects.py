@@ -28,7 +28,14 @@ def _looks_like_strings(X) -> bool:
 def _describe(X) -> str:
     if isinstance(X, np.ndarray):
         return f"an array of shape {X.shape} and dtype {X.dtype}"
-    return f"a {type(X).__name__}"
+    return _a(type(X).__name__)
+
+
+def _a(name: str) -> str:
+    """``name`` with its indefinite article ("an int", "a dict", "a bytes object")."""
+    if name in ("bytes", "bytearray"):
+        return f"a {name} object"
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 @dataclass
@@ -162,7 +169,7 @@ def as_strings(X, name: str = "X") -> list:
     for s, x in enumerate(out):
         if not isinstance(x, str):
             kind = ("a number" if isinstance(x, (numbers.Number, np.number))
-                    else f"a {type(x).__name__}")
+                    else _a(type(x).__name__))
             raise ValueError(f"{name}[{s}] is {kind}, not a string; metric='levenshtein' "
                              "compares strings (decode bytes first; for numeric series use "
                              "metric='dtw').")
