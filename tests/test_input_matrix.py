@@ -86,6 +86,10 @@ ENTRY_POINTS = {
         X, Y_REF).decision_function(X),
     "IndefiniteSVR": lambda X: isvm.IndefiniteSVR(kernel="rbf", gamma=0.3).fit(
         X, Y_REF.astype(float)).predict(X),
+    "IndefiniteNuSVR": lambda X: isvm.IndefiniteNuSVR(kernel="rbf", gamma=0.3).fit(
+        X, Y_REF.astype(float)).predict(X),
+    "KernelLogisticRegression": lambda X: isvm.KernelLogisticRegression(
+        kernel="rbf", gamma=0.3, class_weight="balanced").fit(X, Y_REF).decision_function(X),
     "ConvexHullClassifier": lambda X: isvm.ConvexHullClassifier(kernel="rbf", gamma=0.3).fit(
         X, Y_REF).decision_function(X),
     "KreinNystroem": lambda X: isvm.KreinNystroem(
