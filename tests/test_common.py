@@ -168,5 +168,8 @@ def _params():
 # ConvexHullClassifier on the checks' few random points: the reduced hulls may touch (w'Mw
 # zero within rounding), which it says; the check's own assertion is what this test holds
 @pytest.mark.filterwarnings("ignore:w'Mw = :UserWarning")
+# the checks weight a search that holds k-NN, which says it votes unweighted (the warning's
+# own test is in test_search.py)
+@pytest.mark.filterwarnings("ignore:sample_weight weights the SVM methods only:UserWarning")
 def test_sklearn_compatible(estimator, check):
     check(estimator)

@@ -445,3 +445,99 @@ def test_bad_distances_are_refused_before_any_fold(series):
     bad[0, 1] += 1.0
     with pytest.raises(ValueError, match="not symmetric"):
         isvm.RemedySearchCV(kernel=isvm.DistanceKernel()).fit(bad, y)
+
+
+# -- sample weights: those GridSearchCV gives the SVM step --------------------------------------
+
+
+def _weighted_fold_scores(method, K, y, sw, Cs, folds):
+    """Each C's fold scores by hand: the method's estimator fitted on the training part with
+    its samples' weights (the SVM step's), scored by weighted accuracy on the test part."""
+    from sklearn.metrics import accuracy_score
+
+    out = np.zeros((len(Cs), len(folds)))
+    for c, C in enumerate(Cs):
+        for f, (tr, te) in enumerate(folds):
+            est = _manual(method, {"C": C}, kernel=False)
+            key = "svm__sample_weight" if isinstance(est, Pipeline) else "sample_weight"
+            est.fit(K[np.ix_(tr, tr)], y[tr], **{key: sw[tr]})
+            out[c, f] = accuracy_score(y[te], est.predict(K[np.ix_(te, tr)]),
+                                       sample_weight=sw[te])
+    return out
+
+
+@pytest.mark.parametrize("method", ["indefinite SVM", "flip", "Krein SVM"])
+def test_sample_weights_weight_the_svms_and_the_scores_as_gridsearchcv(sigmoid, method):
+    """The folds' SVMs get C_i = C * weight of their training samples (zero weights leave
+    samples out) and each test fold is scored by weighted accuracy: the fold scores of a
+    loop by hand, to within the weight of one test sample (warm starts), and GridSearchCV's
+    own where it routes the weights to both (a bare estimator)."""
+    K, y = sigmoid
+    rng = np.random.default_rng(4)
+    sw = rng.uniform(0.2, 3.0, y.shape[0])
+    sw[rng.choice(y.shape[0], 12, replace=False)] = 0.0
+    Cs = [0.1, 1.0, 10.0]
+    cv = StratifiedKFold(3, shuffle=True, random_state=1)
+    folds = list(cv.split(K, y))
+    search = isvm.RemedySearchCV(methods=[method], param_grid={"C": Cs}, cv=3,
+                                 random_state=1).fit(K, y, sample_weight=sw)
+    a = np.array([[search.cv_results_[f"split{f}_test_score"][i] for f in range(3)]
+                  for i in range(3)])
+    b = _weighted_fold_scores(method, K, y, sw, Cs, folds)
+    one = max(sw[te].max() / sw[te].sum() for _, te in folds)
+    assert np.max(np.abs(a - b)) <= one + 1e-12
+    assert np.mean(np.isclose(a, b, rtol=0, atol=1e-12)) >= 0.75
+    if method != "flip":
+        est = _manual(method, {"C": 1.0}, kernel=False)
+        gs = GridSearchCV(est, {"C": Cs}, cv=cv).fit(K, y, sample_weight=sw)
+        np.testing.assert_allclose(gs.cv_results_["mean_test_score"], a.mean(axis=1),
+                                   atol=one)
+    # the weights reached the folds: the unweighted search scores otherwise
+    plain = isvm.RemedySearchCV(methods=[method], param_grid={"C": Cs}, cv=3,
+                                random_state=1).fit(K, y)
+    assert not np.array_equal(plain.cv_results_["mean_test_score"],
+                              search.cv_results_["mean_test_score"])
+    # and the refit: the chosen estimator fitted with the weights, by hand
+    best = _manual(method, {"C": search.best_params_["C"]}, kernel=False)
+    best.fit(K, y, **({"svm__sample_weight": sw} if isinstance(best, Pipeline)
+                      else {"sample_weight": sw}))
+    np.testing.assert_allclose(search.decision_function(K[:20]), best.decision_function(K[:20]),
+                               atol=1e-10)
+
+
+def test_sample_weights_with_a_distance_kernel_and_knn(series):
+    _, D, y = series
+    sw = np.where(np.arange(y.shape[0]) % 3 == 0, 2.0, 1.0)
+    with pytest.warns(UserWarning, match="k-NN ranks and votes its neighbours unweighted"):
+        search = isvm.RemedySearchCV(methods=["indefinite SVM", "k-NN"],
+                                     kernel=isvm.DistanceKernel(), cv=3,
+                                     random_state=0).fit(D, y, sample_weight=sw)
+    plain = isvm.RemedySearchCV(methods=["indefinite SVM", "k-NN"],
+                                kernel=isvm.DistanceKernel(), cv=3, random_state=0).fit(D, y)
+    res, ref = search.cv_results_, plain.cv_results_
+    knn = res["method"] == "k-NN"
+    # k-NN's fits unweighted, its scores weighted; the SVMs' fits weighted too
+    assert not np.array_equal(res["mean_test_score"][~knn], ref["mean_test_score"][~knn])
+    from sklearn.metrics import accuracy_score
+    from sklearn.neighbors import KNeighborsClassifier
+
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(D, y))
+    k = int(res["param_n_neighbors"][knn][0])
+    by_hand = np.mean([accuracy_score(
+        y[te], KNeighborsClassifier(k, metric="precomputed").fit(
+            D[np.ix_(tr, tr)], y[tr]).predict(D[np.ix_(te, tr)]), sample_weight=sw[te])
+        for tr, te in folds])
+    assert res["mean_test_score"][knn][0] == pytest.approx(by_hand, abs=1e-12)
+    svm = search.fit_method("indefinite SVM", D, y, sample_weight=sw)
+    assert svm.steps[-1][1].class_weight_ is not None
+    with pytest.raises(ValueError, match="k-NN takes no sample_weight"):
+        search.fit_method("k-NN", D, y, sample_weight=sw)
+
+
+def test_bad_sample_weights_of_the_search_are_refused_by_name(sigmoid):
+    K, y = sigmoid
+    with pytest.raises(ValueError, match="sample_weight must be >= 0"):
+        isvm.RemedySearchCV(methods=["flip"], cv=3).fit(
+            K, y, sample_weight=np.r_[-1.0, np.ones(y.shape[0] - 1)])
+    with pytest.raises(ValueError, match="sample_weight.shape"):
+        isvm.RemedySearchCV(methods=["flip"], cv=3).fit(K, y, sample_weight=np.ones(3))

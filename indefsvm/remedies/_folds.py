@@ -128,20 +128,21 @@ class _FoldModel(OvOVotes, ClassifierMixin, BaseEstimator):
         return self._labels_from_ovo(self._ovo(X))
 
 
-def _pairs(y_idx, n_classes):
-    """(a, b, +1 class, indices, signs) of each one-vs-one problem (IndefiniteSVC's)."""
+def _pairs(y_idx, n_classes, w):
+    """(a, b, +1 class, indices, signs) of each one-vs-one problem (IndefiniteSVC's: the
+    samples of weight 0 take no part)."""
     return [(a, b, pos, idx, np.where(y_idx[idx] == pos, 1.0, -1.0))
-            for a, b, pos, idx in ovo_problems(y_idx, np.ones(y_idx.shape[0]), n_classes)]
+            for a, b, pos, idx in ovo_problems(y_idx, w, n_classes)]
 
 
-def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
-    """Fit the one-vs-one SVM on the fixed training kernel for each C (ascending), score it
-    on the fixed test rows. Returns {C: (score, fit s, score s, n_sv, converged, one class
-    predicted)}."""
+def _svm_path(Kf, Rf, y_idx, classes, w, Cs, warm, scorer, y_te, w_te=None):
+    """Fit the one-vs-one SVM on the fixed training kernel for each C (ascending), with the
+    bounds ``C * w`` (class weight times sample weight), score it on the fixed test rows
+    (weighted by ``w_te``, the test samples' weights, when given).
+    Returns {C: (score, fit s, score s, n_sv, converged, one class predicted)}."""
     n_classes = classes.shape[0]
-    members = _pairs(y_idx, n_classes)
+    members = _pairs(y_idx, n_classes, w)
     n = y_idx.shape[0]
-    w = cw[y_idx]
     out, last, C_last = {}, None, None
     Kf = np.ascontiguousarray(Kf, dtype=np.float64)
     for C in sorted(Cs):
@@ -160,7 +161,7 @@ def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
         coefs = [r.alpha * m[4] for r, m in zip(res, members, strict=True)]
         model = _FoldModel()._set(classes, [(a, b, pos) for a, b, pos, _, _ in members],
                                   [m[3] for m in members], coefs, [r.b for r in res])
-        score, one = _score(scorer, model, Rf, y_te)
+        score, one = _score(scorer, model, Rf, y_te, w_te)
         sv = np.zeros(n, dtype=bool)
         for m, c in zip(members, coefs, strict=True):
             sv[m[3][c != 0]] = True
@@ -169,16 +170,24 @@ def _svm_path(Kf, Rf, y_idx, classes, cw, Cs, warm, scorer, y_te):
     return out
 
 
-def _score(scorer, model, R, y_te):
-    """(score, whether the model predicted one class on every test row)."""
+def _score(scorer, model, R, y_te, w_te=None):
+    """(score, whether the model predicted one class on every test row); with ``w_te`` the
+    test samples' weights, as GridSearchCV hands a search's sample_weight to its scorer."""
     pred = model.predict(R)
     one = bool(np.unique(pred).shape[0] == 1)
     if scorer is None:
-        return float(np.mean(pred == y_te)), one
-    return float(scorer(model, R, y_te)), one
+        if w_te is None:
+            return float(np.mean(pred == y_te)), one
+        total = float(w_te.sum())
+        return (float(np.sum(w_te * (pred == y_te)) / total) if total > 0
+                else float("nan")), one
+    if w_te is None:
+        return float(scorer(model, R, y_te)), one
+    return float(scorer(model, R, y_te, sample_weight=w_te)), one
 
 
-def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_weight):
+def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_weight,
+          sample_weight=None):
     """One fold at one kernel parameter: every candidate of ``plan`` (method -> [(index,
     params)]); k-NN (``knn``: [(index, k)]) when asked. Returns [(index, score, fit s,
     score s, n_sv, converged, one class predicted)]."""
@@ -192,6 +201,8 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
                  for i, _ in cands] + [(i, nan, 0.0, 0.0, 0, True, False) for i, _ in knn])
     y_idx = np.searchsorted(classes, y_tr)
     cw = class_weight_vector(class_weight, classes, y_tr)
+    w = cw[y_idx] if sample_weight is None else cw[y_idx] * sample_weight[train]
+    w_te = None if sample_weight is None else sample_weight[test]
     t0 = time.perf_counter()
     if kernel is not None:
         tf = arrays_out(clone(kernel))
@@ -216,6 +227,13 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
 
     out = []
     done = {}
+    if np.unique(y_idx[w > 0]).shape[0] < classes.shape[0]:
+        # the weights leave a class of this fold without a weighted sample: its SVMs cannot
+        # be trained (IndefiniteSVC refuses them), so they score NaN here, as GridSearchCV's
+        # failed fits do; k-NN, unweighted, still scores
+        nan = float("nan")
+        out = [(i, nan, 0.0, 0.0, 0, True, False) for cands in plan.values() for i, _ in cands]
+        plan = {}
     for method, cands in plan.items():
         by_fix = {}
         for index, params in cands:
@@ -239,8 +257,8 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
                         fix._finish(K, lam, U if fix._spectrum == "vectors" else None)
                     Kf, Rf = fix._fixed_kernel(), fix.transform(Kte)
                 t_fix = t_kernel + extra + time.perf_counter() - t
-                done[key] = (t_fix, _svm_path(Kf, Rf, y_idx, classes, cw, Cs,
-                                              method != _INDEF, scorer, y_te))
+                done[key] = (t_fix, _svm_path(Kf, Rf, y_idx, classes, w, Cs,
+                                              method != _INDEF, scorer, y_te, w_te))
             t_fix, path = done[key]
             for index, params in group:
                 score, t_fit, t_score, n_sv, conv, one = path[params["C"]]
@@ -256,6 +274,6 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
             Dtr, Dte = rank.transform(Ktr), rank.transform(Kte)
         model = KNeighborsClassifier(n_neighbors=k, metric="precomputed").fit(Dtr, y_tr)
         t1 = time.perf_counter()
-        score, one = _score(scorer, model, Dte, y_te)
+        score, one = _score(scorer, model, Dte, y_te, w_te)
         out.append((index, score, t1 - t, time.perf_counter() - t1, train.shape[0], True, one))
     return out

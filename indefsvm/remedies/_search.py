@@ -361,7 +361,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
     @unfitted_on_interrupt
     @sized_by(0, "X", method=True)
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Score every method and parameter on the folds, choose, refit.
 
         Parameters
@@ -370,6 +370,14 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             The kernel matrix, or the distance matrix when ``kernel`` is given.
         y : array-like of shape (n_samples,)
             Class labels (two or more classes).
+        sample_weight : array-like of shape (n_samples,), optional
+            Weights (>= 0) of the samples in every SVM method, times ``class_weight``: the
+            folds' SVMs and the refit get ``C_i = C * weight`` (a weight of 0 leaves the
+            sample out of the SVM), and every test fold is scored with its samples' weights
+            (weighted accuracy, or ``scoring``'s ``sample_weight``) -- what
+            ``GridSearchCV(SVC()).fit(X, y, sample_weight=w)`` does. k-NN does not weight
+            its neighbours (said by a warning when k-NN is searched); its scores are
+            weighted all the same.
 
         Returns
         -------
@@ -388,9 +396,25 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         with warnings.catch_warnings():
             # said once, above, with the search's own fix (not by every step of the search)
             warnings.simplefilter("ignore", DistanceMatrixWarning)
-            return self._fit(X, y)
+            return self._fit(X, y, sample_weight)
 
-    def _fit(self, X, y):
+    def _sample_weights(self, sample_weight, y, methods):
+        """The checked sample weights (None when not given), and the warning that k-NN does
+        not take them."""
+        if sample_weight is None:
+            return None
+        from ..svm._weights import check_weights, sample_weight_vector
+
+        sw = sample_weight_vector(sample_weight, y.shape[0])
+        check_weights(sw, np.searchsorted(self.classes_, y))
+        if "k-NN" in methods:
+            warnings.warn("sample_weight weights the SVM methods only: k-NN ranks and votes "
+                          "its neighbours unweighted (scikit-learn's KNeighborsClassifier "
+                          "takes no sample weights). Leave k-NN out of methods to compare "
+                          "weighted models only.", UserWarning, stacklevel=user_stacklevel())
+        return sw
+
+    def _fit(self, X, y, sample_weight=None):
         X = validate_data(self, X, dtype=np.float64, reset=True)
         if X.shape[0] != X.shape[1]:
             what = "distances" if self.kernel is not None else "kernel"
@@ -398,6 +422,16 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                              f"got shape {X.shape}.")
         from ..distances import DistanceKernel
 
+        y = column_or_1d(y, warn=True)
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows.")
+        check_classification_targets(y)
+        self.classes_, counts = np.unique(y, return_counts=True)
+        if self.classes_.shape[0] < 2:
+            raise ValueError("The number of classes has to be greater than one; got 1 class")
+        methods = self._methods()
+        # the labels and the weights first: their errors say more than the matrix's
+        sw = self._sample_weights(sample_weight, y, methods)
         if self.kernel is None:
             X = check_kernel_matrix(X, "X (kernel)")
         elif isinstance(self.kernel, DistanceKernel):
@@ -409,14 +443,6 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                                                   "(RemedySearchCV(kernel=None))")) from None
         else:
             X = np.ascontiguousarray(X)
-        y = column_or_1d(y, warn=True)
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows.")
-        check_classification_targets(y)
-        self.classes_, counts = np.unique(y, return_counts=True)
-        if self.classes_.shape[0] < 2:
-            raise ValueError("The number of classes has to be greater than one; got 1 class")
-        methods = self._methods()
         if self.rule not in ("one-se", "best"):
             raise ValueError(f"rule must be 'one-se' or 'best'; got {self.rule!r}.")
         cv = self.cv
@@ -478,7 +504,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             for done, ((f, _, _, _), rows) in enumerate(zip(jobs, Parallel(
                     n_jobs=self.n_jobs, return_as="generator")(
                     delayed(_task)(X, y, self.classes_, folds[f][0], folds[f][1],
-                                   self.kernel, g, plan, kn, scorer, self.class_weight)
+                                   self.kernel, g, plan, kn, scorer, self.class_weight, sw)
                     for f, g, plan, kn in jobs), strict=True), 1):
                 for index, s, tf, ts, nsv, conv, one in rows:
                     scores[index, f], fit_t[index, f], score_t[index, f] = s, tf, ts
@@ -506,7 +532,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         self._choose(methods, cands, scores, fit_t, n_sv, X, y, one_class)
         if self.refit:
             t = time.perf_counter()
-            self.best_estimator_ = self._build(self.best_params_).fit(X, y)
+            self.best_estimator_ = _fit_weighted(self._build(self.best_params_), X, y, sw)
             self.refit_time_ = time.perf_counter() - t
         return self
 
@@ -601,7 +627,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                              "are flip's; it differs in cost, not accuracy.")
         return out
 
-    def fit_method(self, method: str, X, y):
+    def fit_method(self, method: str, X, y, sample_weight=None):
         """The estimator of ``method`` at its own best cross-validated grid point, fitted on
         ``X``, ``y`` -- e.g. the best method a file can hold when the search chose k-NN.
 
@@ -611,6 +637,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             One of the searched methods (``cv_results_["method"]``).
         X, y : array-like
             The data the search was fitted on (or new training data of the same form).
+        sample_weight : array-like of shape (n_samples,), optional
+            The SVM's sample weights (as in :meth:`fit`; k-NN takes none).
 
         Returns
         -------
@@ -638,7 +666,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                           res["mean_test_score"][rows])
         # the method's best point; among equal scores the first of the grid (the simplest)
         best = rows[int(np.argmax(scores))]
-        return self._build(res["params"][best]).fit(X, y)
+        if sample_weight is not None and method == "k-NN":
+            raise ValueError("k-NN takes no sample_weight (scikit-learn's "
+                             "KNeighborsClassifier votes unweighted); drop it for k-NN.")
+        return _fit_weighted(self._build(res["params"][best]), X, y, sample_weight)
 
     def _build(self, params):
         """The estimator of a method with its parameters (what ``refit`` fits)."""
@@ -751,3 +782,15 @@ def _check_rank(r):
         raise ValueError(f"param_grid['rank'] holds {r!r}; the advanced shift's rank is a "
                          "'auto', a whole number >= 1 or a share in (0, 1].")
     return r
+
+
+def _fit_weighted(est, X, y, sample_weight):
+    """``est.fit(X, y)``, with ``sample_weight`` given to its SVM: the estimator itself, or
+    the last step of its pipeline (the kernel and the fix are fitted on every sample); none
+    to k-NN."""
+    if sample_weight is None or isinstance(est, KNeighborsClassifier) or (
+            isinstance(est, Pipeline) and isinstance(est.steps[-1][1], KNeighborsClassifier)):
+        return est.fit(X, y)
+    if isinstance(est, Pipeline):
+        return est.fit(X, y, **{f"{est.steps[-1][0]}__sample_weight": sample_weight})
+    return est.fit(X, y, sample_weight=sample_weight)
