@@ -96,15 +96,22 @@ def test_binary_float32_fit_with_threaded_polish_and_split_columns():
     try:
         one = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, C=10.0, n_jobs=1).fit(X, y)
         two = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, C=10.0, n_jobs=2).fit(X, y)
+        # the single duals of regression and novelty detection: their columns on the
+        # threads too, the same bits
+        singles = [(isvm.IndefiniteSVR, dict(kernel="sigmoid", gamma=0.05, coef0=-1.0), y),
+                   (isvm.IndefiniteNuSVR, dict(kernel="rbf", gamma=0.1, nu=0.3), y),
+                   (isvm.IndefiniteOneClassSVM, dict(kernel="rbf", gamma=0.1, nu=0.2), None)]
+        fits = [(cls(n_jobs=1, **kw).fit(X, t), cls(n_jobs=2, **kw).fit(X, t))
+                for cls, kw, t in singles]
     finally:
         _set_split_threshold(*old)
     assert one.solver_results_[0].extra["cache_dtype"] == "float32"
     assert one.solver_results_[0].extra["polish_rounds"] >= 1
     _same_model(one, two, X)
-    svr1 = isvm.IndefiniteSVR(kernel="sigmoid", gamma=0.05, coef0=-1.0, n_jobs=1).fit(X, y)
-    svr2 = isvm.IndefiniteSVR(kernel="sigmoid", gamma=0.05, coef0=-1.0, n_jobs=2).fit(X, y)
-    np.testing.assert_array_equal(svr1.dual_coef_, svr2.dual_coef_)
-    np.testing.assert_array_equal(svr1.predict(X), svr2.predict(X))
+    for a, b in fits:
+        np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+        np.testing.assert_array_equal(a.predict(X), b.predict(X))
+        assert a.n_iter_ == b.n_iter_
 
 
 @pytest.mark.parametrize("name", ON_THE_FLY)

@@ -793,7 +793,8 @@ n_jobs
             kernel=kern, kernel_params=kp, tol=self.tol, wss=self.wss,
             shrinking=self.shrinking, max_iter=max_iter_of(self.max_iter),
             cache_size=self.cache_size, check_input=False,
-            progress=solver_progress(self.verbose, "epsilon-SVR"))
+            progress=solver_progress(self.verbose, "epsilon-SVR"),
+            n_threads=effective_threads(self.n_jobs))
         return self._store_regression(data, y, keep, C_i, res, "epsilon-SVR")
 
     def _dual_problems(self, X, y, tol):
@@ -922,7 +923,8 @@ n_features_in_
             sample_of=np.r_[keep, keep], same_class=True, kernel=kern, kernel_params=kp,
             tol=self.tol, wss=self.wss, shrinking=self.shrinking,
             max_iter=max_iter_of(self.max_iter), cache_size=self.cache_size,
-            check_input=False, progress=solver_progress(self.verbose, "nu-SVR"))
+            check_input=False, progress=solver_progress(self.verbose, "nu-SVR"),
+            n_threads=effective_threads(self.n_jobs))
         rho, r = _nu_rho(res.extra["grad"], res.alpha, np.r_[C_i, C_i], signs)
         res.b = -rho
         self.epsilon_ = float(-r)
@@ -1053,7 +1055,8 @@ verbose, n_jobs
             sample_of=None if keep.shape[0] == n else keep, kernel=kern, kernel_params=kp,
             tol=self.tol, wss=self.wss, shrinking=self.shrinking,
             max_iter=max_iter_of(self.max_iter), cache_size=self.cache_size,
-            check_input=False, progress=solver_progress(self.verbose, "one-class"))
+            check_input=False, progress=solver_progress(self.verbose, "one-class"),
+            n_threads=effective_threads(self.n_jobs))
         if self.verbose:
             logger.info("one-class SVM:\n%s", res)
         warn_if_stopped([res], self.max_iter if self.max_iter != -1 else None, self.tol)
