@@ -22,6 +22,7 @@ TRUSTED_TYPES = (
     "indefsvm.svm._classes.IndefiniteSVC",
     "indefsvm.svm._classes.IndefiniteNuSVC",
     "indefsvm.svm._classes.IndefiniteSVR",
+    "indefsvm.svm._classes.IndefiniteNuSVR",
     "indefsvm.svm._classes.IndefiniteOneClassSVM",
     "indefsvm.solvers._result.SolverResult",
     # a model trained on distances: DistanceKernel, then IndefiniteSVC
@@ -96,8 +97,10 @@ def load_model(path):
     Returns
     -------
     estimator
-        ``IndefiniteSVC`` (or another of the family), a ``Pipeline`` ending in one,
-        ``KreinSVC`` or ``NystroemSVC``, as the command line saved it.
+        ``IndefiniteSVC`` or another SVM of LIBSVM's family (``IndefiniteNuSVC``,
+        ``IndefiniteSVR``, ``IndefiniteNuSVR``, ``IndefiniteOneClassSVM``: ``fit
+        --svm-type``, or saved from Python with ``skops.io.dump``), a ``Pipeline`` ending in
+        one, ``KreinSVC`` or ``NystroemSVC``.
 
     Raises
     ------
@@ -213,7 +216,13 @@ def _check_model(model, path: str) -> None:
     from ._fitted import UnsoundState
     from .distances import DistanceKernel
     from .remedies import KreinSVC, NystroemSVC
-    from .svm import IndefiniteSVC
+    from .svm import (
+        IndefiniteNuSVC,
+        IndefiniteNuSVR,
+        IndefiniteOneClassSVM,
+        IndefiniteSVC,
+        IndefiniteSVR,
+    )
 
     def bad(what):
         raise DataFileError(path, None, f"{what}; it was not written by 'indefsvm fit --save' "
@@ -227,20 +236,25 @@ def _check_model(model, path: str) -> None:
                 bad(f"compares objects with {metric!r}, not a metric of the command line")
             model._check_fitted_state()
             return
+        # the SVMs of LIBSVM's family (fit --svm-type), and the Krein SVM
+        family = (IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteNuSVR,
+                  IndefiniteOneClassSVM, KreinSVC)
         svc, fix, dk = model, None, None
         if hasattr(model, "steps"):
             steps = [step for _, step in model.steps]
-            # [DistanceKernel] [a fix] then IndefiniteSVC or KreinSVC (what fit writes)
+            # [DistanceKernel] [a fix] then an SVM of the family or KreinSVC (what fit
+            # writes)
             dk = steps.pop(0) if steps and isinstance(steps[0], DistanceKernel) else None
             fix = steps.pop(0) if len(steps) > 1 and type(steps[0]).__name__ in _FIX_TYPES \
                 else None
-            if len(steps) != 1 or not isinstance(steps[0], (IndefiniteSVC, KreinSVC)) or (
+            if len(steps) != 1 or type(steps[0]) not in family or (
                     dk is None and fix is None):
                 bad("holds a pipeline other than [DistanceKernel] [a kernel fix] then "
-                    "IndefiniteSVC or KreinSVC")
+                    "an SVM of indefsvm")
             svc = steps[0]
-        if type(svc) not in (IndefiniteSVC, KreinSVC):
-            bad(f"holds a {type(svc).__module__}.{type(svc).__name__}, not an IndefiniteSVC")
+        if type(svc) not in family:
+            bad(f"holds a {type(svc).__module__}.{type(svc).__name__}, not an SVM of "
+                "indefsvm")
         if type(svc) is KreinSVC and fix is not None:
             bad("holds a kernel fix in front of a Krein SVM")
         if dk is not None:

@@ -18,20 +18,31 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-__all__ = ["GridChoice", "cv_scores", "fold_score", "search_C_gamma", "subsample", "take"]
+__all__ = ["GridChoice", "cv_scores", "fold_score", "folds_of", "search_C_gamma", "subsample",
+           "take"]
 
 
-def subsample(y, max_samples: int, random_state=None) -> np.ndarray:
-    """The sorted indices of a stratified subsample of at most ``max_samples`` (all of them
-    when there are no more)."""
+def subsample(y, max_samples: int, random_state=None, *, stratify: bool = True) -> np.ndarray:
+    """The sorted indices of a subsample of at most ``max_samples`` (all of them when there
+    are no more), stratified by the classes of ``y`` (``stratify=False``: uniform, for the
+    real-valued targets of a regression)."""
     idx = np.arange(len(y))
     if len(y) <= max_samples:
         return idx
     from sklearn.model_selection import train_test_split
 
-    keep, _ = train_test_split(idx, train_size=max_samples, stratify=y,
+    keep, _ = train_test_split(idx, train_size=max_samples, stratify=y if stratify else None,
                                random_state=random_state)
     return np.sort(keep)
+
+
+def folds_of(y, k: int, random_state=None, *, classes: bool = True) -> list:
+    """``k`` shuffled (train, test) folds: stratified by the classes of ``y``, or plain
+    (``classes=False``: the targets of a regression)."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    split = StratifiedKFold if classes else KFold
+    return list(split(k, shuffle=True, random_state=random_state).split(np.zeros(len(y)), y))
 
 
 def take(X, idx, precomputed: bool):
@@ -104,12 +115,13 @@ def cv_scores(estimator, X, y, folds, precomputed: bool, *, on_fold=None):
 class GridChoice:
     """What the search of C and gamma chose, and from what.
 
-    ``C`` and ``gamma`` (None when gamma was not searched) are the choice; ``gamma_rule`` the
-    default rule's gamma the grid spans; ``cv_accuracy`` its mean accuracy over ``folds``
-    folds of ``samples`` samples; ``points`` the grid's size; ``searched`` the names
-    searched; ``stopped_fits`` the fits that ended at their iteration cap; ``edge`` the
-    values chosen at an edge of the grid; ``on`` what the search ran on, when not the
-    samples themselves.
+    ``C`` and ``gamma`` (None when not searched) are the choice; ``gamma_rule`` the
+    default rule's gamma the grid spans; ``cv_accuracy`` its mean score over ``folds``
+    folds of ``samples`` samples -- the accuracy, or for a regression (``score="r2"``) the
+    coefficient of determination R^2, ``to_dict`` then naming it ``cv_r2``; ``points`` the
+    grid's size; ``searched`` the names searched; ``stopped_fits`` the fits that ended at
+    their iteration cap; ``edge`` the values chosen at an edge of the grid; ``on`` what the
+    search ran on, when not the samples themselves.
     """
 
     C: float
@@ -124,6 +136,7 @@ class GridChoice:
     stopped_fits: int = 0
     edge: list = field(default_factory=list)
     on: str | None = None
+    score: str = "accuracy"
 
     def __str__(self) -> str:
         chosen = [f"C = {self.C:g}"] if "C" in self.searched else []
@@ -131,8 +144,10 @@ class GridChoice:
             ratio = self.gamma / self.gamma_rule
             factor = f"{ratio:g}" if ratio >= 1 else f"1/{1 / ratio:g}"
             chosen.append(f"gamma = {self.gamma:.6g} (the default rule x {factor})")
-        text = (f"{', '.join(chosen)}: {self.folds}-fold CV accuracy "
-                f"{100 * self.cv_accuracy:.2f} % over {self.points} grid points on "
+        value = (f"R^2 {self.cv_accuracy:.4f}" if self.score == "r2" else
+                 f"accuracy {100 * self.cv_accuracy:.2f} %")
+        text = (f"{', '.join(chosen)}: {self.folds}-fold CV {value} over {self.points} grid "
+                "points on "
                 f"{self.on or str(self.samples) + ' samples'}, {self.seconds:.1f} s")
         if self.stopped_fits:
             text += (f"; {self.stopped_fits} of the {self.points * self.folds} fits stopped at "
@@ -146,6 +161,10 @@ class GridChoice:
         out = asdict(self)
         if out["on"] is None:
             del out["on"]
+        if out["C"] is None:  # a model without C (nu-SVC): gamma alone was searched
+            del out["C"]
+        if out.pop("score") == "r2":
+            out["cv_r2"] = out.pop("cv_accuracy")
         return out
 
 
@@ -153,29 +172,31 @@ def search_C_gamma(estimator, X, y, *, Cs, gammas=(None,), gamma_rule=None, name
                    "gamma"), precomputed: bool = False, folds: int = 3,
                    max_samples: int = 3000, random_state=None, on_start=None,
                    on_fit=None) -> GridChoice | None:
-    """Cross-validate ``estimator`` at every ``C`` of ``Cs`` and ``gamma`` of ``gammas``
-    (``(None,)``: its own gamma) and choose the best mean accuracy, ties to the smaller C,
-    then to the gamma nearest the middle of ``gammas`` (the default rule).
+    """Cross-validate ``estimator`` at every ``C`` of ``Cs`` (``[None]``: its own C, or a
+    model without one, nu-SVC) and ``gamma`` of ``gammas`` (``(None,)``: its own gamma) and
+    choose the best mean score (accuracy; R^2 for a regressor), ties to the smaller C, then
+    to the gamma nearest the middle of ``gammas`` (the default rule).
 
     The grid is searched on a stratified subsample of ``max_samples`` when there are more,
     with ``folds`` stratified folds (fewer when a class has fewer samples; None when a class
-    has one). ``names`` are the parameters' names in ``estimator`` (a pipeline's prefixed);
+    has one); a regressor's on a uniform subsample, with plain folds. ``names`` are the
+    parameters' names in ``estimator`` (a pipeline's prefixed);
     ``on_start(samples, folds)`` is called before the fits, ``on_fit()`` after each of the
     ``len(Cs) * len(gammas) * folds`` of them.
     """
-    from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
+    from sklearn.base import clone, is_regressor
 
     from .exceptions import ConvergenceWarning
 
     t0 = time.perf_counter()
-    idx = subsample(y, max_samples, random_state)
+    classes = not is_regressor(estimator)
+    idx = subsample(y, max_samples, random_state, stratify=classes)
     Xs = take(X, idx, precomputed) if idx.shape[0] < len(y) else X
     ys = y[idx]
-    k = int(min(folds, np.unique(ys, return_counts=True)[1].min()))
+    k = int(min(folds, np.unique(ys, return_counts=True)[1].min() if classes else len(ys)))
     if k < 2:
         return None
-    splits = list(StratifiedKFold(k, shuffle=True, random_state=random_state).split(Xs, ys))
+    splits = folds_of(ys, k, random_state, classes=classes)
     if on_start is not None:
         on_start(int(idx.shape[0]), k)
     template = quiet(estimator)
@@ -185,7 +206,9 @@ def search_C_gamma(estimator, X, y, *, Cs, gammas=(None,), gamma_rule=None, name
         for ci, C in enumerate(Cs):
             acc = []
             for tr, te in splits:
-                est = clone(template).set_params(**{names[0]: C})
+                est = clone(template)
+                if C is not None:
+                    est.set_params(**{names[0]: C})
                 if g is not None:
                     est.set_params(**{names[1]: g})
                 with warnings.catch_warnings(record=True) as caught:
@@ -207,4 +230,5 @@ def search_C_gamma(estimator, X, y, *, Cs, gammas=(None,), gamma_rule=None, name
     return GridChoice(C=Cs[ci], gamma=gammas[gi], gamma_rule=gamma_rule,
                       cv_accuracy=float(scores[gi, ci]), folds=k, samples=int(idx.shape[0]),
                       points=len(Cs) * len(gammas), seconds=time.perf_counter() - t0,
-                      searched=searched, stopped_fits=stopped, edge=edge)
+                      searched=searched, stopped_fits=stopped, edge=edge,
+                      score="accuracy" if classes else "r2")

@@ -130,6 +130,16 @@ def test_the_playground_page_in_the_docs_is_todays(tmp_path):
     if not static.exists():
         pytest.skip("no docs/ beside the tests (an installed package)")
     built = playground().to_html()
-    # the version line may differ; the data, script and style may not
+    # the version line may differ; the script, the style and the data's layout may not
     strip = re.compile(r'<meta name="generator"[^>]*>|indefsvm [0-9][^:]*:')
-    assert strip.sub("", static.read_text(encoding="utf-8")) == strip.sub("", built)
+    old, new = strip.sub("", static.read_text(encoding="utf-8")), strip.sub("", built)
+    number = re.compile(r"-?\d+\.?\d*(?:[eE][-+]?\d+)?")
+    assert number.sub("#", old) == number.sub("#", new)
+    # the numbers are the SMO's solutions on the machine that built the page: another CPU's
+    # BLAS rounds the kernel in other last bits, the SMO takes another path (its iteration
+    # count differs) and stops elsewhere within tol = 1e-3 -- equal to that, not to the bit
+    iters = {m.end() for m in re.finditer(r'"n_iter":', old)}
+    for m, b in zip(number.finditer(old), number.findall(new), strict=True):
+        a, b = float(m.group()), float(b)
+        if m.start() not in iters:
+            assert abs(a - b) <= 2e-3 + 2e-2 * max(abs(a), abs(b)), (m.group(), b)

@@ -157,7 +157,7 @@ def test_a_scikit_learn_svc_file_is_not_one_of_ours(tmp_path, capsys):
     sio.dump(SVC().fit(X, y), tmp_path / "svc.skops")
     assert main(["predict", str(tmp_path / "svc.skops"),
                  isvm.datasets.data_path("heart_scale")]) == 1
-    assert "sklearn.svm._classes.SVC, not an IndefiniteSVC" in capsys.readouterr().err
+    assert "sklearn.svm._classes.SVC, not an SVM of indefsvm" in capsys.readouterr().err
 
 
 def test_one_dimensional_arrays_and_libsvm_labels_are_data_errors(tmp_path, heart_model,

@@ -80,18 +80,26 @@ def class_weight_of(args):
     return weights
 
 
-def summary_of(args, fields: dict, *, seconds: float, train_acc: float,
+def summary_of(args, fields: dict, *, seconds: float, scores: dict,
                messages: list) -> dict:
-    """The summary of a fit: its path's own ``fields``, then the keys every path has."""
+    """The summary of a fit: its path's own ``fields``, then the keys every path has --
+    ``scores``, the training scores of ``_family.training_scores`` (a classifier's
+    ``training_accuracy``, a regression's ``training_mse`` and ``training_r2``, ...), and
+    the cross-validation's mean and spread of the same score (``cv_accuracy_*`` or
+    ``cv_r2_*``)."""
+    cv = "cv_r2" if "training_r2" in scores else "cv_accuracy"
     return {**fields, "class_weight": class_weight_of(args),
-            "fit_seconds": seconds, "training_accuracy": float(train_acc),
-            "cv_folds": args.cv, "cv_accuracy_mean": None, "cv_accuracy_std": None,
+            "fit_seconds": seconds, **scores,
+            "cv_folds": args.cv, f"{cv}_mean": None, f"{cv}_std": None,
             "model_file": args.save, "warnings": list(messages)}
 
 
-def finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) -> int:
+def finish(args, X, y, precomputed, seconds, summary, print_head) -> int:
     """After a fit (its model saved already): the result printed as soon as it exists, then
     the cross-validation and its line, then the warnings."""
+    from ._family import score_lines
+
+    r2 = "cv_r2_mean" in summary
     if not args.json:
         print_head()
         weights = summary.get("class_weight")
@@ -101,25 +109,29 @@ def finish(args, X, y, precomputed, seconds, train_acc, summary, print_head) -> 
                 "balanced (C x n / (n_classes n_c))" if weights == "balanced" else
                 ", ".join(f"{k}: {v:g}" for k, v in weights.items()) + " (x C; others 1)"))
         print(f"fit time    {seconds:.3f} s")
-        print(f"training accuracy  {100 * train_acc:.2f} %")
+        for line in score_lines(summary):
+            print(line)
         if args.save:
             print(f"model saved to {args.save}")
         sys.stdout.flush()
     summary["search"] = getattr(args, "search_result", None)
     cv_acc = (_models._cross_validate(args, X, y, precomputed, seconds) if args.cv > 1
               else None)
-    cv_n = min(len(y), _models.CV_MAX)
+    cv_n = None if cv_acc is None else min(len(y), _models.CV_MAX)
+    cv = "cv_r2" if r2 else "cv_accuracy"
     if cv_acc is not None:
-        summary["cv_accuracy_mean"] = float(np.mean(cv_acc))
-        summary["cv_accuracy_std"] = float(np.std(cv_acc))
+        summary[f"{cv}_mean"] = float(np.mean(cv_acc))
+        summary[f"{cv}_std"] = float(np.std(cv_acc))
         summary["cv_samples"] = cv_n
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
     if cv_acc is not None:
-        print(f"{args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} % "
-              f"(+/- {100 * np.std(cv_acc):.2f})"
-              + ("" if cv_n == len(y) else f" on a stratified subsample of {cv_n}")
+        print(f"{args.cv}-fold CV "
+              + (f"R^2 {np.mean(cv_acc):.4f} (+/- {np.std(cv_acc):.4f})" if r2 else
+                 f"accuracy {100 * np.mean(cv_acc):.2f} % (+/- {100 * np.std(cv_acc):.2f})")
+              + ("" if cv_n == len(y) else
+                 f" on a {'' if r2 else 'stratified '}subsample of {cv_n}")
               + (" -- of the parameters the search chose on these data: optimistic"
                  if summary["search"] else ""))
     for msg in summary["warnings"]:

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 
 from .._files import check_output_file
+from . import _family
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
@@ -33,6 +34,7 @@ def run(args) -> int:
     args.C_given = args.C is not None
     if args.C is None:
         args.C = 1.0
+    _family.check(args)  # --svm-type and what goes with it (the default --cv too)
     if args.cv == 1:
         raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
                        EXIT_USAGE)
@@ -52,9 +54,11 @@ def run(args) -> int:
                            "--metric.", EXIT_USAGE)
     # the parameters are checked before the data are read (a usage error costs no time)
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
-    X, y, desc, precomputed = _load(args)
-    _check_classes(y, args.cv)
-    _check_class_weight(args, y)
+    # a one-class SVM reads no labels (a file's, if any, are not used for training)
+    X, y, desc, precomputed = _load(args, need_labels=args.svm_type != "one-class")
+    if _family.classifies(args):
+        _check_classes(y, args.cv)
+        _check_class_weight(args, y)
     if getattr(args, "nystroem", None) is not None:
         _check_landmarks(args, X.shape[0])  # said before the search and the fit
     elif args.remedy is not None:
@@ -88,7 +92,7 @@ def _fit_smo(args, model, X, y, desc, precomputed) -> int:
     else:
         seconds, messages = fit_saved(args, model, X, y, always=Warning,
                                       keep=(ConvergenceWarning, UserWarning))
-    train_acc = model.score(X, y)
+    scores = _family.training_scores(model, X, y)
     rows = _pair_rows(getattr(clf, "svc_", clf))  # the Krein SVM's SVM on the flipped kernel
     params = ({} if args.remedy is not None and precomputed and not args.distances
               else _fitted_params(model))
@@ -100,20 +104,28 @@ def _fit_smo(args, model, X, y, desc, precomputed) -> int:
         "kernel_params": numbers({k: v for k, v in params.items() if k != "distances"}),
         **({} if args.remedy is None else {"remedy": args.remedy,
                                            "method": REMEDIES[args.remedy]}),
-        "C": args.C, "tol": args.tol, "problems": rows,
-    }, seconds=seconds, train_acc=train_acc, messages=messages)
-    return finish(args, X, y, precomputed, seconds, train_acc, summary,
-                  lambda: _print_svc(args, X, desc, precomputed, model, rows, summary))
+        "svm_type": args.svm_type, "model": type(clf).__name__,
+        **({"C": args.C} if _family.has_C(args) else {}),
+        **({"nu": args.nu} if "nu" in clf.get_params() else {}),
+        **({"epsilon": args.epsilon} if args.svm_type == "epsilon-svr" else {}),
+        "tol": args.tol, "problems": rows,
+    }, seconds=seconds, scores=scores, messages=messages)
+    return finish(args, X, y, precomputed, seconds, summary,
+                  lambda: _print_svc(args, X, y, desc, precomputed, model, rows, summary))
 
 
-def _print_svc(args, X, desc, precomputed, model, rows, summary) -> None:
-    """The text result of an SMO fit (plain or --remedy): the data, the model and each
-    problem's solution."""
+def _print_svc(args, X, y, desc, precomputed, model, rows, summary) -> None:
+    """The text result of an SMO fit (plain or --remedy, any --svm-type): the data, the
+    model and each problem's solution."""
     params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in summary["kernel_params"].items())
     shape = (f"{X.shape[0]} x {X.shape[0]} " + ("distance" if args.distances else "kernel")
              + " matrix" if precomputed else f"{X.shape[0]} samples, {X.shape[1]} features")
-    print(f"data        {desc}: {shape}, {len(_svc(model).classes_)} classes")
+    svm = _svc(model)
+    targets = (f", {len(svm.classes_)} classes" if hasattr(svm, "classes_") else
+               f", targets {np.min(y):.4g} ... {np.max(y):.4g}" if _family.regression(args)
+               else "")
+    print(f"data        {desc}: {shape}{targets}")
     if args.remedy is not None:
         names = [type(step).__name__ for _, step in model.steps] if hasattr(model, "steps") \
             else [type(model).__name__]
@@ -122,20 +134,22 @@ def _print_svc(args, X, desc, precomputed, model, rows, summary) -> None:
         print(f"model       {' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
               f"tol={args.tol:g})")
     elif args.distances:
-        print(f"model       DistanceKernel({params}) + IndefiniteSVC(kernel=precomputed, "
-              f"C={args.C:g}, tol={args.tol:g})")
+        print(f"model       DistanceKernel({params}) + {summary['model']}(kernel=precomputed, "
+              f"{_family.described(args)}, tol={args.tol:g})")
     else:
-        print(f"model       IndefiniteSVC(kernel={summary['kernel']}"
-              f"{', ' + params if params else ''}, C={args.C:g}, tol={args.tol:g})")
+        print(f"model       {summary['model']}(kernel={summary['kernel']}"
+              f"{', ' + params if params else ''}, {_family.described(args)}, "
+              f"tol={args.tol:g})")
     _print_pairs(rows)
 
 
 def _pair_rows(clf) -> list[dict]:
-    """The solution of each one-vs-one problem of a fitted IndefiniteSVC, for people and
-    JSON."""
+    """The solution of each one-vs-one problem of a fitted IndefiniteSVC (of the one dual of
+    a regression or one-class SVM: its "pair" None), for people and JSON."""
     from .._validation import plain_label
 
-    return [{"pair": [str(plain_label(c)) for c in clf.pair_classes_[k]],
+    pairs = getattr(clf, "pair_classes_", None)
+    return [{"pair": None if pairs is None else [str(plain_label(c)) for c in pairs[k]],
              "status": res.status, "iterations": res.n_iter, "objective": res.objective,
              "kkt_gap": res.kkt_gap, "n_sv": res.n_sv, "n_bounded_sv": res.n_bounded,
              "concave_steps": res.n_concave_steps, "b": res.b}
@@ -144,7 +158,8 @@ def _pair_rows(clf) -> list[dict]:
 
 def _print_pairs(rows) -> None:
     for row in rows:
-        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
+        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}"
+              if row["pair"] is not None else f"solution    {row['status']}")
         print(f"  iterations        {row['iterations']}")
         print(f"  objective F(a)    {row['objective']:.10g}")
         print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
@@ -188,7 +203,7 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
     _check_landmarks(args, X.shape[0])
     bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
     seconds, messages = fit_saved(args, model, X, y, bar=bar, loud=model)
-    train_acc = model.score(X, y)
+    scores = {"training_accuracy": float(model.score(X, y))}
     from .._validation import plain_label
 
     ny = model.nystroem_
@@ -205,8 +220,8 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
                      "negative": ny.n_negative_, "dropped_small": ny.n_dropped_,
                      "dropped_unstable": ny.n_unstable_},
         "C": args.C, "tol": args.tol, "converged": model.converged_, "problems": rows,
-    }, seconds=seconds, train_acc=train_acc, messages=messages)
-    return finish(args, X, y, False, seconds, train_acc, summary,
+    }, seconds=seconds, scores=scores, messages=messages)
+    return finish(args, X, y, False, seconds, summary,
                   lambda: _print_nystroem(args, X, desc, model, rows, summary))
 
 
@@ -239,8 +254,8 @@ def add_parser(sub) -> None:
     fit.add_argument("--no-search", action="store_true",
                      help="fit -C 1 and the default gamma rule as they are: no search of C and "
                           "gamma (giving both -C and --gamma also fits exactly those)")
-    fit.add_argument("--cv", type=_positive_int, default=5,
-                     help="cross-validation folds (default 5; 0: none)")
+    fit.add_argument("--cv", type=_positive_int, default=None,
+                     help="cross-validation folds (default 5; 0: none; one-class: none)")
     fit.add_argument("--save", metavar="MODEL", help="save the model (a .skops file)")
     fit.add_argument("--json", action="store_true", help="print JSON instead of text")
     fit.add_argument("--nystroem", type=_positive_int, default=None, metavar="M",
@@ -274,6 +289,7 @@ def add_parser(sub) -> None:
                           "of the centred kernel; krein: the Krein SVM, which also takes "
                           "features with --kernel); with --nystroem M: krein (default), flip "
                           "or clip")
+    _family.add_args(fit)
     _add_device(fit, "a landmark model (--nystroem M, --metric) computes its features "
                      "and trains")
     _common(fit)

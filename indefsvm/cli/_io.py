@@ -154,7 +154,8 @@ def _load(args, *, need_labels: bool = True, axioms: bool = True):
         delimiter = delimiter_of(path)
         if delimiter is not None:
             # CSV / TSV features with a label column
-            X, y, _ = read_features(path, delimiter, args.label_column, note=_say_note)
+            X, y, _ = read_features(path, delimiter, args.label_column,
+                                    need_labels=need_labels, note=_say_note)
             return X, y, path, False
         X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based)
     except UnicodeDecodeError as exc:

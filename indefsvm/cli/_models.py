@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
+from . import _family
 from ._args import DISTANCE_KINDS, _extra_params
 from ._errors import EXIT_USAGE, CLIError, _cli_wording
 from ._progress import _bar, _say
@@ -22,8 +21,6 @@ def _distance_kernel(args):
 def _estimator(args, precomputed: bool):
     """IndefiniteSVC; with --distances a Pipeline of DistanceKernel and IndefiniteSVC; with
     --nystroem M a NystroemSVC."""
-    from ..svm import IndefiniteSVC
-
     if getattr(args, "device", "cpu") == "cuda" and getattr(args, "metric", None) is None \
             and getattr(args, "nystroem", None) is None:
         raise CLIError("--device cuda trains the landmark models on the GPU (--nystroem M, "
@@ -41,19 +38,23 @@ def _estimator(args, precomputed: bool):
            "shrinking": not args.no_shrinking, "n_restarts": args.restarts,
            "random_state": args.seed, "verbose": args.verbose, "n_jobs": args.n_jobs,
            "class_weight": getattr(args, "class_weight", None)}
+    # --svm-type: IndefiniteSVC (c-svc) or another SVM of LIBSVM's family, with the options
+    # it takes
+    svm = _family.svm_class(args)
+    smo = _family.params(args, smo)
     if getattr(args, "distances", False):
         from sklearn.pipeline import Pipeline
 
-        svc = _validated(IndefiniteSVC(kernel="precomputed", **smo))
-        return Pipeline([("distancekernel", _distance_kernel(args)), ("indefinitesvc", svc)])
+        svc = _validated(svm(kernel="precomputed", **smo))
+        return Pipeline([("distancekernel", _distance_kernel(args)),
+                         (svm.__name__.lower(), svc)])
     if precomputed:
-        return _validated(IndefiniteSVC(kernel="precomputed", **smo))
+        return _validated(svm(kernel="precomputed", **smo))
     if args.kernel == "pseudo_euclidean" and args.pe_p is None:
         raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
                        EXIT_USAGE)
-    return _validated(IndefiniteSVC(kernel=args.kernel, gamma=args.gamma, coef0=args.coef0,
-                                    degree=args.degree, kernel_params=_extra_params(args),
-                                    **smo))
+    return _validated(svm(kernel=args.kernel, gamma=args.gamma, coef0=args.coef0,
+                          degree=args.degree, kernel_params=_extra_params(args), **smo))
 
 
 def _remedy_estimator(args, precomputed: bool):
@@ -189,27 +190,27 @@ CV_MAX = 10_000
 
 
 def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
-    """Accuracy of ``args.cv`` stratified folds: on all samples up to CV_MAX, above on a
-    stratified subsample of CV_MAX (said); the time it should take is said first when the
-    fit's time gives it."""
-    from sklearn.model_selection import StratifiedKFold
-
-    from .._tuning import cv_scores, quiet, subsample, take
+    """Accuracy of ``args.cv`` stratified folds (a regression's R^2 of plain folds): on all
+    samples up to CV_MAX, above on a stratified subsample of CV_MAX (said); the time it
+    should take is said first when the fit's time gives it."""
+    from .._tuning import cv_scores, folds_of, quiet, subsample, take
 
     n = len(y)
-    idx = subsample(y, CV_MAX, args.seed)
+    # a regression's targets are numbers, not classes: its folds are plain
+    classes = not _family.regression(args)
+    idx = subsample(y, CV_MAX, args.seed, stratify=classes)
     if idx.shape[0] < n:
         X, y = take(X, idx, precomputed), y[idx]
     m = len(y)
-    folds = list(StratifiedKFold(n_splits=args.cv, shuffle=True,
-                                 random_state=args.seed).split(np.zeros(m), y))
+    folds = folds_of(y, args.cv, args.seed, classes=classes)
     # the fits scale about linearly with their samples (the landmark models exactly; the
     # SMO at least), and a landmark model's predictions cost its distances too: each of the
     # k folds costs about the fit's time per sample times m
     cost = ("" if fit_seconds is None else
             f", about {fit_seconds * args.cv * m / n:.0f} s")
     _say(args, f"{args.cv}-fold cross-validation"
-               + ("" if m == n else f" on a stratified subsample of {m} of the {n} samples")
+               + ("" if m == n else f" on a {'stratified ' if classes else ''}subsample of "
+                  f"{m} of the {n} samples")
                + f"{cost} (--cv 0 skips it)")
     template = quiet(_estimator(args, precomputed))
     if hasattr(template, "n_components") and args.nystroem > min(
@@ -224,8 +225,9 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
             bar.update(1)
         else:
             # no terminal for a bar (a log file, a pipe): one line a fold, as it ends
-            _say(args, f"fold {k} of {len(folds)}: accuracy {100 * score:.2f} % "
-                       f"({seconds:.1f} s)")
+            _say(args, f"fold {k} of {len(folds)}: "
+                       + (f"accuracy {100 * score:.2f} %" if classes else f"R^2 {score:.4f}")
+                       + f" ({seconds:.1f} s)")
     try:
         scores, stopped = cv_scores(template, X, y, folds, precomputed, on_fold=said)
     finally:

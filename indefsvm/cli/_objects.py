@@ -152,7 +152,7 @@ def fit(args, search) -> int:
         "training_accuracy_objects": int(idx.size),
         "features_used": int(model.n_features_used_), "positive": int(ny.n_positive_),
         "negative": int(ny.n_negative_), "C": args.C, "converged": bool(model.converged_),
-    }, seconds=seconds, train_acc=train_acc, messages=messages)
+    }, seconds=seconds, scores={"training_accuracy": train_acc}, messages=messages)
 
     def head():
         print(f"data        {args.file}: {n} {'series' if args.metric == 'dtw' else 'strings'}"
@@ -169,7 +169,7 @@ def fit(args, search) -> int:
         if idx.size < n:
             print(f"(training accuracy on {idx.size} of the {n} objects, drawn at random)")
 
-    return finish(args, X, y, False, seconds, train_acc, summary, head)
+    return finish(args, X, y, False, seconds, summary, head)
 
 
 def label_column_for(model, path: str, given) -> str | None:

@@ -16,6 +16,7 @@ from ._progress import _say
 
 
 def run(args) -> int:
+    from sklearn.base import is_regressor
 
     if args.out == "-":
         args.out = None  # standard output, as without --out
@@ -35,7 +36,9 @@ def run(args) -> int:
                            "indefsvm.IndefiniteSVC(...)) in Python.", EXIT_USAGE)
     X, y = read_data_for(args, model, args.data)
     pred = model.predict(X)
-    labels = [f"{p:g}" if isinstance(p, (float, np.floating)) else f"{p}"
+    # a regression's values with the digits they have (LIBSVM's svm-predict prints %.17g)
+    number = "{:.10g}" if is_regressor(model) else "{:g}"
+    labels = [number.format(p) if isinstance(p, (float, np.floating)) else f"{p}"
               for p in pred.tolist()]
     if args.decision_values:
         text = _with_decision_values(model, X, labels)
@@ -50,7 +53,14 @@ def run(args) -> int:
         atomic_write(args.out, write)
     else:
         sys.stdout.write(text)
-    if y is not None and hasattr(model, "classes_"):
+    if y is not None and is_regressor(model):
+        # svm-predict's two figures of a regression (R^2 here is scikit-learn's score)
+        y = np.asarray(y, dtype=float)
+        _say(args, f"mean squared error {np.mean((pred - y) ** 2):.6g}, R^2 "
+                   f"{1 - np.sum((pred - y) ** 2) / np.sum((y - y.mean()) ** 2):.4f} "
+                   f"({len(y)} samples)")
+    elif y is not None:
+        # a one-class SVM's +1 / -1 against the labels, as svm-predict scores it
         right = int(np.sum(pred == y))
         _say(args, f"accuracy {100 * right / len(y):.2f} % ({right}/{len(y)})")
     if args.out:

@@ -135,6 +135,7 @@ def _run_model(args) -> int:
     refitted."""
     from .._pages import write_html
     from ..diagnostics import sanity_report
+    from ._family import score_lines, training_scores
     from ._modelfile import _load_model, placed
     from ._predict import read_data_for
 
@@ -157,18 +158,20 @@ def _run_model(args) -> int:
         raise CLIError(f"{args.data}: {exc} The sanity report checks the model's dual "
                        "variables, one per training sample: give the data it was fitted on, "
                        "with their labels.") from None
-    train_acc = float(np.mean(model.predict(X) == y))
+    # a classifier's accuracy, a regression's error and R^2, a one-class SVM's outliers
+    scores = "; ".join(" ".join(line.split())
+                       for line in score_lines(training_scores(model, X, y)))
     steps = _steps(model)
     print(f"model       {args.file}: {steps}")
     print(f"data        {args.data}: {len(y)} samples, the model's training data")
     print()
     print(sanity)
     print()
-    print(f"training accuracy {100 * train_acc:.2f} %")
+    print(scores)
     stem = os.path.splitext(os.path.basename(args.file))[0]
     path = page_path(args.out, f"indefsvm-report-{stem}.html")
     text = (f"model {args.file} ({steps}) on its training data {args.data}: {len(y)} "
-            f"samples; training accuracy {100 * train_acc:.2f} %")
+            f"samples; {scores}")
     atomic_write(path, lambda tmp: write_html(
         tmp, title=f"indefsvm report: {os.path.basename(args.file)}", kernel_report=None,
         model=_solver(model), sanity=sanity, data_desc=text))

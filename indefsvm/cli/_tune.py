@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from . import _family
 from ._progress import _bar, _say
 
 #: the C of the grid (LIBSVM's grid.py spans 2^-5 ... 2^15; five decades are enough to land
@@ -43,10 +44,11 @@ def _takes_gamma(args, precomputed: bool) -> bool:
 
 def wanted(args, precomputed: bool) -> tuple[bool, bool]:
     """(search C, search gamma): what the user left to the search."""
-    if getattr(args, "no_search", False):
+    if getattr(args, "no_search", False) or getattr(args, "svm_type", None) == "one-class":
+        # an outlier detector has no labels for a search to score
         return False, False
-    return args.C_given is False, ("--gamma" not in getattr(args, "explicit", [])
-                                   and _takes_gamma(args, precomputed))
+    return (args.C_given is False and _family.has_C(args),
+            "--gamma" not in getattr(args, "explicit", []) and _takes_gamma(args, precomputed))
 
 
 def _gamma0(args, X, precomputed: bool) -> float:
@@ -79,7 +81,7 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
         return None
     t0 = time.perf_counter()
     g0 = _gamma0(args, X, precomputed) if want_gamma else None
-    Cs = list(C_GRID) if want_C else [args.C]
+    Cs = list(C_GRID) if want_C else [args.C if _family.has_C(args) else None]
     gammas = [g0 * f for f in GAMMA_FACTORS] if want_gamma else [None]
     what = " x ".join(p for p, on in ((f"{len(Cs)} C", want_C),
                                        (f"{len(gammas)} gamma", want_gamma)) if on)
@@ -89,7 +91,8 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
         if m >= 1000 or args.verbose:
             # said before a search of seconds or more (the result line says it in any case)
             _say(args, f"search: {what} by {k}-fold CV on {m} samples"
-                       + (f" (a stratified subsample of {len(y)})" if m < len(y) else "")
+                       + (f" (a {'' if _family.regression(args) else 'stratified '}"
+                          f"subsample of {len(y)})" if m < len(y) else "")
                        + "; -C and --gamma (or --no-search) fit exactly what you give")
         bars.append(_bar(args, len(Cs) * len(gammas) * k, "search", unit="fit"))
 
@@ -108,7 +111,8 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
                    "gamma; fitting the defaults (C = 1, the default gamma rule)")
         return None
     choice.seconds = time.perf_counter() - t0
-    args.C = choice.C
+    if want_C:
+        args.C = choice.C
     if want_gamma:
         args.gamma = choice.gamma
         args.explicit = list(getattr(args, "explicit", [])) + ["--gamma"]
@@ -119,7 +123,11 @@ def describe(result: dict) -> str:
     """One line for people: what the search chose, from what, and how long it took."""
     from .._tuning import GridChoice
 
-    return "search      " + str(GridChoice(**result)).replace(
+    fields = dict(result)
+    if "cv_r2" in fields:  # a regression's search: its score is R^2 (GridChoice.to_dict)
+        fields["cv_accuracy"], fields["score"] = fields.pop("cv_r2"), "r2"
+    fields.setdefault("C", None)
+    return "search      " + str(GridChoice(**fields)).replace(
         "give C / gamma beyond it", "give -C / --gamma").replace("max_iter", "--max-iter")
 
 

@@ -108,6 +108,29 @@ class SVMBase(PairwiseInput, BaseEstimator):
         """Sparse X stays sparse (CSR rows in the compiled cache) for these kernels."""
         return not callable(self.kernel) and canonical_name(self.kernel) in SPARSE_KERNELS
 
+    def _check_fitted_state(self):
+        """The fitted state a model file vouches for (``indefsvm._fitted``), what every SVM of
+        the family has: fitted, a kernel of the library, support indices in range, finite
+        coefficients and support vectors (the classifiers add their one-vs-one problems,
+        the single duals the shape of their one row of coefficients)."""
+        from .._fitted import check_degree, check_kernel_name, require, require_finite
+
+        require(hasattr(self, "support_"), "holds a model that was never fitted")
+        check_kernel_name(self.kernel)
+        check_degree(getattr(self, "degree", 3))
+        n_train = int(self.shape_fit_[0])
+        support = np.asarray(self.support_)
+        require(support.dtype.kind in "iu" and not (support.size and (
+            support.min() < 0 or support.max() >= n_train)),
+            f"has support indices outside 0 ... {n_train - 1}")
+        for name in ("_dual_coef_", "_intercept_", "dual_coef_", "intercept_"):
+            values = getattr(self, name, None)
+            if values is not None:
+                require_finite(values, f"has {name.strip('_')} values that are NaN or infinite")
+        sv = getattr(self, "support_vectors_", None)
+        if sv is not None and hasattr(sv, "shape") and not hasattr(sv, "tocsr"):
+            require_finite(sv, "has support vectors that are NaN or infinite")
+
     # -- inputs -----------------------------------------------------------------------------
 
     def _validate_fit_input(self, X, y, sample_weight, *, y_numeric: bool):

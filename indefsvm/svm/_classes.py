@@ -626,6 +626,18 @@ class _SingleModel(SVMBase):
                 "The dual coefficients or intercepts are not finite. The input data may "
                 "contain large values and need to be preprocessed.")
 
+    def _check_fitted_state(self):
+        """The fitted state a model file vouches for (``SVMBase``'s checks), and the one row
+        of coefficients and the one intercept that ``predict`` reads, of the support's size."""
+        from .._fitted import require, require_finite
+
+        super()._check_fitted_state()
+        coef = require_finite(getattr(self, "_dual_coef_dense", np.empty(0)),
+                              "has dual coefficients that are NaN or infinite")
+        n_sv = np.asarray(self.support_).shape[0]
+        require(coef.shape == (1, n_sv) and np.shape(self.intercept_) == (1,),
+                f"has dual coefficients of shape {coef.shape} for {n_sv} support vectors")
+
     def _decision(self, X):
         X = self._validate_for_predict(X)
         return self._decision_rows(X, self._dual_coef_dense, self.intercept_)[:, 0]

@@ -200,33 +200,12 @@ class _ClassifierBase(OvOVotes, ClassifierMixin, SVMBase):
         return pc @ SV if not sp.issparse(SV) else sp.csr_matrix(SV.T.dot(pc.T).T)
 
     def _check_fitted_state(self):
-        """The fitted state a model file vouches for (``indefsvm._fitted``): fitted, its
-        one-vs-one problems, a kernel of the library, support indices in range, finite
-        coefficients and support vectors."""
-        from .._fitted import (
-            check_degree,
-            check_kernel_name,
-            check_pairs,
-            require,
-            require_finite,
-        )
+        """The fitted state a model file vouches for (``indefsvm._fitted``): what every SVM
+        of the family checks (``SVMBase``), and its one-vs-one problems."""
+        from .._fitted import check_pairs
 
-        require(hasattr(self, "support_"), "holds a model that was never fitted")
+        super()._check_fitted_state()
         check_pairs(self)
-        check_kernel_name(self.kernel)
-        check_degree(getattr(self, "degree", 3))
-        n_train = int(self.shape_fit_[0])
-        support = np.asarray(self.support_)
-        require(support.dtype.kind in "iu" and not (support.size and (
-            support.min() < 0 or support.max() >= n_train)),
-            f"has support indices outside 0 ... {n_train - 1}")
-        for name in ("_dual_coef_", "_intercept_", "dual_coef_", "intercept_"):
-            values = getattr(self, name, None)
-            if values is not None:
-                require_finite(values, f"has {name.strip('_')} values that are NaN or infinite")
-        sv = getattr(self, "support_vectors_", None)
-        if sv is not None and hasattr(sv, "shape") and not hasattr(sv, "tocsr"):
-            require_finite(sv, "has support vectors that are NaN or infinite")
 
     def _dual_problems(self, X, y, tol):
         """The C-SVC dual of each pair of classes (for :func:`~indefsvm.sanity_report`)."""

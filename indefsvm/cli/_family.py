@@ -1,0 +1,156 @@
+"""``fit --svm-type``: the SVMs of LIBSVM's family on the command line (``svm-train -s 0 ...
+4``) -- the option, what goes with each type, the estimator's class and parameters, and
+what a fit of each type is scored by (accuracy, or a regression's error and R^2)."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from ._errors import EXIT_USAGE, CLIError
+
+#: --svm-type: LIBSVM's names, in the order of its -s numbers, and the estimators
+SVM_TYPES = {"c-svc": "IndefiniteSVC", "nu-svc": "IndefiniteNuSVC",
+             "one-class": "IndefiniteOneClassSVM", "epsilon-svr": "IndefiniteSVR",
+             "nu-svr": "IndefiniteNuSVR"}
+
+#: the options only C-SVC (IndefiniteSVC) takes, and those no other type does
+_SVC_ONLY = (("--restarts", "restarts", 0), ("--init", "init", "zero"))
+
+
+def svm_type(text: str) -> str:
+    """--svm-type: a name of :data:`SVM_TYPES`, or LIBSVM's number (``-s 3`` is
+    epsilon-SVR)."""
+    word = text.strip().lower()
+    names = list(SVM_TYPES)
+    if word.isdigit() and int(word) < len(names):
+        return names[int(word)]
+    if word in SVM_TYPES:
+        return word
+    raise argparse.ArgumentTypeError(
+        f"expected one of {', '.join(names)} (or LIBSVM's -s 0 ... 4); got {text!r}")
+
+
+def add_args(p: argparse.ArgumentParser) -> None:
+    """--svm-type, --nu, --epsilon (fit)."""
+    g = p.add_argument_group(
+        "LIBSVM's family", "the SVM that fit trains, as svm-train -s: the same SMO on the same "
+        "kernels (features, a kernel FILE, or --distances)")
+    g.add_argument("-s", "--svm-type", type=svm_type, default="c-svc", metavar="TYPE",
+                   help="c-svc (0, default), nu-svc (1), one-class (2: an outlier detector; "
+                        "the labels are not read for training), epsilon-svr (3) or nu-svr "
+                        "(4: regression, the labels are real targets)")
+    g.add_argument("--nu", type=float, default=None,
+                   help="nu of nu-svc, one-class and nu-svr (default 0.5): a bound on the "
+                        "share of margin errors and of support vectors")
+    g.add_argument("--epsilon", type=float, default=None,
+                   help="the width of epsilon-svr's insensitive tube (default 0.1; LIBSVM's "
+                        "-p)")
+
+
+def classifies(args) -> bool:
+    return getattr(args, "svm_type", "c-svc") in ("c-svc", "nu-svc")
+
+
+def regression(args) -> bool:
+    return getattr(args, "svm_type", "c-svc") in ("epsilon-svr", "nu-svr")
+
+
+def has_C(args) -> bool:
+    return getattr(args, "svm_type", "c-svc") in ("c-svc", "epsilon-svr", "nu-svr")
+
+
+def check(args) -> None:
+    """What goes with --svm-type, before any file is read; the defaults of --nu,
+    --epsilon and --cv filled in."""
+    kind = args.svm_type
+    if args.nu is not None and kind not in ("nu-svc", "one-class", "nu-svr"):
+        raise CLIError(f"--nu is a parameter of nu-svc, one-class and nu-svr, not of {kind}: "
+                       "drop --nu, or give --svm-type.", EXIT_USAGE)
+    if args.epsilon is not None and kind != "epsilon-svr":
+        raise CLIError(f"--epsilon is the tube of epsilon-svr, not a parameter of {kind}: "
+                       "drop --epsilon" + (" (nu-svr sets its tube by --nu)."
+                                           if kind == "nu-svr" else "."), EXIT_USAGE)
+    args.nu = 0.5 if args.nu is None else args.nu
+    args.epsilon = 0.1 if args.epsilon is None else args.epsilon
+    one_class = kind == "one-class"
+    if args.cv is None:
+        args.cv = 0 if one_class else 5
+    if kind == "c-svc":
+        return
+    if one_class and args.cv > 1:
+        raise CLIError("--cv does not apply to one-class: an outlier detector has no labels "
+                       "to be scored by (fit it on normal data; 'indefsvm predict' says which "
+                       "new samples are outliers); drop --cv.", EXIT_USAGE)
+    if args.C_given and not has_C(args):
+        raise CLIError(f"-C does not apply to {kind}: nu takes its place (--nu, a share of "
+                       "the samples between 0 and 1); drop -C.", EXIT_USAGE)
+    for opt, given in (("--remedy", args.remedy is not None),
+                       ("--nystroem", args.nystroem is not None),
+                       ("--metric", args.metric is not None),
+                       ("--device cuda", getattr(args, "device", "cpu") == "cuda")):
+        if given:
+            raise CLIError(f"{opt} trains a classifier (C-SVC); --svm-type {kind} runs the "
+                           "SMO on the kernel as it is (features, a kernel FILE or "
+                           f"--distances): drop {opt}.", EXIT_USAGE)
+    for opt, attr, default in _SVC_ONLY:
+        if getattr(args, attr) != default:
+            raise CLIError(f"{opt} is an option of c-svc's SMO, not of {kind}: drop {opt}.",
+                           EXIT_USAGE)
+    if args.class_weight is not None and kind != "nu-svc":
+        raise CLIError(f"--class-weight weighs the classes of a classifier; {kind} has "
+                       "none: drop --class-weight.", EXIT_USAGE)
+
+
+def svm_class(args):
+    """The estimator class of --svm-type."""
+    from .. import svm
+
+    return getattr(svm, SVM_TYPES[getattr(args, "svm_type", "c-svc")])
+
+
+def params(args, smo: dict) -> dict:
+    """The SMO's options that the class of --svm-type takes, with its --nu / --epsilon."""
+    cls = svm_class(args)
+    takes = set(cls().get_params())
+    out = {k: v for k, v in smo.items() if k in takes}
+    out.update({k: getattr(args, k) for k in ("nu", "epsilon") if k in takes})
+    return out
+
+
+def described(args) -> str:
+    """The type's own parameters, for the model line: C=..., nu=..., epsilon=..."""
+    parts = [f"C={args.C:g}"] if has_C(args) else []
+    if args.svm_type in ("nu-svc", "one-class", "nu-svr"):
+        parts.append(f"nu={args.nu:g}")
+    if args.svm_type == "epsilon-svr":
+        parts.append(f"epsilon={args.epsilon:g}")
+    return ", ".join(parts)
+
+
+def training_scores(model, X, y) -> dict:
+    """What a fitted model scores on its training data, by the summary's keys: a
+    classifier's accuracy; a regression's mean squared error and R^2 (the coefficient of
+    determination, scikit-learn's score); a one-class SVM's share of training samples it
+    calls outliers (about nu)."""
+    from sklearn.base import is_classifier, is_regressor
+
+    if is_classifier(model):
+        return {"training_accuracy": float(model.score(X, y))}
+    pred = np.asarray(model.predict(X), dtype=float)
+    if is_regressor(model):
+        return {"training_mse": float(np.mean((pred - y) ** 2)),
+                "training_r2": float(model.score(X, y))}
+    return {"training_outliers": float(np.mean(pred == -1))}
+
+
+def score_lines(scores: dict) -> list[str]:
+    """:func:`training_scores` for people."""
+    if "training_accuracy" in scores:
+        return [f"training accuracy  {100 * scores['training_accuracy']:.2f} %"]
+    if "training_mse" in scores:
+        return [f"training MSE       {scores['training_mse']:.6g}",
+                f"training R^2       {scores['training_r2']:.4f}"]
+    return [f"outliers           {100 * scores['training_outliers']:.2f} % of the training "
+            "samples (predicted -1; nu bounds it)"]
