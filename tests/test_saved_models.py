@@ -112,3 +112,34 @@ def test_head_model_file_predicts_the_same_from_the_command_line(name, tmp_path)
                  "--quiet", *extra]) == 0
     pred = np.loadtxt(out, dtype=HEAD_EXPECTED[f"{name}_predict"].dtype)
     np.testing.assert_array_equal(pred, HEAD_EXPECTED[f"{name}_predict"])
+
+
+# -- LIBSVM's family, fit --svm-type (tests/data/models_family_2026_11) -------------------------
+
+FAMILY = Path(__file__).parent / "data" / "models_family_2026_11"
+FAMILY_EXPECTED = np.load(FAMILY / "expected.npz")
+
+
+@pytest.mark.parametrize("name, cls", [
+    ("svr_heart_age_sigmoid", isvm.IndefiniteSVR), ("nusvr_heart_age_rbf", isvm.IndefiniteNuSVR),
+    ("oneclass_heart_rbf", isvm.IndefiniteOneClassSVM)])
+def test_family_model_file_loads_with_its_checks_and_predicts_the_same(name, cls, tmp_path,
+                                                                      capsys):
+    from sklearn.datasets import dump_svmlight_file
+
+    model = isvm.load_model(FAMILY / f"{name}.skops")
+    assert type(model) is cls
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    data = X if name.startswith("oneclass") else X[:, 1:]
+    expected = FAMILY_EXPECTED[f"{name}_predict"]
+    # regression values and decision values to the last bits a CPU's BLAS rounds
+    np.testing.assert_allclose(model.predict(data), expected, rtol=1e-12, atol=1e-12)
+    if name.startswith("oneclass"):
+        np.testing.assert_allclose(model.decision_function(data),
+                                   FAMILY_EXPECTED[f"{name}_decision"], rtol=1e-12,
+                                   atol=1e-12)
+    # and through the command line, which prints each value with 10 digits
+    dump_svmlight_file(data, y, str(tmp_path / "data.svm"), zero_based=False)
+    assert main(["predict", str(FAMILY / f"{name}.skops"), str(tmp_path / "data.svm")]) == 0
+    printed = np.array([float(v) for v in capsys.readouterr().out.split()])
+    np.testing.assert_allclose(printed, expected, rtol=1e-9, atol=1e-12)
