@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["UnsoundState", "check_degree", "check_kernel_name", "check_pairs", "require",
-           "require_finite"]
+__all__ = ["UnsoundState", "check_degree", "check_kernel_name", "check_pairs", "check_scaler",
+           "require", "require_finite"]
 
 
 class UnsoundState(ValueError):
@@ -63,3 +63,23 @@ def check_pairs(model) -> None:
     require({(a, b) for a, b, _ in pairs} == want and len(pairs) == len(want)
             and all(pos in (a, b) for a, b, pos in pairs),
             f"has one-vs-one problems that do not match its {n} classes")
+
+
+def check_scaler(scaler, n_features) -> None:
+    """The fitted state of scikit-learn's ``MinMaxScaler`` in front of a model (``fit
+    --scale``): fitted, finite scale and offset of its number of features, a range lo < hi,
+    and the model behind it (``n_features``, None when it does not say) of as many
+    features. Checked here because the class is scikit-learn's, not ours."""
+    n = getattr(scaler, "n_features_in_", None)
+    require(isinstance(n, (int, np.integer)) and n >= 1, "holds a scaler that was never fitted")
+    for name in ("scale_", "min_"):
+        values = np.asarray(getattr(scaler, name, np.empty(0)))
+        require(values.shape == (n,) and values.dtype.kind == "f"
+                and bool(np.all(np.isfinite(values))),
+                f"holds a scaler whose {name.rstrip('_')} is not {n} finite numbers")
+    lo_hi = getattr(scaler, "feature_range", None)
+    require(isinstance(lo_hi, tuple) and len(lo_hi) == 2
+            and all(isinstance(v, (int, float)) and np.isfinite(v) for v in lo_hi)
+            and lo_hi[0] < lo_hi[1], f"holds a scaler to the range {lo_hi!r}")
+    require(n_features is None or n_features == n,
+            f"holds a scaler of {n} features in front of a model of {n_features}")

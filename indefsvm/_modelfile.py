@@ -46,6 +46,8 @@ TRUSTED_TYPES = (
     "indefsvm.remedies._spectrum_fix.AdvancedShiftEigenvalues",
     "indefsvm.remedies._spectrum_fix.SquareKernel",
     "indefsvm.remedies._krein.KreinSVC",
+    # fit --scale: each feature to [-1, 1] (svm-scale) in front of the model
+    "sklearn.preprocessing._data.MinMaxScaler",
 )
 
 #: the kernel fixes a model file may hold in front of its SVM
@@ -213,7 +215,9 @@ def _check_model(model, path: str) -> None:
     file's part: the pipelines fit writes and how their steps fit together, the metrics of
     the command line; each model vouches for its own fitted state (``_check_fitted_state``,
     ``indefsvm._fitted``)."""
-    from ._fitted import UnsoundState
+    from sklearn.preprocessing import MinMaxScaler
+
+    from ._fitted import UnsoundState, check_scaler
     from .distances import DistanceKernel
     from .remedies import KreinSVC, NystroemSVC
     from .svm import (
@@ -229,6 +233,17 @@ def _check_model(model, path: str) -> None:
                             "(or was changed since): fit the model again.")
 
     try:
+        if hasattr(model, "steps") and type(model.steps[0][1]) is MinMaxScaler:
+            # fit --scale: MinMaxScaler (scikit-learn's; its state checked by _fitted), then
+            # a model of features
+            steps = [step for _, step in model.steps]
+            if len(steps) != 2:
+                bad("holds a pipeline other than MinMaxScaler then one model")
+            check_scaler(steps[0], getattr(steps[1], "n_features_in_", None))
+            model = steps[1]
+            if hasattr(model, "steps") or (type(model) is not NystroemSVC
+                                           and getattr(model, "kernel", None) == "precomputed"):
+                bad("holds a scaler in front of a model of kernel or distance rows")
         if type(model) is NystroemSVC:
             metric = getattr(model, "metric", None)
             if metric is not None and (not isinstance(metric, str)

@@ -143,3 +143,16 @@ def test_family_model_file_loads_with_its_checks_and_predicts_the_same(name, cls
     assert main(["predict", str(FAMILY / f"{name}.skops"), str(tmp_path / "data.svm")]) == 0
     printed = np.array([float(v) for v in capsys.readouterr().out.split()])
     np.testing.assert_allclose(printed, expected, rtol=1e-9, atol=1e-12)
+
+
+def test_scaled_model_file_keeps_its_scaler_and_predicts_the_same():
+    model = isvm.load_model(FAMILY / "scaled_heart_sigmoid.skops")
+    assert [type(step).__name__ for _, step in model.steps] == ["MinMaxScaler",
+                                                               "IndefiniteSVC"]
+    X = isvm.datasets.load_heart(return_X_y=True)[0]
+    data = (X + 1.5) * 10.0 ** np.array([-2, 3, 0, 1, -1, 2, 3, 0, -2, 1, 2, -1, 0])
+    np.testing.assert_array_equal(model.predict(data),
+                                  FAMILY_EXPECTED["scaled_heart_sigmoid_predict"])
+    np.testing.assert_allclose(model.decision_function(data),
+                               FAMILY_EXPECTED["scaled_heart_sigmoid_decision"], rtol=1e-12,
+                               atol=1e-12)

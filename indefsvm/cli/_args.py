@@ -90,7 +90,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
-                   legacy_distances: bool = False) -> None:
+                   legacy_distances: bool = False, scale: bool = True) -> None:
     # FILE or --dataset, one of them (checked in _load: compare's old --distances FILE form
     # may name the data file itself)
     src = p.add_mutually_exclusive_group()
@@ -120,6 +120,11 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     p.add_argument("--zero-based", action="store_true",
                    help="the LIBSVM file's indices start at 0 (scikit-learn's "
                         "dump_svmlight_file default)")
+    if scale:
+        p.add_argument("--scale", action="store_true",
+                       help="scale each feature to [-1, 1] by its range in the training data "
+                            "first, as LIBSVM's svm-scale does (a saved model keeps the "
+                            "scaling and predict applies it)")
 
 
 def _add_kernel_args(p: argparse.ArgumentParser) -> None:
@@ -273,6 +278,10 @@ def _resolve_defaults(args) -> None:
     distances = bool(getattr(args, "distances", False)) or metric is not None
     if distances:
         flag = f"--metric {metric}" if metric else "--distances"
+        if getattr(args, "scale", False):
+            raise CLIError(f"--scale scales features; with {flag} the data are "
+                           f"{'series or strings' if metric else 'distances'}: drop --scale.",
+                           EXIT_USAGE)
         if args.kernel not in DISTANCE_KINDS:
             raise CLIError(f"--kernel {args.kernel} is not a kernel of distances; with "
                            f"{flag} use rbf (exp(-gamma d^2)), laplacian, linear, "
@@ -355,6 +364,8 @@ def data_args(args, gamma=None) -> str:
             out += [opt, shlex.quote(str(value))]
     if getattr(args, "zero_based", False):
         out.append("--zero-based")
+    if getattr(args, "scale", False):
+        out.append("--scale")
     if getattr(args, "distances", False) is True:
         out.append("--distances")
     given = set(getattr(args, "explicit", []))

@@ -31,7 +31,7 @@ from ._compare_objects import (
     objects_model,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _check_classes, _load, _read_matrix
+from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
@@ -93,6 +93,7 @@ def run(args) -> int:
     else:
         from ..kernels import kernel_matrix
 
+        data = scaled(args, data)  # --scale: each feature to [-1, 1] first
         K = kernel_matrix(np.asarray(data.toarray() if hasattr(data, "toarray") else data),
                           kernel=args.kernel, **_kernel_params(args, data))
     if args.knn_distances:
@@ -197,8 +198,10 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
                 "KNeighborsClassifier(n_neighbors=k, metric='precomputed') on the distances "
                 "is that model)")
     if not precomputed and not args.distances and method not in (INDEF, KREIN):
+        X = ("MinMaxScaler((-1, 1)).fit_transform(X)" if getattr(args, "scale", False)
+             else "X")
         return (f"(--remedy {remedy_option(method)} fixes a whole kernel matrix: write it "
-                f"first, numpy.save('K.npy', indefsvm.kernel_matrix(X, kernel="
+                f"first, numpy.save('K.npy', indefsvm.kernel_matrix({X}, kernel="
                 f"'{args.kernel}', ...)), then indefsvm fit K.npy --labels y.txt --remedy "
                 f"{remedy_option(method)} -C {params['C']:g})")
     gamma = params.get("gamma", args.gamma) if args.distances else None

@@ -177,7 +177,8 @@ def add_parser(sub) -> None:
                     "sliders show the spectrum, the pseudo-Euclidean plane with the hulls, w "
                     "and Mw, the decision function (2-D data) and the readouts. Without data: "
                     + DEMO + ".")
-    _add_data_args(p, labels_help="labels of a precomputed kernel or distance FILE")
+    _add_data_args(p, labels_help="labels of a precomputed kernel or distance FILE",
+                   scale=False)
     for action in p._actions:  # the shared help names --kernel, which explore's distances fix
         if action.dest == "distances":
             action.help = ("FILE (or --dataset protein213) holds distances: the page explores "

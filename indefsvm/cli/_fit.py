@@ -105,6 +105,7 @@ def _fit_smo(args, model, X, y, desc, precomputed) -> int:
         **({} if args.remedy is None else {"remedy": args.remedy,
                                            "method": REMEDIES[args.remedy]}),
         "svm_type": args.svm_type, "model": type(clf).__name__,
+        "scale": [-1, 1] if args.scale else None,
         **({"C": args.C} if _family.has_C(args) else {}),
         **({"nu": args.nu} if "nu" in clf.get_params() else {}),
         **({"epsilon": args.epsilon} if args.svm_type == "epsilon-svr" else {}),
@@ -131,16 +132,23 @@ def _print_svc(args, X, y, desc, precomputed, model, rows, summary) -> None:
             else [type(model).__name__]
         if args.distances:
             names[0] = f"DistanceKernel({params})"
+        if args.scale:
+            names[0] = _SCALER.rstrip(" +")
         print(f"model       {' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
               f"tol={args.tol:g})")
     elif args.distances:
         print(f"model       DistanceKernel({params}) + {summary['model']}(kernel=precomputed, "
               f"{_family.described(args)}, tol={args.tol:g})")
     else:
-        print(f"model       {summary['model']}(kernel={summary['kernel']}"
+        print(f"model       {_SCALER if args.scale else ''}{summary['model']}"
+              f"(kernel={summary['kernel']}"
               f"{', ' + params if params else ''}, {_family.described(args)}, "
               f"tol={args.tol:g})")
     _print_pairs(rows)
+
+
+#: the model line's name of --scale's first step
+_SCALER = "MinMaxScaler(-1, 1) + "
 
 
 def _pair_rows(clf) -> list[dict]:
@@ -202,10 +210,11 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
 
     _check_landmarks(args, X.shape[0])
     bar = _LogBar(args, 1, "fit", "NystroemSVC: step", "step", detail=": pass ")
-    seconds, messages = fit_saved(args, model, X, y, bar=bar, loud=model)
+    seconds, messages = fit_saved(args, model, X, y, bar=bar, loud=_svc(model))
     scores = {"training_accuracy": float(model.score(X, y))}
     from .._validation import plain_label
 
+    model = _svc(model)  # behind --scale's scaler, the landmark model (saved with it)
     ny = model.nystroem_
     rows = [{"pair": [str(plain_label(c)) for c in r["classes"]],
              "status": "converged" if r["converged"] else "max_iter reached",
@@ -215,7 +224,8 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
     summary = summary_of(args, {
         "data": desc, "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
         "kernel": args.kernel, "kernel_params": numbers(ny.kernel_params_),
-        "model": "NystroemSVC", "remedy": args.remedy, "landmarks": int(args.nystroem),
+        "model": "NystroemSVC", "scale": [-1, 1] if args.scale else None,
+        "remedy": args.remedy, "landmarks": int(args.nystroem),
         "features": {"used": int(model.n_features_used_), "positive": ny.n_positive_,
                      "negative": ny.n_negative_, "dropped_small": ny.n_dropped_,
                      "dropped_unstable": ny.n_unstable_},
@@ -232,7 +242,8 @@ def _print_nystroem(args, X, desc, model, rows, summary) -> None:
     f = summary["features"]
     print(f"data        {desc}: {X.shape[0]} samples, {X.shape[1]} features, "
           f"{len(model.classes_)} classes")
-    print(f"model       NystroemSVC(kernel={args.kernel}{', ' + params if params else ''}, "
+    print(f"model       {_SCALER if args.scale else ''}NystroemSVC(kernel={args.kernel}"
+          f"{', ' + params if params else ''}, "
           f"n_components={args.nystroem}, remedy={args.remedy}, C={args.C:g}, "
           f"tol={args.tol:g})")
     print(f"features    {f['used']} used ({f['positive']} positive, {f['negative']} negative; "

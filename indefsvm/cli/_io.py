@@ -85,7 +85,28 @@ def refuse_model_file(path: str) -> None:
 def _load(args, *, need_labels: bool = True, axioms: bool = True):
     """(data, y, description, precomputed): a bundled set, a LIBSVM file, a kernel matrix or
     (--distances) a distance matrix, which counts as precomputed (square, sliced on both
-    axes; ``axioms``: non-negative and symmetric, else refused naming the file)."""
+    axes; ``axioms``: non-negative and symmetric, else refused naming the file). --scale
+    goes with features only (the features are scaled by the model, ``_models``, or by
+    :func:`scaled` where a command computes a kernel of them itself)."""
+    data, y, desc, precomputed = _read_data(args, need_labels=need_labels, axioms=axioms)
+    if getattr(args, "scale", False) and precomputed:
+        raise CLIError(f"--scale scales features; {desc} is a kernel matrix (given, not "
+                       "computed from features): drop --scale.", EXIT_USAGE)
+    return data, y, desc, precomputed
+
+
+def scaled(args, X):
+    """``X`` with each feature mapped to [-1, 1] by its range (svm-scale), with --scale;
+    else ``X`` itself. A constant feature becomes -1 (scikit-learn's MinMaxScaler)."""
+    if not getattr(args, "scale", False):
+        return X
+    from sklearn.preprocessing import MinMaxScaler
+
+    return MinMaxScaler(feature_range=(-1, 1)).fit_transform(
+        X.toarray() if hasattr(X, "toarray") else X)
+
+
+def _read_data(args, *, need_labels: bool, axioms: bool):
     from .._validation import looks_like_distances
     from ..datasets import load_libsvm
 

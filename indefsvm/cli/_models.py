@@ -19,8 +19,22 @@ def _distance_kernel(args):
 
 
 def _estimator(args, precomputed: bool):
-    """IndefiniteSVC; with --distances a Pipeline of DistanceKernel and IndefiniteSVC; with
-    --nystroem M a NystroemSVC."""
+    """IndefiniteSVC (or another SVM of --svm-type); with --distances a Pipeline of
+    DistanceKernel and IndefiniteSVC; with --nystroem M a NystroemSVC; with --scale (on
+    features) behind a MinMaxScaler to [-1, 1], which the model file keeps."""
+    est = _unscaled_estimator(args, precomputed)
+    if (getattr(args, "scale", False) and not precomputed
+            and not getattr(args, "distances", False) and getattr(args, "metric", None) is None):
+        from sklearn.pipeline import Pipeline
+        from sklearn.preprocessing import MinMaxScaler
+
+        # svm-scale's default range; fitted on the training part of every fold and search
+        return Pipeline([("minmaxscaler", MinMaxScaler(feature_range=(-1, 1))),
+                         (type(est).__name__.lower(), est)])
+    return est
+
+
+def _unscaled_estimator(args, precomputed: bool):
     if getattr(args, "device", "cpu") == "cuda" and getattr(args, "metric", None) is None \
             and getattr(args, "nystroem", None) is None:
         raise CLIError("--device cuda trains the landmark models on the GPU (--nystroem M, "
@@ -213,7 +227,7 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
                   f"{m} of the {n} samples")
                + f"{cost} (--cv 0 skips it)")
     template = quiet(_estimator(args, precomputed))
-    if hasattr(template, "n_components") and args.nystroem > min(
+    if hasattr(_svc(template), "n_components") and args.nystroem > min(
             len(train) for train, _ in folds):
         raise CLIError(f"--nystroem {args.nystroem} is more than the "
                        f"{min(len(t) for t, _ in folds)} training samples of a CV fold; "
@@ -246,7 +260,9 @@ def _svc(model):
 
 def _fitted_params(model) -> dict:
     """Kernel parameters as fitted: the SVM's, or the distance kernel's (gamma resolved)."""
-    if hasattr(model, "steps"):
+    from ..distances import DistanceKernel
+
+    if hasattr(model, "steps") and isinstance(model[0], DistanceKernel):
         dk = model[0]
         out = {"distances": True, "kind": dk.kind}
         if dk.gamma_ is not None:
@@ -254,7 +270,7 @@ def _fitted_params(model) -> dict:
         if dk.kind == "polynomial":
             out.update(coef0=dk.coef0, degree=dk.degree)
         return out
-    return dict(model.kernel_params_)
+    return dict(_svc(model).kernel_params_)
 
 
 def refuse_smo_options(args, flag: str) -> None:

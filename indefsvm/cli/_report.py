@@ -18,7 +18,7 @@ from ._args import (
     _positive_int,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _check_class_weight, _check_classes, _load
+from ._io import _check_class_weight, _check_classes, _load, scaled
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
 from ._size import refuse_too_big
 
@@ -61,8 +61,9 @@ def run(args) -> int:
     elif precomputed:
         kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs)
     else:
-        kernel_report = check_kernel(X=X, y=y2, kernel=args.kernel, n_jobs=args.n_jobs,
-                                     **_kernel_params(args, X))
+        Xs = scaled(args, X)  # --scale: the features the model's kernel sees
+        kernel_report = check_kernel(X=Xs, y=y2, kernel=args.kernel, n_jobs=args.n_jobs,
+                                     **_kernel_params(args, Xs))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         model.fit(data, y)
@@ -77,7 +78,8 @@ def run(args) -> int:
     kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
               else "precomputed" if precomputed else args.kernel)
     if args.remedy is None:
-        described = (f"IndefiniteSVC(kernel={kernel}, C={args.C:g}"
+        described = (("MinMaxScaler(-1, 1) + " if getattr(args, "scale", False) else "")
+                     + f"IndefiniteSVC(kernel={kernel}, C={args.C:g}"
                      + "".join(f", {k}={v}" for k, v in _fitted_params(model).items()) + ")")
     else:
         described = f"{_steps(model)} (--remedy {args.remedy}, {kernel} kernel, C={args.C:g})"

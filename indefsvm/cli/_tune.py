@@ -58,14 +58,19 @@ def _gamma0(args, X, precomputed: bool) -> float:
 
         return float(_distance_kernel(args).fit(X).gamma_)
     from ._args import _kernel_params
+    from ._io import scaled
 
-    return float(_kernel_params(args, X)["gamma"])
+    # the rule of the features the kernel sees (--scale: the scaled ones)
+    return float(_kernel_params(args, scaled(args, X))["gamma"])
 
 
 def _param_names(model) -> tuple[str, str]:
-    """The names of C and gamma in ``model`` (a pipeline's steps prefix them)."""
+    """The names of C and gamma in ``model`` (a pipeline's steps prefix them: C is the
+    SVM's, gamma the distance kernel's in front of it, or the SVM's behind a scaler)."""
     if hasattr(model, "steps"):
-        return f"{model.steps[-1][0]}__C", f"{model.steps[0][0]}__gamma"
+        first, last = model.steps[0], model.steps[-1]
+        owner = first if "gamma" in first[1].get_params() else last
+        return f"{last[0]}__C", f"{owner[0]}__gamma"
     return "C", "gamma"
 
 
