@@ -31,6 +31,9 @@ against uniform ones; on PigCVP also the landmark model tuned by its own CV.
 
 ``landmarks-dissim``: at m = n/3, the dissimilarity space (the distances to the landmarks as
 features of a linear SVM; Pekalska & Duin 2005) alone and beside the Nystroem features.
+
+``landmarks-dissim-grid``: the same 'both' features over a grid of the block's weight a and C,
+one-vs-rest and one-vs-one, with the rules that choose from the CV compared on the same fits.
 """
 
 from __future__ import annotations
@@ -472,6 +475,84 @@ def landmarks_dissim(args):
     _save(args, "landmarks_dissim", rows)
 
 
+#: landmarks-dissim-grid: the weights a of the distances' block and the C of the grid
+GRID_A = (0.0, 0.03, 0.1, 0.3, 1.0)
+GRID_C = (0.01, 0.1, 1.0, 10.0, 100.0)
+
+
+def landmarks_dissim_grid(args):
+    """The 'both' route of ``landmarks-dissim`` cell by cell: for every set, seed (5), weight
+    a, C and linear SVM (scikit-learn's LinearSVC, one-vs-rest, and SVC(kernel="linear"),
+    one-vs-one as NystroemSVC) the 5-fold CV score (mean, spread) and the test error, so that
+    rules of choosing a and C -- the best CV score, the one-standard-error rule towards the
+    smaller a, a fixed a -- are compared on the same fits; the rules are evaluated at the
+    end."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC, LinearSVC
+
+    from indefsvm.distances import median_gamma
+
+    rows = []
+    for name, _, ytr, _, yte, _, _, n, m, Dtr, Dte in _real_tasks():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            gt, Ct, grid = _tuned(Dtr, ytr, median_gamma(Dtr))
+        exact = 100 * float(np.mean(grid.predict(Dte) != yte))
+        cv = StratifiedKFold(int(min(5, np.unique(ytr, return_counts=True)[1].min())),
+                             shuffle=True, random_state=0)
+        for seed in range(5):
+            L = np.sort(np.random.default_rng(seed).choice(n, m, replace=False))
+            sc = StandardScaler().fit(Dtr[:, L])
+            Str, Ste = sc.transform(Dtr[:, L]), sc.transform(Dte[:, L])
+            Ptr, Pte = _flip_features(Dtr, Dte, L, gt)
+            for a in GRID_A:
+                Ftr, Fte = np.hstack([Ptr, a * Str]), np.hstack([Pte, a * Ste])
+                for C in GRID_C:
+                    for kind in ("ovr", "ovo"):
+                        def make(C=C, kind=kind):
+                            return (LinearSVC(C=C, max_iter=20000) if kind == "ovr"
+                                    else SVC(kernel="linear", C=C))
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            s = cross_val_score(make(), Ftr, ytr, cv=cv)
+                            e = 100 * float(np.mean(make().fit(Ftr, ytr).predict(Fte) != yte))
+                        rows.append({"task": name, "seed": seed, "a": a, "C": C, "kind": kind,
+                                     "cv": float(s.mean()), "cv_sd": float(s.std()),
+                                     "k": len(s), "err": e, "exact": exact, "Ct": Ct})
+        print(name, exact, flush=True)
+    _grid_rules(rows)
+    _save(args, "landmarks_dissim_grid", rows)
+
+
+def _grid_rules(rows):
+    """Mean gap to the exact SVM over the sets per rule of choosing (a, C) from the CV."""
+    tasks = list(dict.fromkeys(r["task"] for r in rows))
+
+    def best(c):
+        return max(c, key=lambda r: (r["cv"], -r["a"], r["C"]))
+
+    def one_se(c):
+        top = max(c, key=lambda r: r["cv"])
+        ok = [r for r in c if r["cv"] >= top["cv"] - top["cv_sd"] / np.sqrt(top["k"])]
+        return min(ok, key=lambda r: (r["a"], -r["cv"]))
+
+    for kind in ("ovr", "ovo"):
+        for label, weights in (("a = 0", (0.0,)), ("a in 0, .1, .3, 1", (0.0, 0.1, 0.3, 1.0)),
+                               ("every a", None), ("a = .1", (0.1,)), ("a = 1", (1.0,))):
+            out = []
+            for rule in (best, one_se):
+                gaps = []
+                for t in tasks:
+                    errs = [rule([r for r in rows if r["task"] == t and r["seed"] == s
+                                  and r["kind"] == kind
+                                  and (weights is None or r["a"] in weights)])["err"]
+                            for s in range(5)]
+                    gaps.append(np.mean(errs) - next(r for r in rows if r["task"] == t)["exact"])
+                out.append(float(np.mean(gaps)))
+            print(f"{kind} {label:18s} best CV {out[0]:+.2f}  one-SE {out[1]:+.2f} points")
+
+
 def _save(args, what, rows):
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
@@ -512,6 +593,12 @@ def main():
                          "0: the control, the Nystroem features alone in the same linear SVM)")
     ld.add_argument("--out", default=None)
     ld.set_defaults(func=landmarks_dissim)
+    lg = sub.add_parser("landmarks-dissim-grid")
+    lg.add_argument("--out", default=None)
+    lg.add_argument("--rules-of", default=None, metavar="JSON",
+                    help="print the rules of a saved grid (--out of an earlier run) only")
+    lg.set_defaults(func=lambda a: _grid_rules(json.load(open(a.rules_of))[
+        "landmarks_dissim_grid"]) if a.rules_of else landmarks_dissim_grid(a))
     args = p.parse_args()
     args.func(args)
 
