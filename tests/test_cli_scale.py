@@ -173,3 +173,15 @@ def test_check_says_when_features_need_scaling(raw, capsys):
         assert "note: the features' ranges" not in capsys.readouterr().out
         assert main(["check", *args, "--json"]) == 0
         assert "scale_advice" not in json.loads(capsys.readouterr().out)
+
+
+def test_fit_notes_raw_features_once_and_quietly_not(raw, capsys):
+    d = raw[0]
+    base = ["fit", str(d / "train.svm"), "-C", "1", "--gamma", "0.1", "--cv", "0"]
+    assert main(base) == 0
+    assert capsys.readouterr().err.count("differ by a factor") == 1
+    for extra in (["--scale"], ["--quiet"]):
+        assert main(base + extra) == 0
+        assert "differ by a factor" not in capsys.readouterr().err
+    assert main(["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.1", "--cv", "0"]) == 0
+    assert "differ by a factor" not in capsys.readouterr().err

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
-
 from ._args import (
     N_JOBS_HELP,
     _add_data_args,
@@ -18,7 +16,7 @@ from ._args import (
     data_args,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _load, scaled
+from ._io import _load, scale_advice, scaled
 from ._progress import _PassBar, _say, _TimedBar
 
 
@@ -56,7 +54,7 @@ def run(args) -> int:
         _name_data(rep, args)
         print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
         return 0
-    advice = None if precomputed or args.scale else _scale_advice(data)
+    advice = None if precomputed or args.scale else scale_advice(data)
     data = scaled(args, data)  # --scale: the features the kernel of a fit would see
     n = data.shape[0]
     if args.device == "cuda" and precomputed:
@@ -98,30 +96,6 @@ def run(args) -> int:
         if advice:
             print(f"\nnote: {advice}")
     return 0
-
-
-#: features whose ranges differ by more than this factor are worth scaling (--scale)
-SCALE_RATIO = 100.0
-
-
-def _scale_advice(X) -> str | None:
-    """A sentence when the features' ranges differ by more than SCALE_RATIO: a kernel of
-    distances or inner products then weighs the wide features, which LIBSVM's guide (Hsu,
-    Chang & Lin) avoids by scaling each to [-1, 1] first; None otherwise."""
-    X = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
-    span = X.max(axis=0) - X.min(axis=0)
-    varying = np.flatnonzero(span > 0)
-    if varying.size < 2:
-        return None
-    wide, narrow = varying[np.argmax(span[varying])], varying[np.argmin(span[varying])]
-    ratio = span[wide] / span[narrow]
-    if ratio <= SCALE_RATIO:
-        return None
-    return (f"the features' ranges differ by a factor of {ratio:.3g} (feature {wide + 1}: "
-            f"{span[wide]:.4g}, feature {narrow + 1}: {span[narrow]:.4g}); a kernel of them "
-            "is dominated by the wide ones. LIBSVM's guide scales each feature to [-1, 1] "
-            "first: add --scale (fit, check, compare and report take it; a saved model keeps "
-            "the scaling).")
 
 
 def _run_objects(args) -> int:

@@ -19,9 +19,9 @@ from ._args import (
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
-from ._io import _check_class_weight, _check_classes, _load
+from ._io import _check_class_weight, _check_classes, _load, scale_advice
 from ._models import _estimator, _fitted_params, _svc
-from ._progress import _LogBar
+from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 from ._tune import describe, search_objects, tune
 
@@ -56,6 +56,10 @@ def run(args) -> int:
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
     # a one-class SVM reads no labels (a file's, if any, are not used for training)
     X, y, desc, precomputed = _load(args, need_labels=args.svm_type != "one-class")
+    if not precomputed and not args.scale and args.dataset is None:
+        advice = scale_advice(X)
+        if advice:
+            _say(args, f"note: {advice}")
     if _family.classifies(args):
         _check_classes(y, args.cv)
         _check_class_weight(args, y)

@@ -106,6 +106,30 @@ def scaled(args, X):
         X.toarray() if hasattr(X, "toarray") else X)
 
 
+#: features whose ranges differ by more than this factor are worth scaling (--scale)
+SCALE_RATIO = 100.0
+
+
+def scale_advice(X) -> str | None:
+    """A sentence when the features' ranges differ by more than SCALE_RATIO: a kernel of
+    distances or inner products then weighs the wide features, which LIBSVM's guide (Hsu,
+    Chang & Lin) avoids by scaling each to [-1, 1] first; None otherwise."""
+    X = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
+    span = X.max(axis=0) - X.min(axis=0)
+    varying = np.flatnonzero(span > 0)
+    if varying.size < 2:
+        return None
+    wide, narrow = varying[np.argmax(span[varying])], varying[np.argmin(span[varying])]
+    ratio = span[wide] / span[narrow]
+    if ratio <= SCALE_RATIO:
+        return None
+    return (f"the features' ranges differ by a factor of {ratio:.3g} (feature {wide + 1}: "
+            f"{span[wide]:.4g}, feature {narrow + 1}: {span[narrow]:.4g}); a kernel of them "
+            "is dominated by the wide ones. LIBSVM's guide scales each feature to [-1, 1] "
+            "first: add --scale (fit, check, compare and report take it; a saved model keeps "
+            "the scaling).")
+
+
 def _read_data(args, *, need_labels: bool, axioms: bool):
     from .._validation import looks_like_distances
     from ..datasets import load_libsvm
