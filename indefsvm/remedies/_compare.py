@@ -67,19 +67,69 @@ def _n_sv(est) -> float:
     return float(est.support_.shape[0])
 
 
-def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed):
+def _fit_weighted(est, X, y, sample_weight):
+    """``est.fit(X, y)``, with ``sample_weight`` given to its SVM: the estimator itself, or
+    the last step of its pipeline (the kernel and the fix are fitted on every sample); none
+    to k-NN."""
+    if sample_weight is None or isinstance(est, KNeighborsClassifier) or (
+            isinstance(est, Pipeline) and isinstance(est.steps[-1][1], KNeighborsClassifier)):
+        return est.fit(X, y)
+    if isinstance(est, Pipeline):
+        return est.fit(X, y, **{f"{est.steps[-1][0]}__sample_weight": sample_weight})
+    return est.fit(X, y, sample_weight=sample_weight)
+
+
+def _error(pred, y, w) -> float:
+    """Test error, weighted by the test samples' weights when there are any."""
+    return float(np.average(pred != y, weights=w))
+
+
+def _weighted_C(est, Ktr, ytr, wtr, Cs, inner_cv, seed):
+    """(model, C): GridSearchCV's choice of C with sample weights -- each inner fold's SVM
+    weighted and its test part scored by weighted accuracy (scikit-learn routes weights to
+    the fit only, not to the score), the first C of the best mean score, refitted on all of
+    ``Ktr`` weighted."""
+    name = _c_param(est)
+    inner = list(StratifiedKFold(inner_cv, shuffle=seed is not None,
+                                 random_state=seed).split(Ktr, ytr))
+    means = []
+    for C in Cs:
+        scores = []
+        for itr, ite in inner:
+            m = _fit_weighted(clone(est).set_params(**{name: C}), Ktr[np.ix_(itr, itr)],
+                              ytr[itr], wtr[itr])
+            w = wtr[ite]
+            scores.append(1.0 - _error(m.predict(Ktr[np.ix_(ite, itr)]), ytr[ite],
+                                       w if w.sum() > 0 else None))
+        means.append(np.mean(scores))
+    C = Cs[int(np.argmax(means))]
+    return _fit_weighted(clone(est).set_params(**{name: C}), Ktr, ytr, wtr), C
+
+
+def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed, sw=None):
     out = {}
     Ktr, Kte = K[np.ix_(train, train)], K[np.ix_(test, train)]
+    wte = None if sw is None else sw[test]
     for name, est in methods.items():
         t0 = time.perf_counter()
         if name == "k-NN":
+            # unweighted neighbours (scikit-learn's k-NN takes no weights), weighted errors
             model = GridSearchCV(est, {"n_neighbors": [1, 3, 5, 7, 9]},
                                  cv=StratifiedKFold(inner_cv, shuffle=seed is not None,
                                                     random_state=seed))
             model.fit(D[np.ix_(train, train)], y[train])
             pred = model.predict(D[np.ix_(test, train)])
-            err = float(np.mean(pred != y[test]))
+            err = _error(pred, y[test], wte)
             chosen = model.best_params_["n_neighbors"]
+        elif sw is not None:
+            if param_grid:
+                model, chosen = _weighted_C(est, Ktr, y[train], sw[train],
+                                            list(param_grid.get("C", [1.0])), inner_cv, seed)
+            else:
+                model = _fit_weighted(clone(est), Ktr, y[train], sw[train])
+                chosen = est.get_params().get(_c_param(est))
+            pred = model.predict(Kte)
+            err = _error(pred, y[test], wte)
         else:
             if param_grid:
                 grid = {_c_param(est): list(param_grid.get("C", [1.0]))}
@@ -312,7 +362,7 @@ def _recommend(errors: dict, how: str = DEFAULT_RULE, failed=()) -> str:
 @sized_by(0, "K")
 def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = None,
                      random_state=None, n_jobs: int | None = None,
-                     methods: list | None = None, class_weight=None,
+                     methods: list | None = None, class_weight=None, sample_weight=None,
                      verbose: bool = False) -> RemedyComparison:
     """Compare the answers to an indefinite kernel on the same stratified folds.
 
@@ -348,6 +398,13 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         SVM is always included (it is the reference).
     class_weight : dict, "balanced" or None
         Class weights of every SVM (unbalanced classes); k-NN is unweighted.
+    sample_weight : array-like of shape (n,), optional
+        Weights (>= 0) of the samples, times ``class_weight``: every SVM of a fold gets
+        ``C_i = C * weight`` (0 leaves the sample out), the inner search of C scores its
+        folds by weighted accuracy, and every test fold's error is weighted -- the folds
+        of :class:`~indefsvm.RemedySearchCV` ``.fit(K, y, sample_weight=w)``. k-NN ranks
+        and votes its neighbours unweighted (said by a warning); its errors are weighted
+        all the same. Each test fold needs a sample of weight > 0.
     verbose : bool, default=False
         Log each finished fold and its time (``logging.getLogger("indefsvm")``, INFO); the
         command line's progress bar reads these lines.
@@ -391,6 +448,12 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         raise ValueError(f"cv must be an integer from 2 to the smallest class size "
                          f"({counts.min()}); got {cv!r}.")
     cv = int(cv)
+    sw = None
+    if sample_weight is not None:
+        from ..svm._weights import check_weights, sample_weight_vector
+
+        sw = sample_weight_vector(sample_weight, n)
+        check_weights(sw, np.searchsorted(classes, y))
     inner = max(2, min(3, int(counts.min() * (cv - 1) / cv)))
     if D is None:
         d = np.diag(K)
@@ -412,6 +475,22 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     # None: no shuffling, as RemedySearchCV and scikit-learn's cv=k (the same folds)
     folds = list(StratifiedKFold(cv, shuffle=random_state is not None,
                                  random_state=random_state).split(K, y))
+    if sw is not None:
+        empty = [k for k, (_, te) in enumerate(folds, 1) if not sw[te].sum() > 0]
+        if empty:
+            raise ValueError(f"sample_weight is 0 on every sample of test fold {empty[0]}: "
+                             "its error has no weight to be measured with. Give fewer folds "
+                             "(cv) or weight more samples.")
+        if "k-NN" in names:
+            import warnings
+
+            from .._validation import user_stacklevel
+
+            warnings.warn("sample_weight weights the SVM methods only: k-NN ranks and votes "
+                          "its neighbours unweighted (scikit-learn's KNeighborsClassifier "
+                          "takes no sample weights); its errors are weighted. Leave k-NN out "
+                          "of methods to compare weighted models only.", UserWarning,
+                          stacklevel=user_stacklevel())
     seed = None if random_state is None else int(np.random.RandomState(random_state).randint(
         2**31 - 1))
     from .._logging import enable, logger
@@ -421,7 +500,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     per_fold = []
     # a generator: each fold is logged as it ends (in order), with joblib's workers
     for f in Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_fold)(K, D, y, tr, te, ests, param_grid, inner, seed)
+            delayed(_fold)(K, D, y, tr, te, ests, param_grid, inner, seed, sw)
             for tr, te in folds):
         per_fold.append(f)
         if verbose:
@@ -443,6 +522,10 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     out.recommended = recommended(errors, DEFAULT_RULE, out.one_class)
     if out.one_class:
         out.notes.append(failed_note(out.one_class))
+    if sw is not None:
+        out.notes.append("Errors weighted by sample_weight: each test fold's error is the "
+                         "weight of its misclassified samples over its total weight; the "
+                         "SVMs were trained with C_i = C x weight.")
     if "Krein SVM" in names and "flip" in names:
         out.notes.append("The Krein SVM and flip make the same decisions (the Krein SVM "
                          "predicts with the original kernel and back-projected coefficients, "

@@ -53,6 +53,7 @@ from .._validation import (
 from ..exceptions import ConvergenceWarning
 from ._compare import (
     RemedyComparison,
+    _fit_weighted,
     _recommend,
     choose_method,
     failed_note,
@@ -782,15 +783,3 @@ def _check_rank(r):
         raise ValueError(f"param_grid['rank'] holds {r!r}; the advanced shift's rank is a "
                          "'auto', a whole number >= 1 or a share in (0, 1].")
     return r
-
-
-def _fit_weighted(est, X, y, sample_weight):
-    """``est.fit(X, y)``, with ``sample_weight`` given to its SVM: the estimator itself, or
-    the last step of its pipeline (the kernel and the fix are fitted on every sample); none
-    to k-NN."""
-    if sample_weight is None or isinstance(est, KNeighborsClassifier) or (
-            isinstance(est, Pipeline) and isinstance(est.steps[-1][1], KNeighborsClassifier)):
-        return est.fit(X, y)
-    if isinstance(est, Pipeline):
-        return est.fit(X, y, **{f"{est.steps[-1][0]}__sample_weight": sample_weight})
-    return est.fit(X, y, sample_weight=sample_weight)
