@@ -240,3 +240,21 @@ def test_a_damaged_regression_model_is_refused(data, tmp_path, edit, match):
     sio.dump(model, tmp_path / "bad.skops")
     with pytest.raises(isvm.exceptions.DataFileError, match=match):
         isvm.load_model(tmp_path / "bad.skops")
+
+
+def test_real_targets_without_a_regression_type_are_named(data, capsys):
+    d = data[0]
+    assert main(["fit", str(d / "r.libsvm"), "--cv", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "real numbers (120 distinct values among 120 samples)" in err and "-s 3" in err
+    assert main(["compare", str(d / "r.libsvm"), "--cv", "3"]) == 2
+    assert "compares classifiers" in capsys.readouterr().err
+    # class labels written as floats stay classes
+    assert main(["fit", str(d / "c.libsvm"), "-C", "1", "--gamma", "0.5", "--cv", "0",
+                 "--quiet"]) == 0
+
+
+def test_regression_folds_cannot_outnumber_the_samples(data, capsys):
+    d = data[0]
+    assert main(["fit", str(d / "r.libsvm"), "-s", "3", "--cv", "121"]) == 2
+    assert "--cv 121 is more folds than the 120 samples" in capsys.readouterr().err

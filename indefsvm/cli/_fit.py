@@ -61,8 +61,11 @@ def run(args) -> int:
         if advice:
             _say(args, f"note: {advice}")
     if _family.classifies(args):
-        _check_classes(y, args.cv)
+        _check_classes(y, args.cv, fit=True)
         _check_class_weight(args, y)
+    elif args.cv > X.shape[0]:
+        raise CLIError(f"--cv {args.cv} is more folds than the {X.shape[0]} samples; use --cv "
+                       f"{X.shape[0]} or fewer, or --cv 0.", EXIT_USAGE)
     if getattr(args, "nystroem", None) is not None:
         _check_landmarks(args, X.shape[0])  # said before the search and the fit
     elif args.remedy is not None:

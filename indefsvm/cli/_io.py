@@ -240,7 +240,17 @@ def _check_class_weight(args, y) -> None:
                 " y ", " "), EXIT_USAGE) from None
 
 
-def _check_classes(y, cv: int = 0) -> None:
+def _check_classes(y, cv: int = 0, *, fit: bool = False) -> None:
+    """Two classes or more, each with ``cv`` samples or more; real-valued targets (a
+    regression's) named as such (``fit``: with the option that trains a regression)."""
+    from sklearn.utils.multiclass import type_of_target
+
+    if type_of_target(y) == "continuous":
+        raise CLIError(f"the labels are real numbers ({np.unique(y).shape[0]} distinct values "
+                       f"among {len(y)} samples), not classes: "
+                       + ("for a regression give --svm-type epsilon-svr or nu-svr (-s 3 or "
+                          "-s 4); " if fit else "this command compares classifiers; ")
+                       + "class labels are such as 1 / -1 or names.", EXIT_USAGE)
     labels, counts = np.unique(y, return_counts=True)
     if labels.shape[0] < 2:
         raise CLIError(f"the labels hold one class only ({labels[0]}); a classifier needs two "
