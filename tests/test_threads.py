@@ -353,9 +353,12 @@ def test_two_threads_share_the_passes_over_a_small_active_part(monkeypatch):
     three = lin.dcd_svc(Z, rows, y, C, 1e-3, 20_000, 0, 3)
     assert one["shared"] == 0
     # two threads share the passes over the few rows shrinking leaves (about 8 passes of
-    # ~80 go over a quarter of the rows or more; 29-45 were shared in 12 runs, the rest held
-    # on one thread after an up-hill pass); three threads share only the large passes
-    assert two["shared"] >= 15
+    # ~80 go over a quarter of the rows or more; 29-45 were shared in 12 runs, 24-59 in 20
+    # runs on another CPU, the rest held on one thread after an up-hill pass -- fewer when
+    # other processes hold the cores, whose threads then see w later: a run beside other
+    # work once fell below 15); more than the large passes alone shows the small ones
+    # shared. Three threads share only the large passes
+    assert two["shared"] >= 10
     assert three["shared"] < two["shared"]
     for res in (one, two, three):
         assert res["converged"]
