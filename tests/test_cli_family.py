@@ -258,3 +258,25 @@ def test_regression_folds_cannot_outnumber_the_samples(data, capsys):
     d = data[0]
     assert main(["fit", str(d / "r.libsvm"), "-s", "3", "--cv", "121"]) == 2
     assert "--cv 121 is more folds than the 120 samples" in capsys.readouterr().err
+
+
+def test_check_reads_real_targets_as_a_regression_s(data, tmp_path, capsys):
+    d, X, yr, _ = data
+    assert main(["check", str(d / "r.libsvm"), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "real numbers (120 distinct values)" in captured.err
+    rep = json.loads(captured.out)
+    # no check by pairs of classes: the kernel alone, as without labels
+    ref = isvm.check_kernel(X=X, kernel="rbf", gamma=1 / (X.shape[1] * X.var()))
+    assert rep["lam_min"] == pytest.approx(ref.lam_min)
+    assert rep["class_mean_sqdist"] is None
+    # a labels file of real targets raises no doubt about classes; of row numbers it does
+    np.save(tmp_path / "D.npy", np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1)))
+    np.savetxt(tmp_path / "y.txt", yr)
+    np.savetxt(tmp_path / "rows.txt", np.arange(len(yr)), fmt="%d")
+    assert main(["fit", str(tmp_path / "D.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--distances", "-s", "3", "-C", "1", "--cv", "0", "--quiet"]) == 0
+    assert "different labels" not in capsys.readouterr().err
+    main(["check", str(tmp_path / "D.npy"), "--labels", str(tmp_path / "rows.txt"),
+          "--distances"])
+    assert "120 different labels for 120 samples" in capsys.readouterr().err

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from ._args import (
     N_JOBS_HELP,
     _add_data_args,
@@ -46,6 +48,13 @@ def run(args) -> int:
                            "exp(-gamma d^2) over a grid of gamma around the median rule, "
                            "densely): drop the option.", EXIT_USAGE)
     data, y, _, precomputed = _load(args, need_labels=False, axioms=False)
+    real = y is not None and _real_targets(y)
+    if real:
+        # a regression's targets: the checks by pairs of classes would read each value as a
+        # class of its own; the kernel and the distances are checked without them
+        _say(args, f"the labels are real numbers ({np.unique(y).shape[0]} distinct values): "
+                   "a regression's targets, not classes; the checks by class are left out")
+        y = None
     if args.distances:
         from ..diagnostics import check_distances
 
@@ -96,6 +105,12 @@ def run(args) -> int:
         if advice:
             print(f"\nnote: {advice}")
     return 0
+
+
+def _real_targets(y) -> bool:
+    from sklearn.utils.multiclass import type_of_target
+
+    return type_of_target(y) == "continuous"
 
 
 def _run_objects(args) -> int:

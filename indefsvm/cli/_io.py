@@ -51,7 +51,15 @@ def _read_matrix(path: str, name: str) -> np.ndarray:
 
 def _read_labels(path: str, n: int) -> np.ndarray:
     _check_path(path, "labels file")
-    return _files().read_labels(path, n, note=_say_warning)
+    doubts = []
+    y = _files().read_labels(path, n, note=doubts.append)
+    from sklearn.utils.multiclass import type_of_target
+
+    # "more labels than a class file holds" is a doubt about classes; real numbers are a
+    # regression's targets, which each command names itself (fit -s 3, check, ...)
+    if doubts and type_of_target(y) != "continuous":
+        _say_warning(doubts[0])
+    return y
 
 
 def _holds_schema(path: str) -> bool:
