@@ -87,7 +87,6 @@ def test_bad_files_name_the_line(tmp_path, capsys, content, argv, match):
 
 
 @pytest.mark.parametrize("argv, match", [
-    (["--metric", "dtw"], "give --nystroem M"),
     (["--metric", "levenshtein", "--nystroem", "5", "--window", "0.1"], "--window is DTW's"),
     (["--metric", "dtw", "--nystroem", "5", "--kernel", "sigmoid"], "not a kernel of distances"),
     (["--metric", "dtw", "--nystroem", "5", "--gamma", "scale"], "--gamma scale is for features"),
@@ -146,3 +145,21 @@ def test_a_file_of_one_class_is_refused_before_the_search(tmp_path, capsys):
     # one line, the command line's own words (was scikit-learn's, after the search's line)
     assert err == ["indefsvm: error: the labels hold one class only (7); a classifier needs "
                    "two or more."]
+
+
+def test_landmarks_default_to_min_n_300_and_are_said(files, capsys):
+    """fit --metric without --nystroem: min(n, 300) landmarks (compare --metric's default),
+    here all 90 objects -- the landmark model of the exact kernel, as --nystroem 90."""
+    d = files[0]
+    common = ["fit", str(d / "series.txt"), "--metric", "dtw", "-C", "1", "--gamma", "median",
+              "--cv", "0", "--json", "--seed", "0"]
+    assert main(common) == 0
+    captured = capsys.readouterr()
+    assert "--nystroem not given: 90 landmarks (all the objects: the exact kernel)" in \
+        captured.err
+    default = json.loads(captured.out)
+    assert main(common + ["--nystroem", "90"]) == 0
+    given = json.loads(capsys.readouterr().out)
+    assert default["landmarks"] == 90
+    assert default["training_accuracy"] == given["training_accuracy"]
+    assert default["features_used"] == given["features_used"]

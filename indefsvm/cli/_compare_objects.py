@@ -53,7 +53,9 @@ def objects_block(args):
 def landmarks_of(args) -> int:
     """The landmarks of the model compare --metric saves or prints: --nystroem, else
     min(n, 300)."""
-    return args.nystroem if args.nystroem is not None else min(args.n_objects, 300)
+    from ._objects import LANDMARKS
+
+    return args.nystroem if args.nystroem is not None else min(args.n_objects, LANDMARKS)
 
 
 def objects_command(args, method: str, params: dict) -> str:

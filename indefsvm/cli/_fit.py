@@ -288,7 +288,8 @@ def add_parser(sub) -> None:
         "target); only the distances to the --nystroem M landmarks are computed")
     obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
                      help="train NystroemSVC on the distances of series (dtw) or strings "
-                          "(levenshtein); needs --nystroem M; --kernel then one of rbf "
+                          "(levenshtein) with --nystroem M landmarks (default min(n, 300)); "
+                          "--kernel then one of rbf "
                           "(default), laplacian, linear, polynomial, tl1 and --gamma a number "
                           "or median (default)")
     obj.add_argument("--window", type=float, default=None, metavar="W",

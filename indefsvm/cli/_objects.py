@@ -1,5 +1,5 @@
 """Series and strings on the command line: their files, ``fit FILE --metric dtw|levenshtein
---nystroem M``, and the checks of a saved model of them."""
+[--nystroem M]``, and the checks of a saved model of them."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ METRICS = ("dtw", "levenshtein")
 
 #: the training accuracy of fit --metric is measured on at most this many objects
 TRAIN_SCORE_MAX = 10_000
+
+#: fit --metric without --nystroem: min(n, this many) landmarks (compare --metric's default)
+LANDMARKS = 300
 
 
 def read_objects(path: str, metric: str, label_column: str | None, *,
@@ -76,9 +79,6 @@ def exact_block(args, X, y, most: int):
 
 def check_options(args) -> None:
     """What goes with --metric, before any file is read."""
-    if args.nystroem is None:
-        raise CLIError(f"--metric {args.metric} trains on distances to landmarks: give "
-                       "--nystroem M (e.g. 300), the number of landmarks.", EXIT_USAGE)
     if args.distances or args.labels or args.dataset:
         opt = "--distances" if args.distances else "--labels" if args.labels else "--dataset"
         raise CLIError(f"{opt} does not go with --metric: FILE holds the series or strings "
@@ -114,6 +114,9 @@ def fit(args, search) -> int:
     # the model's options (the metric's parameters, the device) checked before the file is
     # read and before the search, which fits other models; built again after it with the
     # C and gamma it chose
+    given = args.nystroem is not None
+    if not given:
+        args.nystroem = LANDMARKS  # checked with the model's options; set by n below
     _validated(model_of(args))
     kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
     X, y = read_objects(args.file, args.metric, args.label_column)
@@ -122,7 +125,17 @@ def fit(args, search) -> int:
     _check_class_weight(args, y)
     n = len(y)
     # said before the fit: two classes or more, and the folds need every class
-    _check_classes(y, args.cv if args.cv > 1 else 0)
+    _check_classes(y, args.cv if args.cv > 1 else 0, fit=True)
+    if not given:
+        # compare --metric's default too; all n objects: the exact kernel's landmark model
+        args.nystroem = min(n, LANDMARKS)
+        d2ke = args.features == "d2ke"
+        _say(args, f"--nystroem not given: {args.nystroem} "
+                   + ("random objects" if d2ke else "landmarks")
+                   + ("" if d2ke else " (all the objects: the exact kernel)"
+                      if args.nystroem == n else f" of the {n} objects")
+                   + "; --nystroem M sets how many (more: closer to the exact kernel, "
+                     "slower)")
     if args.nystroem > n:
         raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
                        f"{args.file}; give at most {n}.", EXIT_USAGE)
