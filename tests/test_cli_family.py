@@ -280,3 +280,33 @@ def test_check_reads_real_targets_as_a_regression_s(data, tmp_path, capsys):
     main(["check", str(tmp_path / "D.npy"), "--labels", str(tmp_path / "rows.txt"),
           "--distances"])
     assert "120 different labels for 120 samples" in capsys.readouterr().err
+
+
+def test_report_fits_and_reports_every_type(data, tmp_path, capsys):
+    d = data[0]
+    assert main(["report", str(d / "r.libsvm"), "-s", "epsilon-svr", "-C", "1", "--gamma",
+                 "0.5", "--cv", "3", "--out", str(tmp_path / "r.html")]) == 0
+    out = capsys.readouterr().out
+    # the kernel checked without classes (real targets), the epsilon-SVR's own report
+    assert "classes " not in out and "epsilon-SVR" in out
+    assert "training MSE" in out and "3-fold CV R^2" in out
+    assert "IndefiniteSVR(kernel=rbf, C=1, epsilon=0.1" in (tmp_path / "r.html").read_text()
+    assert main(["report", str(d / "c.libsvm"), "-s", "one-class", "--nu", "0.2",
+                 "--out", str(tmp_path / "o.html")]) == 0
+    out = capsys.readouterr().out
+    assert "one-class SVM" in out and "outliers" in out and "CV" not in out.split("Sanity")[1]
+    assert main(["report", str(d / "c.libsvm"), "-s", "nu-svc", "-C", "2"]) == 2
+    assert "-C does not apply to nu-svc" in capsys.readouterr().err
+
+
+def test_report_of_a_model_file_takes_no_fit_options(data, tmp_path, capsys):
+    d = data[0]
+    model_file = tmp_path / "m.skops"
+    assert main(["fit", str(d / "r.libsvm"), "-s", "3", "-C", "1", "--gamma", "0.5",
+                 "--cv", "0", "--quiet", "--save", str(model_file)]) == 0
+    assert main(["report", str(model_file), str(d / "r.libsvm"), "--out",
+                 str(tmp_path / "p.html")]) == 0
+    assert "training MSE" in capsys.readouterr().out
+    for opt in (["-s", "3"], ["--nu", "0.3"], ["--scale"], ["-C", "1"]):
+        assert main(["report", str(model_file), str(d / "r.libsvm"), *opt]) == 2
+        assert "does not apply to report MODEL DATA" in capsys.readouterr().err

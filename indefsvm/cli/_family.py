@@ -87,8 +87,8 @@ def check(args) -> None:
         raise CLIError(f"-C does not apply to {kind}: nu takes its place (--nu, a share of "
                        "the samples between 0 and 1); drop -C.", EXIT_USAGE)
     for opt, given in (("--remedy", args.remedy is not None),
-                       ("--nystroem", args.nystroem is not None),
-                       ("--metric", args.metric is not None),
+                       ("--nystroem", getattr(args, "nystroem", None) is not None),
+                       ("--metric", getattr(args, "metric", None) is not None),
                        ("--device cuda", getattr(args, "device", "cpu") == "cuda")):
         if given:
             raise CLIError(f"{opt} trains a classifier (C-SVC); --svm-type {kind} runs the "

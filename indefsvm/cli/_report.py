@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from .._files import atomic_write, check_page_out, page_path
+from . import _family
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
@@ -32,14 +33,20 @@ def run(args) -> int:
     check_page_out(args.out, "--out", (args.file, args.data, args.labels))
     if args.data is not None:
         return _run_model(args)
-    if args.cv is None:
-        args.cv = 5
+    args.C_given = args.C is not None
+    args.C = 1.0 if args.C is None else args.C
+    _family.check(args)  # --svm-type and what goes with it (the default --cv too)
     if args.cv == 1:
         raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
                        EXIT_USAGE)
-    X, y, desc, precomputed = _load(args)
-    _check_classes(y, args.cv)
-    _check_class_weight(args, y)
+    X, y, desc, precomputed = _load(args, need_labels=args.svm_type != "one-class")
+    classes = _family.classifies(args)
+    if classes:
+        _check_classes(y, args.cv, fit=True)
+        _check_class_weight(args, y)
+    elif args.cv > X.shape[0]:
+        raise CLIError(f"--cv {args.cv} is more folds than the {X.shape[0]} samples; use --cv "
+                       f"{X.shape[0]} or fewer, or --cv 0.", EXIT_USAGE)
     # the kernel check (dense up to 5 000 samples), then the sanity report: the training
     # kernel and its blocks of each pair
     refuse_too_big(args, X.shape[0], command="indefsvm report", matrices=3,
@@ -47,14 +54,16 @@ def run(args) -> int:
                    "copies")
     data = X
     model = _estimator(args, precomputed)
-    y2 = y  # check_kernel reads every pair of classes of multi-class labels
+    # check_kernel reads every pair of classes of multi-class labels (a regression's targets
+    # and a one-class SVM's data have none)
+    y2 = y if classes else None
     distance_report = None
     if args.distances:
         from sklearn.base import clone
 
         from ..diagnostics import check_distances
 
-        distance_report = check_distances(X, y, n_jobs=args.n_jobs)
+        distance_report = check_distances(X, y2, n_jobs=args.n_jobs)
         # the kernel the SVM (or the remedy) is given: the distance kernel of the pipeline
         X = clone(model[0]).fit_transform(X)
         kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs)
@@ -70,16 +79,22 @@ def run(args) -> int:
     # the whole model: a remedy's pipeline (or the Krein SVM) is reported on the kernel it
     # trained its SVM on
     sanity = sanity_report(model, data, y)
-    train_acc = model.score(data, y)
+    # a classifier's accuracy, a regression's error and R^2, a one-class SVM's outliers
+    scores = [" ".join(line.split())
+              for line in _family.score_lines(_family.training_scores(model, data, y))]
     cv_acc = _cross_validate(args, data, y, precomputed) if args.cv > 1 else None
-    accuracy = f"training accuracy {100 * train_acc:.2f} %" + (
-        "" if cv_acc is None else f", {args.cv}-fold CV accuracy {100 * np.mean(cv_acc):.2f} "
-        f"% (+/- {100 * np.std(cv_acc):.2f})")
+    if cv_acc is not None:
+        scores.append(f"{args.cv}-fold CV " + (
+            f"R^2 {np.mean(cv_acc):.4f} (+/- {np.std(cv_acc):.4f})"
+            if _family.regression(args) else
+            f"accuracy {100 * np.mean(cv_acc):.2f} % (+/- {100 * np.std(cv_acc):.2f})"))
+    accuracy = ", ".join(scores)
     kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
               else "precomputed" if precomputed else args.kernel)
     if args.remedy is None:
         described = (("MinMaxScaler(-1, 1) + " if getattr(args, "scale", False) else "")
-                     + f"IndefiniteSVC(kernel={kernel}, C={args.C:g}"
+                     + f"{type(_svc(model)).__name__}(kernel={kernel}, "
+                     + _family.described(args)
                      + "".join(f", {k}={v}" for k, v in _fitted_params(model).items()) + ")")
     else:
         described = f"{_steps(model)} (--remedy {args.remedy}, {kernel} kernel, C={args.C:g})"
@@ -122,7 +137,9 @@ def _solver(model):
 
 
 #: report MODEL DATA: the options of a fit, which a saved model already holds (their defaults)
-_FIT_OPTIONS = (("-C", "C", 1.0), ("--class-weight", "class_weight", None),
+_FIT_OPTIONS = (("-C", "C", None), ("--class-weight", "class_weight", None),
+                ("--svm-type", "svm_type", "c-svc"), ("--nu", "nu", None),
+                ("--epsilon", "epsilon", None), ("--scale", "scale", False),
                 ("--tol", "tol", 1e-3), ("--max-iter", "max_iter", None),
                 ("--cache-size", "cache_size", 200.0), ("--wss", "wss", "second_order"),
                 ("--init", "init", "zero"), ("--no-shrinking", "no_shrinking", False),
@@ -137,7 +154,6 @@ def _run_model(args) -> int:
     refitted."""
     from .._pages import write_html
     from ..diagnostics import sanity_report
-    from ._family import score_lines, training_scores
     from ._modelfile import _load_model, placed
     from ._predict import read_data_for
 
@@ -162,7 +178,7 @@ def _run_model(args) -> int:
                        "with their labels.") from None
     # a classifier's accuracy, a regression's error and R^2, a one-class SVM's outliers
     scores = "; ".join(" ".join(line.split())
-                       for line in score_lines(training_scores(model, X, y)))
+                       for line in _family.score_lines(_family.training_scores(model, X, y)))
     steps = _steps(model)
     print(f"model       {args.file}: {steps}")
     print(f"data        {args.data}: {len(y)} samples, the model's training data")
@@ -192,6 +208,8 @@ def add_parser(sub) -> None:
              "data, in the form predict reads; the report checks the saved model's dual on "
              "them, without refitting")
     _add_model_args(report)
+    report.set_defaults(C=None)  # 1 unless given: nu-SVC and one-class refuse -C
+    _family.add_args(report)
     report.add_argument("--remedy", default=None, choices=list(REMEDIES),
                         help="fit on a fixed kernel and report that model (clip, flip, ... "
                              "as fit --remedy: a whole kernel or --distances; krein also "
