@@ -310,3 +310,15 @@ def test_report_of_a_model_file_takes_no_fit_options(data, tmp_path, capsys):
     for opt in (["-s", "3"], ["--nu", "0.3"], ["--scale"], ["-C", "1"]):
         assert main(["report", str(model_file), str(d / "r.libsvm"), *opt]) == 2
         assert "does not apply to report MODEL DATA" in capsys.readouterr().err
+
+
+def test_nu_svc_weighs_its_classes_bounds(data, capsys):
+    d, X, _, yc = data
+    assert main(["fit", str(d / "c.libsvm"), "-s", "nu-svc", "--nu", "0.3", "--gamma", "0.5",
+                 "--class-weight", "1:2", "--cv", "0"]) == 0
+    out = capsys.readouterr().out
+    # nu-SVC has no C: the weights multiply each sample's bound
+    assert "class weight 1: 2 (x the bound; others 1)" in out
+    direct = isvm.IndefiniteNuSVC(nu=0.3, gamma=0.5, class_weight={1: 2.0}).fit(X, yc)
+    acc = np.mean(direct.predict(X) == yc)
+    assert f"training accuracy  {100 * acc:.2f} %" in out

@@ -105,9 +105,12 @@ def finish(args, X, y, precomputed, seconds, summary, print_head) -> int:
         weights = summary.get("class_weight")
         if weights is not None:
             # given, so said: C of each class (LIBSVM's -wi)
+            # the bound of each sample: C x weight (nu-SVC, without C: 1/n x weight)
+            bound = "C" if "C" in summary else "the bound"
             print("class weight " + (
-                "balanced (C x n / (n_classes n_c))" if weights == "balanced" else
-                ", ".join(f"{k}: {v:g}" for k, v in weights.items()) + " (x C; others 1)"))
+                f"balanced ({bound} x n / (n_classes n_c))" if weights == "balanced" else
+                ", ".join(f"{k}: {v:g}" for k, v in weights.items())
+                + f" (x {bound}; others 1)"))
         print(f"fit time    {seconds:.3f} s")
         for line in score_lines(summary):
             print(line)
