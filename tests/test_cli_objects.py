@@ -163,3 +163,47 @@ def test_landmarks_default_to_min_n_300_and_are_said(files, capsys):
     assert default["landmarks"] == 90
     assert default["training_accuracy"] == given["training_accuracy"]
     assert default["features_used"] == given["features_used"]
+
+
+def test_default_landmarks_cross_validate_by_the_rule_of_each_fold(files, capsys):
+    """Without --nystroem the model has all 90 objects as landmarks; a fold's training part
+    has 72, and its model the same rule's 72 -- as --nystroem 72 gives each fold (this
+    ended in "--nystroem 90 is more than the 72 training samples" though no --nystroem was
+    given)."""
+    d = files[0]
+    common = ["fit", str(d / "series.txt"), "--metric", "dtw", "-C", "1", "--gamma", "median",
+              "--cv", "5", "--json", "--seed", "0"]
+    assert main(common) == 0
+    captured = capsys.readouterr()
+    assert "cross-validation: 72 landmarks a fold" in captured.err
+    default = json.loads(captured.out)
+    assert default["landmarks"] == 90
+    assert main(common + ["--nystroem", "72"]) == 0
+    given = json.loads(capsys.readouterr().out)
+    assert default["cv_accuracy_mean"] == given["cv_accuracy_mean"]
+    assert default["cv_accuracy_std"] == given["cv_accuracy_std"]
+
+
+def test_landmarks_beyond_a_fold_are_refused_before_the_work(files, tmp_path, capsys):
+    d = files[0]
+    model = tmp_path / "m.skops"
+    assert main(["fit", str(d / "series.txt"), "--metric", "dtw", "--nystroem", "80",
+                 "--save", str(model)]) == 2
+    err = capsys.readouterr().err
+    assert "--nystroem 80 is more than the 72 training objects of a CV fold" in err
+    assert "search" not in err and not model.exists()
+
+
+@pytest.mark.parametrize("extra", [[], ["--nystroem", "80"], ["--nystroem", "30"]])
+def test_the_command_compare_suggests_trains(files, tmp_path, capsys, extra):
+    import shlex
+
+    d = files[0]
+    assert main(["compare", str(d / "series.txt"), "--metric", "dtw", "--methods",
+                 "krein,clip", "--seed", "0", *extra]) == 0
+    line = [t for t in capsys.readouterr().out.splitlines() if t.startswith("To train it:")]
+    argv = shlex.split(line[0].split(":", 1)[1])[1:]
+    assert ("--nystroem" in argv) == bool(extra)
+    argv[argv.index("--save") + 1] = str(tmp_path / "model.skops")
+    assert main(argv) == 0, capsys.readouterr().err
+    assert (tmp_path / "model.skops").exists()

@@ -74,7 +74,14 @@ def objects_command(args, method: str, params: dict) -> str:
     words += ["--metric", args.metric]
     if args.window is not None:
         words += ["--window", f"{args.window:g}"]
-    words += ["--nystroem", str(landmarks_of(args))]
+    if args.nystroem is not None:
+        # (not given: fit's own default, min(n, 300), is the same number, and its CV folds
+        # then take the rule of their size)
+        words += ["--nystroem", str(args.nystroem)]
+        n = args.n_objects
+        if args.nystroem > n - -(-n // 5):
+            # more landmarks than a fold of fit's 5-fold CV holds: fit would refuse them
+            words += ["--cv", "0"]
     if args.kernel != "rbf":
         words += ["--kernel", args.kernel]
     gamma = params.get("gamma")

@@ -227,11 +227,17 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
                   f"{m} of the {n} samples")
                + f"{cost} (--cv 0 skips it)")
     template = quiet(_estimator(args, precomputed))
-    if hasattr(_svc(template), "n_components") and args.nystroem > min(
-            len(train) for train, _ in folds):
-        raise CLIError(f"--nystroem {args.nystroem} is more than the "
-                       f"{min(len(t) for t, _ in folds)} training samples of a CV fold; "
-                       "give fewer landmarks or --cv 0.", EXIT_USAGE)
+    smallest = min(len(train) for train, _ in folds)
+    if hasattr(_svc(template), "n_components") and args.nystroem > smallest:
+        if not getattr(args, "landmarks_default", False):
+            raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest} training "
+                           "samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+        # the default rule, min(n, LANDMARKS), applied to each fold's training part: all
+        # of its objects (the exact kernel), as the model on all n has all of them
+        _svc(template).set_params(n_components=smallest)
+        _say(args, f"cross-validation: {smallest} landmarks a fold, the training objects of "
+                   f"the smallest fold (the model on all {n} has all of its objects; "
+                   "--nystroem M sets a number)")
     bar = _bar(args, len(folds), "cross-validation")
 
     def said(k, score, seconds):

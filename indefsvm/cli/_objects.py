@@ -139,6 +139,13 @@ def fit(args, search) -> int:
     if args.nystroem > n:
         raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
                        f"{args.file}; give at most {n}.", EXIT_USAGE)
+    smallest_fold = n - -(-n // args.cv) if args.cv > 1 else n
+    if given and args.nystroem > smallest_fold:
+        # said before the search and the fit, not after them
+        raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest_fold} training "
+                       f"objects of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+    # the CV's folds take the default rule of their own size (_models._cross_validate)
+    args.landmarks_default = not given
     args.search_result = search(args, X, y)  # said there, as fit's search is
     model = model_of(args)
     _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: distances to "
