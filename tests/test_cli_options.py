@@ -231,3 +231,38 @@ def test_an_interrupted_run_does_not_wait_for_what_it_abandoned():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert proc.returncode == 130
     assert proc.stderr.decode().strip() == "indefsvm: interrupted"
+
+
+@pytest.mark.parametrize("command", ["fit", "check", "compare", "report", "explore"])
+def test_q_is_quiet_as_svm_trains(command, capsys):
+    """``-q``: svm-train's and svm-predict's quiet mode is ``--quiet`` on every command."""
+    from indefsvm.cli._parser import build_parser
+
+    parser = build_parser()
+    argv = [command, "--dataset", "heart"]
+    assert parser.parse_args(argv + ["-q"]).quiet is True
+    assert parser.parse_args(argv).quiet is False
+
+
+def test_labels_the_model_cannot_predict_are_said(tmp_path, capsys):
+    """predict DATA whose labels are not the model's classes (0 / 1 against -1 / 1): the
+    accuracy counts them as errors, and a warning says which and how many."""
+    import numpy as np
+    from sklearn.datasets import dump_svmlight_file
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.05", "--cv", "0",
+                 "--save", model, "--quiet"]) == 0
+    good, recoded = tmp_path / "good.svm", tmp_path / "recoded.svm"
+    dump_svmlight_file(X, y, str(good), zero_based=False)
+    dump_svmlight_file(X, np.where(y > 0, 1, 0), str(recoded), zero_based=False)
+    capsys.readouterr()
+    assert main(["predict", model, str(good)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert main(["predict", model, str(recoded)]) == 0
+    err = capsys.readouterr().err
+    n0 = int(np.sum(y < 0))
+    assert f"labels 0 ({n0}x) are not what the model predicts (the model's classes are -1, " \
+           "1)" in err
+    assert "accuracy" in err

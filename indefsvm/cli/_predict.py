@@ -10,7 +10,14 @@ from .._files import atomic_write, check_output_file
 from ..exceptions import DataFileError
 from ._args import _add_device, _common
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _check_path, _read_labels, _read_matrix, _say_note, checked_distances
+from ._io import (
+    _check_path,
+    _read_labels,
+    _read_matrix,
+    _say_note,
+    _say_warning,
+    checked_distances,
+)
 from ._modelfile import _load_model, model_input, placed
 from ._progress import _say
 
@@ -141,7 +148,38 @@ def read_data_for(args, model, path: str):
                 else "")
         raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
                             f"{n_feat}{hint}.")
+    if y is not None:
+        _warn_unknown_labels(model, y, args.labels or path)
     return X, y
+
+
+def _warn_unknown_labels(model, y, path) -> None:
+    """Labels that no prediction can equal (not a class of the model; not +1 / -1 for a
+    one-class SVM) are said: they count as errors, and an accuracy of 0 % is more often
+    labels coded otherwise (0 / 1 against -1 / 1) than a bad model."""
+    from sklearn.base import is_outlier_detector, is_regressor
+
+    if is_regressor(model):
+        return
+    classes = ([-1, 1] if is_outlier_detector(model) else
+               np.asarray(getattr(model, "classes_", [])).tolist())
+    if not classes:
+        return
+    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    unknown = [(v, c) for v, c in zip(labels.tolist(), counts.tolist(), strict=True)
+               if v not in classes]
+    if unknown:
+        def show(v):
+            return f"{v:g}" if isinstance(v, float) else repr(v)
+
+        shown = ", ".join(f"{show(v)} ({c}x)" for v, c in unknown[:3]) + (
+            ", ..." if len(unknown) > 3 else "")
+        what = ("a one-class SVM predicts +1 (inlier) and -1 (outlier)"
+                if is_outlier_detector(model) else
+                f"the model's classes are {', '.join(map(show, classes))}")
+        _say_warning(f"{path}: labels {shown} are not what the model predicts ({what}): "
+                     "they count as errors in the accuracy; recode them if they name the "
+                     "same classes.")
 
 def add_parser(sub) -> None:
     """The ``predict`` sub-command and its options."""
