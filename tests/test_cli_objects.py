@@ -207,3 +207,30 @@ def test_the_command_compare_suggests_trains(files, tmp_path, capsys, extra):
     argv[argv.index("--save") + 1] = str(tmp_path / "model.skops")
     assert main(argv) == 0, capsys.readouterr().err
     assert (tmp_path / "model.skops").exists()
+
+
+def test_the_fit_line_check_recommends_trains(files, tmp_path, capsys):
+    """check FILE --metric recommends a fit line; it runs as written (with --nystroem 90 on
+    90 objects it was refused: a CV fold holds 72)."""
+    import shlex
+
+    d = files[0]
+    assert main(["check", str(d / "series.txt"), "--metric", "dtw"]) == 0
+    out = capsys.readouterr().out
+    line = out.split("on the command line '", 1)[1].split("'", 1)[0]
+    argv = shlex.split(line)[1:]
+    assert argv[:2] == ["fit", str(d / "series.txt")] and "--nystroem" not in argv
+    assert main(argv + ["--seed", "0", "--save", str(tmp_path / "m.skops")]) == 0
+
+
+def test_the_landmarks_of_recommended_fit_lines():
+    from indefsvm.cli._objects import LANDMARKS
+    from indefsvm.diagnostics._advice import _FIT_LANDMARKS, _cli_landmarks
+
+    assert _FIT_LANDMARKS == LANDMARKS
+    assert _cli_landmarks(90, 90) == ""  # fit's default: all 90
+    assert _cli_landmarks(5000, 300) == ""
+    assert _cli_landmarks(5000, 600) == " --nystroem 600"
+    # 500 landmarks of 500 objects: more than a 5-fold CV's 400 training objects
+    assert _cli_landmarks(500, 500) == " --nystroem 500 --cv 0"
+    assert _cli_landmarks(500, 400) == " --nystroem 400"

@@ -335,6 +335,20 @@ def distance_notes(r: DistanceReport) -> list[str]:
     return notes
 
 
+#: fit --metric's landmarks when --nystroem is not given: min(n, this) (the command line's
+#: LANDMARKS; a test holds the two equal)
+_FIT_LANDMARKS = 300
+
+
+def _cli_landmarks(n: int, comps: int) -> str:
+    """The --nystroem of the fit line for ``comps`` landmarks of ``n`` objects: none where
+    fit's default gives that number (its CV folds then take the rule of their own size);
+    with --cv 0 where a fold of fit's 5-fold CV holds fewer objects, which fit refuses."""
+    if comps == min(n, _FIT_LANDMARKS):
+        return ""
+    return f" --nystroem {comps}" + (" --cv 0" if comps > n - -(-n // 5) else "")
+
+
 def distance_recommendation(r: DistanceReport) -> str:
     """What to do with this distance, from the report's figures."""
     if not (r.symmetric and r.zero_diagonal and r.nonnegative):
@@ -376,7 +390,8 @@ def distance_recommendation(r: DistanceReport) -> str:
                 + (f"at n_components = n = {r.n} the model is exact; " if comps == r.n else "")
                 + "search C and gamma with GridSearchCV on a stratified subsample of a few "
                 "thousand objects)"
-                + (f"; on the command line 'indefsvm fit {data} --nystroem {comps}' searches "
+                + (f"; on the command line 'indefsvm fit {data}{_cli_landmarks(r.n, comps)}' "
+                   "searches "
                    "C and gamma on a stratified subsample itself, and 'indefsvm compare "
                    f"{data} --search --save model.skops' compares the remedies"
                    if cli else "") + ".")
