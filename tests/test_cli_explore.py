@@ -106,3 +106,28 @@ def test_too_many_points_says_the_option(tmp_path, capsys):
     np.savetxt(path, np.c_[X, y], delimiter=",", header="a,b,label", comments="")
     assert main(["explore", str(path), "--out", str(tmp_path / "p.html")]) == 2
     assert "add --subsample 300" in capsys.readouterr().err
+
+
+def test_scale_explores_the_kernel_of_the_scaled_features(tmp_path, capsys):
+    """explore --scale: the page of the features mapped to [-1, 1] (svm-scale), as fit
+    --scale trains on them -- the library's page of MinMaxScaler's output."""
+    from sklearn.datasets import dump_svmlight_file
+    from sklearn.preprocessing import MinMaxScaler
+
+    X, y = make_moons(80, noise=0.25, random_state=1)
+    spread = X * np.array([1000.0, 0.01])  # one axis 10^5 times the other
+    dump_svmlight_file(spread, y, str(tmp_path / "d.svm"), zero_based=False)
+    out = tmp_path / "page.html"
+    assert main(["explore", str(tmp_path / "d.svm"), "--scale", "--kernel", "rbf", "--grid",
+                 "gamma=0.5,2", "-C", "1", "--remedies", "none", "--out", str(out),
+                 "--quiet"]) == 0
+    read, _ = isvm.datasets.load_libsvm(str(tmp_path / "d.svm"))  # the file's digits
+    ref = isvm.explore(MinMaxScaler(feature_range=(-1, 1)).fit_transform(read), y,
+                       kernel="rbf", param_grid={"gamma": [0.5, 2]}, C=[1.0],
+                       remedies=["none"])
+    want = json.loads(re.search(r'id="explorer-data">(.*?)</script>', ref.to_html(),
+                                re.S).group(1))
+    got = _payload(out)
+    assert got["frames"] == want["frames"] and got["kernels"] == want["kernels"]
+    assert got["input"] == want["input"]
+    assert "scaled to [-1, 1]" in out.read_text(encoding="utf-8")

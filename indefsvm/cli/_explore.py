@@ -11,7 +11,7 @@ from .._files import check_output_file
 from .._remedies import drawn_options
 from ._args import KERNEL_NAMES, _add_data_args, _common, _float_list, _positive_int
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _load
+from ._io import _load, scaled
 from ._progress import _LogBar, _say
 
 #: the data when none is given: two interleaved half moons in the plane (every panel of the
@@ -35,6 +35,10 @@ def _grid_item(text: str):
     return name.strip(), vals
 
 
+#: what the page's data line adds with --scale
+_SCALED = " (each feature scaled to [-1, 1], svm-scale)"
+
+
 def _data(args):
     """(X, y, description, precomputed, kernel name)."""
     if args.file is None and args.dataset is None:
@@ -44,8 +48,11 @@ def _data(args):
         from sklearn.datasets import make_moons
 
         X, y = make_moons(120, noise=0.25, random_state=0)
-        return X, y, "two moons", False
-    X, y, desc, precomputed = _load(args)
+        return scaled(args, X), y, "two moons" + _SCALED * bool(args.scale), False
+    X, y, desc, precomputed = _load(args)  # (--scale with a matrix: refused there)
+    if args.scale:
+        # the page explores the kernel of the scaled features, as fit --scale trains on them
+        X, desc = scaled(args, X), desc + _SCALED
     if args.distances:
         from ..distances import DistanceKernel
 
@@ -177,8 +184,7 @@ def add_parser(sub) -> None:
                     "sliders show the spectrum, the pseudo-Euclidean plane with the hulls, w "
                     "and Mw, the decision function (2-D data) and the readouts. Without data: "
                     + DEMO + ".")
-    _add_data_args(p, labels_help="labels of a precomputed kernel or distance FILE",
-                   scale=False)
+    _add_data_args(p, labels_help="labels of a precomputed kernel or distance FILE")
     for action in p._actions:  # the shared help names --kernel, which explore's distances fix
         if action.dest == "distances":
             action.help = ("FILE (or --dataset protein213) holds distances: the page explores "
