@@ -2,8 +2,9 @@
 
 Public names
 ------------
-kernel_matrix, kernels
-    Kernel functions, PSD or not.
+kernel_matrix, kernels, FeatureKernel
+    Kernel functions, PSD or not; ``FeatureKernel``, features to kernel rows in a pipeline
+    (in front of a spectrum fix, as ``DistanceKernel`` is for distances).
 IndefiniteSVC, IndefiniteNuSVC, IndefiniteSVR, IndefiniteNuSVR, IndefiniteOneClassSVM
     scikit-learn compatible estimators (LIBSVM's C-SVC, nu-SVC, epsilon-SVR, nu-SVR and
     one-class SVM) trained by one SMO with the Lin & Lin rule for concave sub-problems.
@@ -58,7 +59,7 @@ _NAMES = {
     "UnboundedObjectiveError": ".exceptions",
     "ConvexHullClassifier": ".geometry",
     "Explorer": ".explorer", "explore": ".explorer",
-    "kernel_matrix": ".kernels",
+    "kernel_matrix": ".kernels", "FeatureKernel": "._feature_kernel",
     "KernelLogisticRegression": ".klr",
     "KreinSVC": ".remedies", "compare_remedies": ".remedies",
     "KreinNystroem": ".nystroem", "NystroemSVC": ".nystroem",
@@ -92,6 +93,7 @@ __all__ = [
     "DistanceKernel",
     "DistanceMatrixWarning",
     "Explorer",
+    "FeatureKernel",
     "IndefiniteNuSVC",
     "IndefiniteNuSVR",
     "IndefiniteOneClassSVM",

@@ -48,6 +48,8 @@ TRUSTED_TYPES = (
     "indefsvm.remedies._krein.KreinSVC",
     # fit --scale: each feature to [-1, 1] (svm-scale) in front of the model
     "sklearn.preprocessing._data.MinMaxScaler",
+    # fit --remedy R on features: their kernel in front of the fix
+    "indefsvm._feature_kernel.FeatureKernel",
 )
 
 #: the kernel fixes a model file may hold in front of its SVM
@@ -215,8 +217,10 @@ def _check_model(model, path: str) -> None:
     file's part: the pipelines fit writes and how their steps fit together, the metrics of
     the command line; each model vouches for its own fitted state (``_check_fitted_state``,
     ``indefsvm._fitted``)."""
+    from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import MinMaxScaler
 
+    from ._feature_kernel import FeatureKernel
     from ._fitted import UnsoundState, check_scaler
     from .distances import DistanceKernel
     from .remedies import KreinSVC, NystroemSVC
@@ -235,14 +239,16 @@ def _check_model(model, path: str) -> None:
     try:
         if hasattr(model, "steps") and type(model.steps[0][1]) is MinMaxScaler:
             # fit --scale: MinMaxScaler (scikit-learn's; its state checked by _fitted), then
-            # a model of features
+            # a model of features (one, or FeatureKernel, a fix and an SVM: --remedy)
             steps = [step for _, step in model.steps]
-            if len(steps) != 2:
-                bad("holds a pipeline other than MinMaxScaler then one model")
-            check_scaler(steps[0], getattr(steps[1], "n_features_in_", None))
-            model = steps[1]
-            if hasattr(model, "steps") or (type(model) is not NystroemSVC
-                                           and getattr(model, "kernel", None) == "precomputed"):
+            rest = steps[1:]
+            if not rest or (len(rest) > 1 and type(rest[0]) is not FeatureKernel):
+                bad("holds a pipeline other than MinMaxScaler then a model of features")
+            check_scaler(steps[0], getattr(rest[0], "n_features_in_", None))
+            model = rest[0] if len(rest) == 1 else Pipeline(model.steps[1:])
+            if len(rest) == 1 and (hasattr(model, "steps") or (
+                    type(model) is not NystroemSVC
+                    and getattr(model, "kernel", None) == "precomputed")):
                 bad("holds a scaler in front of a model of kernel or distance rows")
         if type(model) is NystroemSVC:
             metric = getattr(model, "metric", None)
@@ -257,22 +263,29 @@ def _check_model(model, path: str) -> None:
         svc, fix, dk = model, None, None
         if hasattr(model, "steps"):
             steps = [step for _, step in model.steps]
-            # [DistanceKernel] [a fix] then an SVM of the family or KreinSVC (what fit
-            # writes)
-            dk = steps.pop(0) if steps and isinstance(steps[0], DistanceKernel) else None
+            # [DistanceKernel or FeatureKernel] [a fix] then an SVM of the family or
+            # KreinSVC (what fit --remedy and compare --search --save write)
+            dk = (steps.pop(0) if steps and type(steps[0]) in (DistanceKernel, FeatureKernel)
+                  else None)
             fix = steps.pop(0) if len(steps) > 1 and type(steps[0]).__name__ in _FIX_TYPES \
                 else None
             if len(steps) != 1 or type(steps[0]) not in family or (
                     dk is None and fix is None):
-                bad("holds a pipeline other than [DistanceKernel] [a kernel fix] then "
-                    "an SVM of indefsvm")
+                bad("holds a pipeline other than [DistanceKernel or FeatureKernel] [a kernel "
+                    "fix] then an SVM of indefsvm")
             svc = steps[0]
         if type(svc) not in family:
             bad(f"holds a {type(svc).__module__}.{type(svc).__name__}, not an SVM of "
                 "indefsvm")
         if type(svc) is KreinSVC and fix is not None:
             bad("holds a kernel fix in front of a Krein SVM")
-        if dk is not None:
+        if type(dk) is FeatureKernel:
+            dk._check_fitted_state()
+            if getattr(svc, "kernel", None) != "precomputed" or \
+                    int(svc.shape_fit_[0]) != dk.n_train_:
+                bad(f"holds a feature kernel of {dk.n_train_} samples in front of an SVM that "
+                    "was not trained on their kernel")
+        elif dk is not None:
             # predict reads distances to the training objects: their count is the file's
             if not (isinstance(getattr(dk, "n_fit_", None), int) and dk.n_fit_ > 0):
                 bad("holds a distance kernel without its training size")

@@ -158,7 +158,8 @@ def test_fit_remedy_on_distances_and_on_features(kernel_files, capsys):
                     ("svm", isvm.IndefiniteSVC(kernel="precomputed"))]).fit(
         np.load(d / "D.npy"), y)
     assert np.array_equal(pred, ref.predict(np.load(d / "Dt.npy")))
-    # features: the Krein SVM computes its kernel itself; a spectrum fix needs the matrix
+    # features: the Krein SVM computes its kernel itself; a spectrum fix is fitted on the
+    # kernel that FeatureKernel computes, which also turns new features into kernel rows
     np.savetxt(d / "X.csv", np.c_[y, X], delimiter=",")
     np.savetxt(d / "Xt.csv", np.c_[np.ones(len(Xt)), Xt], delimiter=",")
     model = str(d / "feat-krein.skops")
@@ -168,9 +169,17 @@ def test_fit_remedy_on_distances_and_on_features(kernel_files, capsys):
     pred = _predicted(capsys, ["predict", model, str(d / "Xt.csv"), "--label-column", "0"])
     ref = isvm.KreinSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5).fit(X, y)
     assert np.array_equal(pred, ref.predict(Xt))
-    assert main(["fit", str(d / "X.csv"), "--label-column", "0", "--remedy", "clip"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("indefsvm: error:") == 1 and "whole kernel matrix" in err
+    model = str(d / "feat-clip.skops")
+    assert main(["fit", str(d / "X.csv"), "--label-column", "0", "--kernel", "sigmoid",
+                 "--gamma", "0.01", "--coef0", "-0.5", "--remedy", "clip", "--cv", "0",
+                 "-C", "1", "--save", model]) == 0
+    pred = _predicted(capsys, ["predict", model, str(d / "Xt.csv"), "--label-column", "0"])
+    # the reference computes the kernels itself: the fix on K(X, X), its rows k(Xt, X)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    ref = Pipeline([("fix", isvm.remedies.ClipEigenvalues()),
+                    ("svm", isvm.IndefiniteSVC(kernel="precomputed"))]).fit(K, y)
+    assert np.array_equal(pred, ref.predict(
+        isvm.kernel_matrix(Xt, X, kernel="sigmoid", gamma=0.01, coef0=-0.5)))
     assert main(["fit", str(d / "X.csv"), "--label-column", "0", "--nystroem", "10",
                  "--remedy", "square"]) == 2
     assert "krein, flip or clip" in capsys.readouterr().err

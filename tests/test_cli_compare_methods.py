@@ -37,8 +37,10 @@ def test_a_search_that_chooses_k_nn_saves_the_best_savable_method(tmp_path, caps
     assert "--remedy flip" in text  # its own fit line, not k-NN's sentence
     model = sio.load(out, trusted=sio.get_untrusted_types(file=out))
     want = ref.fit_method("flip", K, y)
-    np.testing.assert_array_equal(model.predict(K), want.predict(K))
-    np.testing.assert_allclose(model.decision_function(K), want.decision_function(K),
+    # on features the file predicts from features: their kernel (FeatureKernel) first
+    assert type(model.steps[0][1]).__name__ == "FeatureKernel"
+    np.testing.assert_array_equal(model.predict(X), want.predict(K))
+    np.testing.assert_allclose(model.decision_function(X), want.decision_function(K),
                                rtol=1e-12, atol=1e-12)
 
 

@@ -8,6 +8,7 @@ from sklearn.utils.estimator_checks import estimator_checks_generator
 from indefsvm import (
     ConvexHullClassifier,
     DistanceKernel,
+    FeatureKernel,
     IndefiniteNuSVC,
     IndefiniteNuSVR,
     IndefiniteOneClassSVM,
@@ -52,6 +53,8 @@ ESTIMATORS = [
     PairwiseDistances("euclidean"),
     DistanceKernel(),
     DistanceKernel("polynomial", degree=2),
+    FeatureKernel(),
+    FeatureKernel("sigmoid", gamma=0.01, coef0=-1.0),
     KreinNystroem(n_components=8, random_state=0),
     KreinNystroem("sigmoid", n_components=8, gamma=0.1, coef0=-1.0, random_state=0),
     KreinNystroem("precomputed"),

@@ -156,3 +156,30 @@ def test_scaled_model_file_keeps_its_scaler_and_predicts_the_same():
     np.testing.assert_allclose(model.decision_function(data),
                                FAMILY_EXPECTED["scaled_heart_sigmoid_decision"], rtol=1e-12,
                                atol=1e-12)
+
+
+# -- fit --remedy R on features: FeatureKernel (tests/data/models_features_2026_11) ------------
+
+FEATURES = Path(__file__).parent / "data" / "models_features_2026_11"
+FEATURES_EXPECTED = np.load(FEATURES / "expected.npz")
+
+
+@pytest.mark.parametrize("name, steps, spread", [
+    ("clip_heart_sigmoid", ["FeatureKernel", "ClipEigenvalues", "IndefiniteSVC"], False),
+    ("scaled_flip_heart_rbf", ["MinMaxScaler", "FeatureKernel", "FlipEigenvalues",
+                               "IndefiniteSVC"], True)])
+def test_feature_remedy_model_file_predicts_the_same(name, steps, spread, tmp_path, capsys):
+    from sklearn.datasets import dump_svmlight_file
+
+    model = isvm.load_model(FEATURES / f"{name}.skops")
+    assert [type(step).__name__ for _, step in model.steps] == steps
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    if spread:
+        X = (X + 1.5) * 10.0 ** np.array([-2, 3, 0, 1, -1, 2, 3, 0, -2, 1, 2, -1, 0])
+    np.testing.assert_array_equal(model.predict(X), FEATURES_EXPECTED[f"{name}_predict"])
+    np.testing.assert_allclose(model.decision_function(X),
+                               FEATURES_EXPECTED[f"{name}_decision"], rtol=1e-10, atol=1e-10)
+    dump_svmlight_file(X, y, str(tmp_path / "data.svm"), zero_based=False)
+    assert main(["predict", str(FEATURES / f"{name}.skops"), str(tmp_path / "data.svm")]) == 0
+    printed = np.array([float(v) for v in capsys.readouterr().out.split()])
+    np.testing.assert_array_equal(printed, FEATURES_EXPECTED[f"{name}_predict"])

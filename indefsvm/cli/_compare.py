@@ -93,7 +93,7 @@ def run(args) -> int:
     else:
         from ..kernels import kernel_matrix
 
-        data = scaled(args, data)  # --scale: each feature to [-1, 1] first
+        raw, data = data, scaled(args, data)  # --scale: each feature to [-1, 1] first
         K = kernel_matrix(np.asarray(data.toarray() if hasattr(data, "toarray") else data),
                           kernel=args.kernel, **_kernel_params(args, data))
     if args.knn_distances:
@@ -105,7 +105,8 @@ def run(args) -> int:
             raise DataFileError(args.knn_distances, None, f"is {D.shape}; the kernel is "
                                 f"{K.shape}.")
     if args.search:
-        return _compare_search(args, K, D, y, desc, precomputed)
+        return _compare_search(args, K, D, y, desc, precomputed,
+                               features=None if precomputed or args.distances else raw)
     if args.gamma_grid or args.rule:
         raise CLIError(f"{'--gamma-grid' if args.gamma_grid else '--rule'} belongs to "
                        "--search (RemedySearchCV); add --search.", EXIT_USAGE)
@@ -188,8 +189,9 @@ def _with_reference(methods):
 def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
     """The ``indefsvm fit`` command that trains ``method`` with ``params`` on the data of
     this ``compare`` (or a sentence that says why no command does)."""
-    from ..remedies._methods import INDEF, KNN, KREIN
+    from ..remedies._methods import INDEF, KNN
     from ._args import remedy_option
+    from ._tune import _takes_gamma
 
     if getattr(args, "metric", None) is not None:
         return objects_command(args, method, params)
@@ -197,14 +199,11 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
         return ("(k-NN has no 'indefsvm fit' model: scikit-learn's "
                 "KNeighborsClassifier(n_neighbors=k, metric='precomputed') on the distances "
                 "is that model)")
-    if not precomputed and not args.distances and method not in (INDEF, KREIN):
-        X = ("MinMaxScaler((-1, 1)).fit_transform(X)" if getattr(args, "scale", False)
-             else "X")
-        return (f"(--remedy {remedy_option(method)} fixes a whole kernel matrix: write it "
-                f"first, numpy.save('K.npy', indefsvm.kernel_matrix({X}, kernel="
-                f"'{args.kernel}', ...)), then indefsvm fit K.npy --labels y.txt --remedy "
-                f"{remedy_option(method)} -C {params['C']:g})")
     gamma = params.get("gamma", args.gamma) if args.distances else None
+    if not precomputed and not args.distances and "--gamma" not in getattr(
+            args, "explicit", []) and _takes_gamma(args, False):
+        # the kernel compared was the default rule's; fit would search gamma without it
+        gamma = args.gamma
     line = f"indefsvm fit {data_args(args, gamma=gamma)}"
     if method != INDEF:
         line += f" --remedy {remedy_option(method)}"
@@ -227,9 +226,10 @@ def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -
         print(f"\nHTML page written to {path}")
 
 
-def _compare_search(args, K, D, y, desc, precomputed) -> int:
+def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
     """``compare --search``: RemedySearchCV over the methods, gamma (with --distances) and C;
-    the comparison of each method at its best point, and the choice."""
+    the comparison of each method at its best point, and the choice (on ``features``, the
+    model file predicts from features: the kernel of the options in front of it)."""
     from ..remedies import RemedySearchCV
 
     if args.knn_distances:
@@ -299,6 +299,9 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
                                             or stand_in is not None):
         import skops.io as sio
 
+        if features is not None:
+            model = _of_features(args, model, features)
+
         atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
         saved = args.save
     if args.json:
@@ -331,6 +334,27 @@ def _compare_search(args, K, D, y, desc, precomputed) -> int:
                        "--methods, or use scikit-learn's "
                        "KNeighborsClassifier(metric='precomputed').")
     return 0
+
+
+def _of_features(args, model, X):
+    """``model`` (fitted on the kernel of ``X``) behind the FeatureKernel of the options,
+    fitted on ``X`` (and the scaler, --scale): a pipeline that predicts from features as fit
+    --remedy's does. The kernel it computes is the comparison's, on the same data."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import MinMaxScaler
+
+    from ._models import feature_kernel
+
+    steps = []
+    if getattr(args, "scale", False):
+        scaler = MinMaxScaler(feature_range=(-1, 1)).fit(
+            X.toarray() if hasattr(X, "toarray") else X)
+        steps.append(("minmaxscaler", scaler))
+        X = scaler.transform(X.toarray() if hasattr(X, "toarray") else X)
+    steps.append(("featurekernel", feature_kernel(args).fit(
+        X.toarray() if hasattr(X, "toarray") else X)))
+    rest = model.steps if hasattr(model, "steps") else [(type(model).__name__.lower(), model)]
+    return Pipeline(steps + rest)
 
 
 def _shown(params: dict) -> str:

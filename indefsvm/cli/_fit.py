@@ -139,6 +139,9 @@ def _print_svc(args, X, y, desc, precomputed, model, rows, summary) -> None:
             else [type(model).__name__]
         if args.distances:
             names[0] = f"DistanceKernel({params})"
+        if "FeatureKernel" in names:  # the kernel of the features that the fix fixes
+            names[names.index("FeatureKernel")] = (f"FeatureKernel(kernel={args.kernel}"
+                                                   f"{', ' + params if params else ''})")
         if args.scale:
             names[0] = _SCALER.rstrip(" +")
         print(f"model       {' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
@@ -303,11 +306,11 @@ def add_parser(sub) -> None:
                      help="d2ke: distances to M random objects (a positive-definite kernel) "
                           "instead of Nystroem landmarks")
     fit.add_argument("--remedy", default=None, choices=list(REMEDIES),
-                     help="train on a fixed kernel: on a whole kernel or --distances any of "
-                          "them (advanced-shift: Muench et al. 2020; cne / rne: clip / flip "
-                          "of the centred kernel; krein: the Krein SVM, which also takes "
-                          "features with --kernel); with --nystroem M: krein (default), flip "
-                          "or clip")
+                     help="train on a fixed kernel: a kernel FILE, --distances, or the "
+                          "--kernel of features (the model file keeps the training features "
+                          "and turns new ones into kernel rows); advanced-shift: Muench et "
+                          "al. 2020; cne / rne: clip / flip of the centred kernel; krein: "
+                          "the Krein SVM; with --nystroem M: krein (default), flip or clip")
     _family.add_args(fit)
     _add_device(fit, "a landmark model (--nystroem M, --metric) computes its features "
                      "and trains")

@@ -98,8 +98,9 @@ def _load(args, *, need_labels: bool = True, axioms: bool = True):
     :func:`scaled` where a command computes a kernel of them itself)."""
     data, y, desc, precomputed = _read_data(args, need_labels=need_labels, axioms=axioms)
     if getattr(args, "scale", False) and precomputed:
-        raise CLIError(f"--scale scales features; {desc} is a kernel matrix (given, not "
-                       "computed from features): drop --scale.", EXIT_USAGE)
+        what = "distances" if getattr(args, "distances", False) else "a kernel matrix"
+        raise CLIError(f"--scale scales features; {desc} holds {what} (given, not computed "
+                       "from features): drop --scale.", EXIT_USAGE)
     return data, y, desc, precomputed
 
 
@@ -134,8 +135,8 @@ def scale_advice(X) -> str | None:
     return (f"the features' ranges differ by a factor of {ratio:.3g} (feature {wide + 1}: "
             f"{span[wide]:.4g}, feature {narrow + 1}: {span[narrow]:.4g}); a kernel of them "
             "is dominated by the wide ones. LIBSVM's guide scales each feature to [-1, 1] "
-            "first: add --scale (fit, check, compare and report take it; a saved model keeps "
-            "the scaling).")
+            "first: add --scale (fit, check, compare, report and explore take it; a saved "
+            "model keeps the scaling).")
 
 
 def _read_data(args, *, need_labels: bool, axioms: bool):

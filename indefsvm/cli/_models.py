@@ -29,8 +29,9 @@ def _estimator(args, precomputed: bool):
         from sklearn.preprocessing import MinMaxScaler
 
         # svm-scale's default range; fitted on the training part of every fold and search
-        return Pipeline([("minmaxscaler", MinMaxScaler(feature_range=(-1, 1))),
-                         (type(est).__name__.lower(), est)])
+        # (a remedy's pipeline of features gets it as its first step: one flat pipeline)
+        steps = est.steps if hasattr(est, "steps") else [(type(est).__name__.lower(), est)]
+        return Pipeline([("minmaxscaler", MinMaxScaler(feature_range=(-1, 1)))] + steps)
     return est
 
 
@@ -72,13 +73,12 @@ def _unscaled_estimator(args, precomputed: bool):
 
 
 def _remedy_estimator(args, precomputed: bool):
-    """fit --remedy R on a whole kernel or on distances: the method of the remedy table (the
-    fix, then IndefiniteSVC; or KreinSVC), behind a DistanceKernel with --distances."""
+    """fit --remedy R on a whole kernel, on distances or on features: the method of the
+    remedy table (the fix, then IndefiniteSVC; or KreinSVC), behind a DistanceKernel with
+    --distances, a FeatureKernel on features (the Krein SVM computes its kernel itself)."""
     from sklearn.pipeline import Pipeline
 
     from ..remedies import KreinSVC
-    from ..remedies._methods import svm_estimator
-    from ..svm import IndefiniteSVC
     from ._args import REMEDIES
 
     method = REMEDIES[args.remedy]
@@ -92,34 +92,51 @@ def _remedy_estimator(args, precomputed: bool):
                            f"kernel is trained with the default SMO): drop {option}.",
                            EXIT_USAGE)
     if not precomputed and not distances:
-        if method != "Krein SVM":
-            raise CLIError(
-                f"--remedy {args.remedy} fixes the spectrum of a whole kernel matrix: give the "
-                "kernel (a square .npy or CSV FILE with --labels; numpy.save('K.npy', "
-                f"indefsvm.kernel_matrix(X, kernel='{args.kernel}', ...)) writes one), or "
-                "distances with --distances, or "
-                + ("train on these features with --nystroem M --remedy clip|flip|krein."
-                   if hasattr(args, "nystroem") else "--remedy krein on these features."),
-                EXIT_USAGE)
         if args.kernel == "pseudo_euclidean" and args.pe_p is None:
             raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
                            EXIT_USAGE)
+        if method != "Krein SVM":
+            # the fix of the training kernel, computed from the features by FeatureKernel,
+            # which also turns new features into kernel rows for predict
+            return Pipeline([("featurekernel", feature_kernel(args))]
+                            + _fixed_svm(args, method).steps)
         clf = KreinSVC(kernel=args.kernel, C=args.C, gamma=args.gamma, coef0=args.coef0,
                        degree=args.degree, kernel_params=_extra_params(args), tol=args.tol,
                        max_iter=args.max_iter, cache_size=args.cache_size,
                        class_weight=getattr(args, "class_weight", None))
         _validated(clf)
         return clf
+    est = _fixed_svm(args, method)
+    if not distances:
+        return est if len(est.steps) > 1 else est.steps[0][1]
+    return Pipeline([("distancekernel", _distance_kernel(args))] + est.steps)
+
+
+def feature_kernel(args):
+    """The FeatureKernel of the kernel options (fit --remedy on features; compare --search
+    --save on features puts it in front of the chosen model)."""
+    from .._feature_kernel import FeatureKernel
+
+    return _validated(FeatureKernel(args.kernel, gamma=args.gamma, coef0=args.coef0,
+                                    degree=args.degree,
+                                    kernel_params=_extra_params(args) or None))
+
+
+def _fixed_svm(args, method: str):
+    """The remedy table's estimator of ``method`` on a precomputed kernel (the fix, then
+    the SVM; or KreinSVC), with the SMO's options, as a Pipeline of its steps."""
+    from sklearn.pipeline import Pipeline
+
+    from ..remedies._methods import svm_estimator
+    from ..svm import IndefiniteSVC
+
     est = svm_estimator(method, {"C": args.C}, getattr(args, "class_weight", None))
     svc = est.steps[-1][1] if isinstance(est, Pipeline) else est
     svc.set_params(tol=args.tol, max_iter=args.max_iter, cache_size=args.cache_size)
     if isinstance(svc, IndefiniteSVC):
         svc.set_params(random_state=args.seed, verbose=args.verbose, n_jobs=args.n_jobs)
     _validated(svc)
-    if not distances:
-        return est
-    steps = est.steps if isinstance(est, Pipeline) else [("svm", est)]
-    return Pipeline([("distancekernel", _distance_kernel(args))] + steps)
+    return est if isinstance(est, Pipeline) else Pipeline([("svm", est)])
 
 
 def _validated(est):
@@ -265,7 +282,8 @@ def _svc(model):
 
 
 def _fitted_params(model) -> dict:
-    """Kernel parameters as fitted: the SVM's, or the distance kernel's (gamma resolved)."""
+    """Kernel parameters as fitted: the SVM's, or the distance or feature kernel's (gamma
+    resolved)."""
     from ..distances import DistanceKernel
 
     if hasattr(model, "steps") and isinstance(model[0], DistanceKernel):
@@ -276,6 +294,11 @@ def _fitted_params(model) -> dict:
         if dk.kind == "polynomial":
             out.update(coef0=dk.coef0, degree=dk.degree)
         return out
+    from .._feature_kernel import FeatureKernel
+
+    for _, step in getattr(model, "steps", []):
+        if isinstance(step, FeatureKernel):  # --remedy on features: the fix's kernel
+            return dict(step.kernel_params_)
     return dict(_svc(model).kernel_params_)
 
 

@@ -212,8 +212,7 @@ def add_parser(sub) -> None:
     _family.add_args(report)
     report.add_argument("--remedy", default=None, choices=list(REMEDIES),
                         help="fit on a fixed kernel and report that model (clip, flip, ... "
-                             "as fit --remedy: a whole kernel or --distances; krein also "
-                             "on features)")
+                             "as fit --remedy: a kernel FILE, --distances or features)")
     report.add_argument("--out", default=".", help="folder for the HTML file (default: .), "
                         "or the file itself when it ends in .html")
     report.add_argument("--cv", type=_positive_int, default=None,

@@ -66,11 +66,12 @@ def _gamma0(args, X, precomputed: bool) -> float:
 
 def _param_names(model) -> tuple[str, str]:
     """The names of C and gamma in ``model`` (a pipeline's steps prefix them: C is the
-    SVM's, gamma the distance kernel's in front of it, or the SVM's behind a scaler)."""
+    SVM's; gamma the first step's that has one -- the distance or feature kernel in front
+    of a fix, or the SVM itself behind a scaler)."""
     if hasattr(model, "steps"):
-        first, last = model.steps[0], model.steps[-1]
-        owner = first if "gamma" in first[1].get_params() else last
-        return f"{last[0]}__C", f"{owner[0]}__gamma"
+        owner = next(name for name, step in model.steps
+                     if "gamma" in step.get_params(deep=False))
+        return f"{model.steps[-1][0]}__C", f"{owner}__gamma"
     return "C", "gamma"
 
 
