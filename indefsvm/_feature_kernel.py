@@ -50,6 +50,10 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         The training samples (the columns of every output).
     kernel_params_ : dict
         The kernel's parameters as resolved on them.
+    gamma_ : float or None
+        The gamma used (``None`` for a kernel without one): what
+        :class:`~indefsvm.RemedySearchCV` (``kernel=FeatureKernel(...)``) spans its default
+        grid of gamma around.
     n_train_ : int
         Number of training samples: the width of the output.
     n_features_in_ : int
@@ -86,6 +90,15 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         self.coef0 = coef0
         self.degree = degree
         self.kernel_params = kernel_params
+
+    def _has_gamma(self) -> bool:
+        """Whether the kernel takes the ``gamma`` parameter (a callable takes its own
+        parameters from ``kernel_params`` only)."""
+        if callable(self.kernel):
+            return False
+        from .kernels import KERNELS, canonical_name
+
+        return "gamma" in KERNELS[canonical_name(self.kernel)][1]
 
     def _check_settings(self):
         """The rule the constraints cannot say: gamma's sign by kernel."""
@@ -126,6 +139,8 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         self._check_settings()
         X = validate_data(self, X, dtype=np.float64, reset=True)
         self.kernel_params_ = estimator_kernel_params(self, X)
+        gamma = self.kernel_params_.get("gamma")
+        self.gamma_ = None if gamma is None else float(gamma)
         self.X_fit_ = X
         self.n_train_ = X.shape[0]
         return self

@@ -204,10 +204,14 @@ def test_compare_search_usage_errors(files, capsys, extra, match):
     assert err.startswith("indefsvm: error:") and match in err and "Traceback" not in err
 
 
-def test_compare_search_gamma_grid_needs_distances(files, capsys):
-    path, _, _ = files
-    assert main(["compare", "--dataset", "heart", "--search", "--gamma-grid", "0.1"]) == 2
-    assert "use it with --distances" in capsys.readouterr().err
+def test_compare_search_gamma_grid_needs_a_kernel_with_gamma(files, capsys):
+    # (features of a kernel with a gamma take it: tests/test_feature_kernel.py)
+    assert main(["compare", "--dataset", "heart", "--kernel", "linear", "--search",
+                 "--gamma-grid", "0.1"]) == 2
+    assert "--kernel linear has no gamma: drop --gamma-grid" in capsys.readouterr().err
+    assert main(["compare", "--dataset", "heart", "--search", "--gamma", "0.1",
+                 "--gamma-grid", "0.1"]) == 2
+    assert "give one of them" in capsys.readouterr().err
 
 
 def test_tl1_kernel_on_the_command_line(files, capsys):

@@ -66,6 +66,9 @@ ESTIMATORS = [
     RemedySearchCV(methods=["indefinite SVM", "flip", "k-NN"], param_grid={"C": [1.0, 10.0]},
                    cv=2, random_state=0),
     RemedySearchCV(param_grid={"C": [1.0]}, cv=2, random_state=0),
+    # features, their kernel (and gamma's grid) by FeatureKernel
+    RemedySearchCV(kernel=FeatureKernel(), methods=["indefinite SVM", "flip", "k-NN"],
+                   param_grid={"C": [1.0]}, cv=2, random_state=0),
     # every public estimator with its default parameters (issue 46, item 1)
     ClipEigenvalues(),
     FlipEigenvalues(),
@@ -120,12 +123,22 @@ def _expected_failures(estimator):
                 "check_sample_weight_equivalence_on_sparse_data": why}
     if isinstance(estimator, RemedySearchCV):
         return {
-            # as for KernelLogisticRegression(kernel="precomputed") below
-            "check_decision_proba_consistency": "gives features, not a kernel matrix",
+            # as for KernelLogisticRegression(kernel="precomputed") below; on features
+            # (FeatureKernel) the check runs, and predict_proba, k-NN's, goes with the
+            # choice of an SVM after fit
+            "check_decision_proba_consistency":
+                "predict_proba is k-NN's, gone when an SVM is chosen"
+                if isinstance(estimator.kernel, FeatureKernel)
+                else "gives features, not a kernel matrix",
             # the weights go to every SVM, but the search chooses by cross-validated
             # accuracy, which the check's weights (1000 : 1e-4) do not enter, and k-NN is
             # unweighted: the chosen method need not follow the weights
             "check_class_weight_classifiers": "the choice is by unweighted CV accuracy",
+            # (run on features only, kernel=FeatureKernel(): the check makes features) a
+            # repeated row moves the folds, so the chosen method -- an SVM (no
+            # predict_proba) or k-NN -- need not be the one chosen with weights
+            "check_sample_weight_equivalence_on_dense_data":
+                "repeated rows move the folds and with them the choice",
         }
     if isinstance(estimator, KernelLogisticRegression):
         # alpha'alpha has a coefficient per training sample: a weight of 2 scales one

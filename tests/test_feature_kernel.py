@@ -220,3 +220,91 @@ def test_a_changed_feature_kernel_is_refused(files, tmp_path, capsys):
             continue
         assert code == 1 and said in err and "fit the model again" in err
     assert isinstance(good, Pipeline)
+
+
+# -- RemedySearchCV(kernel=FeatureKernel(...)): the search on features ---------------------
+
+
+def test_the_search_on_features_scores_as_gridsearchcv_on_the_same_folds():
+    """Features, sliced by rows: the indefinite SVM's fold scores (cold-started) equal
+    GridSearchCV's of the public pipeline FeatureKernel + IndefiniteSVC on the same folds,
+    gamma and C -- each fold's kernel is its training part's."""
+    from sklearn.model_selection import GridSearchCV
+
+    fk = isvm.FeatureKernel("sigmoid", coef0=-0.5)
+    g0 = fk.fit(X).gamma_
+    gam, Cs = [g0 / 4, g0, g0 * 4], [0.1, 10.0]
+    search = isvm.RemedySearchCV(methods=["indefinite SVM"], kernel=fk,
+                                 param_grid={"gamma": gam, "C": Cs}, cv=3,
+                                 random_state=0).fit(X, Y)
+    gs = GridSearchCV(Pipeline([("kernel", isvm.FeatureKernel("sigmoid", coef0=-0.5)),
+                                ("svm", isvm.IndefiniteSVC(kernel="precomputed"))]),
+                      {"kernel__gamma": gam, "svm__C": Cs},
+                      cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(X, Y)
+    ours = {(p["gamma"], p["C"]): i for i, p in enumerate(search.cv_results_["params"])}
+    for j, p in enumerate(gs.cv_results_["params"]):
+        i = ours[(p["kernel__gamma"], p["svm__C"])]
+        for f in range(3):
+            assert search.cv_results_[f"split{f}_test_score"][i] == \
+                gs.cv_results_[f"split{f}_test_score"][j]
+
+
+def test_the_search_on_features_refits_a_pipeline_of_features():
+    search = isvm.RemedySearchCV(methods=["clip", "k-NN"],
+                                 kernel=isvm.FeatureKernel("rbf"),
+                                 param_grid={"C": [1.0, 10.0]}, cv=3,
+                                 random_state=0).fit(X[TRAIN], Y[TRAIN])
+    # the default gamma grid spans the rule of the features (scale) x 4^-4 ... 4^2
+    g0 = 1 / (13 * X[TRAIN].var())
+    gammas = sorted({p["gamma"] for p in search.cv_results_["params"] if "gamma" in p})
+    np.testing.assert_allclose(gammas, [g0 * 4.0 ** k for k in range(-4, 3)], rtol=1e-12)
+    assert search.n_features_in_ == 13 and not search.__sklearn_tags__().input_tags.pairwise
+    p = search.best_params_
+    if search.best_method_ == "clip":
+        ref = make_pipeline(isvm.FeatureKernel("rbf", gamma=p["gamma"]), ClipEigenvalues(),
+                            isvm.IndefiniteSVC(kernel="precomputed", C=p["C"]))
+    else:
+        from sklearn.neighbors import KNeighborsClassifier
+
+        ref = KNeighborsClassifier(n_neighbors=p["n_neighbors"])
+    ref.fit(X[TRAIN], Y[TRAIN])
+    np.testing.assert_array_equal(search.predict(X[TEST]), ref.predict(X[TEST]))
+    # k-NN on features is the features' Euclidean k-NN, refitted as such
+    knn = search.fit_method("k-NN", X[TRAIN], Y[TRAIN])
+    assert knn.metric == "minkowski" and knn.n_features_in_ == 13
+    with pytest.raises(ValueError, match="13 features"):
+        search.predict(X[TEST, :5])
+
+
+def test_a_kernel_without_gamma_has_no_gamma_to_search():
+    with pytest.raises(ValueError, match="takes none"):
+        isvm.RemedySearchCV(kernel=isvm.FeatureKernel("linear"),
+                            param_grid={"gamma": [1.0]}, cv=3).fit(X, Y)
+    search = isvm.RemedySearchCV(methods=["flip"], kernel=isvm.FeatureKernel("linear"),
+                                 param_grid={"C": [1.0]}, cv=3).fit(X, Y)
+    assert len(search.cv_results_["params"]) == 1
+
+
+def test_compare_search_on_features_searches_gamma_unless_given(files, tmp_path, capsys):
+    """compare --search on features: gamma searched with C (--gamma-grid, or 7 values
+    around the default rule) by RemedySearchCV(kernel=FeatureKernel(...)); --gamma fixes
+    it. The saved model and the printed fit line carry the chosen gamma."""
+    common = ["compare", str(files / "train.csv"), "--kernel", "rbf", "--search",
+              "--methods", "svm,clip", "--C-grid", "1,10", "--seed", "0", "--json"]
+    saved = str(tmp_path / "s.skops")
+    assert main(common + ["--gamma-grid", "0.01,0.1", "--save", saved]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ref = isvm.RemedySearchCV(methods=["indefinite SVM", "clip"],
+                              kernel=isvm.FeatureKernel("rbf"),
+                              param_grid={"C": [1.0, 10.0], "gamma": [0.01, 0.1]}, cv=5,
+                              random_state=0).fit(X[TRAIN], Y[TRAIN])
+    assert out["best_method"] == ref.best_method_
+    assert out["best_params"]["gamma"] == ref.best_params_["gamma"]
+    assert out["best_score"] == pytest.approx(ref.best_score_)
+    assert f"--gamma {ref.best_params_['gamma']:g}" in out["fit_command"]
+    pred = _predictions(capsys, ["predict", saved, str(files / "test.csv")])
+    np.testing.assert_array_equal(pred, ref.predict(X[TEST]))
+    # --gamma: fixed (the searched rows have no gamma of their own)
+    assert main(common + ["--gamma", "0.05"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "gamma" not in out["best_params"] and "--gamma 0.05" in out["fit_command"]

@@ -200,10 +200,11 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
                 "KNeighborsClassifier(n_neighbors=k, metric='precomputed') on the distances "
                 "is that model)")
     gamma = params.get("gamma", args.gamma) if args.distances else None
-    if not precomputed and not args.distances and "--gamma" not in getattr(
-            args, "explicit", []) and _takes_gamma(args, False):
-        # the kernel compared was the default rule's; fit would search gamma without it
-        gamma = args.gamma
+    if not precomputed and not args.distances and _takes_gamma(args, False) and (
+            "gamma" in params or "--gamma" not in getattr(args, "explicit", [])):
+        # the gamma the search chose; or the kernel compared was the default rule's, which
+        # fit, without --gamma, would search
+        gamma = params.get("gamma", args.gamma)
     line = f"indefsvm fit {data_args(args, gamma=gamma)}"
     if method != INDEF:
         line += f" --remedy {remedy_option(method)}"
@@ -236,26 +237,42 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
         raise CLIError("--knn-distances with --search: the search's k-NN ranks neighbours by "
                        "the kernel's own distance (or reads the distances of --distances); "
                        "drop --knn-distances.", EXIT_USAGE)
-    if args.gamma_grid and not args.distances:
-        raise CLIError("--gamma-grid tunes the gamma of a distance kernel: use it with "
-                       "--distances (a kernel FILE or --kernel is fixed; give its gamma with "
-                       "--gamma).", EXIT_USAGE)
+    from ._tune import _takes_gamma
+
+    # features whose kernel has a gamma: searched with it (the folds compute their kernels,
+    # FeatureKernel), unless --gamma fixes it
+    tuned = features is not None and _takes_gamma(args, False)
+    given = "--gamma" in getattr(args, "explicit", [])
+    if args.gamma_grid and not (args.distances or tuned):
+        raise CLIError("--gamma-grid tunes the gamma of a kernel of features or distances; "
+                       + ("a kernel FILE is fixed" if precomputed else
+                          f"--kernel {args.kernel} has no gamma") + ": drop --gamma-grid.",
+                       EXIT_USAGE)
+    if tuned and given and args.gamma_grid:
+        raise CLIError("--gamma fixes the gamma that --gamma-grid searches: give one of them.",
+                       EXIT_USAGE)
+    tuned = tuned and not given
     grid = {}
     if args.C_grid:
         grid["C"] = args.C_grid
     if args.gamma_grid:
         grid["gamma"] = args.gamma_grid
-    kernel = _distance_kernel(args) if args.distances else None
-    X = D if args.distances else K
+    if tuned:
+        from ._models import feature_kernel
+
+        kernel, X = feature_kernel(args), np.asarray(_dense(scaled(args, features)))
+    else:
+        kernel = _distance_kernel(args) if args.distances else None
+        X = D if args.distances else K
     search = RemedySearchCV(kernel=kernel, param_grid=grid or None, cv=args.cv,
                             methods=args.methods, rule=args.rule or "best",
                             random_state=args.seed,
                             class_weight="balanced" if args.balanced else None,
                             n_jobs=args.n_jobs)
     n_gamma = (len(args.gamma_grid) if args.gamma_grid else
-               7 if args.distances and kernel.kind != "linear" else 1)
+               7 if tuned or (args.distances and kernel.kind != "linear") else 1)
     _say(args, f"{args.cv}-fold search of the remedies on {K.shape[0]} samples"
-               + (f", {n_gamma} gamma" if args.distances else "")
+               + (f", {n_gamma} gamma" if args.distances or tuned else "")
                + f", C from {args.C_grid or 'the default grid'}")
     with _LogBar(args, args.cv * n_gamma, "tasks", "RemedySearchCV: task", "task") as bar:
         search.set_params(verbose=bar.active or args.verbose)
@@ -299,7 +316,16 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
                                             or stand_in is not None):
         import skops.io as sio
 
-        if features is not None:
+        if tuned and getattr(args, "scale", False):
+            # the search's pipeline starts at the kernel of the scaled features
+            from sklearn.pipeline import Pipeline
+            from sklearn.preprocessing import MinMaxScaler
+
+            scaler = MinMaxScaler(feature_range=(-1, 1)).fit(_dense(features))
+            rest = (model.steps if hasattr(model, "steps")
+                    else [(type(model).__name__.lower(), model)])
+            model = Pipeline([("minmaxscaler", scaler)] + rest)
+        elif features is not None and not tuned:
             model = _of_features(args, model, features)
 
         atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
@@ -334,6 +360,10 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
                        "--methods, or use scikit-learn's "
                        "KNeighborsClassifier(metric='precomputed').")
     return 0
+
+
+def _dense(X):
+    return X.toarray() if hasattr(X, "toarray") else X
 
 
 def _of_features(args, model, X):

@@ -186,6 +186,14 @@ def _score(scorer, model, R, y_te, w_te=None):
     return float(scorer(model, R, y_te, sample_weight=w_te)), one
 
 
+def of_features(kernel) -> bool:
+    """Whether the search's ``kernel`` takes features (:class:`~indefsvm.FeatureKernel`):
+    X is then sliced by rows, not on both axes."""
+    from .._feature_kernel import FeatureKernel
+
+    return isinstance(kernel, FeatureKernel)
+
+
 def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_weight,
           sample_weight=None):
     """One fold at one kernel parameter: every candidate of ``plan`` (method -> [(index,
@@ -204,12 +212,15 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
     w = cw[y_idx] if sample_weight is None else cw[y_idx] * sample_weight[train]
     w_te = None if sample_weight is None else sample_weight[test]
     t0 = time.perf_counter()
+    features = of_features(kernel)
     if kernel is not None:
         tf = arrays_out(clone(kernel))
         if gamma is not None:
             tf.set_params(gamma=gamma)
-        Ktr = np.asarray(tf.fit_transform(X[np.ix_(train, train)]), dtype=np.float64)
-        Kte = np.asarray(tf.transform(X[np.ix_(test, train)]), dtype=np.float64)
+        Xtr, Xte = ((X[train], X[test]) if features else
+                    (X[np.ix_(train, train)], X[np.ix_(test, train)]))
+        Ktr = np.asarray(tf.fit_transform(Xtr), dtype=np.float64)
+        Kte = np.asarray(tf.transform(Xte), dtype=np.float64)
     else:
         Ktr, Kte = X[np.ix_(train, train)], X[np.ix_(test, train)]
     t_kernel = time.perf_counter() - t0
@@ -267,7 +278,12 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
                 out.append((index, score, t_fix + t_fit, t_score, n_sv, conv, one))
     for index, k in knn:
         t = time.perf_counter()
-        if kernel is not None:
+        if features:
+            # the k-NN rule of the features themselves (Euclidean), as the model refits it
+            from sklearn.metrics import euclidean_distances
+
+            Dtr, Dte = euclidean_distances(X[train]), euclidean_distances(X[test], X[train])
+        elif kernel is not None:
             Dtr, Dte = X[np.ix_(train, train)], X[np.ix_(test, train)]
         else:
             rank = arrays_out(KernelRanking()).fit(Ktr)

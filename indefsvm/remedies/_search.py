@@ -34,6 +34,7 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
+from sklearn.utils import assert_all_finite
 from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -59,7 +60,7 @@ from ._compare import (
     failed_note,
     ranked_errors,
 )
-from ._folds import KernelRanking, _task
+from ._folds import KernelRanking, _task, of_features
 from ._methods import METHODS, svm_estimator
 
 __all__ = ["METHODS", "RemedySearchCV"]
@@ -115,8 +116,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
     ``fit(X, y)`` takes a precomputed kernel matrix, or -- with ``kernel`` a
     distance-to-kernel transformer such as :class:`~indefsvm.DistanceKernel` -- a distance
-    matrix. Every method (the indefinite SVM, the spectrum fixes, the Krein SVM, k-NN) is
-    scored on the same stratified folds at every point of its grid; the best point of each
+    matrix, or -- with ``kernel=FeatureKernel(...)`` -- features, whose kernel (and its
+    ``gamma``) each fold computes from its training rows. Every method (the indefinite
+    SVM, the spectrum fixes, the Krein SVM, k-NN) is scored on the same stratified folds at
+    every point of its grid; the best point of each
     method gives it its per-fold scores, and the method of best mean score is chosen, exact
     ties to the cheaper and simpler (the order :data:`~indefsvm.remedies._compare.COST_ORDER`)
     -- the rule that did best on every real task the benchmarks hold (``rule`` below).
@@ -142,8 +145,11 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         Turns the matrix ``X`` (and test rows) into kernel values: ``fit(D_train)``,
         ``transform(D_rows)`` with rows of shape ``(n_rows, n_train)``, and a ``gamma``
         parameter to tune (:class:`~indefsvm.DistanceKernel`). ``X`` then holds distances,
-        which k-NN uses as they are. ``None``: ``X`` is the kernel itself (k-NN ranks
-        neighbours by the kernel's distance, :class:`KernelRanking`).
+        which k-NN uses as they are. :class:`~indefsvm.FeatureKernel`: ``X`` holds
+        features (sliced by rows; the default gamma grid spans the kernel's own rule,
+        ``"scale"``, on all of ``X``), and k-NN is the Euclidean k-NN of the features.
+        ``None``: ``X`` is the kernel itself (k-NN ranks neighbours by the kernel's
+        distance, :class:`KernelRanking`).
     cv : int, cross-validation generator or iterable, default=5
         An integer (NumPy's too) gives stratified folds, shuffled with ``random_state``
         when it is given; otherwise scikit-learn's ``check_cv`` conventions.
@@ -201,7 +207,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         score`` for accuracy, otherwise minus the score.
     classes_ : ndarray
     n_features_in_ : int
-        Training samples (``X`` is square).
+        Training samples (``X`` is square); features with ``FeatureKernel``.
     n_splits_ : int
     refit_time_ : float
 
@@ -262,8 +268,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    # X is a kernel or distance matrix: cross-validation slices it on both axes
-    _always_pairwise = True
+    def _pairwise_input(self) -> bool:
+        # X is a kernel or distance matrix, which cross-validation slices on both axes;
+        # features (kernel=FeatureKernel(...)) are sliced by rows
+        return not of_features(self.kernel)
 
     # -- checks -----------------------------------------------------------------------------
 
@@ -286,6 +294,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             return False
         if "gamma" not in self.kernel.get_params():
             return False
+        if hasattr(self.kernel, "_has_gamma"):  # FeatureKernel: the kernel's own
+            return self.kernel._has_gamma()
         kinds = getattr(self.kernel, "kind", None)
         from ..distances._kernel import KINDS
 
@@ -367,8 +377,9 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_samples)
-            The kernel matrix, or the distance matrix when ``kernel`` is given.
+        X : array-like of shape (n_samples, n_samples) or (n_samples, n_features)
+            The kernel matrix, or the distance matrix when ``kernel`` is given (features
+            with ``kernel=FeatureKernel(...)``).
         y : array-like of shape (n_samples,)
             Class labels (two or more classes).
         sample_weight : array-like of shape (n_samples,), optional
@@ -417,13 +428,18 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
     def _fit(self, X, y, sample_weight=None):
         X = validate_data(self, X, dtype=np.float64, reset=True)
-        if X.shape[0] != X.shape[1]:
+        features = of_features(self.kernel)
+        if X.shape[0] != X.shape[1] and not features:
             what = "distances" if self.kernel is not None else "kernel"
             raise ValueError(f"X must be square, the {what} between the training samples; "
                              f"got shape {X.shape}.")
         from ..distances import DistanceKernel
 
         y = column_or_1d(y, warn=True)
+        if y.dtype.kind == "f":
+            # NaN / inf said in scikit-learn's words before the classes are read (their
+            # reading casts them)
+            assert_all_finite(y, input_name="y")
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows.")
         check_classification_targets(y)
@@ -433,7 +449,9 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         methods = self._methods()
         # the labels and the weights first: their errors say more than the matrix's
         sw = self._sample_weights(sample_weight, y, methods)
-        if self.kernel is None:
+        if features:
+            X = np.ascontiguousarray(X)  # (finite: validate_data)
+        elif self.kernel is None:
             X = check_kernel_matrix(X, "X (kernel)")
         elif isinstance(self.kernel, DistanceKernel):
             # checked once here, not in every fold's task
@@ -682,6 +700,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                 k.set_params(gamma=params["gamma"])
             steps.append(("kernel", k))
         if m == "k-NN":
+            if of_features(self.kernel):  # the features' own Euclidean k-NN
+                return KNeighborsClassifier(n_neighbors=params["n_neighbors"])
             knn = KNeighborsClassifier(n_neighbors=params["n_neighbors"], metric="precomputed")
             if self.kernel is not None:
                 return knn
@@ -699,8 +719,9 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         if not self.refit:
             raise AttributeError("RemedySearchCV(refit=False) keeps no fitted model: use "
                                  "best_params_, or refit=True.")
-        X = validate_rows(self, X, "distances" if self.kernel is not None else "kernel rows",
-                          dtype=np.float64)
+        what = (None if of_features(self.kernel) else
+                "distances" if self.kernel is not None else "kernel rows")
+        X = validate_rows(self, X, what, dtype=np.float64)
         return self.best_estimator_, X
 
     def predict(self, X):
@@ -709,7 +730,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_train)
-            Kernel rows (or distances, with ``kernel``) to the training samples.
+            Kernel rows (or distances, with ``kernel``) to the training samples; features
+            with ``kernel=FeatureKernel(...)``.
 
         Returns
         -------
