@@ -281,8 +281,10 @@ def _check_model(model, path: str) -> None:
             bad("holds a kernel fix in front of a Krein SVM")
         if type(dk) is FeatureKernel:
             dk._check_fitted_state()
-            if getattr(svc, "kernel", None) != "precomputed" or \
-                    int(svc.shape_fit_[0]) != dk.n_train_:
+            # the SVM's training size: the family's shape_fit_, the Krein SVM's n_train_
+            n_svm = (svc.shape_fit_[0] if hasattr(svc, "shape_fit_")
+                     else getattr(svc, "n_train_", None))
+            if getattr(svc, "kernel", None) != "precomputed" or n_svm != dk.n_train_:
                 bad(f"holds a feature kernel of {dk.n_train_} samples in front of an SVM that "
                     "was not trained on their kernel")
         elif dk is not None:

@@ -308,3 +308,18 @@ def test_compare_search_on_features_searches_gamma_unless_given(files, tmp_path,
     assert main(common + ["--gamma", "0.05"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert "gamma" not in out["best_params"] and "--gamma 0.05" in out["fit_command"]
+
+
+def test_compare_search_saves_a_krein_svm_of_features(files, tmp_path, capsys):
+    """The Krein SVM chosen on features: FeatureKernel then KreinSVC(kernel="precomputed")
+    in the file, which loads (its training size is the Krein SVM's own n_train_)."""
+    saved = str(tmp_path / "k.skops")
+    assert main(["compare", str(files / "train.csv"), "--kernel", "sigmoid", "--coef0", "-0.5",
+                 "--search", "--methods", "krein", "--C-grid", "1", "--gamma-grid", "0.01",
+                 "--seed", "0", "--save", saved, "--quiet"]) == 0
+    capsys.readouterr()
+    model = isvm.load_model(saved)
+    assert [type(s).__name__ for _, s in model.steps] == ["FeatureKernel", "KreinSVC"]
+    ref = isvm.KreinSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5).fit(X[TRAIN], Y[TRAIN])
+    pred = _predictions(capsys, ["predict", saved, str(files / "test.csv")])
+    np.testing.assert_array_equal(pred, ref.predict(X[TEST]))
