@@ -91,15 +91,6 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         self.degree = degree
         self.kernel_params = kernel_params
 
-    def _has_gamma(self) -> bool:
-        """Whether the kernel takes the ``gamma`` parameter (a callable takes its own
-        parameters from ``kernel_params`` only)."""
-        if callable(self.kernel):
-            return False
-        from .kernels import KERNELS, canonical_name
-
-        return "gamma" in KERNELS[canonical_name(self.kernel)][1]
-
     def _check_settings(self):
         """The rule the constraints cannot say: gamma's sign by kernel."""
         check_gamma_sign(self.kernel, self.gamma)

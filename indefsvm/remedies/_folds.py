@@ -194,6 +194,14 @@ def of_features(kernel) -> bool:
     return isinstance(kernel, FeatureKernel)
 
 
+def features_gamma(kernel) -> bool:
+    """Whether a FeatureKernel's kernel takes its ``gamma`` parameter (a callable takes
+    its parameters from ``kernel_params`` only)."""
+    from ..kernels import KERNELS, canonical_name
+
+    return not callable(kernel.kernel) and "gamma" in KERNELS[canonical_name(kernel.kernel)][1]
+
+
 def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_weight,
           sample_weight=None):
     """One fold at one kernel parameter: every candidate of ``plan`` (method -> [(index,

@@ -60,7 +60,7 @@ from ._compare import (
     failed_note,
     ranked_errors,
 )
-from ._folds import KernelRanking, _task, of_features
+from ._folds import KernelRanking, _task, features_gamma, of_features
 from ._methods import METHODS, svm_estimator
 
 __all__ = ["METHODS", "RemedySearchCV"]
@@ -294,8 +294,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             return False
         if "gamma" not in self.kernel.get_params():
             return False
-        if hasattr(self.kernel, "_has_gamma"):  # FeatureKernel: the kernel's own
-            return self.kernel._has_gamma()
+        if of_features(self.kernel):  # FeatureKernel: whether its kernel has one
+            return features_gamma(self.kernel)
         kinds = getattr(self.kernel, "kind", None)
         from ..distances._kernel import KINDS
 
