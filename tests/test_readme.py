@@ -38,7 +38,7 @@ def test_the_newcomer_path_runs_as_printed(tmp_path, monkeypatch, capsys):
     block = text.split("### From a check to a model", 1)[1].split("```bash\n", 1)[1]
     lines = [ln.split("  #")[0].strip() for ln in block.split("```", 1)[0].splitlines()]
     lines = [ln for ln in lines if ln]
-    assert len(lines) == 9 and all(ln.startswith("indefsvm ") for ln in lines)
+    assert len(lines) == 11 and all(ln.startswith("indefsvm ") for ln in lines)
     X, y = isvm.datasets.load_heart(return_X_y=True)
     tr, te = np.arange(200), np.arange(200, 270)
     K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.5)
@@ -48,6 +48,8 @@ def test_the_newcomer_path_runs_as_printed(tmp_path, monkeypatch, capsys):
     D = isvm.pairwise_distances(X, metric="cityblock")
     np.save(tmp_path / "D.npy", D[np.ix_(tr, tr)])
     np.save(tmp_path / "D_test_rows.npy", D[np.ix_(te, tr)])
+    np.savetxt(tmp_path / "train.csv", np.c_[y[tr], X[tr]], delimiter=",", fmt="%.8g")
+    np.savetxt(tmp_path / "test.csv", np.c_[y[te], X[te]], delimiter=",", fmt="%.8g")
     rng = np.random.default_rng(0)
     Z = rng.normal(size=(12_000, 10))
     yz = np.where(Z[:, 0] + 0.5 * Z[:, 1] ** 2 + 0.3 * rng.normal(size=len(Z)) > 0.5, 1, -1)
@@ -64,10 +66,14 @@ def test_the_newcomer_path_runs_as_printed(tmp_path, monkeypatch, capsys):
         in outputs[0].out
     assert ("'indefsvm compare D.npy --labels y.txt --distances --search --save model.skops'"
             in outputs[3].out)
+    # features: the search's choice saved as a model of features (FeatureKernel first)
+    assert "gamma = " in outputs[6].out and "model saved to feat.skops" in outputs[6].out
+    assert type(isvm.load_model(tmp_path / "feat.skops").steps[0][1]).__name__ == \
+        "FeatureKernel"
     assert re.search(r"'indefsvm fit big\.csv --label-column 0 --kernel sigmoid --gamma 0\.05 "
-                     r"--coef0 -1 --nystroem \d+'", outputs[6].out)
-    assert "NystroemSVC(" in outputs[6].out
-    for i, rows in ((2, 70), (5, 70), (8, 500)):
+                     r"--coef0 -1 --nystroem \d+'", outputs[8].out)
+    assert "NystroemSVC(" in outputs[8].out
+    for i, rows in ((2, 70), (5, 70), (7, 70), (10, 500)):
         assert len(outputs[i].out.split()) == rows  # one prediction per row
 
 
