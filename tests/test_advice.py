@@ -288,9 +288,33 @@ def test_check_kernel_advice_is_a_search_that_runs_as_printed(sigmoid_heart):
     rep = isvm.check_kernel(X=X, y=y, kernel="sigmoid", gamma=0.5, coef0=-1.5)
     rec = rep.notes[-2]
     assert rec.startswith("Recommendation:") and "compare_remedies(K, y)" not in rec
-    ns = _run_printed(rec, r"(search = indefsvm\.RemedySearchCV\(\)\.fit\(.*?\), y\))",
+    # features: the search takes them with a FeatureKernel (gamma searched around the
+    # report's), and the model it refits predicts from features
+    ns = _run_printed(rec, r"(search = indefsvm\.RemedySearchCV\(kernel=indefsvm\."
+                           r"FeatureKernel\('sigmoid', gamma=0\.5, coef0=-1\.5\)\)\.fit\(X, y\))",
                       {"indefsvm": isvm, "X": X, "y": y})
-    assert ns["search"].best_method_ in isvm.remedies.METHODS
+    search = ns["search"]
+    assert search.best_method_ in isvm.remedies.METHODS
+    assert 0.5 in search.cv_results_["param_gamma"]
+    assert search.predict(X[:5]).shape == (5,)
+    # a kernel without gamma: its other parameters go to kernel_params, as printed
+    rec = isvm.check_kernel(X=X, y=y, kernel="pseudo_euclidean", p=5).notes[-2]
+    ns = _run_printed(rec, r"(search = indefsvm\.RemedySearchCV\(kernel=indefsvm\."
+                           r"FeatureKernel\('pseudo_euclidean', kernel_params=\{'p': 5\}\)\)"
+                           r"\.fit\(X, y\))", {"indefsvm": isvm, "X": X, "y": y})
+    assert ns["search"].best_estimator_[0].kernel_params_ == {"p": 5}
+    # a callable by its own name, its parameters in kernel_params; a lambda has no name
+    # code can use, and the search takes the kernel matrix K
+    def my_kernel(A, B, a=1.0):
+        return np.tanh(a * A @ B.T - 1.5)
+    rec = isvm.check_kernel(X=X, y=y, kernel=my_kernel, a=0.5).notes[-2]
+    ns = _run_printed(rec, r"(search = indefsvm\.RemedySearchCV\(kernel=indefsvm\."
+                           r"FeatureKernel\(my_kernel, kernel_params=\{'a': 0\.5\}\)\)"
+                           r"\.fit\(X, y\))",
+                      {"indefsvm": isvm, "X": X, "y": y, "my_kernel": my_kernel})
+    assert ns["search"].predict(X[:5]).shape == (5,)
+    rec = isvm.check_kernel(X=X, y=y, kernel=lambda A, B: my_kernel(A, B, 0.5)).notes[-2]
+    assert "search = indefsvm.RemedySearchCV().fit(K, y)" in rec and "lambda" not in rec
 
 
 def test_check_kernel_advice_at_scale_is_nystroem_with_the_landmarks_it_needs(
@@ -308,6 +332,11 @@ def test_check_kernel_advice_at_scale_is_nystroem_with_the_landmarks_it_needs(
                       {"indefsvm": isvm, "X": X, "y": y})
     assert ns["clf"].n_components >= rep.nystroem_landmarks
     assert f"--nystroem {ns['clf'].n_components}" in rec
+    # a kernel's parameters beyond gamma, coef0 and degree: in kernel_params, as printed
+    rec = isvm.check_kernel(X=X, y=y, kernel="pseudo_euclidean", p=5).notes[-2]
+    ns = _run_printed(rec, r"(clf = indefsvm\.NystroemSVC\(.*?\)\.fit\(X, y\))",
+                      {"indefsvm": isvm, "X": X, "y": y})
+    assert ns["clf"].kernel_params == {"p": 5}
     # a kernel given as a matrix: SMO on it, the search on a subsample, as printed
     K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.5)
     rec = isvm.check_kernel(K, y).notes[-2]

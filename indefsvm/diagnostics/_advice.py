@@ -83,12 +83,47 @@ def _landmarks(r) -> int:
     return int(min(r.n, MAX_LANDMARKS, max(500, -(-need // 100) * 100)))
 
 
-def _kernel_call(kernel: dict, head: str, first: str = "") -> str:
-    """``head(first kernel='sigmoid', gamma=0.01, ...`` (left open): the kernel description
-    as arguments."""
-    args = ", ".join(f"{k}={float(v)!r}" if isinstance(v, float) else f"{k}={v!r}"
-                     for k, v in kernel.items())
-    return f"{head}({first}{args}"
+def _kernel_args(kernel: dict, keyword: bool) -> list[str] | None:
+    """The kernel description of a report as constructor arguments: ``kernel='sigmoid'``
+    (``'sigmoid'`` when not ``keyword``), ``gamma``, ``coef0``, ``degree`` by name and the
+    other parameters in ``kernel_params``; a callable by its own name with all its parameters
+    in ``kernel_params``. ``None`` for a callable without a name that code can use (a
+    lambda)."""
+    from ..kernels import canonical_name
+
+    name = str(kernel.get("kernel"))
+    try:
+        name = repr(canonical_name(name))
+        named = ("gamma", "coef0", "degree")
+    except ValueError:
+        if not name.isidentifier():
+            return None
+        named = ()
+    own = {k: v for k, v in kernel.items() if k in named}
+    rest = {k: v for k, v in kernel.items() if k not in ("kernel", *own)}
+    args = [f"kernel={name}" if keyword else name]
+    args += [f"{k}={float(v)!r}" if k != "degree" else f"{k}={int(v)!r}"
+             for k, v in own.items()]
+    if rest:
+        args.append("kernel_params={" + ", ".join(
+            f"{k!r}: {float(v)!r}" if isinstance(v, float) else f"{k!r}: {v!r}"
+            for k, v in rest.items()) + "}")
+    return args
+
+
+def _kernel_call(kernel: dict, head: str) -> str | None:
+    """``head(kernel='sigmoid', gamma=0.01, ...`` (left open), or ``None`` where the kernel
+    cannot be written as code (see ``_kernel_args``)."""
+    args = _kernel_args(kernel, keyword=True)
+    return None if args is None else f"{head}({', '.join(args)}"
+
+
+def _feature_kernel_call(kernel: dict) -> str | None:
+    """``indefsvm.FeatureKernel('sigmoid', gamma=0.01, coef0=0.5)`` for the report's
+    kernel, ``indefsvm.FeatureKernel(my_kernel, kernel_params=...)`` for a callable by its
+    own name; ``None`` for a lambda."""
+    args = _kernel_args(kernel, keyword=False)
+    return None if args is None else f"indefsvm.FeatureKernel({', '.join(args)})"
 
 
 def _cli_data(r, default: str = "FILE") -> str:
@@ -104,15 +139,25 @@ def next_step(r) -> str:
     n = r.n
     kernel = r.kernel if isinstance(getattr(r, "kernel", None), dict) else None
     if dense_search_fits(n):
-        if kernel is not None:
-            K = _kernel_call(kernel, "indefsvm.kernel_matrix", "X, ") + ")"
-            code = f"search = indefsvm.RemedySearchCV().fit({K}, y)"
+        feature_kernel = _feature_kernel_call(kernel) if kernel is not None else None
+        data = _cli_data(r)
+        cli = f"'indefsvm compare {data} --search --save model.skops'"
+        if feature_kernel is not None:
+            # features: the search computes each fold's kernel from its training rows and
+            # its refitted model predicts from features, not from kernel rows
+            g = kernel.get("gamma") if feature_kernel.startswith("indefsvm.FeatureKernel('") \
+                else None
+            span = (f"gamma ({float(g):.6g} x 4^-4 ... 4^2), " if g is not None else "")
+            code = (f"search = indefsvm.RemedySearchCV(kernel={feature_kernel}).fit(X, y) -- "
+                    f"every remedy, {span}C on the same folds, the choice refitted on X, "
+                    "search.predict(X_new) on new features")
+            if g is not None and "--gamma " in data:
+                cli += ", which keeps your --gamma fixed"
         else:
             code = "search = indefsvm.RemedySearchCV().fit(K, y)"
-        return (f"Search the remedies on your folds, choose and refit: {code} (or "
-                f"'indefsvm compare {_cli_data(r)} --search --save model.skops'); no method "
-                "wins on "
-                "every data set (Chen et al. 2009), search.comparison_ shows the evidence.")
+        return (f"Search the remedies on your folds, choose and refit: {code} (or {cli}); "
+                "no method wins on every data set (Chen et al. 2009), search.comparison_ "
+                "shows the evidence.")
     m = _landmarks(r)
     need = (f" (the negative part needs at least {r.nystroem_landmarks} landmarks, note "
             "above)" if r.nystroem_landmarks and r.nystroem_landmarks <= m else "")
@@ -123,9 +168,9 @@ def next_step(r) -> str:
                 "them to agree")
     why = (f"at n = {n} the whole kernel takes {8.0 * n * n / 2**30:.1f} GiB and each "
            "remedy an eigendecomposition of minutes to hours")
-    if kernel is not None:
-        call = _kernel_call(kernel, "indefsvm.NystroemSVC") + (
-            f", n_components={m}, remedy='krein').fit(X, y)")
+    call = None if kernel is None else _kernel_call(kernel, "indefsvm.NystroemSVC")
+    if call is not None:
+        call += f", n_components={m}, remedy='krein').fit(X, y)"
         return (f"Train on Krein-space Nystroem features, {why}: clf = {call}{need}; compare "
                 "remedy='krein', 'flip' and 'clip' on a held-out part (or 'indefsvm fit "
                 f"{_cli_data(r)} --nystroem {m}').")
