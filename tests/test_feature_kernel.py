@@ -323,3 +323,26 @@ def test_compare_search_saves_a_krein_svm_of_features(files, tmp_path, capsys):
     ref = isvm.KreinSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5).fit(X[TRAIN], Y[TRAIN])
     pred = _predictions(capsys, ["predict", saved, str(files / "test.csv")])
     np.testing.assert_array_equal(pred, ref.predict(X[TEST]))
+
+
+def test_the_search_page_draws_the_kernel_at_the_chosen_gamma(files, tmp_path, capsys,
+                                                             monkeypatch):
+    """compare --search --out: the spectra on the page are the kernel's at the gamma the
+    search chose (the kernel the chosen model trains on), and the page says which gamma."""
+    import indefsvm._pages as pages
+
+    drawn = {}
+    real = pages.write_compare_html
+
+    def spy(path, **kw):
+        drawn.update(kw)
+        return real(path, **kw)
+
+    monkeypatch.setattr(pages, "write_compare_html", spy)
+    assert main(["compare", str(files / "train.csv"), "--kernel", "rbf", "--search",
+                 "--methods", "svm,clip", "--C-grid", "1", "--gamma-grid", "0.001,0.5",
+                 "--seed", "0", "--json", "--out", str(tmp_path / "pages")]) == 0
+    gamma = json.loads(capsys.readouterr().out)["best_params"]["gamma"]
+    np.testing.assert_allclose(drawn["K"], isvm.kernel_matrix(X[TRAIN], kernel="rbf",
+                                                              gamma=gamma))
+    assert f"at the chosen gamma = {gamma:.6g}" in drawn["data_desc"]

@@ -213,8 +213,10 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
     return line + f" -C {_number(params['C'])} --save model.skops"
 
 
-def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -> None:
-    """The HTML page of ``compare`` (and ``compare --search``) in ``--out``."""
+def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str,
+                        gamma=None) -> None:
+    """The HTML page of ``compare`` (and ``compare --search``) in ``--out``; ``gamma``: the
+    search's chosen gamma, at which ``K`` was computed."""
     from .._pages import write_compare_html
 
     kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
@@ -222,7 +224,9 @@ def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str) -
     path = page_path(args.out, f"indefsvm-{stem}-{os.path.basename(desc)}-{kernel}.html")
     atomic_write(path, lambda tmp: write_compare_html(
         tmp, title=f"indefsvm: remedies {verb} on {os.path.basename(desc)}",
-        comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel {kernel}"))
+        comparison=cmp, K=K, data_desc=f"data {desc}: {K.shape[0]} samples, kernel {kernel}"
+        + ("" if gamma is None else f" at the chosen gamma = {gamma:.6g} (the spectra drawn); "
+           "each method's errors at its own best gamma and C")))
     if not args.json:
         print(f"\nHTML page written to {path}")
 
@@ -353,7 +357,15 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
             print(f"model saved to {saved} (refitted on all {K.shape[0]} samples; "
                   f"'indefsvm predict {saved} DATA' applies it)")
     if args.out:
-        _write_compare_page(args, cmp, K, desc, precomputed, "search", "searched")
+        g = search.best_params_.get("gamma")
+        if kernel is not None and g is not None:
+            # the spectra drawn are the kernel's at the chosen gamma, not at the default
+            # rule's: the kernel the chosen model was trained on
+            from sklearn.base import clone
+
+            K = np.asarray(clone(kernel).set_params(gamma=g).fit_transform(X))
+        _write_compare_page(args, cmp, K, desc, precomputed, "search", "searched",
+                            gamma=g if kernel is not None else None)
     if args.save and saved is None:
         raise CLIError(f"the search compared k-NN only, which 'indefsvm predict' cannot "
                        f"apply: no model was saved to {args.save}. Add SVM methods to "
