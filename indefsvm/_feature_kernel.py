@@ -28,6 +28,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
     and an SVM with ``kernel="precomputed"``, the pipeline fits on features and predicts
     on new features, and cross-validation slices the features as usual (each fold's kernel
     is its training part's). ``indefsvm fit --remedy R`` on features builds that pipeline.
+    CSR features (a LIBSVM file read by ``load_svmlight_file``) are kept CSR.
 
     Parameters
     ----------
@@ -91,6 +92,11 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         self.degree = degree
         self.kernel_params = kernel_params
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # CSR features, kept CSR (the kernels take them)
+        return tags
+
     def _check_settings(self):
         """The rule the constraints cannot say: gamma's sign by kernel."""
         check_gamma_sign(self.kernel, self.gamma)
@@ -98,15 +104,21 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
     def _check_fitted_state(self):
         """The fitted state a model file vouches for (``indefsvm._fitted``): a kernel name of
         the library, finite training samples and parameters."""
-        from ._fitted import check_degree, check_kernel_name, require, require_finite
+        from ._fitted import (
+            check_degree,
+            check_kernel_name,
+            require,
+            require_finite,
+            require_finite_rows,
+        )
 
         require(hasattr(self, "X_fit_"), "holds a feature kernel that was never fitted")
         check_kernel_name(self.kernel, precomputed=False)
         check_degree(self.degree)
-        X = np.asarray(self.X_fit_)
-        require(X.ndim == 2 and X.shape == (self.n_train_, self.n_features_in_),
+        shape = require_finite_rows(self.X_fit_, "holds a feature kernel whose training "
+                                    "samples are NaN, infinite or not a matrix")
+        require(shape == (self.n_train_, self.n_features_in_),
                 "holds a feature kernel whose training samples do not match its sizes")
-        require_finite(X, "holds a feature kernel whose training samples are NaN or infinite")
         params = self.kernel_params_
         require(isinstance(params, dict) and all(
             isinstance(v, (int, float, np.integer, np.floating)) for v in params.values()),
@@ -120,7 +132,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_train, n_features)
+        X : {array-like, sparse matrix} of shape (n_train, n_features)
         y : ignored
 
         Returns
@@ -128,7 +140,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         self
         """
         self._check_settings()
-        X = validate_data(self, X, dtype=np.float64, reset=True)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=True)
         self.kernel_params_ = estimator_kernel_params(self, X)
         gamma = self.kernel_params_.get("gamma")
         self.gamma_ = None if gamma is None else float(gamma)
@@ -141,14 +153,14 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_rows, n_features)
+        X : {array-like, sparse matrix} of shape (n_rows, n_features)
 
         Returns
         -------
         ndarray of shape (n_rows, n_train)
         """
         check_is_fitted(self, "X_fit_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return kernel_matrix(X, self.X_fit_, self.kernel, **self.kernel_params_)
 
     def fit_transform(self, X, y=None):
@@ -156,7 +168,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_train, n_features)
+        X : {array-like, sparse matrix} of shape (n_train, n_features)
         y : ignored
 
         Returns

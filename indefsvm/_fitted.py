@@ -34,6 +34,25 @@ def require_finite(values, what: str) -> np.ndarray:
     return arr
 
 
+def require_finite_rows(values, what: str) -> tuple[int, int]:
+    """The shape of ``values``, a 2-D matrix of finite numbers, dense or CSR (a model fitted
+    on sparse features keeps them sparse): for CSR its structure (index ranges, pointers) is
+    checked as well, else :class:`UnsoundState` saying ``what``."""
+    import scipy.sparse as sp
+
+    if sp.issparse(values):
+        require(values.format == "csr" and values.ndim == 2, what)
+        try:
+            values.check_format(full_check=True)
+        except (ValueError, TypeError, AttributeError):
+            raise UnsoundState(what) from None
+        require_finite(values.data, what)
+        return values.shape
+    arr = require_finite(values, what)
+    require(arr.ndim == 2, what)
+    return arr.shape
+
+
 def check_kernel_name(kernel, *, precomputed: bool = True) -> None:
     """A kernel a model file may name: one of the library's (or ``"precomputed"``)."""
     from .kernels import canonical_name

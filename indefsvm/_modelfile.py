@@ -50,6 +50,10 @@ TRUSTED_TYPES = (
     "sklearn.preprocessing._data.MinMaxScaler",
     # fit --remedy R on features: their kernel in front of the fix
     "indefsvm._feature_kernel.FeatureKernel",
+    # a model fitted in Python on sparse features (a LIBSVM file read by scikit-learn's
+    # load_svmlight_file) keeps its support vectors or training samples CSR; skops builds
+    # it from its arrays, running no code
+    "scipy.sparse._csr.csr_matrix",
 )
 
 #: the kernel fixes a model file may hold in front of its SVM
@@ -104,7 +108,8 @@ def load_model(path):
         ``IndefiniteSVC`` or another SVM of LIBSVM's family (``IndefiniteNuSVC``,
         ``IndefiniteSVR``, ``IndefiniteNuSVR``, ``IndefiniteOneClassSVM``: ``fit
         --svm-type``, or saved from Python with ``skops.io.dump``), a ``Pipeline`` ending in
-        one, ``KreinSVC`` or ``NystroemSVC``.
+        one, ``KreinSVC`` or ``NystroemSVC``; support vectors or training samples stay
+        CSR where the model was fitted on CSR features.
 
     Raises
     ------

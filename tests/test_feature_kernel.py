@@ -201,7 +201,8 @@ def test_a_changed_feature_kernel_is_refused(files, tmp_path, capsys):
                  "--remedy", "clip", "-C", "1", "--cv", "0", "--save", str(model)]) == 0
     good = sio.load(model, trusted=sio.get_untrusted_types(file=model))
     for change, said in [
-        (lambda m: m.steps[0][1].X_fit_.__setitem__((0, 0), np.nan), "NaN or infinite"),
+        (lambda m: m.steps[0][1].X_fit_.__setitem__((0, 0), np.nan),
+         "NaN, infinite or not a matrix"),
         (lambda m: setattr(m.steps[0][1], "X_fit_", m.steps[0][1].X_fit_[:150]),
          "do not match its sizes"),
         (lambda m: setattr(m.steps[0][1], "kernel_params_", {"gamma": "x"}), "not numbers"),

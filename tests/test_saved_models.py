@@ -183,3 +183,30 @@ def test_feature_remedy_model_file_predicts_the_same(name, steps, spread, tmp_pa
     assert main(["predict", str(FEATURES / f"{name}.skops"), str(tmp_path / "data.svm")]) == 0
     printed = np.array([float(v) for v in capsys.readouterr().out.split()])
     np.testing.assert_array_equal(printed, FEATURES_EXPECTED[f"{name}_predict"])
+
+
+# -- fitted on CSR features in Python, saved with skops (tests/data/models_sparse_2026_11) --
+
+SPARSE = Path(__file__).parent / "data" / "models_sparse_2026_11"
+SPARSE_EXPECTED = np.load(SPARSE / "expected.npz")
+
+
+@pytest.mark.parametrize("name, sparse_part", [
+    ("svc_sparse_heart_sigmoid", lambda m: m.support_vectors_),
+    ("clip_sparse_heart_sigmoid", lambda m: m[0].X_fit_)])
+def test_a_model_fitted_on_sparse_features_loads_and_predicts_the_same(name, sparse_part,
+                                                                       tmp_path, capsys):
+    import scipy.sparse as sp
+
+    model = isvm.load_model(SPARSE / f"{name}.skops")
+    assert sp.issparse(sparse_part(model))
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    S = sp.csr_matrix(X)
+    np.testing.assert_array_equal(model.predict(S), SPARSE_EXPECTED[f"{name}_predict"])
+    np.testing.assert_allclose(model.decision_function(S),
+                               SPARSE_EXPECTED[f"{name}_decision"], rtol=1e-10, atol=1e-10)
+    np.savetxt(tmp_path / "heart.csv", np.c_[y, X], delimiter=",", comments="",
+               header="label," + ",".join(f"f{i}" for i in range(X.shape[1])))
+    assert main(["predict", str(SPARSE / f"{name}.skops"), str(tmp_path / "heart.csv")]) == 0
+    printed = np.array([float(v) for v in capsys.readouterr().out.split()])
+    np.testing.assert_array_equal(printed, SPARSE_EXPECTED[f"{name}_predict"])

@@ -70,6 +70,9 @@ decision_function_shape, break_ties
     True
     """
 
+    #: features (not a kernel matrix) may be CSR: kept CSR, the kernels take them
+    _sparse_features = True
+
     #: scikit-learn's declaration of the parameters and their ranges, checked by fit
     #: (_fit_context); the kernel's own rule (gamma's sign) by the SVM it trains
     _parameter_constraints: dict = {
@@ -109,7 +112,7 @@ decision_function_shape, break_ties
         """The training kernel of X (checked); ``reset`` fixes the kernel's parameters."""
         if self.kernel == "precomputed":
             return check_kernel_matrix(X, "X (precomputed kernel)", warn_distances=reset)
-        X = validate_data(self, X, dtype=np.float64, reset=reset)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=reset)
         if reset:
             self.X_fit_ = X
             self._name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
@@ -126,7 +129,8 @@ decision_function_shape, break_ties
         Parameters
         ----------
         X : array-like
-            Training data, or the training kernel for ``kernel="precomputed"``.
+            Training data (dense or CSR), or the training kernel for
+            ``kernel="precomputed"``.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
 
@@ -161,7 +165,7 @@ decision_function_shape, break_ties
         check_is_fitted(self)
         if self.kernel == "precomputed":
             return check_kernel_rows(X, self.n_train_, "X")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return kernel_matrix(X, self.X_fit_, kernel=self._name, **self._params)
 
     def _ovo(self, X):
@@ -173,7 +177,8 @@ decision_function_shape, break_ties
         Parameters
         ----------
         X : array-like
-            Data, or kernel rows ``(n_samples, n_train)`` for ``kernel="precomputed"``.
+            Data (dense or CSR), or kernel rows ``(n_samples, n_train)`` for
+            ``kernel="precomputed"``.
 
         Returns
         -------
@@ -203,7 +208,7 @@ decision_function_shape, break_ties
     def _check_fitted_state(self):
         """The fitted state a model file vouches for (``indefsvm._fitted``): fitted, a kernel
         of the library, finite coefficients (and training data) of its size."""
-        from .._fitted import check_kernel_name, require, require_finite
+        from .._fitted import check_kernel_name, require, require_finite, require_finite_rows
 
         require(hasattr(self, "beta_") and isinstance(getattr(self, "n_train_", None), int),
                 "holds a Krein SVM that was never fitted")
@@ -215,8 +220,8 @@ decision_function_shape, break_ties
         require(beta.shape == (n_pairs, self.n_train_) and icpt.shape == (n_pairs,), what)
         if self.kernel != "precomputed":
             what = "has Krein SVM training data that are not finite or not of its size"
-            X = require_finite(getattr(self, "X_fit_", np.nan), what)
-            require(X.ndim == 2 and X.shape[0] == self.n_train_, what)
+            shape = require_finite_rows(getattr(self, "X_fit_", np.nan), what)
+            require(shape[0] == self.n_train_, what)
 
     def _dual_problems(self, X, y, tol):
         """The dual problems of the SVM it trains on the flipped kernel ``|K|`` (then

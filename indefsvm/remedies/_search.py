@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from itertools import product
 
 import numpy as np
+import scipy.sparse as sp
 from joblib import Parallel, delayed, effective_n_jobs
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
@@ -270,8 +271,11 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
     def _pairwise_input(self) -> bool:
         # X is a kernel or distance matrix, which cross-validation slices on both axes;
-        # features (kernel=FeatureKernel(...)) are sliced by rows
+        # features (kernel=FeatureKernel(...)) are sliced by rows, and may be sparse
         return not of_features(self.kernel)
+
+    #: features (kernel=FeatureKernel(...)) may be CSR
+    _sparse_features = True
 
     # -- checks -----------------------------------------------------------------------------
 
@@ -427,8 +431,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         return sw
 
     def _fit(self, X, y, sample_weight=None):
-        X = validate_data(self, X, dtype=np.float64, reset=True)
         features = of_features(self.kernel)
+        # features may be CSR (kept CSR: the folds slice their rows, the kernels take them)
+        X = validate_data(self, X, accept_sparse="csr" if features else False,
+                          dtype=np.float64, reset=True)
         if X.shape[0] != X.shape[1] and not features:
             what = "distances" if self.kernel is not None else "kernel"
             raise ValueError(f"X must be square, the {what} between the training samples; "
@@ -450,7 +456,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         # the labels and the weights first: their errors say more than the matrix's
         sw = self._sample_weights(sample_weight, y, methods)
         if features:
-            X = np.ascontiguousarray(X)  # (finite: validate_data)
+            X = X if sp.issparse(X) else np.ascontiguousarray(X)  # (finite: validate_data)
         elif self.kernel is None:
             X = check_kernel_matrix(X, "X (kernel)")
         elif isinstance(self.kernel, DistanceKernel):
@@ -721,7 +727,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                                  "best_params_, or refit=True.")
         what = (None if of_features(self.kernel) else
                 "distances" if self.kernel is not None else "kernel rows")
-        X = validate_rows(self, X, what, dtype=np.float64)
+        X = validate_rows(self, X, what, dtype=np.float64,
+                          accept_sparse="csr" if what is None else False)
         return self.best_estimator_, X
 
     def predict(self, X):

@@ -113,7 +113,13 @@ class SVMBase(PairwiseInput, BaseEstimator):
         the family has: fitted, a kernel of the library, support indices in range, finite
         coefficients and support vectors (the classifiers add their one-vs-one problems,
         the single duals the shape of their one row of coefficients)."""
-        from .._fitted import check_degree, check_kernel_name, require, require_finite
+        from .._fitted import (
+            check_degree,
+            check_kernel_name,
+            require,
+            require_finite,
+            require_finite_rows,
+        )
 
         require(hasattr(self, "support_"), "holds a model that was never fitted")
         check_kernel_name(self.kernel)
@@ -125,11 +131,16 @@ class SVMBase(PairwiseInput, BaseEstimator):
             f"has support indices outside 0 ... {n_train - 1}")
         for name in ("_dual_coef_", "_intercept_", "dual_coef_", "intercept_"):
             values = getattr(self, name, None)
-            if values is not None:
-                require_finite(values, f"has {name.strip('_')} values that are NaN or infinite")
+            what = f"has {name.strip('_')} values that are NaN or infinite"
+            if sp.issparse(values):  # dual_coef_ of a fit on sparse features, as in SVC
+                require_finite_rows(values, what)
+            elif values is not None:
+                require_finite(values, what)
         sv = getattr(self, "support_vectors_", None)
-        if sv is not None and hasattr(sv, "shape") and not hasattr(sv, "tocsr"):
-            require_finite(sv, "has support vectors that are NaN or infinite")
+        if sv is not None and hasattr(sv, "shape"):
+            # dense, or CSR as a model fitted on sparse features keeps them
+            require_finite_rows(sv, "has support vectors that are NaN, infinite or not a "
+                                "matrix")
 
     # -- inputs -----------------------------------------------------------------------------
 
