@@ -33,6 +33,49 @@ def validate_rows(est, X, what: str | None = "kernel rows", **kwargs):
                          f"{est.n_features_in_}), one column per training sample.") from None
 
 
+#: the largest index a CSR matrix of 32-bit integers holds
+_INT32_MAX = np.iinfo(np.int32).max
+
+
+def csr_int32(X, name: str = "X"):
+    """``X`` itself, or -- a CSR matrix indexed by 64-bit integers, as scikit-learn's
+    ``load_svmlight_file`` and indefsvm's ``load_libsvm`` may return one -- the same matrix
+    indexed by 32-bit ones, which the compiled kernels read (the values are shared, not
+    copied). A matrix past 32-bit indices (2^31 stored values or columns) is refused in one
+    sentence; scikit-learn's ``SVC`` refuses every 64-bit-indexed matrix."""
+    if not sp.issparse(X) or (X.indices.dtype == np.int32 and X.indptr.dtype == np.int32):
+        return X
+    if X.nnz > _INT32_MAX or X.shape[1] > _INT32_MAX:
+        raise ValueError(f"{name} has {X.nnz} stored values in {X.shape[1]} columns: more than "
+                         "32-bit indices hold, which the compiled kernels read. Train on a "
+                         "part of the rows (NystroemSVC's landmarks need only those), or "
+                         "drop empty columns.")
+    out = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                        shape=X.shape)
+    out.has_sorted_indices = X.has_sorted_indices
+    return out
+
+
+def check_finite_csr(X, name: str = "X"):
+    """A sparse input as finite float64 CSR with 32-bit indices (what
+    :func:`check_finite_array` checks of a dense one), for the kernels that read the stored
+    values only."""
+    X = csr_int32(sp.csr_matrix(X, dtype=np.float64), name)
+    if X.ndim != 2 or X.shape[1] == 0:
+        raise ValueError(f"{name} must be 2-D with at least one feature; got shape {X.shape}.")
+    if not np.all(np.isfinite(X.data)):
+        raise ValueError(f"{name} contains NaN or infinity; remove or impute those values.")
+    return X
+
+
+def dense_rows_are_better(X) -> bool:
+    """Whether a CSR matrix is best computed as dense rows: small (the dense copy under
+    8 MB) and not very sparse (a quarter of the entries or more) -- BLAS rows are then as fast
+    as sparse dots, and a fit equals the dense fit exactly (the SVMs' rule)."""
+    n, d = X.shape
+    return 8.0 * n * d <= 8 * 1048576 and X.nnz >= 0.25 * n * d
+
+
 def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
                         n_threads: int = 1, warn_distances: bool = False) -> np.ndarray:
     """Return ``K`` as a C-contiguous float64 square symmetric finite matrix, or raise.

@@ -31,7 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 
-from ._validation import check_finite_array
+from ._validation import check_finite_array, check_finite_csr, dense_rows_are_better
 
 __all__ = [
     "KERNELS",
@@ -47,16 +47,64 @@ __all__ = [
 ]
 
 
-def _prepare(X, Y):
-    X = check_finite_array(X, "X")
+def _prepare(X, Y, *, sparse: bool = False):
+    """X and Y (``None``: X) checked; with ``sparse``, a sparse input stays CSR (the
+    dot-product kernels and rbf read its stored values only, as LIBSVM does) unless it is
+    small and not very sparse (``dense_rows_are_better``: then made dense, and the kernel
+    equals the dense input's to the last bit); without, sparse inputs are made dense."""
+    def checked(A, name):
+        if sparse and sp.issparse(A) and not dense_rows_are_better(A):
+            return check_finite_csr(A, name)
+        return check_finite_array(A, name)
+
+    X = checked(X, "X")
     if Y is None:
         return X, X
-    Y = check_finite_array(Y, "Y")
+    Y = checked(Y, "Y")
     if Y.shape[1] != X.shape[1]:
         raise ValueError(
             f"X has {X.shape[1]} features but Y has {Y.shape[1]}; they must have the same number."
         )
     return X, Y
+
+
+def _dots(X, Y) -> np.ndarray:
+    """X Y' as a dense array (a sparse product when either is CSR; exactly symmetric when
+    Y is X, as the dense product is)."""
+    if sp.issparse(X) and sp.issparse(Y):
+        X, Y = (_used_columns(X, Y),) * 2 if Y is X else (_used_columns(X, Y),
+                                                          _used_columns(Y, Y))
+    if sp.issparse(X) or sp.issparse(Y):
+        D = X @ Y.T
+        D = D.toarray() if sp.issparse(D) else np.asarray(D)
+        if Y is X:
+            D += D.T
+            D *= 0.5
+        return D
+    return X @ Y.T
+
+
+#: the kernels computed from CSR inputs as they are (their stored values only)
+SPARSE_INPUT_KERNELS = ("linear", "polynomial", "rbf", "sigmoid")
+
+
+def _used_columns(X, Y):
+    """CSR X restricted to the columns Y stores, renumbered 0 ... k-1 (X Y' is unchanged):
+    scipy's sparse product converts a transposed factor with one pointer per column, which
+    for a million-word vocabulary would cost more than the product itself."""
+    cols = np.unique(Y.indices)
+    pos = np.minimum(np.searchsorted(cols, X.indices), max(cols.size - 1, 0))
+    keep = cols[pos] == X.indices if cols.size else np.zeros(X.indices.shape, dtype=bool)
+    rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+    indptr = np.zeros(X.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[keep], minlength=X.shape[0]), out=indptr[1:])
+    return sp.csr_matrix((X.data[keep], pos[keep], indptr), shape=(X.shape[0], max(cols.size,
+                                                                                    1)))
+
+
+def _sq_norms(X) -> np.ndarray:
+    return (np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X)
+            else np.einsum("ij,ij->i", X, X))
 
 
 def _gamma(gamma, X) -> float:
@@ -102,9 +150,9 @@ def linear(X, Y=None) -> np.ndarray:
     >>> linear(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]))
     array([[11.]])
     """
-    X, Y = _prepare(X, Y)
+    X, Y = _prepare(X, Y, sparse=True)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _finite(X @ Y.T, "linear", "x'y")
+        return _finite(_dots(X, Y), "linear", "x'y")
 
 
 def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
@@ -131,12 +179,12 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
     >>> polynomial(np.array([[1.0, 1.0]]), degree=2, gamma=1.0, coef0=1.0)
     array([[9.]])
     """
-    X, Y = _prepare(X, Y)
+    X, Y = _prepare(X, Y, sparse=True)
     if isinstance(degree, bool) or not isinstance(degree, (int, float, np.number)) \
             or degree != int(degree) or degree < 0:
         raise ValueError(f"degree must be a whole number >= 0; got {degree!r}.")
     with np.errstate(over="ignore", invalid="ignore"):
-        K = (_gamma(gamma, X) * (X @ Y.T) + coef0) ** int(degree)
+        K = (_gamma(gamma, X) * _dots(X, Y) + coef0) ** int(degree)
     return _finite(K, "polynomial", f"degree={degree}, gamma={gamma}, coef0={coef0}")
 
 
@@ -161,9 +209,18 @@ def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
     >>> float(rbf(np.array([[0.0]]), np.array([[1.0]]), gamma=1.0)[0, 0])  # exp(-1)
     0.36787944117144233
     """
-    X, Y = _prepare(X, Y)
-    d2 = cdist(X, Y, "sqeuclidean")
-    return np.exp(-_scale_gamma(gamma, X, "rbf") * d2)
+    X, Y = _prepare(X, Y, sparse=True)
+    g = _scale_gamma(gamma, X, "rbf")
+    if sp.issparse(X) or sp.issparse(Y):
+        # |x|^2 + |y|^2 - 2 x'y from the stored values (LIBSVM's and the compiled solver's
+        # formula for sparse rows), clipped at 0 against rounding; 0 on the diagonal of K(X)
+        d2 = _sq_norms(X)[:, None] + _sq_norms(Y)[None, :] - 2.0 * _dots(X, Y)
+        np.maximum(d2, 0.0, out=d2)
+        if Y is X:
+            np.fill_diagonal(d2, 0.0)
+    else:
+        d2 = cdist(X, Y, "sqeuclidean")
+    return np.exp(-g * d2)
 
 
 def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.ndarray:
@@ -192,8 +249,8 @@ def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.
     >>> sigmoid(np.array([[1.0]]), gamma=1.0, coef0=-1.0)
     array([[0.]])
     """
-    X, Y = _prepare(X, Y)
-    return np.tanh(_gamma(gamma, X) * (X @ Y.T) + coef0)
+    X, Y = _prepare(X, Y, sparse=True)
+    return np.tanh(_gamma(gamma, X) * _dots(X, Y) + coef0)
 
 
 def l1_gaussian(X, Y=None, *, gamma: float | None = None) -> np.ndarray:

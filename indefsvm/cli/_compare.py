@@ -94,8 +94,8 @@ def run(args) -> int:
         from ..kernels import kernel_matrix
 
         raw, data = data, scaled(args, data)  # --scale: each feature to [-1, 1] first
-        K = kernel_matrix(np.asarray(data.toarray() if hasattr(data, "toarray") else data),
-                          kernel=args.kernel, **_kernel_params(args, data))
+        # CSR features as they are: the kernels read them (the others make them dense)
+        K = kernel_matrix(data, kernel=args.kernel, **_kernel_params(args, data))
     if args.knn_distances:
         if D is not None:
             raise CLIError("--knn-distances with --distances: the k-NN rule already reads the "
@@ -264,7 +264,7 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
     if tuned:
         from ._models import feature_kernel
 
-        kernel, X = feature_kernel(args), np.asarray(_dense(scaled(args, features)))
+        kernel, X = feature_kernel(args), scaled(args, features)  # CSR kept (FeatureKernel)
     else:
         kernel = _distance_kernel(args) if args.distances else None
         X = D if args.distances else K
@@ -389,12 +389,10 @@ def _of_features(args, model, X):
 
     steps = []
     if getattr(args, "scale", False):
-        scaler = MinMaxScaler(feature_range=(-1, 1)).fit(
-            X.toarray() if hasattr(X, "toarray") else X)
+        scaler = MinMaxScaler(feature_range=(-1, 1)).fit(_dense(X))
         steps.append(("minmaxscaler", scaler))
-        X = scaler.transform(X.toarray() if hasattr(X, "toarray") else X)
-    steps.append(("featurekernel", feature_kernel(args).fit(
-        X.toarray() if hasattr(X, "toarray") else X)))
+        X = scaler.transform(_dense(X))
+    steps.append(("featurekernel", feature_kernel(args).fit(X)))  # CSR kept
     rest = model.steps if hasattr(model, "steps") else [(type(model).__name__.lower(), model)]
     return Pipeline(steps + rest)
 

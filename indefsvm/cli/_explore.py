@@ -137,6 +137,15 @@ def run(args) -> int:
             grid[name] = values
     X, y = _two_classes(args, X, y, precomputed)
     X, y = _subsample(args, X, y, precomputed)
+    if hasattr(X, "toarray"):
+        # a sparse LIBSVM file: the page's points (a thousand at most) as dense features,
+        # their size said before the copy
+        from .._validation import check_memory
+
+        check_memory(8.0 * X.shape[0] * X.shape[1], f"explore on {desc} ({X.shape[0]} x "
+                     f"{X.shape[1]} features made dense for the page)",
+                     "Give fewer points (--subsample) or fewer features.")
+        X = X.toarray()
     remedies = [r for r in args.remedies.split(",") if r.strip()]
     try:  # the grid's mistakes are the user's: one line, exit 2, before any work
         checked = check_param_grid(kernel, grid, np.asarray(X, dtype=float))

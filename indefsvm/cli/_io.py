@@ -101,6 +101,22 @@ def _load(args, *, need_labels: bool = True, axioms: bool = True):
         what = "distances" if getattr(args, "distances", False) else "a kernel matrix"
         raise CLIError(f"--scale scales features; {desc} holds {what} (given, not computed "
                        "from features): drop --scale.", EXIT_USAGE)
+    if getattr(args, "scale", False) and hasattr(data, "toarray"):
+        # svm-scale's [-1, 1] maps a feature's zeros to -1 (or another value): a sparse
+        # file's features become dense, said with their size, refused past the memory
+        from .._validation import check_memory
+
+        n, d = data.shape
+        check_memory(2 * 8.0 * n * d, f"--scale on {desc} (its {n} x {d} features made "
+                     "dense: [-1, 1] moves every zero)",
+                     "Drop --scale: the kernels then read the stored values only (tf-idf and "
+                     "other sparse features are usually on one scale already).")
+        from ._progress import _say
+
+        _say(args, f"note: --scale maps each feature to [-1, 1], which moves its zeros: the "
+                   f"{n} x {d} features of {desc} are made dense "
+                   f"({8.0 * n * d / 2**20:.0f} MB; without --scale they stay sparse)")
+        data = data.toarray()
     return data, y, desc, precomputed
 
 
@@ -123,7 +139,11 @@ def scale_advice(X) -> str | None:
     """A sentence when the features' ranges differ by more than SCALE_RATIO: a kernel of
     distances or inner products then weighs the wide features, which LIBSVM's guide (Hsu,
     Chang & Lin) avoids by scaling each to [-1, 1] first; None otherwise."""
-    X = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
+    if hasattr(X, "toarray"):
+        # a file kept sparse (a text collection's words): --scale would make it dense, and
+        # such features are usually on one scale already (tf-idf, counts)
+        return None
+    X = np.asarray(X)
     span = X.max(axis=0) - X.min(axis=0)
     varying = np.flatnonzero(span > 0)
     if varying.size < 2:
@@ -211,7 +231,10 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
             X, y, _ = read_features(path, delimiter, args.label_column,
                                     need_labels=need_labels, note=_say_note)
             return X, y, path, False
-        X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based)
+        # a sparse file (a text collection's words) stays CSR: the kernels read the stored
+        # values only, as LIBSVM does
+        X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based,
+                           dense="auto")
     except UnicodeDecodeError as exc:
         raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}): indefsvm reads "
                             "LIBSVM text, CSV / TSV and .npy / .npz files.") from None

@@ -136,8 +136,17 @@ def read_data_for(args, model, path: str):
             X, y, _ = read_features(path, delimiter, args.label_column, need_labels=False,
                                     note=_say_note)
         else:
+            # sparse files (a text collection's words) stay CSR where the model reads CSR
             X, y = load_libsvm(path, zero_based=args.zero_based,
-                               n_features=getattr(model, "n_features_in_", None))
+                               n_features=getattr(model, "n_features_in_", None),
+                               dense="auto")
+            if hasattr(X, "toarray") and not _reads_csr(model):
+                from .._validation import check_memory
+
+                check_memory(8.0 * X.shape[0] * X.shape[1], f"{path} ({X.shape[0]} x "
+                             f"{X.shape[1]} features made dense: the model was trained on "
+                             "dense ones)", "Predict a part of the rows at a time.")
+                X = X.toarray()
     n_feat = getattr(model, "n_features_in_", None)
     if (getattr(model, "metric", None) is None and not precomputed and n_feat is not None
             and X.shape[1] != n_feat):
@@ -151,6 +160,17 @@ def read_data_for(args, model, path: str):
     if y is not None:
         _warn_unknown_labels(model, y, args.labels or path)
     return X, y
+
+
+def _reads_csr(model) -> bool:
+    """Whether a model predicts from CSR features: not behind --scale's scaler, and an SVM
+    of the family only when it was trained on CSR (its support vectors are CSR then, as
+    scikit-learn's SVC refuses sparse rows for a model of dense ones)."""
+    first = model.steps[0][1] if hasattr(model, "steps") else model
+    if type(first).__name__ == "MinMaxScaler":
+        return False
+    sv = getattr(first, "support_vectors_", None)
+    return sv is None or hasattr(sv, "toarray")
 
 
 def _warn_unknown_labels(model, y, path) -> None:

@@ -22,6 +22,9 @@ from ._table import check_text, number
 
 # a dense copy larger than this is refused with the line of the largest index
 _DENSE_LIMIT_BYTES = 4 * 1024**3
+# dense="auto": a sparse file whose dense copy is past this stays CSR (the SVMs compute a
+# CSR input under this size as dense rows)
+_SMALL_DENSE_BYTES = 8 * 1024**2
 
 
 def _open(path):
@@ -106,12 +109,18 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
     if d == 0:
         raise DataFileError(path, None, "no features on any line: only labels were found.")
     n = len(labels)
+    if dense == "auto":
+        # CSR for a sparse file past the SVMs' small size (see load_libsvm)
+        dense = not (len(indices) < 0.25 * n * d and 8.0 * n * d > _SMALL_DENSE_BYTES)
     if dense and 8.0 * n * d > _DENSE_LIMIT_BYTES:
         raise DataFileError(path, widest_line, f"feature index {widest}: a dense {n} x {d} "
                             f"matrix would need {8.0 * n * d / 1024**3:.1f} GiB; check the "
                             "index, or read the file as sparse.")
+    # 32-bit indices where they hold the file (scipy's own choice, and what the compiled
+    # kernels read), 64-bit past 2^31 values or columns
+    index = np.int32 if max(len(indices), d) <= np.iinfo(np.int32).max else np.int64
     X = sp.csr_matrix((np.asarray(values, dtype=np.float64),
-                       np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)),
+                       np.asarray(indices, dtype=index), np.asarray(indptr, dtype=index)),
                       shape=(n, d))
     y = np.asarray(labels, dtype=np.float64)
     return (X.toarray() if dense else X), y

@@ -32,7 +32,7 @@ _DESCR = {
 }
 
 
-def load_libsvm(path, *, n_features: int | None = None, dense: bool = True,
+def load_libsvm(path, *, n_features: int | None = None, dense: bool | str = True,
                 zero_based: bool = False):
     """Read a LIBSVM / svmlight file, strictly.
 
@@ -46,8 +46,13 @@ def load_libsvm(path, *, n_features: int | None = None, dense: bool = True,
         File name (``.gz`` and ``.bz2`` are decompressed).
     n_features : int, optional
         Number of features when the file does not use the last one.
-    dense : bool, default=True
-        Return a dense array instead of a CSR matrix.
+    dense : bool or "auto", default=True
+        Return a dense array instead of a CSR matrix (indexed by 32-bit integers where they
+        hold it, as the SVMs read it). ``"auto"``: CSR when the file stores under a quarter
+        of the entries and its dense copy would pass 8 MB (a text collection's words, where
+        the kernels then read only the stored values, as LIBSVM does), else dense -- what
+        the command line reads. A dense copy past 4 GiB is refused, naming the line of the
+        largest index.
     zero_based : bool, default=False
         Indices start at 0 (what scikit-learn's ``dump_svmlight_file`` writes by default);
         LIBSVM's own format starts at 1.
@@ -65,6 +70,8 @@ def load_libsvm(path, *, n_features: int | None = None, dense: bool = True,
     >>> X.shape
     (270, 13)
     """
+    if dense not in (True, False, "auto"):
+        raise ValueError(f"dense must be True, False or 'auto'; got {dense!r}.")
     return read_libsvm(path, n_features=n_features, dense=dense, zero_based=zero_based)
 
 

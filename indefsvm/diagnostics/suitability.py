@@ -8,10 +8,17 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import issparse
 
 from .._threads import effective_threads, sized_by
-from .._validation import check_finite_array, check_kernel_matrix, check_memory, plain_label
-from ..kernels import canonical_name, kernel_matrix
+from .._validation import (
+    check_finite_array,
+    check_finite_csr,
+    check_kernel_matrix,
+    check_memory,
+    plain_label,
+)
+from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 from ._advice import build_notes
 from .eta import eta_scan
 from .report import UNSUITABLE, KernelReport, small_c_verdict
@@ -118,9 +125,10 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
     >>> reg.case, reg.lemma2
     (1, True)
     """
-    X = check_finite_array(X, "X")
+    X = check_finite_csr(X) if issparse(X) else check_finite_array(X, "X")
     a, r = float(a), float(r)
-    norms = np.einsum("ij,ij->i", X, X)
+    norms = (np.asarray(X.multiply(X).sum(axis=1)).ravel() if issparse(X)
+             else np.einsum("ij,ij->i", X, X))
     max_arg = float(np.max(a * norms + r))
     if a > 0:
         case = 1 if r < 0 else 2
@@ -136,6 +144,7 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
         thm7 = 0
         for start in range(0, X.shape[0], 1024):  # blocks: no n x n temporary
             G = X[start:start + 1024] @ X.T
+            G = G.toarray() if issparse(G) else G
             lim = np.minimum(norms[start:start + 1024, None], norms[None, :])
             cross = y[start:start + 1024, None] != y[None, :]
             thm7 += int(np.count_nonzero((G <= lim) & cross))
@@ -329,7 +338,9 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
                 wmw_C=None if wmw_C == "auto" else wmw_C, n_jobs=n_jobs,
                 n_probes=n_probes, n_steps=n_steps, random_state=random_state, talk=talk,
                 t0=t0, device=dev)
-        X = check_finite_array(X, "X")
+        # CSR stays CSR for the kernels that read it so (a text collection's words)
+        X = (check_finite_csr(X) if issparse(X) and isinstance(kernel, str)
+             and canonical_name(kernel) in SPARSE_INPUT_KERNELS else check_finite_array(X, "X"))
         n_x = X.shape[0]
         if isinstance(kernel, str):
             # the estimators' defaults and resolver (gamma="scale", coef0=0, degree=3), so

@@ -18,6 +18,11 @@ def rows_per_block(m: int) -> int:
     return max(256, _BLOCK_BYTES // (8 * max(m, 1)))
 
 
+def dense_rows_per_block(d: int) -> int:
+    """Rows of ``d`` features that a block made dense from CSR may hold (near 64 MB)."""
+    return max(1, _BLOCK_BYTES // (8 * max(d, 1)))
+
+
 def fit_memory(n: int, m: int, *, d2ke: bool = False) -> float:
     """Bytes a NystroemSVC fit holds at its peak, said before the work: the ``n x m``
     float32 features; for Nystroem the ``m x m`` landmark distances or kernel ``W``, its

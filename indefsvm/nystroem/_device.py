@@ -70,7 +70,7 @@ def nystroem_blocks(ny, X, device: Device, dtype, columns=None):
     precomputed = ny.kernel == "precomputed"
     if not precomputed:
         check_device_kernel(ny._name)
-        L = xp.asarray(ny.components_)
+        L = xp.asarray(dense_rows(ny.components_))  # CSR landmarks (a CPU fit) made dense
         L_sq = (L * L).sum(axis=1)
     n = X.shape[0]
     step = max(1, min(n, BLOCK_BYTES // (8 * max(m, 1))))

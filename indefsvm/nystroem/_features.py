@@ -15,6 +15,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -26,18 +27,19 @@ from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block, kernel_features
 from .._tags import PairwiseInput, arrays_out
 from .._threads import blas_at_most, effective_threads, single_threaded_blas
-from .._validation import check_kernel_matrix, check_seed
+from .._validation import check_kernel_matrix, check_seed, csr_int32
 from ..distances._collection import Objects, check_metric, kmedoids_pp
 from ..distances._kernel import KINDS as DISTANCE_KINDS
 from ..distances._kernel import DistanceKernel
 from ..kernels import (
     _COMPILED_KIND,
+    SPARSE_INPUT_KERNELS,
     canonical_name,
     check_gamma_sign,
     kernel_matrix,
     resolve_kernel_params,
 )
-from ._blocks import dense_rows, rows_per_block
+from ._blocks import dense_rows, dense_rows_per_block, rows_per_block
 from ._pivoted import pivot_indices, pool_of
 
 __all__ = ["KreinNystroem"]
@@ -343,7 +345,7 @@ default="uniform"
             return np.sort(rng.choice(n, size=m, replace=False))
         if rule == "pivoted":
             pool = pool_of(n, m, rng)
-            P = np.ascontiguousarray(dense_rows(X[pool]))
+            P = self._rows_of(X[pool])
             diag = np.array([self._block(P[i:i + 1], L=P[i:i + 1])[0, 0]
                              for i in range(P.shape[0])])
             piv = pivot_indices(lambda j: self._block(P, L=P[j:j + 1])[:, 0], diag, m, rng)
@@ -420,10 +422,13 @@ default="uniform"
                                                  kernel_params=self.kernel_params)
             n = X.shape[0]
             idx = self._landmark_indices(X, n, int(self.n_components), rng)
-            self.components_ = np.ascontiguousarray(dense_rows(X[idx]))
+            # CSR landmarks stay CSR where the kernel reads them so (a text collection's
+            # million words: dense landmarks would be m x d floats)
+            self.components_ = self._rows_of(X[idx])
             W = self._block(self.components_)
             held = self._heldout(n, idx, rng)
-            C_held = self._block(dense_rows(X[held])) if held.size else np.empty((0, idx.size))
+            C_held = (self._block(self._rows_of(X[held])) if held.size
+                      else np.empty((0, idx.size)))
         self.component_indices_ = idx
         self.distance_kernel_ = None
         self._decompose(W, C_held)
@@ -546,12 +551,38 @@ default="uniform"
 
     # -- transform ------------------------------------------------------------------------
 
+    def _reads_sparse(self) -> bool:
+        """Whether the kernel is computed from CSR rows as they are (the dot-product kernels
+        and rbf: their stored values only, as LIBSVM does)."""
+        return (isinstance(self._name, str) and self._name in SPARSE_INPUT_KERNELS
+                and "sigma" not in self._params)
+
+    def _csr_rows(self, A) -> bool:
+        """Whether CSR rows ``A`` are computed as CSR: a kernel that reads them so, and
+        under a quarter of the entries stored (denser ones are as fast as dense rows, which
+        the compiled tiles take)."""
+        return (sp.issparse(A) and self._reads_sparse()
+                and A.nnz < 0.25 * A.shape[0] * A.shape[1])
+
+    def _rows_of(self, Xb):
+        """Rows as the kernel reads them: CSR kept (32-bit indices, sorted) where it reads
+        CSR (``_csr_rows``), else dense and C-ordered."""
+        if self._csr_rows(Xb):
+            Xb = csr_int32(sp.csr_matrix(Xb, dtype=np.float64))
+            Xb.sort_indices()
+            return Xb
+        return np.ascontiguousarray(dense_rows(Xb))
+
     def _block(self, Xb, threads=None, out=None, L=None):
         """k(Xb, L) for rows Xb (the compiled tiles for the kernels they know, on
         ``threads`` threads, default those of fit; written into ``out`` where they can);
-        ``L`` the landmarks, or other rows (the pivoted rule's columns)."""
+        ``L`` the landmarks, or other rows (the pivoted rule's columns). CSR rows or
+        landmarks: the kernel of the stored values (``_reads_sparse``)."""
         threads = self._threads if threads is None else threads
         L = self.components_ if L is None else L
+        if sp.issparse(Xb) or sp.issparse(L):
+            with blas_at_most(threads):
+                return kernel_matrix(Xb, L, kernel=self._name, **self._params)
         if callable(self._name):
             B = np.asarray(self._name(Xb, L, **self._params), dtype=np.float64)
             if B.shape != (Xb.shape[0], L.shape[0]):
@@ -611,7 +642,11 @@ default="uniform"
             return
         n = X.shape[0]
         step = min(rows_per_block(N.shape[0]), max(n, 1))
-        if self._fused():
+        sparse = self._csr_rows(X) or sp.issparse(self.components_)
+        if sp.issparse(X) and not self._csr_rows(X):
+            # CSR rows made dense a block at a time, each block near 64 MB
+            step = min(step, dense_rows_per_block(X.shape[1]))
+        if self._fused() and not sparse:
             # kernel tile, product and rounding in one pass per tile of 256 rows, on the
             # threads: no n x m kernel block, and no serial float64 -> float32 copy after
             # (at 2e5 x 500 that copy alone took 1.0 s of a 9 s fit on one thread)
@@ -638,7 +673,7 @@ default="uniform"
             hi = min(n, lo + step)
             threads = effective_threads(self.n_jobs)  # the cores idle now, each block
             B = X[lo:hi] if self.kernel == "precomputed" else \
-                self._block(dense_rows(X[lo:hi]), threads, Bbuf[: hi - lo])
+                self._block(self._rows_of(X[lo:hi]), threads, Bbuf[: hi - lo])
             F = Fbuf[: hi - lo]
             # the product on the n_jobs threads the kernel block had (BLAS's own count
             # would make n_jobs=1 use every core, and compete on a busy machine)

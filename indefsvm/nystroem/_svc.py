@@ -586,7 +586,7 @@ default="uniform"
         ny = getattr(self, "nystroem_", None)
         require(type(ny) is KreinNystroem and hasattr(self, "coef_"),
                 "holds a NystroemSVC that was never fitted")
-        from .._fitted import check_degree, check_kernel_name, require_finite
+        from .._fitted import check_degree, check_kernel_name, require_finite, require_finite_rows
         from ..kernels import KERNELS
 
         check_kernel_name(self.kernel, precomputed=False)
@@ -607,12 +607,15 @@ default="uniform"
         arrays = {key: require_finite(getattr(owner, key, np.nan),
                                       f"has {key.strip('_')} values that are NaN or infinite")
                   for owner, keys in ((self, ("coef_", "intercept_", "metric_")),
-                                      (ny, ("components_", "normalization_", "signature_")))
+                                      (ny, ("normalization_", "signature_")))
                   for key in keys}
+        # the landmarks: dense, or CSR as a fit on CSR features keeps them
+        landmarks = require_finite_rows(getattr(ny, "components_", np.nan),
+                                        "has components values that are NaN or infinite")
         N = arrays["normalization_"]
         m, r = N.shape if N.ndim == 2 else (-1, -1)
         n_pairs = len(self.classes_) * (len(self.classes_) - 1) // 2
-        require(arrays["components_"].shape == (m, self.n_features_in_)
+        require(landmarks == (m, self.n_features_in_)
                 and arrays["signature_"].shape == (r,)
                 and arrays["coef_"].shape == (n_pairs, self.n_features_used_)
                 and 0 < self.n_features_used_ <= r

@@ -16,11 +16,12 @@ import scipy.sparse as sp
 
 from .._solvers._kcache import KernelCache, csr_row_sqnorms
 from .._validation import check_finite_array, check_kernel_matrix, check_positive
-from ..kernels import _COMPILED_KIND, KERNELS, canonical_name, kernel_matrix
+from ..kernels import _COMPILED_KIND, KERNELS, SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 
 #: kernels computed from dot products (and rbf from them and the squared norms): these have a
-#: CSR path in the compiled cache; the distance kernels densify sparse inputs
-SPARSE_KERNELS = ("linear", "polynomial", "rbf", "sigmoid")
+#: CSR path in the compiled cache (and in kernel_matrix); the distance kernels densify
+#: sparse inputs
+SPARSE_KERNELS = SPARSE_INPUT_KERNELS
 
 
 def _csr_parts(X):

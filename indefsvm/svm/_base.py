@@ -25,7 +25,13 @@ from .. import _constraints as _c
 from .._solvers._kblocks import decision_values
 from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
-from .._validation import check_kernel_matrix, validate_rows
+from .._validation import (
+    check_kernel_matrix,
+    check_memory,
+    csr_int32,
+    dense_rows_are_better,
+    validate_rows,
+)
 from ..kernels import (
     _COMPILED_KIND,
     KERNELS,
@@ -58,11 +64,9 @@ BASE_CONSTRAINTS: dict[str, list[Any]] = {
 
 
 def _compute_dense(X) -> bool:
-    """Whether a CSR input is computed as dense rows: small (the dense copy under 8 MB) and
-    not very sparse (a quarter of the entries or more) -- BLAS rows are then as fast as
-    sparse dots, and the fit equals the dense fit exactly instead of within tol."""
-    n, d = X.shape
-    return 8.0 * n * d <= 8 * 1048576 and X.nnz >= 0.25 * n * d
+    """Whether a CSR input is computed as dense rows (``dense_rows_are_better``): the fit
+    then equals the dense fit exactly instead of within tol."""
+    return dense_rows_are_better(X)
 
 
 def max_iter_of(max_iter):
@@ -174,7 +178,6 @@ class SVMBase(PairwiseInput, BaseEstimator):
                 raise TypeError("Sparse precomputed kernels are not supported.")
             # a precomputed kernel gets our own one-pass check (finite and symmetric) later
             kw = dict(dtype=np.float64, order="C", accept_sparse="csr",
-                      accept_large_sparse=False,
                       ensure_all_finite=not precomputed)
             try:
                 if y is None:
@@ -191,9 +194,16 @@ class SVMBase(PairwiseInput, BaseEstimator):
                     "strings make a kernel of their distances: make_pipeline("
                     "PairwiseDistances('dtw'), DistanceKernel(), IndefiniteSVC("
                     "kernel='precomputed')) (metric='levenshtein' for strings).") from None
+            data = csr_int32(data)  # 64-bit indices (load_svmlight_file's) to 32-bit
             sparse = sp.issparse(data)
             self._fit_sparse = sparse
             if sparse and not self._sparse_path():
+                # this kernel reads dense rows: the size said before the copy
+                n_rows, d = data.shape
+                check_memory(8.0 * n_rows * d, f"kernel={self.kernel!r} on CSR X ({n_rows} x "
+                             f"{d}, read as dense rows)",
+                             f"The kernels {', '.join(SPARSE_KERNELS)} read CSR rows as they "
+                             "are; or keep fewer features.")
                 data = data.toarray()
                 sparse = False
             self._sv_source = None
@@ -263,8 +273,8 @@ class SVMBase(PairwiseInput, BaseEstimator):
         if callable(self.kernel):
             return X
         X = validate_rows(self, X, "kernel rows" if self.kernel == "precomputed" else None,
-                          accept_sparse="csr", dtype=np.float64, order="C",
-                          accept_large_sparse=False)
+                          accept_sparse="csr", dtype=np.float64, order="C")
+        X = csr_int32(X)
         if sp.issparse(X) and self.kernel == "precomputed":
             raise TypeError("Sparse precomputed kernels are not supported.")
         if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
@@ -298,12 +308,10 @@ class SVMBase(PairwiseInput, BaseEstimator):
             return K
         if self.kernel == "precomputed":
             return np.asarray(Xb[:, self.support_], dtype=np.float64)
-        SV = self.support_vectors_
-        if sp.issparse(SV):
-            SV = SV.toarray()
-        if sp.issparse(Xb):
-            Xb = Xb.toarray()
-        return kernel_matrix(Xb, SV, kernel=self._kernel_name(), **self._kernel_params_fitted)
+        # CSR stays CSR: the dot-product kernels and rbf read the stored values only (the
+        # other kernels make their inputs dense themselves)
+        return kernel_matrix(Xb, self.support_vectors_, kernel=self._kernel_name(),
+                             **self._kernel_params_fitted)
 
     def _compiled_kernel(self):
         """(kind, gamma, coef0, degree) of the fitted kernel when the compiled prediction

@@ -5,10 +5,11 @@ the labels, multipliers, bounds and bias the solver ended with."""
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._dual import DualProblems, check_label_digest, check_training_labels
-from .._validation import check_kernel_matrix, plain_label
-from ..kernels import kernel_matrix
+from .._validation import check_kernel_matrix, csr_int32, plain_label
+from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 
 
 def training_kernel(model, X) -> np.ndarray:
@@ -17,25 +18,41 @@ def training_kernel(model, X) -> np.ndarray:
         return check_kernel_matrix(model._callable_rows(X, X), "kernel(X, X)")
     if model.kernel == "precomputed":
         return check_kernel_matrix(X, "X (precomputed kernel)")
-    Xa = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64)
+    lsvm = getattr(model, "solver", "smo") == "lsvm" and hasattr(model, "_solver_inputs")
+    # CSR stays CSR where the kernel reads it so (a text collection's words)
+    keep = (sp.issparse(X) and not lsvm
+            and canonical_name(model._kernel_name()) in SPARSE_INPUT_KERNELS)
+    Xa = (csr_int32(sp.csr_matrix(X, dtype=np.float64)) if keep else
+          np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64))
     if Xa.ndim != 2 or Xa.shape[1] != model.n_features_in_:
         raise ValueError(
             f"X must be the training data of the model: {model.n_features_in_} features; got "
             f"shape {Xa.shape}.")
     sv = getattr(model, "support_vectors_", None)
-    sv = sv.toarray() if hasattr(sv, "toarray") else sv
-    if (sv is not None and Xa.shape[0] == model.shape_fit_[0] and sv.shape[0]
-            and not np.allclose(Xa[model.support_], sv, rtol=1e-12, atol=0.0)):
+    if sv is not None and Xa.shape[0] == model.shape_fit_[0] and sv.shape[0]:
         # the dual variables are the training samples': on other data of the same size the
         # report would check a problem the solver never saw
-        bad = int(np.flatnonzero(~np.all(np.isclose(Xa[model.support_], sv, rtol=1e-12,
-                                                     atol=0.0), axis=1))[0])
-        raise ValueError(
-            f"X must be the training data of the model: its row {int(model.support_[bad])} "
-            f"differs from the support vector the model holds for that training sample.")
-    if getattr(model, "solver", "smo") == "lsvm" and hasattr(model, "_solver_inputs"):
+        bad = _rows_differing(Xa[model.support_], sv)
+        if bad is not None:
+            raise ValueError(
+                f"X must be the training data of the model: its row "
+                f"{int(model.support_[bad])} differs from the support vector the model holds "
+                "for that training sample.")
+    if lsvm:
         Xa = model._solver_inputs(Xa)
     return kernel_matrix(Xa, kernel=model._kernel_name(), **model._kernel_params_fitted)
+
+
+def _rows_differing(A, B) -> int | None:
+    """The first row where A and B (dense or CSR) differ by more than 1e-12 relative, or
+    None."""
+    if sp.issparse(A) or sp.issparse(B):
+        A, B = sp.csr_matrix(A), sp.csr_matrix(B)
+        excess = (abs(A - B) - 1e-12 * abs(B)).tocoo()
+        rows = excess.row[excess.data > 0]
+        return int(rows.min()) if rows.size else None
+    close = np.isclose(A, B, rtol=1e-12, atol=0.0)
+    return None if close.all() else int(np.flatnonzero(~np.all(close, axis=1))[0])
 
 
 def _fitted_kernel(model, X, tol):
