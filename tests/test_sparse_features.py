@@ -213,3 +213,16 @@ def test_the_command_line_reads_a_sparse_file_as_it_is(tmp_path, capsys):
     capsys.readouterr()
     assert main(["predict", str(tmp_path / "dense.skops"), str(tmp_path / "sparse.svm")]) == 0
     assert "accuracy 100.00 % (300/300)" in capsys.readouterr().err
+
+
+def test_landmarks_kept_csr_save_load_and_are_checked(tmp_path):
+    W, y = _wide()
+    model = isvm.NystroemSVC(kernel="rbf", gamma=0.5, n_components=20, random_state=0).fit(W, y)
+    assert sp.issparse(model.nystroem_.components_)
+    sio.dump(model, tmp_path / "m.skops")
+    np.testing.assert_array_equal(isvm.load_model(tmp_path / "m.skops").decision_function(W),
+                                  model.decision_function(W))
+    model.nystroem_.components_.data[0] = np.inf
+    sio.dump(model, tmp_path / "bad.skops")
+    with pytest.raises(DataFileError, match="components values that are NaN or infinite"):
+        isvm.load_model(tmp_path / "bad.skops")
