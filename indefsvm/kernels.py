@@ -559,8 +559,11 @@ def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", *, device=None,
 
     Parameters
     ----------
-    X : array-like of shape (n_samples_X, n_features)
-    Y : array-like of shape (n_samples_Y, n_features), optional
+    X : {array-like, sparse matrix} of shape (n_samples_X, n_features)
+        Sparse rows are read as they are by the kernels of :data:`SPARSE_INPUT_KERNELS`
+        (their stored values only; rbf as ``|x|^2 + |y|^2 - 2 x'y``, LIBSVM's formula,
+        clipped at 0) unless small and not very sparse; the other kernels make them dense.
+    Y : {array-like, sparse matrix} of shape (n_samples_Y, n_features), optional
         ``None`` means ``X``.
     kernel : str or callable, default="rbf"
         A name from :data:`KERNELS` (aliases ``"poly"``, ``"gaussian"``) or a callable
