@@ -2,7 +2,8 @@
 SVC) on CSR input, in the same process, and the command line on a LIBSVM file.
 
     python benchmarks/bench_sparse.py                 # n = 5 000 and 20 000 documents
-    python benchmarks/bench_sparse.py --quick         # n = 5 000 only
+    python benchmarks/bench_sparse.py --sizes 5000    # (about 4 min on 2 cores)
+    python benchmarks/bench_sparse.py --sizes 20000 --kernels rbf --repeats 1
     python benchmarks/bench_sparse.py --out benchmarks/results/sparse.json
 
 Generated documents (nothing is read from ../shared): a vocabulary of 100 000 words, about
@@ -12,9 +13,9 @@ with 32-bit indices (LIBSVM's wrapper takes nothing else). For each size: the fi
 and of IndefiniteSVC (rbf, gamma = 1, C = 1; sigmoid, gamma = 1, coef0 = -1, C = 1; tol =
 1e-3, cache 200 MB) and ``decision_function`` on 5 000 held-out documents, median of
 ``--repeats``; NystroemSVC(rbf, 500 landmarks) fit and predict; the dual objectives of both
-fits computed alike, and the test accuracies. Last, ``indefsvm fit FILE -C 1 --gamma 1 --cv 0``
-and ``indefsvm predict`` on the same documents written as a LIBSVM file, timed as whole
-processes with their peak memory (``/usr/bin/time``-like, from ``resource``).
+fits computed alike, and the test accuracies. Last, ``indefsvm fit FILE -C 1 --gamma 1
+--cv 0`` and ``indefsvm predict`` on the documents of the largest size written as a LIBSVM
+file, timed as whole processes with their peak memory (from ``resource``).
 """
 
 from __future__ import annotations
@@ -102,19 +103,23 @@ def cli(argv):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--sizes", default="5000,20000",
+                    help="training documents, comma-separated (SVC takes about 10 min at "
+                         "20 000 on one core)")
+    ap.add_argument("--kernels", default="rbf,sigmoid")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
-    sizes = [5000] if args.quick else [5000, 20000]
+    sizes = [int(v) for v in args.sizes.split(",")]
+    kernels = {"rbf": {"gamma": 1.0}, "sigmoid": {"gamma": 1.0, "coef0": -1.0}}
+    kernels = [(k, kernels[k]) for k in args.kernels.split(",")]
     Xte, yte = documents(5000, seed=99)
     rows = []
     for n in sizes:
         X, y = documents(n, seed=n)
         print(f"\n{n} documents, {VOCAB} words, {X.nnz / n:.0f} stored per row "
               f"({100 * X.nnz / (n * VOCAB):.3f} %)", flush=True)
-        for kernel, params in [("rbf", {"gamma": 1.0}), ("sigmoid", {"gamma": 1.0,
-                                                                      "coef0": -1.0})]:
+        for kernel, params in kernels:
             kw = dict(kernel=kernel, C=1.0, tol=1e-3, cache_size=200, **params)
             t_svc, svc = median_time(lambda kw=kw, X=X, y=y: SVC(**kw).fit(X, y), args.repeats)
             t_ours, ours = median_time(lambda kw=kw, X=X, y=y: isvm.IndefiniteSVC(**kw).fit(X, y),
