@@ -72,7 +72,9 @@ def _write(path, text):
 
 @pytest.mark.parametrize("content, argv, match", [
     ("1,0.1,0.2\n2,0.3,x\n", ["--metric", "dtw"], "line 2: value 'x' is not a number"),
-    ("1,0.1,0.2\n2,0.3,nan\n", ["--metric", "dtw"], "line 2: holds NaN or infinity"),
+    ("1,0.1,0.2\n2,0.3,nan,0.1\n", ["--metric", "dtw"], "line 2: holds NaN at point 2"),
+    ("1,0.1,0.2\n2,0.3,inf\n", ["--metric", "dtw"], "line 2: holds an infinity at point 2"),
+    ("1,0.1,0.2\n2,nan,nan\n", ["--metric", "dtw"], "line 2: holds no number besides"),
     ("1,0.1,0.2\n\n2,0.3,0.1\n", ["--metric", "dtw"], "line 2: is empty"),
     ("1\n2,0.1\n", ["--metric", "dtw"], "line 1: holds no value after the label"),
     ("a\tACGT\nb\t\n", ["--metric", "levenshtein"], "line 2: holds an empty string"),
@@ -84,6 +86,46 @@ def test_bad_files_name_the_line(tmp_path, capsys, content, argv, match):
     assert code == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and match in err[0] and path in err[0]
+
+
+@pytest.mark.parametrize("sep, label_last", [("\t", False), (",", True)])
+def test_nan_padded_series_are_read_as_shorter_series(tmp_path, capsys, sep, label_last):
+    # the UCR archive pads shorter series with NaN up to the longest one: the distances of
+    # such a file are those of the series without the padding
+    S, y = isvm.datasets.make_cbf(24, length=(30, 50), random_state=1)
+    width = max(len(s) for s in S)
+    with open(tmp_path / "pad.tsv", "w") as fh:
+        for s, label in zip(S, y, strict=True):
+            values = [f"{v:.6f}" for v in s] + ["NaN"] * (width - len(s))
+            fh.write(sep.join(values + [str(label)] if label_last else [str(label)] + values)
+                     + "\n")
+    argv = ["check", str(tmp_path / "pad.tsv"), "--metric", "dtw", "--json"]
+    assert main(argv + (["--label-column", "last"] if label_last else [])) == 0
+    out = capsys.readouterr()
+    padded = sum(len(s) < width for s in S)
+    assert f"{padded} of the 24 series end in NaN" in out.err
+    from indefsvm.datasets._objects_file import read_objects
+
+    with pytest.warns(UserWarning, match="end in NaN"):
+        X, y_read = read_objects(str(tmp_path / "pad.tsv"), "dtw",
+                                 "last" if label_last else None)
+    assert [len(x) for x in X] == [len(s) for s in S]
+    np.testing.assert_array_equal(y_read, y)
+    np.testing.assert_allclose(isvm.pairwise_distances(X, metric="dtw"),
+                               isvm.pairwise_distances([np.round(s, 6) for s in S],
+                                                       metric="dtw"), atol=1e-9)
+
+
+def test_nan_padded_table_columns_are_read_as_shorter_series(tmp_path):
+    from indefsvm.datasets._objects_file import read_objects
+
+    _write(tmp_path / "t.csv", "label,t0,t1,t2\n1,1,2,NaN\n2,1,2,3\n1,3,NaN,NaN\n")
+    with pytest.warns(UserWarning, match="2 of the 3 series end in NaN"):
+        X, y = read_objects(str(tmp_path / "t.csv"), "dtw", None)
+    assert [list(x) for x in X] == [[1, 2], [1, 2, 3], [3]]
+    _write(tmp_path / "u.csv", "label,t0,t1,t2\n1,1,NaN,2\n")
+    with pytest.raises(isvm.exceptions.DataFileError, match="line 2: holds NaN at point 2"):
+        read_objects(str(tmp_path / "u.csv"), "dtw", None)
 
 
 @pytest.mark.parametrize("argv, match", [

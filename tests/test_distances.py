@@ -208,6 +208,30 @@ def test_bad_inputs_are_named(call, match):
         call()
 
 
+def test_nan_padding_of_an_array_is_named_with_the_list_dtw_reads():
+    # UCR's layout of unequal lengths (NaN after a shorter series' end): the error gives the
+    # list, and the list gives the distances of the shorter series
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 12))
+    X[1, 8:] = np.nan
+    X[4, 10:] = np.nan
+    with pytest.raises(ValueError, match=r"NaN at the end of 2 series.*\[x\[~np.isnan\(x\)\]"):
+        pairwise_distances(X, metric="dtw")
+    D = pairwise_distances([x[~np.isnan(x)] for x in X], metric="dtw")
+    assert D[0, 1] == pairwise_distances([X[0], X[1, :8]], metric="dtw")[0, 1]
+    X3 = rng.normal(size=(3, 2, 9))
+    X3[2, :, 6:] = np.nan
+    with pytest.raises(ValueError, match=r"end of 1 series.*any\(axis=0\)"):
+        pairwise_distances(X3, metric="dtw")
+    # a gap inside a series, or at its start, is no padding: the plain refusal
+    for where in (np.s_[0, 3], np.s_[0, 0]):
+        Y = X.copy()
+        Y[where] = np.nan
+        with pytest.raises(ValueError, match="contains NaN or infinity") as info:
+            pairwise_distances(Y, metric="dtw")
+        assert "padding" not in str(info.value)
+
+
 def test_dtw_keyboard_interrupt_between_rounds_propagates(monkeypatch):
     # the progress callback runs between rounds, where Ctrl-C is checked: a KeyboardInterrupt
     # raised there must end the call (the compiled loop does not swallow it)

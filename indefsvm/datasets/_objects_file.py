@@ -69,7 +69,7 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
             raise DataFileError(path, 1, f"has no header row, so --label-column "
                                 f"{label_column} cannot name a column: give first (the "
                                 "default), last or none.")
-        objects, labels = [], []
+        objects, labels, padded = [], [], 0
         for k, line in enumerate(lines, start=1):
             if not line.strip():
                 raise DataFileError(path, k, "is empty: every line holds one object (and "
@@ -79,8 +79,13 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
                 objects.append(text)
             else:
                 values, label = _split_series(path, k, line, label_column)
+                padded += values.size < _count_points(line, label_column)
                 objects.append(values)
             labels.append(label)
+        if padded:
+            note(f"{padded} of the {len(objects)} series end in NaN: UCR's padding of "
+                 "shorter series (read as series of their own lengths; DTW compares "
+                 "unequal lengths).")
     y = None if label_column == "none" else _labels(labels)
     if y is not None and metric == "dtw" and label_column == "first" and not classes_checked:
         _refuse_continuous_labels(path, y, lines)
@@ -172,7 +177,7 @@ def _read_table(path, lines, metric, label_column, header, delim, *, need_labels
         raise DataFileError(path, 1, f"has {len(keep)} columns besides the label and the "
                             f"index ({', '.join(names[k] for k in keep[:6])}); strings need "
                             "one: keep the text column and the label.")
-    objects, labels = [], []
+    objects, labels, padded = [], [], 0
     for k, row in enumerate(csv.reader(lines[1:], delimiter=delim), start=2):
         if not any(f.strip() for f in row):
             raise DataFileError(path, k, "is empty: every line holds one object (and its "
@@ -202,12 +207,14 @@ def _read_table(path, lines, metric, label_column, header, delim, *, need_labels
             raise DataFileError(path, k, f"{what} is not a number.") from None
         if points.size == 0:
             raise DataFileError(path, k, "holds no value besides the label: an empty series.")
-        if not np.all(np.isfinite(points)):
-            raise DataFileError(path, k, "holds NaN or infinity; DTW has no rule for a missing "
-                                "point: remove or impute it.")
-        objects.append(points)
+        unpadded = _unpadded(path, k, points)
+        padded += unpadded.size < points.size
+        objects.append(unpadded)
     if not objects:
         raise DataFileError(path, None, "has a header row and no data rows.")
+    if padded:
+        note(f"{padded} of the {len(objects)} series end in NaN: the padding of shorter "
+             "series (read as series of their own lengths; DTW compares unequal lengths).")
     return objects, (labels if label is not None else None)
 
 
@@ -250,10 +257,36 @@ def _split_series(path, k, line, label_column):
     except ValueError:
         bad = next(t for t in tokens if not is_number(t))
         raise DataFileError(path, k, f"value {bad!r} is not a number.") from None
-    if not np.all(np.isfinite(values)):
-        raise DataFileError(path, k, "holds NaN or infinity; DTW has no rule for a missing "
-                            "point: remove or impute it.")
-    return values, label
+    return _unpadded(path, k, values), label
+
+
+def _unpadded(path, k, values: np.ndarray) -> np.ndarray:
+    """The series without the NaN at its end: the UCR archive (Dau et al. 2019) pads shorter
+    series of a data set with NaN to the longest one's length. A NaN inside a series, or an
+    infinity anywhere, is a missing or broken point, and refused with its position."""
+    finite = np.isfinite(values)
+    if finite.all():
+        return values
+    last = int(np.flatnonzero(finite)[-1]) + 1 if finite.any() else 0
+    tail = values[last:]
+    if last and np.isnan(tail).all():
+        values = values[:last]
+        finite = finite[:last]
+        if finite.all():
+            return values
+    if last == 0:
+        raise DataFileError(path, k, "holds no number besides the label, only NaN or "
+                            "infinity: an empty series.")
+    j = int(np.flatnonzero(~finite)[0])
+    what = "NaN" if np.isnan(values[j]) else "an infinity"
+    raise DataFileError(path, k, f"holds {what} at point {j + 1} of the series; DTW has no "
+                        "rule for a missing or infinite point (NaN only at the end is read "
+                        "as the padding of a shorter series): remove or impute it.")
+
+
+def _count_points(line: str, label_column: str) -> int:
+    """How many values of a series line are points (with the NaN of the padding)."""
+    return len([t for t in _SPLIT.split(line.strip()) if t]) - (label_column != "none")
 
 
 def read_ts(path):

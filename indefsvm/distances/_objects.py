@@ -56,8 +56,23 @@ class Series:
         return np.diff(self.offsets)
 
 
-def _finite(values: np.ndarray, name: str) -> None:
+def _finite(values: np.ndarray, name: str, rows: int = 0) -> None:
+    """Refuse NaN and infinity; ``rows``: ``values`` is an array of series (3-D, time last)
+    given as a 2-D (``rows`` 2) or 3-D (3) array, whose NaN may be the padding of shorter
+    series (the UCR archive's layout), said with the list that DTW reads instead."""
     if not np.all(np.isfinite(values)):
+        if rows and not np.isinf(values).any():
+            gap = np.isnan(values).any(axis=1)  # (n, L): a missing point in any channel
+            # padding: from a series' first missing point on, every point is missing
+            tail = np.flip(np.cumsum(np.flip(~gap, axis=1), axis=1), axis=1) == 0
+            if np.array_equal(gap, tail) and not gap[:, 0].any():
+                fix = ("[x[~np.isnan(x)] for x in X]" if rows == 2 else
+                       "[x[:, ~np.isnan(x).any(axis=0)] for x in X]")
+                raise ValueError(
+                    f"{name} has NaN at the end of {int(gap[:, -1].sum())} series: the "
+                    "padding of shorter series (the UCR archive's layout)? An array holds "
+                    "series of one length; DTW compares unequal lengths given as a list: "
+                    f"{fix}.")
         raise ValueError(f"{name} contains NaN or infinity; remove or impute those values "
                          "(DTW has no rule for a missing point).")
     top = float(np.max(np.abs(values))) if values.size else 0.0
@@ -97,6 +112,7 @@ def as_series(X, name: str = "X") -> Series:
                          "strings use metric='levenshtein'.")
     if isinstance(X, np.ndarray) and X.dtype != object:
         A = _numeric(X, name)
+        rows = A.ndim
         if A.ndim == 2:
             A = A[:, None, :]
         if A.ndim != 3:
@@ -117,7 +133,7 @@ def as_series(X, name: str = "X") -> Series:
                 f"points each (aeon's layout: n_series, n_channels, n_timepoints). If these "
                 f"are {d} points of {L} channels, give {name}.transpose(0, 2, 1).",
                 UserWarning, stacklevel=3)
-        _finite(A, name)
+        _finite(A, name, rows)
         points = np.ascontiguousarray(A.transpose(0, 2, 1).reshape(n * L, d))
         return Series(points, np.arange(n + 1, dtype=np.intp) * L, d)
     if not isinstance(X, (list, tuple, np.ndarray)):
