@@ -301,3 +301,34 @@ def test_a_method_that_predicts_one_class_is_failed_not_ranked():
     # every method failed: no recommendation is made up
     everyone = isvm.compare_remedies(np.eye(60), y, cv=3, random_state=0, methods=["clip"])
     assert everyone.recommendation.startswith("No recommendation")
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_search_and_a_comparison_say_their_degenerate_fixes_once(n_jobs):
+    # iris on a sigmoid kernel: at gamma 1 the fixed kernels of clip, flip, ... are zero or
+    # constant in every fold. One warning names them (with the gammas of a search), in place
+    # of one per fit -- 30 before, and none from process workers
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        isvm.RemedySearchCV(kernel=isvm.FeatureKernel(kernel="sigmoid"),
+                            methods=["clip", "flip", "advanced shift"],
+                            param_grid={"C": [1.0]}, n_jobs=n_jobs).fit(X, y)
+    said = [w for w in caught if issubclass(w.category, isvm.DegenerateKernelWarning)]
+    assert len(said) == 1
+    text = str(said[0].message)
+    assert text.startswith("RemedySearchCV: the fixed kernel was zero or constant")
+    assert "clip at gamma 1.03" in text and "flip at gamma 1.03" in text
+    assert "advanced shift (rank auto) at gamma 0.257, 1.03" in text
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=1.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cmp = isvm.compare_remedies(K, y, cv=3, n_jobs=n_jobs)
+    said = [w for w in caught if issubclass(w.category, isvm.DegenerateKernelWarning)]
+    assert len(said) == 1
+    assert str(said[0].message).startswith("compare_remedies: the fixed kernel was zero or "
+                                           "constant -- an SVM on it predicts one class -- "
+                                           "for clip; flip;")
+    assert "clip" in cmp.one_class

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import numbers
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,8 +16,9 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
 from .._threads import sized_by
-from .._validation import check_distance_matrix, check_kernel_matrix
+from .._validation import check_distance_matrix, check_kernel_matrix, user_stacklevel
 from ..diagnostics._render import render_html, render_text
+from ..exceptions import DegenerateKernelWarning
 from ._krein import KreinSVC
 from ._methods import COST_ORDER, SVM_METHODS, svm_estimator
 from ._methods import INDEF as _INDEF
@@ -106,45 +108,73 @@ def _weighted_C(est, Ktr, ytr, wtr, Cs, inner_cv, seed):
     return _fit_weighted(clone(est).set_params(**{name: C}), Ktr, ytr, wtr), C
 
 
+def degenerate_warning(who: str, where: list) -> None:
+    """One DegenerateKernelWarning for a search or comparison whose fixed kernels were zero
+    or constant (``where``: the fixes, with their gammas or folds), in place of one per fit:
+    the fits catch theirs (process workers would print them where nobody reads)."""
+    warnings.warn(f"{who}: the fixed kernel was zero or constant -- an SVM on it predicts "
+                  f"one class -- for {'; '.join(where)}. Their scores are those of a one-class "
+                  "rule; a kernel of another gamma (or, for the advanced shift, a larger "
+                  "rank) avoids them.", DegenerateKernelWarning,
+                  stacklevel=user_stacklevel())
+
+
 def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed, sw=None):
     out = {}
+    for name, est in methods.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DegenerateKernelWarning)
+            out[name] = _fold_method(K, D, y, train, test, name, est, param_grid, inner_cv,
+                                     seed, sw)
+        flat = False
+        for said in caught:
+            if issubclass(said.category, DegenerateKernelWarning):
+                flat = True
+            else:
+                warnings.warn_explicit(said.message, said.category, said.filename,
+                                       said.lineno)
+        out[name] += (flat,)
+    return out
+
+
+def _fold_method(K, D, y, train, test, name, est, param_grid, inner_cv, seed, sw):
+    """(error, seconds, n_sv, chosen C or k, one class predicted) of one method on one
+    fold."""
     Ktr, Kte = K[np.ix_(train, train)], K[np.ix_(test, train)]
     wte = None if sw is None else sw[test]
-    for name, est in methods.items():
-        t0 = time.perf_counter()
-        if name == "k-NN":
-            # unweighted neighbours (scikit-learn's k-NN takes no weights), weighted errors
-            model = GridSearchCV(est, {"n_neighbors": [1, 3, 5, 7, 9]},
-                                 cv=StratifiedKFold(inner_cv, shuffle=seed is not None,
-                                                    random_state=seed))
-            model.fit(D[np.ix_(train, train)], y[train])
-            pred = model.predict(D[np.ix_(test, train)])
-            err = _error(pred, y[test], wte)
-            chosen = model.best_params_["n_neighbors"]
-        elif sw is not None:
-            if param_grid:
-                model, chosen = _weighted_C(est, Ktr, y[train], sw[train],
-                                            list(param_grid.get("C", [1.0])), inner_cv, seed)
-            else:
-                model = _fit_weighted(clone(est), Ktr, y[train], sw[train])
-                chosen = est.get_params().get(_c_param(est))
-            pred = model.predict(Kte)
-            err = _error(pred, y[test], wte)
+    t0 = time.perf_counter()
+    if name == "k-NN":
+        # unweighted neighbours (scikit-learn's k-NN takes no weights), weighted errors
+        model = GridSearchCV(est, {"n_neighbors": [1, 3, 5, 7, 9]},
+                             cv=StratifiedKFold(inner_cv, shuffle=seed is not None,
+                                                random_state=seed))
+        model.fit(D[np.ix_(train, train)], y[train])
+        pred = model.predict(D[np.ix_(test, train)])
+        err = _error(pred, y[test], wte)
+        chosen = model.best_params_["n_neighbors"]
+    elif sw is not None:
+        if param_grid:
+            model, chosen = _weighted_C(est, Ktr, y[train], sw[train],
+                                        list(param_grid.get("C", [1.0])), inner_cv, seed)
         else:
-            if param_grid:
-                grid = {_c_param(est): list(param_grid.get("C", [1.0]))}
-                model = GridSearchCV(clone(est), grid, cv=StratifiedKFold(
-                    inner_cv, shuffle=seed is not None, random_state=seed))
-            else:
-                model = clone(est)
-            model.fit(Ktr, y[train])
-            pred = model.predict(Kte)
-            err = float(np.mean(pred != y[test]))
-            chosen = (model.best_params_[_c_param(est)] if param_grid
-                      else est.get_params().get(_c_param(est)))
-        out[name] = (err, time.perf_counter() - t0, _n_sv(model), chosen,
-                     np.unique(pred).shape[0] == 1)
-    return out
+            model = _fit_weighted(clone(est), Ktr, y[train], sw[train])
+            chosen = est.get_params().get(_c_param(est))
+        pred = model.predict(Kte)
+        err = _error(pred, y[test], wte)
+    else:
+        if param_grid:
+            grid = {_c_param(est): list(param_grid.get("C", [1.0]))}
+            model = GridSearchCV(clone(est), grid, cv=StratifiedKFold(
+                inner_cv, shuffle=seed is not None, random_state=seed))
+        else:
+            model = clone(est)
+        model.fit(Ktr, y[train])
+        pred = model.predict(Kte)
+        err = float(np.mean(pred != y[test]))
+        chosen = (model.best_params_[_c_param(est)] if param_grid
+                  else est.get_params().get(_c_param(est)))
+    return (err, time.perf_counter() - t0, _n_sv(model), chosen,
+            np.unique(pred).shape[0] == 1)
 
 
 @dataclass
@@ -517,6 +547,10 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         fit_seconds={m: float(np.mean([f[m][1] for f in per_fold])) for m in names},
         n_sv={m: float(np.mean([f[m][2] for f in per_fold])) for m in names},
         chosen={m: [f[m][3] for f in per_fold] for m in names}, kernel=kernel, cv=cv, n=n)
+    flat = {m: sum(f[m][5] for f in per_fold) for m in names}
+    if any(flat.values()):
+        degenerate_warning("compare_remedies", [
+            m + ("" if k == cv else f" (in {k} of {cv} folds)") for m, k in flat.items() if k])
     out.one_class = [m for m in names if all(f[m][4] for f in per_fold)]
     out.recommendation = _recommend(errors, failed=out.one_class)
     out.recommended = recommended(errors, DEFAULT_RULE, out.one_class)

@@ -10,6 +10,7 @@ distances the k-NN rule needs.
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_context, clone
@@ -19,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._interrupt import interruptible
 from .._tags import PairwiseInput, TrainingColumns, arrays_out
 from .._validation import kernel_fit_input, kernel_rows_input
+from ..exceptions import DegenerateKernelWarning
 from ..solvers._smo import csvc_problem, solve_duals
 from ..svm._ovo import OvOVotes, ovo_problems
 from ..svm._weights import class_weight_vector
@@ -206,7 +208,9 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
           sample_weight=None):
     """One fold at one kernel parameter: every candidate of ``plan`` (method -> [(index,
     params)]); k-NN (``knn``: [(index, k)]) when asked. Returns [(index, score, fit s,
-    score s, n_sv, converged, one class predicted)]."""
+    score s, n_sv, converged, one class predicted)], and the fixes whose kernel was zero or
+    constant, [(method, rank)] (their DegenerateKernelWarning, caught here: the search says
+    them once, and process workers would print them where nobody reads)."""
     y_tr, y_te = y[train], y[test]
     # the classes of this training fold (a small class may miss a fold, as in GridSearchCV:
     # the fold's model then knows the others only)
@@ -214,7 +218,8 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
     if classes.shape[0] < 2:
         nan = float("nan")
         return ([(i, nan, 0.0, 0.0, 0, True, False) for cands in plan.values()
-                 for i, _ in cands] + [(i, nan, 0.0, 0.0, 0, True, False) for i, _ in knn])
+                 for i, _ in cands] + [(i, nan, 0.0, 0.0, 0, True, False) for i, _ in knn],
+                [])
     y_idx = np.searchsorted(classes, y_tr)
     cw = class_weight_vector(class_weight, classes, y_tr)
     w = cw[y_idx] if sample_weight is None else cw[y_idx] * sample_weight[train]
@@ -244,7 +249,7 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
             spectra[centered] = (lam, U, time.perf_counter() - t)
         return spectra[centered]
 
-    out = []
+    out, degenerate = [], []
     done = {}
     if np.unique(y_idx[w > 0]).shape[0] < classes.shape[0]:
         # the weights leave a class of this fold without a weighted sample: its SVMs cannot
@@ -269,11 +274,19 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
                 else:
                     fix = arrays_out(BY_NAME[method].fix(group[0][1]))
                     K = fix._prepare(Ktr, copy=False)
-                    if fix._spectrum is None:
-                        fix._finish(K, None, None)
-                    else:
-                        lam, U, extra = spectrum(fix.centered)
-                        fix._finish(K, lam, U if fix._spectrum == "vectors" else None)
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always", DegenerateKernelWarning)
+                        if fix._spectrum is None:
+                            fix._finish(K, None, None)
+                        else:
+                            lam, U, extra = spectrum(fix.centered)
+                            fix._finish(K, lam, U if fix._spectrum == "vectors" else None)
+                    for said in caught:  # (w holds the weights)
+                        if issubclass(said.category, DegenerateKernelWarning):
+                            degenerate.append(key)
+                        else:
+                            warnings.warn_explicit(said.message, said.category,
+                                                   said.filename, said.lineno)
                     Kf, Rf = fix._fixed_kernel(), fix.transform(Kte)
                 t_fix = t_kernel + extra + time.perf_counter() - t
                 done[key] = (t_fix, _svm_path(Kf, Rf, y_idx, classes, w, Cs,
@@ -300,4 +313,4 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
         t1 = time.perf_counter()
         score, one = _score(scorer, model, Dte, y_te, w_te)
         out.append((index, score, t1 - t, time.perf_counter() - t1, train.shape[0], True, one))
-    return out
+    return out, degenerate

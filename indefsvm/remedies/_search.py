@@ -58,6 +58,7 @@ from ._compare import (
     _fit_weighted,
     _recommend,
     choose_method,
+    degenerate_warning,
     failed_note,
     ranked_errors,
 )
@@ -517,6 +518,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         n_sv = np.zeros_like(scores)
         one_class = np.zeros(scores.shape, dtype=bool)
         stopped = 0
+        degenerate = {}  # (method, rank) -> {gamma: folds}: fixed kernels zero or constant
         # one BLAS / OpenMP thread while the tasks run, when several workers run them or the
         # folds are small (a threaded eigh of a few hundred rows gains nothing, and on a busy
         # machine its spinning threads made the search 7-15x a plain grid search). The limit
@@ -526,11 +528,15 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         limit = (single_threaded() if effective_n_jobs(self.n_jobs) > 1
                  or min_train < SMALL_FOLD else contextlib.nullcontext())
         with limit:
-            for done, ((f, _, _, _), rows) in enumerate(zip(jobs, Parallel(
+            for done, ((f, g, _, _), rows) in enumerate(zip(jobs, Parallel(
                     n_jobs=self.n_jobs, return_as="generator")(
                     delayed(_task)(X, y, self.classes_, folds[f][0], folds[f][1],
                                    self.kernel, g, plan, kn, scorer, self.class_weight, sw)
                     for f, g, plan, kn in jobs), strict=True), 1):
+                rows, flat = rows
+                for key in flat:
+                    at = degenerate.setdefault(key, {})
+                    at[g] = at.get(g, 0) + 1
                 for index, s, tf, ts, nsv, conv, one in rows:
                     scores[index, f], fit_t[index, f], score_t[index, f] = s, tf, ts
                     n_sv[index, f], one_class[index, f] = nsv, one
@@ -549,6 +555,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                           "their scores are NaN and the choice reads the other folds (give "
                           "fewer folds).", UserWarning, stacklevel=user_stacklevel())
         self._valid_folds = ~bad
+        if degenerate:
+            degenerate_warning("RemedySearchCV", _degenerate_fixes(degenerate, n_folds))
         if stopped:
             warnings.warn(f"{stopped} of the search's SVM fits stopped at max_iter before "
                           "the stopping rule held; their scores are those of the point "
@@ -802,6 +810,20 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
 #: folds with fewer training samples than this are searched with BLAS on one thread
 SMALL_FOLD = 1000
+
+
+def _degenerate_fixes(degenerate: dict, n_folds: int) -> list:
+    """Where a search's fixed kernels were zero or constant: each fix, at which gammas, in
+    how many folds."""
+    parts = []
+    for (method, rank), at in degenerate.items():
+        name = f"{method} (rank {rank})" if rank is not None else method
+        gammas = sorted(g for g in at if g is not None)
+        where = "" if not gammas else (" at gamma " + ", ".join(f"{g:.3g}" for g in gammas))
+        folds = max(at.values())
+        parts.append(f"{name}{where}" + ("" if folds == n_folds
+                                          else f" (in {folds} of {n_folds} folds)"))
+    return parts
 
 
 def _check_rank(r):
