@@ -95,6 +95,46 @@ def test_sigmoid_region_with_a_zero_slope_is_case_0():
     assert sigmoid_region(X, a=0.0, r=1.0).case == 0
 
 
+def test_sigmoid_saturation_counts_the_pairs_past_three_and_says_what_the_kernel_is():
+    # iris at scikit-learn's gamma="scale", r = 0: tanh saturated at +1 on most pairs (LIBSVM
+    # and IndefiniteSVC train a 7 % accurate model there); r = -5: near -1, where Lin & Lin's
+    # (13) and (15) ask for a C of order 1 / (1 + tanh r)
+    from scipy.sparse import csr_matrix
+    from sklearn.datasets import load_iris
+
+    X, _ = load_iris(return_X_y=True)
+    a = 1.0 / (X.shape[1] * X.var())
+    t = a * (X @ X.T)
+    off = ~np.eye(len(X), dtype=bool)
+    reg = sigmoid_region(X, a=a, r=0.0)
+    assert reg.saturated_high == np.mean(t[off] >= 3.0) and 0.5 < reg.saturated_high < 1
+    assert reg.saturated_low == 0.0 and reg.saturation_rows == 0
+    assert f"saturated at +1 on {100 * reg.saturated_high:.1f} % of the pairs" in str(reg)
+    assert reg.to_dict()["saturated_high"] == reg.saturated_high
+    assert sigmoid_region(csr_matrix(X), a=a, r=0.0).saturated_high == reg.saturated_high
+    low = sigmoid_region(X, a=0.01, r=-5.0)
+    assert low.saturated_low == np.mean(0.01 * (X @ X.T)[off] - 5.0 <= -3.0) == 1.0
+    assert f"1 / (1 + tanh(r)) = {1 / (1 + np.tanh(-5.0)):.3g}" in str(low)
+    assert "saturated" not in str(sigmoid_region(X, a=0.01, r=0.0))
+    rep = isvm.check_kernel(X=X, kernel="sigmoid")
+    assert ("tanh saturated at +1 / -1",
+            f"{100 * reg.saturated_high:.3g} % / 0 % of the pairs") in rep._rows()
+    assert any("saturated at +1" in note for note in rep.notes)
+
+
+def test_sigmoid_saturation_of_many_rows_counts_a_sample_and_says_so(monkeypatch):
+    import indefsvm.diagnostics.suitability as suit
+
+    monkeypatch.setattr(suit, "SATURATION_ROWS", 50)
+    X = np.random.default_rng(0).standard_normal((120, 3)) + 2.0
+    reg = sigmoid_region(X, a=1.0, r=0.0)
+    assert reg.saturation_rows == 50
+    keep = np.sort(np.random.default_rng(0).choice(120, 50, replace=False))
+    t = X[keep] @ X[keep].T
+    assert reg.saturated_high == np.mean(t[~np.eye(50, dtype=bool)] >= 3.0)
+    assert "a random sample of 50 rows" in str(reg)
+
+
 def test_sigmoid_region_case_4_refuses_labels_of_the_wrong_shape():
     X = np.random.default_rng(0).standard_normal((10, 2))
     with pytest.raises(ValueError, match=r"y must have shape \(10,\)"):

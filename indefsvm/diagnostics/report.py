@@ -163,6 +163,10 @@ class KernelReport:
                          + f">= {self.nystroem_landmarks}"))
         if self.sigmoid is not None:
             rows.append(("sigmoid case (Lin & Lin)", str(self.sigmoid.case)))
+            if self.sigmoid.saturated_high is not None:
+                rows.append(("tanh saturated at +1 / -1", f"{pct(self.sigmoid.saturated_high)}"
+                             f" / {pct(self.sigmoid.saturated_low)} of the pairs"
+                             + (" (sampled)" if self.sigmoid.saturation_rows else "")))
         rows.append(("method", self.spectrum.method + (
             " (figures with ~ are estimates, [interval])" if iv else "")))
         return rows

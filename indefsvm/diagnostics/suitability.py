@@ -66,6 +66,14 @@ class SigmoidRegion:
         any one makes problem (6) unbounded (Thm 7). ``None`` otherwise.
     verdict : str
         The table's advice in words.
+    saturated_high, saturated_low : float or None
+        Shares of the pairs ``i != j`` where tanh is saturated: ``a x_i'x_j + r >= 3`` (the
+        kernel within 0.5 % of 1: nearly constant there) and ``<= -3`` (within 0.5 % of -1:
+        there ``1 + K ~ 2 exp(2(a x'x' + r))``, an exponential kernel scaled by
+        ``1 + tanh(r)``, Lin & Lin 2003, (13)). ``None`` for fewer than two samples.
+    saturation_rows : int
+        The rows whose pairs were counted: all of them up to :data:`SATURATION_ROWS`, else
+        a random sample of that many (seed 0).
 
     Examples
     --------
@@ -83,6 +91,9 @@ class SigmoidRegion:
     lemma2: bool
     thm7_pairs: int | None
     verdict: str
+    saturated_high: float | None = None
+    saturated_low: float | None = None
+    saturation_rows: int = 0
 
     def __str__(self) -> str:
         s = f"sigmoid (a={self.a:g}, r={self.r:g}), case {self.case}: {self.verdict}"
@@ -90,11 +101,67 @@ class SigmoidRegion:
               + (" <= 0: every SMO sub-problem is convex (Lemma 2)." if self.lemma2 else "."))
         if self.thm7_pairs is not None:
             s += f" Thm 7 pairs: {self.thm7_pairs}."
-        return s
+        return s + self._saturation_text()
+
+    def _saturation_text(self) -> str:
+        """A sentence when tanh is saturated on most pairs: what the kernel is there."""
+        if self.saturated_high is None:
+            return ""
+        of = ("" if self.saturation_rows == 0 else
+              f" (of the pairs of a random sample of {self.saturation_rows} rows)")
+        if self.saturated_high >= SATURATED:
+            return (f" tanh is saturated at +1 on {100 * self.saturated_high:.1f} % of the "
+                    f"pairs{of}: a x_i'x_j + r >= 3, the kernel within 0.5 % of 1 there, "
+                    "nearly constant: what the SVM can read of those pairs is a variation "
+                    "of 1 - tanh(t) ~ 2 exp(-2t) and below. A smaller a (gamma), r < 0 "
+                    "(case 1) or centred features bring tanh into its range.")
+        if self.saturated_low >= SATURATED:
+            scale = 1.0 + float(np.tanh(self.r))
+            c = (f": the SVM then needs a C of order 1 / (1 + tanh(r)) = {1 / scale:.3g} "
+                 "(their (15))" if self.r < 0 and scale > 0 else "")
+            return (f" tanh is near -1 on {100 * self.saturated_low:.1f} % of the pairs{of}: "
+                    "a x_i'x_j + r <= -3, where 1 + K ~ 2 exp(2(a x_i'x_j + r)), an "
+                    "exponential kernel scaled by 1 + tanh(r) (Lin & Lin 2003, (13))" + c
+                    + ".")
+        return ""
 
     def to_dict(self) -> dict:
         return {"a": self.a, "r": self.r, "case": self.case, "max_arg": self.max_arg,
-                "lemma2": self.lemma2, "thm7_pairs": self.thm7_pairs, "verdict": self.verdict}
+                "lemma2": self.lemma2, "thm7_pairs": self.thm7_pairs, "verdict": self.verdict,
+                "saturated_high": self.saturated_high, "saturated_low": self.saturated_low,
+                "saturation_rows": self.saturation_rows}
+
+
+#: the share of pairs saturated at which the region says so
+SATURATED = 0.5
+#: the most rows whose pairs the saturation counts; above, a random sample of this many
+SATURATION_ROWS = 3000
+
+
+def _saturation(X, a: float, r: float):
+    """(share of pairs i != j with a x_i'x_j + r >= 3, share <= -3, sampled rows or 0)."""
+    n = X.shape[0]
+    if n < 2:
+        return None, None, 0
+    rows = 0
+    if n > SATURATION_ROWS:
+        rows = SATURATION_ROWS
+        X = X[np.sort(np.random.default_rng(0).choice(n, rows, replace=False))]
+        n = rows
+    high = low = 0
+    for start in range(0, n, 1024):  # blocks: no n x n temporary
+        G = X[start:start + 1024] @ X.T
+        t = a * (G.toarray() if issparse(G) else np.asarray(G)) + r
+        high += int(np.count_nonzero(t >= 3.0))
+        low += int(np.count_nonzero(t <= -3.0))
+        # the diagonal (i = j) is no pair
+        d = a * np.asarray(X[start:start + 1024].multiply(X[start:start + 1024]).sum(axis=1)
+                           ).ravel() + r if issparse(X) else a * np.einsum(
+            "ij,ij->i", X[start:start + 1024], X[start:start + 1024]) + r
+        high -= int(np.count_nonzero(d >= 3.0))
+        low -= int(np.count_nonzero(d <= -3.0))
+    pairs = n * (n - 1)
+    return high / pairs, low / pairs, rows
 
 
 def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
@@ -149,9 +216,11 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
             cross = y[start:start + 1024, None] != y[None, :]
             thm7 += int(np.count_nonzero((G <= lim) & cross))
         thm7 //= 2
+    high, low, rows = _saturation(X, a, r)
     return SigmoidRegion(a=a, r=r, case=case, max_arg=max_arg,
                          lemma2=bool(a > 0 and max_arg <= 0), thm7_pairs=thm7,
-                         verdict=_CASE_TEXT[case])
+                         verdict=_CASE_TEXT[case], saturated_high=high, saturated_low=low,
+                         saturation_rows=rows)
 
 
 def _two_class_labels(y, n, what):
