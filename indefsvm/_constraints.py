@@ -10,7 +10,7 @@ import numbers
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .kernels import KERNELS
+from .kernels import DISTANCE_HINT, KERNELS
 
 __all__ = ["C", "CACHE_SIZE", "CLASS_WEIGHT", "COEF0", "DECISION_FUNCTION_SHAPE", "DEGREE",
            "GAMMA", "KERNEL", "KERNEL_NAMES", "KERNEL_PARAMS", "MAX_ITER", "N_COMPONENTS",
@@ -19,7 +19,18 @@ __all__ = ["C", "CACHE_SIZE", "CLASS_WEIGHT", "COEF0", "DECISION_FUNCTION_SHAPE"
 #: every kernel name the estimators take (aliases and "precomputed" included)
 KERNEL_NAMES = set(KERNELS) | {"poly", "gaussian", "precomputed"}
 
-KERNEL = [StrOptions(KERNEL_NAMES), callable]
+
+class KernelNames(StrOptions):
+    """The kernel names, said in order and with the way in for a distance: ``kernel="dtw"``
+    (or a ``DistanceKernel``) is the first thing a DTW or edit-distance user types, and
+    scikit-learn's message alone lists names only."""
+
+    def __str__(self) -> str:
+        names = ", ".join(repr(o) for o in sorted(self.options))
+        return f"a str among {{{names}}} ({DISTANCE_HINT})"
+
+
+KERNEL = [KernelNames(KERNEL_NAMES), callable]
 #: box bound: > 0 (np.inf, a hard margin, where an estimator allows it, says so itself)
 C = [Interval(numbers.Real, 0.0, None, closed="right")]
 #: a kernel of features: "scale", "auto" or a number (its sign is the kernel's rule)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from . import _constraints as _c
 from ._tags import TrainingColumns
+from ._validation import validate_input
 from .kernels import check_gamma_sign, estimator_kernel_params, kernel_matrix
 
 __all__ = ["FeatureKernel"]
@@ -76,7 +76,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         # a kernel matrix needs no FeatureKernel: it goes straight to the fix or the SVM
-        "kernel": [StrOptions(_c.KERNEL_NAMES - {"precomputed"}), callable],
+        "kernel": [_c.KernelNames(_c.KERNEL_NAMES - {"precomputed"}), callable],
         "gamma": _c.GAMMA, "coef0": _c.COEF0, "degree": _c.DEGREE,
         "kernel_params": _c.KERNEL_PARAMS,
     }
@@ -140,7 +140,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         self
         """
         self._check_settings()
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=True)
+        X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=True)
         self.kernel_params_ = estimator_kernel_params(self, X)
         gamma = self.kernel_params_.get("gamma")
         self.gamma_ = None if gamma is None else float(gamma)
@@ -160,7 +160,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         ndarray of shape (n_rows, n_train)
         """
         check_is_fitted(self, "X_fit_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return kernel_matrix(X, self.X_fit_, self.kernel, **self.kernel_params_)
 
     def fit_transform(self, X, y=None):

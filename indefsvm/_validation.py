@@ -28,7 +28,10 @@ def validate_rows(est, X, what: str | None = "kernel rows", **kwargs):
         return validate_data(est, X, reset=False, **kwargs)
     except ValueError as exc:
         if what is None or "is expecting" not in str(exc):
-            raise
+            err = objects_error(X, exc, type(est).__name__)
+            if err is None:
+                raise
+            raise err from None
         raise ValueError(f"{str(exc).rstrip('.')}: {what} (n_samples, "
                          f"{est.n_features_in_}), one column per training sample.") from None
 
@@ -174,6 +177,41 @@ def check_choice(value, name: str, choices) -> str:
     return value
 
 
+def objects_error(X, exc: Exception, who: str, name: str = "X") -> ValueError | None:
+    """The error for objects -- series of unequal lengths, strings -- given where feature
+    vectors go (``exc``: NumPy's or scikit-learn's error on reading ``X`` as numbers), naming
+    the way to their distances; None when ``X`` does not look like objects."""
+    first = X[0] if isinstance(X, (list, tuple)) and len(X) else None
+    if isinstance(first, str) or (isinstance(X, np.ndarray) and X.ndim == 1
+                                  and X.dtype.kind in "USO" and X.size
+                                  and isinstance(X.flat[0], str)):
+        kind, metric = "strings", "levenshtein"
+    elif "inhomogeneous" in str(exc) or "sequence" in str(exc):
+        kind, metric = "rows of different lengths (series or other objects?)", "dtw"
+    else:
+        return None
+    return ValueError(
+        f"{name} holds {kind}; {who} takes feature vectors of one length. For series or "
+        f"strings, their distances: D = indefsvm.pairwise_distances({name}, "
+        f"metric='{metric}'), then a kernel of them -- make_pipeline(PairwiseDistances("
+        f"'{metric}'), DistanceKernel(), IndefiniteSVC(kernel='precomputed')) -- or "
+        f"NystroemSVC(metric='{metric}') at scale.")
+
+
+def validate_input(estimator, X, *args, **kwargs):
+    """scikit-learn's ``validate_data``, with objects given for features said as such
+    (:func:`objects_error`) in place of NumPy's "inhomogeneous shape"."""
+    from sklearn.utils.validation import validate_data
+
+    try:
+        return validate_data(estimator, X, *args, **kwargs)
+    except ValueError as exc:
+        err = objects_error(X, exc, type(estimator).__name__)
+        if err is None:
+            raise
+        raise err from None
+
+
 def check_finite_array(X, name: str = "X") -> np.ndarray:
     """Return ``X`` as a C-contiguous float64 2-D array with at least one feature and finite
     entries, or raise. A scipy sparse matrix (or array) is made dense: the callers form a
@@ -181,13 +219,15 @@ def check_finite_array(X, name: str = "X") -> np.ndarray:
     (a kernel of complex vectors is not the real kernel of their parts)."""
     if sp.issparse(X):
         X = X.toarray()
-    if np.iscomplexobj(X):
+    try:
+        complex_ = np.iscomplexobj(X)
+        X = X if complex_ else np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        err = objects_error(X, exc, "a kernel of features", name)
+        raise (err or ValueError(f"{name} must be a numeric 2-D array: {exc}")) from None
+    if complex_:
         raise ValueError(f"{name} is complex; the kernels take real inputs (split real and "
                          "imaginary parts into separate features if both matter).")
-    try:
-        X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a numeric 2-D array: {exc}") from None
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}.")
     if X.shape[1] == 0:

@@ -12,12 +12,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import assert_all_finite
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
-from ._validation import check_finite_array, check_kernel_matrix, user_stacklevel
+from ._validation import check_finite_array, check_kernel_matrix, user_stacklevel, validate_input
 from .diagnostics.spectrum import Signature
 from .kernels import estimator_kernel_params, kernel_matrix
 from .solvers import convex_hull_dual
@@ -439,7 +439,7 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         if sp.issparse(X):
             self.n_features_in_ = X.shape[1]
         else:
-            X = validate_data(self, X, dtype=np.float64)
+            X = validate_input(self, X, dtype=np.float64)
         X = check_finite_array(X, "X")  # sparse X made dense: the kernel matrix is anyway
         self._X = X
         self._kparams = self._params(X)
@@ -551,7 +551,7 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         else:
             if not sp.issparse(X):
                 # the feature names and count of the fit (a reordered DataFrame is refused)
-                X = validate_data(self, X, dtype=np.float64, reset=False)
+                X = validate_input(self, X, dtype=np.float64, reset=False)
             Xc = check_finite_array(X, "X")
             if Xc.shape[1] != self._X.shape[1]:
                 raise ValueError(f"X has {Xc.shape[1]} features, but the model was fitted "

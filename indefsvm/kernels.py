@@ -542,13 +542,21 @@ def estimator_kernel_params(est, X) -> dict:
                                  degree=est.degree, kernel_params=est.kernel_params)
 
 
+#: where a distance user goes: ``kernel="dtw"`` (or a ``DistanceKernel``) is the first thing
+#: a DTW or edit-distance user types
+DISTANCE_HINT = ("a distance such as DTW or edit is no kernel name: D = "
+                 "indefsvm.pairwise_distances(X, metric='dtw'), then "
+                 "DistanceKernel().fit_transform(D) with kernel='precomputed', or "
+                 "NystroemSVC(metric='dtw')")
+
+
 def canonical_name(kernel: str) -> str:
     """Resolve aliases (``"poly"``, ``"gaussian"``) and check the name."""
-    name = _ALIASES.get(kernel, kernel)
+    name = _ALIASES.get(kernel, kernel) if isinstance(kernel, str) else kernel
     if name != "precomputed" and name not in KERNELS:
         raise ValueError(
             f"Unknown kernel={kernel!r}; choose one of {sorted(KERNELS) + ['precomputed']}, "
-            "or pass a callable k(X, Y) -> matrix."
+            f"or pass a callable k(X, Y) -> matrix ({DISTANCE_HINT})."
         )
     return name
 

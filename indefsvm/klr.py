@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
@@ -17,6 +17,7 @@ from ._validation import (
     check_kernel_matrix,
     check_positive,
     user_stacklevel,
+    validate_input,
     validate_rows,
 )
 from .exceptions import ConvergenceWarning
@@ -310,7 +311,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
             raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
         precomputed = self.kernel == "precomputed"
-        X, y = validate_data(self, X, y, accept_sparse=not precomputed and "csr",
+        X, y = validate_input(self, X, y, accept_sparse=not precomputed and "csr",
                              dtype=np.float64)
         if sp.issparse(X):
             X = X.toarray()

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .. import _constraints as _c
 from .._device import DEVICES, is_device_array, resolve_device, resolve_fitted, to_numpy
@@ -27,7 +27,7 @@ from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block, kernel_features
 from .._tags import PairwiseInput, arrays_out
 from .._threads import blas_at_most, effective_threads, single_threaded_blas
-from .._validation import check_kernel_matrix, check_seed, csr_int32
+from .._validation import check_kernel_matrix, check_seed, csr_int32, validate_input
 from ..distances._collection import Objects, check_metric, kmedoids_pp
 from ..distances._kernel import KINDS as DISTANCE_KINDS
 from ..distances._kernel import DistanceKernel
@@ -382,10 +382,10 @@ default="uniform"
         if self._uses_metric():
             return self._fit_objects(Objects(X, self.metric, self.metric_params or {}))
         if self.kernel == "precomputed":
-            X = validate_data(self, X, dtype=np.float64, ensure_min_features=1)
+            X = validate_input(self, X, dtype=np.float64, ensure_min_features=1)
         else:
             # sparse rows are made dense a block at a time (the features are dense anyway)
-            X = validate_data(self, X, dtype=np.float64, accept_sparse="csr",
+            X = validate_input(self, X, dtype=np.float64, accept_sparse="csr",
                               order=None if callable(self.kernel) else "C")
         return self._fit_rows(X)
 
@@ -614,8 +614,8 @@ default="uniform"
             rows.check_channels(self.components_, "its landmarks")
             return rows
         if self.kernel == "precomputed":
-            return validate_data(self, X, dtype=np.float64, reset=False)
-        return validate_data(self, X, dtype=np.float64, accept_sparse="csr", reset=False,
+            return validate_input(self, X, dtype=np.float64, reset=False)
+        return validate_input(self, X, dtype=np.float64, accept_sparse="csr", reset=False,
                              order=None if callable(self._name) else "C")
 
     def _feature_blocks(self, X, dtype=np.float64, columns=None, out=None):

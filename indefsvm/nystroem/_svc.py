@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .. import _constraints as _c
 from .._device import DEVICES, is_device_array, resolve_device, resolve_fitted, to_numpy
@@ -21,7 +21,7 @@ from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
 from .._remedies import landmark_options
 from .._tags import PairwiseInput
-from .._validation import check_memory, check_seed, user_stacklevel, validate_rows
+from .._validation import check_memory, check_seed, user_stacklevel, validate_input, validate_rows
 from ..distances._collection import Objects
 from ..exceptions import ConvergenceWarning
 from ..kernels import canonical_name, check_gamma_sign
@@ -332,7 +332,7 @@ default="uniform"
                                  "give one label per object.")
         else:
             # X is checked once here, for the features and the SVM both
-            X, y = validate_data(self, X, y, dtype=np.float64,
+            X, y = validate_input(self, X, y, dtype=np.float64,
                                  accept_sparse=False if self.kernel == "precomputed"
                                  else "csr",
                                  order=None if callable(self.kernel) else "C")

@@ -7,13 +7,13 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .. import _constraints as _c
 from .._interrupt import unfitted_on_interrupt
 from .._tags import PairwiseInput
 from .._threads import sized_by
-from .._validation import check_kernel_matrix, check_kernel_rows
+from .._validation import check_kernel_matrix, check_kernel_rows, validate_input
 from ..kernels import canonical_name, estimator_kernel_params, kernel_matrix
 from ..svm import IndefiniteSVC
 from ._spectrum_fix import FlipEigenvalues
@@ -112,7 +112,7 @@ decision_function_shape, break_ties
         """The training kernel of X (checked); ``reset`` fixes the kernel's parameters."""
         if self.kernel == "precomputed":
             return check_kernel_matrix(X, "X (precomputed kernel)", warn_distances=reset)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=reset)
+        X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=reset)
         if reset:
             self.X_fit_ = X
             self._name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
@@ -139,7 +139,7 @@ decision_function_shape, break_ties
         self : KreinSVC
         """
         if self.kernel == "precomputed":
-            validate_data(self, X, y, dtype=np.float64)
+            validate_input(self, X, y, dtype=np.float64)
         K = self._train_kernel(X)
         self.flip_ = FlipEigenvalues().fit(K)
         Kf = self.flip_._fixed_kernel()
@@ -165,7 +165,7 @@ decision_function_shape, break_ties
         check_is_fitted(self)
         if self.kernel == "precomputed":
             return check_kernel_rows(X, self.n_train_, "X")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return kernel_matrix(X, self.X_fit_, kernel=self._name, **self._params)
 
     def _ovo(self, X):

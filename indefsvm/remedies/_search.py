@@ -49,6 +49,7 @@ from .._validation import (
     check_distance_matrix,
     check_kernel_matrix,
     looks_like_distances,
+    objects_error,
     user_stacklevel,
     validate_rows,
 )
@@ -66,6 +67,13 @@ from ._folds import KernelRanking, _task, features_gamma, of_features
 from ._methods import METHODS, svm_estimator
 
 __all__ = ["METHODS", "RemedySearchCV"]
+
+#: how series and strings reach the search: their distances, computed once (each fold slices
+#: them; a pipeline from the objects would compute them again in every fold)
+_OBJECTS = ("For series or strings compute their distances once, D = "
+            "indefsvm.pairwise_distances(S, metric='dtw') (or 'levenshtein'), and search "
+            "RemedySearchCV(kernel=DistanceKernel()).fit(D, y): each fold slices D, and "
+            "predict takes the distances of new objects to the training ones.")
 
 #: the grid keys and the methods they apply to (gamma: the kernel's, every SVM method)
 _KEYS = {"gamma", "C", "n_neighbors", "rank"}
@@ -434,12 +442,19 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
     def _fit(self, X, y, sample_weight=None):
         features = of_features(self.kernel)
         # features may be CSR (kept CSR: the folds slice their rows, the kernels take them)
-        X = validate_data(self, X, accept_sparse="csr" if features else False,
-                          dtype=np.float64, reset=True)
+        try:
+            X = validate_data(self, X, accept_sparse="csr" if features else False,
+                              dtype=np.float64, reset=True)
+        except ValueError as exc:
+            if objects_error(X, exc, "") is None:
+                raise
+            raise ValueError(f"X holds objects (series of unequal lengths or strings); "
+                             f"RemedySearchCV reads a matrix. {_OBJECTS}") from None
         if X.shape[0] != X.shape[1] and not features:
             what = "distances" if self.kernel is not None else "kernel"
+            objects = (f" {_OBJECTS}" if "PairwiseDistances" in repr(self.kernel) else "")
             raise ValueError(f"X must be square, the {what} between the training samples; "
-                             f"got shape {X.shape}.")
+                             f"got shape {X.shape}.{objects}")
         from ..distances import DistanceKernel
 
         y = column_or_1d(y, warn=True)

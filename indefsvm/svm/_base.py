@@ -30,6 +30,7 @@ from .._validation import (
     check_memory,
     csr_int32,
     dense_rows_are_better,
+    objects_error,
     validate_rows,
 )
 from ..kernels import (
@@ -185,15 +186,11 @@ class SVMBase(PairwiseInput, BaseEstimator):
                 else:
                     data, y = validate_data(self, X, y, y_numeric=y_numeric, **kw)
             except ValueError as exc:
-                if "inhomogeneous" not in str(exc) and "sequence" not in str(exc):
+                # series of unequal lengths or strings: objects, not feature vectors
+                err = objects_error(X, exc, "an SVM (with a kernel of features)")
+                if err is None:
                     raise
-                # rows of different lengths: series or other objects, not feature vectors
-                raise ValueError(
-                    "X holds rows of different lengths (series or other objects?); an SVM "
-                    "takes feature vectors of one length, or a kernel. For series or "
-                    "strings make a kernel of their distances: make_pipeline("
-                    "PairwiseDistances('dtw'), DistanceKernel(), IndefiniteSVC("
-                    "kernel='precomputed')) (metric='levenshtein' for strings).") from None
+                raise err from None
             data = csr_int32(data)  # 64-bit indices (load_svmlight_file's) to 32-bit
             sparse = sp.issparse(data)
             self._fit_sparse = sparse
