@@ -269,3 +269,34 @@ def test_labels_beyond_javascript_numbers_are_text():
     ex = isvm.explore(X, big, kernel="rbf", param_grid={"gamma": [0.5]}, C=[1.0],
                       remedies=("none",))
     assert ex.classes == [str(2**53), str(2**53 + 1)]
+
+
+def test_distances_given_as_the_kernel_are_said_once_and_are_no_frame_s_convergence_warning():
+    # the check of X says it; each frame's check and SVM used to say it again (4 warnings),
+    # and the first frame recorded it as its "convergence warning"
+    import warnings
+
+    S, y = isvm.datasets.make_cbf(60, random_state=0)
+    D = isvm.pairwise_distances(S, metric="dtw")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ex = isvm.explore(D, (y == 0).astype(int), kernel="precomputed", C=[1.0])
+    said = [w for w in caught if issubclass(w.category, isvm.DistanceMatrixWarning)]
+    assert len(said) == 1 and str(said[0].message).startswith("X (kernel matrix) looks like")
+    assert all(f["convergence_warning"] is None for f in ex.to_dict()["frames"])
+
+
+def test_a_frame_keeps_its_own_convergence_warning(monkeypatch):
+    import functools
+
+    import indefsvm.explorer._frames as frames
+
+    monkeypatch.setattr(frames, "IndefiniteSVC",
+                        functools.partial(isvm.IndefiniteSVC, max_iter=1))
+    X, y = make_moons(40, noise=0.2, random_state=0)
+    # the page shows it (the frame's caption), not a warning of the build
+    ex = isvm.explore(X, y, kernel="rbf", param_grid={"gamma": [1.0]}, C=[10.0],
+                      remedies=["none"], live=False)
+    (frame,) = ex.to_dict()["frames"]
+    assert frame["converged"] is False
+    assert "max_iter" in frame["convergence_warning"]

@@ -104,9 +104,14 @@ def kernel_part(K, y_pm, params, remedy):
 def svm_part(K, y_pm, C, P, pos, kpart):
     """What depends on C too: the SVM, its sanity report, w and Mw in the plane."""
     clf = IndefiniteSVC(kernel="precomputed", C=C)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always", ConvergenceWarning)
         clf.fit(K, y_pm)
+    # the frame keeps its convergence warning; any other is the user's to see
+    caught = [w for w in said if issubclass(w.category, ConvergenceWarning)]
+    for w in said:
+        if not issubclass(w.category, ConvergenceWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     san = sanity_report(clf, K, y_pm)
     abar = np.asarray(san.ch_alpha, dtype=float)
     zp, zm = abar[pos] @ P[pos], abar[~pos] @ P[~pos]
