@@ -241,6 +241,33 @@ def _kernel_params(args, X) -> dict:
                                  degree=args.degree, kernel_params=extra)
 
 
+#: --window's help, for fit, compare and check
+WINDOW_HELP = ("DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1); 'auto': learned, "
+               "the window of least leave-one-out 1-NN error from 0 to 0.2 (the UCR "
+               "archive's learned window), or from a list such as 0,0.05,0.1")
+
+
+def _window(text: str):
+    """--window: a number (the model checks its range), 'auto', or windows to learn from."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    if "," in text:
+        try:
+            values = tuple(float(v) for v in text.split(",") if v.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, 'auto' or numbers "
+                                             f"separated by commas; got {text!r}") from None
+        if not values or any(not 0 <= v <= 1 for v in values):
+            raise argparse.ArgumentTypeError(f"each window of a list is a share of the length "
+                                             f"in [0, 1]; got {text!r}")
+        return values
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, 'auto' or numbers separated by "
+                                         f"commas; got {text!r}") from None
+
+
 def _float_list(text: str) -> list:
     try:
         values = [float(v) for v in text.split(",") if v.strip()]

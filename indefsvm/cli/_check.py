@@ -8,6 +8,7 @@ import numpy as np
 
 from ._args import (
     N_JOBS_HELP,
+    WINDOW_HELP,
     _add_data_args,
     _add_device,
     _add_kernel_args,
@@ -15,6 +16,7 @@ from ._args import (
     _common,
     _kernel_params,
     _positive_int,
+    _window,
     data_args,
 )
 from ._errors import EXIT_USAGE, CLIError
@@ -137,6 +139,9 @@ def _run_objects(args) -> int:
     check_metric_file(args, labelled=False)
     X, y = read_objects(args.file, args.metric, args.label_column,
                         need_labels=False)
+    from ._objects import choose_window
+
+    choose_window(args, X, y)
     n = len(X)
     m = min(n, args.sample)
     if m < 3:
@@ -193,9 +198,8 @@ def add_parser(sub) -> None:
                      help="check the DTW (series) or Levenshtein (strings) distances of the "
                           "objects in FILE: metric, Euclidean, the gamma profile, the "
                           "landmarks a model needs, and the fit command with these options")
-    obj.add_argument("--window", type=float, default=None, metavar="W",
-                     help="DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1), as "
-                          "fit takes it")
+    obj.add_argument("--window", type=_window, default=None, metavar="W",
+                     help=WINDOW_HELP)
     obj.add_argument("--sample", type=_positive_int, default=1000, metavar="M",
                      help="with --metric: the distances among M objects drawn at random are "
                           "computed (all of them up to M; default 1000)")

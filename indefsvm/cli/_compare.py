@@ -12,6 +12,7 @@ from ..exceptions import DataFileError
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
+    WINDOW_HELP,
     _add_data_args,
     _add_kernel_args,
     _common,
@@ -20,6 +21,7 @@ from ._args import (
     _n_jobs,
     _number,
     _positive_int,
+    _window,
     data_args,
 )
 from ._compare_objects import (
@@ -466,8 +468,8 @@ def add_parser(sub) -> None:
         "choice as a landmark model (krein, flip or clip) on all of them")
     obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
                      help="the objects' distances: DTW (series) or Levenshtein (strings)")
-    obj.add_argument("--window", type=float, default=None, metavar="W",
-                     help="DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1)")
+    obj.add_argument("--window", type=_window, default=None, metavar="W",
+                     help=WINDOW_HELP)
     obj.add_argument("--nystroem", type=int, default=None, metavar="M",
                      help="landmarks of the model saved or printed (default min(n, 300))")
     compare.add_argument("--json", action="store_true", help="print JSON instead of text")

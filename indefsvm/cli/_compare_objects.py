@@ -35,6 +35,11 @@ def objects_block(args):
                            "their labels, and their distances are computed.", EXIT_USAGE)
     X, y = read_objects(args.file, args.metric, args.label_column)
     n = len(y)
+    from ._io import _check_classes
+    from ._objects import choose_window
+
+    _check_classes(y, args.cv)  # (its two classes before the window is learned from them)
+    choose_window(args, X, y)
     if args.nystroem is not None and not 1 <= args.nystroem <= n:
         raise CLIError(f"--nystroem {args.nystroem}: give 1 to the {n} objects of "
                        f"{args.file}.", EXIT_USAGE)

@@ -11,11 +11,13 @@ from . import _family
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
+    WINDOW_HELP,
     _add_data_args,
     _add_device,
     _add_model_args,
     _common,
     _positive_int,
+    _window,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
@@ -295,8 +297,8 @@ def add_parser(sub) -> None:
                           "--kernel then one of rbf "
                           "(default), laplacian, linear, polynomial, tl1 and --gamma a number "
                           "or median (default)")
-    obj.add_argument("--window", type=float, default=None, metavar="W",
-                     help="DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1)")
+    obj.add_argument("--window", type=_window, default=None, metavar="W",
+                     help=WINDOW_HELP)
     obj.add_argument("--landmarks", choices=["uniform", "kmedoids++", "pivoted"],
                      default="uniform",
                      help="how the landmarks are picked (kmedoids++: D^2 seeding on the "

@@ -55,6 +55,46 @@ def check_metric_file(args, labelled: bool = True) -> None:
     if args.window is not None and args.metric != "dtw":
         raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
                        EXIT_USAGE)
+    if isinstance(args.window, (str, tuple)):
+        # --window auto or a list: learned once the series are read (choose_window); until
+        # then the model has no band
+        args.window_grid = None if args.window == "auto" else list(args.window)
+        args.window_learned = True
+        args.window = None
+
+
+#: --window auto learns the window on a stratified subsample of at most this many series
+WINDOW_OBJECTS = 1000
+
+
+def choose_window(args, X, y) -> None:
+    """--window auto (or a list of windows): DTW's band of least leave-one-out 1-NN error
+    (:func:`indefsvm.distances.learn_window`, the UCR archive's learned window) on a
+    stratified subsample of at most WINDOW_OBJECTS series, said; ``args.window`` is then
+    that number, which every later step and printed command uses."""
+    if not getattr(args, "window_learned", False) or args.window is not None:
+        return
+    if y is None:
+        raise CLIError(f"{args.file}: --window auto learns the band from the labels (1-NN, "
+                       "leave one out), and this file has none: give --window W.", EXIT_USAGE)
+    from .._tuning import subsample
+    from ..distances import learn_window
+    from ..distances._window import DEFAULT_WINDOWS
+    from ._progress import _LogBar, _say
+
+    idx = subsample(y, WINDOW_OBJECTS, args.seed or 0)
+    sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
+    grid = args.window_grid or list(DEFAULT_WINDOWS)
+    _say(args, "--window: learning DTW's band by leave-one-out 1-NN on "
+               + (f"all {len(idx)} series" if len(idx) == len(y) else
+                  f"a stratified subsample of {len(idx)} series")
+               + f", {len(grid)} windows from {min(grid):g} to {max(grid):g}")
+    with _LogBar(args, len(grid), "windows", "learn_window: window", "window") as bar:
+        choice = learn_window(sub, y[idx], windows=grid, verbose=bar.active or args.verbose,
+                              n_jobs=-1 if args.n_jobs is None else args.n_jobs)
+    args.window = choice.window
+    args.window_choice = choice
+    _say(args, str(choice))
 
 
 def exact_block(args, X, y, most: int):
@@ -126,6 +166,7 @@ def fit(args, search) -> int:
     n = len(y)
     # said before the fit: two classes or more, and the folds need every class
     _check_classes(y, args.cv if args.cv > 1 else 0, fit=True)
+    choose_window(args, X, y)  # --window auto: before the search and the fit
     if not given:
         # compare --metric's default too; all n objects: the exact kernel's landmark model
         args.nystroem = min(n, LANDMARKS)
@@ -166,6 +207,8 @@ def fit(args, search) -> int:
         gamma = ny.distance_kernel_.gamma_
     summary = summary_of(args, {
         "data": args.file, "n_samples": n, "metric": args.metric, "window": args.window,
+        "window_learned": (None if getattr(args, "window_choice", None) is None
+                           else args.window_choice.to_dict()),
         "kernel": kind, "model": "NystroemSVC", "features": args.features,
         "remedy": model.remedy, "landmarks": int(args.nystroem),
         "gamma": None if gamma is None else float(gamma),

@@ -5,6 +5,8 @@
   lengths, strings or vectors;
 * :class:`DistanceKernel` -- distance-substitution kernels ``exp(-gamma d^2)``,
   ``exp(-gamma d)``, the linear and polynomial forms, with gamma by the median rule;
+* :func:`learn_window` -- DTW's window of least leave-one-out 1-NN error (the UCR archive's
+  learned window);
 * :class:`RandomDistanceFeatures` -- D2KE: ``exp(-gamma d(x, omega_j))`` to random objects,
   a positive-definite kernel from any distance at a cost linear in ``n``.
 
@@ -16,6 +18,8 @@ whether the distance is Euclidean (then the kernel is PSD) and for which gamma i
 from ._kernel import KINDS, DistanceKernel, median_gamma
 from ._pairwise import METRICS, PairwiseDistances, pairwise_distances
 from ._random import RandomDistanceFeatures
+from ._window import WindowChoice, learn_window
 
 __all__ = ["KINDS", "METRICS", "DistanceKernel", "PairwiseDistances",
-           "RandomDistanceFeatures", "median_gamma", "pairwise_distances"]
+           "RandomDistanceFeatures", "WindowChoice", "learn_window", "median_gamma",
+           "pairwise_distances"]
