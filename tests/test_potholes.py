@@ -1222,3 +1222,23 @@ def test_messages_name_a_type_with_its_article():
         isvm.pairwise_distances(5, metric="levenshtein")
     with pytest.raises(ValueError, match=r"X\[0\] is a bytes object"):
         isvm.pairwise_distances([b"ab", "c"], metric="levenshtein")
+
+
+@pytest.mark.parametrize("row, said", [
+    ("5.0,,1", "line 3: column b: an empty value (missing?) is not a number; features must "
+               "be numbers: impute the missing values first."),
+    ("5.0,red,1", "line 3: column b: 'red' is not a number; features must be numbers: encode "
+                  "a column of categories as numbers first, one column per category "
+                  "(pandas.get_dummies), or drop it."),
+    # NaN and infinity written out parse as numbers: the line and column are named too
+    ("5.0,NaN,1", "line 3: column b: 'NaN' is NaN or infinity, among the features"),
+    ("5.0,1.0,inf", "line 3: column c: 'inf' is NaN or infinity, among the features"),
+])
+def test_a_feature_that_is_no_number_is_named_with_its_fix(tmp_path, row, said):
+    from indefsvm.datasets._table import read_features
+    from indefsvm.exceptions import DataFileError
+
+    (tmp_path / "f.csv").write_text(f"a,b,c,label\n1.0,2.0,3.0,0\n{row},1\n")
+    with pytest.raises(DataFileError) as info:
+        read_features(str(tmp_path / "f.csv"), ",")
+    assert said in str(info.value)

@@ -251,14 +251,19 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
                 X[r, c] = number(value)
             except ValueError:
                 name = header[k] if header is not None else f"{k}"
+                fix = ("impute the missing values first" if value == "" else
+                       "encode a column of categories as numbers first, one column per "
+                       "category (pandas.get_dummies), or drop it")
                 what = "an empty value (missing?)" if value == "" else f"{value!r}"
                 raise DataFileError(path, lineno, f"column {name}: {what} is not a number; "
-                                    "features must be numbers (impute missing values first)."
-                                    ) from None
+                                    f"features must be numbers: {fix}.") from None
             c += 1
     if not np.all(np.isfinite(X)):
-        raise DataFileError(path, None, "holds NaN or infinity among its features; remove "
-                            "or impute them.")
+        r, c = (int(v[0]) for v in np.nonzero(~np.isfinite(X)))
+        cols = [k for k in range(ncol) if k not in (label, index)]
+        name = header[cols[c]] if header is not None else f"{cols[c]}"
+        raise DataFileError(path, rows[r][0], f"column {name}: {rows[r][1][cols[c]]!r} is "
+                            "NaN or infinity, among the features; remove or impute it.")
     names = None if header is None else [h for k, h in enumerate(header)
                                          if k not in (label, index)]
     if label is None:
