@@ -67,3 +67,35 @@ def test_the_restarts_report_through_log_records_not_a_private_hook(caplog):
 
     import indefsvm.cli._fit as fit_room
     assert "_start_hook" not in inspect.getsource(fit_room)
+
+
+def test_a_fit_below_chance_says_it_learned_backwards_and_the_check_to_run(tmp_path, capsys):
+    # iris on scikit-learn's sigmoid (gamma="scale", coef0 0): LIBSVM's model too is 7 %
+    # accurate on its own training data -- below the 33 % of the largest class
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    path = tmp_path / "iris.csv"
+    np.savetxt(path, np.c_[X, y], delimiter=",", fmt="%g")
+    argv = ["fit", str(path), "--label-column", "last", "--kernel", "sigmoid", "--gamma",
+            "scale", "-C", "1", "--cv", "0"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    gamma = float(1.0 / (X.shape[1] * X.var()))
+    assert "training accuracy  7.33 %" in out
+    note = [ln for ln in out.splitlines() if ln.startswith("note: ")]
+    assert len(note) == 1 and "below the 33.33 % of always predicting the largest class" \
+        in note[0]
+    assert f"'indefsvm check {path} --label-column last --kernel sigmoid --gamma " \
+        f"{gamma!r}'" in note[0]
+    assert main(argv + ["--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == [note[0][len("note: "):]]
+    # the command it names runs, and says why (tanh saturated, c'Kc <= 0)
+    command = note[0].split("'")[1].split()[2:]
+    assert main(["check", *command]) == 0
+    assert "saturated at +1" in capsys.readouterr().out
+    # above chance, or classes weighted: no note
+    assert main(argv[:-6] + ["--gamma", "0.01", "-C", "1", "--cv", "0"]) == 0
+    assert "note: " not in capsys.readouterr().out
+    assert main(argv + ["--class-weight", "balanced"]) == 0
+    assert "note: " not in capsys.readouterr().out

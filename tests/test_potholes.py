@@ -1242,3 +1242,17 @@ def test_a_feature_that_is_no_number_is_named_with_its_fix(tmp_path, row, said):
     with pytest.raises(DataFileError) as info:
         read_features(str(tmp_path / "f.csv"), ",")
     assert said in str(info.value)
+
+
+def test_label_column_first_and_last_read_a_feature_file_as_they_read_a_series_file(tmp_path):
+    from indefsvm.datasets._table import read_features
+
+    (tmp_path / "f.csv").write_text("1.5,2.5,0\n3.5,4.5,1\n")
+    X, y, _ = read_features(str(tmp_path / "f.csv"), ",", label_column="last")
+    assert X.tolist() == [[1.5, 2.5], [3.5, 4.5]] and y.tolist() == [0, 1]
+    X, y, _ = read_features(str(tmp_path / "f.csv"), ",", label_column="first")
+    assert X.tolist() == [[2.5, 0], [4.5, 1]] and y.tolist() == [1.5, 3.5]
+    # a column named "last" is that column
+    (tmp_path / "g.csv").write_text("last,b,c\n7,2.5,0\n8,4.5,1\n")
+    _, y, _ = read_features(str(tmp_path / "g.csv"), ",", label_column="last")
+    assert y.tolist() == [7, 8]

@@ -114,8 +114,9 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
         p.add_argument("--distances", action="store_true", help=dist_help)
     p.add_argument("--labels", metavar="FILE", help=labels_help)
     p.add_argument("--label-column", metavar="COL", default=None,
-                   help="CSV / TSV features: the label column, by name or index (0 first, -1 "
-                        "last; default a column named label, y, class or target)")
+                   help="CSV / TSV features: the label column, by name, index (0 first, -1 "
+                        "last) or first / last; default a column named label, y, class or "
+                        "target")
     p.add_argument("--n-features", type=int, default=None,
                    help="number of features of a LIBSVM file (if its last ones are unused)")
     p.add_argument("--zero-based", action="store_true",

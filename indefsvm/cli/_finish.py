@@ -94,12 +94,42 @@ def summary_of(args, fields: dict, *, seconds: float, scores: dict,
             "model_file": args.save, "warnings": list(messages)}
 
 
+def _below_chance(args, y, summary: dict) -> str | None:
+    """The note of a classifier less accurate on its training data than always predicting
+    the largest class: it learned the classes backwards -- what an SVM on an indefinite
+    kernel unsuitable for them does (Haasdonk 2005, §7.3: c'Kc <= 0) -- with the command
+    that says whether the kernel is, and what to do."""
+    acc = summary.get("training_accuracy")
+    if acc is None or y is None or summary.get("class_weight") is not None:
+        # (weighted classes may well trade the largest class's accuracy for the others')
+        return None
+    _, counts = np.unique(y, return_counts=True)
+    largest = float(counts.max() / counts.sum())
+    if not acc < largest - 1e-12:
+        return None
+    if getattr(args, "metric", None) is not None:
+        command = f"indefsvm check {args.file} --metric {args.metric}" + (
+            f" --window {args.window:g}" if getattr(args, "window", None) is not None else "")
+    else:
+        from ._args import data_args
+
+        gamma = (summary.get("kernel_params") or {}).get("gamma")
+        command = f"indefsvm check {data_args(args, gamma=gamma)}"
+    return (f"the training accuracy, {100 * acc:.2f} %, is below the {100 * largest:.2f} % of "
+            "always predicting the largest class: the model learned the classes backwards, "
+            "as an SVM does on an indefinite kernel unsuitable for them (Haasdonk 2005, "
+            f"§7.3). '{command}' says whether it is, and what to do.")
+
+
 def finish(args, X, y, precomputed, seconds, summary, print_head) -> int:
     """After a fit (its model saved already): the result printed as soon as it exists, then
     the cross-validation and its line, then the warnings."""
     from ._family import score_lines
 
     r2 = "cv_r2_mean" in summary
+    below = _below_chance(args, y, summary)
+    if below is not None:
+        summary["notes"] = [below]
     if not args.json:
         print_head()
         weights = summary.get("class_weight")
@@ -114,6 +144,8 @@ def finish(args, X, y, precomputed, seconds, summary, print_head) -> int:
         print(f"fit time    {seconds:.3f} s")
         for line in score_lines(summary):
             print(line)
+        if below is not None:
+            print(f"note: {below}")
         if args.save:
             print(f"model saved to {args.save}")
         sys.stdout.flush()

@@ -165,6 +165,8 @@ def _column_index(spec, header, ncol: int, path: str) -> int:
                                "with their labels: add --metric levenshtein --nystroem M."
                                if data_like else ""))
     text = str(spec)
+    if text in ("first", "last") and (header is None or text not in header):
+        text = "0" if text == "first" else "-1"  # as the series files read them
     if text.lstrip("-").isdigit():
         k = int(text)
         if not -ncol <= k < ncol:
