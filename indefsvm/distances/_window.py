@@ -35,6 +35,14 @@ class WindowChoice:
         The series.
     seconds : float
         The time of all the distances.
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> S, y = isvm.datasets.make_cbf(30, random_state=0)
+    >>> choice = isvm.distances.learn_window(S, y, windows=[0.0, 1.0])
+    >>> len(choice.errors), choice.error == min(choice.errors)
+    (2, True)
     """
 
     window: float
