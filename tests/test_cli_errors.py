@@ -272,3 +272,20 @@ def test_compare_command(tmp_path):
         "indefsvm-compare-heart-sigmoid.html"]
     one_error_line(run(["compare", "--dataset", "heart", "--C-grid", "0,1"], tmp_path), 2,
                    "--C-grid")
+
+
+def test_a_warning_no_command_caught_is_one_line_of_ours(tmp_path, capsys):
+    # compare's comparison says its degenerate fixes by a warning: on the command line an
+    # "indefsvm: warning:" line, not Python's "path:line: DegenerateKernelWarning: ..."
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    path = tmp_path / "iris.csv"
+    np.savetxt(path, np.c_[X, y], delimiter=",", fmt="%g")
+    from indefsvm.cli import main
+
+    assert main(["compare", str(path), "--label-column", "last", "--kernel", "sigmoid",
+                 "--gamma", "1", "--methods", "clip", "--cv", "3"]) == 0
+    err = capsys.readouterr().err
+    assert "indefsvm: warning: compare_remedies: the fixed kernel was zero or constant" in err
+    assert "DegenerateKernelWarning" not in err and ".py:" not in err

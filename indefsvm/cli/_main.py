@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import warnings
 
 from .._logging import logger
 from ._args import _resolve_defaults
@@ -41,7 +42,13 @@ def main(argv: list[str] | None = None) -> int:
         _resolve_defaults(args)
         if args.verbose:
             logging.getLogger("indefsvm").setLevel(logging.INFO)
-        return args.func(args)
+        if debug:
+            return args.func(args)
+        with warnings.catch_warnings():
+            # a warning no command caught for its summary is one line of ours, not
+            # Python's "path:line: Category: ..." (the fits' own are said after the result)
+            warnings.showwarning = _warning_line
+            return args.func(args)
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0)
     except KeyboardInterrupt:
@@ -62,6 +69,12 @@ def main(argv: list[str] | None = None) -> int:
         logger.debug("error", exc_info=True)
         print(f"indefsvm: error: {message}", file=sys.stderr)
         return code
+
+
+def _warning_line(message, category, filename, lineno, file=None, line=None) -> None:
+    from ._io import _say_warning
+
+    _say_warning(str(message))
 
 
 def _refuse_unknown_options(parser, argv: list) -> None:
