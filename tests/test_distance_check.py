@@ -193,3 +193,35 @@ def test_protein_dissimilarities_reproduce_the_known_signature():
     assert rep.signature.q == 4
     assert rep.verdict == "slightly non-Euclidean"
     assert len(rep.pairs) == 6
+
+
+def test_series_not_z_normalised_are_said_with_their_levels_and_scales():
+    # DTW compares raw values: series of different levels and scales are told so, with the
+    # figures (numpy's per-series mean and standard deviation), and z-normalised ones are not
+    S, y = isvm.datasets.make_cbf(60, random_state=0)
+    S = np.asarray(S)
+    rng = np.random.default_rng(0)
+    raw = S * rng.uniform(0.5, 5, size=(60, 1)) + rng.normal(0, 10, size=(60, 1))
+    rep = isvm.diagnostics.check_distances(X=raw, y=y, metric="dtw")
+    lv = rep.series_levels
+    assert lv["n"] == 60
+    assert lv["level_spread"] == pytest.approx(np.std(raw.mean(axis=1)))
+    assert lv["scale_median"] == pytest.approx(np.median(raw.std(axis=1)))
+    assert [lv["scale_low"], lv["scale_high"]] == pytest.approx(
+        np.percentile(raw.std(axis=1), [10, 90]))
+    assert rep.to_dict()["series_levels"] == lv
+    (note,) = [n for n in rep.notes if "z-normalised" in n]
+    assert note.startswith("The series are not z-normalised (60 of them read)")
+    assert "(x - x.mean()) / x.std()" in note
+    z = (raw - raw.mean(axis=1, keepdims=True)) / raw.std(axis=1, keepdims=True)
+    rep = isvm.diagnostics.check_distances(X=z, y=y, metric="dtw")
+    assert not any("z-normalised" in n for n in rep.notes)
+    # several channels and unequal lengths: every point of every channel of a series counts
+    parts = [rng.normal(k, 1 + k, size=(2, 20 + k)) for k in range(12)]
+    lv = isvm.diagnostics.distances.series_levels(parts)
+    assert lv["level_spread"] == pytest.approx(np.std([p.mean() for p in parts]))
+    assert lv["scale_median"] == pytest.approx(np.median([p.std() for p in parts]))
+    # other metrics: no levels
+    words = ["abc", "abd", "xbd", "xyz"]
+    assert isvm.diagnostics.check_distances(X=words, metric="levenshtein").series_levels \
+        is None

@@ -295,9 +295,39 @@ def build_notes(r: KernelReport) -> list[str]:
     return [n for n in notes if n]
 
 
+#: series whose means spread by more than this many of their median standard deviation, or
+#: whose standard deviations span more than this ratio (90th / 10th percentile), are said
+#: not to be z-normalised
+LEVEL_SPREAD, SCALE_RATIO = 1.0, 3.0
+
+
+def _levels_note(levels: dict | None) -> str | None:
+    """The note of series whose levels or scales differ: DTW counts them, and z-normalised
+    series (the UCR archive's convention) compare shapes only."""
+    if levels is None:
+        return None
+    scale = levels["scale_median"]
+    spread = levels["level_spread"] > LEVEL_SPREAD * scale
+    ratio = levels["scale_high"] > SCALE_RATIO * max(levels["scale_low"], 1e-300)
+    if not (spread or ratio):
+        return None
+    return (f"The series are not z-normalised ({levels['n']} of them read): their means "
+            f"spread by "
+            f"{levels['level_spread']:.3g} (standard deviation across series) against a "
+            f"median standard deviation of {scale:.3g} within a series, and those range from "
+            f"{levels['scale_low']:.3g} to {levels['scale_high']:.3g} (10th to 90th "
+            "percentile). DTW compares raw values: level and scale count in every distance, "
+            "besides the shape. If only the shape should (the UCR archive's convention), "
+            "z-normalise each series first, (x - x.mean()) / x.std(); if levels tell the "
+            "classes apart, keep them.")
+
+
 def distance_notes(r: DistanceReport) -> list[str]:
     """The numbered notes of a distance report, with its own figures."""
     notes = []
+    levels = _levels_note(r.series_levels)
+    if levels is not None:
+        notes.append(levels)
     if not r.symmetric:
         notes.append(f"D is not symmetric (max |D - D'| = {r.max_asymmetry:.4g}): a "
                      "distance-substitution kernel needs d(x, z) = d(z, x). The figures below "

@@ -354,6 +354,25 @@ def _sampled_triangles(D, T: int, rng, alpha: float = 0.05):
     return p, [max(0.0, min(lo_w, p - t)), min(1.0, max(hi_w, p + t))], T
 
 
+def series_levels(X) -> dict:
+    """The levels and scales of series (every point of every channel of a series counts):
+    the standard deviation of their means across series, and the median and 10th / 90th
+    percentiles of their own standard deviations -- what DTW compares besides their shapes
+    (the UCR archive z-normalises each series; raw data often are not)."""
+    from ..distances._objects import as_series
+
+    S = as_series(X)
+    starts, lengths = S.offsets[:-1], S.lengths
+    count = lengths * S.n_channels
+    total = np.add.reduceat(S.points.sum(axis=1), starts)
+    squares = np.add.reduceat((S.points ** 2).sum(axis=1), starts)
+    means = total / count
+    stds = np.sqrt(np.maximum(squares / count - means ** 2, 0.0))
+    low, median, high = np.percentile(stds, [10, 50, 90])
+    return {"n": int(S.n), "level_spread": float(np.std(means)), "scale_median": float(median),
+            "scale_low": float(low), "scale_high": float(high)}
+
+
 def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport:
     """check_distances of objects: the dense check of a random block of them, read as an
     estimate for all of them."""
@@ -411,6 +430,9 @@ def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport
         rep.nystroem_landmarks = negative_rank([(lam, np.ones_like(lam))], tol)
     rep.metric = metric if isinstance(metric, str) else getattr(metric, "__name__", "callable")
     rep.metric_params = dict(metric_params or {})
+    if metric == "dtw":  # of the sampled series (the others are never packed twice)
+        rep.series_levels = series_levels(X[idx] if isinstance(X, np.ndarray)
+                                          else [X[i] for i in idx])
     rep.notes = distance_notes(rep)
     if one_class:
         rep.notes.insert(0, f"The {m} sampled objects hold one class only: no class-mean "

@@ -305,6 +305,11 @@ class DistanceReport:
     metric_params: dict | None = None
     #: how the command line names this data (set by ``indefsvm check``); None: FILE
     data_args: str | None = None
+    #: DTW on series: their levels and scales (``level_spread``, the standard deviation of
+    #: the series' means; ``scale_median``, ``scale_low`` / ``scale_high``, the median and
+    #: the 10th / 90th percentiles of their standard deviations), which DTW compares with
+    #: their shapes; None for other objects
+    series_levels: dict | None = None
 
     @property
     def negative_mass(self) -> float:
@@ -379,6 +384,7 @@ class DistanceReport:
             "n_sample": self.n_sample, "negative_mass_halves": self.negative_mass_halves,
             "metric": self.metric, "metric_params": self.metric_params,
             "nystroem_landmarks": self.nystroem_landmarks,
+            "series_levels": self.series_levels,
             "notes": list(self.notes),
         }
 
