@@ -118,3 +118,13 @@ def test_window_auto_needs_labels(series_file, capsys):
     assert main(["check", series_file[0], "--metric", "dtw", "--label-column", "none",
                  "--window", "auto"]) == 2
     assert "learns the band from the labels" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("call", [
+    lambda: isvm.pairwise_distances([[1.0, 2, 3], [1, 2, 4]], metric="dtw", window="auto"),
+    lambda: isvm.NystroemSVC(metric="dtw", metric_params={"window": "auto"},
+                             n_components=2).fit([[1.0, 2, 3], [1, 2, 4]], [0, 1]),
+])
+def test_window_auto_in_python_names_learn_window(call):
+    with pytest.raises(ValueError, match=r"learn_window\(S, y\)\.window"):
+        call()

@@ -39,9 +39,12 @@ def _check_window(window):
         return -1.0
     if (isinstance(window, bool) or not isinstance(window, numbers.Real)
             or not 0 <= window <= 1):
+        learn = (" A window learned from labelled series: "
+                 "indefsvm.distances.learn_window(S, y).window." if isinstance(window, str)
+                 else "")
         raise ValueError(f"window must be None (no band) or a number in [0, 1] (the "
                          f"Sakoe-Chiba band's radius as a share of the series length; 0 is "
-                         f"the Euclidean distance); got {window!r}.")
+                         f"the Euclidean distance); got {window!r}.{learn}")
     return float(window)
 
 
