@@ -27,8 +27,11 @@ and the CUDA source through its C build (as the tests do), at small sizes.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import os
+import pstats
 import resource
 import sys
 import time
@@ -174,16 +177,22 @@ def task_dtw_cells(res, small):
     out["cpu_cells_per_s"] = n_cpu * m * cells / t_cpu
     dev = resolve_device("cuda")
     A, B = as_series(S[m:]), as_series(land)
-    dtw_block(dev, as_series(S[m:m + 10]), B, 0.1)  # compile and start-up, not timed
-    dev.synchronize()
-    t = time.perf_counter()
-    D = dtw_block(dev, A, B, 0.1)
-    dev.synchronize()
-    t_gpu = time.perf_counter() - t
-    out["gpu_cells_per_s"] = n_gpu * m * cells / t_gpu
-    Dh = D.get() if hasattr(D, "get") else D
     ref = D_cpu
-    out["max_rel_diff"] = float(np.max(np.abs(Dh[:n_cpu] - ref) / np.maximum(ref, 1e-300)))
+    for kernel in ("band", "row"):
+        dtw_block(dev, as_series(S[m:m + 10]), B, 0.1, kernel=kernel)  # compile, not timed
+        dev.synchronize()
+        t = time.perf_counter()
+        D = dtw_block(dev, A, B, 0.1, kernel=kernel)
+        dev.synchronize()
+        t_gpu = time.perf_counter() - t
+        Dh = D.get() if hasattr(D, "get") else D
+        key = "gpu" if kernel == "band" else "gpu_row_kernel"
+        out[f"{key}_cells_per_s"] = n_gpu * m * cells / t_gpu
+        out[f"{key}_max_rel_diff"] = float(np.max(np.abs(Dh[:n_cpu] - ref)
+                                                  / np.maximum(ref, 1e-300)))
+        del D
+    out["max_rel_diff"] = out["gpu_max_rel_diff"]
+    print(f"dtw cells/s: row kernel {out['gpu_row_kernel_cells_per_s']:.3g}", flush=True)
     print(f"dtw cells/s: cpu {out['cpu_cells_per_s']:.3g}, gpu {out['gpu_cells_per_s']:.3g}, "
           f"max rel diff {out['max_rel_diff']:.2g}", flush=True)
     _save(res)
@@ -193,26 +202,74 @@ def task_matfree(res, small):
     from sklearn.datasets import make_classification
 
     import indefsvm as isvm
+    from indefsvm._device import _blocks
 
     out = res.setdefault("matfree", {})
-    sizes = [(2_000, ("cuda", "cpu"))] if small else [(100_000, ("cuda",)),
-                                                      (20_000, ("cuda", "cpu"))]
+    sizes = [(2_000, ("cuda", "cuda-unfused", "cpu"))] if small else \
+        [(100_000, ("cuda", "cuda-unfused")), (20_000, ("cuda", "cpu"))]
     for n, devs in sizes:
         X, y = make_classification(n, 20, n_informative=10, random_state=0)
         for dev in devs:
+            _blocks.FUSED = dev != "cuda-unfused"
+            prof = cProfile.Profile() if dev == "cuda" else None
             t = time.perf_counter()
+            if prof is not None:
+                prof.enable()
             rep = isvm.check_kernel(X=X, y=y, kernel="rbf", method="slq", n_jobs=-1,
-                                    random_state=0, device=dev)
+                                    random_state=0, device=dev.split("-")[0])
             el = time.perf_counter() - t
+            _blocks.FUSED = True
+            if prof is not None:  # where the time went: the device's stripes or the host
+                prof.disable()
+                text = io.StringIO()
+                pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(8)
+                out[f"{dev}_{n}_profile"] = text.getvalue()[-2500:]
             d = rep.to_dict()
             out[f"{dev}_{n}"] = {"s": el, "verdict": rep.verdict,
                                  "negative_mass": d["signature"]["negative_mass"],
-                                 "lam_min": d["lam_min"]}
+                                 "lam_min": d["lam_min"],
+                                 "passes": rep.spectrum.details.get("passes")
+                                 if getattr(rep, "spectrum", None) is not None else None}
             print(f"matfree {dev} n={n}: {el:.2f} s, {rep.verdict}", flush=True)
             _save(res)
 
 
-TASKS = {"dtw_cells": task_dtw_cells, "ny": task_ny, "matfree": task_matfree,
+def task_smoke(res, small):
+    """The device's fused kernel tails and both DTW kernels against the CPU, at once (a
+    failure here says which part to leave out before the long tasks)."""
+    import indefsvm as isvm
+    from indefsvm._device import _blocks, _dtw, resolve_device
+    from indefsvm._device._dtw import dtw_block
+    from indefsvm.distances._objects import as_series
+
+    dev = resolve_device("cuda")
+    X = np.random.default_rng(0).standard_normal((300, 20))
+    out = res.setdefault("smoke", {})
+    for name, p in (("rbf", {"gamma": 0.05}), ("sigmoid", {"gamma": 0.05, "coef0": -0.5})):
+        try:
+            K = _blocks.kernel_block(dev.xp, name, dev.asarray(X), dev.asarray(X), p)
+            K = K.get() if hasattr(K, "get") else K
+            out[name] = float(np.max(np.abs(K - isvm.kernel_matrix(X, kernel=name, **p))))
+        except Exception as exc:  # the rest of the run without the fused tails
+            out[name] = f"failed: {exc!r}"
+            _blocks.FUSED = False
+    S, _ = isvm.datasets.make_cbf(120, length=128, random_state=0)
+    ref = isvm.pairwise_distances(S, metric="dtw", window=0.1)
+    for kernel in ("band", "row"):
+        try:
+            D = dtw_block(dev, as_series(S), as_series(S), 0.1, kernel=kernel)
+            D = D.get() if hasattr(D, "get") else D
+            out[f"dtw_{kernel}"] = float(np.max(np.abs(D - ref)))
+        except Exception as exc:  # the rest of the run on the row kernel
+            out[f"dtw_{kernel}"] = f"failed: {exc!r}"
+            _dtw.BAND_WIDTH_MAX = 0
+    out["fused_used"] = _blocks.FUSED
+    out["band_kernel_used"] = _dtw.BAND_WIDTH_MAX > 0
+    print("smoke:", out, flush=True)
+    _save(res)
+
+
+TASKS = {"smoke": task_smoke, "dtw_cells": task_dtw_cells, "ny": task_ny, "matfree": task_matfree,
          "dtw_ny": task_dtw_ny}
 _OUT = None
 LARGEST = True

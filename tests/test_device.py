@@ -63,6 +63,36 @@ def test_dtw_source_equals_cpu_equal_lengths_self(emulated, monkeypatch):
     assert np.array_equal(got, got.T) and np.all(np.diag(got) == 0)
 
 
+@pytest.mark.parametrize("kernel", ["band", "row"])
+@pytest.mark.parametrize("d", [1, 2])
+@pytest.mark.parametrize("window", [None, 0.0, 0.05, 0.2])
+def test_both_dtw_kernels_equal_cpu(emulated, kernel, d, window):
+    # the band kernel's slots wrap around many times on series of 40-90 points; a pair
+    # whose band were wider than the launch's width would come back as -1
+    from indefsvm.distances._objects import as_series
+
+    rng = np.random.default_rng(7)
+    X, Y = _series(rng, 9, d, 40, 90), _series(rng, 5, d, 40, 90)
+    ref = isvm.pairwise_distances(X, Y, metric="dtw", window=window)
+    got = dtw_mod.dtw_block(emulated, as_series(X), as_series(Y),
+                            -1.0 if window is None else window, kernel=kernel)
+    assert np.array_equal(got, ref)
+
+
+def test_dtw_kernel_choice_follows_the_band():
+    from indefsvm.distances._objects import as_series
+
+    S, _ = isvm.datasets.make_cbf(4, length=128, random_state=0)
+    A = as_series(S)
+    # a 10 % window on length 128: r = 12, 25 cells a thread, 128 threads of 200 bytes
+    assert dtw_mod.choose_kernel(A, A, 0.1) == ("band", 128, 25)
+    assert dtw_mod.choose_kernel(A, A, -1.0) == ("row", dtw_mod.BLOCK, 0)
+    # 48 KB / 408 bytes: 120 threads, 96 in whole warps
+    assert dtw_mod.choose_kernel(A, A, 0.2) == ("band", 96, 51)
+    uneven = as_series([np.zeros(128), np.zeros(100)])
+    assert dtw_mod.band_width(uneven, uneven, 0.1) == 2 * 12 + 28 + 1
+
+
 @pytest.mark.parametrize("metric", ["euclidean", "cityblock"])
 def test_vector_metrics_on_device(emulated, metric):
     X = np.random.default_rng(0).standard_normal((9, 4))

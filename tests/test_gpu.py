@@ -41,6 +41,40 @@ def test_dtw_on_gpu_equals_cpu(cupy, window):
                                rtol=1e-5, atol=0)
 
 
+def test_both_dtw_kernels_on_gpu(cupy):
+    # unequal lengths with a narrow band: the shared-memory kernel (band of at most 41
+    # cells) and the row kernel, against the CPU's DTW
+    from indefsvm._device import resolve_device
+    from indefsvm._device._dtw import choose_kernel, dtw_block
+    from indefsvm.distances._objects import as_series
+
+    rng = np.random.default_rng(3)
+    X = [rng.standard_normal(int(rng.integers(100, 129))) for _ in range(70)]
+    Y = [rng.standard_normal(int(rng.integers(100, 129))) for _ in range(33)]
+    ref = isvm.pairwise_distances(X, Y, metric="dtw", window=0.05)
+    A, B = as_series(X), as_series(Y)
+    assert choose_kernel(A, B, 0.05)[0] == "band"
+    dev = resolve_device("cuda")
+    for kernel in ("band", "row"):
+        got = dtw_block(dev, A, B, 0.05, kernel=kernel).get()
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("kernel,params", [("rbf", {"gamma": 0.3}),
+                                           ("sigmoid", {"gamma": 0.1, "coef0": -0.5}),
+                                           ("polynomial", {"gamma": 0.2, "coef0": 1.0,
+                                                           "degree": 3})])
+def test_fused_kernel_tails_on_gpu(cupy, kernel, params):
+    from indefsvm._device import _blocks
+
+    X = np.random.default_rng(4).standard_normal((500, 9))
+    fused = _blocks.kernel_block(cupy, kernel, cupy.asarray(X), cupy.asarray(X[:77]), params)
+    assert _blocks.FUSED
+    np.testing.assert_allclose(fused.get(), isvm.kernel_matrix(X, X[:77], kernel=kernel,
+                                                               **params),
+                               rtol=1e-10, atol=1e-12)
+
+
 def test_kernel_matrix_cupy_in_cupy_out(cupy):
     X = np.random.default_rng(1).standard_normal((300, 7))
     K = isvm.kernel_matrix(cupy.asarray(X), kernel="sigmoid", gamma=0.1, coef0=-0.5)

@@ -12,7 +12,14 @@
  * read neighbouring words). A single row is enough: going left to right, row[i + 1] still
  * holds D(j - 1, i) when cell i of row j is computed, and D(j - 1, i - 1) is carried in a
  * register. The band only moves right, so a cell right of the band was never written
- * (still infinite), and the boundary cell 0 is made infinite after the first row. */
+ * (still infinite), and the boundary cell 0 is made infinite after the first row.
+ *
+ * ix_dtw_band computes the same cells in the same order with only the band of the row kept,
+ * in the block's shared memory: W = min(la, 2r + (la - lb) + 1) cells a thread, cell i of
+ * the row at slot i mod W (a row's band spans at most W cells, and it moves right by at
+ * most one cell a row, so a slot is rewritten only after its old value was read). The
+ * launcher picks it when W is small (the usual 10 % band): the row's reads and writes then
+ * stay on the chip instead of going to the device's memory. */
 
 extern "C" __global__ void ix_dtw_pairs(const double *A, const long long *offA,
                                         const double *B, const long long *offB,
@@ -61,4 +68,68 @@ extern "C" __global__ void ix_dtw_pairs(const double *A, const long long *offA,
             row[0] = inf;
     }
     out[s * nB + t] = sqrt(row[la * stride]);
+}
+
+extern "C" __global__ void ix_dtw_band(const double *A, const long long *offA,
+                                       const double *B, const long long *offB,
+                                       long long nB, long long d, double window,
+                                       long long p0, long long p1, int width, double inf,
+                                       double *out)
+{
+    extern __shared__ double ix_band[];
+    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long p = p0 + k;
+    if (p >= p1)
+        return;
+    long long s = p / nB, t = p - s * nB;
+    int la = (int)(offA[s + 1] - offA[s]), lb = (int)(offB[t + 1] - offB[t]);
+    const double *a = A + offA[s] * d, *b = B + offB[t] * d;
+    if (la < lb) {  /* a is the longer series, as on the CPU */
+        const double *tp = a; a = b; b = tp;
+        int tl = la; la = lb; lb = tl;
+    }
+    int r = la, extra = la - lb, i, j, phi = -1;
+    long long c;
+    if (window >= 0.0)
+        r = (int)floor(window * (double)la + 1e-9);
+    int W = 2 * r + extra + 1;
+    if (W > la)
+        W = la;
+    if (W > width) {  /* the launcher sized the band for every pair: never here */
+        out[s * nB + t] = -1.0;
+        return;
+    }
+    int stride = (int)blockDim.x;
+    double *row = ix_band + threadIdx.x;
+    double last = inf;
+    for (j = 0; j < lb; j++) {
+        int lo = j - r, hi = j + extra + r;
+        if (lo < 0) lo = 0;
+        if (hi > la - 1) hi = la - 1;
+        const double *q = b + (long long)j * d;
+        /* D(j - 1, lo - 1): the boundary at lo = 0 (0 before the first row, then
+           infinite), else the previous row's first cell */
+        double diag = lo == 0 ? (j == 0 ? 0.0 : inf) : row[((lo - 1) % W) * stride];
+        double left = inf;
+        int slot = lo % W;
+        for (i = lo; i <= hi; i++) {
+            const double *x = a + (long long)i * d;
+            /* D(j - 1, i): written by the previous row if i is within its band, which
+               started at or left of lo; right of it the cell was never reached */
+            double cost = 0.0, up = i <= phi ? row[slot * stride] : inf, best = diag;
+            for (c = 0; c < d; c++) {
+                double diff = x[c] - q[c];
+                cost = cost + diff * diff;
+            }
+            if (up < best) best = up;
+            if (left < best) best = left;
+            left = cost + best;
+            diag = up;
+            row[slot * stride] = left;
+            if (++slot == W) slot = 0;
+        }
+        phi = hi;
+        last = left;
+    }
+    out[s * nB + t] = sqrt(last);
 }

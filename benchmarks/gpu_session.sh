@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One session on the GPU machine (../shared/docs/DEVICE.md), run from the project's root by
+# the device tool with .whl carried: builds the package, runs tests/test_gpu.py on the real
+# device, bench_gpu.py (issue 44) and the 16-core SMO of bench_cores.py (issue 42), each
+# under its own time limit, so that one command stays inside the 10 minutes a call has and
+# every figure measured before a limit comes back. Results go to $OUT:
+#   build.log, gpu.txt (the card), tests.log, gpu.json + gpu.log (smoke, DTW cells, the DTW
+#   fits, the matrix-free check), cores.json + cores.log (SMO, 1 and all threads),
+#   gpu_ny.json + gpu_ny.log (NystroemSVC 1e6 on both, 1e7 on the GPU, last: what is left).
+# LIMIT (seconds, default 570) bounds the whole script.
+set -u
+: "${OUT:?run this on the device machine, where OUT is set}"
+LIMIT=${LIMIT:-570}
+T0=$(date +%s)
+left() { echo $(( LIMIT - ($(date +%s) - T0) )); }
+R=$PWD
+S=$(mktemp -d)
+B=$(mktemp -d)
+python3 -m pip install -q --no-index --no-deps --no-compile --target "$S" .whl/*.whl || exit 1
+export PYTHONPATH=$S
+python3 -m pip install -q --no-build-isolation --no-deps --no-index --target "$B" . \
+    > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+export PYTHONPATH=$B:$S PYTHONUNBUFFERED=1
+echo "build done at $(( $(date +%s) - T0 )) s"
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; nproc;
+  python3 -c "import cupy; print('cupy', cupy.__version__)"; } > "$OUT/gpu.txt" 2>&1
+cat "$OUT/gpu.txt"
+W=$(mktemp -d)
+cd "$W" || exit 1  # outside the source tree: Python imports the built package
+# the GPU tests (the built package; the test files from the tree)
+timeout 120 python3 -m pytest -q -p no:cacheprovider "$R/tests/test_gpu.py" \
+    > "$OUT/tests.log" 2>&1
+echo "tests: exit $? at $(( $(date +%s) - T0 )) s"; tail -3 "$OUT/tests.log"
+timeout 230 python3 "$R/benchmarks/bench_gpu.py" --only smoke,dtw_cells,dtw_ny,matfree \
+    --out "$OUT/gpu.json" > "$OUT/gpu.log" 2>&1
+echo "bench_gpu: exit $? at $(( $(date +%s) - T0 )) s"; grep -v " ms " "$OUT/gpu.log" | tail -25
+timeout 90 python3 "$R/benchmarks/bench_cores.py" --full --no-load --threads 1,16 \
+    --only smo_rbf,smo_sigmoid > "$OUT/cores.log" 2>&1
+echo "bench_cores: exit $? at $(( $(date +%s) - T0 )) s"; tail -8 "$OUT/cores.log"
+cp "$R/benchmarks/results/cores.json" "$OUT/cores.json" 2>/dev/null
+rest=$(( $(left) - 5 ))
+if [ "$rest" -gt 60 ]; then
+    timeout "$rest" python3 "$R/benchmarks/bench_gpu.py" --only smoke,ny --out "$OUT/gpu_ny.json" \
+        > "$OUT/gpu_ny.log" 2>&1
+    echo "bench_gpu ny: exit $? at $(( $(date +%s) - T0 )) s (limit $rest s)"
+    tail -30 "$OUT/gpu_ny.log"
+fi
