@@ -219,6 +219,56 @@ def test_nystroem_svc_on_device_same_model(emulated):
         np.testing.assert_allclose(on_cpu, on_dev, rtol=1e-9, atol=1e-9)
 
 
+def test_nystroem_svc_on_device_solves_by_the_decomposition(emulated, caplog):
+    # more rows than a working set: the warm start's continuation, then the decomposition;
+    # its solution meets LIBSVM's stopping rule on the CPU's float64 features and is the
+    # coordinate descent's model within tol
+    X, y = make_classification(5000, 10, n_informative=6, flip_y=0.05, random_state=1)
+    cpu = isvm.NystroemSVC(n_components=60, random_state=0).fit(X, y)
+    with caplog.at_level("INFO", logger="indefsvm"):
+        gpu = isvm.NystroemSVC(n_components=60, random_state=0, device="cuda",
+                               verbose=True).fit(X, y)
+    assert gpu.converged_ and gpu.kkt_gap_[0] <= 1e-3
+    assert "coordinate descent on the host" not in caplog.text
+    assert "converged after" in caplog.text and "decomposition steps on the device" in \
+        caplog.text
+    Z = gpu.nystroem_.transform(X)
+    a = np.zeros(len(y))
+    a[gpu._rows[0]] = gpu._alphas[0]
+    ypm = np.where(y == gpu.classes_[gpu._pairs[0][2]], 1.0, -1.0)
+    gap, _ = kkt_gap(Z @ gpu.coef_[0], ypm, a, np.ones(len(y)))
+    assert gap <= 1.05e-3
+    assert np.mean(cpu.predict(X) == gpu.predict(X)) >= 0.995
+    np.testing.assert_allclose(gpu.decision_function(X), cpu.decision_function(X),
+                               atol=0.05)
+
+
+def test_nystroem_svc_on_device_hands_an_unsolved_problem_to_the_cpu(emulated, monkeypatch,
+                                                                      caplog):
+    from indefsvm.nystroem import _svc
+
+    monkeypatch.setattr(_svc, "DEVICE_STEPS", 1)
+    X, y = make_classification(3000, 10, n_informative=6, flip_y=0.05, random_state=1)
+    kw = dict(n_components=60, C=100.0, random_state=0)
+    cpu = isvm.NystroemSVC(**kw).fit(X, y)
+    with caplog.at_level("INFO", logger="indefsvm"):
+        gpu = isvm.NystroemSVC(**kw, device="cuda", verbose=True).fit(X, y)
+    assert "the device's decomposition stopped after 1 steps" in caplog.text
+    assert "coordinate descent on the host solves the problem" in caplog.text
+    # the coordinate descent from the start, as on the CPU: the same model bit for bit
+    assert gpu.converged_ and gpu.n_iter_[0] == cpu.n_iter_[0]
+    np.testing.assert_array_equal(gpu.coef_, cpu.coef_)
+
+
+def test_nystroem_svc_on_device_says_too_big_before_the_work(emulated, monkeypatch):
+    monkeypatch.setattr(type(emulated), "memory_free", lambda self: (2**20, 2**30))
+    X, y = make_classification(500, 6, random_state=0)
+    with pytest.raises(MemoryError, match=r"the 500 x \d+ float32 features need about "
+                                          r"[\d.]+ GiB of the GPU's memory, and it has 0.0 "
+                                          r"GiB free of 1.0 GiB\. Use fewer landmarks"):
+        isvm.NystroemSVC(n_components=40, random_state=0, device="cuda").fit(X, y)
+
+
 def test_nystroem_svc_dtw_on_device(emulated):
     S, lab = isvm.datasets.make_cbf(300, length=48, random_state=0)
     kw = dict(metric="dtw", metric_params={"window": 0.1}, n_components=30, random_state=0)

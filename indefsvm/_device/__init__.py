@@ -52,6 +52,14 @@ class Device:
         """``a`` on this device (a copy to the GPU when it is a NumPy array)."""
         return self.xp.asarray(a, dtype=dtype)
 
+    def memory_free(self) -> tuple[int, int] | None:
+        """``(free, total)`` bytes of the device's memory, the blocks CuPy's pool holds
+        unused counted as free (None on the CPU and on the emulated device)."""
+        if not self.is_cuda or self.emulated:
+            return None
+        free, total = self.xp.cuda.runtime.memGetInfo()
+        return int(free) + int(self.xp.get_default_memory_pool().free_bytes()), int(total)
+
     def synchronize(self) -> None:
         """Wait for the device's queued work (a no-op on the CPU): timings and Ctrl-C."""
         if self.is_cuda and not self.emulated:

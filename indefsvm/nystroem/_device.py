@@ -22,12 +22,29 @@ from ..distances._device import (
     random_feature_blocks,
 )
 
-__all__ = ["check_device_metric", "device_features", "distance_kernel", "nystroem_blocks",
-           "random_feature_blocks"]
+__all__ = ["check_device_memory", "check_device_metric", "device_features",
+           "distance_kernel", "nystroem_blocks", "random_feature_blocks"]
 from ._blocks import dense_rows
 
 #: device memory of one block's kernel values (rows x landmarks float64)
 BLOCK_BYTES = 256 * 2**20
+
+
+def check_device_memory(device: Device, need: int, what: str) -> None:
+    """Refuse, before the work, ``need`` bytes on a device that has fewer free (with three
+    blocks' work beside them), naming the figures and what works at that size."""
+    mem = device.memory_free()
+    if mem is None:
+        return
+    free, total = mem
+    want = need + 3 * BLOCK_BYTES
+    if want > free:
+        raise MemoryError(
+            f"{what} need about {want / 2**30:.1f} GiB of the GPU's memory, and it has "
+            f"{free / 2**30:.1f} GiB free of {total / 2**30:.1f} GiB. Use fewer landmarks "
+            "(n_components), train on a subsample, or device='cpu' (the features in the "
+            "host's memory).")
+
 
 def distance_kernel(device: Device, dk, D):
     """DistanceKernel ``dk``'s transform of device distances ``D`` (its formulas)."""

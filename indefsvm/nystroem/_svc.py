@@ -34,8 +34,12 @@ from ..svm._weights import (
     sample_weight_vector,
 )
 from ._blocks import fit_memory, rows_per_block
-from ._device import check_device_metric
+from ._device import check_device_memory, check_device_metric
 from ._features import LANDMARK_RULES, KreinNystroem
+
+#: steps of the device's decomposition for one linear SVM before the coordinate descent on
+#: the host takes the problem over (10^6 rows of 500 features: about 110 steps)
+DEVICE_STEPS = 400
 
 __all__ = ["NystroemSVC"]
 
@@ -111,6 +115,7 @@ default="uniform"
         LIBSVM's stopping rule: KKT gap ``m - M <= tol`` (and ``|y'alpha| <= tol * C``).
     max_iter : int, optional
         Passes of the coordinate descent per one-vs-one problem; ``None`` means 100 000.
+        On a device, also the most decomposition steps (when fewer than 400).
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
     break_ties : bool, default=False
         As in ``SVC``.
@@ -124,12 +129,15 @@ default="uniform"
         "indefsvm[gpu]"``): the kernel (or the distances) of every row to the landmarks
         and the features, block by block (kernels linear, polynomial, rbf, sigmoid,
         l1_gaussian, sqrt_l1_exponential; metrics dtw, euclidean, cityblock). The
-        features come to the host as float32, and the linear SVM is the CPU's dual
-        coordinate descent on ``n_jobs`` threads -- the same solver, so the same model
-        within float64 rounding of the features. The landmarks are fitted on the CPU too,
-        and the fitted model is plain NumPy: it saves, and predicts on a machine without a
-        GPU after ``set_params(device="cpu")``. ``decision_function`` returns a CuPy array
-        for CuPy input, NumPy otherwise.
+        features stay on the device as float32 (their memory is checked there before the
+        work), and each linear SVM is solved there: the same problem and stopping rule
+        (the KKT gap ``<= tol``) by a decomposition with working sets of 2 048 rows,
+        started from the smoothed primal problem (Huber's hinge, widths 0.1, 0.01, 0.001,
+        L-BFGS) -- the same model within ``tol``. A problem not solved in 400 steps goes to
+        the CPU's coordinate descent (said in the log). The landmarks are fitted on the
+        CPU, and the fitted model is plain NumPy: it saves, and predicts on a machine
+        without a GPU after ``set_params(device="cpu")``. ``decision_function`` returns a
+        CuPy array for CuPy input, NumPy otherwise.
     verbose : bool, default=False
         Log each stage (landmarks, features, each problem's progress).
 
@@ -147,7 +155,7 @@ default="uniform"
     intercept_ : ndarray of shape (n_pairs,)
     classes_ : ndarray
     n_iter_ : ndarray of shape (n_pairs,)
-        Passes of each problem.
+        Passes of each problem (decomposition steps for one solved on a device).
     converged_ : bool
         Every problem met the stopping rule.
     kkt_gap_ : ndarray of shape (n_pairs,)
@@ -388,11 +396,16 @@ default="uniform"
         total = n_blocks + len(pairs)
         step = 0
         said = time.perf_counter()
-        Z = np.empty((n, cols), dtype=np.float32)
         # the CPU's blocks are written into Z by the map (the kernels by name: rounded to
-        # float32 tile by tile on the threads); the device's are copied here
-        blocks = (self._device_blocks(ny, X if X_dev is None else X_dev, device, cols)
-                  if device.is_cuda else ny._feature_blocks(X, np.float32, cols, out=Z))
+        # float32 tile by tile on the threads); the device's stay on the device, where the
+        # linear SVM is solved (``_solve``)
+        if device.is_cuda:
+            check_device_memory(device, n * cols * 4, f"the {n} x {cols} float32 features")
+            Z = device.xp.empty((n, cols), dtype=device.xp.float32)
+            blocks = self._device_blocks(ny, X if X_dev is None else X_dev, device, cols)
+        else:
+            Z = np.empty((n, cols), dtype=np.float32)
+            blocks = ny._feature_blocks(X, np.float32, cols, out=Z)
         for lo, hi, F in blocks:
             if device.is_cuda:
                 Z[lo:hi] = F
@@ -407,6 +420,7 @@ default="uniform"
             logger.info("features: %d x %d float32 (%.0f MB), %.1f s", Z.shape[0], cols,
                         Z.nbytes / 2**20, time.perf_counter() - t1)
         self._pairs = []
+        on_device = device if device.is_cuda else None
         coefs, intercepts, n_iter, gaps, alphas, rows, done = [], [], [], [], [], [], []
         converged = True
         worst = None
@@ -414,14 +428,15 @@ default="uniform"
             ypm = np.where(y_idx[idx] == pos, 1.0, -1.0)
             label = (f"classes {self.classes_[a]} vs {self.classes_[b]}"
                      if self.classes_.shape[0] > 2 else "linear SVM")
-            res = linear_svc(Z, ypm, self.C * w[idx], rows=idx, tol=self.tol,
-                             max_iter=self.max_iter, random_state=rng, n_jobs=self.n_jobs,
-                             verbose=self.verbose, label=label)
+            res, Z, on_device = self._solve(Z, ypm, self.C * w[idx], idx, rng, label,
+                                            on_device)
             step += 1
             if loud:
-                logger.info("NystroemSVC: step %d of %d (%s: %s after %d passes, KKT gap "
+                logger.info("NystroemSVC: step %d of %d (%s: %s after %d %s, KKT gap "
                             "%.3g, %d support vectors)", step, total, label, res.status,
-                            res.n_iter, res.kkt_gap, res.n_sv)
+                            res.n_iter, "decomposition steps on the device"
+                            if res.solver == "decomposition" else "passes", res.kkt_gap,
+                            res.n_sv)
             self._pairs.append((a, b, pos))
             coefs.append(res.extra["w"])
             intercepts.append(res.b)
@@ -482,16 +497,39 @@ default="uniform"
         return self
 
     def _device_blocks(self, fmap, X, device, cols):
-        """(lo, hi, float32 features of rows lo:hi) computed on ``device``, each block
-        copied to the host (the device holds one block at a time)."""
+        """(lo, hi, float32 features of rows lo:hi) computed on ``device``."""
         from ._device import nystroem_blocks, random_feature_blocks
 
         if self.features == "d2ke":
-            blocks = random_feature_blocks(fmap, X, device, np.float32)
-        else:
-            blocks = nystroem_blocks(fmap, X, device, np.float32, cols)
-        for lo, hi, F in blocks:
-            yield lo, hi, to_numpy(F)
+            return random_feature_blocks(fmap, X, device, np.float32)
+        return nystroem_blocks(fmap, X, device, np.float32, cols)
+
+    def _solve(self, Z, ypm, Cb, idx, rng, label, device):
+        """One linear SVM on the rows ``idx`` of the features ``Z``: ``(result, Z, device)``.
+
+        ``device`` None: the features are on the host, the dual coordinate descent solves.
+        Else they are on ``device``, and its decomposition (``solvers._linear_device``: the
+        same problem and stopping rule) runs for at most ``DEVICE_STEPS`` steps (or
+        ``max_iter``, if fewer); a problem it has not solved by then goes to the
+        coordinate descent on the host, from the start, with a line in the log -- ``Z`` is
+        then the features' host copy, which the next problems use too (``device`` None)."""
+        if device is not None:
+            from ..solvers._linear_device import linear_svc_device
+
+            steps = DEVICE_STEPS if self.max_iter is None else min(DEVICE_STEPS,
+                                                                   int(self.max_iter))
+            res = linear_svc_device(Z, ypm, Cb, rows=idx, tol=self.tol, max_iter=steps,
+                                    device=device, verbose=self.verbose, label=label)
+            if res.converged:
+                return res, Z, device
+            logger.info("%s: the device's decomposition stopped after %d steps (%s, KKT gap "
+                        "%.3g); the coordinate descent on the host solves the problem",
+                        label, res.n_iter, res.status, res.kkt_gap)
+            Z = np.ascontiguousarray(to_numpy(Z))
+        res = linear_svc(Z, ypm, Cb, rows=idx, tol=self.tol, max_iter=self.max_iter,
+                         random_state=rng, n_jobs=self.n_jobs, verbose=self.verbose,
+                         label=label)
+        return res, Z, None
 
     def _ovo(self, X):
         check_is_fitted(self, "coef_")

@@ -20,21 +20,37 @@ of them). The steps start instead from a point read off the primal problem with 
 smoothed over a width ``delta`` (Huber's), minimised by L-BFGS over ``(w, b)`` -- two
 products with the features an evaluation -- with ``a_t = C_t min(max(u_t / delta, 0), 1)``,
 ``u_t = 1 - y_t (z_t'w + b)``: the multipliers of the smoothed problem, which tend to the
-SVM's as ``delta -> 0``; the larger class's are scaled so that ``y'a = 0``. Only the
-start comes from there: the result is the decomposition's, held to the stopping rule
-above (measured on 5e4 rows, C = 1: 6 steps instead of 84; C = 100: 272 instead of 3 361).
+SVM's as ``delta -> 0``; the larger class's are scaled so that ``y'a = 0``. The widths
+``WARM_DELTAS`` are taken one after the other, each from the last one's ``(w, b)`` (a
+continuation). Only the start comes from there: the result is the decomposition's, held to
+the stopping rule above.
+
+Measured (2-core VM, NumPy, 2026-11-27; rbf Nystroem features of ``make_classification``,
+m = 500, C = 1; the decomposition's steps to tol = 1e-3 after the start):
+
+=========  ===========================================  ======================
+rows       start                                        steps
+=========  ===========================================  ======================
+3·10^5     width 0.1 alone, 100 iterations              46
+3·10^5     0.1, 0.01 (100 each)                         4
+3·10^5     0.1, 0.01, 0.001 (100 each)                  3 (37 with a class's
+                                                        multipliers scaled)
+10^6       0.1, 0.01, 0.001 (100 each)                  150 (111 scaled)
+10^6       0.1, 0.01, 0.001 (300 each)                  4
+10^6       0.1, 0.01, 0.001 (50, 100, 300)              6
+=========  ===========================================  ======================
+
+The start has to be near the smoothed problem's solution: the decomposition recomputes
+``w`` from the multipliers, and a ``w`` that L-BFGS had not settled leaves many rows a
+little on the wrong side (at 10^6 rows, 100 iterations of the last width left a gap of 0.7
+that 2 048-row steps took 150 steps to close). From width 0.1 alone, on an H200
+(2026-11-26), 10^6 rows still had a gap of 0.6 after 3 500 steps.
 
 The products ``Z w`` are float32 (the features are); their rounding, of order
 ``1e-7 |z| |w|``, is far below ``tol``. Everything of size ``n`` stays on the device; a step
-moves ``q x q`` numbers to the host and ``q`` back.
-
-Not used by the estimators yet. Measured on an H200 (2026-11-26) on 10^6 rbf Nystroem
-features (m = 500, C = 1): features 1.4 s, warm start 2.7 s, then ~50 ms a step, but the
-gap was still 0.6 after 3 500 steps (190 s), where the CPU's coordinate descent takes
-~35 s on 16 cores: at that size tens of thousands of free vectors are coupled through
-``w``, and working sets of 2 048 rows move them too slowly. The solver is correct (held
-to the coordinate descent in ``tests/test_device.py``, on the H200 in
-``tests/test_gpu.py``) and is kept as the base of a device solver for that core.
+moves ``q x q`` numbers to the host and ``q`` back. ``NystroemSVC(device="cuda")`` solves
+its problems so (``nystroem/_svc.py``), handing a problem that this solver has not solved
+in its step budget to the CPU's coordinate descent.
 """
 
 from __future__ import annotations
@@ -52,9 +68,10 @@ __all__ = ["linear_svc_device"]
 #: outer steps when max_iter is None (finite: a run always ends)
 DEFAULT_MAX_STEPS = 100_000
 
-#: the smoothing width of the warm start's hinge, and its L-BFGS iterations
-WARM_DELTA = 0.1
-WARM_ITERATIONS = 100
+#: the smoothing widths of the warm start's hinge, one after the other, and the L-BFGS
+#: iterations of each (the last width's solution is the start: it gets the most)
+WARM_DELTAS = (0.1, 0.01, 1e-3)
+WARM_ITERATIONS = (50, 100, 300)
 
 #: rows of a working set (at most; fewer when fewer rows violate)
 WORKING_SET = 2048
@@ -206,38 +223,89 @@ def linear_svc_device(Z, y, C, *, device, rows=None, tol: float = 1e-3,
         extra=extra)
 
 
-def warm_start(xp, Z, y, Cb, *, delta: float = WARM_DELTA,
-               max_iter: int = WARM_ITERATIONS) -> np.ndarray:
-    """A feasible starting point ``a`` from the smoothed primal problem (module docstring);
-    ``Z`` and the returned ``a`` are on the namespace ``xp``."""
+def warm_start(xp, Z, y, Cb, *, deltas=WARM_DELTAS, max_iter=WARM_ITERATIONS):
+    """A feasible starting point ``a`` from the smoothed primal problem (module docstring),
+    minimised for each smoothing width of ``deltas`` in turn (``max_iter``: L-BFGS
+    iterations, one number or one per width), each from the last's ``(w, b)``
+    (a continuation: the narrower the hinge's smoothing, the fewer rows are left between
+    the bounds and the fewer decomposition steps follow); ``Z`` and the returned ``a`` are
+    on the namespace ``xp``."""
     import scipy.optimize as so
 
     yd, Cd = xp.asarray(y), xp.asarray(Cb)
     r = Z.shape[1]
+    v = np.zeros(r + 1)
 
-    def slope(v):
+    def slope(v, delta):
         w = xp.asarray(v[:r].astype(np.float32))
         u = 1.0 - yd * ((Z @ w).astype(xp.float64) + float(v[r]))
         return u, Cd * xp.clip(u / delta, 0.0, 1.0)
 
-    def value_grad(v):
-        u, d = slope(v)
+    def value_grad(v, delta):
+        u, d = slope(v, delta)
         h = xp.where(u <= 0, 0.0, xp.where(u < delta, u * u / (2 * delta), u - delta / 2))
         dy = d * yd
         gw = v[:r] - _host(Z.T @ dy.astype(xp.float32)).astype(np.float64)
         val = 0.5 * float(v[:r] @ v[:r]) + float((Cd * h).sum())
         return val, np.r_[gw, -float(dy.sum())]
 
-    res = so.minimize(value_grad, np.zeros(r + 1), jac=True, method="L-BFGS-B",
-                      options={"maxiter": max_iter, "gtol": 1e-5})
-    _, a = slope(res.x)
-    pos = yd > 0
-    sp, sn = float(a[pos].sum()), float(a[~pos].sum())
-    # y'a = 0 by scaling the larger class's multipliers down (the box is kept)
-    if sp > sn:
-        a = xp.where(pos, a * (sn / sp), a)
-    elif sn > sp:
-        a = xp.where(pos, a, a * (sp / sn))
+    iterations = np.broadcast_to(np.asarray(max_iter, dtype=int), (len(deltas),))
+    for delta, its in zip(deltas, iterations, strict=True):
+        v = so.minimize(value_grad, v, args=(delta,), jac=True, method="L-BFGS-B",
+                        options={"maxiter": int(its), "gtol": 1e-8, "ftol": 1e-13}).x
+    return feasible_start(xp, Z, yd, Cd, v, deltas[-1])
+
+
+def feasible_start(xp, Z, yd, Cd, v, delta):
+    """The smoothed problem's multipliers at ``(w, b) = (v[:-1], v[-1])`` made to satisfy
+    ``y'a = 0``: ``b`` is moved to the root of ``y'a(b)`` (continuous and non-increasing in
+    ``b``) by bisection, and what rounding leaves is taken up by one multiplier between its
+    bounds. (Scaling a class's multipliers instead would move its rows at the upper bound
+    -- the margin's violators -- off it, and each would then violate the optimality
+    conditions by its whole margin: tens of thousands of rows for the decomposition to
+    bring back.)"""
+    r = Z.shape[1]
+    w = xp.asarray(v[:r].astype(np.float32))
+    base = 1.0 - yd * (Z @ w).astype(xp.float64)
+
+    def multipliers(b):
+        return Cd * xp.clip((base - yd * b) / delta, 0.0, 1.0)
+
+    def excess(b):
+        return float((yd * multipliers(b)).sum())
+
+    lo = hi = float(v[r])
+    step = 1.0
+    while excess(lo) < 0 and step < 1e12:
+        lo -= step
+        step *= 2
+    step = 1.0
+    while excess(hi) > 0 and step < 1e12:
+        hi += step
+        step *= 2
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if excess(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    a = multipliers(hi)
+    rest = float((yd * a).sum())
+    free = xp.nonzero((a > 0) & (a < Cd))[0]
+    if rest != 0.0 and free.shape[0]:
+        # the largest room in the direction that cancels rest
+        t = int(free[int(xp.argmax(xp.minimum(a[free], Cd[free] - a[free])))])
+        a[t] = min(max(float(a[t]) - float(yd[t]) * rest, 0.0), float(Cd[t]))
+        rest = float((yd * a).sum())
+    if rest != 0.0:
+        pos = yd > 0
+        sp, sn = float(a[pos].sum()), float(a[~pos].sum())
+        if sp > sn:
+            a = xp.where(pos, a * (sn / sp), a)
+        elif sn > sp:
+            a = xp.where(pos, a, a * (sp / sn))
     return a
 
 
