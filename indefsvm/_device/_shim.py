@@ -29,6 +29,9 @@ static ix_dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __global__
 #define __device__
 #define __shared__
+/* CUDA's separately rounded product and sum; C99 (-std=c99) does not fuse them either */
+#define __dmul_rn(a, b) ((a) * (b))
+#define __dadd_rn(a, b) ((a) + (b))
 /* the block's shared memory (a launch's threads run one after the other here) */
 double ix_band[IX_SHARED_DOUBLES];
 """

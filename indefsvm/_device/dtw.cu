@@ -19,7 +19,11 @@
  * the row at slot i mod W (a row's band spans at most W cells, and it moves right by at
  * most one cell a row, so a slot is rewritten only after its old value was read). The
  * launcher picks it when W is small (the usual 10 % band): the row's reads and writes then
- * stay on the chip instead of going to the device's memory. */
+ * stay on the chip instead of going to the device's memory.
+ *
+ * Products and sums are written __dmul_rn / __dadd_rn: each rounded on its own, as the
+ * CPU's compiled DTW rounds them (a compiler may otherwise fuse a product and a sum into
+ * one rounding), so that the device's distances are the CPU's bit for bit. */
 
 extern "C" __global__ void ix_dtw_pairs(const double *A, const long long *offA,
                                         const double *B, const long long *offB,
@@ -32,44 +36,64 @@ extern "C" __global__ void ix_dtw_pairs(const double *A, const long long *offA,
     if (p >= p1)
         return;
     long long s = p / nB, t = p - s * nB;
-    long long la = offA[s + 1] - offA[s], lb = offB[t + 1] - offB[t];
+    int la = (int)(offA[s + 1] - offA[s]), lb = (int)(offB[t + 1] - offB[t]);
     const double *a = A + offA[s] * d, *b = B + offB[t] * d;
     if (la < lb) {  /* a is the longer series, as on the CPU */
         const double *tp = a; a = b; b = tp;
-        long long tl = la; la = lb; lb = tl;
+        int tl = la; la = lb; lb = tl;
     }
-    long long r = la, extra = la - lb, i, j, c;
+    int r = la, extra = la - lb, i, j;
+    long long c;
     if (window >= 0.0)
-        r = (long long)floor(window * (double)la + 1e-9);
+        r = (int)floor(window * (double)la + 1e-9);
     double *row = buf + k;
     row[0] = 0.0;
     for (i = 1; i <= la; i++)
-        row[i * stride] = inf;
+        row[(long long)i * stride] = inf;
+    /* the cells are walked with pointers (no 64-bit multiplication a cell), and one
+       channel, the common case, has its own loop */
     for (j = 0; j < lb; j++) {
-        long long lo = j - r, hi = j + extra + r;
+        int lo = j - r, hi = j + extra + r;
         if (lo < 0) lo = 0;
         if (hi > la - 1) hi = la - 1;
-        const double *q = b + j * d;
-        double diag = row[lo * stride], left = inf;
-        for (i = lo; i <= hi; i++) {
-            const double *x = a + i * d;
-            double cost = 0.0, up = row[(i + 1) * stride], best = diag;
-            for (c = 0; c < d; c++) {
-                double diff = x[c] - q[c];
-                cost = cost + diff * diff;
+        const double *q = b + (long long)j * d;
+        double *cell = row + (long long)lo * stride;
+        double diag = *cell, left = inf;
+        cell += stride;
+        if (d == 1) {
+            const double *x = a + lo, qv = q[0];
+            for (i = lo; i <= hi; i++) {
+                double diff = *x++ - qv, up = *cell, best = diag;
+                double cost = __dmul_rn(diff, diff);
+                if (up < best) best = up;
+                if (left < best) best = left;
+                left = __dadd_rn(cost, best);
+                diag = up;
+                *cell = left;
+                cell += stride;
             }
-            if (up < best) best = up;
-            if (left < best) best = left;
-            left = cost + best;
-            diag = up;
-            row[(i + 1) * stride] = left;
+        } else {
+            const double *x = a + (long long)lo * d;
+            for (i = lo; i <= hi; i++) {
+                double cost = 0.0, up = *cell, best = diag;
+                for (c = 0; c < d; c++) {
+                    double diff = x[c] - q[c];
+                    cost = __dadd_rn(cost, __dmul_rn(diff, diff));
+                }
+                x += d;
+                if (up < best) best = up;
+                if (left < best) best = left;
+                left = __dadd_rn(cost, best);
+                diag = up;
+                *cell = left;
+                cell += stride;
+            }
         }
         if (j == 0)
             row[0] = inf;
     }
-    out[s * nB + t] = sqrt(row[la * stride]);
+    out[s * nB + t] = sqrt(row[(long long)la * stride]);
 }
-
 extern "C" __global__ void ix_dtw_band(const double *A, const long long *offA,
                                        const double *B, const long long *offB,
                                        long long nB, long long d, double window,
@@ -117,13 +141,18 @@ extern "C" __global__ void ix_dtw_band(const double *A, const long long *offA,
             /* D(j - 1, i): written by the previous row if i is within its band, which
                started at or left of lo; right of it the cell was never reached */
             double cost = 0.0, up = i <= phi ? row[slot * stride] : inf, best = diag;
-            for (c = 0; c < d; c++) {
-                double diff = x[c] - q[c];
-                cost = cost + diff * diff;
+            if (d == 1) {
+                double diff = x[0] - q[0];
+                cost = __dmul_rn(diff, diff);
+            } else {
+                for (c = 0; c < d; c++) {
+                    double diff = x[c] - q[c];
+                    cost = __dadd_rn(cost, __dmul_rn(diff, diff));
+                }
             }
             if (up < best) best = up;
             if (left < best) best = left;
-            left = cost + best;
+            left = __dadd_rn(cost, best);
             diag = up;
             row[slot * stride] = left;
             if (++slot == W) slot = 0;
