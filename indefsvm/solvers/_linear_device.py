@@ -46,6 +46,12 @@ little on the wrong side (at 10^6 rows, 100 iterations of the last width left a 
 that 2 048-row steps took 150 steps to close). From width 0.1 alone, on an H200
 (2026-11-26), 10^6 rows still had a gap of 0.6 after 3 500 steps.
 
+On an H200 (2026-11-27, ``benchmarks/RESULTS.md``) with the start above: 10^6 rows, warm
+start 1.1 s, 97 steps of ~80 ms (140 for the same data on the CPU: the count is the
+data's), the whole ``NystroemSVC`` fit 10.7 s against 15.8 s on 16 cores; 10^7 rows (ten
+noisy copies of those), warm start 6.0 s, but a gap of 92 at step 0 and 0.24 after 400
+steps, after which the CPU's coordinate descent solved the problem.
+
 The products ``Z w`` are float32 (the features are); their rounding, of order
 ``1e-7 |z| |w|``, is far below ``tol``. Everything of size ``n`` stays on the device; a step
 moves ``q x q`` numbers to the host and ``q`` back. ``NystroemSVC(device="cuda")`` solves
