@@ -25,6 +25,26 @@
  * CPU's compiled DTW rounds them (a compiler may otherwise fuse a product and a sum into
  * one rounding), so that the device's distances are the CPU's bit for bit. */
 
+/* Pair p = s nB + t of a launch: a is the longer of A_s and B_t (as on the CPU), la its
+ * length, b and lb the other's; returns the band's radius r for la (window < 0: the whole
+ * row). Both kernels begin so; out[p] is the pair's distance. */
+__device__ int ix_pair(const double *A, const long long *offA, const double *B,
+                       const long long *offB, long long nB, long long d, double window,
+                       long long p, const double **a, int *la, const double **b, int *lb)
+{
+    long long s = p / nB, t = p - s * nB;
+    int na = (int)(offA[s + 1] - offA[s]), nb = (int)(offB[t + 1] - offB[t]);
+    const double *x = A + offA[s] * d, *y = B + offB[t] * d;
+    if (na < nb) {
+        const double *tp = x; x = y; y = tp;
+        int tl = na; na = nb; nb = tl;
+    }
+    *a = x; *la = na; *b = y; *lb = nb;
+    if (window < 0.0)
+        return na;
+    return (int)floor(window * (double)na + 1e-9);
+}
+
 extern "C" __global__ void ix_dtw_pairs(const double *A, const long long *offA,
                                         const double *B, const long long *offB,
                                         long long nB, long long d, double window,
@@ -35,17 +55,11 @@ extern "C" __global__ void ix_dtw_pairs(const double *A, const long long *offA,
     long long p = p0 + k;
     if (p >= p1)
         return;
-    long long s = p / nB, t = p - s * nB;
-    int la = (int)(offA[s + 1] - offA[s]), lb = (int)(offB[t + 1] - offB[t]);
-    const double *a = A + offA[s] * d, *b = B + offB[t] * d;
-    if (la < lb) {  /* a is the longer series, as on the CPU */
-        const double *tp = a; a = b; b = tp;
-        int tl = la; la = lb; lb = tl;
-    }
-    int r = la, extra = la - lb, i, j;
+    const double *a, *b;
+    int la, lb;
+    int r = ix_pair(A, offA, B, offB, nB, d, window, p, &a, &la, &b, &lb);
+    int extra = la - lb, i, j;
     long long c;
-    if (window >= 0.0)
-        r = (int)floor(window * (double)la + 1e-9);
     double *row = buf + k;
     row[0] = 0.0;
     for (i = 1; i <= la; i++)
@@ -92,7 +106,7 @@ extern "C" __global__ void ix_dtw_pairs(const double *A, const long long *offA,
         if (j == 0)
             row[0] = inf;
     }
-    out[s * nB + t] = sqrt(row[(long long)la * stride]);
+    out[p] = sqrt(row[(long long)la * stride]);
 }
 extern "C" __global__ void ix_dtw_band(const double *A, const long long *offA,
                                        const double *B, const long long *offB,
@@ -105,22 +119,16 @@ extern "C" __global__ void ix_dtw_band(const double *A, const long long *offA,
     long long p = p0 + k;
     if (p >= p1)
         return;
-    long long s = p / nB, t = p - s * nB;
-    int la = (int)(offA[s + 1] - offA[s]), lb = (int)(offB[t + 1] - offB[t]);
-    const double *a = A + offA[s] * d, *b = B + offB[t] * d;
-    if (la < lb) {  /* a is the longer series, as on the CPU */
-        const double *tp = a; a = b; b = tp;
-        int tl = la; la = lb; lb = tl;
-    }
-    int r = la, extra = la - lb, i, j, phi = -1;
+    const double *a, *b;
+    int la, lb;
+    int r = ix_pair(A, offA, B, offB, nB, d, window, p, &a, &la, &b, &lb);
+    int extra = la - lb, i, j, phi = -1;
     long long c;
-    if (window >= 0.0)
-        r = (int)floor(window * (double)la + 1e-9);
     int W = 2 * r + extra + 1;
     if (W > la)
         W = la;
     if (W > width) {  /* the launcher sized the band for every pair: never here */
-        out[s * nB + t] = -1.0;
+        out[p] = -1.0;
         return;
     }
     int stride = (int)blockDim.x;
@@ -160,5 +168,5 @@ extern "C" __global__ void ix_dtw_band(const double *A, const long long *offA,
         phi = hi;
         last = left;
     }
-    out[s * nB + t] = sqrt(last);
+    out[p] = sqrt(last);
 }
