@@ -229,7 +229,7 @@ def test_nystroem_svc_on_device_solves_by_the_decomposition(emulated, caplog):
         gpu = isvm.NystroemSVC(n_components=60, random_state=0, device="cuda",
                                verbose=True).fit(X, y)
     assert gpu.converged_ and gpu.kkt_gap_[0] <= 1e-3
-    assert "coordinate descent on the host" not in caplog.text
+    assert "coordinate descent on the host goes on" not in caplog.text
     assert "converged after" in caplog.text and "decomposition steps on the device" in \
         caplog.text
     Z = gpu.nystroem_.transform(X)
@@ -254,10 +254,11 @@ def test_nystroem_svc_on_device_hands_an_unsolved_problem_to_the_cpu(emulated, m
     with caplog.at_level("INFO", logger="indefsvm"):
         gpu = isvm.NystroemSVC(**kw, device="cuda", verbose=True).fit(X, y)
     assert "the device's decomposition stopped after 1 steps" in caplog.text
-    assert "coordinate descent on the host solves the problem" in caplog.text
-    # the coordinate descent from the start, as on the CPU: the same model bit for bit
-    assert gpu.converged_ and gpu.n_iter_[0] == cpu.n_iter_[0]
-    np.testing.assert_array_equal(gpu.coef_, cpu.coef_)
+    assert "coordinate descent on the host goes on from its multipliers" in caplog.text
+    # the coordinate descent from the decomposition's point: the CPU's model within tol
+    assert gpu.converged_ and gpu.kkt_gap_[0] <= 1e-3
+    assert gpu.pair_results_[0]["n_iter"] < cpu.n_iter_[0]
+    assert np.mean(cpu.predict(X) == gpu.predict(X)) >= 0.995
 
 
 def test_nystroem_svc_on_device_says_too_big_before_the_work(emulated, monkeypatch):

@@ -307,6 +307,41 @@ def test_linear_svc_stops_at_max_iter_honestly():
     assert res.status == "max_iter reached"
 
 
+@pytest.mark.parametrize("rows", [None, "odd"])
+def test_linear_svc_from_a_start(rows):
+    """From its own solution the descent stops within a few passes at the same optimum;
+    from a rough start (a few passes' multipliers and intercept) it reaches the cold
+    run's optimum; the start's w is Z'(a o y) over the rows asked for."""
+    rng = np.random.default_rng(11)
+    Z = rng.normal(size=(3000, 30)).astype(np.float32)
+    y_all = np.where(Z[:, 0] + 0.7 * rng.normal(size=3000) > 0.2, 1.0, -1.0)
+    idx = None if rows is None else np.arange(1, 3000, 2)
+    y = y_all if idx is None else y_all[idx]
+    cold = linear_svc(Z, y, 2.0, rows=idx, random_state=0)
+    again = linear_svc(Z, y, 2.0, rows=idx, random_state=0, alpha0=cold.alpha, b0=cold.b)
+    assert again.converged and again.n_iter <= 3
+    assert again.objective == pytest.approx(cold.objective, rel=1e-6)
+    rough = linear_svc(Z, y, 2.0, rows=idx, random_state=0, max_iter=3)
+    assert not rough.converged
+    warm = linear_svc(Z, y, 2.0, rows=idx, random_state=0, alpha0=rough.alpha, b0=rough.b)
+    assert warm.converged and warm.kkt_gap <= 1e-3
+    assert warm.objective == pytest.approx(cold.objective, rel=1e-4)
+    Zr = Z.astype(np.float64) if idx is None else Z[idx].astype(np.float64)
+    np.testing.assert_allclose(warm.extra["w"], Zr.T @ (warm.alpha * y), atol=1e-7)
+
+
+@pytest.mark.parametrize("alpha0,b0,match", [
+    (np.full(3, 2.0), 0.0, "each in \\[0, C_t\\]"),
+    (np.array([0.5, -0.1, 0.5]), 0.0, "each in"),
+    (np.zeros(2), 0.0, "must hold 3 multipliers"),
+    (np.zeros(3), np.nan, "b0 must be a finite number"),
+])
+def test_linear_svc_refuses_a_bad_start(alpha0, b0, match):
+    Z = np.ones((3, 2), dtype=np.float32)
+    with pytest.raises(ValueError, match=match):
+        linear_svc(Z, np.array([1.0, -1.0, 1.0]), 1.0, alpha0=alpha0, b0=b0)
+
+
 @pytest.mark.parametrize("kwargs,match", [
     (dict(Z=np.ones((3, 2))), "float32"),
     (dict(y=np.array([1.0, 0.0, -1.0])), "each \\+1 or -1"),

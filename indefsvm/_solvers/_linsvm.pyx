@@ -210,7 +210,8 @@ def kkt_gap(const double[::1] f, const double[::1] y, const double[::1] alpha,
 
 def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1] y,
             const double[::1] Cb, double tol, Py_ssize_t max_passes, unsigned long long seed,
-            int n_threads=1, progress=None, double rho=-1.0, Py_ssize_t block=0):
+            int n_threads=1, progress=None, double rho=-1.0, Py_ssize_t block=0,
+            alpha0=None, double b0=0.0):
     """Solve the C-SVC dual on the feature rows ``Z[rows]`` (labels ``y`` of +-1, bounds
     ``Cb``) by dual coordinate descent with the method of multipliers (module docstring).
 
@@ -230,6 +231,9 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
     them; ``shared`` the shared passes kept; ``threads`` is the count the shared passes
     ended on). ``block``: rows a thread
     takes at a time in a shared pass (0: ``BLOCK_TWO`` on two threads, else ``BLOCK``).
+    ``alpha0`` (checked by the caller: ``l`` values in the box) and ``b0``: a start, e.g.
+    another solver's nearly optimal multipliers and intercept -- ``w`` is computed from
+    ``alpha0``, and the multiplier of ``y'alpha = 0`` so that the bias is ``b0``.
     """
     cdef Py_ssize_t l = rows.shape[0], r = Z.shape[1], t, k, active, chunk = 32768
     cdef Py_ssize_t passes = 0, hi, blk
@@ -268,6 +272,19 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
     cdef unsigned char[::1] shrunk = shrunk_a
     cdef Py_ssize_t[::1] tmp = tmp_a
     cdef double[::1] work = work_a
+    if alpha0 is not None:
+        alpha_a[:] = alpha0
+        ay = alpha_a * np.asarray(y)
+        Zf = np.asarray(Z)
+        ri = np.asarray(rows)
+        every = l == Zf.shape[0] and bool(np.all(ri == np.arange(l)))
+        # w = Z' (alpha o y) in float64, a block of rows at a time (no float64 copy of Z;
+        # all the rows in order: slices, not gathered copies)
+        for lo_ in range(0, l, 65536):
+            hi_ = min(l, lo_ + 65536)
+            blk_ = Zf[lo_:hi_] if every else Zf[ri[lo_:hi_]]
+            w_a += blk_.T.astype(np.float64) @ ay[lo_:hi_]
+        s = float(ay.sum())
     sq = row_products_sq(Z, rows, n_threads)
     for t in range(l):
         if Cb[t] > cmax:
@@ -281,6 +298,9 @@ def dcd_svc(const float[:, ::1] Z, const Py_ssize_t[::1] rows, const double[::1]
             rho = max(rho, 1.0 / (cmax * l))
     for t in range(l):
         Qd[t] = sq[t] + rho
+    if alpha0 is not None:
+        # the gradient's bias is lam + rho s: the start's intercept
+        lam = b0 - rho * s
     status = "max_passes"
     converged = False
     gap = INF

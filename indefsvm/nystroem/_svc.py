@@ -133,10 +133,11 @@ default="uniform"
         work), and each linear SVM is solved there: the same problem and stopping rule
         (the KKT gap ``<= tol``) by a decomposition with working sets of 2 048 rows,
         started from the smoothed primal problem (Huber's hinge, widths 0.1, 0.01, 0.001,
-        L-BFGS) -- the same model within ``tol``. A problem not solved in 400 steps goes to
-        the CPU's coordinate descent (said in the log). The landmarks are fitted on the
-        CPU, and the fitted model is plain NumPy: it saves, and predicts on a machine
-        without a GPU after ``set_params(device="cpu")``. ``decision_function`` returns a
+        L-BFGS) -- the same model within ``tol``. A problem not solved in 400 steps goes
+        on in the CPU's coordinate descent, from the decomposition's multipliers (said in
+        the log). The landmarks are fitted on the CPU, and the fitted model is plain
+        NumPy: it saves, and predicts on a machine without a GPU after
+        ``set_params(device="cpu")``. ``decision_function`` returns a
         CuPy array for CuPy input, NumPy otherwise.
     verbose : bool, default=False
         Log each stage (landmarks, features, each problem's progress).
@@ -511,8 +512,9 @@ default="uniform"
         Else they are on ``device``, and its decomposition (``solvers._linear_device``: the
         same problem and stopping rule) runs for at most ``DEVICE_STEPS`` steps (or
         ``max_iter``, if fewer); a problem it has not solved by then goes to the
-        coordinate descent on the host, from the start, with a line in the log -- ``Z`` is
-        then the features' host copy, which the next problems use too (``device`` None)."""
+        coordinate descent on the host, started from the decomposition's multipliers and
+        intercept, with a line in the log -- ``Z`` is then the features' host copy, which
+        the next problems use too (``device`` None)."""
         if device is not None:
             from ..solvers._linear_device import linear_svc_device
 
@@ -523,12 +525,15 @@ default="uniform"
             if res.converged:
                 return res, Z, device
             logger.info("%s: the device's decomposition stopped after %d steps (%s, KKT gap "
-                        "%.3g); the coordinate descent on the host solves the problem",
-                        label, res.n_iter, res.status, res.kkt_gap)
+                        "%.3g); the coordinate descent on the host goes on from its "
+                        "multipliers", label, res.n_iter, res.status, res.kkt_gap)
             Z = np.ascontiguousarray(to_numpy(Z))
+            start = {"alpha0": res.alpha, "b0": res.b}
+        else:
+            start = {}
         res = linear_svc(Z, ypm, Cb, rows=idx, tol=self.tol, max_iter=self.max_iter,
                          random_state=rng, n_jobs=self.n_jobs, verbose=self.verbose,
-                         label=label)
+                         label=label, **start)
         return res, Z, None
 
     def _ovo(self, X):

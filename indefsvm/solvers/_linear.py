@@ -20,7 +20,7 @@ DEFAULT_MAX_PASSES = 100_000
 
 def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | None = None,
                random_state=None, n_jobs=None, verbose=False,
-               label: str = "linear SVM") -> SolverResult:
+               label: str = "linear SVM", alpha0=None, b0: float = 0.0) -> SolverResult:
     """C-SVC on explicit feature rows, by dual coordinate descent with a free bias.
 
     Solves LIBSVM's C-SVC dual with the linear kernel ``Z Z'``,
@@ -66,6 +66,11 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
         Log a progress line every few seconds.
     label : str
         Name of the problem in the log.
+    alpha0 : array-like of shape (n,), optional
+        A start: multipliers in the box ``[0, C_t]`` (e.g. another solver's nearly optimal
+        ones); ``w`` is computed from them. Default all zero.
+    b0 : float, default=0.0
+        The intercept of the start (the bias the first pass's gradients use).
 
     Returns
     -------
@@ -104,6 +109,13 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
         max_iter = DEFAULT_MAX_PASSES
     if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer or None; got {max_iter!r}.")
+    if alpha0 is not None:
+        alpha0 = np.array(alpha0, dtype=np.float64)
+        if alpha0.shape != (n,) or not np.all(np.isfinite(alpha0)) \
+                or np.any(alpha0 < 0) or np.any(alpha0 > Cb):
+            raise ValueError(f"alpha0 must hold {n} multipliers, each in [0, C_t].")
+    if not np.isfinite(b0):
+        raise ValueError(f"b0 must be a finite number; got {b0!r}.")
     seed = int(check_seed(random_state).integers(0, 2**62))
     n_threads = effective_threads(n_jobs)
     progress = None
@@ -121,7 +133,8 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
     # the BLAS on one thread: the solver's threads are OpenMP's, and OpenBLAS's workers,
     # spinning after the penalty weight's Gram product, held a core from its shared passes
     with single_threaded_blas():
-        out = dcd_svc(Z, rows, y, Cb, float(tol), int(max_iter), seed, n_threads, progress)
+        out = dcd_svc(Z, rows, y, Cb, float(tol), int(max_iter), seed, n_threads, progress,
+                      alpha0=alpha0, b0=float(b0))
     extra = {"w": out["w"], "feasibility": float(out["feasibility"]), "rho": float(out["rho"]),
              "threads": int(out["threads"]), "shared": int(out["shared"]),
              "undone": int(out["undone"])}
