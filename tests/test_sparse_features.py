@@ -192,7 +192,8 @@ def test_the_command_line_reads_a_sparse_file_as_it_is(tmp_path, capsys):
     dump_svmlight_file(W, y, path, zero_based=False)
     for argv in (["fit", path, "--save", model], ["compare", path, "--search", "--methods",
                                                   "svm,clip"],
-                 ["check", path, "--kernel", "sigmoid"], ["report", path],
+                 ["check", path, "--kernel", "sigmoid"],
+                 ["report", path, "--out", str(tmp_path)],
                  ["fit", path, "--nystroem", "20"], ["fit", path, "--remedy", "flip"]):
         assert main(argv + ["--quiet"]) == 0, argv
     capsys.readouterr()
