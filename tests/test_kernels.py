@@ -302,3 +302,18 @@ def test_polynomial_degree_and_overflow_are_named():
         isvm.kernels.polynomial(X, degree=-1)
     with pytest.raises(ValueError, match="polynomial kernel .* not finite"):
         isvm.kernels.polynomial(X, degree=400, gamma=10.0)
+
+
+def test_gamma_scale_variance_of_large_data_is_numpys_without_its_temporary():
+    """gamma="scale" is 1 / (d X.var()): NumPy's own bits up to 2^22 entries (scikit-learn's
+    SVC then has the very gamma), the blocked two passes above within rounding -- also with
+    a mean far from zero, where one pass of sums of squares would cancel."""
+    rng = np.random.default_rng(3)
+    small = rng.normal(size=(1000, 7))
+    assert kernels.resolve_gamma("scale", small) == 1.0 / (7 * small.var())
+    big = 1e4 + rng.normal(scale=0.5, size=(300_001, 15))
+    assert big.size > kernels._BLOCKED_VARIANCE
+    assert kernels._variance(big) == pytest.approx(big.var(), rel=1e-9)
+    assert kernels.resolve_gamma("scale", big) == pytest.approx(1.0 / (15 * big.var()),
+                                                                rel=1e-9)
+    assert kernels.resolve_gamma("scale", np.zeros((300_001, 15))) == 1.0

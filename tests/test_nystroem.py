@@ -138,6 +138,32 @@ def test_stability_rule_drops_directions_that_do_not_extend():
     assert rbf.n_unstable_ == 0 and np.median(rbf.extension_ratio_) < 3
 
 
+def test_heldout_rows_of_the_stability_rule_are_a_uniform_draw_without_landmarks():
+    """The rows the stability rule extends to: k = max(500, m) distinct rows that are not
+    landmarks, each equally likely; drawn in O(k + m), never an array of all n rows (n =
+    10^12 here: a set difference with arange(n) could not even be made)."""
+    ny = KreinNystroem()
+    rng = np.random.default_rng(0)
+    idx = np.sort(rng.choice(1000, size=10, replace=False))
+    counts = np.zeros(1000)
+    for seed in range(400):
+        held = ny._heldout(1000, idx, np.random.default_rng(seed))
+        assert held.size == 500 and np.unique(held).size == 500
+        assert np.all(np.diff(held) > 0) and not np.isin(held, idx).any()
+        counts[held] += 1
+    assert np.all(counts[idx] == 0)
+    rest = np.delete(counts, idx)
+    # each of the 990 other rows in 400 * 500 / 990 = 202 draws; binomial sd ~ 10
+    assert abs(rest.mean() - 400 * 500 / 990) < 1e-9 and np.abs(rest - rest.mean()).max() < 60
+    big = np.array([3, 10**11, 10**12 - 1], dtype=np.int64)
+    held = ny._heldout(10**12, big, np.random.default_rng(1))
+    assert held.size == 500 and not np.isin(held, big).any() and held.max() < 10**12
+    # few other rows: all of them
+    assert np.array_equal(ny._heldout(12, np.array([0, 5]), rng), np.delete(np.arange(12),
+                                                                            [0, 5]))
+    assert KreinNystroem(stability=None)._heldout(10**6, idx, rng).size == 0
+
+
 def test_kmeanspp_landmarks_distinct_deterministic_and_cover_small_clusters():
     """D^2 seeding reaches the small clusters that a uniform draw misses (what it is for;
     in Frobenius error it is not better: the large cluster dominates that, see the docs)."""

@@ -502,11 +502,15 @@ default="uniform"
         """Up to max(500, m) rows that are not landmarks, for the stability rule."""
         if self.stability is None:
             return np.empty(0, dtype=np.intp)
-        rest = np.setdiff1d(np.arange(n), idx)
-        k = min(rest.size, max(500, idx.size))
-        if k == rest.size:
-            return rest
-        return np.sort(rng.choice(rest, size=k, replace=False))
+        k = max(500, idx.size)
+        if n - idx.size <= k:
+            return np.setdiff1d(np.arange(n), idx)
+        # k + m distinct rows in random order, the landmarks among them dropped: the first
+        # k left are a uniform draw from the other rows, in O(k + m) (a set difference with
+        # arange(n) sorted all n rows: 15 s at 10^7)
+        draw = rng.choice(n, size=k + idx.size, replace=False)
+        draw = draw[~np.isin(draw, idx)]
+        return np.sort(draw[:k])
 
     def _decompose(self, W, C_held):
         named = isinstance(self._name, str) and self._name != "precomputed"
