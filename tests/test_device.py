@@ -194,6 +194,26 @@ def test_decomposition_solves_the_same_problem(emulated, C, warm):
     assert np.mean(np.sign(dec_r) == np.sign(dec_g)) >= 0.995
 
 
+def test_warm_start_gradient_sums_blocks_in_float64():
+    """The warm start's Z'v: float32 products of blocks of rows added in float64, every row
+    counted once (a last partial block too), as accurate as the float64 product to float32
+    rounding of a block -- not of all n rows."""
+    from indefsvm.solvers._linear_device import _transposed_product
+
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(2 * 1000 + 37, 6)).astype(np.float32)
+    v = rng.normal(size=Z.shape[0])
+    exact = Z.astype(np.float64).T @ v.astype(np.float32).astype(np.float64)
+    for block in (1, 1000, 4096):
+        got = _transposed_product(np, Z, v, rows_per_block=block)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got, exact, rtol=1e-5, atol=1e-4)
+    # each row once: a column of ones sums the (float32) entries of v
+    ones = np.ones((Z.shape[0], 1), dtype=np.float32)
+    got = _transposed_product(np, ones, np.ones(Z.shape[0]), rows_per_block=1000)
+    assert got[0] == Z.shape[0]
+
+
 def test_decomposition_budget_is_honest(emulated):
     Z, y = _features(2000)
     res = linear_svc_device(Z, y, 50.0, device=emulated, working_set=64, max_iter=2,
