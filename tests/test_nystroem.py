@@ -509,6 +509,18 @@ def test_one_class_and_bad_weights_refused():
     with pytest.raises(ValueError, match="sample_weight must be >= 0"):
         NystroemSVC(n_components=10).fit(X, y, sample_weight=np.where(
             np.arange(len(y)) == 3, -1.0, 1.0))
+    # the positive weights in one class: refused, whichever class that is
+    for c in np.unique(y):
+        with pytest.raises(ValueError, match="belong to the same class"):
+            NystroemSVC(n_components=10).fit(X, y, sample_weight=(y == c).astype(float))
+    # each label coded by its place in classes_ (as np.unique's inverse): the classes
+    # renamed in the other order give the mirrored problem and the same predictions
+    codes = np.searchsorted(np.unique(y), y)
+    words = np.array(["b", "a"])[codes]
+    by_code = NystroemSVC(n_components=10, random_state=0).fit(X, codes)
+    by_word = NystroemSVC(n_components=10, random_state=0).fit(X, words)
+    assert list(by_word.classes_) == ["a", "b"]
+    assert np.array_equal(by_word.predict(X), np.array(["b", "a"])[by_code.predict(X)])
 
 
 # ---- the sanity report -----------------------------------------------------------------

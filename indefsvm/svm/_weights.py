@@ -78,7 +78,8 @@ def check_weights(sw, y_idx=None, one_class_prefix="") -> None:
         raise ValueError(
             "Invalid input - all samples have zero or negative weights. Give "
             "sample_weight at least one entry > 0 (and none < 0).")
-    if y_idx is not None and np.unique(y_idx[sw > 0]).shape[0] < 2:
+    weighted = None if y_idx is None else y_idx[sw > 0]
+    if weighted is not None and not np.any(weighted != weighted[0]):  # one class (no sort)
         raise ValueError(
             f"{one_class_prefix}Invalid input - all samples with positive weights belong "
             "to the same class: the classifier needs two classes with sample_weight > 0.")
