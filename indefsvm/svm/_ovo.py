@@ -12,6 +12,9 @@ def ovo_problems(y_idx, w, n_classes: int) -> list:
     """(a, b, +1 class, sample indices) of each one-vs-one problem, in LIBSVM's order, for
     class codes ``y_idx`` in ``range(n_classes)``; samples of weight ``w`` 0 take no part."""
     keep = w > 0
+    if n_classes == 2:
+        # one problem: every sample kept, in its order (no index lists to merge and sort)
+        return [(0, 1, 1, np.flatnonzero(keep))]
     members = [np.flatnonzero((y_idx == c) & keep) for c in range(n_classes)]
     out = []
     for a, b in combinations(range(n_classes), 2):

@@ -36,8 +36,11 @@ def class_weight_vector(class_weight, classes, y) -> np.ndarray:
 def check_every_class_weighted(classes, y_idx, w) -> None:
     """Every class has a sample of positive weight (sample_weight times class_weight): a
     class without one would be in ``classes_`` and never predicted."""
-    empty = [c for c in range(classes.shape[0]) if not np.any(w[y_idx == c] > 0)]
-    if empty:
+    # one pass over the samples (not one a class)
+    weighted = np.bincount(y_idx, weights=(w > 0).astype(np.float64),
+                           minlength=classes.shape[0])
+    empty = np.flatnonzero(weighted == 0)
+    if empty.size:
         raise ValueError(
             f"class {classes[empty[0]]} has no sample with a positive weight "
             "(sample_weight times class_weight); every class needs one, or leave the "
