@@ -523,6 +523,37 @@ def test_one_class_and_bad_weights_refused():
     assert np.array_equal(by_word.predict(X), np.array(["b", "a"])[by_code.predict(X)])
 
 
+
+def test_targets_checked_on_the_classes_as_scikit_learn_checks_the_labels():
+    # NystroemSVC checks its classes, not its n labels, with scikit-learn's rule: the same
+    # verdict and the same message as scikit-learn's check of y itself
+    from sklearn.utils.multiclass import check_classification_targets
+
+    from indefsvm.svm._weights import class_weight_vector
+
+    X, y, _, _ = _heart()
+    rng = np.random.default_rng(0)
+    for bad in (y + 0.5 * rng.random(len(y)), np.where(np.arange(len(y)) == 7, np.nan, y),
+                np.where(np.arange(len(y)) == 7, np.inf, y)):
+        with warnings.catch_warnings():
+            # (scikit-learn's cast of NaN to int warns on the way to its error)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            with pytest.raises(ValueError) as sk:
+                check_classification_targets(bad)
+            with pytest.raises(ValueError) as ours:
+                NystroemSVC(n_components=10).fit(X, bad)
+        assert str(ours.value) == str(sk.value)
+    # words of mixed kinds are checked by scikit-learn on the labels themselves
+    mixed = np.array([1, "a"] * (len(y) // 2) + [1] * (len(y) % 2), dtype=object)
+    with pytest.raises((ValueError, TypeError)):
+        NystroemSVC(n_components=10).fit(X, mixed)
+    # class_weight=None: ones for every class, without a pass over the labels
+    from sklearn.utils.class_weight import compute_class_weight
+
+    classes = np.unique(y)
+    assert np.array_equal(class_weight_vector(None, classes, y),
+                          compute_class_weight(None, classes=classes, y=y))
+
 # ---- the sanity report -----------------------------------------------------------------
 
 def test_sanity_report_recomputes_the_solution():

@@ -24,6 +24,10 @@ def class_weight_vector(class_weight, classes, y) -> np.ndarray:
             shown = ", ".join(repr(c) for c in held[:10]) + (", ..." if len(held) > 10 else "")
             raise ValueError(f"class_weight names class {unknown[0]!r}, which the labels y do "
                              f"not hold; their classes are {shown}.")
+    if class_weight is None:
+        # ones, as scikit-learn's: ``classes`` is np.unique of the labels at every caller,
+        # and its check that they hold every label is a pass over all n (0.2 s at 10^7)
+        return np.ones(np.asarray(classes).shape[0])
     cw = compute_class_weight(class_weight, classes=classes, y=y)
     bad = np.flatnonzero(~(np.isfinite(cw) & (cw >= 0)))
     if bad.size:
