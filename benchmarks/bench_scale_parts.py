@@ -4,6 +4,7 @@ work before the features, and the start of the device's linear SVM.
     python benchmarks/bench_scale_parts.py host            # KreinNystroem.fit, 1e7 x 20
     python benchmarks/bench_scale_parts.py warm            # 1e5 rows x 10 noisy copies
     python benchmarks/bench_scale_parts.py warm --base 50000 --copies 10
+    python benchmarks/bench_scale_parts.py start           # the subsample start, 4 problems
 
 ``host``: ``KreinNystroem(n_components=500).fit`` on ``--rows`` Gaussian rows (d = 20), in
 the same process with the earlier code of its two O(n) parts put back -- the stability
@@ -16,8 +17,14 @@ informative, 5 % labels flipped) repeated ``--copies`` times with noise 0.1 -- a
 ``bench_gpu.py`` builds its 10^7 rows from 10^6 -- once with the warm start's gradient
 ``Z'd`` as one float32 product (the earlier code) and once summed in float64 over blocks
 (today's). Reports the gap at step 0 and the steps to tol = 1e-3. About 8 minutes at
-10^6 rows on two cores (the L-BFGS start is the slow part on a CPU). Nothing here reads
-../shared.
+10^6 rows on two cores (the L-BFGS start is the slow part on a CPU).
+
+``start``: the warm start from ``SUBSAMPLE_ROWS`` rows (its widths on a tenth of the rows,
+rescaled, then the last on all) against the earlier one (every width on all rows, plain
+L-BFGS), on ten noisy copies of 5·10^4 rows (C = 1) and on 5·10^5 distinct rows (C = 0.1, 1,
+10): the evaluations over all rows and over the subsample (each one product ``Z' d``), the
+gap at step 0 and the decomposition's steps to tol = 1e-3. About 20 minutes on two cores.
+Nothing here reads ../shared.
 """
 
 from __future__ import annotations
@@ -95,16 +102,70 @@ def task_warm(base: int, copies: int) -> dict:
     return out
 
 
+def _features(base: int, copies: int):
+    from sklearn.datasets import make_classification
+
+    from indefsvm import KreinNystroem
+
+    X, y = make_classification(base, 20, n_informative=10, flip_y=0.05, random_state=0)
+    rng = np.random.default_rng(0)
+    X = np.concatenate([X + 0.1 * rng.standard_normal(X.shape) for _ in range(copies)])
+    y = np.tile(np.where(y == 1, 1.0, -1.0), copies)
+    Z = KreinNystroem("rbf", n_components=500, random_state=0).fit(X).transform(X)
+    return Z.astype(np.float32), y
+
+
+def task_start() -> dict:
+    from indefsvm._device import Device
+    from indefsvm.solvers import _linear_device as dev
+
+    emulated = Device("cuda", np, True)
+    product, rows_from = dev._transposed_product, dev.SUBSAMPLE_ROWS
+    out = {}
+    for base, copies, Cs in ((50_000, 10, (1.0,)), (500_000, 1, (0.1, 1.0, 10.0))):
+        Z, y = _features(base, copies)
+        n = len(y)
+        for C in Cs:
+            for start in ("earlier", "subsample"):
+                counts = {}
+
+                def counted(xp, Zs, v, counts=counts, **kw):
+                    counts[Zs.shape[0]] = counts.get(Zs.shape[0], 0) + 1
+                    return product(xp, Zs, v, **kw)
+
+                dev._transposed_product = counted
+                dev.SUBSAMPLE_ROWS = rows_from if start == "subsample" else 2**62
+                try:
+                    t = time.perf_counter()
+                    a0 = dev.warm_start(np, Z, y, np.full(n, C))
+                    seconds = time.perf_counter() - t
+                finally:
+                    dev._transposed_product, dev.SUBSAMPLE_ROWS = product, rows_from
+                first = dev.linear_svc_device(Z, y, C, device=emulated, alpha0=a0,
+                                              max_iter=0)
+                res = dev.linear_svc_device(Z, y, C, device=emulated, alpha0=a0,
+                                            max_iter=400)
+                key = f"{base}x{copies} C={C:g} {start}"
+                out[key] = {"evaluations_all_rows": counts.get(n, 0),
+                            "evaluations_subsample": sum(v for k, v in counts.items()
+                                                         if k != n),
+                            "start_s": seconds, "gap_at_step_0": float(first.kkt_gap),
+                            "steps": int(res.n_iter), "converged": bool(res.converged),
+                            "objective": float(res.objective)}
+                print(f"{key}: {out[key]}", flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("task", choices=["host", "warm"])
+    ap.add_argument("task", choices=["host", "warm", "start"])
     ap.add_argument("--rows", type=int, default=10_000_000, help="host: rows")
     ap.add_argument("--base", type=int, default=100_000, help="warm: rows of the base set")
     ap.add_argument("--copies", type=int, default=10, help="warm: noisy copies")
     ap.add_argument("--out", default=None, help="write the figures to this JSON file")
     args = ap.parse_args()
-    res = (task_host(args.rows) if args.task == "host"
-           else task_warm(args.base, args.copies))
+    res = (task_host(args.rows) if args.task == "host" else task_start()
+           if args.task == "start" else task_warm(args.base, args.copies))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(res, fh, indent=2)

@@ -244,6 +244,45 @@ def test_rescaled_warm_start_is_a_nearer_start():
     assert steps[True] <= steps[False], steps
 
 
+def test_large_warm_start_takes_its_widths_on_a_subsample(monkeypatch):
+    """From SUBSAMPLE_ROWS rows the warm start's widths run on a tenth of the rows, whose
+    bounds are scaled by the share, and only the last width on every row, at most
+    2 * FINAL_ITERATIONS evaluations there; the start is feasible and the decomposition
+    from it reaches the coordinate descent's optimum."""
+    from indefsvm.solvers import _linear_device as dev
+
+    X, y = make_classification(20000, 10, n_informative=6, flip_y=0.05, random_state=3)
+    Z = isvm.KreinNystroem(n_components=120, random_state=0).fit(X).transform(X)
+    Z, y = Z.astype(np.float32), np.where(y == 1, 1.0, -1.0)
+    monkeypatch.setattr(dev, "SUBSAMPLE_ROWS", 10000)
+    stages, rows = [], []
+    minimise, product = dev._minimise, dev._transposed_product
+
+    def spy_minimise(xp, Zs, yd, Cd, v, deltas, max_iter, *, rescaled):
+        stages.append((Zs.shape[0], float(Cd.max()), tuple(deltas), rescaled))
+        return minimise(xp, Zs, yd, Cd, v, deltas, max_iter, rescaled=rescaled)
+
+    def spy_product(xp, Zs, v, **kw):
+        rows.append(Zs.shape[0])
+        return product(xp, Zs, v, **kw)
+
+    monkeypatch.setattr(dev, "_minimise", spy_minimise)
+    monkeypatch.setattr(dev, "_transposed_product", spy_product)
+    a0 = dev.warm_start(np, Z, y, np.full(len(y), 2.0))
+    assert stages == [(2000, 20.0, dev.WARM_DELTAS, True),
+                      (20000, 2.0, dev.WARM_DELTAS[-1:], True)]
+    # (L-BFGS-B checks its cap on evaluations between iterations: a line search may pass it)
+    assert 0 < rows.count(20000) <= 2 * dev.FINAL_ITERATIONS + 20
+    assert rows.count(2000) > rows.count(20000)
+    assert abs(y @ a0) <= 1e-8 * len(y) and a0.min() >= 0 and a0.max() <= 2.0
+    monkeypatch.setattr(dev, "_transposed_product", product)
+    ref = linear_svc(Z, y, 2.0, tol=1e-3, random_state=0)
+    got = dev.linear_svc_device(Z, y, 2.0, device=_device.Device("cuda", np, True),
+                                alpha0=a0, working_set=256, max_iter=500)
+    assert got.converged
+    assert abs(got.objective - ref.objective) <= 1e-5 * abs(ref.objective)
+
+
 def test_decomposition_budget_is_honest(emulated):
     Z, y = _features(2000)
     res = linear_svc_device(Z, y, 50.0, device=emulated, working_set=64, max_iter=2,

@@ -52,6 +52,14 @@ data's), the whole ``NystroemSVC`` fit 10.7 s against 15.8 s on 16 cores; 10^7 r
 noisy copies of those), warm start 6.0 s, but a gap of 92 at step 0 and 0.24 after 400
 steps, after which the CPU's coordinate descent solved the problem.
 
+From ``SUBSAMPLE_ROWS`` rows (2·10^5) the widths are first taken on a random tenth of
+the rows, with their bounds ``C_t`` times ten (the subsample's hinge losses then weigh as
+all rows' do), on the diagonally rescaled problem, and only the last width again on every
+row: measured on the CPU (NumPy; ten noisy copies of 5·10^4 rows, and 5·10^5 distinct
+rows at C = 0.1, 1, 10), the start and the steps after it cost 175-280 evaluations over all
+rows against 343-1 913 (a step counted as five, its cost on a device):
+``SUBSAMPLE_ROWS``'s comment has the figures.
+
 The gradient's ``Z' d`` sums n products: in one float32 product its rounding grows with n
 (at 10^6 rows up to 0.05), enough to leave L-BFGS's point far from the smoothed optimum
 on ten noisy copies of 10^5 rows (2-core VM, 2026-11-27: a gap of 9.5 at step 0, 87 steps);
@@ -87,10 +95,27 @@ WARM_ITERATIONS = (50, 100, 300)
 #: the warm start's L-BFGS on the diagonally rescaled problem (``_diagonal_scaling``), with
 #: its own iterations: measured on a CPU only (benchmarks/RESULTS.md, 2026-11-27: a third of
 #: the evaluations and fewer steps on five problems, but a worse point for the CPU's
-#: coordinate descent after one step on one of them), so off until a device measures it at
-#: 10^7 rows (bench_gpu.py runs both)
+#: coordinate descent after one step on one of them), so off below SUBSAMPLE_ROWS rows (the
+#: hand-over test's 3 000 rows were one of them); from SUBSAMPLE_ROWS on the start is
+#: rescaled in any case (its subsample stage, below)
 PRECONDITION = False
 PRECONDITIONED_ITERATIONS = (25, 50, 150)
+
+#: from this many rows the warm start's widths are first taken on a random
+#: 1 / SUBSAMPLE_SHARE of the rows (SUBSAMPLE_ITERATIONS, rescaled), then the last width on
+#: every row for FINAL_ITERATIONS (rescaled). Measured on a CPU (2-core VM, NumPy,
+#: 2026-11-27; rbf Nystroem features of make_classification, m = 500; evaluations over all
+#: rows (+ the subsample's, 234 of a tenth of the rows) and the decomposition's steps after
+#: the start, earlier start -> this one): 5e4 rows x 10 noisy copies, C = 1: 534 and 3 ->
+#: 142 (+234) and 2; 5e5 distinct rows, C = 1: 529 and 51 -> 247 (+234) and 2; C = 10: 533
+#: and 276 -> 123 (+234) and 5; C = 0.1: 338 and 1 -> 152 (+234) and 1. On a device a step
+#: costs about five evaluations (H200, 10^7 rows: 66 and 13 ms), so the start and its steps
+#: cost 175-280 evaluations against 343-1 913. Scratch runs with other draws and 60 final
+#: iterations went from 2 to 164 steps: the last width on all rows needs its 120
+SUBSAMPLE_ROWS = 200_000
+SUBSAMPLE_SHARE = 10
+SUBSAMPLE_ITERATIONS = (25, 50, 150)
+FINAL_ITERATIONS = 120
 
 #: rows of a working set (at most; fewer when fewer rows violate)
 WORKING_SET = 2048
@@ -248,20 +273,45 @@ def warm_start(xp, Z, y, Cb, *, deltas=WARM_DELTAS, max_iter=WARM_ITERATIONS):
     iterations, one number or one per width), each from the last's ``(w, b)``
     (a continuation: the narrower the hinge's smoothing, the fewer rows are left between
     the bounds and the fewer decomposition steps follow); ``Z`` and the returned ``a`` are
-    on the namespace ``xp``."""
+    on the namespace ``xp``.
+
+    From ``SUBSAMPLE_ROWS`` rows on (with the default widths and iterations) the widths are
+    first taken on a random ``1 / SUBSAMPLE_SHARE`` of the rows, their bounds ``C_t``
+    scaled by the share (the subsample's sum of hinge losses then weighs as all rows'), on
+    the diagonally rescaled problem (``_diagonal_scaling``), and only the last width is
+    taken again on every row, for ``FINAL_ITERATIONS`` iterations: the evaluations over all
+    rows, which set the start's cost on a device, fall from about 530 to about 85
+    (``SUBSAMPLE_ROWS``'s comment)."""
+    yd, Cd = xp.asarray(y), xp.asarray(Cb)
+    n = Z.shape[0]
+    v = np.zeros(Z.shape[1] + 1)
+    if n >= SUBSAMPLE_ROWS and deltas is WARM_DELTAS and max_iter is WARM_ITERATIONS:
+        ns = n // SUBSAMPLE_SHARE
+        # a fixed draw: the same start for the same problem
+        S = xp.asarray(np.sort(np.random.default_rng(0).choice(n, ns, replace=False)))
+        v = _minimise(xp, Z[S], yd[S], Cd[S] * (n / ns), v, deltas, SUBSAMPLE_ITERATIONS,
+                      rescaled=True)
+        del S
+        v = _minimise(xp, Z, yd, Cd, v, deltas[-1:], (FINAL_ITERATIONS,), rescaled=True)
+        return feasible_start(xp, Z, yd, Cd, v, deltas[-1])
+    if PRECONDITION:
+        max_iter = PRECONDITIONED_ITERATIONS if max_iter is WARM_ITERATIONS else max_iter
+    v = _minimise(xp, Z, yd, Cd, v, deltas, max_iter, rescaled=PRECONDITION)
+    return feasible_start(xp, Z, yd, Cd, v, deltas[-1])
+
+
+def _minimise(xp, Z, yd, Cd, v, deltas, max_iter, *, rescaled: bool):
+    """``(w, b)`` after L-BFGS on the smoothed primal problem of the rows ``Z`` (labels
+    ``yd``, bounds ``Cd``), one width of ``deltas`` after the other from ``v``;
+    ``rescaled``: in the variables ``(w, b) / s`` (``_diagonal_scaling``)."""
     import scipy.optimize as so
 
-    yd, Cd = xp.asarray(y), xp.asarray(Cb)
     r = Z.shape[1]
-    v = np.zeros(r + 1)
-
-    def slope(v, delta):
-        w = xp.asarray(v[:r].astype(np.float32))
-        u = 1.0 - yd * ((Z @ w).astype(xp.float64) + float(v[r]))
-        return u, Cd * xp.clip(u / delta, 0.0, 1.0)
 
     def value_grad(v, delta):
-        u, d = slope(v, delta)
+        w = xp.asarray(v[:r].astype(np.float32))
+        u = 1.0 - yd * ((Z @ w).astype(xp.float64) + float(v[r]))
+        d = Cd * xp.clip(u / delta, 0.0, 1.0)
         h = xp.where(u <= 0, 0.0, xp.where(u < delta, u * u / (2 * delta), u - delta / 2))
         dy = d * yd
         gw = v[:r] - _host(_transposed_product(xp, Z, dy))
@@ -272,11 +322,9 @@ def warm_start(xp, Z, y, Cb, *, deltas=WARM_DELTAS, max_iter=WARM_ITERATIONS):
         val, grad = value_grad(p * s, delta)
         return val, grad * s
 
-    if PRECONDITION:
-        max_iter = PRECONDITIONED_ITERATIONS if max_iter is WARM_ITERATIONS else max_iter
     iterations = np.broadcast_to(np.asarray(max_iter, dtype=int), (len(deltas),))
     for delta, its in zip(deltas, iterations, strict=True):
-        if not PRECONDITION:
+        if not rescaled:
             v = so.minimize(value_grad, v, args=(delta,), jac=True, method="L-BFGS-B",
                             options={"maxiter": int(its), "gtol": 1e-8, "ftol": 1e-13}).x
             continue
@@ -287,7 +335,7 @@ def warm_start(xp, Z, y, Cb, *, deltas=WARM_DELTAS, max_iter=WARM_ITERATIONS):
         v = s * so.minimize(scaled, v / s, args=(delta, s), jac=True, method="L-BFGS-B",
                             options={"maxiter": int(its), "maxfun": 2 * int(its),
                                      "gtol": 1e-8, "ftol": 0.0}).x
-    return feasible_start(xp, Z, yd, Cd, v, deltas[-1])
+    return v
 
 
 def _diagonal_scaling(xp, Z, yd, Cd, v, delta):
