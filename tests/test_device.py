@@ -353,10 +353,28 @@ def test_nystroem_svc_on_device_hands_an_unsolved_problem_to_the_cpu(emulated, m
 def test_nystroem_svc_on_device_says_too_big_before_the_work(emulated, monkeypatch):
     monkeypatch.setattr(type(emulated), "memory_free", lambda self: (2**20, 2**30))
     X, y = make_classification(500, 6, random_state=0)
-    with pytest.raises(MemoryError, match=r"the 500 x \d+ float32 features need about "
-                                          r"[\d.]+ GiB of the GPU's memory, and it has 0.0 "
-                                          r"GiB free of 1.0 GiB\. Use fewer landmarks"):
+    with pytest.raises(MemoryError, match=r"the 500 x \d+ float32 features and the linear "
+                                          r"SVM's work need about [\d.]+ GiB of the GPU's "
+                                          r"memory, and it has 0.0 GiB free of 1.0 GiB\. Use "
+                                          r"fewer landmarks"):
         isvm.NystroemSVC(n_components=40, random_state=0, device="cuda").fit(X, y)
+    # the estimate holds the warm start's copy of a tenth of the rows where it is made
+    from indefsvm.nystroem import _svc
+    from indefsvm.solvers import _linear_device
+
+    needs = []
+
+    def spy(device, need, what):
+        needs.append(need)
+        raise MemoryError("enough")
+
+    monkeypatch.setattr(_svc, "check_device_memory", spy)
+    for rows_from in (10**9, 500):
+        monkeypatch.setattr(_linear_device, "SUBSAMPLE_ROWS", rows_from)
+        with pytest.raises(MemoryError, match="enough"):
+            isvm.NystroemSVC(n_components=40, random_state=0, device="cuda").fit(X, y)
+    cols = (needs[0] - 64 * 500) // (500 * 4)
+    assert needs[1] - needs[0] == 50 * cols * 4
 
 
 def test_nystroem_svc_dtw_on_device(emulated):

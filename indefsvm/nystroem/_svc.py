@@ -412,7 +412,15 @@ default="uniform"
         # float32 tile by tile on the threads); the device's stay on the device, where the
         # linear SVM is solved (``_solve``)
         if device.is_cuda:
-            check_device_memory(device, n * cols * 4, f"the {n} x {cols} float32 features")
+            # the features, and the linear SVM's work beside them: about eight float64
+            # vectors of n, and from SUBSAMPLE_ROWS rows the warm start's copy of a tenth
+            # of the features' rows
+            from ..solvers import _linear_device as lin
+
+            sub = n // lin.SUBSAMPLE_SHARE if n >= lin.SUBSAMPLE_ROWS else 0
+            check_device_memory(device, (n + sub) * cols * 4 + 64 * n,
+                                f"the {n} x {cols} float32 features and the linear SVM's "
+                                "work")
             Z = device.xp.empty((n, cols), dtype=device.xp.float32)
             blocks = self._device_blocks(ny, X if X_dev is None else X_dev, device, cols)
         else:
