@@ -413,11 +413,12 @@ default="uniform"
         # linear SVM is solved (``_solve``)
         if device.is_cuda:
             # the features, and the linear SVM's work beside them: about eight float64
-            # vectors of n, and from SUBSAMPLE_ROWS rows the warm start's copy of a tenth
-            # of the features' rows
+            # vectors of n, and from SUBSAMPLE_ROWS rows (when set) the warm start's copy of
+            # a tenth of the features' rows
             from ..solvers import _linear_device as lin
 
-            sub = n // lin.SUBSAMPLE_SHARE if n >= lin.SUBSAMPLE_ROWS else 0
+            rows_from = lin.SUBSAMPLE_ROWS
+            sub = n // lin.SUBSAMPLE_SHARE if rows_from is not None and n >= rows_from else 0
             check_device_memory(device, (n + sub) * cols * 4 + 64 * n,
                                 f"the {n} x {cols} float32 features and the linear SVM's "
                                 "work")

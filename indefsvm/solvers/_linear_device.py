@@ -52,13 +52,13 @@ data's), the whole ``NystroemSVC`` fit 10.7 s against 15.8 s on 16 cores; 10^7 r
 noisy copies of those), warm start 6.0 s, but a gap of 92 at step 0 and 0.24 after 400
 steps, after which the CPU's coordinate descent solved the problem.
 
-From ``SUBSAMPLE_ROWS`` rows (2·10^5) the widths are first taken on a random tenth of
-the rows, with their bounds ``C_t`` times ten (the subsample's hinge losses then weigh as
-all rows' do), on the diagonally rescaled problem, and only the last width again on every
-row: measured on the CPU (NumPy; ten noisy copies of 5·10^4 rows, and 5·10^5 distinct
-rows at C = 0.1, 1, 10), the start and the steps after it cost 175-280 evaluations over all
-rows against 343-1 913 (a step counted as five, its cost on a device):
-``SUBSAMPLE_ROWS``'s comment has the figures.
+A lead, off by default (``SUBSAMPLE_ROWS``): the widths first taken on a random tenth of
+the rows (their bounds ``C_t`` times ten, so that the subsample's hinge losses weigh as all
+rows' do), on the diagonally rescaled problem, and only the last width again on every row.
+Measured on the CPU (NumPy), the start and the steps after it cost 175-280 evaluations over
+all rows against 343-1 913 on four problems (a step counted as five, its cost on a
+device), but 693 against 557 on the 10^6 rows ``bench_gpu.py`` fits, whose ten noisy
+copies are its 10^7 rows: ``SUBSAMPLE_ROWS``'s comment has the figures.
 
 The gradient's ``Z' d`` sums n products: in one float32 product its rounding grows with n
 (at 10^6 rows up to 0.05), enough to leave L-BFGS's point far from the smoothed optimum
@@ -95,24 +95,28 @@ WARM_ITERATIONS = (50, 100, 300)
 #: the warm start's L-BFGS on the diagonally rescaled problem (``_diagonal_scaling``), with
 #: its own iterations: measured on a CPU only (benchmarks/RESULTS.md, 2026-11-27: a third of
 #: the evaluations and fewer steps on five problems, but a worse point for the CPU's
-#: coordinate descent after one step on one of them), so off below SUBSAMPLE_ROWS rows (the
-#: hand-over test's 3 000 rows were one of them); from SUBSAMPLE_ROWS on the start is
-#: rescaled in any case (its subsample stage, below)
+#: coordinate descent after one step on one of them), so off until a device measures it
+#: (the subsample start below is rescaled in any case)
 PRECONDITION = False
 PRECONDITIONED_ITERATIONS = (25, 50, 150)
 
-#: from this many rows the warm start's widths are first taken on a random
-#: 1 / SUBSAMPLE_SHARE of the rows (SUBSAMPLE_ITERATIONS, rescaled), then the last width on
-#: every row for FINAL_ITERATIONS (rescaled). Measured on a CPU (2-core VM, NumPy,
-#: 2026-11-27; rbf Nystroem features of make_classification, m = 500; evaluations over all
-#: rows (+ the subsample's, 234 of a tenth of the rows) and the decomposition's steps after
-#: the start, earlier start -> this one): 5e4 rows x 10 noisy copies, C = 1: 534 and 3 ->
-#: 142 (+234) and 2; 5e5 distinct rows, C = 1: 529 and 51 -> 247 (+234) and 2; C = 10: 533
-#: and 276 -> 123 (+234) and 5; C = 0.1: 338 and 1 -> 152 (+234) and 1. On a device a step
-#: costs about five evaluations (H200, 10^7 rows: 66 and 13 ms), so the start and its steps
-#: cost 175-280 evaluations against 343-1 913. Scratch runs with other draws and 60 final
-#: iterations went from 2 to 164 steps: the last width on all rows needs its 120
-SUBSAMPLE_ROWS = 200_000
+#: from SUBSAMPLE_ROWS rows (None: never; SUBSAMPLE_FROM when asked for) the warm start's
+#: widths are first taken on a random 1 / SUBSAMPLE_SHARE of the rows (SUBSAMPLE_ITERATIONS,
+#: rescaled), then the last width on every row for FINAL_ITERATIONS (rescaled). Measured on
+#: a CPU (2-core VM, NumPy, 2026-11-27; rbf Nystroem features of make_classification,
+#: m = 500; evaluations over all rows (+ the subsample's, about 234 of a tenth of the rows)
+#: and the decomposition's steps after the start, earlier start -> this one): 5e4 rows x 10
+#: noisy copies, C = 1: 534 and 3 -> 142 (+234) and 2; 5e5 distinct rows, C = 0.1: 338 and
+#: 1 -> 152 (+234) and 1; C = 1: 529 and 51 -> 247 (+234) and 2; C = 10: 533 and 276 -> 123
+#: (+234) and 5. But on bench_gpu.py's own 10^6 rows (C = 1; its 10^7 rows are ten noisy
+#: copies of them): 527 and 6 -> 100 (+233) and 114 -- the last width's L-BFGS stopped
+#: after 84 iterations, no longer lowering the value through the float32 products' noise,
+#: at a gap of 10.3 (plain L-BFGS there instead: 47.6). A step costs about five
+#: evaluations on a device (H200, 10^7 rows: 66 and 13 ms), so that problem costs more
+#: this way (693 against 557): off until a device measures it (bench_gpu.py fits 10^7 rows
+#: both ways)
+SUBSAMPLE_ROWS = None
+SUBSAMPLE_FROM = 200_000
 SUBSAMPLE_SHARE = 10
 SUBSAMPLE_ITERATIONS = (25, 50, 150)
 FINAL_ITERATIONS = 120
@@ -275,17 +279,18 @@ def warm_start(xp, Z, y, Cb, *, deltas=WARM_DELTAS, max_iter=WARM_ITERATIONS):
     the bounds and the fewer decomposition steps follow); ``Z`` and the returned ``a`` are
     on the namespace ``xp``.
 
-    From ``SUBSAMPLE_ROWS`` rows on (with the default widths and iterations) the widths are
-    first taken on a random ``1 / SUBSAMPLE_SHARE`` of the rows, their bounds ``C_t``
-    scaled by the share (the subsample's sum of hinge losses then weighs as all rows'), on
-    the diagonally rescaled problem (``_diagonal_scaling``), and only the last width is
-    taken again on every row, for ``FINAL_ITERATIONS`` iterations: the evaluations over all
-    rows, which set the start's cost on a device, fall from about 530 to about 85
-    (``SUBSAMPLE_ROWS``'s comment)."""
+    From ``SUBSAMPLE_ROWS`` rows on (None, the default: never; with the default widths
+    and iterations) the widths are first taken on a random ``1 / SUBSAMPLE_SHARE`` of the
+    rows, their bounds ``C_t`` scaled by the share (the subsample's hinge losses then weigh
+    as all rows'), on the diagonally rescaled problem (``_diagonal_scaling``), and only the
+    last width again on every row, for ``FINAL_ITERATIONS`` iterations: fewer evaluations
+    over all rows (about 530 -> 100-247 on five problems), but on one of them many more
+    steps after the start (``SUBSAMPLE_ROWS``'s comment)."""
     yd, Cd = xp.asarray(y), xp.asarray(Cb)
     n = Z.shape[0]
     v = np.zeros(Z.shape[1] + 1)
-    if n >= SUBSAMPLE_ROWS and deltas is WARM_DELTAS and max_iter is WARM_ITERATIONS:
+    if (SUBSAMPLE_ROWS is not None and n >= SUBSAMPLE_ROWS and deltas is WARM_DELTAS
+            and max_iter is WARM_ITERATIONS):
         ns = n // SUBSAMPLE_SHARE
         # a fixed draw: the same start for the same problem
         S = xp.asarray(np.sort(np.random.default_rng(0).choice(n, ns, replace=False)))
