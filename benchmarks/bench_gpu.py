@@ -13,8 +13,11 @@ tasks (sizes of the full run):
   accuracy on 10^5 held-out points): 10^6 on the CPU and with ``device="cuda"``, 10^7 with
   ``device="cuda"`` (the 10^6 set ten times with Gaussian noise of 0.1, given as a CuPy
   array). The fit's time, its test accuracy, the host's peak memory and the device's pool.
+  At 10^7 one fit for each warm start of ``STARTS`` (the default first), each stopped when
+  its decomposition has not converged on the device (the warm start's time, the gap at
+  step 0 and after the steps); the whole default fit, the host finishing, when it had not.
 * ``matfree``: ``check_kernel(X=X, kernel="rbf", method="slq")`` at n = 2 x 10^4 (CPU and
-  GPU) and 10^5 (GPU), d = 20.
+  GPU) and 10^5 (GPU), d = 20; ``matfree_cpu``: the same at 10^5 on the CPU.
 * ``dtw_ny``: ``NystroemSVC(metric="dtw", metric_params={"window": 0.1},
   n_components=300)`` on CBF series of length 128 (``indefsvm.datasets.make_cbf``; 10^6 =
   the 10^5 set ten times with noise of 0.1): 10^5 on the CPU and the GPU, 10^6 on the GPU.
@@ -99,42 +102,137 @@ def task_ny(res, small):
             clf.set_params(device="cpu")
             out[f"cuda_{n}"]["cpu_predict_agrees"] = float(np.mean(
                 clf.predict(Xte) == (clf.set_params(device="cuda").predict(Xte))))
-    if small or not LARGEST:
+    if not small and not LARGEST:
         return
-    import cupy
-
-    rng = cupy.random.default_rng(0)
-    Xd = cupy.asarray(Xtr)
-    X10 = cupy.concatenate([Xd + 0.1 * rng.standard_normal(Xd.shape) for _ in range(10)])
+    # 10^7 rows on the GPU (ten noisy copies of the 10^6; --small: 2 x 10^5 on NumPy)
+    xp = np
+    if not small:
+        import cupy as xp
+    rng = xp.random.default_rng(0)
+    Xd = xp.asarray(Xtr)
+    X10 = xp.concatenate([Xd + 0.1 * rng.standard_normal(Xd.shape) for _ in range(10)])
     y10 = np.tile(ytr, 10)
     del Xd
-    from indefsvm.solvers import _linear_device
+    default_converged = _starts(res, X10, y10, Xte, yte, 10 * n)
+    if not default_converged:
+        # the default start did not converge on the device in DEVICE_STEPS: the whole fit
+        # as a user sees it, the coordinate descent on the host finishing it
+        clf = isvm.NystroemSVC(kernel="rbf", n_components=500, random_state=0, n_jobs=-1,
+                               device="cuda", verbose=True)
+        _free_pool()
+        t = time.perf_counter()
+        clf.fit(X10, y10)
+        fit = time.perf_counter() - t
+        acc = float(clf.score(Xte, yte))
+        out[f"cuda_{10 * n}"] = {"fit_s": fit, "accuracy": acc,
+                                 "converged": bool(clf.converged_),
+                                 "n_iter": int(clf.n_iter_[0]), "device_pool_gb": _pool_gb()}
+        print(f"ny cuda n={10 * n} (whole fit, host finishing): fit {fit:.2f} s, "
+              f"accuracy {acc:.4f}", flush=True)
+        _save(res)
+    del X10
+    _free_pool()
+    _save(res)
 
-    # the warm start as it is (every width on all rows), then the lead measured on a CPU
-    # only (SUBSAMPLE_ROWS: the widths on a tenth of the rows, rescaled, the last again on
-    # all)
-    saved = _linear_device.SUBSAMPLE_ROWS
-    for sub in (False, True):
-        _linear_device.SUBSAMPLE_ROWS = _linear_device.SUBSAMPLE_FROM if sub else None
+
+#: the device's warm starts fitted at 10^7 rows (module constants of
+#: indefsvm.solvers._linear_device set for the fit): the default first
+STARTS = {
+    "default": {},
+    "subsample": {"SUBSAMPLE_ROWS": "from"},
+    "subsample_plain_final": {"SUBSAMPLE_ROWS": "from", "FINAL_RESCALED": False,
+                              "FINAL_ITERATIONS": 300},
+    "preconditioned": {"PRECONDITION": True},
+}
+
+
+class _NotOnDevice(Exception):
+    """The decomposition did not converge in its steps (the host's fallback not run)."""
+
+
+def _starts(res, X, y, Xte, yte, n) -> bool:
+    """``NystroemSVC(device="cuda")`` on ``X`` once for each warm start of ``STARTS``; a
+    fit whose decomposition does not converge on the device is stopped there (its figures:
+    the warm start's time, the gap at step 0 and after the steps), not handed to the host.
+    Returns whether the default start converged."""
+    import indefsvm as isvm
+    from indefsvm.solvers import _linear_device as lin
+
+    out = res["ny"]
+    real_solve, real_start = lin.linear_svc_device, lin.warm_start
+    default_converged = False
+    for name, knobs in STARTS.items():
+        rec = {}
+
+        def start(xp, Z, yy, Cb, rec=rec, **kw):
+            t = time.perf_counter()
+            a = real_start(xp, Z, yy, Cb, **kw)
+            rec["warm_start_s"] = time.perf_counter() - t
+            t = time.perf_counter()  # the gap at the start: not part of the fit's time
+            from indefsvm._solvers._linsvm import kkt_gap
+
+            f = lin._host((Z @ lin._weights(xp, Z, a * xp.asarray(yy)).astype(
+                xp.float32)).astype(xp.float64))
+            rec["gap_at_start"] = float(kkt_gap(f, yy, lin._host(a), Cb)[0])
+            rec["probe_s"] = time.perf_counter() - t
+            return a
+
+        def solve(*args, rec=rec, **kw):
+            r = real_solve(*args, **kw)
+            rec.update(steps=int(r.n_iter), kkt_gap=float(r.kkt_gap),
+                       converged=bool(r.converged), status=r.status)
+            if not r.converged:
+                raise _NotOnDevice
+            return r
+
+        saved = {k: getattr(lin, k) for k in knobs}
+        for k, v in knobs.items():
+            setattr(lin, k, lin.SUBSAMPLE_FROM if v == "from" else v)
+        lin.linear_svc_device, lin.warm_start = solve, start
         clf = isvm.NystroemSVC(kernel="rbf", n_components=500, random_state=0,
                                device="cuda", verbose=True)
         _free_pool()
         t = time.perf_counter()
         try:
-            clf.fit(X10, y10)
+            clf.fit(X, y)
+            rec["fit_s"] = time.perf_counter() - t - rec.get("probe_s", 0.0)
+            rec["accuracy"] = float(clf.score(Xte, yte))
+        except _NotOnDevice:
+            rec["stopped_after_s"] = time.perf_counter() - t - rec.get("probe_s", 0.0)
         finally:
-            _linear_device.SUBSAMPLE_ROWS = saved
-        fit = time.perf_counter() - t
-        acc = float(clf.score(Xte, yte))
-        key = f"cuda_{10 * n}" + ("_subsample_start" if sub else "")
-        out[key] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
-                    "n_iter": int(clf.n_iter_[0]), "device_pool_gb": _pool_gb()}
-        print(f"ny cuda n={10 * n}{' subsample start' if sub else ''}: fit {fit:.2f} s, "
-              f"accuracy {acc:.4f}, converged {clf.converged_}, steps "
-              f"{int(clf.n_iter_[0])}", flush=True)
+            lin.linear_svc_device, lin.warm_start = real_solve, real_start
+            for k, v in saved.items():
+                setattr(lin, k, v)
+        rec["device_pool_gb"] = _pool_gb()
+        out[f"cuda_{n}_start_{name}"] = rec
+        if name == "default":
+            default_converged = bool(rec.get("converged"))
+        print(f"ny cuda n={n} start {name}: {rec}", flush=True)
         _save(res)
-    del X10
-    _free_pool()
+    return default_converged
+
+
+def task_matfree_cpu(res, small):
+    """The matrix-free check at 10^5 on the CPU's cores: the figure beside the GPU's 10^5
+    (``matfree``), a task of its own because it is the longest."""
+    from sklearn.datasets import make_classification
+
+    import indefsvm as isvm
+
+    n = 2_000 if small else 100_000
+    X, y = make_classification(n, 20, n_informative=10, random_state=0)
+    out = res.setdefault("matfree", {})
+    t = time.perf_counter()
+    rep = isvm.check_kernel(X=X, y=y, kernel="rbf", method="slq", n_jobs=-1, random_state=0,
+                            verbose=True)
+    el = time.perf_counter() - t
+    d = rep.to_dict()
+    out[f"cpu_{n}"] = {"s": el, "verdict": rep.verdict,
+                       "negative_mass": d["signature"]["negative_mass"],
+                       "lam_min": d["lam_min"],
+                       "passes": rep.spectrum.details.get("passes")
+                       if getattr(rep, "spectrum", None) is not None else None}
+    print(f"matfree cpu n={n}: {el:.2f} s, {rep.verdict}", flush=True)
     _save(res)
 
 
@@ -284,7 +382,7 @@ def task_smoke(res, small):
 
 
 TASKS = {"smoke": task_smoke, "dtw_cells": task_dtw_cells, "ny": task_ny, "matfree": task_matfree,
-         "dtw_ny": task_dtw_ny}
+         "dtw_ny": task_dtw_ny, "matfree_cpu": task_matfree_cpu}
 _OUT = None
 LARGEST = True
 
