@@ -46,19 +46,25 @@ little on the wrong side (at 10^6 rows, 100 iterations of the last width left a 
 that 2 048-row steps took 150 steps to close). From width 0.1 alone, on an H200
 (2026-11-26), 10^6 rows still had a gap of 0.6 after 3 500 steps.
 
-On an H200 (2026-11-27, ``benchmarks/RESULTS.md``) with the start above: 10^6 rows, warm
-start 1.1 s, 97 steps of ~80 ms (140 for the same data on the CPU: the count is the
-data's), the whole ``NystroemSVC`` fit 10.7 s against 15.8 s on 16 cores; 10^7 rows (ten
-noisy copies of those), warm start 6.0 s, but a gap of 92 at step 0 and 0.24 after 400
-steps, after which the CPU's coordinate descent solved the problem.
+On an H200 (2026-11-27, ``benchmarks/RESULTS.md``) with that plain L-BFGS: 10^6 rows,
+warm start 1.1 s, 97 steps of ~80 ms (140 for the same data on the CPU), the whole
+``NystroemSVC`` fit 10.7 s against 15.8 s on 16 cores; 10^7 rows (ten noisy copies of
+those), warm start 6.0 s, but a gap of 92 at step 0 and 0.24 after 400 steps, after which
+the CPU's coordinate descent solved the problem (228 s in all).
 
-A lead, off by default (``SUBSAMPLE_ROWS``): the widths first taken on a random tenth of
-the rows (their bounds ``C_t`` times ten, so that the subsample's hinge losses weigh as all
-rows' do), on the diagonally rescaled problem, and only the last width again on every row.
-Measured on the CPU (NumPy), the start and the steps after it cost 175-280 evaluations over
-all rows against 343-1 913 on four problems (a step counted as five, its cost on a
-device), but 693 against 557 on the 10^6 rows ``bench_gpu.py`` fits, whose ten noisy
-copies are its 10^7 rows: ``SUBSAMPLE_ROWS``'s comment has the figures.
+The default since (``PRECONDITION``): L-BFGS on the diagonally rescaled problem
+(``_diagonal_scaling``: each variable divided by the square root of the Hessian's diagonal
+at the width's start), 25, 50 and 150 iterations. On the same H200 (2026-11-27, second
+session; ``bench_gpu.py``): at 10^6 rows a warm start of 0.6 s, a gap of 0.75 at step 0
+and 3 steps (the plain start: 4.6 s, 17.8 and 97), the whole fit 1.1-1.3 s; at 10^7 a
+warm start of 3.2 s, a gap of 2.2 and 6 steps (the plain start: 6.5 s, 94, and 400
+steps not enough), the whole fit 7.6-9.5 s in four fits.
+
+A lead, off (``SUBSAMPLE_ROWS``): the widths first taken on a random tenth of the rows
+(their bounds ``C_t`` times ten, so that the subsample's hinge losses weigh as all rows'
+do), rescaled, and only the last width again on every row. On the H200: at 10^7 rows 5
+steps, the whole fit 6.7-7.4 s (a little less than the default), but at 10^6 rows 97
+steps, 7.2 s (the default: 1.1 s). ``SUBSAMPLE_ROWS``'s comment has the CPU's figures.
 
 The gradient's ``Z' d`` sums n products: in one float32 product its rounding grows with n
 (at 10^6 rows up to 0.05), enough to leave L-BFGS's point far from the smoothed optimum
@@ -93,11 +99,10 @@ WARM_DELTAS = (0.1, 0.01, 1e-3)
 WARM_ITERATIONS = (50, 100, 300)
 
 #: the warm start's L-BFGS on the diagonally rescaled problem (``_diagonal_scaling``), with
-#: its own iterations: measured on a CPU only (benchmarks/RESULTS.md, 2026-11-27: a third of
-#: the evaluations and fewer steps on five problems, but a worse point for the CPU's
-#: coordinate descent after one step on one of them), so off until a device measures it
-#: (the subsample start below is rescaled in any case)
-PRECONDITION = False
+#: its own iterations: on an H200 (benchmarks/RESULTS.md, 2026-11-27) 3 steps after the
+#: start at 10^6 rows and 6 at 10^7 (the plain L-BFGS's WARM_ITERATIONS: 97, and more than
+#: 400); False: the plain one
+PRECONDITION = True
 PRECONDITIONED_ITERATIONS = (25, 50, 150)
 
 #: from SUBSAMPLE_ROWS rows (None: never; SUBSAMPLE_FROM when asked for) the warm start's
@@ -113,16 +118,15 @@ PRECONDITIONED_ITERATIONS = (25, 50, 150)
 #: after 84 iterations, no longer lowering the value through the float32 products' noise,
 #: at a gap of 10.3 (plain L-BFGS there instead: 47.6). A step costs about five
 #: evaluations on a device (H200, 10^7 rows: 66 and 13 ms), so that problem costs more
-#: this way (693 against 557): off until a device measures it (bench_gpu.py fits 10^7 rows
-#: both ways)
+#: this way (693 against 557). On an H200 (2026-11-27): at 10^7 rows 5 steps, the fit
+#: 6.7-7.4 s against the rescaled start's 7.6-8.1 s, but at 10^6 rows 97 steps, 7.2 s
+#: against 1.1 s: off. (The last width plain instead, 300 iterations: 400 steps did not
+#: reach tol at 10^7.)
 SUBSAMPLE_ROWS = None
 SUBSAMPLE_FROM = 200_000
 SUBSAMPLE_SHARE = 10
 SUBSAMPLE_ITERATIONS = (25, 50, 150)
 FINAL_ITERATIONS = 120
-#: the last width on every row rescaled (as above) or plain; plain with 300 iterations cost
-#: 411 evaluations against 557 on bench_gpu.py's 10^6 rows (2-core VM, NumPy, 2026-11-27)
-FINAL_RESCALED = True
 
 #: rows of a working set (at most; fewer when fewer rows violate)
 WORKING_SET = 2048
@@ -280,7 +284,9 @@ def warm_start(xp, Z, y, Cb, *, deltas=WARM_DELTAS, max_iter=WARM_ITERATIONS):
     iterations, one number or one per width), each from the last's ``(w, b)``
     (a continuation: the narrower the hinge's smoothing, the fewer rows are left between
     the bounds and the fewer decomposition steps follow); ``Z`` and the returned ``a`` are
-    on the namespace ``xp``.
+    on the namespace ``xp``. With ``PRECONDITION`` (the default) L-BFGS runs on the
+    diagonally rescaled problem, for ``PRECONDITIONED_ITERATIONS`` when ``max_iter`` is the
+    default.
 
     From ``SUBSAMPLE_ROWS`` rows on (None, the default: never; with the default widths
     and iterations) the widths are first taken on a random ``1 / SUBSAMPLE_SHARE`` of the
@@ -300,8 +306,7 @@ def warm_start(xp, Z, y, Cb, *, deltas=WARM_DELTAS, max_iter=WARM_ITERATIONS):
         v = _minimise(xp, Z[S], yd[S], Cd[S] * (n / ns), v, deltas, SUBSAMPLE_ITERATIONS,
                       rescaled=True)
         del S
-        v = _minimise(xp, Z, yd, Cd, v, deltas[-1:], (FINAL_ITERATIONS,),
-                      rescaled=FINAL_RESCALED)
+        v = _minimise(xp, Z, yd, Cd, v, deltas[-1:], (FINAL_ITERATIONS,), rescaled=True)
         return feasible_start(xp, Z, yd, Cd, v, deltas[-1])
     if PRECONDITION:
         max_iter = PRECONDITIONED_ITERATIONS if max_iter is WARM_ITERATIONS else max_iter
