@@ -75,6 +75,30 @@ def _band_cells(L: int, r: int) -> int:
     return sum(min(j + r, L - 1) - max(j - r, 0) + 1 for j in range(L))
 
 
+def _cbf(n):
+    """CBF series of length 128: n to train, 10^4 to test (the DTW tasks' data)."""
+    import indefsvm as isvm
+
+    S, lab = isvm.datasets.make_cbf(n + 10_000, length=128, random_state=0)
+    return S[:n], lab[:n], S[n:], lab[n:]
+
+
+def _timed_fit(clf, X, y, Xte, yte):
+    """``(fit seconds, test accuracy)`` of ``clf`` fitted on ``X, y``."""
+    t = time.perf_counter()
+    clf.fit(X, y)
+    fit = time.perf_counter() - t
+    return fit, float(clf.score(Xte, yte))
+
+
+def _matfree_record(rep, seconds):
+    d = rep.to_dict()
+    return {"s": seconds, "verdict": rep.verdict,
+            "negative_mass": d["signature"]["negative_mass"], "lam_min": d["lam_min"],
+            "passes": rep.spectrum.details.get("passes")
+            if getattr(rep, "spectrum", None) is not None else None}
+
+
 def task_ny(res, small):
     from sklearn.datasets import make_classification
 
@@ -262,10 +286,7 @@ def task_ny_cpu(res, small):
     out = res.setdefault("ny", {})
     clf = isvm.NystroemSVC(kernel="rbf", n_components=500, random_state=0, n_jobs=-1,
                            verbose=True)
-    t = time.perf_counter()
-    clf.fit(X10, np.tile(ytr, 10))
-    fit = time.perf_counter() - t
-    acc = float(clf.score(Xte, yte))
+    fit, acc = _timed_fit(clf, X10, np.tile(ytr, 10), Xte, yte)
     out[f"cpu_{10 * n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
                             "n_iter": int(clf.n_iter_[0]), "peak_rss_mb": _peak_rss_mb()}
     print(f"ny cpu n={10 * n}: fit {fit:.2f} s, accuracy {acc:.4f}", flush=True)
@@ -277,16 +298,12 @@ def task_dtw_ny_cpu(res, small):
     import indefsvm as isvm
 
     n = 2_000 if small else 100_000
-    S, lab = isvm.datasets.make_cbf(n + 10_000, length=128, random_state=0)
-    Str, ytr, Ste, yte = S[:n], lab[:n], S[n:], lab[n:]
+    Str, ytr, Ste, yte = _cbf(n)
     rng = np.random.default_rng(0)
     S10 = np.concatenate([Str + 0.1 * rng.standard_normal(Str.shape) for _ in range(10)])
     clf = isvm.NystroemSVC(metric="dtw", metric_params={"window": 0.1}, n_components=300,
                            random_state=0, n_jobs=-1, verbose=True)
-    t = time.perf_counter()
-    clf.fit(S10, np.tile(ytr, 10))
-    fit = time.perf_counter() - t
-    acc = float(clf.score(Ste, yte))
+    fit, acc = _timed_fit(clf, S10, np.tile(ytr, 10), Ste, yte)
     res.setdefault("dtw_ny", {})[f"cpu_{10 * n}"] = {
         "fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
         "peak_rss_mb": _peak_rss_mb()}
@@ -308,12 +325,7 @@ def task_matfree_cpu(res, small):
     rep = isvm.check_kernel(X=X, y=y, kernel="rbf", method="slq", n_jobs=-1, random_state=0,
                             verbose=True)
     el = time.perf_counter() - t
-    d = rep.to_dict()
-    out[f"cpu_{n}"] = {"s": el, "verdict": rep.verdict,
-                       "negative_mass": d["signature"]["negative_mass"],
-                       "lam_min": d["lam_min"],
-                       "passes": rep.spectrum.details.get("passes")
-                       if getattr(rep, "spectrum", None) is not None else None}
+    out[f"cpu_{n}"] = _matfree_record(rep, el)
     print(f"matfree cpu n={n}: {el:.2f} s, {rep.verdict}", flush=True)
     _save(res)
 
@@ -322,16 +334,12 @@ def task_dtw_ny(res, small):
     import indefsvm as isvm
 
     n = 2_000 if small else 100_000
-    S, lab = isvm.datasets.make_cbf(n + 10_000, length=128, random_state=0)
-    Str, ytr, Ste, yte = S[:n], lab[:n], S[n:], lab[n:]
+    Str, ytr, Ste, yte = _cbf(n)
     out = res.setdefault("dtw_ny", {})
     kw = dict(metric="dtw", metric_params={"window": 0.1}, n_components=300, random_state=0)
     for dev in ("cuda", "cpu"):
         clf = isvm.NystroemSVC(**kw, n_jobs=-1, device=dev)
-        t = time.perf_counter()
-        clf.fit(Str, ytr)
-        fit = time.perf_counter() - t
-        acc = float(clf.score(Ste, yte))
+        fit, acc = _timed_fit(clf, Str, ytr, Ste, yte)
         out[f"{dev}_{n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_)}
         print(f"dtw ny {dev} n={n}: fit {fit:.2f} s, accuracy {acc:.4f}", flush=True)
         _save(res)
@@ -342,10 +350,7 @@ def task_dtw_ny(res, small):
     y10 = np.tile(ytr, 10)
     clf = isvm.NystroemSVC(**kw, device="cuda")
     _free_pool()
-    t = time.perf_counter()
-    clf.fit(S10, y10)
-    fit = time.perf_counter() - t
-    acc = float(clf.score(Ste, yte))
+    fit, acc = _timed_fit(clf, S10, y10, Ste, yte)
     out[f"cuda_{10 * n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
                              "device_pool_gb": _pool_gb()}
     print(f"dtw ny cuda n={10 * n}: fit {fit:.2f} s, accuracy {acc:.4f}", flush=True)
@@ -418,12 +423,7 @@ def task_matfree(res, small):
                 text = io.StringIO()
                 pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(8)
                 out[f"{dev}_{n}_profile"] = text.getvalue()[-2500:]
-            d = rep.to_dict()
-            out[f"{dev}_{n}"] = {"s": el, "verdict": rep.verdict,
-                                 "negative_mass": d["signature"]["negative_mass"],
-                                 "lam_min": d["lam_min"],
-                                 "passes": rep.spectrum.details.get("passes")
-                                 if getattr(rep, "spectrum", None) is not None else None}
+            out[f"{dev}_{n}"] = _matfree_record(rep, el)
             print(f"matfree {dev} n={n}: {el:.2f} s, {rep.verdict}", flush=True)
             _save(res)
 
