@@ -363,10 +363,16 @@ default="uniform"
             raise ValueError("The number of classes has to be greater than one; got 1 class")
         n = len(X) if self._uses_metric() else X.shape[0]
         sw = sample_weight_vector(sample_weight, n)
-        check_weights(sw, y_idx)
-        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
-        w = self.class_weight_[y_idx] * sw
-        check_every_class_weighted(self.classes_, y_idx, w)
+        if sample_weight is None and self.class_weight is None:
+            # every weight is 1 and every class has a sample: the checks below cannot fail
+            # (three passes over the n weights fewer)
+            self.class_weight_ = class_weight_vector(None, self.classes_, y)
+            w = sw
+        else:
+            check_weights(sw, y_idx)
+            self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
+            w = self.class_weight_[y_idx] * sw
+            check_every_class_weighted(self.classes_, y_idx, w)
         # said before the landmarks' work: the n x m float32 features (the one array that
         # grows with n) and what the landmarks hold at once (module _blocks)
         m = int(self.n_components) if self.kernel != "precomputed" else X.shape[1]
