@@ -303,6 +303,36 @@ def test_large_warm_start_takes_its_widths_on_a_subsample(monkeypatch):
     assert abs(got.objective - ref.objective) <= 1e-5 * abs(ref.objective)
 
 
+def test_decomposition_starts_from_a_primal_point(monkeypatch):
+    """primal0 = (w, b) of an unfinished coordinate descent (its y'alpha not yet 0): the
+    start read off it is feasible, and the decomposition from it reaches the converged
+    coordinate descent's optimum."""
+    from indefsvm.solvers import _linear_device as dev
+
+    Z, y = _features(3000)
+    C = 20.0
+    rough = linear_svc(Z, y, C, tol=1e-3, max_iter=3, random_state=0)
+    assert not rough.converged
+    starts = []
+    feasible = dev.feasible_start
+
+    def spy(xp, Zs, yd, Cd, v, delta):
+        a = feasible(xp, Zs, yd, Cd, v, delta)
+        starts.append((v, delta, a.copy()))
+        return a
+
+    monkeypatch.setattr(dev, "feasible_start", spy)
+    got = dev.linear_svc_device(Z, y, C, device=_device.Device("cpu", np), working_set=256,
+                                primal0=(rough.extra["w"], rough.b), max_iter=500)
+    (v, delta, a0), = starts
+    np.testing.assert_array_equal(v, np.r_[rough.extra["w"], rough.b])
+    assert delta == dev.WARM_DELTAS[-1]
+    assert abs(y @ a0) <= 1e-8 * len(y) and a0.min() >= 0 and a0.max() <= C
+    ref = linear_svc(Z, y, C, tol=1e-3, random_state=0)
+    assert got.converged and ref.converged
+    assert abs(got.objective - ref.objective) <= 1e-5 * abs(ref.objective)
+
+
 def test_decomposition_budget_is_honest(emulated):
     Z, y = _features(2000)
     res = linear_svc_device(Z, y, 50.0, device=emulated, working_set=64, max_iter=2,

@@ -753,3 +753,34 @@ def test_the_idle_cores_are_read_again_for_every_block(monkeypatch):
     monkeypatch.setattr(feats, "effective_threads", busy_at_first)
     np.testing.assert_array_equal(ny.transform(X), whole)
     assert len(asked) == 5
+
+
+def test_large_c_unsolved_by_the_coordinate_descent_goes_on_in_the_decomposition(caplog):
+    """With the default budget, a problem the coordinate descent leaves unsolved after its
+    100 000 passes (C = 100 on imbalanced classes: many free multipliers) goes on in the
+    decomposition on the CPU from the descent's point, and is solved: LIBSVM's KKT gap
+    recomputed here in float64 from the multipliers, y'alpha = 0, the box. With max_iter
+    given the budget is the user's: no hand-over, and the warning names the passes."""
+    from indefsvm._solvers._linsvm import kkt_gap
+
+    X, y = make_classification(6000, 10, n_informative=6, flip_y=0.05, weights=[0.9, 0.1],
+                               random_state=0)
+    kw = dict(n_components=80, random_state=0, C=100.0)
+    with caplog.at_level("INFO", logger="indefsvm"), warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf = NystroemSVC(**kw, verbose=True).fit(X, y)
+    assert "the coordinate descent stopped at 100000 passes" in caplog.text
+    assert "the decomposition with working sets of rows goes on" in caplog.text
+    assert clf.converged_ and clf.kkt_gap_[0] <= 1e-3
+    Z = clf.nystroem_.transform(X).astype(np.float32).astype(np.float64)
+    a = clf._alphas[0]
+    ypm = np.where(y == clf.classes_[clf._pairs[0][2]], 1.0, -1.0)
+    assert np.all(a >= 0) and np.all(a <= 100.0) and abs(ypm @ a) <= 1e-3 * 100.0
+    w = Z.T @ (a * ypm)
+    np.testing.assert_allclose(clf.coef_[0], w, rtol=1e-5, atol=1e-6)
+    gap, _ = kkt_gap(Z @ w, ypm, a, np.full(len(y), 100.0))
+    assert gap <= 1.01e-3
+    with pytest.warns(ConvergenceWarning, match="coordinate descent stopped at "
+                                                "max_iter=100000 passes"):
+        capped = NystroemSVC(**kw, max_iter=100_000).fit(X, y)
+    assert not capped.converged_ and capped.kkt_gap_[0] > 1e-3

@@ -159,7 +159,7 @@ def _working_set(xp, g, up, low, half, top, bottom):
 
 def linear_svc_device(Z, y, C, *, device, rows=None, tol: float = 1e-3,
                       max_iter: int | None = None, working_set: int | None = None,
-                      alpha0=None, warm: bool = True, verbose=False,
+                      alpha0=None, primal0=None, warm: bool = True, verbose=False,
                       label: str = "linear SVM") -> SolverResult:
     """C-SVC on feature rows held on ``device`` (module docstring).
 
@@ -182,6 +182,10 @@ def linear_svc_device(Z, y, C, *, device, rows=None, tol: float = 1e-3,
         Rows of a working set (default 2048).
     alpha0 : ndarray of shape (n,), optional
         A feasible start (``y'a = 0``, in the box); default the warm start.
+    primal0 : tuple (w, b), optional
+        A start read off a primal point instead, as the warm start reads its own
+        (``feasible_start`` at the narrowest width): e.g. an unfinished coordinate
+        descent's weights and intercept, whose multipliers need not satisfy ``y'a = 0``.
     warm : bool, default=True
         Start from the smoothed primal problem (when there are more rows than ``q``);
         ``False``: from ``a = 0``.
@@ -210,6 +214,9 @@ def linear_svc_device(Z, y, C, *, device, rows=None, tol: float = 1e-3,
     t0 = last = time.perf_counter()
     if alpha0 is not None:
         alpha = xp.asarray(np.array(alpha0, dtype=np.float64))
+    elif primal0 is not None:
+        v = np.r_[np.asarray(primal0[0], dtype=np.float64), float(primal0[1])]
+        alpha = feasible_start(xp, Z, yd, Cd, v, WARM_DELTAS[-1])
     elif warm and n > q:
         alpha = warm_start(xp, Z, y, Cb)
         if talk:
