@@ -639,6 +639,7 @@ def test_cli_fit_nystroem_saves_a_model_that_predicts(tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out)
     assert summary["model"] == "NystroemSVC" and summary["landmarks"] == 100
     assert summary["converged"] and summary["problems"][0]["status"] == "converged"
+    assert summary["problems"][0]["solver"] == "dcd"  # what its "passes" count
     assert 0.7 < summary["cv_accuracy_mean"] <= 1.0
     f = summary["features"]
     assert f["used"] == f["positive"] + f["negative"] and f["negative"] > 0
@@ -772,6 +773,8 @@ def test_large_c_unsolved_by_the_coordinate_descent_goes_on_in_the_decomposition
     assert "the coordinate descent stopped at 100000 passes" in caplog.text
     assert "the decomposition with working sets of rows goes on" in caplog.text
     assert clf.converged_ and clf.kkt_gap_[0] <= 1e-3
+    assert clf.pair_results_[0]["solver"] == "decomposition"
+    assert clf.n_iter_[0] == clf.pair_results_[0]["n_iter"] <= 400  # its steps
     Z = clf.nystroem_.transform(X).astype(np.float32).astype(np.float64)
     a = clf._alphas[0]
     ypm = np.where(y == clf.classes_[clf._pairs[0][2]], 1.0, -1.0)
@@ -784,3 +787,4 @@ def test_large_c_unsolved_by_the_coordinate_descent_goes_on_in_the_decomposition
                                                 "max_iter=100000 passes"):
         capped = NystroemSVC(**kw, max_iter=100_000).fit(X, y)
     assert not capped.converged_ and capped.kkt_gap_[0] > 1e-3
+    assert capped.pair_results_[0]["solver"] == "dcd"

@@ -167,8 +167,10 @@ default="uniform"
     pair_results_ : list of dict
         Per one-vs-one problem (in the order of ``coef_``): ``classes`` (the pair),
         ``positive`` (the class of positive decision values), ``converged``, ``n_iter``
-        (passes), ``kkt_gap``,
-        ``n_sv``, ``n_bounded`` (multipliers at their bound) and ``intercept``.
+        (passes, or steps where ``solver`` is ``"decomposition"``), ``kkt_gap``,
+        ``n_sv``, ``n_bounded`` (multipliers at their bound), ``intercept`` and ``solver``
+        (``"dcd"``: the coordinate descent; ``"decomposition"``: the working sets, on a
+        device or after the coordinate descent's default budget).
     n_support_ : ndarray of shape (n_classes,)
         Support vectors per class (over the problems they take part in).
     n_features_in_ : int
@@ -453,6 +455,7 @@ default="uniform"
         self._pairs = []
         on_device = device if device.is_cuda else None
         coefs, intercepts, n_iter, gaps, alphas, rows, done = [], [], [], [], [], [], []
+        solvers = []
         converged = True
         worst = None
         for a, b, pos, idx in pairs:
@@ -474,6 +477,7 @@ default="uniform"
             coefs.append(res.extra["w"])
             intercepts.append(res.b)
             n_iter.append(res.n_iter)
+            solvers.append(res.solver)
             gaps.append(res.kkt_gap)
             alphas.append(res.alpha)
             rows.append(idx)
@@ -503,10 +507,11 @@ default="uniform"
             {"classes": (self.classes_[a], self.classes_[b]),
              "positive": self.classes_[pos], "converged": bool(ok),
              "n_iter": int(it), "kkt_gap": float(gap), "n_sv": int(np.count_nonzero(al > 0)),
-             "n_bounded": int(np.count_nonzero(al >= bd)), "intercept": float(b0)}
-            for (a, b, pos), ok, it, gap, al, bd, b0 in zip(
+             "n_bounded": int(np.count_nonzero(al >= bd)), "intercept": float(b0),
+             "solver": solver}
+            for (a, b, pos), ok, it, gap, al, bd, b0, solver in zip(
                 self._pairs, done, self.n_iter_, self.kkt_gap_, alphas, self._bounds,
-                self.intercept_, strict=True)]
+                self.intercept_, solvers, strict=True)]
         sv = np.zeros(n, dtype=bool)
         for idx, al in zip(rows, alphas, strict=True):
             sv[idx[al > 0]] = True
