@@ -11,6 +11,9 @@
 #   build.log, gpu.txt (the card), tests.log, gpu_ny.json + gpu_ny.log (NystroemSVC),
 #   gpu.json + gpu.log (AFTER's tasks).
 # LIMIT (seconds, default 570) bounds the whole script.
+# CORES=1: only the build and issue 42's trace of the linear SVM on 1-16 threads
+# (bench_linear_threads.py: where the 16 cores' time goes, and the sharing rules compared;
+# about 1-2 minutes), to linear_threads.json + .log -- a second, short call of a session.
 set -u
 : "${OUT:?run this on the device machine, where OUT is set}"
 LIMIT=${LIMIT:-570}
@@ -31,6 +34,13 @@ echo "build done at $(( $(date +%s) - T0 )) s"
 cat "$OUT/gpu.txt"
 W=$(mktemp -d)
 cd "$W" || exit 1  # outside the source tree: Python imports the built package
+if [ "${CORES:-0}" = 1 ]; then
+    timeout $(( $(left) - 5 )) python3 "$R/benchmarks/bench_linear_threads.py" \
+        --threads 1,2,4,8,16 --out "$OUT/linear_threads.json" > "$OUT/linear_threads.log" 2>&1
+    echo "bench_linear_threads: exit $? at $(( $(date +%s) - T0 )) s"
+    cat "$OUT/linear_threads.log"
+    exit 0
+fi
 # the GPU tests (the built package; the test files from the tree)
 timeout 120 python3 -m pytest -q -p no:cacheprovider "$R/tests/test_gpu.py" \
     > "$OUT/tests.log" 2>&1
