@@ -24,7 +24,10 @@ tasks (sizes of the full run):
 * ``starts``: every warm start of ``STARTS`` at 10^6 and at 10^7 rows, each fit stopped
   when its decomposition has not converged on the device.
 * ``ny_cpu``, ``dtw_ny_cpu``: the 10^7 vectors and the 10^6 series on the CPU's cores (each
-  minutes on 16 cores: tasks of their own, not in the default list).
+  minutes on 16 cores: tasks of their own, not in the default list). ``--cpu-limit S``
+  stops each of these fits after S seconds as Ctrl-C would and records it as unfinished
+  (the time, the last progress line the library logged): a lower bound, and the next task
+  still runs.
 
 Writes the figures as JSON (``--out``) after each task, so that a run stopped early keeps
 what it measured, and prints a table at the end. ``--small`` runs the device code on NumPy
@@ -88,6 +91,56 @@ def _timed_fit(clf, X, y, Xte, yte):
     """``(fit seconds, test accuracy)`` of ``clf`` fitted on ``X, y``."""
     t = time.perf_counter()
     clf.fit(X, y)
+    fit = time.perf_counter() - t
+    return fit, float(clf.score(Xte, yte))
+
+
+class _Unfinished(Exception):
+    """A CPU-beside fit stopped at ``--cpu-limit`` (``.record``: its figures so far)."""
+
+    def __init__(self, record):
+        super().__init__(record)
+        self.record = record
+
+
+def _limited_fit(clf, X, y, Xte, yte, limit):
+    """``_timed_fit`` stopped after ``limit`` seconds (None: no limit) as Ctrl-C stops it
+    (the fit's loops look at it): raises ``_Unfinished`` with the time, the last progress
+    line the library logged and the peak memory -- a lower bound, not a figure guessed."""
+    if limit is None:
+        return _timed_fit(clf, X, y, Xte, yte)
+    import _thread
+    import logging
+    import threading
+
+    last = {}
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            last["line"] = record.getMessage()
+
+    keep = Keep()
+    logging.getLogger("indefsvm").addHandler(keep)
+    fired = threading.Event()
+
+    def stop():
+        fired.set()
+        _thread.interrupt_main()
+
+    timer = threading.Timer(limit, stop)
+    t = time.perf_counter()
+    timer.start()
+    try:
+        clf.fit(X, y)
+    except KeyboardInterrupt:
+        if not fired.is_set():
+            raise
+        raise _Unfinished({"unfinished_after_s": time.perf_counter() - t,
+                           "limit_s": limit, "last_progress": last.get("line"),
+                           "peak_rss_mb": _peak_rss_mb()}) from None
+    finally:
+        timer.cancel()
+        logging.getLogger("indefsvm").removeHandler(keep)
     fit = time.perf_counter() - t
     return fit, float(clf.score(Xte, yte))
 
@@ -291,7 +344,13 @@ def task_ny_cpu(res, small):
     out = res.setdefault("ny", {})
     clf = isvm.NystroemSVC(kernel="rbf", n_components=500, random_state=0, n_jobs=-1,
                            verbose=True)
-    fit, acc = _timed_fit(clf, X10, np.tile(ytr, 10), Xte, yte)
+    try:
+        fit, acc = _limited_fit(clf, X10, np.tile(ytr, 10), Xte, yte, CPU_LIMIT)
+    except _Unfinished as exc:
+        out[f"cpu_{10 * n}"] = exc.record
+        print(f"ny cpu n={10 * n}: {exc.record}", flush=True)
+        _save(res)
+        return
     out[f"cpu_{10 * n}"] = {"fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
                             "n_iter": int(clf.n_iter_[0]), "peak_rss_mb": _peak_rss_mb()}
     print(f"ny cpu n={10 * n}: fit {fit:.2f} s, accuracy {acc:.4f}", flush=True)
@@ -308,7 +367,13 @@ def task_dtw_ny_cpu(res, small):
     S10 = np.concatenate([Str + 0.1 * rng.standard_normal(Str.shape) for _ in range(10)])
     clf = isvm.NystroemSVC(metric="dtw", metric_params={"window": 0.1}, n_components=300,
                            random_state=0, n_jobs=-1, verbose=True)
-    fit, acc = _timed_fit(clf, S10, np.tile(ytr, 10), Ste, yte)
+    try:
+        fit, acc = _limited_fit(clf, S10, np.tile(ytr, 10), Ste, yte, CPU_LIMIT)
+    except _Unfinished as exc:
+        res.setdefault("dtw_ny", {})[f"cpu_{10 * n}"] = exc.record
+        print(f"dtw ny cpu n={10 * n}: {exc.record}", flush=True)
+        _save(res)
+        return
     res.setdefault("dtw_ny", {})[f"cpu_{10 * n}"] = {
         "fit_s": fit, "accuracy": acc, "converged": bool(clf.converged_),
         "peak_rss_mb": _peak_rss_mb()}
@@ -475,6 +540,8 @@ TASKS = {"smoke": task_smoke, "dtw_cells": task_dtw_cells, "ny": task_ny, "matfr
 LONG = ("starts", "ny_cpu", "dtw_ny_cpu", "matfree_cpu")
 _OUT = None
 LARGEST = True
+#: seconds after which the CPU-beside fits (ny_cpu, dtw_ny_cpu) are stopped (--cpu-limit)
+CPU_LIMIT = None
 
 
 def _save(res) -> None:
@@ -484,19 +551,24 @@ def _save(res) -> None:
 
 
 def main() -> None:
-    global _OUT, LARGEST
+    global _OUT, LARGEST, CPU_LIMIT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=None)
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--only", default=",".join(t for t in TASKS if t not in LONG))
     ap.add_argument("--no-largest", action="store_true",
                     help="leave out the 10^7 Nystroem and 10^6 DTW fits (a short run)")
+    ap.add_argument("--cpu-limit", type=float, default=None, metavar="S",
+                    help="stop each of ny_cpu's and dtw_ny_cpu's fits after S seconds, "
+                         "recorded as unfinished with its last progress line (default: no "
+                         "limit)")
     args = ap.parse_args()
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(relativeCreated)8.0f ms %(message)s")
     _OUT = args.out
     LARGEST = not args.no_largest
+    CPU_LIMIT = args.cpu_limit
     res = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
     try:
         import cupy

@@ -10,7 +10,8 @@
 # comes back. Results go to $OUT:
 #   build.log, gpu.txt (the card), tests.log, gpu_ny.json + gpu_ny.log (NystroemSVC),
 #   gpu.json + gpu.log (AFTER's tasks).
-# LIMIT (seconds, default 570) bounds the whole script.
+# LIMIT (seconds, default 570) bounds the whole script; CPU_LIMIT (seconds) each CPU-beside
+# fit of AFTER (bench_gpu.py --cpu-limit: stopped and recorded as unfinished, a lower bound).
 # CORES=1: only the build and issue 42's trace of the linear SVM on 1-16 threads
 # (bench_linear_threads.py: where the 16 cores' time goes, and the sharing rules compared;
 # about 1-2 minutes), to linear_threads.json + .log -- a second, short call of a session.
@@ -51,8 +52,12 @@ timeout 330 python3 "$R/benchmarks/bench_gpu.py" --only smoke,ny --out "$OUT/gpu
 echo "bench_gpu ny: exit $? at $(( $(date +%s) - T0 )) s"; grep -v " ms " "$OUT/gpu_ny.log" | tail -40
 rest=$(( $(left) - 5 ))
 if [ "$rest" -gt 60 ]; then
+    # each CPU-beside fit gets at most CPU_LIMIT seconds (default: what is left, less two
+    # minutes for the GPU's DTW task, shared by the two), recorded as unfinished there
+    lim=${CPU_LIMIT:-$(( (rest - 120) / 2 ))}
+    [ "$lim" -lt 30 ] && lim=30
     timeout "$rest" python3 "$R/benchmarks/bench_gpu.py" --only "$AFTER" \
-        --out "$OUT/gpu.json" > "$OUT/gpu.log" 2>&1
+        --cpu-limit "$lim" --out "$OUT/gpu.json" > "$OUT/gpu.log" 2>&1
     echo "bench_gpu: exit $? at $(( $(date +%s) - T0 )) s (limit $rest s)"
     grep -v " ms " "$OUT/gpu.log" | tail -25
 fi
