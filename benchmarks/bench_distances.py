@@ -6,7 +6,8 @@ kernel SVMs against 1-NN on real time-series sets.
 
 ``speed``: full DTW (and a 10 % band) between all pairs of 200 random-walk series of length
 400, on one core, in alternation, median of ``--repeats``: ours (``pairwise_distances(...,
-metric="dtw", n_jobs=1)``) against aeon's ``dtw_pairwise_distance`` (numba, one thread), and,
+metric="dtw", n_jobs=1)``, eight or four pairs at a time where AVX2 lets it, and one pair at a
+time, the loop before that) against aeon's ``dtw_pairwise_distance`` (numba, one thread), and,
 when installed, tslearn's ``cdist_dtw`` and dtaidistance's C ``distance_matrix_fast``. aeon and
 tslearn return the sum of squares (aeon) or its root (tslearn): the values are compared after
 the same square root. Ratio = ours / theirs (< 1: ours faster). Ours with two threads too.
@@ -92,6 +93,17 @@ def _median_time(f, X, repeats):
     return statistics.median(times), out
 
 
+def _one_pair_at_a_time(X, w):
+    """Ours with the eight-lane loop off (``_dtw.LANES``): the loop before it, one thread."""
+    from indefsvm.distances import _dtw
+
+    _dtw.LANES = False
+    try:
+        return isvm.pairwise_distances(X, metric="dtw", window=w, n_jobs=1)
+    finally:
+        _dtw.LANES = True
+
+
 def speed(args):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(args.n, args.length)).cumsum(axis=1)
@@ -105,6 +117,7 @@ def speed(args):
     for w in (None, 0.1):
         fns = {"ours (1 thread)": lambda X, w=w: isvm.pairwise_distances(
             X, metric="dtw", window=w, n_jobs=1),
+               "ours, one pair at a time": lambda X, w=w: _one_pair_at_a_time(X, w),
                **{k: (lambda X, f=f, w=w: f(X, w)) for k, f in peers.items()}}
         for f in fns.values():  # warm-up: numba compiles on the first call
             f(X[:4])

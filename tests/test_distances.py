@@ -127,6 +127,63 @@ def test_dtw_threads_give_identical_values():
                                   pairwise_distances(X, metric="dtw", n_jobs=2))
 
 
+def _series(rng, lengths, channels):
+    return [rng.normal(size=(channels, n)).cumsum(axis=1) if channels > 1
+            else rng.normal(size=n).cumsum() for n in lengths]
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("window", [None, 0.0, 0.1, 0.5])
+def test_dtw_lanes_give_the_one_pair_loops_bits(monkeypatch, channels, window):
+    # pairs run eight or four at a time where one series meets eight or four of one length
+    # (AVX2); runs of equal lengths of every size, and lengths above and below the shared
+    # series' (the band swept along either), so groups of eight, of four and single pairs
+    # all occur, in the rows of A against B and in the triangle of A against itself
+    from indefsvm.distances import _dtw
+
+    rng = np.random.default_rng(7)
+    A = _series(rng, [30, 24, 41, 30, 30], channels)
+    B = _series(rng, [30] * 9 + [24] * 4 + [30, 41, 30] + [41] * 5 + [17] * 8, channels)
+    same = _series(rng, [30] * 12 + [24] * 5 + [41] * 6, channels)
+    lanes = (pairwise_distances(A, B, metric="dtw", window=window, n_jobs=2),
+             pairwise_distances(same, metric="dtw", window=window, n_jobs=2))
+    monkeypatch.setattr(_dtw, "LANES", False)
+    alone = (pairwise_distances(A, B, metric="dtw", window=window, n_jobs=1),
+             pairwise_distances(same, metric="dtw", window=window, n_jobs=1))
+    np.testing.assert_array_equal(lanes[0], alone[0])
+    np.testing.assert_array_equal(lanes[1], alone[1])
+    # and the textbook programme, on pairs of each kind (a lane group's first and last,
+    # a series shorter and longer than the shared one)
+    def points(s):
+        return np.asarray(s, float).reshape(channels, -1).T
+
+    for i, j in [(0, 0), (0, 7), (2, 12), (1, 20), (4, 28), (3, 16)]:
+        assert lanes[0][i, j] == pytest.approx(dtw_reference(points(A[i]), points(B[j]),
+                                                             window), rel=1e-12, abs=1e-12)
+
+
+def test_dtw_ctrl_c_inside_a_group_of_lanes_stops_the_call():
+    # one series against eight of 40 000 points without a band: one group of eight pairs,
+    # 1.3e10 cells (seconds at any speed this loop has), and one round, so Ctrl-C must be
+    # seen inside the group (every ~1.6e7 cells), not after it
+    import _thread
+    import threading
+    import time
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(1, 40_000))
+    Y = rng.normal(size=(8, 40_000))
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pairwise_distances(x, Y, metric="dtw", n_jobs=1)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - t0 < 2.0
+
+
 # -- Levenshtein -------------------------------------------------------------------------------
 
 
