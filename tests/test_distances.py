@@ -162,6 +162,29 @@ def test_dtw_lanes_give_the_one_pair_loops_bits(monkeypatch, channels, window):
                                                              window), rel=1e-12, abs=1e-12)
 
 
+def test_dtw_lanes_on_random_lengths_visit_series_by_length(monkeypatch):
+    # random objects (D2KE) and unequal-length sets: the series of B are visited by length so
+    # that those of one length share lanes; the values land in their own rows and columns,
+    # and with A against itself the matrix stays symmetric with a zero diagonal
+    from indefsvm.distances import _dtw
+
+    rng = np.random.default_rng(11)
+    A = _series(rng, rng.integers(15, 40, size=6), 1)
+    B = _series(rng, rng.integers(20, 27, size=45), 1)
+    same = _series(rng, rng.integers(20, 24, size=31), 2)
+    lanes = (pairwise_distances(A, B, metric="dtw", window=0.2, n_jobs=2),
+             pairwise_distances(same, metric="dtw", window=0.2, n_jobs=2))
+    monkeypatch.setattr(_dtw, "LANES", False)
+    alone = (pairwise_distances(A, B, metric="dtw", window=0.2, n_jobs=1),
+             pairwise_distances(same, metric="dtw", window=0.2, n_jobs=1))
+    np.testing.assert_array_equal(lanes[0], alone[0])
+    np.testing.assert_array_equal(lanes[1], alone[1])
+    np.testing.assert_array_equal(lanes[1], lanes[1].T)
+    assert np.all(np.diag(lanes[1]) == 0.0)
+    for i, j in [(0, 44), (5, 3), (2, 17)]:
+        assert lanes[0][i, j] == pytest.approx(dtw_reference(A[i], B[j], 0.2), rel=1e-12)
+
+
 def test_dtw_ctrl_c_inside_a_group_of_lanes_stops_the_call():
     # one series against eight of 40 000 points without a band: one group of eight pairs,
     # 1.3e10 cells (seconds at any speed this loop has), and one round, so Ctrl-C must be

@@ -138,7 +138,9 @@ def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:
     0. Pairs are dealt to ``n_threads`` threads (dynamic schedule: lengths may differ) in
     rounds of about 2 * 10^8 cells per thread; between rounds Ctrl-C is checked and
     ``progress(done, total)`` is called when given. Each pair's value does not depend on the
-    thread that computed it."""
+    thread that computed it, nor on whether it ran alone or in a group of lanes (``LANES``:
+    one series of A against eight or four of B of one length; B's series are visited by
+    length for that)."""
     cdef Py_ssize_t nA = offA.shape[0] - 1, nB = offB.shape[0] - 1, d = A.shape[1]
     cdef Py_ssize_t p, p0, p1, s, t, la, lb, r, n_pairs, maxlen = 1, k, tid
     cdef int nt = n_threads if n_threads > 1 else 1
@@ -179,6 +181,19 @@ def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:
     cdef bint lanes = LANES and ix_dtw_lanes_ok()
     buf = np.empty((nt, stride), dtype=np.float64)
     cdef double[:, ::1] bv = buf
+    # the series of B visited by length (stable: in their order within a length), so that
+    # series of one length stand together and share lanes (random objects, unequal-length
+    # sets); with ``same`` A's rows in that order too. Pair (s, t) of the visit is
+    # out[rowA[s], colB[t]]: DTW(x, y) and DTW(y, x) have the same bits (a cell's value does
+    # not depend on the direction of the sweep), so the order changes no value
+    colB_a = np.argsort(lenB, kind="stable").astype(np.intp) if lanes else np.arange(nB)
+    rowA_a = colB_a if same else np.arange(nA, dtype=np.intp)
+    stB_a = np.ascontiguousarray(np.asarray(offB)[:-1][colB_a], dtype=np.intp)
+    lnB_a = np.ascontiguousarray(lenB[colB_a], dtype=np.intp)
+    stA_a = np.ascontiguousarray(np.asarray(offA)[:-1][rowA_a], dtype=np.intp)
+    lnA_a = np.ascontiguousarray(lenA[rowA_a], dtype=np.intp)
+    cdef Py_ssize_t[::1] colB = colB_a.astype(np.intp), rowA = rowA_a.astype(np.intp)
+    cdef Py_ssize_t[::1] stB = stB_a, lnB = lnB_a, stA = stA_a, lnA = lnA_a
     p0 = 0
     while p0 < n_pairs:
         p1 = min(n_pairs, p0 + round_size)
@@ -192,35 +207,36 @@ def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:
                 while p < e:
                     s = _row_of(&sv[0], nA, p)
                     t = p - sv[s] + (s + 1 if same else 0)
-                    la = offA[s + 1] - offA[s]
-                    lb = offB[t + 1] - offB[t]
+                    la = lnA[s]
+                    lb = lnB[t]
                     # the pairs from p on in row s whose series of B have lb points
                     nv = 0
                     if lanes and la > 0 and lb > 0:
                         q = 1
-                        while q < 8 and p + q < e and p + q < sv[s + 1] \
-                                and offB[t + q + 1] - offB[t + q] == lb:
+                        while q < 8 and p + q < e and p + q < sv[s + 1] and lnB[t + q] == lb:
                             q = q + 1
                         nv = 2 if q == 8 else (1 if q >= 4 else 0)
                     if nv > 0:
                         # one series of A against 4 nv of B of one length: one band
-                        if ix_dtw_lanes(nv, &A[offA[s], 0], la, &B[0, 0], &offB[t], lb, d,
+                        if ix_dtw_lanes(nv, &A[stA[s], 0], la, &B[0, 0], &stB[t], lb, d,
                                         _radius(window, la, lb), bufp, bufp + w8,
                                         bufp + 2 * w8, tid == 0, _interrupted, &stop,
                                         bufp + 2 * w8 + 8 * d) == 0:
                             for q in range(4 * nv):
-                                out[s, t + q] = bufp[2 * w8 + 8 * d + q]
+                                out[rowA[s], colB[t + q]] = bufp[2 * w8 + 8 * d + q]
                         p = p + 4 * nv
                     else:
-                        pa = &A[offA[s], 0]
-                        pb = &B[offB[t], 0]
+                        pa = &A[stA[s], 0]
+                        pb = &B[stB[t], 0]
                         r = _radius(window, la, lb)
                         if la >= lb:
-                            out[s, t] = _dtw_pair(pa, la, pb, lb, d, r, bufp, bufp + maxlen + 1,
-                                                  tid == 0, &stop)
+                            out[rowA[s], colB[t]] = _dtw_pair(pa, la, pb, lb, d, r, bufp,
+                                                              bufp + maxlen + 1, tid == 0,
+                                                              &stop)
                         else:
-                            out[s, t] = _dtw_pair(pb, lb, pa, la, d, r, bufp, bufp + maxlen + 1,
-                                                  tid == 0, &stop)
+                            out[rowA[s], colB[t]] = _dtw_pair(pb, lb, pa, la, d, r, bufp,
+                                                              bufp + maxlen + 1, tid == 0,
+                                                              &stop)
                         p = p + 1
         if stop:
             raise KeyboardInterrupt
@@ -228,7 +244,7 @@ def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:
             for p in range(p0, p1):
                 s = _row_of(&sv[0], nA, p)
                 t = p - sv[s] + s + 1
-                out[t, s] = out[s, t]
+                out[colB[t], rowA[s]] = out[rowA[s], colB[t]]
         PyErr_CheckSignals()
         if progress is not None:
             progress(p1, n_pairs)
