@@ -3,7 +3,9 @@
     python benchmarks/property_soak.py               # 2 000 examples per property / fuzzer
     python benchmarks/property_soak.py --examples 20000
 
-Runs ``tests/test_properties_solvers.py`` and ``tests/test_fuzz.py`` with
+Runs ``tests/test_properties_solvers.py``, ``tests/test_fuzz.py`` and
+``tests/test_properties_distances.py`` (DTW, its lanes against one pair at a time and the
+textbook programme, Levenshtein, the distance kernel, fuzzed CSV and distance files) with
 ``INDEFSVM_PROPERTY_EXAMPLES`` and ``INDEFSVM_FUZZ_EXAMPLES`` set; the suites are
 derandomized, so a larger count explores further from the same start. Prints pytest's summary
 and the wall time. Needs the test extras (``pip install ".[test]"``).
@@ -29,7 +31,8 @@ def main(argv=None):
     t0 = time.perf_counter()
     rc = subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           os.path.join(HERE, "..", "tests", "test_properties_solvers.py"),
-                          os.path.join(HERE, "..", "tests", "test_fuzz.py")],
+                          os.path.join(HERE, "..", "tests", "test_fuzz.py"),
+                          os.path.join(HERE, "..", "tests", "test_properties_distances.py")],
                          env=env, cwd=os.path.join(HERE, ".."))
     print(f"{args.examples} examples per property and fuzzer, {time.perf_counter() - t0:.0f} s, "
           f"exit {rc}")

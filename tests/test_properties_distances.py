@@ -55,6 +55,67 @@ def test_dtw_is_symmetric_zero_on_the_diagonal_and_nonnegative(X, window):
         assert np.all(full <= E + 1e-9 * (1 + E))
 
 
+@st.composite
+def lane_sets(draw):
+    """Sets large enough for DTW's lanes (one series against eight or four of one length):
+    two or three lengths shared by many series, 1 or 2 channels, values that repeat."""
+    d = draw(st.integers(1, 2))
+    lengths = draw(st.lists(st.integers(1, 12), min_size=2, max_size=3))
+    values = st.one_of(finite, st.sampled_from([0.0, 1.0, -1.0, 1e3]))
+
+    def series(count):
+        return [np.array(draw(st.lists(st.lists(values, min_size=d, max_size=d),
+                                       min_size=n, max_size=n))).T
+                for n in draw(st.lists(st.sampled_from(lengths), min_size=count,
+                                       max_size=count))]
+
+    return series(draw(st.integers(1, 3))), series(draw(st.integers(8, 20)))
+
+
+def _dtw_textbook(a, b, window):
+    """DTW of two (channels, length) series by the full dynamic programme (the band of
+    tests/test_distances.py's reference: radius floor(w * longer), widened by the difference
+    of the lengths along the longer series)."""
+    a, b = a.T, b.T
+    n, m = len(a), len(b)
+    r = max(n, m) if window is None else int(np.floor(window * max(n, m) + 1e-9))
+    D = np.full((n + 1, m + 1), np.inf)
+    D[0, 0] = 0.0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            lo, hi = ((j - 1 - r, j - 1 + (n - m) + r) if n >= m else
+                      (j - 1 - (m - n) - r, j - 1 + r))
+            if lo <= i - 1 <= hi:
+                D[i, j] = (float(np.sum((a[i - 1] - b[j - 1]) ** 2))
+                           + min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1]))
+    return float(np.sqrt(D[n, m]))
+
+
+@settings(**SETTINGS)
+@given(lane_sets(), st.one_of(st.none(), st.floats(0, 1)))
+def test_dtw_in_lanes_equals_one_pair_at_a_time_and_the_textbook_programme(sets, window):
+    # eight (or four) pairs at a time where AVX2 is present; each lane must give the bits
+    # the one-pair loop gives, in A against B and in B against itself, and the DP's value
+    from indefsvm.distances import _dtw
+
+    A, B = sets
+    lanes = (pairwise_distances(A, B, metric="dtw", window=window),
+             pairwise_distances(B, metric="dtw", window=window))
+    _dtw.LANES = False
+    try:
+        alone = (pairwise_distances(A, B, metric="dtw", window=window),
+                 pairwise_distances(B, metric="dtw", window=window))
+    finally:
+        _dtw.LANES = True
+    np.testing.assert_array_equal(lanes[0], alone[0])
+    np.testing.assert_array_equal(lanes[1], alone[1])
+    for j in (0, len(B) // 2, len(B) - 1):
+        ref = _dtw_textbook(A[-1], B[j], window)
+        np.testing.assert_allclose(lanes[0][-1, j], ref, rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(lanes[1][0, j], _dtw_textbook(B[0], B[j], window),
+                                   rtol=1e-12, atol=1e-9)
+
+
 @settings(**SETTINGS)
 @given(st.lists(st.text(alphabet="abcé🙂", max_size=8), min_size=2, max_size=7))
 def test_levenshtein_is_a_metric(words):

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import DataFileError
-from ._table import _first_line, delimiter_of, is_number, read_matrix_text
+from ._table import _first_line, check_label, delimiter_of, is_number, read_matrix_text
 
 
 def check_path(path: str, what: str = "data file") -> None:
@@ -138,12 +138,17 @@ def read_labels(path: str, n: int, *, note=None) -> np.ndarray:
             y = np.load(path, allow_pickle=False)
         else:
             with open(path, encoding="utf-8-sig") as fh:
-                lines = [line.strip() for line in fh if line.strip()]
+                numbered = [(k, line.strip()) for k, line in enumerate(fh, 1) if line.strip()]
+            lines = [line for _, line in numbered]
             if lines and ":" in lines[0] and len(lines[0].split()) > 1:
                 raise DataFileError(path, 1, "looks like a LIBSVM data file (label "
                                     "index:value ...), not labels: a labels file has one "
                                     "label per line.")
-            y = np.array(label_column(lines, n, path))
+            labels = label_column(lines, n, path)
+            # the labels are the last lines (a header, if any, is the first)
+            for (lineno, _), value in zip(numbered[len(lines) - len(labels):], labels, strict=True):
+                check_label(value, path, lineno)
+            y = np.array(labels)
             try:
                 y = y.astype(np.float64)
             except ValueError:
@@ -156,6 +161,7 @@ def read_labels(path: str, n: int, *, note=None) -> np.ndarray:
     except (ValueError, OSError) as exc:
         raise DataFileError(path, None, f"cannot be read as labels: {exc}") from None
     y = np.ravel(y)
+    finite_labels(y, path)
     if y.shape[0] != n:
         raise DataFileError(path, None, f"has {y.shape[0]} labels for {n} samples; give one "
                             "label per row of the kernel matrix.")
@@ -209,5 +215,16 @@ def npz_labels(path: str):
     if path.endswith(".npz"):
         with np.load(path, allow_pickle=False) as z:
             if "y" in z:
-                return np.asarray(z["y"])
+                y = np.asarray(z["y"])
+                finite_labels(np.ravel(y), path, " of its array y")
+                return y
     return None
+
+
+def finite_labels(y: np.ndarray, path: str, what: str = "") -> None:
+    """Labels stored as numbers (.npy, .npz) must be finite: NaN is a missing label."""
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        i = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise DataFileError(path, None, f"label {i + 1}{what} is {y[i]}: a label is a class "
+                            "or a regression's real target, never NaN or infinity (a missing "
+                            "label?); drop that sample or fill in its label.")

@@ -10,7 +10,16 @@ import re
 import numpy as np
 
 from ..exceptions import DataFileError
-from ._table import INDEX_NAMES, LABEL_NAMES, check_text, is_number, number, text_lines, warn_note
+from ._table import (
+    INDEX_NAMES,
+    LABEL_NAMES,
+    check_label,
+    check_text,
+    is_number,
+    number,
+    text_lines,
+    warn_note,
+)
 
 _SPLIT = re.compile(r"[,\s]+")
 
@@ -81,6 +90,8 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
                 values, label = _split_series(path, k, line, label_column)
                 padded += values.size < _count_points(line, label_column)
                 objects.append(values)
+            if label is not None:
+                check_label(label, path, k)
             labels.append(label)
         if padded:
             note(f"{padded} of the {len(objects)} series end in NaN: UCR's padding of "
@@ -189,6 +200,7 @@ def _read_table(path, lines, metric, label_column, header, delim, *, need_labels
         if label is not None:
             if not row[label].strip():
                 raise DataFileError(path, k, f"has an empty label (column {names[label]}).")
+            check_label(_label(row[label]), path, k, names[label])
             labels.append(_label(row[label]))
         if metric == "levenshtein":
             text = row[keep[0]]

@@ -7,6 +7,7 @@ text. Every error names the file, the line and the column, and says what would b
 from __future__ import annotations
 
 import csv
+import math
 
 import numpy as np
 
@@ -109,6 +110,19 @@ def is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def check_label(value: str, path: str, lineno, column=None) -> None:
+    """A label cell must hold a class (or a regression's target): not empty, not NaN or
+    infinity -- pandas writes a missing label as an empty cell or ``nan``."""
+    where = "" if column is None else f"column {column}: "
+    if value == "":
+        raise DataFileError(path, lineno, f"{where}an empty label (missing?); every row needs "
+                            "its label: remove the row or fill in its label.")
+    if is_number(value) and not math.isfinite(number(value)):
+        raise DataFileError(path, lineno, f"{where}label {value!r} is not finite (a missing "
+                            "label?); a label is a class -- a whole number or a word -- or a "
+                            "regression's real target: remove the row or fill in its label.")
 
 
 def _rows(path: str, delimiter: str):
@@ -270,6 +284,8 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
                                          if k not in (label, index)]
     if label is None:
         return X, None, names
+    for (lineno, _), value in zip(rows, labels, strict=True):
+        check_label(value, path, lineno, header[label] if header is not None else f"{label}")
     y = np.array(labels)
     if all(is_number(v) for v in labels):
         y = y.astype(np.float64)
