@@ -5,7 +5,9 @@ label cell read ``nan`` ending ``fit`` in "internal error (RuntimeWarning: inval
 encountered in cast)" -- without the test suite's warning filter, a stray numpy warning and
 "Input contains NaN." naming no file. pandas writes a missing label as an empty cell or
 ``nan``; the readers of CSV / TSV features, labels files (text, .npy, .npz), series and
-strings now refuse both by file and line, as the LIBSVM reader already did.
+strings now refuse both by file and line, as the LIBSVM reader already did. A second soak
+found a CSV of a label column alone ("Degrees of freedom <= 0", then scikit-learn's "Found
+array with 0 feature(s)"): now said by the reader, with the option that takes labels alone.
 """
 
 import numpy as np
@@ -85,3 +87,15 @@ def test_finite_labels_still_read(tmp_path):
     path.write_text("label,x\n1.5,1\n-2,2\n1e3,3\n")
     _, y, _ = read_features(str(path), ",")
     np.testing.assert_array_equal(y, [1.5, -2.0, 1000.0])
+
+
+@pytest.mark.parametrize("text", ["label\n0\n1\n", "label\n0\n-\n"])
+def test_a_label_column_alone_is_no_features_file(tmp_path, capsys, text):
+    path = tmp_path / "y.csv"
+    path.write_text(text)
+    err = _one_error(capsys, ["fit", str(path), "--cv", "0"])
+    assert "y.csv: has the label column and no feature column" in err and "--labels" in err
+    (tmp_path / "n.csv").write_text("0\n1\n")
+    err = _one_error(capsys, ["fit", str(tmp_path / "n.csv"), "--label-column", "0",
+                              "--cv", "0"])
+    assert "no feature column" in err

@@ -494,3 +494,20 @@ def test_the_documented_switch_to_matrix_free_is_5000_samples():
 
     assert sys.modules["indefsvm.diagnostics.spectrum"].DENSE_MAX == 5000
     assert "5 000" in spectrum.__doc__ and "5 000" in isvm.check_kernel.__doc__
+
+
+@pytest.mark.parametrize("scale", [1e-309, 1e-300, 1.0, 1e300])
+def test_schur_complement_scales_with_the_kernel_without_overflow(scale):
+    # the property soak found spectrum() of a kernel of subnormal entries overflowing in the
+    # Schur complement's solve (1 / 1e-309; a RuntimeWarning, which this suite raises); the
+    # complement is scale-covariant, so it is solved on T / max|lambda| and scaled back
+    rng = np.random.default_rng(3)
+    B = rng.standard_normal((6, 6))
+    K = B @ B.T + np.eye(6)
+    ref = spectrum(K)
+    got = spectrum(K * scale)
+    assert got.schur == pytest.approx(ref.schur * scale, rel=1e-6 if scale < 1e-307 else 1e-12)
+    assert (got.n_pos, got.n_neg, got.n_zero) == (ref.n_pos, ref.n_neg, ref.n_zero)
+    # the soak's own matrix: one subnormal entry, the rest zero
+    tiny = spectrum(np.array([[2.22507386e-309, 0.0], [0.0, 0.0]]))
+    assert np.isfinite(tiny.schur) and abs(tiny.schur) <= 1e-320

@@ -76,9 +76,18 @@ def _gap_slack(K, C, n):
     return 1e-9 * max(1.0, float(np.abs(K).max()) * C * n)
 
 
-def _monotone(history):
+def _monotone(history, Q, C, p_max=1.0):
+    """Non-increasing up to rounding. The objective comes from SMO's running gradient, so
+    its rounding is relative to the size of its terms -- n^2 products up to max|Q| C^2 and
+    n up to max|p| C over its n variables -- not to its value, which may be a small
+    difference of large terms: the soak at 2 000 examples found kernels of 1e150 with
+    C = 0.1 whose objective of -0.2 read as noise of 1e115 during the run (float64 resolves
+    it only to ~1e133 there)."""
     f = history[:, 1]
-    return np.all(np.diff(f) <= 1e-9 * max(1.0, float(np.abs(f).max())))
+    n = Q.shape[0]
+    terms = float(np.abs(Q).max()) * C * C + p_max * C
+    slack = 1e-9 * max(1.0, float(np.abs(f).max())) + 64 * np.finfo(float).eps * n * n * terms
+    return np.all(np.diff(f) <= slack)
 
 
 @settings(**SETTINGS)
@@ -95,7 +104,7 @@ def test_smo_feasible_honest_monotone(problem):
     gap = _general_gap(K, y, -np.ones(len(y)), a, C)
     if res.converged:
         assert gap <= 1e-3 + _gap_slack(K, C, len(y))
-    assert _monotone(res.history)
+    assert _monotone(res.history, K, C)
 
 
 @settings(**SETTINGS)
@@ -116,7 +125,7 @@ def test_general_dual_svr_form(problem, eps):
     K2 = np.block([[K, K], [K, K]])
     if res.converged:
         assert _general_gap(K2, y2, p, a, C) <= 1e-3 + _gap_slack(K, C, 2 * n)
-    assert _monotone(res.history)
+    assert _monotone(res.history, K2, C, float(np.abs(p).max()))
 
 
 def _nobias_residual(K, y, a, C):

@@ -249,6 +249,11 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
         index = 0
         note(f"{path}: column 1 ({header[0].strip() or 'unnamed'}) is an index, as pandas "
              "writes one: not read as a feature.")
+    if ncol - (label is not None) - (index is not None) == 0:
+        what = "the label column" if label is not None else "an index"
+        raise DataFileError(path, None, f"has {what} and no feature column: a features file "
+                            "holds the label and at least one feature in each row. Labels "
+                            "alone go to --labels FILE, beside a kernel or distance matrix.")
     X = np.empty((len(rows), ncol - (label is not None) - (index is not None)))
     labels = []
     for r, (lineno, row) in enumerate(rows):

@@ -210,15 +210,18 @@ def _dense(K, rtol):
     pos, neg, zero = _inertia(mu, tol)
     schur = None
     if n > 1 and mu[0] > tol:
-        # a - b'B^{-1}b = d0 - e0^2 (T'^{-1})_{11}, T' = T[1:, 1:] tridiagonal
+        # a - b'B^{-1}b = d0 - e0^2 (T'^{-1})_{11}, T' = T[1:, 1:] tridiagonal; on T / scale
+        # (entries in [-1, 1]) and scaled back: a kernel of subnormal entries (1e-309) has
+        # an inverse that overflows, the complement does not
+        ds, es = d / scale, e / scale
         rhs = np.zeros(n - 1)
         rhs[0] = 1.0
         ab = np.zeros((3, n - 1))
-        ab[0, 1:] = e[1:]
-        ab[1] = d[1:]
-        ab[2, :-1] = e[1:]
+        ab[0, 1:] = es[1:]
+        ab[1] = ds[1:]
+        ab[2, :-1] = es[1:]
         x = sla.solve_banded((1, 1), ab, rhs)
-        schur = float(d[0] - e[0] ** 2 * x[0])
+        schur = float(scale * (ds[0] - es[0] ** 2 * x[0]))
     elif n == 1:
         schur = float(d[0])
     return Spectrum(

@@ -24,8 +24,12 @@ class SolverResult:
     b : float
         Bias of the decision function ``f(x) = sum_i alpha_i y_i k(x_i, x) + b``.
     objective : float
-        ``F(alpha) = 1/2 alpha'Q alpha - e'alpha`` at the returned point, from a gradient
-        recomputed in float64.
+        ``F(alpha) = 1/2 alpha'Q alpha - e'alpha`` (``+ p'alpha`` in LIBSVM's general form)
+        at the returned point, from the gradient the run keeps: SMO brings it up to date
+        over every sample at the end, from float64 kernel columns where it stored them in
+        float32. Its rounding is about ``n eps max|Q_ij| C^2`` -- relative to the size of
+        the objective's terms, not to its value: where large terms cancel (kernel entries
+        of 1e150 with C = 0.1, a value of -0.2) the figure says no more than that.
     n_iter : int
         Iterations (two-variable updates for SMO) of the returned run.
     converged : bool
@@ -33,10 +37,13 @@ class SolverResult:
     kkt_gap : float
         ``m(alpha) - M(alpha)`` (Lin & Lin 2003, (21)); ``<= 0`` at an exact stationary point.
     history : ndarray of shape (n_records, 2)
-        ``(iteration, objective)`` samples taken during the run; the last row is the returned
-        point.
+        ``(iteration, objective)`` samples taken during the run, from the same running
+        gradient (non-increasing for SMO, up to the rounding above); the last row is the
+        returned point.
     status : str
-        ``"converged"`` or ``"max_iter reached"``.
+        ``"converged"``, ``"max_iter reached"``, or what else stopped the run short:
+        ``"stalled"`` (SMO: ``"stalled: tol below what float64 reaches on this problem"``),
+        ``"unbounded"`` (MUNK, M3 and the Kernel-Adatron).
     solver : str
         Name of the algorithm.
     tol : float
