@@ -252,7 +252,9 @@ def test_custom_scoring_and_class_weight(sigmoid):
     ({"methods": ["banana"]}, "unknown methods"),
     ({"methods": []}, "methods is empty"),
     ({"cv": 1}, "The 'cv' parameter of RemedySearchCV"),
-    ({"cv": 1000}, "n_splits=1000"),
+    # in our words, not StratifiedKFold's n_splits, which the user never gave
+    ({"cv": 1000}, r"cv=1000 stratified folds need 1000 samples of a class at least; the "
+                   r"largest class has \d+: give cv from 2 to \d+"),
     ({"scoring": ["accuracy", "roc_auc"]}, "one scoring metric"),
 ])
 def test_bad_settings_are_named(sigmoid, kw, match):

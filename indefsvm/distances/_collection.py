@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from ._objects import as_objects, as_series, as_strings, as_vectors
+from ._objects import as_objects, as_series, as_strings, as_vectors, from_pandas
 from ._pairwise import _check_params, _check_window, pairwise_distances
 
 #: distances per block of rows (rows x landmarks): a block of DTW distances takes about a
@@ -27,6 +27,9 @@ class Objects:
         self.metric = metric
         self.params = _check_params(metric, dict(params))
         self.n_channels = None
+        # a DataFrame (a row an object) or a Series (an entry an object) as NumPy first: the
+        # collection indexes and takes its objects by position
+        X = from_pandas(X, name, "one series" if metric == "dtw" else "values")
         if metric == "dtw":
             # the checks: numbers, finite, not empty, channels agree
             self.n_channels = as_series(X, name).n_channels

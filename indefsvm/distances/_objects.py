@@ -13,7 +13,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Series", "as_series", "as_strings", "as_vectors", "as_objects"]
+__all__ = ["Series", "as_series", "as_strings", "as_vectors", "as_objects", "from_pandas"]
+
+
+def from_pandas(X, name: str = "X", numbers_are: str = "values"):
+    """A pandas container as NumPy, as scikit-learn takes one: a DataFrame is its array (a
+    row an object: series of equal length, vectors; one column of strings); a Series is its
+    entries, an object each (a column of strings, or of arrays of any length). A Series of
+    numbers is refused where it would be one object (``numbers_are="one series"``: DTW),
+    with the line for either reading. Anything else is returned as it is."""
+    if not type(X).__module__.startswith("pandas") or not hasattr(X, "to_numpy"):
+        return X
+    values = X.to_numpy()
+    if values.ndim != 1:
+        return values
+    if values.dtype.kind in "biufc" and numbers_are == "one series":
+        raise ValueError(f"{name} is a pandas Series of numbers: one series? Give "
+                         f"[{name}.to_numpy()]. Several series are a 2-D array or DataFrame "
+                         "(a row a series) or a list of arrays.")
+    return list(values)
 
 
 def _looks_like_strings(X) -> bool:
@@ -106,7 +124,8 @@ def as_series(X, name: str = "X") -> Series:
     Accepted: a 2-D array ``(n_series, n_timepoints)`` (univariate); a 3-D array
     ``(n_series, n_channels, n_timepoints)`` (aeon's layout); a list of 1-D arrays
     ``(n_timepoints_i,)`` or of 2-D arrays ``(n_channels, n_timepoints_i)`` whose lengths may
-    differ."""
+    differ; pandas' DataFrame (a row a series) and Series of arrays (an entry a series)."""
+    X = from_pandas(X, name, "one series")
     if _looks_like_strings(X):
         raise ValueError(f"{name} holds strings; metric='dtw' compares numeric series. For "
                          "strings use metric='levenshtein'.")
@@ -171,7 +190,8 @@ def as_series(X, name: str = "X") -> Series:
 
 
 def as_strings(X, name: str = "X") -> list:
-    """A list of ``str`` (Unicode code points are the symbols)."""
+    """A list of ``str`` (Unicode code points are the symbols); a pandas Series of them too."""
+    X = from_pandas(X, name)
     if isinstance(X, str):
         raise ValueError(f"{name} is one string; give a list of strings.")
     if isinstance(X, np.ndarray) and X.dtype.kind in "biufc":
@@ -194,7 +214,8 @@ def as_strings(X, name: str = "X") -> list:
 
 def as_vectors(X, name: str = "X") -> np.ndarray:
     """Equal-length objects as the rows of a float64 matrix (a 3-D array of series is
-    flattened channel after channel)."""
+    flattened channel after channel); a pandas DataFrame is its array."""
+    X = from_pandas(X, name)
     if _looks_like_strings(X):
         raise ValueError(f"{name} holds strings; this metric compares numeric vectors. For "
                          "strings use metric='levenshtein'.")
@@ -222,7 +243,9 @@ def as_vectors(X, name: str = "X") -> np.ndarray:
 
 
 def as_objects(X, name: str = "X") -> list:
-    """Anything a callable metric takes: the rows of an array, or the items of a list."""
+    """Anything a callable metric takes: the rows of an array, or the items of a list (or
+    of a pandas Series; a DataFrame's rows)."""
+    X = from_pandas(X, name)
     if isinstance(X, str):
         raise ValueError(f"{name} is one string; give a list of objects.")
     if isinstance(X, np.ndarray):

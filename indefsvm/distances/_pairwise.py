@@ -18,7 +18,7 @@ from .._tags import TrainingColumns
 from .._threads import effective_threads
 from .._validation import check_memory
 from ._dtw import dtw_pairs
-from ._objects import as_objects, as_series, as_strings, as_vectors
+from ._objects import as_objects, as_series, as_strings, as_vectors, from_pandas
 
 __all__ = ["METRICS", "PairwiseDistances", "pairwise_distances"]
 
@@ -190,7 +190,8 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
         ``(n_channels, n_timepoints_i)`` arrays of any lengths. For ``"levenshtein"``: a list
         of strings. For ``"euclidean"`` and ``"cityblock"``: a 2-D array (a 3-D array of series
         is flattened). For a callable: anything it takes (the rows of an array, the items of a
-        list).
+        list). pandas containers as pandas users hold them: a DataFrame is its rows, a Series
+        its entries (strings, or arrays of any lengths).
     Y : same as X, optional
         ``None``: ``X`` against itself -- each unordered pair is computed once and mirrored,
         and the diagonal is 0 (for a callable, ``d(x, x)`` is evaluated).
@@ -393,7 +394,11 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
         """Validate X now (a bad fit input fails at fit, not at transform). Arrays of numbers
         go through scikit-learn's checks first, for its wording of the common mistakes
         (sparse, complex, empty, 1-D, NaN); the Euclidean and city-block metrics remember the
-        number of features. Lists (series of several lengths, strings) are checked by ours."""
+        number of features. Lists (series of several lengths, strings) are checked by ours;
+        pandas Series (and, but for the vector metrics' feature names, DataFrames) as NumPy."""
+        if self.metric in ("dtw", "levenshtein") or callable(self.metric) or getattr(
+                X, "ndim", None) == 1:
+            X = from_pandas(X, "X", "one series" if self.metric == "dtw" else "values")
         if self.metric == "levenshtein":
             as_strings(X, "X")
             return X

@@ -490,6 +490,14 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         if isinstance(cv, numbers.Integral) and not isinstance(cv, (bool, np.bool_)):
             if cv < 2:
                 raise ValueError(f"cv must be 2 or more folds; got {cv!r}.")
+            if cv > counts.max():
+                # said in our terms (StratifiedKFold's own error names n_splits, which the
+                # user never gave); fewer samples than cv in some classes only is its warning
+                raise ValueError(
+                    f"cv={cv} stratified folds need {cv} samples of a class at least; the "
+                    f"largest class has {counts.max()}: give cv from 2 to {counts.max()} "
+                    f"(at most {max(2, counts.min())}, the smallest class's size, puts every "
+                    "class in every test fold), or more samples.")
             rs = self.random_state
             cv = StratifiedKFold(int(cv), shuffle=rs is not None,
                                  random_state=rs if rs is not None else None)
