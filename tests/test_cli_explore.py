@@ -131,3 +131,49 @@ def test_scale_explores_the_kernel_of_the_scaled_features(tmp_path, capsys):
     assert got["frames"] == want["frames"] and got["kernels"] == want["kernels"]
     assert got["input"] == want["input"]
     assert "scaled to [-1, 1]" in out.read_text(encoding="utf-8")
+
+
+def _series_file(path, S, y):
+    with open(path, "w") as fh:
+        for s, lab in zip(S, y, strict=True):
+            fh.write(f"{lab}," + ",".join(f"{v:.6f}" for v in s) + "\n")
+    return str(path)
+
+
+def test_series_explore_the_distance_kernel_of_the_pages_objects(tmp_path, capsys):
+    # the series path (fit, check, compare, predict, report take --metric): explore too, on
+    # the two classes' subsample only, as the library's explore of that distance kernel
+    S, y = isvm.datasets.make_cbf(90, length=(30, 40), random_state=1)
+    path = _series_file(tmp_path / "cbf.txt", S, y)
+    out = tmp_path / "s.html"
+    assert main(["explore", path, "--metric", "dtw", "--window", "0.1", "--classes", "0,2",
+                 "-C", "1", "--remedies", "none,flip", "--out", str(out), "--quiet"]) == 0
+    assert "page written to" in capsys.readouterr().out
+    keep = np.isin(y, [0, 2])
+    S2 = [np.round(s, 6) for s, k in zip(S, keep, strict=True) if k]
+    K = isvm.DistanceKernel().fit_transform(isvm.pairwise_distances(S2, metric="dtw",
+                                                                    window=0.1))
+    ex = isvm.explore(K, y[keep], kernel="precomputed", C=[1.0], remedies=["none", "flip"])
+    ref = json.loads(re.search(r'id="explorer-data">(.*?)</script>', ex.to_html(),
+                               re.S).group(1))
+    assert _payload(out)["frames"] == ref["frames"]
+
+
+def test_strings_explore_and_the_options_that_do_not_apply(tmp_path, capsys):
+    W, y = isvm.datasets.make_motif_strings(60, random_state=0)
+    path = tmp_path / "w.tsv"
+    path.write_text("".join(f"{lab}\t{w}\n" for w, lab in zip(W, y, strict=True)))
+    out = tmp_path / "w.html"
+    assert main(["explore", str(path), "--metric", "levenshtein", "--classes", "0,1",
+                 "--out", str(out), "--quiet"]) == 0
+    assert out.stat().st_size > 0
+    capsys.readouterr()
+    for argv, match in (
+            (["--metric", "levenshtein", "--window", "0.1"], "--window is DTW's band"),
+            (["--metric", "levenshtein", "--kernel", "rbf"], "--kernel does not go with"),
+            (["--metric", "levenshtein", "--distances"], "--distances does not go with"),
+            (["--window", "0.1"], "it goes with --metric dtw")):
+        assert main(["explore", str(path), "--classes", "0,1", *argv,
+                     "--out", str(out)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("indefsvm: error:") and match in err[0]

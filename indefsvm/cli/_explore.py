@@ -9,7 +9,15 @@ import numpy as np
 
 from .._files import check_output_file
 from .._remedies import drawn_options
-from ._args import KERNEL_NAMES, _add_data_args, _common, _float_list, _positive_int
+from ._args import (
+    KERNEL_NAMES,
+    WINDOW_HELP,
+    _add_data_args,
+    _common,
+    _float_list,
+    _positive_int,
+    _window,
+)
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scaled
 from ._progress import _LogBar, _say
@@ -76,8 +84,9 @@ def _two_classes(args, X, y, precomputed):
             raise CLIError(f"--classes takes two of the labels {shown} separated by a "
                            f"comma; got {args.classes!r}.", EXIT_USAGE)
         keep = np.isin(y, [names[c] for c in wanted])
-        X = X[np.ix_(keep, keep)] if precomputed else X[keep]
-        return X, y[keep]
+        from .._tuning import take
+
+        return take(X, np.flatnonzero(keep), precomputed), y[keep]
     if labels.size != 2:
         shown = ", ".join(f"{v:g}" if isinstance(v, (float, np.floating)) else str(v)
                           for v in labels)
@@ -106,6 +115,37 @@ def _subsample(args, X, y, precomputed):
     return take(X, idx, precomputed), y[idx]
 
 
+def _objects(args):
+    """--metric: (the distance kernel of the two classes' subsample, y, description). The
+    classes and the subsample are taken from the objects, so only the page's points have
+    their distances computed (a file of 10^5 series needs --subsample, said first)."""
+    from ..distances import DistanceKernel, pairwise_distances
+    from ._objects import check_metric_file, choose_window, read_objects
+
+    for flag, given in (("--distances", args.distances), ("--dataset", args.dataset),
+                        ("--labels", args.labels), ("--scale", args.scale),
+                        ("--kernel", args.explore_kernel)):
+        if given:
+            raise CLIError(f"{flag} does not go with --metric: FILE holds the objects and "
+                           "their labels, and the page explores the kernel "
+                           "DistanceKernel(kind='rbf', gamma='median') of their distances. "
+                           f"Drop {flag}.", EXIT_USAGE)
+    check_metric_file(args)
+    X, y = read_objects(args.file, args.metric, args.label_column)
+    X, y = _two_classes(args, X, y, False)
+    X, y = _subsample(args, X, y, False)
+    choose_window(args, X, y)  # --window auto: learned on the page's objects
+    kind = "series" if args.metric == "dtw" else "strings"
+    band = "" if args.window is None else f", window {args.window:g}"
+    _say(args, f"{len(y)} {kind}: the {len(y)} x {len(y)} {args.metric} distances{band}")
+    D = pairwise_distances(X, metric=args.metric,
+                           **({} if args.window is None else {"window": args.window}))
+    K = DistanceKernel().fit_transform(D)
+    desc = (f"{args.file}, {len(y)} {kind} ({args.metric} distances{band}; kernel: "
+            "DistanceKernel(kind='rbf', gamma='median'))")
+    return K, y, desc
+
+
 def run(args) -> int:
     from ..explorer import explore
     from ..explorer._grid import check_C, check_param_grid, check_remedies, frame_keys
@@ -122,7 +162,13 @@ def run(args) -> int:
                        "--kernel.", EXIT_USAGE)
     # the loaders read args.kernel (to warn about options a kernel does not take)
     args.kernel = "rbf" if args.distances else (given or "sigmoid")
-    X, y, desc, precomputed = _data(args)
+    if args.metric is not None:
+        X, y, desc = _objects(args)
+        precomputed = True
+    else:
+        if args.window is not None:
+            raise CLIError("--window is DTW's band: it goes with --metric dtw.", EXIT_USAGE)
+        X, y, desc, precomputed = _data(args)
     kernel = "precomputed" if precomputed else args.kernel
     if precomputed and given is not None:
         raise CLIError(f"--kernel {given} does not apply to {desc}, a kernel matrix: drop it "
@@ -135,8 +181,9 @@ def run(args) -> int:
             if name in grid:
                 raise CLIError(f"--grid {name}=... is given twice.", EXIT_USAGE)
             grid[name] = values
-    X, y = _two_classes(args, X, y, precomputed)
-    X, y = _subsample(args, X, y, precomputed)
+    if args.metric is None:  # (the objects' classes and subsample are taken already)
+        X, y = _two_classes(args, X, y, precomputed)
+        X, y = _subsample(args, X, y, precomputed)
     if hasattr(X, "toarray"):
         # a sparse LIBSVM file: the page's points (a thousand at most) as dense features,
         # their size said before the copy
@@ -219,9 +266,16 @@ def add_parser(sub) -> None:
     p.add_argument("--title", default=None, help="the page's heading")
     p.add_argument("--out", default="explore.html", metavar="PAGE.html",
                    help="the page to write (default explore.html)")
+    obj = p.add_argument_group("series and strings")
+    obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
+                     help="FILE holds one series or string per line with its label (the "
+                          "layout of fit --metric): the page explores the kernel "
+                          "DistanceKernel(kind='rbf', gamma='median') of their distances, "
+                          "computed for the page's points only")
+    obj.add_argument("--window", type=_window, default=None, metavar="W", help=WINDOW_HELP)
     p.add_argument("--link", action="store_true",
                    help="also print a link that opens the page in live mode, its state (points, "
                         "kernel, parameters, C, remedy) in the link (2-D data, at most 200 "
                         "points)")
     _common(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, n_jobs=None)  # (--window auto's search: the thread rule's cores)
