@@ -3,7 +3,8 @@
     python benchmarks/property_soak.py               # 2 000 examples per property / fuzzer
     python benchmarks/property_soak.py --examples 20000
 
-Runs ``tests/test_properties_solvers.py``, ``tests/test_fuzz.py`` and
+Runs ``tests/test_properties_solvers.py``, ``tests/test_properties.py`` (SMO, the CPD
+certificate, the eta scan on any symmetric matrix), ``tests/test_fuzz.py`` and
 ``tests/test_properties_distances.py`` (DTW, its lanes against one pair at a time and the
 textbook programme, Levenshtein, the distance kernel, fuzzed CSV and distance files) with
 ``INDEFSVM_PROPERTY_EXAMPLES`` and ``INDEFSVM_FUZZ_EXAMPLES`` set; the suites are
@@ -31,6 +32,7 @@ def main(argv=None):
     t0 = time.perf_counter()
     rc = subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           os.path.join(HERE, "..", "tests", "test_properties_solvers.py"),
+                          os.path.join(HERE, "..", "tests", "test_properties.py"),
                           os.path.join(HERE, "..", "tests", "test_fuzz.py"),
                           os.path.join(HERE, "..", "tests", "test_properties_distances.py")],
                          env=env, cwd=os.path.join(HERE, ".."))

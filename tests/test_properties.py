@@ -1,5 +1,7 @@
 """Property-based tests (hypothesis): invariants that must hold for any symmetric matrix."""
 
+import os
+
 import numpy as np
 import scipy.linalg as sla
 from hypothesis import given, settings
@@ -11,6 +13,8 @@ from indefsvm.diagnostics import cpd_test, eta_scan, signature
 from indefsvm.solvers import smo
 
 finite = st.floats(-5, 5, allow_nan=False, allow_infinity=False, width=64)
+# 150 in CI; benchmarks/property_soak.py raises it
+EXAMPLES = int(os.environ.get("INDEFSVM_PROPERTY_EXAMPLES", "150"))
 
 
 @st.composite
@@ -24,7 +28,7 @@ def problems(draw):
     return K, y, C
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(problems())
 def test_smo_always_stops_at_a_feasible_stationary_point(problem):
     K, y, C = problem
@@ -38,7 +42,7 @@ def test_smo_always_stops_at_a_feasible_stationary_point(problem):
     assert np.all(np.diff(f) <= 1e-9 * max(1.0, np.abs(f).max()))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(problems())
 def test_cpd_certificate_is_always_verified(problem):
     K, _, _ = problem
@@ -51,7 +55,7 @@ def test_cpd_certificate_is_always_verified(problem):
     assert p + q + z == len(K) and (q == 0) == res.is_cpsd
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(problems())
 def test_eta_scan_matches_brute_force(problem):
     K, y, _ = problem
