@@ -123,6 +123,21 @@ def _scale_gamma(gamma, X, name: str) -> float:
     return g
 
 
+def _check_squares(X, Y, name: str) -> None:
+    """Refuse features whose products overflow float64 (``d max|x|^2`` beyond its largest
+    number): the kernels of ``x'y`` or ``|x - y|^2`` would be inf or NaN, or -- through
+    ``gamma="scale"``, whose variance overflows too -- silently constant."""
+    tops = [float(np.abs(A.data if sp.issparse(A) else A).max()) if A.size else 0.0
+            for A in ((X,) if Y is X else (X, Y))]
+    top = max(tops)
+    if top > 0 and 2.0 * np.log10(top) + np.log10(max(X.shape[1], 1)) > np.log10(
+            np.finfo(np.float64).max / 4):
+        raise ValueError(f"{'X' if tops[0] == top else 'Y'} has values up to {top:.3g}: "
+                         f"the {name} kernel multiplies features, and their products overflow "
+                         "float64 (its values would be inf or NaN). Scale the features first "
+                         "(StandardScaler, MinMaxScaler).")
+
+
 def _finite(K: np.ndarray, name: str, params: str) -> np.ndarray:
     if not np.all(np.isfinite(K)):
         raise ValueError(f"The {name} kernel ({params}) has values that are not finite on "
@@ -151,6 +166,7 @@ def linear(X, Y=None) -> np.ndarray:
     array([[11.]])
     """
     X, Y = _prepare(X, Y, sparse=True)
+    _check_squares(X, Y, "linear")
     with np.errstate(over="ignore", invalid="ignore"):
         return _finite(_dots(X, Y), "linear", "x'y")
 
@@ -180,6 +196,7 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
     array([[9.]])
     """
     X, Y = _prepare(X, Y, sparse=True)
+    _check_squares(X, Y, "polynomial")
     if isinstance(degree, bool) or not isinstance(degree, (int, float, np.number)) \
             or degree != int(degree) or degree < 0:
         raise ValueError(f"degree must be a whole number >= 0; got {degree!r}.")
@@ -210,6 +227,7 @@ def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
     0.36787944117144233
     """
     X, Y = _prepare(X, Y, sparse=True)
+    _check_squares(X, Y, "rbf")
     g = _scale_gamma(gamma, X, "rbf")
     if sp.issparse(X) or sp.issparse(Y):
         # |x|^2 + |y|^2 - 2 x'y from the stored values (LIBSVM's and the compiled solver's
@@ -250,6 +268,7 @@ def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.
     array([[0.]])
     """
     X, Y = _prepare(X, Y, sparse=True)
+    _check_squares(X, Y, "sigmoid")
     return np.tanh(_gamma(gamma, X) * _dots(X, Y) + coef0)
 
 
@@ -389,6 +408,7 @@ def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
     array([[-5.]])
     """
     X, Y = _prepare(X, Y)
+    _check_squares(X, Y, "pseudo_euclidean")
     if p is None:
         raise ValueError(
             "kernel 'pseudo_euclidean' needs p, the number of positive coordinates "

@@ -96,7 +96,9 @@ def plot_spectrum(report, ax=None):
                    label=f"zero threshold +-{sp.tol:.2g}" if t > 0 else None)
     ax.set_xscale("log")
     # eigenvalues within 1e-6 of the largest sit in the linear band around 0
-    _symlog_y(ax, max(sp.tol * 10, 1e-6 * sp.scale), sp.scale)
+    if sp.scale > 0:
+        _symlog_y(ax, max(sp.tol * 10, 1e-6 * sp.scale), sp.scale)
+    # else a zero kernel (every eigenvalue 0): no decades to show, the linear axis stays
     ax.set_xlabel("index (descending)")
     ax.set_ylabel("eigenvalue")
     ax.set_title(f"spectrum, signature (p, q) = ({sp.n_pos}, {sp.n_neg})")
@@ -376,9 +378,10 @@ def plot_remedies(comparison, K, axes=None):
                  label=name, color="k" if fix is None else None)
     ax1.set_xscale("log")
     top = max(scale, max(abs(line.get_ydata()).max() for line in ax1.get_lines()))
-    _symlog_y(ax1, 1e-6 * scale, top)
-    # room above the largest eigenvalue (square's is scale^2): the top is never clipped
-    ax1.set_ylim(top=1.5 * max(line.get_ydata().max() for line in ax1.get_lines()))
+    if scale > 0:  # else a zero kernel: a linear axis around 0
+        _symlog_y(ax1, 1e-6 * scale, top)
+        # room above the largest eigenvalue (square's is scale^2): the top is never clipped
+        ax1.set_ylim(top=1.5 * max(line.get_ydata().max() for line in ax1.get_lines()))
     ax1.axhline(0.0, color="0.5", lw=0.6)
     ax1.set_xlabel("index (descending)")
     ax1.set_ylabel("eigenvalue")

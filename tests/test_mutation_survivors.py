@@ -31,8 +31,9 @@ def test_not_cpd_note_gives_the_share_of_the_largest_eigenvalue():
 
 
 def _report(wmw=None, mass=0.05, ratio=0.01, q=3):
-    sig = SimpleNamespace(q=q, negative_mass=mass, negative_ratio=ratio)
+    sig = SimpleNamespace(p=50, q=q, negative_mass=mass, negative_ratio=ratio)
     return SimpleNamespace(is_psd=False, is_cpd=False, signature=sig, negated_cpd=False,
+                           spectrum=SimpleNamespace(estimated=False),
                            class_mean_sqdist=None, wmw_by_C=wmw, mass_thresholds=(0.01, 0.1),
                            n=100, kernel=None, nystroem_landmarks=None)
 

@@ -215,3 +215,50 @@ def test_fuzzed_distance_files_never_crash(n, seed, fault):
                               os.path.join(d, "y.txt"), "--distances", "--quiet", *cmd[1:]])
             assert code in (0, 1, 2)
             assert "Traceback" not in err and "internal error" not in err, err
+
+
+object_cell = st.one_of(finite.map(lambda v: f"{v:g}"), st.integers(-3, 3).map(str),
+                        st.sampled_from(["", "nan", "NaN", "inf", "-", "a", "?", "1e400", " 1",
+                                         '"3"', "label", "class", "abc def", "\u00e9",
+                                         "\u00a0", "1.5", "-0"]))
+
+
+@settings(**SETTINGS)
+@given(st.lists(st.lists(object_cell, max_size=6), max_size=7),
+       st.sampled_from([",", "\t", " ", ";", ", "]), st.sampled_from(["dtw", "levenshtein"]),
+       st.sampled_from([None, "first", "last", "none", "0", "-1", "label", "2"]),
+       st.booleans(), st.sampled_from([[], ["--nystroem", "2"], ["--window", "0.5"]]))
+def test_fuzzed_series_and_strings_files_never_crash(rows, delimiter, metric, label_column,
+                                                     header, extra):
+    """Files of series and strings (one object a line, the label first, last or none; a
+    header row as pandas writes one) through fit --metric, then predict with the model:
+    read or refused with one error line (notes on the layout may come before it). It found
+    a header row followed by an empty line (IndexError, 2026-11-28)."""
+    lines = [delimiter.join(r) for r in rows]
+    if header and rows:
+        lines = [delimiter.join(["", "label"] + [f"t{i}" for i in range(len(rows[0]))]),
+                 *lines]
+    if metric == "levenshtein" and "--window" in extra:
+        extra = []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "objects.csv" if "," in delimiter else "objects.txt")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lines))
+        model = os.path.join(d, "m.skops")
+        argv = ["fit", path, "--metric", metric, "--cv", "0", "--quiet", *extra,
+                "--save", model]
+        if label_column is not None:
+            argv += ["--label-column", label_column]
+        runs = [argv, ["predict", model, path], ["predict", model, path, "--label-column",
+                                                 "none"]]
+        for k, run in enumerate(runs):
+            code, err = _run(run)
+            lines_err = err.splitlines()
+            assert code in (0, 1, 2), (run, lines, err)
+            assert "Traceback" not in err and "internal error" not in err, (run, lines, err)
+            assert all(ln.startswith("indefsvm: ") for ln in lines_err), (run, lines, err)
+            if code:
+                assert lines_err[-1].startswith("indefsvm: error: "), (run, lines, err)
+                assert sum(ln.startswith("indefsvm: error: ") for ln in lines_err) == 1
+                if k == 0:
+                    break

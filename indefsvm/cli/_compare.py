@@ -32,7 +32,7 @@ from ._compare_objects import (
     objects_command,
     objects_model,
 )
-from ._errors import EXIT_USAGE, CLIError
+from ._errors import EXIT_USAGE, CLIError, _cli_wording
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel
 from ._progress import _LogBar, _say
@@ -117,12 +117,19 @@ def run(args) -> int:
     with _LogBar(args, args.cv, "folds", "compare_remedies: fold", "fold") as bar:
         # the library logs each fold; on a terminal they drive the bar, else --verbose
         # prints them
-        cmp = compare_remedies(K, y, D=D, cv=args.cv,
-                               param_grid={"C": args.C_grid} if args.C_grid else None,
-                               random_state=args.seed, n_jobs=args.n_jobs,
-                               class_weight="balanced" if args.balanced else None,
-                               methods=_with_reference(args.methods),
-                               verbose=bar.active or args.verbose)
+        try:
+            cmp = compare_remedies(K, y, D=D, cv=args.cv,
+                                   param_grid={"C": args.C_grid} if args.C_grid else None,
+                                   random_state=args.seed, n_jobs=args.n_jobs,
+                                   class_weight="balanced" if args.balanced else None,
+                                   methods=_with_reference(args.methods),
+                                   verbose=bar.active or args.verbose)
+        except ValueError as exc:
+            if not str(exc).startswith("param_grid:"):
+                raise
+            # --C-grid on folds too small for an inner search: the library's words, our option
+            raise CLIError(_cli_wording(str(exc)).replace(" cv=", " --cv "),
+                           EXIT_USAGE) from None
     command = stand_in = None
     recommended = cmp.recommended
     if args.metric is not None and recommended is not None \

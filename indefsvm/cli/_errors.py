@@ -45,6 +45,9 @@ def _cli_wording(message: str) -> str:
     message = re.sub(r"The '(\w+)' parameter of \w+", option, message)
     # the library's messages that start with a parameter's name (the distances' rules)
     message = re.sub(r"^(window|weights) must be", r"--\1 must be", message)
+    # compare_remedies' inner search of C: the grid is --C-grid here
+    message = re.sub(r"param_grid=\{'C': \[([^\]]+)\]\}", r"--C-grid \1", message)
+    message = re.sub(r"^param_grid: ", "--C-grid: ", message)
     return message.replace("gamma=", "--gamma ")
 
 
@@ -78,6 +81,8 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
                 "out of memory: the problem does not fit; use fewer samples, a smaller "
                 "--cache-size, or a machine with more memory."), EXIT_DATA
     if isinstance(exc, (ValueError, TypeError, OSError)):
-        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__, EXIT_DATA
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        # the library names scikit-learn's scalers; here the option scales the features
+        return text.replace("(StandardScaler, MinMaxScaler)", "(--scale)"), EXIT_DATA
     return (f"internal error ({type(exc).__name__}: {exc}); run again with --debug for the "
             "traceback and report it."), EXIT_DATA

@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             # a warning no command caught for its summary is one line of ours, not
             # Python's "path:line: Category: ..." (the fits' own are said after the result)
+            _SAID.clear()
             warnings.showwarning = _warning_line
             return args.func(args)
     except SystemExit as exc:  # --help and --version
@@ -71,10 +72,32 @@ def main(argv: list[str] | None = None) -> int:
         return code
 
 
+#: the warnings said in this command: each once (a fit per frame or per fold repeats its own,
+#: and Python's registry of warnings said is reset by every catch_warnings inside)
+_SAID: set = set()
+
+
 def _warning_line(message, category, filename, lineno, file=None, line=None) -> None:
     from ._io import _say_warning
 
-    _say_warning(str(message))
+    text = _without_traceback(str(message))
+    if text not in _SAID:
+        _SAID.add(text)
+        _say_warning(text)
+
+
+def _without_traceback(text: str) -> str:
+    """A warning that carries a traceback (scikit-learn's "Scoring failed ... Details:",
+    "fits failed ... more details") as its first line and the exception's own line: the
+    command line shows no traceback."""
+    if "Traceback (most recent call last)" not in text:
+        return text
+    head = text.split("Traceback (most recent call last)", 1)[0].strip().splitlines()[0]
+    head = head.split(" Details:")[0].rstrip(" :")
+    last = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    error = next((ln for ln in reversed(last) if not ln.startswith(("File ", "^", "~"))
+                  and ":" in ln), "")
+    return f"{head} ({error})" if error else head
 
 
 def _refuse_unknown_options(parser, argv: list) -> None:

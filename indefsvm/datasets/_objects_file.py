@@ -138,8 +138,9 @@ def _header(lines, metric):
     names = [f.strip().lower() for f in fields]
     if len(fields) < 2:
         return None
-    pandas_index = names[0] == "" and len(lines) > 1 and next(
-        csv.reader([lines[1]], delimiter=delim))[0].strip().isdigit()
+    second = next(csv.reader([lines[1]], delimiter=delim), []) if len(lines) > 1 else []
+    # an empty second line has no fields: the data rows' reader says what is wrong with it
+    pandas_index = names[0] == "" and bool(second) and second[0].strip().isdigit()
     labelled = any(f in LABEL_NAMES for f in names)
     words = sum(not is_number(f) for f in fields)
     if pandas_index or labelled or (metric == "dtw" and words >= 2):

@@ -15,6 +15,13 @@ def recommendation(r: KernelReport) -> str:
         return ("Recommendation: decide first (method='dense', or more n_steps / n_probes): "
                 "until then train on K as it is, which SMO handles either way, and check the "
                 "model with sanity_report.")
+    if flat_on_samples(r):
+        return (f"Recommendation: do not train on K as it is: its centred form J K J is zero "
+                f"(signature (0, 0, {r.n}) within the zero threshold), so K adds the same to "
+                "every decision value and every SVM on it predicts one class; no remedy of the "
+                "spectrum changes that. Choose another kernel parameter (gamma), or scale the "
+                "features: a kernel of features near 1e-300 or 1e300 underflows or saturates "
+                "to a constant.")
     if r.is_psd or r.is_cpd:
         return ("Recommendation: train on K as it is; the SVM dual is convex"
                 + (" on y'alpha = 0 (CPD)." if not r.is_psd else "."))
@@ -49,6 +56,14 @@ def recommendation(r: KernelReport) -> str:
                 "matters. " + compare)
     return (f"Recommendation: train on K as it is with a sanity_report (negative mass {mass}), "
             "and " + compare[0].lower() + compare[1:])
+
+
+def flat_on_samples(r: KernelReport) -> bool:
+    """Whether the exact spectrum says K is constant on the complement of e (J K J = 0 within
+    the zero threshold): K = u e' + e u' there, so ``K v`` is constant for every ``e'v = 0``
+    -- every SVM with a bias predicts one class."""
+    sp, sig = r.spectrum, r.signature
+    return bool(not sp.estimated and r.n > 1 and sig.p == 0 and sig.q == 0)
 
 
 #: from this many samples the advice trains on Nystroem features, not the whole kernel: a

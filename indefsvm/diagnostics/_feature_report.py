@@ -165,7 +165,8 @@ def feature_report(dp) -> NystroemSanityReport:
         s_alpha = float(alpha.sum())
         wSw = float(w @ (S * w))
         ww = float(w @ w)
-        wMw = (2.0 / s_alpha) ** 2 * wSw if s_alpha > 0 else 0.0
+        ws = w / s_alpha if s_alpha > 0 else w  # as in sanity_report: no (2/s)^2 to overflow
+        wMw = 4.0 * float(ws @ (S * ws)) if s_alpha > 0 else 0.0
         # the scale that makes w'Mw readable: w'Sw / w'w lies in [-1, 1] (S = diag(+-1)),
         # the positive features' share of |w|^2 minus the negative features'
         rel = wSw / ww if ww > 0 else 0.0

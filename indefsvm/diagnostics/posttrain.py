@@ -390,7 +390,10 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3,
     v = y * alpha
     aQa = float(v @ K @ v)
     s = float(alpha.sum())
-    wMw = (2.0 / s) ** 2 * aQa
+    # (2/s)^2 v'Kv as 4 u'Ku with u = v/s (sum |u| = 1): (2/s)^2 alone overflows where the
+    # kernel's entries are huge and alpha tiny (1e300 and 1e-300 on unscaled features)
+    u = v / s
+    wMw = 4.0 * float(u @ K @ u)
     dec = K @ v + b
     train_error = float(np.mean(np.where(dec > 0, 1.0, -1.0) != y))
     n_bounded = int(np.count_nonzero(alpha >= C))

@@ -680,7 +680,8 @@ def _wmw_matrix_free(X, labels, Cs, name, params, op, n_threads) -> dict:
     out = {}
     for c, (C, r) in enumerate(zip(Cs, res, strict=True)):
         s = float(r.alpha.sum())
-        out[float(C)] = float((2.0 / s) ** 2 * (V[:, c] @ KV[:, c])) if s > 0 else 0.0
+        # 4 (v/s)'K(v/s): (2/s)^2 alone overflows for a tiny alpha (see sanity_report)
+        out[float(C)] = 4.0 * float((V[:, c] / s) @ (KV[:, c] / s)) if s > 0 else 0.0
     return out
 
 
@@ -696,7 +697,7 @@ def _wmw_over_C(K, y, Cs, n_threads=1) -> dict:
                       strict=True):
         s = float(res.alpha.sum())
         v = yp * res.alpha
-        out[float(C)] = float((2.0 / s) ** 2 * (v @ K @ v)) if s > 0 else 0.0
+        out[float(C)] = 4.0 * float((v / s) @ K @ (v / s)) if s > 0 else 0.0
     return out
 
 

@@ -288,9 +288,20 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
         raise ValueError(f"X has {A.shape[1]} values per object and Y has {B.shape[1]}; "
                          f"metric={metric!r} needs the same number.")
     out = cdist(A, B, metric=metric)
+    _check_finite_distances(out, metric, A, B)
     if same:
         np.fill_diagonal(out, 0.0)
     return out
+
+
+def _check_finite_distances(out, metric, A, B) -> None:
+    """scipy's (and the device's) sums overflow to inf without a word on values near 1e154
+    (euclidean squares them) or 1e308 (cityblock): refused, with the fix."""
+    if not np.all(np.isfinite(out)):
+        top = max(float(np.abs(A).max()), float(np.abs(B).max()))
+        raise ValueError(f"the {metric} distances overflow float64 on values up to "
+                         f"{top:.3g}; scale the vectors first (divide by a constant, or "
+                         "standardise each feature).")
 
 
 def _on_device(device, metric, X, Y, params, progress):
@@ -317,6 +328,7 @@ def _on_device(device, metric, X, Y, params, progress):
             raise ValueError(f"X has {A.shape[1]} values per object and Y has "
                              f"{B.shape[1]}; metric={metric!r} needs the same number.")
         out = to_numpy(device_distances(device, metric, params, A, B))
+        _check_finite_distances(out, metric, A, B)
     if Y is None:
         # each pair once, mirrored, and the diagonal 0 (as on the CPU)
         iu = np.triu_indices(out.shape[0], 1)

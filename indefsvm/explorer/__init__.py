@@ -27,7 +27,7 @@ from .._logging import enable
 from .._threads import sized_by
 from .._validation import check_finite_array, check_kernel_matrix
 from ..exceptions import DistanceMatrixWarning
-from ..kernels import KERNELS, canonical_name
+from ..kernels import KERNELS, canonical_name, resolve_gamma
 from ._frames import compute_frames
 from ._grid import (
     DEFAULT_REMEDIES,
@@ -461,12 +461,15 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
             f"than {MAX_PAGE_MB:.0f} MB can be opened and embedded comfortably: use fewer "
             "values in param_grid, C or remedies, or fewer points.")
     y_pm = np.where(y == classes[1], 1.0, -1.0)
-    live_ok = name in LIVE_KERNELS and X.shape[1] == 2 and n <= LIVE_MAX
+    # the live sliders centre gamma on its "scale" rule: none where X's variance overflows
+    live_ok = name in LIVE_KERNELS and X.shape[1] == 2 and n <= LIVE_MAX and (
+        name == "precomputed" or resolve_gamma("scale", X) > 0)
     if live and not live_ok:
         raise ValueError(
             f"live=True: the page computes live for 2-D inputs of at most {LIVE_MAX} points "
-            f"and the kernels {list(LIVE_KERNELS)}; got {X.shape[1]}-D inputs, {n} points, "
-            f"kernel {name!r}. Leave live=None (frames only) or subsample to 2-D.")
+            f"whose variance float64 holds, and the kernels {list(LIVE_KERNELS)}; got "
+            f"{X.shape[1]}-D inputs, {n} points, kernel {name!r}. Leave live=None (frames "
+            "only) or subsample to 2-D.")
     box = None
     if two_d:
         lo, hi = X.min(axis=0), X.max(axis=0)

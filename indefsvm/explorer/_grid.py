@@ -79,7 +79,10 @@ def default_param_grid(kernel: str, X) -> dict:
     if name == "precomputed":
         return {}
     d = X.shape[1]
-    scale = resolve_gamma("scale", X)
+    if name in ("linear", "pseudo_euclidean", "tl1"):  # no gamma
+        scale = 1.0
+    else:
+        scale = _scale_rule(X)
     gammas = [scale * f for f in (0.25, 1.0, 4.0)]
     if name == "linear":
         return {}
@@ -94,6 +97,19 @@ def default_param_grid(kernel: str, X) -> dict:
     if name == "tl1":
         return {"rho": [d * f for f in (0.3, 0.7, 1.5)]}
     return {"gamma": gammas}  # l1_gaussian, sqrt_l1_exponential, symmetric_kl
+
+
+def _scale_rule(X) -> float:
+    """gamma's ``"scale"`` rule, the centre of the default grid and of the live sliders --
+    refused where the variance of ``X`` overflows (the rule would give 0, every gamma of
+    the grid 0)."""
+    scale = resolve_gamma("scale", X)
+    if scale == 0:
+        top = float(np.abs(X).max())
+        raise ValueError(f"gamma's 'scale' rule 1 / (n_features X.var()) is 0 here: the "
+                         f"variance of X (values up to {top:.3g}) overflows float64. Scale "
+                         "the features first (StandardScaler, MinMaxScaler).")
+    return scale
 
 
 def check_param_grid(kernel: str, param_grid, X) -> dict:
@@ -202,7 +218,7 @@ def live_specs(X, grid: dict, kernel: str) -> dict:
     """The sliders of live mode: for every live kernel its parameters' ranges on ``X`` (a log
     scale around the ``"scale"`` default of gamma, +-3 for coef0, whole numbers for degree
     and p) and starting values (the middle of ``grid`` for the explorer's own kernel)."""
-    scale = resolve_gamma("scale", X)
+    scale = _scale_rule(X)
     d = X.shape[1]
 
     def log(v, lo, hi):

@@ -143,11 +143,19 @@ def _fold_method(K, D, y, train, test, name, est, param_grid, inner_cv, seed, sw
     Ktr, Kte = K[np.ix_(train, train)], K[np.ix_(test, train)]
     wte = None if sw is None else sw[test]
     t0 = time.perf_counter()
-    if name == "k-NN":
-        # unweighted neighbours (scikit-learn's k-NN takes no weights), weighted errors
-        model = GridSearchCV(est, {"n_neighbors": [1, 3, 5, 7, 9]},
-                             cv=StratifiedKFold(inner_cv, shuffle=seed is not None,
-                                                random_state=seed))
+    if name == "k-NN" and inner_cv is None:  # too few samples for an inner search: k = 1
+        model = clone(est).fit(D[np.ix_(train, train)], y[train])
+        pred = model.predict(D[np.ix_(test, train)])
+        err = _error(pred, y[test], wte)
+        chosen = model.n_neighbors
+    elif name == "k-NN":
+        # unweighted neighbours (scikit-learn's k-NN takes no weights), weighted errors; the
+        # k no larger than the smallest inner training fold
+        splits = list(StratifiedKFold(inner_cv, shuffle=seed is not None,
+                                      random_state=seed).split(train, y[train]))
+        fewest = min(len(itr) for itr, _ in splits)
+        model = GridSearchCV(est, {"n_neighbors": [k for k in (1, 3, 5, 7, 9)
+                                                   if k <= fewest]}, cv=splits)
         model.fit(D[np.ix_(train, train)], y[train])
         pred = model.predict(D[np.ix_(test, train)])
         err = _error(pred, y[test], wte)
@@ -400,7 +408,9 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     square (Chen et al., JMLR 2009) and their centred forms CNE and RNE (Haasdonk 2005) each
     followed by the SVM, the Krein SVM (Loosli, Canu & Ong 2016), and a k-nearest-neighbour
     rule on the distances; ``C`` (and ``k``) chosen by an inner 3-fold cross-validation when
-    ``param_grid`` is given. The outer folds run through joblib, so
+    ``param_grid`` is given (2-fold where a class has only two samples in an outer training
+    fold; where it has one, no inner search is possible: ``k = 1``, said in the notes, and a
+    ``param_grid`` of several ``C`` is refused). The outer folds run through joblib, so
     ``with joblib.parallel_backend("dask"):`` spreads them over a cluster.
 
     Parameters
@@ -484,7 +494,27 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
 
         sw = sample_weight_vector(sample_weight, n)
         check_weights(sw, np.searchsorted(classes, y))
-    inner = max(2, min(3, int(counts.min() * (cv - 1) / cv)))
+    # None: no shuffling, as RemedySearchCV and scikit-learn's cv=k (the same folds)
+    folds = list(StratifiedKFold(cv, shuffle=random_state is not None,
+                                 random_state=random_state).split(K, y))
+    # the inner search's stratified folds: at most 3, and no more than the fewest samples of
+    # a class in any outer training fold (each inner fold needs one of every class)
+    codes = np.searchsorted(classes, y)
+    least = min(int(np.bincount(codes[tr], minlength=classes.size).min()) for tr, _ in folds)
+    inner = min(3, least) if least >= 2 else None
+    if inner is None:
+        few = classes[int(np.argmin([min(np.sum(codes[tr] == c) for tr, _ in folds)
+                                     for c in range(classes.size)]))]
+        few = few.item() if isinstance(few, np.generic) else few  # 0, not np.int64(0)
+        Cs = list(param_grid.get("C", [1.0])) if param_grid else [1.0]
+        if len(Cs) > 1:
+            raise ValueError(f"param_grid: the inner search of C needs two samples of every "
+                             f"class in each training fold; with cv={cv} a training fold "
+                             f"holds one sample of class {few!r}. Give one C "
+                             f"(param_grid={{'C': [{Cs[0]!r}]}}) or more samples of that "
+                             "class.")
+        param_grid = None
+        methods_C = Cs[0]
     if D is None:
         d = np.diag(K)
         D = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0.0))
@@ -502,9 +532,9 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
                          f"{sorted(available) + ['k-NN']}.")
     ests = {m: (KNeighborsClassifier(metric="precomputed") if m == "k-NN" else available[m])
             for m in names}
-    # None: no shuffling, as RemedySearchCV and scikit-learn's cv=k (the same folds)
-    folds = list(StratifiedKFold(cv, shuffle=random_state is not None,
-                                 random_state=random_state).split(K, y))
+    if inner is None:  # no inner search: k = 1 and the one C
+        ests = {m: (est.set_params(n_neighbors=1) if m == "k-NN" else
+                    est.set_params(**{_c_param(est): methods_C})) for m, est in ests.items()}
     if sw is not None:
         empty = [k for k, (_, te) in enumerate(folds, 1) if not sw[te].sum() > 0]
         if empty:
@@ -560,6 +590,9 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         out.notes.append("Errors weighted by sample_weight: each test fold's error is the "
                          "weight of its misclassified samples over its total weight; the "
                          "SVMs were trained with C_i = C x weight.")
+    if inner is None and "k-NN" in names:
+        out.notes.append(f"k = 1, not searched: a training fold holds one sample of class "
+                         f"{few!r}, and an inner cross-validation needs two.")
     if "Krein SVM" in names and "flip" in names:
         out.notes.append("The Krein SVM and flip make the same decisions (the Krein SVM "
                          "predicts with the original kernel and back-projected coefficients, "

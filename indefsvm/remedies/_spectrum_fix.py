@@ -271,7 +271,9 @@ class AdvancedShiftEigenvalues(_EigenFix):
         else:
             raise ValueError(f"rank must be 'auto', an integer >= 1 or a share in (0, 1]; "
                              f"got {r!r}.")
-        keep = order[:max(1, min(k, usable, n))]
+        # at least one direction -- unless none is above the zero threshold (a zero kernel:
+        # its one direction would be 0 / 0), which leaves the fixed kernel zero, as it is
+        keep = order[:min(max(1, k), usable, n)]
         self.rank_ = int(keep.size)
         # the shift of the whole spectrum (Muench et al. estimate lam_min by a von Mises
         # iteration), applied to the kept directions only
