@@ -292,3 +292,29 @@ def test_explore_says_the_scale_rule_overflows_and_tl1_still_draws(tmp_path, cap
     code, _, err = _run(capsys, ["check", str(path), "--label-column", "0", "--kernel",
                                  "sigmoid", "--quiet"])
     assert code == 1 and err.rstrip().endswith("Scale the features first (--scale).")
+
+
+def test_nystroem_svc_refuses_features_beyond_float32():
+    # a linear kernel of inputs near 1e40: the float32 features were inf, and the linear
+    # stage's rho "invalid value encountered in matmul" (NaN); now refused with the fix
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match=r"the features of rows 0 to 59 pass float32's "
+                                         r"range .* Scale the features first"):
+        isvm.NystroemSVC(kernel="linear", n_components=10, random_state=0).fit(X * 1e40, y)
+    # inside float32 (features near 1e20) it trains: the labels are the sign of the first
+    # input, and C x 1e40 makes it a hard margin
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        big = isvm.NystroemSVC(kernel="linear", n_components=10, random_state=0).fit(
+            X * 1e20, y)
+        assert np.all(np.isfinite(big.decision_function(X * 1e20)))
+    assert big.score(X * 1e20, y) == 1.0
+
+
+def test_a_dtw_window_in_points_is_told_the_share():
+    # tslearn's sakoe_chiba_radius counts points: window=3 was refused without saying so
+    with pytest.raises(ValueError, match=r"got 3\. A band of 3 points is window=3 / the "
+                                         r"series length \(tslearn's sakoe_chiba_radius"):
+        isvm.pairwise_distances(np.zeros((3, 10)), metric="dtw", window=3)

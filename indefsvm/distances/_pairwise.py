@@ -42,6 +42,11 @@ def _check_window(window):
         learn = (" A window learned from labelled series: "
                  "indefsvm.distances.learn_window(S, y).window." if isinstance(window, str)
                  else "")
+        if not isinstance(window, bool) and isinstance(window, numbers.Real) and window > 1:
+            # tslearn's sakoe_chiba_radius and dtaidistance's window count points
+            learn = (f" A band of {window:g} points is window={window:g} / the series length "
+                     "(tslearn's sakoe_chiba_radius counts points; this window is a share, "
+                     "as aeon's).")
         raise ValueError(f"window must be None (no band) or a number in [0, 1] (the "
                          f"Sakoe-Chiba band's radius as a share of the series length; 0 is "
                          f"the Euclidean distance); got {window!r}.{learn}")

@@ -442,6 +442,15 @@ default="uniform"
         for lo, hi, F in blocks:
             if device.is_cuda:
                 Z[lo:hi] = F
+            if not bool((device.xp if device.is_cuda else np).isfinite(Z[lo:hi]).all()):
+                # an unbounded kernel (linear, polynomial, a callable) of large inputs: its
+                # features pass float32's largest number, the linear SVM would read inf
+                raise ValueError(
+                    f"NystroemSVC: the features of rows {lo} to {hi - 1} pass float32's "
+                    f"range (|z| > {float(np.finfo(np.float32).max):.3g}), in which the "
+                    "linear SVM stores them: the kernel's values on these inputs are too "
+                    "large. Scale the features first (StandardScaler, MinMaxScaler) or the "
+                    "kernel.")
             step += 1
             # a line every few seconds (and the last block), not one per block: at 10^6
             # rows there are a hundred blocks
