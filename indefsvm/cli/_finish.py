@@ -25,6 +25,11 @@ def save(args, model) -> None:
     if args.save:
         import skops.io as sio
 
+        names = getattr(args, "feature_names", None)
+        if names is not None:
+            # the CSV header's column names, which predict reads its file by (a DataFrame's
+            # feature_names_in_ would make the library warn of every array without names)
+            model.feature_columns_ = tuple(names)
         atomic_write(args.save, lambda tmp: sio.dump(model, tmp))
 
 

@@ -228,8 +228,11 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
         delimiter = delimiter_of(path)
         if delimiter is not None:
             # CSV / TSV features with a label column
-            X, y, _ = read_features(path, delimiter, args.label_column,
-                                    need_labels=need_labels, note=_say_note)
+            X, y, names = read_features(path, delimiter, args.label_column,
+                                        need_labels=need_labels, note=_say_note)
+            # the header's names of the features: a saved model keeps them, and predict
+            # reads its file by them (_finish.save, _predict.by_names)
+            args.feature_names = names
             return X, y, path, False
         # a sparse file (a text collection's words) stays CSR: the kernels read the stored
         # values only, as LIBSVM does

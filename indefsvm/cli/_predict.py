@@ -133,8 +133,9 @@ def read_data_for(args, model, path: str):
 
         delimiter = delimiter_of(path)
         if delimiter is not None:
-            X, y, _ = read_features(path, delimiter, args.label_column, need_labels=False,
-                                    note=_say_note)
+            X, y, names = read_features(path, delimiter, args.label_column, need_labels=False,
+                                        note=_say_note)
+            X = by_names(X, names, getattr(model, "feature_columns_", None), path)
         else:
             # sparse files (a text collection's words) stay CSR where the model reads CSR
             X, y = load_libsvm(path, zero_based=args.zero_based,
@@ -154,12 +155,41 @@ def read_data_for(args, model, path: str):
                 "give features, as a LIBSVM, CSV or .npy file)"
                 if path.endswith((".npy", ".npz"))
                 or X.shape[1] == getattr(model, "shape_fit_", (None,))[0]
-                else "")
+                else " (a label column among them? --label-column 0 reads the first column "
+                "as the labels, -1 the last)" if X.shape[1] == n_feat + 1
+                and args.label_column is None else "")
         raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
                             f"{n_feat}{hint}.")
     if y is not None:
         _warn_unknown_labels(model, y, args.labels or path)
     return X, y
+
+
+def by_names(X, names, trained, path: str):
+    """The columns of ``X`` in the order of the model's features, by the names of the file's
+    header (``names``) and of the training file's (``trained``, kept by fit --save): as
+    scikit-learn checks a DataFrame's names. The same names in another order are read by
+    name, and said; other names are refused (a column read by position under another name
+    would predict in silence). A file without a header, or a model saved without names,
+    is read by position."""
+    if names is None or trained is None or list(names) == list(trained):
+        return X
+    trained = list(trained)
+    if sorted(names) == sorted(trained) and len(set(trained)) == len(trained):
+        order = [list(names).index(t) for t in trained]
+        _say_note(f"{path}: its columns ({', '.join(names[:8])}"
+                  f"{', ...' if len(names) > 8 else ''}) are read by name, in the model's "
+                  "order.")
+        return X[:, order]
+    unseen = [n for n in names if n not in trained]
+    missing = [t for t in trained if t not in names]
+    raise DataFileError(path, 1, f"has the columns {', '.join(names[:8])}"
+                        f"{', ...' if len(names) > 8 else ''}, where the model was trained on "
+                        f"{', '.join(trained[:8])}{', ...' if len(trained) > 8 else ''}"
+                        + (f" (not in training: {', '.join(unseen[:5])})" if unseen else "")
+                        + (f" (missing: {', '.join(missing[:5])})" if missing else "")
+                        + ". Name the columns as in training, or drop the header row to read "
+                        "them by position.")
 
 
 def _reads_csr(model) -> bool:
