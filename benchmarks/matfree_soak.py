@@ -5,7 +5,9 @@
 
 For each class of spectrum (below), size n and seed, a kernel ``K = Q diag(lam) Q'`` (Q a
 random orthogonal matrix, or the identity for "localized": eigenvectors are coordinate
-vectors) or a real kernel (RBF and sigmoid on Gaussian data) is checked by
+vectors), a real kernel (RBF and sigmoid on Gaussian data), a kernel constant on the
+complement of e (``c ee'``, ``u e' + e u'``) or a +-1 spectrum scaled by 2^-900 and 2^900 is
+checked by
 ``diagnostics.spectrum(K, method=...)`` with ``method`` "lanczos" and "slq", and every
 interval the estimate reports is compared with the dense truth (``eigvalsh`` of K and of K on
 the complement of e): ``lam_min``, ``lam_max``, ``restricted_min``, ``restricted_max``,
@@ -29,7 +31,8 @@ from indefsvm.diagnostics import spectrum
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLASSES = ("all_negative", "all_positive", "uniform_pm1", "clustered", "rank_deficient",
-           "one_tiny_negative", "localized", "identity", "low_rank_noise", "rbf", "sigmoid")
+           "one_tiny_negative", "localized", "identity", "low_rank_noise", "rbf", "sigmoid",
+           "constant", "constant_on_e_perp", "scaled_2^-900", "scaled_2^900")
 
 
 def make(cls, n, rng):
@@ -39,6 +42,13 @@ def make(cls, n, rng):
         return isvm.kernel_matrix(X, kernel=cls, **kw)
     if cls == "identity":
         return np.eye(n)
+    if cls == "constant":  # J K J = 0 exactly: every SVM on it predicts one class
+        return np.full((n, n), -0.76)
+    if cls == "constant_on_e_perp":  # K = u e' + e u', zero on the complement of e too
+        u = rng.normal(size=(n, 1))
+        return u + u.T
+    if cls.startswith("scaled_2^"):  # a +-1 spectrum far from 1: the recurrences' squares
+        return make("uniform_pm1", n, rng) * 2.0 ** int(cls.split("^")[1])
     lam = {
         "all_negative": lambda: -rng.uniform(0.1, 1, n),
         "all_positive": lambda: rng.uniform(0.1, 1, n),

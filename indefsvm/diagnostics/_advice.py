@@ -11,10 +11,6 @@ from .spectrum import indefiniteness
 
 def recommendation(r: KernelReport) -> str:
     """What to do, from the report's own figures (named in the sentence)."""
-    if getattr(r, "verdict", None) == "undecided at this accuracy":
-        return ("Recommendation: decide first (method='dense', or more n_steps / n_probes): "
-                "until then train on K as it is, which SMO handles either way, and check the "
-                "model with sanity_report.")
     if flat_on_samples(r):
         return (f"Recommendation: do not train on K as it is: its centred form J K J is zero "
                 f"(signature (0, 0, {r.n}) within the zero threshold), so K adds the same to "
@@ -22,6 +18,10 @@ def recommendation(r: KernelReport) -> str:
                 "spectrum changes that. Choose another kernel parameter (gamma), or scale the "
                 "features: a kernel of features near 1e-300 or 1e300 underflows or saturates "
                 "to a constant.")
+    if getattr(r, "verdict", None) == "undecided at this accuracy":
+        return ("Recommendation: decide first (method='dense', or more n_steps / n_probes): "
+                "until then train on K as it is, which SMO handles either way, and check the "
+                "model with sanity_report.")
     if r.is_psd or r.is_cpd:
         return ("Recommendation: train on K as it is; the SVM dual is convex"
                 + (" on y'alpha = 0 (CPD)." if not r.is_psd else "."))
@@ -59,11 +59,14 @@ def recommendation(r: KernelReport) -> str:
 
 
 def flat_on_samples(r: KernelReport) -> bool:
-    """Whether the exact spectrum says K is constant on the complement of e (J K J = 0 within
-    the zero threshold): K = u e' + e u' there, so ``K v`` is constant for every ``e'v = 0``
-    -- every SVM with a bias predicts one class."""
+    """Whether the spectrum says K is constant on the complement of e (J K J = 0 within the
+    zero threshold; estimates: both counts' intervals [0, 0]): K = u e' + e u' there, so
+    ``K v`` is constant for every ``e'v = 0`` -- every SVM with a bias predicts one class."""
     sp, sig = r.spectrum, r.signature
-    return bool(not sp.estimated and r.n > 1 and sig.p == 0 and sig.q == 0)
+    if sp.estimated:  # both counts' intervals [0, 0]: the estimates see no direction either
+        iv = sp.intervals
+        return bool(r.n > 1 and list(iv["n_pos"]) == [0, 0] and list(iv["n_neg"]) == [0, 0])
+    return bool(r.n > 1 and sig.p == 0 and sig.q == 0)
 
 
 #: from this many samples the advice trains on Nystroem features, not the whole kernel: a

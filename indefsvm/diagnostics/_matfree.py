@@ -265,12 +265,34 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
     extra = np.zeros((n, 0)) if extra is None else np.asarray(extra, dtype=np.float64)
     t0 = time.perf_counter()
     first, eta = op.matmat(np.hstack([Q[0], u, extra]), want_eta=True)
-    Ku = first[:, m]
     Kextra = first[:, m + 1:]
-    AQ = _centre(first[:, :m])
+    # The recurrences square what they compute (the norms, the Gram matrix of the basis):
+    # far from 1 they underflow (a kernel near 1e-200: every beta^2 0, the signature of a
+    # noise) or overflow (near 1e200). They run on K / s, s a power of two near the size of
+    # K (exact); estimate_spectrum's figures are scaled back by the caller. Within 2^+-64
+    # s is 1, and nothing changes.
+    size = max(float(np.abs(op.diag).max()) if n else 0.0,
+               float(np.abs(first[:, :m + 1]).max()) if n else 0.0)
+    s = (2.0 ** round(math.log2(size)) if 0.0 < size < math.inf
+         and not 2.0**-64 <= size <= 2.0**64 else 1.0)
+    Ku = first[:, m] / s
+    floor = np.finfo(np.float64).eps * size / s
+    # the coupling of e to its complement, c = J K u: K = A + u c' + c u' + (u'Ku) u u', so
+    # K's extreme eigenvectors lean on c, and a Krylov space of A need not hold it (A = 0 for
+    # K = v e' + e v': lambda_max came out 40.3 where it is 45.1). A c rides along the second
+    # pass (or a pass of its own when there is none), and the Ritz steps use c too.
+    c = _centre(Ku[:, None])
+    c_norm = float(np.sqrt(np.einsum("ij,ij->", c, c)))
+    c = c / c_norm if c_norm > floor * math.sqrt(n) else None
+    Ac = None
+    AQ = _centre(first[:, :m] / s)
     for i in range(k):
         if i > 0:
-            AQ = _centre(op.matmat(_centre(Q[i]))[0])
+            if c is not None and Ac is None:
+                both = op.matmat(np.hstack([_centre(Q[i]), c]))[0] / s
+                AQ, Ac = _centre(both[:, :m]), _centre(both[:, m:])
+            else:
+                AQ = _centre(op.matmat(_centre(Q[i]))[0] / s)
         a = np.einsum("ij,ij->j", Q[i], AQ)
         alpha[i] = a
         w = AQ - Q[i] * a
@@ -285,7 +307,10 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
         w = _centre(w)
         b = np.sqrt(np.einsum("ij,ij->j", w, w))
         scale = np.maximum(np.abs(a), 1e-300) + (beta[i - 1] if i > 0 else 0.0)
-        broke = (b <= 1e-12 * np.maximum(scale, np.abs(b))) & ~broken
+        # a residual below one rounding of the kernel's entries is no direction of K: on a
+        # constant kernel (J K J = 0 exactly) the runs went on normalising the 1e-32 left by
+        # the centring, and the Ritz step made eigenvalues of -2e124 of it
+        broke = ((b <= 1e-12 * np.maximum(scale, np.abs(b))) | (b <= floor)) & ~broken
         steps[broke] = i + 1
         broken |= broke
         done = broken
@@ -299,12 +324,15 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
                         time.perf_counter() - t0)
         if np.all(done):
             break
+    if c is not None and Ac is None:  # every run ended at its first step
+        Ac = _centre(op.matmat(c)[0] / s)
     k_run = k
     return {"Q": Q, "buf": buf, "alpha": alpha[:k_run], "beta": beta[:k_run],
+            "c": None if c is None else c[:, 0], "Ac": None if Ac is None else Ac[:, 0],
             "probe_basis": bool(n > 1 and m == n - 1),
             "steps": np.minimum(steps, k_run), "wnorm2": wnorm2, "broken": broken, "Ku": Ku,
             "Kextra": Kextra, "eta": eta, "m": m, "k": k_run, "u": u[:, 0],
-            "passes": op.passes}
+            "passes": op.passes, "s": s}
 
 
 def _three_term(alpha, beta, cols, m, k, size):
@@ -361,29 +389,36 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
     # P = [Q_0 .. Q_k (probe columns), u, Ku]: column index of (step i, probe j) = i*m + j
     buf = run["buf"]
     nq = (k + 1) * m
-    G = np.empty((nq + 2, nq + 2))
+    c, Ac = run.get("c"), run.get("Ac")
+    ends = np.column_stack([u, Ku] + ([c, Ac] if c is not None else []))
+    size = nq + ends.shape[1]
+    G = np.empty((size, size))
     G[:nq, :nq] = buf.T @ buf
-    ends = np.column_stack([u, Ku])
     G[:nq, nq:] = buf.T @ ends
     G[nq:, :nq] = G[:nq, nq:].T
     G[nq:, nq:] = ends.T @ ends
     iu, iku = nq, nq + 1
+    ic, iac = nq + 2, nq + 3   # c = J K u and A c, when c is not 0
+    extra_c = [ic] if c is not None else []
     # Rayleigh-Ritz on the Krylov spaces of the first probes, at most RITZ_MAX vectors (the
     # extreme eigenvalues are converged long before; it keeps the small eigenproblems small)
     n_ritz = max(1, min(m, RITZ_MAX // max(k, 1)))
     used = [i * m + j for j in range(n_ritz) for i in range(int(steps[j]))]
     # A Q_i = beta_{i-1} Q_{i-1} + alpha_i Q_i + beta_i Q_{i+1} (per probe)
-    HA = _three_term(alpha, beta, used, m, k, nq + 2)
-    (rmin, rres_min, rd_min), (rmax, rres_max, rd_max) = _ritz_extremes(G, HA,
-                                                                        np.array(used))
-    # K on span(U, u): K v = A v + u (Ku' v) for v in e-perp, K u = Ku
-    kuU = G[iku, used]                    # (Ku)' v for the basis vectors
-    HK = np.zeros((nq + 2, len(used) + 1))
-    HK[:, :len(used)] = HA
-    HK[iu, :len(used)] += kuU
-    HK[iku, len(used)] = 1.0
+    HA = _three_term(alpha, beta, used, m, k, size)
+    if c is not None:  # A on span(U, c): A c is a column of its own
+        HA = np.column_stack([HA, np.zeros(size)])
+        HA[iac, -1] = 1.0
+    (rmin, rres_min, rd_min), (rmax, rres_max, rd_max) = _ritz_extremes(
+        G, HA, np.array(used + extra_c))
+    # K on span(U, c, u): K v = A v + u (Ku' v) for v in e-perp, K u = Ku
+    ne = len(used) + len(extra_c)
+    HK = np.zeros((size, ne + 1))
+    HK[:, :ne] = HA
+    HK[iu, :ne] += G[iku, used + extra_c]   # (Ku)' v for the basis vectors
+    HK[iku, ne] = 1.0
     (kmin, kres_min, kd_min), (kmax, kres_max, kd_max) = _ritz_extremes(
-        G, HK, np.array(used + [iu]))
+        G, HK, np.array(used + extra_c + [iu]))
     # [theta - r, theta] for the smallest (a Ritz value bounds it from above), widened on
     # both sides by the rounding of the projected matrix
     lam_min_iv = [kmin - kres_min - kd_min, kmin + kd_min]
@@ -394,6 +429,10 @@ def estimate_spectrum(run, *, trace_K, rtol, lam_lo_floor=None):
     tol = rtol * scale
     a = float(u @ Ku)
     trace_A = trace_K - a
+    if abs(trace_A) <= 4.0 * n * np.finfo(np.float64).eps * (abs(trace_K) + abs(a)):
+        # the trace of J K J within the rounding of the difference that gives it (a constant
+        # kernel: -7e-15 for 0, which made its negative mass 100 %)
+        trace_A = 0.0
     lo_edge = min(rmin_iv[0], -tol)
     cnt_neg, cnt_pos, negsum, measures = [], [], [], []
     for j in range(m):

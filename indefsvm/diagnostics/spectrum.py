@@ -482,7 +482,10 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
     k = n_steps or default_steps(n)
     run = lanczos_probes(op, n_probes=m, n_steps=k, random_state=random_state, extra=extra,
                          logger=logger)
-    est = estimate_spectrum(run, trace_K=float(op.diag.sum()), rtol=rtol)
+    # the run worked on K / s (``lanczos_probes``: s a power of two near the kernel's size);
+    # its estimates are scaled back at once, and all that follows is in K's own units
+    s = run["s"]
+    est = _scaled_back(estimate_spectrum(run, trace_K=float(op.diag.sum()) / s, rtol=rtol), s)
     tol = est["tol"]
     # a Ritz value below -tol (above tol) proves a negative (positive) eigenvalue on e-perp --
     # beyond the rounding of the kernel products that made it (rounding_margin): on a
@@ -540,8 +543,27 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
                  "negative_rank": est["negative_rank"]},
         _cpd={"a": est["a"], "b_norm2": est["b_norm2"]},
     )
-    sp.details_first_pass = {"Kextra": run["Kextra"], "eta": run["eta"], "Ku": run["Ku"]}
+    sp.details_first_pass = {"Kextra": run["Kextra"], "eta": run["eta"], "Ku": run["Ku"] * s}
     return sp
+
+
+#: the figures of ``estimate_spectrum`` in the kernel's units (times s), and in its square
+_LINEAR = ("lam_min", "lam_max", "restricted_min", "restricted_max", "negative_sum", "scale",
+           "tol", "a", "trace_A")
+
+
+def _scaled_back(est: dict, s: float) -> dict:
+    """The estimates of ``K / s`` as those of ``K`` (``s`` a power of two: exact): the
+    eigenvalues, their intervals, the sums and the zero threshold times ``s``, ``b_norm2``
+    times ``s^2``; the counts and the negative mass (a ratio) as they are."""
+    if s == 1.0:
+        return est
+    for key in _LINEAR:
+        est[key] = est[key] * s
+        if f"{key}_interval" in est:
+            est[f"{key}_interval"] = [v * s for v in est[f"{key}_interval"]]
+    est["b_norm2"] = est["b_norm2"] * s * s
+    return est
 
 
 def _as_spectrum(K, rtol, method="auto") -> Spectrum:
