@@ -389,3 +389,25 @@ def test_matrix_free_check_of_a_linear_kernel_of_features_near_1e_100():
         assert iv[key][0] <= getattr(dense.spectrum, key) <= iv[key][1], key
     assert iv["n_pos"][0] <= dense.signature.p <= iv["n_pos"][1]
     assert est.signature.p <= 10
+
+
+# -- options at their extremes ------------------------------------------------------------------
+
+
+def test_a_C_whose_gradient_overflows_is_named():
+    # C = 1e300 on the heart data: the error blamed the kernel's values (finite here) and
+    # the inputs' size; it is C
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with pytest.raises(ValueError, match=r"^The dual coefficients or intercepts are not "
+                                         r"finite: C = 1e\+300 is too large .* 270 samples"):
+        isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, C=1e300).fit(X, y)
+
+
+@pytest.mark.parametrize("command", ["fit", "check", "compare", "explore"])
+def test_a_negative_seed_names_the_option(command, capsys):
+    # "--random-state must be an int in the range [0, 4294967295], an instance of
+    # 'numpy.random.mtrand.RandomState' or None" -- an option the command line does not have
+    code, _, err = _run(capsys, [command, "--dataset", "heart", "--seed", "-1"])
+    assert code == 2
+    assert err.startswith("indefsvm: error: argument --seed: expected a whole number from 0 "
+                          "to 4294967295; got -1")

@@ -54,6 +54,18 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def seed(text: str) -> int:
+    """--seed: NumPy's seeds, 0 ... 2^32 - 1 (said as the option, not as random_state)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {2**32 - 1}; "
+                                         f"got {value}")
+    return value
+
+
 def _n_jobs(text: str) -> int:
     try:
         value = int(text)
@@ -199,7 +211,7 @@ def _add_model_args(p: argparse.ArgumentParser, C_default: float | None = 1.0) -
     p.add_argument("--no-shrinking", action="store_true", help="disable shrinking")
     p.add_argument("--restarts", type=_positive_int, default=0,
                    help="random restarts (Lin & Lin 2003, Fig. 5)")
-    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--seed", type=seed, default=0, help="random seed")
     _add_n_jobs(p, N_JOBS_HELP + " (series and strings with --metric: all cores by default)")
 
 

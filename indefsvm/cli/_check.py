@@ -18,6 +18,7 @@ from ._args import (
     _positive_int,
     _window,
     data_args,
+    seed,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scale_advice, scaled
@@ -188,7 +189,7 @@ def add_parser(sub) -> None:
                        help="matrix-free methods: random probes (default 24 for slq)")
     check.add_argument("--steps", type=_positive_int, default=None, metavar="K",
                        help="matrix-free methods: Lanczos steps, one pass over K each")
-    check.add_argument("--seed", type=int, default=0,
+    check.add_argument("--seed", type=seed, default=0,
                        help="matrix-free methods: seed of the probes (default 0)")
     obj = check.add_argument_group(
         "series and strings",

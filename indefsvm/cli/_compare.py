@@ -23,6 +23,7 @@ from ._args import (
     _positive_int,
     _window,
     data_args,
+    seed,
 )
 from ._compare_objects import (
     COMPARE_OBJECTS,
@@ -454,7 +455,7 @@ def add_parser(sub) -> None:
                          help="with --search: the best mean score (default; the rule that did "
                               "best on real tasks) or the one-standard-error rule on paired "
                               "folds (prefers the cheaper method)")
-    compare.add_argument("--seed", type=int, default=None,
+    compare.add_argument("--seed", type=seed, default=None,
                          help="shuffle the samples into folds with this seed (default: no "
                               "shuffling, stratified folds in file order, as "
                               "RemedySearchCV() and compare_remedies() make them)")

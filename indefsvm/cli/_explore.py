@@ -17,6 +17,7 @@ from ._args import (
     _float_list,
     _positive_int,
     _window,
+    seed,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scaled
@@ -262,7 +263,7 @@ def add_parser(sub) -> None:
     p.add_argument("--subsample", type=_positive_int, default=None, metavar="N",
                    help="a stratified subsample of N points (the page draws every point; at "
                         "most 1000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of --subsample")
+    p.add_argument("--seed", type=seed, default=0, help="seed of --subsample")
     p.add_argument("--title", default=None, help="the page's heading")
     p.add_argument("--out", default="explore.html", metavar="PAGE.html",
                    help="the page to write (default explore.html)")

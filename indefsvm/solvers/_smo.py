@@ -106,7 +106,14 @@ def _raise_unbounded(out, kern, y, C=np.inf):
     pair = out["bad_pair"]
     if pair is None and np.all(np.isfinite(C)):
         # with finite bounds the objective is bounded: only non-finite kernel values (an
-        # overflow of the kernel for huge inputs or parameters) can send it to -inf or NaN
+        # overflow of the kernel for huge inputs or parameters) -- or a C so large that the
+        # gradient's sums of C K_ij overflow -- can send it to -inf or NaN
+        top = float(np.max(C))
+        if top > 0 and np.log10(top) + np.log10(max(y.shape[0], 1)) > 250:
+            raise ValueError(
+                f"The dual coefficients or intercepts are not finite: C = {top:.3g} is too "
+                f"large (the gradient sums C K_ij over {y.shape[0]} samples, which overflows "
+                "float64 near 1e308). Use a smaller C.")
         raise ValueError(
             "The dual coefficients or intercepts are not finite: the kernel has values that "
             "are not finite (an overflow: the inputs or the kernel parameters, such as gamma "
