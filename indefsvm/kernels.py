@@ -31,7 +31,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 
-from ._validation import check_finite_array, check_finite_csr, dense_rows_are_better
+from ._validation import (
+    check_finite_array,
+    check_finite_csr,
+    check_memory,
+    dense_rows_are_better,
+)
 
 __all__ = [
     "KERNELS",
@@ -644,6 +649,15 @@ def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", *, device=None,
     dev = resolve_device(device, X, Y)
     if dev.is_cuda:
         return _kernel_matrix_device(dev, X, Y, kernel, params)
+    # said before the work, with what works at that size (NumPy said "Unable to allocate
+    # 7.28 TiB" at 10^6 rows)
+    n_x = X.shape[0] if hasattr(X, "shape") else (len(X) if hasattr(X, "__len__") else 0)
+    n_y = n_x if Y is None else (Y.shape[0] if hasattr(Y, "shape") else (
+        len(Y) if hasattr(Y, "__len__") else 0))
+    check_memory(8.0 * n_x * n_y, f"A {n_x} x {n_y} kernel matrix",
+                 "Compute it in blocks of rows (kernel_matrix(X[i:j], Y)), or train on "
+                 "landmarks (NystroemSVC, KreinNystroem) and check it matrix-free "
+                 "(check_kernel(X=X, kernel=..., method='slq')).")
     if callable(kernel):
         Xa = check_finite_array(X, "X")
         Ya = Xa if Y is None else check_finite_array(Y, "Y")

@@ -411,3 +411,11 @@ def test_a_negative_seed_names_the_option(command, capsys):
     assert code == 2
     assert err.startswith("indefsvm: error: argument --seed: expected a whole number from 0 "
                           "to 4294967295; got -1")
+
+
+def test_a_kernel_matrix_too_big_is_said_before_the_work():
+    # NumPy's "Unable to allocate 7.28 TiB", after the inputs' checks; now the figure and
+    # what works at that size, before any work
+    with pytest.raises(MemoryError, match=r"A 1000000 x 1000000 kernel matrix needs about "
+                                          r"7450\.6 GiB .* train on landmarks"):
+        isvm.kernel_matrix(np.zeros((10**6, 2)))
