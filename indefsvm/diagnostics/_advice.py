@@ -224,13 +224,13 @@ def build_notes(r: KernelReport) -> list[str]:
         notes.append(
             f"Undecided at this accuracy: the smallest eigenvalue "
             f"{'of K' if key == 'lam_min' else 'on the complement of e'} lies in "
-            f"[{lo:.4g}, {hi:.4g}], on both sides of the zero threshold -{sp.tol:.3g} (or "
+            f"[{lo:.4g}, {hi:.4g}], on both sides of the zero threshold {0.0 - sp.tol:.3g} (or "
             f"within rounding of it), so the estimates cannot say {what}, nor whether the "
             "SVM dual is convex. Decide it with method='dense' (exact; memory 8 n^2 bytes) or "
             "narrow the interval with more Lanczos steps (n_steps) and probes (n_probes).")
     elif r.is_psd:
         notes.append(f"K is positive semi-definite: lambda_min = {r.lam_min:.4g} >= "
-                     f"-{sp.tol:.3g} (zero threshold). The SVM dual is convex.")
+                     f"{0.0 - sp.tol:.3g} (zero threshold). The SVM dual is convex.")
     else:
         notes.append(f"K is not PSD: lambda_min = {r.lam_min:.4g}, "
                      f"{pct(abs(r.lam_min) / sp.scale)} of max |lambda| = {sp.scale:.4g}. "

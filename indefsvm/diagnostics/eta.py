@@ -58,6 +58,9 @@ class EtaScan:
     atol: float
 
     def __str__(self) -> str:
+        if self.worst_pair is None:
+            # one sample: no pair to scan (worst_eta is NaN, not a value to print)
+            return f"eta: no pair to scan ({self.n_pairs} pairs)"
         s = (f"eta < 0 on {self.n_negative} of {self.n_pairs} pairs ({self.fraction:.3%}); "
              f"smallest eta {self.worst_eta:.4g} at {self.worst_pair}")
         if self.n_cross_nonpositive is not None:
@@ -70,7 +73,9 @@ class EtaScan:
                 "fraction": self.fraction, "n_cross_nonpositive": self.n_cross_nonpositive,
                 "n_cross_pairs": self.n_cross_pairs,
                 "worst_pair": None if self.worst_pair is None else list(self.worst_pair),
-                "worst_eta": self.worst_eta, "atol": self.atol}
+                # None, not NaN, without a pair: to_dict() is read as strict JSON
+                "worst_eta": None if self.worst_pair is None else self.worst_eta,
+                "atol": self.atol}
 
 
 def eta_scan(K, y=None, *, atol: float | None = None, n_jobs: int | None = None) -> EtaScan:

@@ -253,6 +253,14 @@ def _lanczos_extreme(op, n, which):
 
 def _ldl(K, rtol):
     n = K.shape[0]
+    if not np.any(K):
+        # the zero kernel's spectrum is exact (every eigenvalue 0); ARPACK cannot start on a
+        # zero operator (LAPACK's DLASCL rejects the zero norm and NaN comes back)
+        return Spectrum(
+            n=n, method="ldl+lanczos", eigenvalues=None, restricted=None, lam_min=0.0,
+            lam_max=0.0, restricted_min=0.0, restricted_max=0.0, n_pos=0, n_neg=0,
+            n_zero=n - 1, scale=0.0, rtol=rtol, tol=0.0, schur=None,
+            approximate=["K is zero: every eigenvalue is exactly 0"], _K=K)
     approximate = []
     lam_max, ok2 = _lanczos_extreme(K, n, "LA")
     ok1 = False
@@ -705,6 +713,11 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
                     f"~{mu_min:.4g} > 0), but its lower bound "
                     f"{sp.intervals['restricted_min'][0]:.4g} is not positive: no certificate "
                     "Delta (try more n_steps, or the dense method on a subsample).")
+    elif is_cpd and n == 1:
+        # the complement of e is {0}: CPD holds vacuously, no eigenvalue to quote
+        note = ("K is CPD trivially: with one sample the complement of e is {0}"
+                + (f"; K + Delta ee' with Delta = {delta:.6g} is positive definite."
+                   if delta is not None else "."))
     elif is_cpd:
         if delta is not None:
             note = (f"K is CPD: on the complement of e its smallest eigenvalue is {mu_min:.4g} "

@@ -46,6 +46,13 @@ def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
     >>> float(round(a[y > 0].sum(), 12)), float(round(a[y < 0].sum(), 12)), bool(a.max() <= 0.6)
     (1.0, 1.0, True)
     """
+    for cls in (1.0, -1.0):
+        # a class of n_c points sums to 1 under a <= mu only when mu n_c >= 1 (the
+        # water-filling below would return weights that sum to less, not a feasible point)
+        n_c = int(np.count_nonzero(y == cls))
+        if n_c == 0 or not float(mu) * n_c >= 1.0 - 1e-12:
+            raise ValueError(f"mu={mu!r} is infeasible for the class {cls:+g} of {n_c} points: "
+                             "each class needs mu >= 1 / (its number of points).")
     a = np.zeros(y.shape[0])
     for cls in (1.0, -1.0):
         idx = np.flatnonzero(y == cls)

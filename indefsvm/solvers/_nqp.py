@@ -144,12 +144,24 @@ def munk(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None,
     C = _box(C)
     tol = check_positive(tol, "tol")
     max_iter = _iterations(max_iter, 100_000)
+    diag = np.diagonal(K)
+    if C == np.inf and np.any(diag <= 0):
+        i = int(np.argmin(diag))
+        raise UnboundedObjectiveError(
+            f"MUNK: problem (4) is unbounded below without an upper bound: K[{i}, {i}] = "
+            f"{K[i, i]:.4g}, so F = -alpha_{i} along alpha_{i} alone decreases without limit "
+            "(the other alpha at 0 is feasible). Give a finite C.")
     a0 = _start(alpha0, y, C)
     order = np.r_[np.flatnonzero(y > 0), np.flatnonzero(y < 0)]
     Kp = np.ascontiguousarray(K[np.ix_(order, order)])
     a = np.ascontiguousarray(a0[order])
-    k, status, kkt, F, hist = munk_loop(Kp, int(np.count_nonzero(y > 0)), C, a, tol, ftol,
-                                        max_iter)
+    nA = int(np.count_nonzero(y > 0))
+    # a point whose row of its own class's block is zero: the update (7) divides by
+    # (K_AA a_A)_i = 0 and cannot move it, while its gradient -(K_AB a_B)_i - 1 < 0 at every
+    # point puts it at C in the optimum: it starts (and stays) there
+    stuck = np.r_[~np.any(Kp[:nA, :nA] > 0, axis=1), ~np.any(Kp[nA:, nA:] > 0, axis=1)]
+    a[stuck] = C
+    k, status, kkt, F, hist = munk_loop(Kp, nA, C, a, tol, ftol, max_iter)
     alpha = np.empty_like(a)
     alpha[order] = a
     res = _finish("MUNK", alpha, k, status, kkt, F, hist, tol, C, max_iter, warn)

@@ -82,12 +82,14 @@ def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
     """
     # C = inf (hard margin): any scale is feasible; take [0, 1]
     C = np.broadcast_to(np.asarray(C, dtype=np.float64), y.shape)
+    if not np.all(C >= 0):
+        raise ValueError("C must be >= 0 (one bound, or one per sample, inf for none).")
     alpha = rng.uniform(0.0, 1.0, size=y.shape[0]) * np.where(np.isfinite(C), C, 1.0)
     pos, neg = y > 0, y < 0
     sp, sn = alpha[pos].sum(), alpha[neg].sum()
     if sp > sn:
         alpha[pos] *= sn / sp
-    else:
+    elif sn > 0:  # (both sums 0: alpha is 0 already, and 0 / 0 is not a scale)
         alpha[neg] *= sp / sn
     return alpha
 

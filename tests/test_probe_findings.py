@@ -1,0 +1,144 @@
+"""What a probe of the Python API at its edges found (2026-11-28): every public estimator,
+diagnostic, distance, remedy, solver and the explorer, called with degenerate and extreme
+inputs. Each test names the input, what went wrong before, and checks the answer against an
+independent one (the exact spectrum of a zero or one-sample kernel, Kernel-Adatron on the
+same problem, the definition of a feasible point)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.diagnostics import eta_scan
+from indefsvm.exceptions import UnboundedObjectiveError
+from indefsvm.kernels import l1_gaussian
+from indefsvm.solvers import (
+    kernel_adatron,
+    munk,
+    random_feasible_alpha,
+    random_feasible_hull_weights,
+)
+
+# -- one sample, the zero kernel: reports that tell the truth in text and in strict JSON ---------
+
+
+def test_the_check_of_one_sample_is_strict_json_and_says_why_it_is_cpd():
+    # before: to_dict() held worst_eta = NaN (json.dumps(allow_nan=False) failed, and the
+    # command line's --json printed NaN, which is not JSON), the eta line read "smallest eta
+    # nan at None" and the CPD note "its smallest eigenvalue is 0 > 0"
+    report = isvm.check_kernel(np.array([[2.0]]))
+    json.dumps(report.to_dict(), allow_nan=False)
+    text = str(report)
+    assert "0 > 0" not in text
+    assert "K is CPD trivially: with one sample the complement of e is {0}" in text
+    assert report.is_psd and report.lam_min == 2.0
+    scan = eta_scan(np.array([[2.0]]))
+    assert str(scan) == "eta: no pair to scan (0 pairs)"
+    assert scan.to_dict()["worst_eta"] is None
+    json.dumps(scan.to_dict(), allow_nan=False)
+
+
+def test_the_ldl_check_of_the_zero_kernel_is_psd(capfd):
+    # before: ARPACK started on the zero operator, LAPACK printed "On entry to DLASCL
+    # parameter number 4 had an illegal value" six times, and the report said "K is not PSD:
+    # lambda_min = nan" -- of a kernel whose every eigenvalue is exactly 0
+    report = isvm.check_kernel(np.zeros((6, 6)), method="ldl")
+    dense = isvm.check_kernel(np.zeros((6, 6)), method="dense")
+    assert report.is_psd and dense.is_psd
+    assert (report.lam_min, report.lam_max) == (0.0, 0.0)
+    assert (report.signature.p, report.signature.q, report.signature.z) == (0, 0, 6)
+    json.dumps(report.to_dict(), allow_nan=False)
+    assert "nan" not in str(report).lower()
+    assert "DLASCL" not in capfd.readouterr().err
+
+
+def test_a_zero_threshold_of_zero_is_not_printed_as_minus_zero():
+    # "lambda_min = 0 >= -0 (zero threshold)"
+    text = str(isvm.check_kernel(np.zeros((4, 4))))
+    assert ">= -0 " not in text
+    assert "lambda_min = 0 >= 0 (zero threshold)" in text
+
+
+# -- kernels: an overflow whose value is exact is not a warning -----------------------------------
+
+
+def test_l1_gaussian_of_far_points_is_zero_without_an_overflow_warning():
+    # (gamma d) d overflows to inf where gamma d^2 > 1.8e308, and exp(-inf) = 0 is the
+    # kernel's value in float64; numpy's "overflow encountered in multiply" leaked out
+    X = np.array([[0.0, 1e300], [1.0, -1e300]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        K = l1_gaussian(X)
+    np.testing.assert_array_equal(K, np.eye(2))
+    # a gamma small enough for the product to stay finite keeps its value: exp(-1)
+    K = l1_gaussian(np.array([[0.0], [1e155]]), gamma=1e-310)
+    assert K[0, 1] == pytest.approx(np.exp(-1.0), rel=1e-6)
+
+
+# -- MUNK on kernels with zero rows or a zero diagonal ---------------------------------------------
+
+
+def _gaussian(n=10, seed=0):
+    X = np.random.default_rng(seed).normal(size=(n, 2))
+    return np.exp(-((X[:, None] - X[None]) ** 2).sum(-1)), np.array([1.0, -1.0] * (n // 2))
+
+
+def test_munk_reaches_the_optimum_when_a_point_has_a_zero_row():
+    # a point whose row of its own class's block is zero: the update divides by 0 and left
+    # it at its start (0.5); MUNK "stalled" with "multiplicative updates slow down near the
+    # solution" at F = -6.59, the optimum being -7.09 (alpha_0 = C). Kernel-Adatron, a
+    # different algorithm on the same problem (4), is the reference.
+    K, y = _gaussian()
+    K[0, :] = K[:, 0] = 0.0
+    for C in (1.0, 0.3):
+        res = munk(K, y, C=C, tol=1e-8)
+        ref = kernel_adatron(K, y, C=C, tol=1e-8)
+        assert res.converged
+        assert res.objective == pytest.approx(ref.objective, rel=1e-9)
+        np.testing.assert_allclose(res.alpha, ref.alpha, atol=1e-6)
+        assert res.alpha[0] == C
+    res = munk(np.zeros((10, 10)), y, C=1.0)
+    assert res.converged and np.all(res.alpha == 1.0) and res.objective == -10.0
+
+
+def test_munk_without_C_on_a_zero_diagonal_is_unbounded_by_name():
+    # before: "stalled ... try solver='kernel_adatron'" (a zero row), or "objective nan
+    # after 9 iterations" (a zero diagonal): the problem is unbounded along alpha_i
+    K, y = _gaussian()
+    K[np.diag_indices(10)] = 0.0
+    K[3, 3] = 0.0
+    with pytest.raises(UnboundedObjectiveError, match=r"^MUNK: problem \(4\) is unbounded "
+                                                      r"below .* K\[0, 0\] = 0"):
+        munk(K, y)
+    with pytest.raises(UnboundedObjectiveError, match="Kernel-Adatron"):
+        kernel_adatron(K, y)  # the reference says the same
+    assert munk(K, y, C=1.0, tol=1e-8).objective == pytest.approx(
+        kernel_adatron(K, y, C=1.0, tol=1e-8).objective, rel=1e-9)
+
+
+# -- the random feasible starts ------------------------------------------------------------------
+
+
+def test_random_feasible_alpha_with_C_zero_is_the_zero_point():
+    # 0 / 0: NaN entries and "invalid value encountered in scalar divide"
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = random_feasible_alpha(y, 0.0, np.random.default_rng(0))
+    np.testing.assert_array_equal(a, np.zeros(4))
+    with pytest.raises(ValueError, match="C must be >= 0"):
+        random_feasible_alpha(y, -1.0, np.random.default_rng(0))
+
+
+def test_random_feasible_hull_weights_refuses_an_infeasible_mu():
+    # mu = 0.01 for 15 points a class: the weights summed to 0.15, not 1 -- a point that is
+    # not in the set the function names
+    y = np.array([1.0] * 15 + [-1.0] * 15)
+    with pytest.raises(ValueError, match=r"mu=0\.01 is infeasible for the class \+1 of 15"):
+        random_feasible_hull_weights(y, 0.01, np.random.default_rng(0))
+    a = random_feasible_hull_weights(y, 1 / 15, np.random.default_rng(0))
+    assert a[y > 0].sum() == pytest.approx(1.0) and a[y < 0].sum() == pytest.approx(1.0)
