@@ -422,7 +422,7 @@ def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
     if p is None:
         raise ValueError(
             "kernel 'pseudo_euclidean' needs p, the number of positive coordinates "
-            "(IndefiniteSVC: kernel_params={'p': ...})."
+            "(kernel_matrix, check_kernel: p=...; the estimators: kernel_params={'p': ...})."
         )
     p = int(p)
     if not 0 <= p <= X.shape[1]:

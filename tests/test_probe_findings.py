@@ -142,3 +142,89 @@ def test_random_feasible_hull_weights_refuses_an_infeasible_mu():
         random_feasible_hull_weights(y, 0.01, np.random.default_rng(0))
     a = random_feasible_hull_weights(y, 1 / 15, np.random.default_rng(0))
     assert a[y > 0].sum() == pytest.approx(1.0) and a[y < 0].sum() == pytest.approx(1.0)
+
+
+# -- kernels far from 1: every method reads K / 2^k, and what float64 cannot hold is refused ----
+
+
+def _tanh_kernel(n=40):
+    X = np.random.default_rng(0).normal(size=(n, 3))
+    return np.tanh(X @ X.T - 0.2), (X[:, 0] > 0).astype(int)
+
+
+@pytest.mark.parametrize("factor", [1e305, 1e-300, 1e-315])
+def test_every_method_reads_a_kernel_far_from_1_as_the_same_kernel(factor):
+    # a positive factor changes no eigenvalue's sign. Before: the LDL' method called the
+    # tanh kernel at 1e-300 "Euclidean (no negative direction)" with signature (30, 0), and
+    # (1, 0) at 1e-315, for the (30, 29) it has at 1 (its pivots and Ritz values lost their
+    # digits); the dense method's figures at 1e-315 came from subnormal arithmetic
+    K, y = _tanh_kernel(60)
+    truth = isvm.check_kernel(K, y, method="dense")
+    assert (truth.signature.p, truth.signature.q) == (30, 29)
+    for method in ("dense", "ldl"):
+        r = isvm.check_kernel(K * factor, y, method=method)
+        assert (r.signature.p, r.signature.q) == (30, 29), method
+        assert r.verdict == truth.verdict, method
+        assert r.lam_min == pytest.approx(truth.lam_min * factor, rel=1e-6), method
+        json.dumps(r.to_dict(), allow_nan=False)
+    for method in ("lanczos", "slq"):
+        r = isvm.check_kernel(K * factor, y, method=method, random_state=0)
+        lo, hi = r.signature.intervals["q"]
+        assert lo <= 29 <= hi, method
+        assert r.lam_min == pytest.approx(truth.lam_min * factor, rel=1e-3), method
+
+
+@pytest.mark.parametrize("method", ["dense", "ldl", "lanczos", "slq"])
+def test_eigenvalues_past_float64_are_refused_not_read_as_psd(method):
+    # the tanh kernel at 1e307: its largest eigenvalue (2.2e308) is past float64. Before: the
+    # dense method read it as inf and said "PSD" (lambda_min = -4.4e307 >= -inf), or failed
+    # inside SciPy ("array must not contain infs or NaNs"); the others warned of overflows
+    K, y = _tanh_kernel(60)
+    with pytest.raises(ValueError, match=r"^K's eigenvalues pass float64's range: the largest "
+                                         r"\|eigenvalue\| is about 6\.2e\+308"):
+        isvm.check_kernel(K * 2e307, method=method, random_state=0)
+
+
+def test_entries_whose_eta_overflows_are_refused_before_the_work():
+    # eta = K_ii + K_jj - 2 K_ij = -2e308 and c'Kc overflowed (numpy's "overflow encountered
+    # in matmul"); the eigenvalues (+-1e308) themselves are within float64
+    K = np.array([[0.0, 1e308], [1e308, 0.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", isvm.DistanceMatrixWarning)
+        with pytest.raises(ValueError, match=r"^K's entries reach 1e\+308: eta"):
+            isvm.check_kernel(K, [0, 1])
+    with pytest.raises(ValueError, match=r"^K's entries reach 1e\+308"):
+        eta_scan(K)
+
+
+def test_the_default_w_Mw_grid_leaves_out_the_C_that_overflow_and_says_so():
+    # the tanh kernel at 1e305 with labels: the SVM at C = 1 ... 100 overflows, and the
+    # whole check failed with "the kernel has values that are not finite" (they are finite)
+    K, y = _tanh_kernel()
+    r = isvm.check_kernel(K * 1e305, y)
+    assert list(r.wmw_by_C) == [0.1]
+    assert ("w'Mw was not computed at C = 1, 10, 100 of the default grid: with kernel "
+            "values up to 1e+305") in str(r)
+    # the figure at C = 0.1 is the estimator's: 4 u'Ku, u = y alpha / sum(alpha)
+    svm = isvm.IndefiniteSVC(kernel="precomputed", C=0.1).fit(K * 1e305, y)
+    u = np.zeros(40)
+    u[svm.support_] = svm.dual_coef_[0] / np.abs(svm.dual_coef_[0]).sum()
+    assert r.wmw_by_C[0.1] == pytest.approx(4.0 * u @ (K * 1e305) @ u, rel=1e-6)
+    # a grid the caller gave is not trimmed: its error names the parameter
+    with pytest.raises(ValueError, match=r"^wmw_C: The dual coefficients or intercepts are "
+                                         r"not finite: C = 100 is too large for this kernel"):
+        isvm.check_kernel(K * 1e305, y, wmw_C=(100.0,))
+
+
+def test_an_svm_whose_C_overflows_on_a_large_finite_kernel_blames_C():
+    K, y = _tanh_kernel()
+    with pytest.raises(ValueError, match=r"C = 100 is too large for this kernel, whose values "
+                                         r"reach 1e\+305 .* 40 samples"):
+        isvm.IndefiniteSVC(kernel="precomputed", C=100.0).fit(K * 1e305, y)
+
+
+def test_pseudo_euclidean_without_p_says_how_check_kernel_takes_it():
+    X = np.random.default_rng(0).normal(size=(10, 3))
+    with pytest.raises(ValueError, match=r"check_kernel: p=\.\.\."):
+        isvm.check_kernel(X=X, kernel="pseudo_euclidean")
+    assert isvm.check_kernel(X=X, kernel="pseudo_euclidean", p=2).signature.q >= 1

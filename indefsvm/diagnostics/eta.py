@@ -78,6 +78,22 @@ class EtaScan:
                 "atol": self.atol}
 
 
+#: eta = K_ii + K_jj - 2 K_ij and the class-mean distance c'Kc reach 4 max|K|: float64
+#: holds them, with room for rounding, while max|K| <= 2^1021 (about 2.2e307)
+ENTRY_MAX = 2.0 ** 1021
+
+
+def check_entry_range(K: np.ndarray) -> None:
+    """Raise, before the work, when ``K``'s entries are so large that ``eta`` or ``c'Kc``
+    (up to 4 max|K|) would overflow float64 (two passes, no ``n^2`` temporary)."""
+    top = max(float(K.max()), -float(K.min())) if K.size else 0.0
+    if top > ENTRY_MAX:
+        raise ValueError(
+            f"K's entries reach {top:.3g}: eta = K_ii + K_jj - 2 K_ij and the class-mean "
+            "distance c'Kc reach 4 max|K|, past float64's range (1.8e+308). Scale the kernel "
+            "down first, e.g. K / np.abs(K).max(): a positive factor changes no verdict.")
+
+
 def eta_scan(K, y=None, *, atol: float | None = None, n_jobs: int | None = None) -> EtaScan:
     """Count pairs with ``eta_ij = K_ii + K_jj - 2 K_ij < 0`` (and opposite-label ``<= 0``).
 
@@ -117,6 +133,7 @@ def eta_scan(K, y=None, *, atol: float | None = None, n_jobs: int | None = None)
     """
     threads = effective_threads(n_jobs)
     K = check_kernel_matrix(K, n_threads=threads)
+    check_entry_range(K)
     n = K.shape[0]
     if y is not None:
         y = np.asarray(y)

@@ -121,6 +121,8 @@ class Spectrum:
     negative_mass: float | None = None
     details: dict = field(default_factory=dict)
     _cpd: dict | None = field(default=None, repr=False)
+    #: the dense reduction ran on K / 2^_k (_power_of_two_exponent)
+    _k: int = field(default=0, repr=False)
 
     @property
     def estimated(self) -> bool:
@@ -196,9 +198,36 @@ def _inertia(values: np.ndarray, tol: float) -> tuple[int, int, int]:
     return pos, neg, int(values.shape[0]) - pos - neg
 
 
+def _power_of_two_exponent(size: float) -> int:
+    """``k`` with ``2^k`` nearest ``size`` when ``size`` lies outside ``[2^-64, 2^64]``, else 0.
+
+    Scaling by a power of two (``np.ldexp``) is exact: a kernel near 1e307 (whose row sums
+    and eigenvalues overflow) or near 1e-310 (subnormal: digits lost) is reduced as
+    ``K / 2^k`` and its figures are scaled back; within ``2^+-64`` nothing changes, bit for
+    bit."""
+    if 0.0 < size < math.inf and not 2.0**-64 <= size <= 2.0**64:
+        return round(math.log2(size))
+    return 0
+
+
+def _check_eigen_range(scale: float, k: int, K=None) -> None:
+    """Raise when eigenvalues found on ``K / 2^k`` (the largest ``scale`` in magnitude) pass
+    float64's range once scaled back."""
+    if scale > 0 and math.log2(scale) + k >= 1024:
+        digits = math.log10(scale) + k * math.log10(2.0)
+        entries = ("" if K is None else
+                   f" (K's entries reach {max(float(K.max()), -float(K.min())):.4g})")
+        raise ValueError(
+            f"K's eigenvalues pass float64's range: the largest |eigenvalue| is about "
+            f"{10 ** (digits % 1):.2g}e+{int(digits)}{entries}, more than float64 holds "
+            "(1.8e+308). Scale the kernel down first, e.g. K / np.abs(K).max(): a positive "
+            "factor changes no verdict (PSD, CPD, signature, negative mass).")
+
+
 def _dense(K, rtol):
     n = K.shape[0]
-    Kt = _householder_rotate(K)
+    k = _power_of_two_exponent(float(np.max(np.abs(K))) if n else 0.0)
+    Kt = _householder_rotate(np.ldexp(K, -k) if k else K)
     # LAPACK's dsytrd, panel by panel from a compiled loop that looks for Ctrl-C between
     # panels (one scipy call would hold the GIL until the whole reduction returns)
     d, e = tridiagonalize(Kt)
@@ -207,7 +236,7 @@ def _dense(K, rtol):
           else d[1:].copy())
     scale = float(np.max(np.abs(lam)))
     tol = rtol * scale
-    pos, neg, zero = _inertia(mu, tol)
+    pos, neg, zero = _inertia(mu, tol)  # in K / 2^k's units: no subnormal threshold
     schur = None
     if n > 1 and mu[0] > tol:
         # a - b'B^{-1}b = d0 - e0^2 (T'^{-1})_{11}, T' = T[1:, 1:] tridiagonal; on T / scale
@@ -224,13 +253,18 @@ def _dense(K, rtol):
         schur = float(scale * (ds[0] - es[0] ** 2 * x[0]))
     elif n == 1:
         schur = float(d[0])
+    if k:
+        _check_eigen_range(scale, k, K)
+        lam, mu = np.ldexp(lam, k), np.ldexp(mu, k)
+        scale, tol = float(np.ldexp(scale, k)), float(np.ldexp(tol, k))
+        schur = None if schur is None else float(np.ldexp(schur, k))
     return Spectrum(
         n=n, method="dense", eigenvalues=lam, restricted=mu,
         lam_min=float(lam[0]), lam_max=float(lam[-1]),
         restricted_min=float(mu[0]) if n > 1 else 0.0,
         restricted_max=float(mu[-1]) if n > 1 else 0.0,
         n_pos=pos, n_neg=neg, n_zero=zero, scale=scale, rtol=rtol, tol=tol, schur=schur,
-        approximate=[], _K=K,
+        approximate=[], _K=K, _k=k,
     )
 
 
@@ -252,6 +286,22 @@ def _lanczos_extreme(op, n, which):
 
 
 def _ldl(K, rtol):
+    # on K / 2^k, as the dense method: LDL' pivots and ARPACK's Ritz values of a kernel near
+    # 1e-300 lose their digits (the signature came out (30, 0) for (30, 29)), and near
+    # 1e307 the products overflow
+    k = _power_of_two_exponent(max(float(K.max()), -float(K.min())))
+    if not k:
+        return _ldl_unscaled(K, rtol)
+    sp = _ldl_unscaled(np.ldexp(K, -k), rtol)
+    _check_eigen_range(sp.scale, k, K)
+    for name in ("lam_min", "lam_max", "restricted_min", "restricted_max", "scale", "tol"):
+        setattr(sp, name, float(np.ldexp(getattr(sp, name), k)))
+    sp.schur = None if sp.schur is None else float(np.ldexp(sp.schur, k))
+    sp._K, sp._k = K, k
+    return sp
+
+
+def _ldl_unscaled(K, rtol):
     n = K.shape[0]
     if not np.any(K):
         # the zero kernel's spectrum is exact (every eigenvalue 0); ARPACK cannot start on a
@@ -493,7 +543,13 @@ def matrix_free_spectrum(op, *, rtol, method, n_probes=None, n_steps=None, rando
     # the run worked on K / s (``lanczos_probes``: s a power of two near the kernel's size);
     # its estimates are scaled back at once, and all that follows is in K's own units
     s = run["s"]
-    est = _scaled_back(estimate_spectrum(run, trace_K=float(op.diag.sum()) / s, rtol=rtol), s)
+    # the trace of K / s summed as such: the diagonal of a kernel near 1e307 sums past
+    # float64; eigenvalues that do too are refused, as by the dense method
+    est = estimate_spectrum(run, trace_K=float(np.sum(op.diag / s)), rtol=rtol)
+    _check_eigen_range(max(abs(est["lam_min"]), abs(est["lam_max"]),
+                           abs(est["lam_min_interval"][0]), abs(est["lam_max_interval"][1])),
+                       round(math.log2(s)), K)
+    est = _scaled_back(est, s)
     tol = est["tol"]
     # a Ritz value below -tol (above tol) proves a negative (positive) eigenvalue on e-perp --
     # beyond the rounding of the kernel products that made it (rounding_margin): on a
@@ -692,11 +748,14 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
     elif is_cpd and sp.schur is not None:
         delta_min = -sp.schur / n
         margin = max(mu_min, tol) / n if n > 1 else max(abs(sp.schur), 1.0)
-        Kmat = sp._K
+        Kmat, k = sp._K, sp._k
         for _ in range(4):
             cand = delta_min + margin
             try:
-                sla.cholesky(Kmat + cand, lower=True, check_finite=False)
+                # on (K + cand) / 2^k: the same test, exactly, with no overflow near 1e308
+                A = np.ldexp(Kmat, -k) if k else Kmat.copy()
+                A += np.ldexp(cand, -k)
+                sla.cholesky(A, lower=True, check_finite=False, overwrite_a=True)
                 delta = float(cand)
                 break
             except np.linalg.LinAlgError:
@@ -839,8 +898,10 @@ def signature(K, rtol: float | None = None) -> Signature:
     if sp.restricted is not None:
         mu = sp.restricted
         centred = np.sort(np.append(mu, 0.0))
-        total = float(np.sum(np.abs(mu)))
-        neg = float(np.sum(np.abs(mu[mu < -sp.tol])))
+        # a ratio of sums, each over the largest |mu| first: no overflow near 1e308
+        top = float(np.max(np.abs(mu))) if mu.size else 0.0
+        total = float(np.sum(np.abs(mu) / top)) if top > 0 else 0.0
+        neg = float(np.sum(np.abs(mu[mu < -sp.tol]) / top)) if top > 0 else 0.0
         mass = neg / total if total > 0 else 0.0
     else:
         centred, mass = None, sp.negative_mass

@@ -3,6 +3,7 @@ one-call :func:`check_kernel`."""
 
 from __future__ import annotations
 
+import math
 import numbers
 import time
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from .._validation import (
 )
 from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 from ._advice import build_notes
-from .eta import eta_scan
+from .eta import check_entry_range, eta_scan
 from .report import UNSUITABLE, KernelReport, small_c_verdict
 from .spectrum import (
     UNDECIDED,
@@ -262,6 +263,7 @@ def class_mean_sqdist(K, y) -> float:
     9.0
     """
     K = check_kernel_matrix(K)
+    check_entry_range(K)
     pos = _two_class_labels(y, K.shape[0], "class_mean_sqdist")
     c = np.where(pos, 1.0 / np.count_nonzero(pos), -1.0 / np.count_nonzero(~pos))
     return float(c @ K @ c)
@@ -428,13 +430,20 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     elif device not in (None, "cpu"):
         raise ValueError("device='cuda' applies to a kernel of X computed matrix-free; a "
                          "given matrix K is checked on the CPU.")
-    if wmw_C == "auto":
+    default_C = wmw_C == "auto"
+    if default_C:
         n_k = int(np.shape(K)[0]) if np.ndim(K) == 2 else 0
         wmw_C = _WMW_DEFAULT if method in ("dense", "ldl") or (
             method == "auto" and n_k <= DENSE_MAX) else None
     threads = effective_threads(n_jobs)
     K = check_kernel_matrix(K, n_threads=threads, warn_distances=True)
+    check_entry_range(K)  # before the spectrum, not after it
     n = K.shape[0]
+    skipped_C = []
+    if default_C and wmw_C:
+        # the default C are in the units of a kernel near 1: on one near 1e305 the SVM's
+        # gradient, C K_ij summed over n, overflows -- those C are left out, and said so
+        wmw_C, skipped_C = _trainable_C(wmw_C, K)
     pairs = None
     y2 = None
     if y is not None:
@@ -459,12 +468,45 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     dcm = class_mean_sqdist(K, y2) if y2 is not None else None
     n_neg_diag = int(np.count_nonzero(np.diagonal(K) < -sp.tol))
     wmw = None
-    if y2 is not None and wmw_C and not (sp.is_psd or cpd_test(sp).is_cpd):
-        wmw = _wmw_over_C(K, y2, wmw_C, threads)
+    if y2 is None or sp.is_psd or cpd_test(sp).is_cpd:
+        skipped_C = []  # no SVM of w'Mw is needed: nothing left out
+    elif wmw_C:
+        try:
+            wmw = _named_wmw_C(_wmw_over_C, K, y2, wmw_C, threads)
+        except ValueError:
+            if not default_C:
+                raise
+            # an SVM of the default grid failed on this kernel's scale (its sums overflow):
+            # each C alone, those that train kept, the others said, not raised
+            wmw = {}
+            for C in wmw_C:
+                try:
+                    wmw.update(_wmw_over_C(K, y2, (C,), threads))
+                except ValueError:
+                    skipped_C.append(C)
+            wmw, skipped_C = wmw or None, sorted(skipped_C)
         if talk:
             logger.info("check_kernel: w'Mw over C %s", wmw)
-    return _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, (lo, hi),
-                     talk, t0)
+    report = _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc,
+                       (lo, hi), talk, t0)
+    if skipped_C:
+        report.notes.append(
+            f"w'Mw was not computed at C = {', '.join(f'{c:g}' for c in skipped_C)} of the "
+            f"default grid: with kernel values up to {float(np.max(np.abs(K))):.3g} the SVM's "
+            "sums of C K_ij over the samples overflow float64 there. Scale the kernel down "
+            "(a positive factor changes no verdict of the spectrum).")
+    return report
+
+
+def _trainable_C(Cs, K) -> tuple[list, list]:
+    """The C of ``Cs`` whose SVM gradient on ``K`` stays within float64 (``C n max|K|`` at
+    most 1e306), and those left out."""
+    kmax = float(np.max(np.abs(K))) if K.size else 0.0
+    if kmax == 0.0:
+        return list(Cs), []
+    room = 306.0 - math.log10(kmax) - math.log10(K.shape[0])
+    keep = [c for c in Cs if math.log10(c) <= room]
+    return keep, [c for c in Cs if c not in keep]
 
 
 def _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc, thresholds,
@@ -663,7 +705,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
         if dask_x or not compiled:
             raise ValueError("wmw_C with a matrix-free check needs a numpy X and a named "
                              "kernel (the SVM is trained on the fly); use wmw_C=None.")
-        wmw = _wmw_matrix_free(X, labels, wmw_C, name, params, op, threads)
+        wmw = _named_wmw_C(_wmw_matrix_free, X, labels, wmw_C, name, params, op, threads)
     return _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc,
                      thresholds, talk, t0)
 
@@ -683,6 +725,15 @@ def _wmw_matrix_free(X, labels, Cs, name, params, op, n_threads) -> dict:
         # 4 (v/s)'K(v/s): (2/s)^2 alone overflows for a tiny alpha (see sanity_report)
         out[float(C)] = 4.0 * float((V[:, c] / s) @ (KV[:, c] / s)) if s > 0 else 0.0
     return out
+
+
+def _named_wmw_C(fit, *args):
+    """The SVMs of w'Mw, trained at the C of ``wmw_C``: an error of theirs (a C whose
+    gradient overflows) names the parameter the caller gave, not the SVM's ``C``."""
+    try:
+        return fit(*args)
+    except ValueError as exc:
+        raise ValueError(f"wmw_C: {exc}") from None
 
 
 def _wmw_over_C(K, y, Cs, n_threads=1) -> dict:

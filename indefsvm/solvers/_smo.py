@@ -111,7 +111,20 @@ def _raise_unbounded(out, kern, y, C=np.inf):
         # overflow of the kernel for huge inputs or parameters) -- or a C so large that the
         # gradient's sums of C K_ij overflow -- can send it to -inf or NaN
         top = float(np.max(C))
-        if top > 0 and np.log10(top) + np.log10(max(y.shape[0], 1)) > 250:
+        Kmat = kern.K
+        kmax = (float(np.max(np.abs(Kmat))) if Kmat is not None and Kmat.size
+                and np.all(np.isfinite(Kmat)) else None)
+        n = max(y.shape[0], 1)
+        if kmax is not None and kmax > 0 and top > 0 and (
+                np.log10(top) + np.log10(n) + np.log10(kmax) > 300):
+            # a finite kernel: C K_ij summed over the samples is what overflowed
+            raise ValueError(
+                f"The dual coefficients or intercepts are not finite: C = {top:.3g} is too "
+                f"large for this kernel, whose values reach {kmax:.3g} (the solver's sums of "
+                f"C K_ij over {y.shape[0]} samples overflow float64 near 1e308). Use "
+                "a smaller C, or scale the kernel down (a positive factor on K and its "
+                "inverse on C give the same classifier).")
+        if top > 0 and np.log10(top) + np.log10(n) > 250:
             raise ValueError(
                 f"The dual coefficients or intercepts are not finite: C = {top:.3g} is too "
                 f"large (the gradient sums C K_ij over {y.shape[0]} samples, which overflows "
