@@ -93,17 +93,20 @@ def _check_hessian_scale(K, C_max: float) -> None:
     """Refuse, before the solver, a kernel on whose scale the Newton and CG steps overflow
     float64: the gradient at 0 reaches ``g ~ C n max|K_ij|`` and the Hessian ``I + C K D K``
     (``D <= 1/4``) ``C (n max|K_ij|)^2``, so the curvature ``g'Hg`` of the first step
-    ``C^3 (n max|K_ij|)^4``: refused above 1e280 (the steps overflowed from about 1e305 on
-    kernels of 30 and 300 samples, C from 1e-6 to 1e6)."""
+    ``C^3 (n max|K_ij|)^4``; along the bias ``C^3 n^3``: refused above 1e280 (the steps
+    overflowed from about 1e305 on kernels of 30 and 300 samples, C from 1e-6 to 1e6)."""
     n = K.shape[0]
     top = float(np.abs(K).max()) if K.size else 0.0
-    if top == 0.0:
-        return
-    log_size = 3.0 * np.log10(C_max) + 4.0 * (np.log10(n) + np.log10(top))
+    # the bias b is not regularised: its gradient at 0 is C sum(r) ~ C n / 2 and its
+    # curvature C sum(D) <= C n / 4, whatever the kernel's scale -- C^3 n^3 (a kernel near
+    # 1e-150 passed the alpha part with C = 1e145, and d'Hd overflowed on the bias)
+    log_size = 3.0 * np.log10(C_max) + 3.0 * np.log10(n)
+    if top > 0.0:
+        log_size = max(log_size, 3.0 * np.log10(C_max) + 4.0 * (np.log10(n) + np.log10(top)))
     if log_size > 280:
         raise ValueError(
             f"KernelLogisticRegression: the Newton steps of the problem (Lin & Lin 2003, eq. "
-            f"33) would overflow on this kernel's scale: C^3 (n max|K_ij|)^4 = "
+            f"33) would overflow on this kernel's scale: C^3 max((n max|K_ij|)^4, n^3) = "
             f"1e{log_size:.0f} with max|K_ij| = {top:.3g}, n = {n}, C (times the largest "
             f"weight) = {C_max:.3g}. Scale the kernel down first (K / abs(K).max(), or scale "
             "the features) or use a smaller C.")

@@ -228,3 +228,50 @@ def test_pseudo_euclidean_without_p_says_how_check_kernel_takes_it():
     with pytest.raises(ValueError, match=r"check_kernel: p=\.\.\."):
         isvm.check_kernel(X=X, kernel="pseudo_euclidean")
     assert isvm.check_kernel(X=X, kernel="pseudo_euclidean", p=2).signature.q >= 1
+
+
+# -- the convex-hull dual and kernel logistic regression on kernels far from 1 -------------------
+
+
+@pytest.mark.parametrize("factor", [1e200, 1e300, 2.0**-300])
+def test_the_convex_hull_dual_of_a_kernel_far_from_1_is_the_same_problem(factor):
+    # a factor on K (and on tol, which is in K's units) changes the hulls' weights in
+    # nothing. Before: from about 1e155 the second-order selection squared gradients past
+    # float64, every candidate scored -inf, and the run "stalled" after 10 025 iterations at
+    # a relative KKT gap of 1.49 with another objective (0.43 for -0.43)
+    from indefsvm.solvers import convex_hull_dual
+
+    K, y01 = _tanh_kernel()
+    y = np.where(y01 == 1, 1.0, -1.0)
+    ref = convex_hull_dual(K, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = convex_hull_dual(K * factor, y, tol=1e-6 * factor)
+    assert res.converged and res.n_iter == ref.n_iter
+    np.testing.assert_allclose(res.alpha, ref.alpha, atol=1e-12)
+    assert res.objective / factor == pytest.approx(ref.objective, rel=1e-12)
+    assert res.b / factor == pytest.approx(ref.b, rel=1e-12)
+
+
+def test_a_stalled_convex_hull_dual_says_stalled_not_max_iter():
+    # tol = 1e-300 is below float64's resolution: the run stalls after some 10 000
+    # iterations (max_iter is 10 000 000), and the warning said "stopped at
+    # max_iter=10000000 ... Increase max_iter"
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with pytest.warns(isvm.ConvergenceWarning, match=r"^CH-DU stalled at a KKT gap m - M of "
+                                                     r".* \(or scale the kernel\)\.$"):
+        model = isvm.ConvexHullClassifier(kernel="rbf", tol=1e-300).fit(X, y)
+    assert model.result_.n_iter < 100_000 and not model.result_.converged
+
+
+def test_kernel_logistic_regression_refuses_a_C_whose_bias_steps_overflow():
+    # K near 1e-150 with C = 1e145: the alpha part of the Hessian check passed, the bias's
+    # gradient C n / 2 and curvature C n / 4 overflowed d'Hd -- hundreds of numpy overflow
+    # warnings, 1 000 iterations, ||grad|| / ||grad_0|| = 1
+    K, y = _tanh_kernel()
+    with pytest.raises(ValueError, match=r"would overflow on this kernel's scale: C\^3 "
+                                         r"max\(\(n max\|K_ij\|\)\^4, n\^3\) = 1e440"):
+        isvm.KernelLogisticRegression(kernel="precomputed", C=1e145).fit(K * 1e-150, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        isvm.KernelLogisticRegression(kernel="precomputed", C=1e60).fit(K * 1e-60, y)

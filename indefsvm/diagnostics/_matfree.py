@@ -33,6 +33,7 @@ import time
 import numpy as np
 import scipy.linalg as sla
 
+from .._scale import power_of_two_exponent
 from .._solvers._kblocks import kernel_block_products, kernel_diagonal, reorthogonalise
 from .._threads import single_threaded_blas
 from .._validation import check_seed
@@ -273,8 +274,7 @@ def lanczos_probes(op, *, n_probes, n_steps, random_state, extra=None, logger=No
     # s is 1, and nothing changes.
     size = max(float(np.abs(op.diag).max()) if n else 0.0,
                float(np.abs(first[:, :m + 1]).max()) if n else 0.0)
-    s = (2.0 ** round(math.log2(size)) if 0.0 < size < math.inf
-         and not 2.0**-64 <= size <= 2.0**64 else 1.0)
+    s = 2.0 ** power_of_two_exponent(size)
     Ku = first[:, m] / s
     floor = np.finfo(np.float64).eps * size / s
     # the coupling of e to its complement, c = J K u: K = A + u c' + c u' + (u'Ku) u u', so

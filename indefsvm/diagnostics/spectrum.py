@@ -24,6 +24,7 @@ import scipy.linalg as sla
 from scipy.linalg.blas import dsyr2
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
+from .._scale import power_of_two_exponent
 from .._validation import check_kernel_matrix, check_memory
 from ._tridiag import tridiagonalize
 
@@ -121,7 +122,7 @@ class Spectrum:
     negative_mass: float | None = None
     details: dict = field(default_factory=dict)
     _cpd: dict | None = field(default=None, repr=False)
-    #: the dense reduction ran on K / 2^_k (_power_of_two_exponent)
+    #: the dense reduction ran on K / 2^_k (power_of_two_exponent)
     _k: int = field(default=0, repr=False)
 
     @property
@@ -198,18 +199,6 @@ def _inertia(values: np.ndarray, tol: float) -> tuple[int, int, int]:
     return pos, neg, int(values.shape[0]) - pos - neg
 
 
-def _power_of_two_exponent(size: float) -> int:
-    """``k`` with ``2^k`` nearest ``size`` when ``size`` lies outside ``[2^-64, 2^64]``, else 0.
-
-    Scaling by a power of two (``np.ldexp``) is exact: a kernel near 1e307 (whose row sums
-    and eigenvalues overflow) or near 1e-310 (subnormal: digits lost) is reduced as
-    ``K / 2^k`` and its figures are scaled back; within ``2^+-64`` nothing changes, bit for
-    bit."""
-    if 0.0 < size < math.inf and not 2.0**-64 <= size <= 2.0**64:
-        return round(math.log2(size))
-    return 0
-
-
 def _check_eigen_range(scale: float, k: int, K=None) -> None:
     """Raise when eigenvalues found on ``K / 2^k`` (the largest ``scale`` in magnitude) pass
     float64's range once scaled back."""
@@ -226,7 +215,7 @@ def _check_eigen_range(scale: float, k: int, K=None) -> None:
 
 def _dense(K, rtol):
     n = K.shape[0]
-    k = _power_of_two_exponent(float(np.max(np.abs(K))) if n else 0.0)
+    k = power_of_two_exponent(float(np.max(np.abs(K))) if n else 0.0)
     Kt = _householder_rotate(np.ldexp(K, -k) if k else K)
     # LAPACK's dsytrd, panel by panel from a compiled loop that looks for Ctrl-C between
     # panels (one scipy call would hold the GIL until the whole reduction returns)
@@ -289,7 +278,7 @@ def _ldl(K, rtol):
     # on K / 2^k, as the dense method: LDL' pivots and ARPACK's Ritz values of a kernel near
     # 1e-300 lose their digits (the signature came out (30, 0) for (30, 29)), and near
     # 1e307 the products overflow
-    k = _power_of_two_exponent(max(float(K.max()), -float(K.min())))
+    k = power_of_two_exponent(max(float(K.max()), -float(K.min())))
     if not k:
         return _ldl_unscaled(K, rtol)
     sp = _ldl_unscaled(np.ldexp(K, -k), rtol)

@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
+from .._scale import power_of_two_exponent
 from .._validation import (
     check_binary_labels,
     check_choice,
@@ -19,7 +20,7 @@ from ..exceptions import ConvergenceWarning
 from ..kernels import canonical_name, kernel_matrix
 from ._kernel import SolverKernel
 from ._result import STATUS_TEXT, SolverResult
-from ._smo import _WSS, _run_starts
+from ._smo import _WSS, _run_starts, stop_message
 
 
 def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
@@ -161,17 +162,32 @@ def convex_hull_dual(
     rng = check_random_state(random_state)
     starts = [start] + [random_feasible_hull_weights(y, mu, rng) for _ in range(int(n_restarts))]
     check_choice(restart_select, "restart_select", ("objective", "wMw"))
-    best, objectives = _run_starts(kern, y, starts, mu, tol,
+    # the problem has no linear term: its gradient Q a is of the kernel's size, and the
+    # second-order selection squares it -- past 1e154 every candidate scored -inf and the
+    # run stalled at a relative gap of 1.5 (a kernel near 1e200). A given matrix far from 1
+    # is solved as K / 2^k with tol / 2^k (the same problem, exactly), figures scaled back.
+    k = power_of_two_exponent(max(float(Kmat.max()), -float(Kmat.min()))) \
+        if Kmat is not None and Kmat.size else 0
+    run_kern = SolverKernel.of(np.ldexp(Kmat, -k), "precomputed", None,
+                               check_input=False) if k else kern
+    best, objectives = _run_starts(run_kern, y, starts, mu, float(np.ldexp(tol, -k)),
                                    wss, False, max_iter, cache_size, p=np.zeros(n),
                                    same_class=True,
                                    prefer_positive=restart_select == "wMw")
+    if k:
+        best = dict(best, objective=float(np.ldexp(best["objective"], k)),
+                    kkt_gap=float(np.ldexp(best["kkt_gap"], k)))
+        hist = np.array(best["history"], dtype=float, copy=True)
+        if hist.size:
+            hist[:, 1] = np.ldexp(hist[:, 1], k)
+        best["history"] = hist
+        objectives = [float(np.ldexp(o, k)) for o in objectives]
     converged = best["status"] == 0
     if not converged and warn:
-        warnings.warn(
-            f"CH-DU stopped at max_iter={max_iter} before reaching tol={tol:g}: the KKT gap is "
-            f"{best['kkt_gap']:.3g}. Increase max_iter (or tol).",
-            ConvergenceWarning, stacklevel=user_stacklevel(),
-        )
+        # stalled (a gap float64 cannot close: a kernel near 1e250) or max_iter, said as such
+        warnings.warn(stop_message(best["status"], best["kkt_gap"], tol, max_iter,
+                                   who="CH-DU", scale="the kernel"),
+                      ConvergenceWarning, stacklevel=user_stacklevel())
     a = best["alpha"]
     # offset of the decision function (7): b = 1/2 sum_ij a_i a_j y_i d^2_ij, which with
     # d^2_ij = K_ii + K_jj - 2 K_ij and sum a = 2, sum a y = 0 is sum a_i y_i K_ii - (a y)'K a

@@ -254,14 +254,15 @@ def _drop_task(progress):
     return lambda task, *figures: progress(*figures)
 
 
-def stop_message(status: int, gap: float, tol: float, max_iter, who: str = "SMO") -> str:
+def stop_message(status: int, gap: float, tol: float, max_iter, who: str = "SMO",
+                 scale: str = "the kernel and C") -> str:
     """Why a run is not converged, and what to do: stalled (tol out of float64's reach) or
     stopped by max_iter."""
     if status == 4:
         return (f"{who} stalled at a KKT gap m - M of {gap:.3g}, above tol={tol:g}: the "
                 "objective stopped decreasing (its steps fell below float64's resolution), so "
                 "this tol cannot be reached on this problem; the point returned is the best "
-                "reached. Use a larger tol (or scale the kernel and C).")
+                f"reached. Use a larger tol (or scale {scale}).")
     return (f"{who} stopped at max_iter={max_iter} before reaching tol={tol:g}: the KKT gap "
             f"m - M is {gap:.3g}. Increase max_iter (or tol) for a stationary point.")
 
