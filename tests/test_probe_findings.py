@@ -16,6 +16,7 @@ import indefsvm as isvm
 from indefsvm.diagnostics import eta_scan
 from indefsvm.exceptions import UnboundedObjectiveError
 from indefsvm.kernels import l1_gaussian
+from indefsvm.remedies import SquareKernel
 from indefsvm.solvers import (
     kernel_adatron,
     munk,
@@ -275,3 +276,33 @@ def test_kernel_logistic_regression_refuses_a_C_whose_bias_steps_overflow():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         isvm.KernelLogisticRegression(kernel="precomputed", C=1e60).fit(K * 1e-60, y)
+
+
+# -- squares that underflow: refused as their overflows are ------------------------------------
+
+
+def test_distances_and_the_square_kernel_refuse_values_whose_squares_underflow():
+    # DTW and euclidean distances of values near 1e-200 came out 0 (near 1e-160: a relative
+    # error of 3e-5 to 5e-5), and SquareKernel of a kernel near 1e-170 was 0 -- each without
+    # a word, where their overflows were refused. cityblock squares nothing: it is exact.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(6, 3))
+    series = [rng.normal(size=9) for _ in range(4)]
+    with pytest.raises(ValueError, match=r"^X has values of at most 1\.96e-160: DTW's squared "
+                                         r"differences underflow float64"):
+        isvm.pairwise_distances([s * 1e-160 for s in series])
+    with pytest.raises(ValueError, match=r"^the euclidean distances underflow float64"):
+        isvm.pairwise_distances(X * 1e-200, metric="euclidean")
+    D = isvm.pairwise_distances(X * 1e-200, metric="cityblock")
+    np.testing.assert_allclose(D / 1e-200, isvm.pairwise_distances(X, metric="cityblock"),
+                               rtol=1e-12)
+    # one step inside: DTW of series near 1e-140 is that of the series, times 1e-140
+    np.testing.assert_allclose(isvm.pairwise_distances([s * 1e-140 for s in series]) / 1e-140,
+                               isvm.pairwise_distances(series), rtol=1e-12)
+    np.testing.assert_array_equal(isvm.pairwise_distances([np.zeros(3), np.zeros(4)]),
+                                  np.zeros((2, 2)))  # all zero: exact, not refused
+    K, _ = _tanh_kernel(10)
+    with pytest.raises(ValueError, match=r"^SquareKernel: K K would underflow"):
+        SquareKernel().fit_transform(K * 1e-170)
+    np.testing.assert_allclose(SquareKernel().fit_transform(K * 1e-140) / 1e-280,
+                               SquareKernel().fit_transform(K), rtol=1e-12)

@@ -154,7 +154,7 @@ def as_series(X, name: str = "X") -> Series:
                 UserWarning, stacklevel=3)
         _finite(A, name, rows)
         points = np.ascontiguousarray(A.transpose(0, 2, 1).reshape(n * L, d))
-        return Series(points, np.arange(n + 1, dtype=np.intp) * L, d)
+        return _not_tiny(Series(points, np.arange(n + 1, dtype=np.intp) * L, d), name)
     if not isinstance(X, (list, tuple, np.ndarray)):
         raise ValueError(f"{name} must be an array or a list of series; got {_describe(X)}.")
     if len(X) == 0:
@@ -186,7 +186,21 @@ def as_series(X, name: str = "X") -> Series:
         parts.append(a.T)
     lengths = np.array([p.shape[0] for p in parts], dtype=np.intp)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.intp)
-    return Series(np.ascontiguousarray(np.concatenate(parts, axis=0)), offsets, int(d))
+    return _not_tiny(Series(np.ascontiguousarray(np.concatenate(parts, axis=0)), offsets,
+                            int(d)), name)
+
+
+def _not_tiny(series: Series, name: str) -> Series:
+    """Refuse series whose every value is below 1e-150 (and not all 0): DTW's squared
+    differences fall below float64's smallest normal number, and the distances came out 0
+    (values near 1e-200) or with a few digits (near 1e-160) -- without a word."""
+    top = float(np.max(np.abs(series.points))) if series.points.size else 0.0
+    if 0.0 < top < 1e-150:
+        raise ValueError(f"{name} has values of at most {top:.3g}: DTW's squared differences "
+                         "underflow float64 (the distances would be 0, or lose their "
+                         "digits). Scale the series up (multiply by a constant, or "
+                         "z-normalise each one).")
+    return series
 
 
 def as_strings(X, name: str = "X") -> list:

@@ -292,11 +292,25 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
     if A.shape[1] != B.shape[1]:
         raise ValueError(f"X has {A.shape[1]} values per object and Y has {B.shape[1]}; "
                          f"metric={metric!r} needs the same number.")
+    if metric == "euclidean":
+        _check_not_tiny(A, B)
     out = cdist(A, B, metric=metric)
     _check_finite_distances(out, metric, A, B)
     if same:
         np.fill_diagonal(out, 0.0)
     return out
+
+
+def _check_not_tiny(A, B) -> None:
+    """euclidean squares the differences: vectors whose every value is below 1e-150 (not
+    all 0) have distances that underflow to 0 or lose their digits, without a word."""
+    top = max(float(np.abs(A).max()) if A.size else 0.0,
+              float(np.abs(B).max()) if B.size else 0.0)
+    if 0.0 < top < 1e-150:
+        raise ValueError(f"the euclidean distances underflow float64 on values of at most "
+                         f"{top:.3g} (their squares are 0 or lose their digits); scale the "
+                         "vectors up first (multiply by a constant, or standardise each "
+                         "feature).")
 
 
 def _check_finite_distances(out, metric, A, B) -> None:

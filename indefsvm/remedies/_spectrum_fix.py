@@ -313,6 +313,12 @@ class SquareKernel(_KernelFix):
             raise ValueError(f"SquareKernel: K K would overflow (the largest |K_ij| is "
                              f"{big:.3g}, n = {K.shape[0]}); scale the kernel down first "
                              "(e.g. K / abs(K).max()).")
+        if 0.0 < big < 1e-150:
+            # the products K_ik K_kj fall below float64's smallest normal number: the fixed
+            # kernel came out 0 (a kernel near 1e-170), without a word
+            raise ValueError(f"SquareKernel: K K would underflow (the largest |K_ij| is "
+                             f"{big:.3g}: its square is below 1e-300); scale the kernel up "
+                             "first (e.g. K / abs(K).max()).")
 
     def transform(self, X):
         """Test rows ``k K`` (centred first if ``centered``).
