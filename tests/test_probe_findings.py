@@ -332,3 +332,20 @@ def test_the_default_comparison_of_a_huge_kernel_leaves_square_out_and_says_so(t
                      "--cv", "3"])
     out = capsys.readouterr().out
     assert code == 0 and "square was left out" in out
+
+
+def test_a_long_search_is_said_with_its_projection_while_it_runs(monkeypatch, capsys):
+    # fit --restarts 300 searched 75 fits for 18 s with nothing on stderr (a search was said
+    # only for 1 000 samples or more): the first fit's time now projects the search, and
+    # one of ANNOUNCE_S seconds or more is said before the rest of it runs
+    from indefsvm.cli import _tune, main
+
+    monkeypatch.setattr(_tune, "ANNOUNCE_S", 0.0)
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--restarts", "2",
+                 "--cv", "0"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("indefsvm: search: 5 C x 5 gamma by 3-fold CV on 270 samples, 75 fits, "
+                     "about ") == 1
+    monkeypatch.setattr(_tune, "ANNOUNCE_S", 1e9)  # a search of seconds is not said
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--cv", "0"]) == 0
+    assert "search:" not in capsys.readouterr().err

@@ -28,6 +28,10 @@ SEARCH_MAX = 3000
 #: folds of the search
 SEARCH_FOLDS = 3
 
+#: a search whose first fit projects to this many seconds or more is said, with the
+#: projection, before the rest of it runs (one of a thousand samples is said from the start)
+ANNOUNCE_S = 5.0
+
 
 def _takes_gamma(args, precomputed: bool) -> bool:
     from ..kernels import KERNELS, canonical_name
@@ -91,16 +95,35 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
     gammas = [g0 * f for f in GAMMA_FACTORS] if want_gamma else [None]
     what = " x ".join(p for p, on in ((f"{len(Cs)} C", want_C),
                                        (f"{len(gammas)} gamma", want_gamma)) if on)
-    bars = []
+    bars, state = [], {}
+
+    def line(m, k, about=""):
+        return (f"search: {what} by {k}-fold CV on {m} samples"
+                + (f" (a {'' if _family.regression(args) else 'stratified '}"
+                   f"subsample of {len(y)})" if m < len(y) else "")
+                + about + "; -C and --gamma (or --no-search) fit exactly what you give")
 
     def start(m, k):
-        if m >= 1000 or args.verbose:
+        total = len(Cs) * len(gammas) * k
+        state.update(m=m, k=k, total=total, done=0, t=time.perf_counter(),
+                     said=m >= 1000 or args.verbose)
+        if state["said"]:
             # said before a search of seconds or more (the result line says it in any case)
-            _say(args, f"search: {what} by {k}-fold CV on {m} samples"
-                       + (f" (a {'' if _family.regression(args) else 'stratified '}"
-                          f"subsample of {len(y)})" if m < len(y) else "")
-                       + "; -C and --gamma (or --no-search) fit exactly what you give")
-        bars.append(_bar(args, len(Cs) * len(gammas) * k, "search", unit="fit"))
+            _say(args, line(m, k))
+        bars.append(_bar(args, total, "search", unit="fit"))
+
+    def fitted():
+        state["done"] += 1
+        if state["done"] == 1 and not state["said"]:
+            # the first fit's time times the fits: a search of minutes (many restarts, a
+            # slow kernel) is said while it runs, not only when it ends
+            about = (time.perf_counter() - state["t"]) * state["total"]
+            if about >= ANNOUNCE_S:
+                state["said"] = True
+                _say(args, line(state["m"], state["k"], f", {state['total']} fits, about "
+                                                        f"{about:.0f} s"))
+        if bars and bars[0] is not None:
+            bars[0].update(1)
 
     template = _estimator(args, precomputed)
     try:
@@ -108,7 +131,7 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
             template, X, y, Cs=Cs, gammas=gammas, gamma_rule=g0,
             names=_param_names(template), precomputed=precomputed, folds=SEARCH_FOLDS,
             max_samples=SEARCH_MAX, random_state=args.seed, on_start=start,
-            on_fit=lambda: bars[0] is not None and bars[0].update(1))
+            on_fit=fitted)
     finally:
         if bars and bars[0] is not None:
             bars[0].close()
