@@ -128,12 +128,18 @@ def _scale_gamma(gamma, X, name: str) -> float:
     return g
 
 
+def _largest(A) -> float:
+    """max |A| of a dense, sparse or dask array (0 when empty)."""
+    if hasattr(A, "dask"):
+        return float(abs(A).max().compute()) if A.size else 0.0
+    return float(np.abs(A.data if sp.issparse(A) else A).max()) if A.size else 0.0
+
+
 def _check_squares(X, Y, name: str) -> None:
     """Refuse features whose products overflow float64 (``d max|x|^2`` beyond its largest
     number): the kernels of ``x'y`` or ``|x - y|^2`` would be inf or NaN, or -- through
     ``gamma="scale"``, whose variance overflows too -- silently constant."""
-    tops = [float(np.abs(A.data if sp.issparse(A) else A).max()) if A.size else 0.0
-            for A in ((X,) if Y is X else (X, Y))]
+    tops = [_largest(A) for A in ((X,) if Y is X else (X, Y))]
     top = max(tops)
     if top > 0 and 2.0 * np.log10(top) + np.log10(max(X.shape[1], 1)) > np.log10(
             np.finfo(np.float64).max / 4):
@@ -141,6 +147,22 @@ def _check_squares(X, Y, name: str) -> None:
                          f"the {name} kernel multiplies features, and their products overflow "
                          "float64 (its values would be inf or NaN). Scale the features first "
                          "(StandardScaler, MinMaxScaler).")
+
+
+def _check_tiny(X, Y, name: str, gamma: float | None = None) -> None:
+    """Refuse features whose every value is below 1e-150: their products underflow float64,
+    and the kernel came out 0 (x'y), or constant, without a word. For ``exp(-gamma d^2)``
+    (``gamma`` given) only where ``gamma d^2`` could reach float64's resolution: below it the
+    kernel is 1 to the last digit, and that is its value."""
+    top = max(_largest(A) for A in ((X,) if Y is X else (X, Y)))
+    if not 0.0 < top < 1e-150:
+        return
+    if gamma is not None and (gamma <= 0 or np.log10(gamma) + 2.0 * np.log10(2.0 * top) < -16):
+        return
+    raise ValueError(f"{'X has' if Y is X else 'X and Y have'} values of at most {top:.3g}: "
+                     f"the {name} kernel multiplies features, and their products underflow "
+                     "float64 (its values would be 0 or lose their digits). Scale the "
+                     "features first (StandardScaler, MinMaxScaler).")
 
 
 def _finite(K: np.ndarray, name: str, params: str) -> np.ndarray:
@@ -172,6 +194,7 @@ def linear(X, Y=None) -> np.ndarray:
     """
     X, Y = _prepare(X, Y, sparse=True)
     _check_squares(X, Y, "linear")
+    _check_tiny(X, Y, "linear")
     with np.errstate(over="ignore", invalid="ignore"):
         return _finite(_dots(X, Y), "linear", "x'y")
 
@@ -202,6 +225,7 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
     """
     X, Y = _prepare(X, Y, sparse=True)
     _check_squares(X, Y, "polynomial")
+    _check_tiny(X, Y, "polynomial")
     if isinstance(degree, bool) or not isinstance(degree, (int, float, np.number)) \
             or degree != int(degree) or degree < 0:
         raise ValueError(f"degree must be a whole number >= 0; got {degree!r}.")
@@ -234,6 +258,7 @@ def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
     X, Y = _prepare(X, Y, sparse=True)
     _check_squares(X, Y, "rbf")
     g = _scale_gamma(gamma, X, "rbf")
+    _check_tiny(X, Y, "rbf", g)
     if sp.issparse(X) or sp.issparse(Y):
         # |x|^2 + |y|^2 - 2 x'y from the stored values (LIBSVM's and the compiled solver's
         # formula for sparse rows), clipped at 0 against rounding; 0 on the diagonal of K(X)
@@ -274,6 +299,7 @@ def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.
     """
     X, Y = _prepare(X, Y, sparse=True)
     _check_squares(X, Y, "sigmoid")
+    _check_tiny(X, Y, "sigmoid")
     return np.tanh(_gamma(gamma, X) * _dots(X, Y) + coef0)
 
 
@@ -419,6 +445,7 @@ def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
     """
     X, Y = _prepare(X, Y)
     _check_squares(X, Y, "pseudo_euclidean")
+    _check_tiny(X, Y, "pseudo_euclidean")
     if p is None:
         raise ValueError(
             "kernel 'pseudo_euclidean' needs p, the number of positive coordinates "
@@ -540,6 +567,17 @@ def resolve_gamma(gamma, X) -> float:
                     var = float(X.var())
                 else:
                     var = _variance(np.asarray(X))
+            if var > 0 and np.isfinite(1.0 / (X.shape[1] * var)):
+                return 1.0 / (X.shape[1] * var)
+            top = _largest(X)
+            if 0.0 < top < 1e-150:
+                # not a constant X: its variance fell below float64's smallest number (0,
+                # or a subnormal whose inverse is inf); gamma = 1 would make the kernel
+                # constant without a word
+                raise ValueError(f"gamma's 'scale' rule 1 / (n_features X.var()) cannot be "
+                                 f"computed: the variance of X (values of at most {top:.3g}) "
+                                 "underflows float64. Scale the features first "
+                                 "(StandardScaler, MinMaxScaler).")
             return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
         if gamma == "auto":
             return 1.0 / X.shape[1]

@@ -349,3 +349,40 @@ def test_a_long_search_is_said_with_its_projection_while_it_runs(monkeypatch, ca
     monkeypatch.setattr(_tune, "ANNOUNCE_S", 1e9)  # a search of seconds is not said
     assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--cv", "0"]) == 0
     assert "search:" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf", "poly", "sigmoid", "l1_gaussian"])
+def test_features_whose_products_underflow_are_refused_by_name(kernel):
+    # features near 1e-160: gamma="scale" was 1 / subnormal = inf ("gamma must be a finite
+    # number; got inf", a gamma nobody gave); near 1e-200 the variance was 0, gamma fell
+    # back to 1 and the kernel was constant: every SVM predicted one class, without a word.
+    # The linear kernel's products were 0 there too. One step inside, all is as before.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int)
+    for factor in (1e-160, 1e-200):
+        with pytest.raises(ValueError, match=r"underflow"):
+            isvm.IndefiniteSVC(kernel=kernel).fit(X * factor, y)
+    with pytest.raises(ValueError, match=r"^X has values of at most 2\.4e-160: the kernel "
+                                         r"multiplies features"):
+        isvm.IndefiniteSVC(kernel=kernel, gamma=1e305).fit(X * 1e-160, y)
+    if kernel != "linear":  # gamma="scale" makes these kernels scale-free
+        np.testing.assert_array_equal(
+            isvm.IndefiniteSVC(kernel=kernel).fit(X * 1e-140, y).predict(X * 1e-140),
+            isvm.IndefiniteSVC(kernel=kernel).fit(X, y).predict(X))
+    if kernel in ("rbf", "sigmoid"):
+        with pytest.raises(ValueError, match=r"gamma's 'scale' rule .* the variance of X "
+                                             r"\(values of at most 2\.4e-200\) underflows"):
+            isvm.IndefiniteSVC(kernel=kernel).fit(X * 1e-200, y)
+    if kernel in ("linear", "poly", "sigmoid"):
+        with pytest.raises(ValueError, match=r"^X has values of at most 2\.4e-200: the .* "
+                                             r"kernel multiplies features, and their products "
+                                             r"underflow"):
+            isvm.kernel_matrix(X * 1e-200, kernel=kernel)
+    else:
+        # exp(-gamma d^2) with gamma = 1 on such features is 1 to the last digit: its value
+        K = isvm.kernel_matrix(X * 1e-200, kernel=kernel, gamma=1.0)
+        np.testing.assert_array_equal(K, np.ones((60, 60)))
+    # a constant X keeps scikit-learn's rule (gamma = 1): its variance is 0, not lost
+    model = isvm.IndefiniteSVC().fit(np.ones((6, 2)), [0, 1] * 3)
+    assert model.predict(np.ones((1, 2)))[0] in (0, 1)

@@ -134,10 +134,26 @@ class SolverKernel:
     def check_finite(self) -> None:
         """Refuse inputs whose kernel values cannot be finite, naming why: squared norms
         that overflow float64 (the dot-product kernels and rbf read them), or a polynomial
-        whose diagonal (gamma |x|^2 + coef0)^degree overflows."""
+        whose diagonal (gamma |x|^2 + coef0)^degree overflows; and features whose every
+        value is below 1e-150, whose products underflow."""
         X, csr, kind = self.X, self.csr, self.kind
         if kind == 0 or (X is None and csr is None):
             return
+        squares = [_COMPILED_KIND[k] for k in ("linear", "polynomial", "rbf", "sigmoid",
+                                               "l1_gaussian")]
+        top = float(np.max(np.abs(csr[0] if csr is not None else X))) \
+            if (csr[0] if csr is not None else X).size else 0.0
+        exp_of_d2 = kind in (_COMPILED_KIND["rbf"], _COMPILED_KIND["l1_gaussian"])
+        if kind in squares and 0.0 < top < 1e-150 and not (exp_of_d2 and (
+                self.gamma <= 0 or np.log10(self.gamma) + 2.0 * np.log10(2.0 * top) < -16)):
+            # (exp(-gamma d^2) with gamma d^2 below float64's resolution is 1 to the last
+            # digit: that kernel is computed, as it is)
+            # the products (or squared distances) of such features underflow float64: the
+            # kernel came out 0 (or 1) on every pair, and the SVM predicted one class
+            raise ValueError(
+                f"X has values of at most {top:.3g}: the kernel multiplies features, and "
+                "their products underflow float64 (its values would be 0 or lose their "
+                "digits). Scale X (StandardScaler, MinMaxScaler).")
         with np.errstate(over="ignore", invalid="ignore"):
             if csr is not None:
                 sq = csr_row_sqnorms(csr[0], csr[2])
