@@ -386,3 +386,29 @@ def test_features_whose_products_underflow_are_refused_by_name(kernel):
     # a constant X keeps scikit-learn's rule (gamma = 1): its variance is 0, not lost
     model = isvm.IndefiniteSVC().fit(np.ones((6, 2)), [0, 1] * 3)
     assert model.predict(np.ones((1, 2)))[0] in (0, 1)
+
+
+def test_a_one_class_svm_with_nu_1_says_why_it_has_no_offset():
+    # "The input data may contain large values and need to be preprocessed" -- of data near
+    # 1 (scikit-learn's OneClassSVM says the same). With nu = 1 every alpha is at its bound 1:
+    # no free support vector, none at 0, and the KKT conditions bound rho on one side only.
+    from sklearn.svm import OneClassSVM
+
+    X = np.random.default_rng(7).normal(size=(40, 3))
+    with pytest.raises(ValueError):
+        OneClassSVM(nu=1.0).fit(X)  # the reference fails on the same input
+    with pytest.raises(ValueError, match=r"^The dual coefficients or intercepts are not "
+                                         r"finite: nu=1 puts every sample at its upper bound"):
+        isvm.IndefiniteOneClassSVM(nu=1.0).fit(X)
+    assert np.isfinite(isvm.IndefiniteOneClassSVM(nu=0.999).fit(X).offset_[0])
+
+
+def test_explore_of_tiny_features_draws_tl1_and_names_the_underflow_of_the_others():
+    # tl1 has no gamma and needs no variance: its page is drawn (without live sliders, which
+    # centre gamma on the scale rule); the sigmoid's gamma rule cannot be computed, said so
+    X = np.random.default_rng(0).normal(size=(8, 2)) * 1e-200
+    y = np.arange(8) % 2
+    page = isvm.explore(X, y, kernel="tl1", C=[1.0], remedies=["none"])
+    assert len(page.frames) == 3 and page.live is False  # tl1's three rho
+    with pytest.raises(ValueError, match=r"gamma's 'scale' rule .* underflows float64"):
+        isvm.explore(X, y, kernel="sigmoid", C=[1.0], remedies=["none"])

@@ -339,6 +339,15 @@ class Explorer:
 
 
 @sized_by(0, "X")
+
+def _scale_rule_holds(X) -> bool:
+    """Whether gamma's "scale" rule is a positive number on ``X`` (not where the variance
+    overflows, nor where it underflows, which resolve_gamma refuses)."""
+    try:
+        return resolve_gamma("scale", X) > 0
+    except ValueError:
+        return False
+
 def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
             C=None, remedies=DEFAULT_REMEDIES, title: str | None = None,
             live: bool | None = None, verbose: bool = False) -> Explorer:
@@ -463,7 +472,7 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
     y_pm = np.where(y == classes[1], 1.0, -1.0)
     # the live sliders centre gamma on its "scale" rule: none where X's variance overflows
     live_ok = name in LIVE_KERNELS and X.shape[1] == 2 and n <= LIVE_MAX and (
-        name == "precomputed" or resolve_gamma("scale", X) > 0)
+        name == "precomputed" or _scale_rule_holds(X))
     if live and not live_ok:
         raise ValueError(
             f"live=True: the page computes live for 2-D inputs of at most {LIVE_MAX} points "

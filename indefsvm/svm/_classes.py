@@ -622,6 +622,14 @@ class _SingleModel(SVMBase):
         self.kkt_gap_ = res.kkt_gap
         self.history_ = res.history
         if not (np.isfinite(b) and np.all(np.isfinite(coef))):
+            if np.all(np.isfinite(coef)) and getattr(self, "nu", None) == 1.0 \
+                    and isinstance(self, OutlierMixin):
+                # not large values: every alpha at its bound, none free and none at 0
+                raise ValueError(
+                    "The dual coefficients or intercepts are not finite: nu=1 puts every "
+                    "sample at its upper bound (alpha_i = 1), and with no free support "
+                    "vector and no sample at 0 the offset rho is not determined (LIBSVM "
+                    "and scikit-learn's OneClassSVM stop here too). Use nu < 1.")
             raise ValueError(
                 "The dual coefficients or intercepts are not finite. The input data may "
                 "contain large values and need to be preprocessed.")
