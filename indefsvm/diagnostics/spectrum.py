@@ -208,8 +208,8 @@ def _check_eigen_range(scale: float, k: int, K=None) -> None:
                    f" (K's entries reach {max(float(K.max()), -float(K.min())):.4g})")
         raise ValueError(
             f"K's eigenvalues pass float64's range: the largest |eigenvalue| is about "
-            f"{10 ** (digits % 1):.2g}e+{int(digits)}{entries}, more than float64 holds "
-            "(1.8e+308). Scale the kernel down first, e.g. K / np.abs(K).max(): a positive "
+            f"{10 ** (digits % 1):.3g}e+{int(digits)}{entries}, more than float64 holds "
+            "(1.797e+308). Scale the kernel down first, e.g. K / np.abs(K).max(): a positive "
             "factor changes no verdict (PSD, CPD, signature, negative mass).")
 
 
