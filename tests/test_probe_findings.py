@@ -412,3 +412,24 @@ def test_explore_of_tiny_features_draws_tl1_and_names_the_underflow_of_the_other
     assert len(page.frames) == 3 and page.live is False  # tl1's three rho
     with pytest.raises(ValueError, match=r"gamma's 'scale' rule .* underflows float64"):
         isvm.explore(X, y, kernel="sigmoid", C=[1.0], remedies=["none"])
+
+
+def test_smo_on_a_kernel_near_1e300_selects_its_pairs_without_overflow():
+    # gradients near 1e300 square past float64 in the second-order selection (b^2 / a): every
+    # candidate scored -inf, the first was taken, and SMO "stalled" at a relative KKT gap of
+    # 1.6 -- "its steps fell below float64's resolution", which they had not. Such a scan is
+    # now redone on b / 2^k (the same order). The reference: the same problem at 1e100,
+    # where nothing overflows (C = 1 with K -> cK is the same problem for every large c: the
+    # bound holds nearly every alpha).
+    from indefsvm.solvers import smo
+
+    X = np.random.default_rng(3).normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    K = np.tanh(X @ X.T)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", isvm.ConvergenceWarning)  # tol 1e-3 is below 1e300's ulp
+        ref = smo(K * 1e100, y, C=1.0)
+        res = smo(K * 1e300, y, C=1.0)
+    assert res.kkt_gap / 1e300 < 1e-12
+    assert res.objective / 1e300 == pytest.approx(ref.objective / 1e100, rel=1e-9)
+    np.testing.assert_allclose(res.alpha, ref.alpha, atol=1e-9)

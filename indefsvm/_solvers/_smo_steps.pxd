@@ -2,7 +2,7 @@
 # kernel columns (stored as float32 or float64) and the working-set selection of LIBSVM's
 # first- and second-order rules (Fan, Chen & Lin 2005), whose vectorised passes are in _wss.h.
 
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, ilogb, ldexp
 
 
 ctypedef fused col_t:
@@ -67,11 +67,27 @@ cdef inline Py_ssize_t _second_order_j(const col_t* Ki, const double* g, const d
     min g over I_low. t outside I_low reads g + inf, so b = -inf and it is never chosen; the
     vectorised first pass (_wss.h) stores the objective values for the backward search."""
     cdef Py_ssize_t t
-    cdef double best
+    cdef double best, inv, b, a, o
     if col_t is float:
         best = ix_second_order_f(Ki, g, low_off, diag, di, gmax, tau, act, obj, gmin_out)
     else:
         best = ix_second_order_d(Ki, g, low_off, diag, di, gmax, tau, act, obj, gmin_out)
+    if best == -INFINITY and gmax - gmin_out[0] < INFINITY:
+        # b^2 overflowed (gradients past 1e154: a kernel near 1e300 with C = 1), and every
+        # such candidate scored -inf: the last was taken, and SMO stalled far from the
+        # optimum. The scan again on b / 2^k <= 1 (the same order, no overflow), here and
+        # not in the vectorised scan, which stays as it is for every other problem.
+        inv = ldexp(1.0, -(ilogb(gmax - gmin_out[0]) + 1))
+        best = INFINITY
+        for t in range(act):
+            b = (gmax - (g[t] + low_off[t])) * inv
+            a = di + diag[t] - 2.0 * <double>Ki[t]
+            if not a > 0.0:
+                a = tau
+            o = -(b * b) / a if b > 0.0 else INFINITY
+            obj[t] = o
+            if o < best:
+                best = o
     if best == INFINITY:
         return -1
     t = act - 1
