@@ -433,3 +433,20 @@ def test_smo_on_a_kernel_near_1e300_selects_its_pairs_without_overflow():
     assert res.kkt_gap / 1e300 < 1e-12
     assert res.objective / 1e300 == pytest.approx(ref.objective / 1e100, rel=1e-9)
     np.testing.assert_allclose(res.alpha, ref.alpha, atol=1e-9)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_decision_values_that_overflow_at_prediction_are_refused(n_classes):
+    # a polynomial SVM asked about features near 1e160: (gamma x's + c)^3 overflowed, the
+    # decision values were inf - inf = NaN, and predict chose a class from NaN. Fitting
+    # refuses such features; predicting now does too, naming the sample. The Krein SVM and
+    # kernel logistic regression refused them already (their kernel_matrix checks).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int) if n_classes == 2 else np.arange(60) % 3
+    model = isvm.IndefiniteSVC(kernel="poly").fit(X, y)
+    for method in (model.predict, model.decision_function):
+        with pytest.raises(ValueError, match=r"^The decision values of sample 0 of X are not "
+                                             r"finite: the polynomial kernel of its features"):
+            method(X[:4] * 1e160)
+    np.testing.assert_array_equal(model.predict(X[:4] * 1e-200), model.predict(X[:4] * 0.0))

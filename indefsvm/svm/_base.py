@@ -345,7 +345,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
                                       np.ascontiguousarray(self.support_vectors_),
                                       np.ascontiguousarray(coef, dtype=np.float64), gamma,
                                       coef0, degree, effective_threads(self.n_jobs))
-            return out + intercept
+            return self._finite_decisions(out + intercept, X)
         n = _num_samples(X)
         n_sv = max(coef.shape[1], 1)
         step = max(1, _PREDICT_BLOCK_BYTES // (8 * n_sv))
@@ -360,7 +360,24 @@ class SVMBase(PairwiseInput, BaseEstimator):
                 Xb = X[start:stop]
             K = self._kernel_block(Xb)
             out[start:stop] = K @ coef.T + intercept
-        return out
+        return self._finite_decisions(out, X)
+
+    def _finite_decisions(self, out, X):
+        """``out``, or a ValueError naming the row whose decision values overflowed: a
+        polynomial kernel of test features near 1e160 gave inf - inf = NaN, and a class
+        chosen from NaN, without a word."""
+        if np.all(np.isfinite(out)):
+            return out
+        i = int(np.flatnonzero(~np.all(np.isfinite(out), axis=1))[0])
+        if callable(self.kernel) or self.kernel == "precomputed" or sp.issparse(X) \
+                or not hasattr(X, "shape"):
+            where = "its kernel values times the dual coefficients overflow"
+        else:
+            top = float(np.max(np.abs(np.asarray(X[i], dtype=np.float64))))
+            where = (f"the {self._kernel_name()} kernel of its features (values up to "
+                     f"{top:.3g}) with the support vectors overflows")
+        raise ValueError(f"The decision values of sample {i} of X are not finite: {where} "
+                         "float64. Scale X as the training data were scaled.")
 
     def _store_support(self, data, support):
         """``support_vectors_`` as the fit data were: dense, CSR, or empty (precomputed and
