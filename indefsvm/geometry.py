@@ -187,6 +187,11 @@ def pe_plane_coordinates(Z, M) -> np.ndarray:
     >>> pe_plane_coordinates(np.array([[1.0, 2.0, 3.0]]), np.diag([1.0, 1.0, -1.0]))
     array([[1., 3.]])
     """
+    Z, M = np.asarray(Z, dtype=float), np.asarray(M, dtype=float)
+    if Z.ndim != 2 or M.shape != (Z.shape[1], Z.shape[1]):
+        raise ValueError(f"M must be the ({Z.shape[-1]}, {Z.shape[-1]}) signature matrix of "
+                         f"Z's coordinates; got M of shape {M.shape} for Z of shape "
+                         f"{Z.shape}.")
     signs = np.diag(M)
     out = np.zeros((Z.shape[0], 2))
     real, imag = np.flatnonzero(signs > 0), np.flatnonzero(signs < 0)
@@ -207,7 +212,7 @@ def reduced_hull(P, mu, n_directions=360):
     ----------
     P : ndarray of shape (m, 2)
     mu : float
-        ``1/m <= mu <= 1``.
+        At least ``1/m``; ``mu >= 1`` is the convex hull itself.
     n_directions : int, default=360
 
     Returns
@@ -224,6 +229,15 @@ def reduced_hull(P, mu, n_directions=360):
     """
     P = np.asarray(P, dtype=float)
     m = P.shape[0]
+    if P.ndim != 2 or P.shape[1] != 2 or m == 0:
+        raise ValueError(f"P must hold planar points, shape (m, 2) with m >= 1; got {P.shape}.")
+    if isinstance(n_directions, bool) or not isinstance(n_directions, numbers.Integral) \
+            or n_directions < 1:
+        raise ValueError(f"n_directions must be a positive integer; got {n_directions!r}.")
+    if not float(mu) >= (1.0 / m) * (1.0 - 1e-9):
+        # below 1/m no weights of at most mu sum to 1: the hull is empty, not the points
+        raise ValueError(f"mu must be at least 1/m = {1.0 / m:.4g} for {m} points (no "
+                         f"weights of at most mu sum to 1 below it); got {mu!r}.")
     mu = min(max(float(mu), 1.0 / m), 1.0)
     k = int(np.floor(1.0 / mu + 1e-12))
     rest = 1.0 - k * mu
@@ -260,6 +274,11 @@ def svm_to_ch(alpha, C: float):
     (array([1., 1., 0.]), 2.0)
     """
     alpha = np.asarray(alpha, dtype=np.float64)
+    C = float(C)
+    if not C > 0 or np.any(alpha < 0) or np.any(alpha > C * (1 + 1e-12)):
+        raise ValueError(f"alpha must be a feasible point of the SVM dual, 0 <= alpha <= C "
+                         f"with C > 0; got C = {C:g} and alpha in [{alpha.min():.4g}, "
+                         f"{alpha.max():.4g}].")
     total = float(alpha.sum())
     if total <= 0:
         raise ValueError("alpha is zero: no convex-hull solution corresponds to it.")

@@ -6,6 +6,8 @@ Every function takes ``ax=None`` (a new figure is made) and returns the figure.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .geometry import reduced_hull
@@ -177,6 +179,9 @@ def plot_convergence(history, ax=None, *, label=None):
     """
     h = getattr(history, "history_", getattr(history, "history", history))
     h = np.asarray(h, dtype=float)
+    if h.ndim != 2 or h.shape[1] != 2:
+        raise ValueError(f"history must be (iteration, objective) rows of shape (n, 2), a "
+                         f"SolverResult or a fitted model's history_; got shape {h.shape}.")
     fig, ax = _ax(ax)
     ax.plot(np.maximum(h[:, 0], 1), h[:, 1], "-", label=label)
     ax.set_xscale("log")
@@ -229,6 +234,17 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     """
     Z = np.asarray(Z, dtype=float)
     y = np.asarray(y)
+    if isinstance(grid, bool) or not isinstance(grid, numbers.Integral) or grid < 2:
+        raise ValueError(f"grid must be an integer >= 2 (points per side of the decision "
+                         f"image); got {grid!r}.")
+    if hasattr(model, "get_params") and not hasattr(model, "classes_"):
+        from sklearn.exceptions import NotFittedError
+
+        raise NotFittedError(f"This {type(model).__name__} instance is not fitted yet: fit "
+                             "it on Z and y first, then plot it.")
+    if hasattr(model, "classes_") and len(model.classes_) != 2:
+        raise ValueError(f"plot_pe_geometry draws one binary SVM (its hulls, w and Mw); the "
+                         f"model has {len(model.classes_)} classes. Fit it on two of them.")
     if Z.ndim != 2 or Z.shape[1] != 2:
         raise ValueError(
             f"plot_pe_geometry draws points of the plane R^(1,1): Z must have shape (n, 2) "
@@ -364,6 +380,9 @@ def plot_remedies(comparison, K, axes=None):
         fig = axes[0].figure
     ax1, ax2 = axes
     K = np.asarray(K, dtype=np.float64)
+    if K.ndim != 2 or K.shape != (comparison.n, comparison.n):
+        raise ValueError(f"K must be the {comparison.n} x {comparison.n} kernel the comparison "
+                         f"was made on; got shape {K.shape}.")
     # K, then each compared method that trains an SVM on a fixed kernel of its own (the
     # Krein SVM trains on flip's)
     fixes = {"K as it is": None, **{m.name: arrays_out(m.fix({})) for m in TABLE
