@@ -6,7 +6,23 @@ import numbers
 
 import numpy as np
 
+from .._validation import check_memory, check_seed
+
 __all__ = ["make_cbf", "make_motif_strings"]
+
+
+def _range(value, name, low):
+    """(low, high) of whole numbers with ``low <= lo <= hi``, or ValueError."""
+    try:
+        lo, hi = value
+        for v in (lo, hi):
+            _count(v, name, low)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a whole number >= {low} or a range (low, high) of "
+                         f"them; got {value!r}.") from None
+    if not lo <= hi:
+        raise ValueError(f"{name} must be a range low <= high; got {value!r}.")
+    return int(lo), int(hi)
 
 
 def _count(value, name, low=1):
@@ -52,14 +68,18 @@ def make_cbf(n_samples: int = 90, *, length: int | tuple = 128, noise: float = 1
     (6, [0, 1, 2], True)
     """
     n = _count(n_samples, "n_samples")
-    rng = np.random.default_rng(random_state)
+    rng = check_seed(random_state)
     varying = not isinstance(length, numbers.Integral)
     if varying:
-        lo, hi = (int(v) for v in length)
-        if not 16 <= lo <= hi:
-            raise ValueError(f"length must be >= 16 (a range low <= high); got {length!r}.")
+        lo, hi = _range(length, "length", 16)
     else:
         lo = hi = _count(length, "length", 16)
+    if isinstance(noise, bool) or not isinstance(noise, numbers.Real) \
+            or not 0.0 <= float(noise) < np.inf:
+        # a negative standard deviation, or NaN: every series would be NaN
+        raise ValueError(f"noise must be a finite standard deviation >= 0; got {noise!r}.")
+    check_memory(8.0 * n * hi, f"{n} series of up to {hi} points",
+                 "Generate fewer series (n_samples) or shorter ones (length).")
     X, y = [], np.arange(n) % 3
     for c in y:
         L = int(rng.integers(lo, hi + 1))
@@ -116,17 +136,20 @@ def make_motif_strings(n_samples: int = 120, *, n_classes: int = 3, length: tupl
     n = _count(n_samples, "n_samples")
     k = _count(n_classes, "n_classes", 2)
     m = _count(motif_length, "motif_length")
-    rng = np.random.default_rng(random_state)
-    lo, hi = (int(v) for v in length)
-    if not 0 <= lo <= hi:
-        raise ValueError(f"length must be a range low <= high of whole numbers >= 0; got "
-                         f"{length!r}.")
+    rng = check_seed(random_state)
+    # one length, or a range (low, high): as make_cbf takes them
+    lo, hi = ((_count(length, "length", 0),) * 2 if isinstance(length, numbers.Integral)
+              else _range(length, "length", 0))
+    n_mut = _count(n_mutations, "n_mutations", 0)
+    # a Python str of ASCII letters: about 49 bytes and one a letter
+    check_memory(float(n) * (hi + m + n_mut + 49), f"{n} strings of up to {hi + m + n_mut} "
+                 "letters", "Generate fewer strings (n_samples) or shorter ones (length).")
     letters = np.array(list(_ALPHABET))
     motifs = ["".join(rng.choice(letters, size=m)) for _ in range(k)]
     X, y = [], np.arange(n) % k
     for c in y:
         motif = list(motifs[c])
-        for _ in range(int(n_mutations)):
+        for _ in range(n_mut):
             pos = int(rng.integers(len(motif)))
             kind = rng.integers(3)
             if kind == 0:
