@@ -203,7 +203,13 @@ def test_the_default_w_Mw_grid_leaves_out_the_C_that_overflow_and_says_so():
     # whole check failed with "the kernel has values that are not finite" (they are finite)
     K, y = _tanh_kernel()
     r = isvm.check_kernel(K * 1e305, y)
-    assert list(r.wmw_by_C) == [0.1]
+    assert 0.1 in r.wmw_by_C and max(r.wmw_by_C) == 0.1
+    # C = 0.1 is already a large C there: the powers of ten below it are tried (from 1e-303,
+    # C = 100 on the kernel at 1) until one has w'Mw > 0 -- C = 1e-305 is C = 1 on K, the
+    # largest of K's grid with w'Mw > 0 (test_metamorphic: the verdict follows the scale)
+    assert r.wmw_by_C[1e-305] > 0 and r.verdict == isvm.check_kernel(K, y).verdict
+    assert r.wmw_by_C[1e-305] == pytest.approx(1e305 * isvm.check_kernel(K, y).wmw_by_C[1.0],
+                                               rel=1e-6)
     assert ("w'Mw was not computed at C = 1, 10, 100 of the default grid: with kernel "
             "values up to 1e+305") in str(r)
     # the figure at C = 0.1 is the estimator's: 4 u'Ku, u = y alpha / sum(alpha)

@@ -324,7 +324,15 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         it stands: use a remedy" if none does. ``None`` skips
         the fits (they cost a few SMO runs). ``"auto"``: ``(0.1, 1, 10, 100)`` with the
         dense and LDL methods, no fits with the matrix-free ones (an SMO run on 10^5 samples
-        takes longer than the whole check; give the ``C`` values to run them anyway).
+        takes longer than the whole check; give the ``C`` values to run them anyway). Those
+        ``C`` are in the units of a kernel near 1: when each gives ``w'Mw <= 0`` while the
+        class means are at ``c'Kc > 0``, ``"auto"`` goes on with the powers of ten below
+        them (from the largest with ``C max|K_ij| <= 100``, the grid's top on the kernel
+        scaled to 1) until one gives ``w'Mw > 0`` or ``C n max|K_ij|`` falls below 0.1 (the
+        most the kernel
+        then moves an entry of the SVM's gradient is within 100 times the SMO's ``tol``: the
+        point found would be the stopping rule's, not the kernel's), so that "unsuitable" is
+        said of the kernel, not of its scale.
     verbose : bool, default=False
         Log each phase and its time (``logging.getLogger("indefsvm")``, INFO; shown on
         stderr when nothing else handles it).
@@ -485,6 +493,12 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
                 except ValueError:
                     skipped_C.append(C)
             wmw, skipped_C = wmw or None, sorted(skipped_C)
+        if default_C and wmw and dcm is not None and dcm > 0 \
+                and all(v <= 0 for v in wmw.values()):
+            # the default grid is in the units of a kernel near 1: on a larger one its
+            # smallest C may already be too large, while the class means at c'Kc > 0 say a
+            # small enough C has w'Mw > 0 -- smaller C are tried before "unsuitable" is said
+            wmw = dict(sorted({**wmw, **_smaller_C(K, y2, min(wmw), threads)}.items()))
         if talk:
             logger.info("check_kernel: w'Mw over C %s", wmw)
     report = _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc,
@@ -496,6 +510,33 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             "sums of C K_ij over the samples overflow float64 there. Scale the kernel down "
             "(a positive factor changes no verdict of the spectrum).")
     return report
+
+
+#: the smallest ``C n max|K_ij|`` tried below the default grid: the most the kernel moves a
+#: gradient entry of the SVM at C (``|Q alpha| <= C n max|K_ij|``); below 100 times the
+#: SMO's tol = 1e-3 the point found, and its w'Mw, are more the stopping rule's than the
+#: kernel's
+_SMALL_C_FLOOR = 0.1
+
+
+def _smaller_C(K, y, C_min: float, n_threads: int) -> dict:
+    """w'Mw at the powers of ten below ``C_min``, largest first, until one is > 0. They start
+    at the largest with ``C max|K_ij| <= 100`` (the grid's top on the kernel scaled to 1:
+    larger ones the grid has stood for), and end at the last with ``C n max|K_ij| >=
+    _SMALL_C_FLOOR``: about ``3 + log10(n)`` fits at most, whatever the kernel's scale."""
+    n = K.shape[0]
+    log_k = math.log10(float(np.max(np.abs(K))))
+    first = min(round(math.log10(C_min)) - 1, math.floor(2.0 - log_k))
+    last = math.ceil(math.log10(_SMALL_C_FLOOR) - math.log10(n) - log_k)
+    out = {}
+    for e in range(first, last - 1, -1):
+        C = float(f"1e{e}")  # exactly the decimal power, as the grid's
+        if C == 0.0:
+            break
+        out.update(_wmw_over_C(K, y, (C,), n_threads))
+        if out[C] > 0:
+            break
+    return out
 
 
 def _trainable_C(Cs, K) -> tuple[list, list]:

@@ -116,6 +116,28 @@ def warn_if_stopped(results, max_iter, tol):
             "stationary point.", ConvergenceWarning, stacklevel=user_stacklevel())
 
 
+#: a regression's tol above this fraction of the targets' spread is said to be loose
+TOL_OF_SPREAD = 1e-2
+
+
+def warn_if_tol_loose(y, tol, converged: bool) -> None:
+    """One ConvergenceWarning when ``tol`` is not small against the targets' spread.
+
+    The regressions stop when the KKT gap ``m - M`` (in the targets' units: the gradient is
+    ``Q beta + eps -/+ y``) is at most ``tol``, an absolute figure that LIBSVM sets for
+    targets near 1. On targets spread over ``ptp(y) < tol / TOL_OF_SPREAD`` the rule holds
+    far from the solution (targets in 1e-4 units: 0 iterations, predictions off by half the
+    spread), so the fit says it, with the fix."""
+    spread = float(np.ptp(y)) if y.size else 0.0
+    if converged and spread > 0 and tol > TOL_OF_SPREAD * spread:
+        warnings.warn(
+            f"tol={tol:g} is {tol / spread:.3g} of the targets' spread ({spread:.3g}): the "
+            "stopping rule m - M <= tol is in the targets' units, so the fit may stop far "
+            "from the solution and its predictions be off by up to about tol. Scale y (e.g. "
+            "TransformedTargetRegressor with StandardScaler) or give tol <= "
+            f"{spread * 1e-4:.3g}.", ConvergenceWarning, stacklevel=user_stacklevel())
+
+
 class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
     """C-support vector classifier for kernels that need not be positive semi-definite.
 
@@ -815,7 +837,19 @@ n_jobs
             cache_size=self.cache_size, check_input=False,
             progress=solver_progress(self.verbose, "epsilon-SVR"),
             n_threads=effective_threads(self.n_jobs))
-        return self._store_regression(data, y, keep, C_i, res, "epsilon-SVR")
+        self._store_regression(data, y, keep, C_i, res, "epsilon-SVR")
+        spread = float(np.ptp(yk)) if m else 0.0
+        if not (self.support_.shape[0] == 0 and spread > 0 and 2 * eps >= spread):
+            warn_if_tol_loose(yk, self.tol, res.converged)
+        else:
+            # every target within epsilon of one constant: the optimum is alpha = 0, exactly
+            warnings.warn(
+                f"epsilon={eps:g} is at least half the targets' spread ({spread:.3g}): every "
+                "sample lies inside the tube, there is no support vector, and the model "
+                f"predicts the constant {float(self.intercept_[0]):.6g}. Give epsilon below "
+                f"half the spread (e.g. {spread / 20:.3g}), or scale y.", UserWarning,
+                stacklevel=user_stacklevel())
+        return self
 
     def _dual_problems(self, X, y, tol):
         """The general dual of epsilon-SVR (for :func:`~indefsvm.sanity_report`)."""
@@ -949,6 +983,7 @@ n_features_in_
         res.b = -rho
         self.epsilon_ = float(-r)
         self._store_regression(data, y, keep, C_i, res, "nu-SVR")
+        warn_if_tol_loose(yk, self.tol, res.converged)
         if self.epsilon_ < -self.tol:  # below the precision the stopping rule gives rho, r
             from ..exceptions import DegenerateKernelWarning
 

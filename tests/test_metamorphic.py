@@ -1,0 +1,215 @@
+"""Metamorphic relations: a change of the input whose effect on the answer is known.
+
+A kernel scaled by s with C / s is the same SVM; swapped labels negate the decision; a
+class weight is the sample weights of its class; an integer weight is the sample repeated;
+a translation leaves the rbf kernel as it is; a constant added to the targets moves the
+regression by that constant. Where the answer must follow the change, these tests say so;
+where a fixed, absolute setting (a grid of C, a tolerance in the targets' units) cannot
+follow it, the library now says what it did.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.preprocessing import MinMaxScaler
+
+import indefsvm as isvm
+from indefsvm.diagnostics.report import UNSUITABLE, small_c_verdict
+from indefsvm.exceptions import ConvergenceWarning
+
+
+@pytest.fixture(scope="module")
+def heart():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    X = MinMaxScaler((-1, 1)).fit_transform(X)[:150]
+    return X, y[:150]
+
+
+@pytest.fixture(scope="module")
+def tl1(heart):
+    X, y = heart
+    return isvm.kernel_matrix(X, kernel="tl1", rho=0.7 * X.shape[1]), y
+
+
+# ---- check_kernel: the verdict follows the kernel's scale ---------------------------------
+
+def test_the_verdict_of_a_scaled_kernel_names_the_scaled_C(tl1):
+    """w'Mw > 0 at C = 0.1 only: the same kernel times 1000 has w'Mw > 0 at C = 1e-4 (the
+    same SVM), below the default grid. It was called unsuitable; the default grid now goes
+    on downwards while the class means are at c'Kc > 0."""
+    K, y = tl1
+    base = isvm.check_kernel(K, y)
+    assert base.verdict == small_c_verdict(0.1)
+    big = isvm.check_kernel(1000.0 * K, y)
+    assert big.verdict == small_c_verdict(1e-4), big.verdict
+    assert list(big.wmw_by_C) == sorted(big.wmw_by_C)  # read in order of C
+    assert big.wmw_by_C[1e-4] > 0 and all(v <= 0 for c, v in big.wmw_by_C.items() if c > 1e-4)
+    # the SVM at 1e-4 on 1000 K is the one at 0.1 on K: the same w'Mw, up to the scale
+    np.testing.assert_allclose(big.wmw_by_C[1e-4], 1000.0 * base.wmw_by_C[0.1], rtol=1e-6)
+    assert "keep C <= 0.0001" in big.notes[-2]
+
+
+def test_a_grid_the_user_gives_is_not_extended(tl1):
+    K, y = tl1
+    rep = isvm.check_kernel(1000.0 * K, y, wmw_C=(0.1, 1.0, 10.0, 100.0))
+    assert list(rep.wmw_by_C) == [0.1, 1.0, 10.0, 100.0]
+    assert rep.verdict == UNSUITABLE
+
+
+def test_the_extension_stops_where_the_stopping_rule_would_decide():
+    """No C of the grid nor below gives w'Mw > 0: the search stops at the first C with
+    C n max|K_ij| < 0.1 (there the kernel moves the SVM's gradient by less than 100 tol)."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 3))
+    y = np.r_[np.ones(10), -np.ones(30)]
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=rng.uniform(0.1, 2),
+                           coef0=rng.uniform(-2, 1))
+    rep = isvm.check_kernel(K, y)
+    assert rep.class_mean_sqdist > 0 and rep.verdict == UNSUITABLE
+    small = min(rep.wmw_by_C)
+    reach = 40 * float(np.abs(K).max())
+    assert small < 0.1 and small * reach >= 0.1 > small / 10 * reach
+
+
+def test_class_means_at_no_distance_need_no_smaller_C(heart):
+    X, y = heart
+    K = -isvm.kernel_matrix(X, kernel="rbf", gamma=0.1)  # c'Kc < 0
+    rep = isvm.check_kernel(K, y)
+    assert rep.verdict == UNSUITABLE
+    assert rep.wmw_by_C is None or min(rep.wmw_by_C) >= 0.1
+
+
+# ---- regressions: a tolerance in the targets' units says so -------------------------------
+
+def _small_targets(scale):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((100, 3))
+    return X, scale * (X[:, 0] + 0.3 * np.sin(3 * X[:, 1]))
+
+
+@pytest.mark.parametrize("cls, kw", [(isvm.IndefiniteSVR, {"epsilon": 1e-5}),
+                                     (isvm.IndefiniteNuSVR, {})])
+def test_targets_small_against_tol_are_said(cls, kw):
+    """Targets in 1e-3 units: m - M <= 1e-3 holds after a few iterations, far from the
+    solution. The fit says so and names the tol that works; that tol gives the model of the
+    targets at scale 1, scaled."""
+    X, y = _small_targets(1e-3)
+    with pytest.warns(ConvergenceWarning, match=r"tol=0.001 is .* of the targets' spread"):
+        loose = cls(kernel="rbf", **kw).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        tight = cls(kernel="rbf", tol=1e-3 * 1e-3, C=1e-3, **kw).fit(X, y)
+    ref = cls(kernel="rbf", C=1.0, **{k: v * 1e3 for k, v in kw.items()}).fit(X, y * 1e3)
+    truth = ref.predict(X) * 1e-3
+    spread = np.ptp(y)
+    assert np.abs(tight.predict(X) - truth).max() < 1e-3 * spread
+    assert np.abs(loose.predict(X) - truth).max() > 1e-2 * spread  # what the warning is for
+
+
+def test_targets_near_one_are_not_warned_about():
+    X, y = _small_targets(1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        isvm.IndefiniteSVR(kernel="rbf").fit(X, y)
+        isvm.IndefiniteNuSVR(kernel="rbf").fit(X, y)
+
+
+def test_every_target_inside_the_tube_is_said_to_give_a_constant():
+    X, y = _small_targets(1e-3)
+    with pytest.warns(UserWarning, match="every sample lies inside the tube") as rec:
+        reg = isvm.IndefiniteSVR(kernel="rbf").fit(X, y)  # epsilon = 0.1 >> the spread
+    assert reg.support_.shape[0] == 0 and np.ptp(reg.predict(X)) == 0
+    # the tube, not the tolerance: the optimum alpha = 0 is exact
+    assert not [w for w in rec if issubclass(w.category, ConvergenceWarning)]
+
+
+# ---- relations every solver keeps --------------------------------------------------------
+
+@pytest.mark.parametrize("k", [-40, -1, 2, 40])
+def test_kernel_times_a_power_of_two_with_C_divided_is_the_same_svm(heart, k):
+    """K 2^k with C 2^-k: the SMO's steps scale exactly, so the decision values are equal to
+    the last bit (C-SVC, epsilon-SVR, nu-SVR and the Krein SVM)."""
+    X, y = heart
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.05, coef0=-0.5)
+    Kt = K[::4]
+    s = 2.0 ** k
+    t = X[:, 0] * 2 + np.sin(3 * X[:, 1])
+    pairs = [
+        (isvm.IndefiniteSVC(kernel="precomputed", C=2.0), y,
+         lambda m, A: m.decision_function(A)),
+        (isvm.IndefiniteSVR(kernel="precomputed", C=2.0), t, lambda m, A: m.predict(A)),
+        (isvm.IndefiniteNuSVR(kernel="precomputed", C=2.0), t, lambda m, A: m.predict(A)),
+        (isvm.KreinSVC(kernel="precomputed", C=2.0), y, lambda m, A: m.decision_function(A)),
+    ]
+    for est, target, out in pairs:
+        a = est.fit(K, target)
+        fa = out(a, Kt)
+        b = type(est)(**{**est.get_params(), "C": 2.0 / s})
+        b.fit(K * s, target)
+        np.testing.assert_array_equal(out(b, Kt * s), fa, err_msg=type(est).__name__)
+
+
+def test_swapped_labels_negate_the_decision(heart):
+    X, y = heart
+    yb = (y == y.max()).astype(int)
+    for est in (isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.05, coef0=-0.5, tol=1e-10),
+                isvm.IndefiniteNuSVC(kernel="rbf", gamma=0.1, tol=1e-10),
+                isvm.KreinSVC(kernel="sigmoid", gamma=0.05, coef0=-0.5, tol=1e-10),
+                isvm.KernelLogisticRegression(kernel="rbf", gamma=0.1)):
+        a = est.fit(X, yb).decision_function(X)
+        b = est.fit(X, 1 - yb).decision_function(X)
+        np.testing.assert_allclose(a, -b, atol=1e-7 * np.abs(a).max(),
+                                   err_msg=type(est).__name__)
+
+
+def test_a_class_weight_is_the_sample_weights_of_its_class(heart):
+    X, y = heart
+    c = np.unique(y)[0]
+    sw = np.where(y == c, 3.0, 1.0)
+    for make in (lambda **k: isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.05, coef0=-0.5,
+                                                **k),
+                 lambda **k: isvm.KreinSVC(kernel="sigmoid", gamma=0.05, coef0=-0.5, **k),
+                 lambda **k: isvm.KernelLogisticRegression(kernel="rbf", gamma=0.1, **k),
+                 lambda **k: isvm.NystroemSVC(kernel="rbf", gamma=0.1, n_components=40,
+                                              random_state=0, **k)):
+        a = make(class_weight={c: 3.0}).fit(X, y).decision_function(X)
+        b = make().fit(X, y, sample_weight=sw).decision_function(X)
+        np.testing.assert_array_equal(a, b)
+
+
+def test_an_integer_weight_is_the_sample_repeated(heart):
+    """The SVMs' bound C_i = C w_i: weight 2 is the sample twice, within the tol the two
+    (different) problems are solved to. (Kernel logistic regression regularises each
+    sample's coefficient: there it is not; test_klr_weights says so.)"""
+    X, y = heart
+    sw = np.ones(y.shape[0])
+    sw[:10] = 2.0
+    Xd, yd = np.vstack([X, X[:10]]), np.r_[y, y[:10]]
+    for est in (isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.05, coef0=-0.5, tol=1e-10),
+                isvm.IndefiniteNuSVC(kernel="rbf", gamma=0.1, tol=1e-10)):
+        a = est.fit(X, y, sample_weight=sw).decision_function(X)
+        b = est.fit(Xd, yd).decision_function(X)
+        np.testing.assert_allclose(a, b, atol=1e-7 * np.abs(a).max(),
+                                   err_msg=type(est).__name__)
+
+
+def test_a_translation_leaves_the_rbf_svm_as_it_is(heart):
+    X, y = heart
+    for est in (isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, tol=1e-10),
+                isvm.ConvexHullClassifier(kernel="rbf", gamma=0.1),
+                isvm.NystroemSVC(kernel="rbf", gamma=0.1, n_components=40, random_state=0)):
+        a = est.fit(X, y).decision_function(X)
+        b = est.fit(X + 5.0, y).decision_function(X + 5.0)
+        np.testing.assert_allclose(a, b, atol=1e-9 * np.abs(a).max(),
+                                   err_msg=type(est).__name__)
+
+
+@pytest.mark.parametrize("cls", [isvm.IndefiniteSVR, isvm.IndefiniteNuSVR])
+def test_a_constant_added_to_the_targets_moves_the_regression_by_it(heart, cls):
+    """The dual's linear term changes by c sum(a - a*) = 0: the same alpha, b + c."""
+    X, _ = heart
+    t = X[:, 0] * 2 + np.sin(3 * X[:, 1])
+    a = cls(kernel="sigmoid", gamma=0.05, coef0=-0.5, tol=1e-10).fit(X, t)
+    b = cls(kernel="sigmoid", gamma=0.05, coef0=-0.5, tol=1e-10).fit(X, t + 1000.0)
+    np.testing.assert_allclose(b.predict(X), a.predict(X) + 1000.0, atol=1e-8)
