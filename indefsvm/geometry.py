@@ -285,11 +285,16 @@ def svm_to_ch(alpha, C: float):
     return 2.0 * alpha / total, 2.0 * float(C) / total
 
 
-def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9) -> dict:
+def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9, gap: float = 0.0) -> dict:
     """Prop. 7(2): a stationary point of CH-DU gives one of the SVM dual, if it can.
 
     Needs two unbounded coefficients of opposite classes, ``0 < a_k, a_l < mu``, and
-    ``rho = 1/2 a'Q(e_k + e_l) > 0``; then ``alpha = a / rho`` with ``C = mu / rho``.
+    ``rho = 1/2 a'Q(e_k + e_l) > 0`` beyond its rounding (``n eps max|K_ij| sum(a)``) and
+    the point's own accuracy ``gap``: where the reduced hulls touch, ``rho`` is 0, and what
+    is left of it is no SVM (``C = mu / rho`` near 1e10); then ``alpha = a / rho``
+    with ``C = mu / rho``. The two decision planes are parallel, and the same plane only
+    when no ``a_i`` is at ``mu`` (Prop. 7(3)): a bounded coefficient shifts the SVM's offset,
+    set by its unbounded support vectors, from the hulls' bisector.
 
     Parameters
     ----------
@@ -300,12 +305,17 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9) -> dict:
         Labels +1 / -1.
     tol : float, default=1e-9
         Margin for "unbounded": ``tol < a_k < mu - tol``.
+    gap : float, default=0.0
+        The KKT gap ``m - M`` of ``alpha_bar`` (its solver's ``kkt_gap``): the gradient
+        entries ``(Q a)_k`` of the unbounded coefficients, and so ``rho``, are known to
+        within it.
 
     Returns
     -------
     dict
         ``ok`` (bool), ``reason`` (str), and when ``ok``: ``alpha``, ``C``, ``rho``, ``k``,
-        ``l``.
+        ``l`` and ``same_plane`` (no ``a_i`` at ``mu``: the SVM's decision plane is the
+        classifier's, not only parallel to it).
 
     Examples
     --------
@@ -313,8 +323,8 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9) -> dict:
     >>> from indefsvm.geometry import ch_to_svm
     >>> K = np.eye(4)
     >>> out = ch_to_svm([0.5, 0.5, 0.5, 0.5], 1.0, K, [1, 1, -1, -1])
-    >>> out["ok"], out["C"], out["alpha"].tolist()
-    (True, 2.0, [1.0, 1.0, 1.0, 1.0])
+    >>> out["ok"], out["C"], out["alpha"].tolist(), out["same_plane"]
+    (True, 2.0, [1.0, 1.0, 1.0, 1.0], True)
     """
     a = np.asarray(alpha_bar, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -331,8 +341,22 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9) -> dict:
     if rho <= 0:
         return {"ok": False, "reason": f"rho = 1/2 a'Q(e_k + e_l) = {rho:.4g} <= 0, so no SVM "
                 "solution corresponds (Prop. 7(2))", "rho": rho}
-    return {"ok": True, "reason": "Prop. 7(2) conditions hold", "alpha": a / rho,
-            "C": float(mu) / rho, "rho": rho, "k": k, "l": l}
+    # each term of a'Q e_k is at most max|K_ij| a_j: the sum carries n eps max|K| sum(a) of
+    # rounding. A rho within it is the 0 of touching hulls (w = z+ - z- = 0), and a / rho
+    # would be an SVM of C ~ 1e12 that is rounding, not the classifier
+    rounding = a.shape[0] * np.finfo(np.float64).eps * float(np.abs(K).max()) * float(a.sum())
+    if rho <= max(rounding, float(gap)):
+        what = (f"its rounding ({rounding:.3g} = n eps max|K_ij| sum(a))" if rounding >= gap
+                else f"the KKT gap of the point ({float(gap):.3g})")
+        return {"ok": False, "reason": f"rho = 1/2 a'Q(e_k + e_l) = {rho:.4g} is within "
+                f"{what}: the reduced hulls touch, so no SVM solution corresponds (Prop. 7(2))",
+                "rho": rho}
+    same = not bool(np.any(a >= mu - tol))
+    return {"ok": True, "reason": "Prop. 7(2) conditions hold" + (
+                "" if same else "; a coefficient at mu: the SVM's decision plane is "
+                "parallel to the classifier's, not the same (Prop. 7(3))"),
+            "alpha": a / rho, "C": float(mu) / rho, "rho": rho, "k": k, "l": l,
+            "same_plane": same}
 
 
 class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
@@ -379,8 +403,9 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         ``||z+ - z-||^2_pE = w'Mw`` with ``w = z+ - z-``; ``<= 0`` flags a counter-intuitive
         classifier (Haasdonk 2005, §4).
     svm_equivalent_ : dict
-        :func:`ch_to_svm` of the solution: the SVM (``alpha``, ``C``) with the same decision
-        boundary, or the reason there is none.
+        :func:`ch_to_svm` of the solution: the SVM (``alpha``, ``C``) whose decision plane is
+        parallel to this one -- the same plane when no ``alpha_i`` is at ``mu``
+        (``same_plane``; Haasdonk 2005, Prop. 7(3)) -- or the reason there is none.
     result_ : SolverResult
     mu_ : float
         The hull reduction used (``mu``, or what ``"auto"`` chose).
@@ -519,7 +544,8 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         self._coef = (res.alpha * yp)[self.support_]
         self._diag_term = float(np.sum(self._coef * np.diagonal(K)[self.support_]))
         self._n_train = K.shape[0]
-        self.svm_equivalent_ = ch_to_svm(res.alpha, self.mu_, K, yp)
+        self.svm_equivalent_ = ch_to_svm(res.alpha, self.mu_, K, yp,
+                                         gap=max(float(res.kkt_gap), 0.0))
         self.n_iter_ = int(res.n_iter)
         # zero within rounding: n eps max|K| (each hull's weights sum to 1)
         zero = K.shape[0] * np.finfo(float).eps * float(np.max(np.abs(K)))
