@@ -150,6 +150,40 @@ def test_kernel_times_a_power_of_two_with_C_divided_is_the_same_svm(heart, k):
         np.testing.assert_array_equal(out(b, Kt * s), fa, err_msg=type(est).__name__)
 
 
+def _random_problem(trial):
+    rng = np.random.default_rng(trial)
+    n = int(rng.integers(4, 60))
+    kind = trial % 3
+    if kind == 0:  # any symmetric matrix
+        A = rng.standard_normal((n, n))
+        K = (A + A.T) / 2
+    elif kind == 1:  # a sigmoid kernel
+        X = rng.standard_normal((n, 3))
+        K = np.tanh(X @ X.T * rng.uniform(0.1, 2) + rng.uniform(-2, 1))
+    else:  # whole numbers: ties, zero and negative curvatures
+        X = rng.integers(0, 3, (n, 2)).astype(float)
+        K = X @ X.T - 2.0
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    y[0], y[1] = 1, -1
+    return K, y, float(rng.choice([0.1, 1.0, 10.0])), int(rng.integers(-300, 300))
+
+
+@pytest.mark.parametrize("trial", range(0, 160, 2))
+def test_the_smo_takes_the_same_steps_on_a_kernel_times_a_power_of_two(trial):
+    """On an indefinite kernel the stationary point depends on the path: the SMO must take
+    the same steps on 2^k K with C 2^-k. Its second-order selection put tau = 1e-12 in place of
+    a curvature <= 0; against convex pairs of curvature below 1e-12 (a kernel near 2^-40)
+    the concave pairs lost, and about a third of these problems (k < -20) ended at another
+    stationary point, decisions 1e-5 to 120 % apart. tau now follows the kernel's scale."""
+    K, y, C, k = _random_problem(trial)
+    s = 2.0 ** k
+    a = isvm.solvers.smo(K, y, C=C)
+    b = isvm.solvers.smo(K * s, y, C=C / s)
+    assert a.n_iter == b.n_iter and a.status == b.status
+    np.testing.assert_array_equal(b.alpha, a.alpha / s)
+    assert b.b == a.b
+
+
 def test_swapped_labels_negate_the_decision(heart):
     X, y = heart
     yb = (y == y.max()).astype(int)

@@ -34,7 +34,7 @@ float64 gradient.
 
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange, threadid
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, fabs, frexp, ldexp
 
 from indefsvm._solvers._kcache cimport KernelCache
 
@@ -61,7 +61,11 @@ cdef enum:
     STATUS_STOPPED = 3
     STATUS_STALLED = 4
 
-# second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005)
+# second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005):
+# TAU for a kernel whose largest |K_ii| is in [1, 2) (LIBSVM's 1e-12), scaled by the power of
+# two of that largest |K_ii| otherwise, so that a kernel times 2^k (with C times 2^-k) is the
+# same problem step for step. An absolute tau made concave pairs (-b^2 / tau) lose to convex
+# ones of curvature below 1e-12 on a kernel near 1e-9, and the SMO then took other steps
 cdef double TAU = 1e-12
 # kernel entries (about) between two looks at pending signals (Ctrl-C): an iteration costs
 # O(n) or a few kernel columns, so look every max(1, SIGNAL_WORK / n) iterations -- well under
@@ -93,6 +97,7 @@ cdef class SMOSolver:
     cdef Py_ssize_t active
     cdef double[::1] Cv            # upper bound of each variable (C_i of the general dual)
     cdef double tol
+    cdef double tau                # TAU on the scale of this problem's kernel (_solve)
     cdef double[::1] y
     cdef double[::1] alpha
     cdef double[::1] g
@@ -446,7 +451,7 @@ cdef class SMOSolver:
                     if self.second_order:
                         a = diag[ic[c]] + diag[t] - 2.0 * self._entry(Kc[c], t)
                         if a <= 0.0:
-                            a = TAU
+                            a = self.tau
                         obj = -b * b / a
                     else:
                         obj = -b
@@ -478,10 +483,10 @@ cdef class SMOSolver:
         if i >= 0 and self.second_order:
             Ki = self._col(i, act)
             if self.f32:
-                j = _second_order_j(<float*>Ki, g, low_off, diag, diag[i], gmax, TAU, act,
+                j = _second_order_j(<float*>Ki, g, low_off, diag, diag[i], gmax, self.tau, act,
                                     &self.obj[0], &gmin)
             else:
-                j = _second_order_j(<double*>Ki, g, low_off, diag, diag[i], gmax, TAU, act,
+                j = _second_order_j(<double*>Ki, g, low_off, diag, diag[i], gmax, self.tau, act,
                                     &self.obj[0], &gmin)
         else:
             # first order: the last t minimising g over I_low (+inf outside it)
@@ -719,6 +724,16 @@ cdef class SMOSolver:
         cdef bint stalled = False
         cdef bint optimal = False
         cdef int rounds = 0
+        cdef Py_ssize_t t
+        cdef int e
+        cdef double top = 0.0
+        for t in range(self.n):
+            if fabs(self.kc.diag[t]) > top:
+                top = fabs(self.kc.diag[t])
+        self.tau = TAU
+        if top > 0.0 and top < INFINITY:
+            frexp(top, &e)
+            self.tau = ldexp(TAU, e - 1)  # top in [2^(e-1), 2^e)
         self._exact_gradient()
         self.F = self._objective()
         self._record()
