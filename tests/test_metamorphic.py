@@ -184,6 +184,36 @@ def test_the_smo_takes_the_same_steps_on_a_kernel_times_a_power_of_two(trial):
     assert b.b == a.b
 
 
+@pytest.mark.parametrize("trial", range(1, 160, 2))
+def test_kernel_adatron_takes_the_same_steps_on_a_kernel_times_a_power_of_two(trial):
+    K, y, C, k = _random_problem(trial)
+    s = 2.0 ** k
+    a = isvm.solvers.kernel_adatron(K, y, C=C)
+    b = isvm.solvers.kernel_adatron(K * s, y, C=C / s)
+    assert a.n_iter == b.n_iter and a.status == b.status
+    np.testing.assert_array_equal(b.alpha, a.alpha / s)
+
+
+@pytest.mark.parametrize("C", [1e-4, 1e-2, 1.0])
+def test_kernel_adatron_on_a_negative_diagonal_stops_at_a_kkt_point(C):
+    """K_ii of either sign (a sigmoid kernel): the KKT residual at a bound was at most C
+    (K_ii <= 0) or K_ii C. With C = 1e-4 < tol the run stopped at alpha = 0 after no sweep,
+    "converged", where every gradient is -1. The first-order conditions, checked here from
+    the gradient Q alpha - e itself: free |g| <= tol, g >= -tol at 0, g <= tol at C."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    K = np.tanh(X @ X.T * 0.5 - 2.0)
+    assert np.any(np.diagonal(K) < 0) and np.any(np.diagonal(K) > 0)
+    res = isvm.solvers.kernel_adatron(K, y, C=C)
+    g = y * (K @ (y * res.alpha)) - 1.0
+    a = res.alpha
+    assert res.converged and res.n_iter >= 1
+    assert np.all(g[a <= 0] >= -1e-3) and np.all(g[a >= C] <= 1e-3)
+    free = (a > 0) & (a < C)
+    assert np.all(np.abs(g[free]) <= 1e-3)
+
+
 def test_swapped_labels_negate_the_decision(heart):
     X, y = heart
     yb = (y == y.max()).astype(int)

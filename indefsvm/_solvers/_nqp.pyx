@@ -93,20 +93,28 @@ cdef double _kkt_and_objective(const double* a, const double* grad, const double
                                Py_ssize_t n, double C, double* F) noexcept nogil:
     """KKT residual of problem (4) in the units of the gradient; F = 1/2 a'(grad + 1) - e'a.
 
-    Per variable ``Q_ii |a_i - clip(a_i - grad_i / Q_ii, 0, C)|``: ``|grad_i|`` where ``a_i`` is
-    free, ``min(grad_i, Q_ii a_i)`` near the lower bound, likewise at C. It does not change
-    when the kernel is scaled (unlike the plain natural residual, which a kernel with huge
-    values, such as (x'y + 1)^6, makes tiny at any point), it shrinks to 0 as a multiplicative
-    update drives a coefficient to 0, and it is comparable with SMO's gap m - M. For
-    ``Q_ii <= 0`` the plain residual ``|a_i - clip(a_i - grad_i)|`` is used."""
+    Per variable strictly inside the box, ``Q_ii |a_i - clip(a_i - grad_i / Q_ii, 0, C)|``:
+    ``|grad_i|`` away from the bounds, ``min(grad_i, Q_ii a_i)`` near the lower one, likewise
+    near C. It does not change when the kernel is scaled (unlike the plain natural residual,
+    which a kernel with huge values, such as (x'y + 1)^6, makes tiny at any point), it
+    shrinks to 0 as a multiplicative update drives a coefficient to 0, and it is comparable
+    with SMO's gap m - M. At a bound, the first-order condition itself: ``max(-grad_i, 0)`` at
+    0, ``max(grad_i, 0)`` at C; ``|grad_i|`` inside for ``Q_ii <= 0`` (no Newton step). (At a
+    bound the Newton form is at most ``Q_ii C``, and ``|a_i - clip(a_i - grad_i)|``, used
+    before for ``Q_ii <= 0``, at most C: with ``Q_ii C < tol`` a run stopped at ``a = 0``, every
+    gradient -1, after no sweep.)"""
     cdef Py_ssize_t i
     cdef double r, worst = 0.0, acc = 0.0, q
     for i in range(n):
         q = qd[i]
-        if q > 0.0:
+        if a[i] <= 0.0:
+            r = -grad[i] if grad[i] < 0.0 else 0.0
+        elif a[i] >= C:
+            r = grad[i] if grad[i] > 0.0 else 0.0
+        elif q > 0.0:
             r = q * fabs(a[i] - _clip(a[i] - grad[i] / q, C))
         else:
-            r = fabs(a[i] - _clip(a[i] - grad[i], C))
+            r = fabs(grad[i])
         if r > worst:
             worst = r
         acc += a[i] * (grad[i] - 1.0)
