@@ -166,6 +166,19 @@ def test_a_kernel_sensible_at_a_small_C_only_is_called_so_on_the_page(page):
     assert got["verdict"] == small_c_verdict(0.1)
 
 
+def test_a_kernel_sensible_below_the_grid_is_called_so_on_the_page(page):
+    """A cubic kernel whose values reach about 1e3: every C of the grid (0.1 ... 100) gives
+    w'Mw <= 0 while the class means are at c'Kc > 0; check_kernel goes on below the grid
+    and finds w'Mw > 0 at C = 0.001, and the page, which said "unsuitable", says so too."""
+    from indefsvm.diagnostics.report import small_c_verdict
+
+    page.execute_script("window.indefsvm.set(arguments[0])",
+                        {"kernel": "polynomial",
+                         "params": {"gamma": 3.0, "coef0": -1.0, "degree": 3}, "C": 1.0})
+    _, got = _check_against_library(page)
+    assert got["verdict"] == small_c_verdict(0.001)
+
+
 def _plane_point(d, x, y):
     """Screen offset (from the input plane's centre) of the data point (x, y)."""
     return d.execute_script("""

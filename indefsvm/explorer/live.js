@@ -307,7 +307,27 @@ var IndefsvmLive = (function () {
     for (var i = 0; i < n; i++) scale = Math.max(scale, Math.abs(lam[i]));
     var tol = n * EPS * scale;
     var dcm = classMeanSqdist(K, n, y);
-    var wmw = null;
+    var wmw = null, wmwCs = WMW_C.slice();
+    // suitability._smaller_C: where every C of the grid gives w'Mw <= 0 while c'Kc > 0, the
+    // powers of ten below it, from the largest with C max|K_ij| <= 100, until one gives
+    // w'Mw > 0 or C n max|K_ij| < 0.1
+    function wmwGrid() {
+      var v = wmwOf(WMW_C);
+      if (!(dcm > 0) || !v.every(function (x) { return x <= 0; })) return v;
+      var kmax = 0;
+      for (var q = 0; q < n * n; q++) kmax = Math.max(kmax, Math.abs(K[q]));
+      var logK = Math.log10(kmax), cMin = Math.min.apply(null, WMW_C);
+      var first = Math.min(Math.round(Math.log10(cMin)) - 1, Math.floor(2 - logK));
+      var last = Math.ceil(Math.log10(0.1) - Math.log10(n) - logK);
+      for (var e = first; e >= last; e--) {
+        var C = Number("1e" + e);
+        if (C === 0) break;
+        var w = wmwOf([C])[0];
+        wmwCs.push(C); v.push(w);
+        if (w > 0) break;
+      }
+      return v;
+    }
     function verdictAt(t) {
       var ct = counts(mu, t), psd = lam[0] >= -t;
       var muMin = n > 1 ? mu[0] : 0, muMax = n > 1 ? mu[mu.length - 1] : 0;
@@ -322,12 +342,12 @@ var IndefsvmLive = (function () {
       if (psd) verdict = "PSD";
       else if (cpd) verdict = "CPD";
       else {
-        if (wmw === null) wmw = wmwOf();
+        if (wmw === null) wmw = wmwGrid();
         // as suitability._assemble: no sensible C >= 1, and none at all (unsuitable) or
         // only below 1 (usable with that small C)
-        var noSensible = WMW_C.every(function (C, j) { return C < 1 || wmw[j] <= 0; }) &&
-          WMW_C.some(function (C) { return C >= 1; });
-        var smallC = noSensible ? WMW_C.filter(function (C, j) { return wmw[j] > 0; }) : [];
+        var noSensible = wmwCs.every(function (C, j) { return C < 1 || wmw[j] <= 0; }) &&
+          wmwCs.some(function (C) { return C >= 1; });
+        var smallC = noSensible ? wmwCs.filter(function (C, j) { return wmw[j] > 0; }) : [];
         if (negated || dcm <= 0 || (noSensible && smallC.length === 0)) verdict = UNSUITABLE;
         else if (smallC.length > 0) verdict = "usable with a small C only (C <= " + fmtG(Math.max.apply(null, smallC), 6) + "), or after a remedy";
         else if (kind === "strongly indefinite") verdict = "strongly indefinite: train with care and compare a remedy";
@@ -434,6 +454,15 @@ var IndefsvmLive = (function () {
     var obj = new Float64Array(n), coef = new Float64Array(n);
     var t, s;
     for (t = 0; t < n; t++) { perm[t] = t; y[t] = yIn[t]; g[t] = yIn[t]; diag[t] = K[t * n + t]; setStatus(t); }
+    // tau on the kernel's scale, as the compiled SMO: TAU times the power of two of max|K_ii|
+    var top = 0, tau = TAU;
+    for (t = 0; t < n; t++) top = Math.max(top, Math.abs(diag[t]));
+    if (top > 0 && top < Infinity) {
+      var p2 = 1;
+      while (p2 * 2 <= top) p2 *= 2;
+      while (p2 > top) p2 /= 2;
+      tau = TAU * p2;
+    }
     var active = n, unshrunk = false, nIter = 0, nConcave = 0, F = 0;
     var gap = Infinity, mUp = -Infinity, MLow = Infinity, selI = -1, selJ = -1;
     maxIter = maxIter || Math.max(10000000, 100 * n);
@@ -462,7 +491,7 @@ var IndefsvmLive = (function () {
           var w = g[q] + low[q];
           gmin = w < gmin ? w : gmin;
           var b = gmax - w, a = di + diag[q] - 2 * K[rowI + perm[q]];
-          a = a > 0 ? a : TAU;
+          a = a > 0 ? a : tau;
           var o = b > 0 ? -(b * b) / a : Infinity;
           obj[q] = o;
           best = o < best ? o : best;
@@ -704,8 +733,8 @@ var IndefsvmLive = (function () {
     var C = state.C, tol = 1e-3;
     var K0 = kernelMatrix(X, state.kernel, state.params);
     var fix = fixKernel(K0, n, state.remedy), K = fix.K;
-    var ck = checkKernel(K, n, y, function () {
-      return WMW_C.map(function (c) {
+    var ck = checkKernel(K, n, y, function (Cs) {
+      return Cs.map(function (c) {
         var res = smo(K, n, y, c, tol), s = 0, v = new Float64Array(n);
         for (var t = 0; t < n; t++) { s += res.alpha[t]; v[t] = y[t] * res.alpha[t]; }
         return s > 0 ? (2 / s) * (2 / s) * quadForm(K, n, v) : 0;
