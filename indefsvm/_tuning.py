@@ -78,28 +78,31 @@ def quiet(estimator):
 
 def _pass_on(caught, seen: set) -> int:
     """Count the ConvergenceWarnings among ``caught`` and show each other warning once per
-    search (a remedy's DegenerateKernelWarning, ...): caught to be counted, not hidden."""
+    search (a remedy's DegenerateKernelWarning, ...): caught to be counted, not hidden.
+    ``seen`` holds the texts said already."""
     from .exceptions import ConvergenceWarning
 
     stopped = 0
     for w in caught:
         if issubclass(w.category, ConvergenceWarning):
             stopped = 1
-        elif (w.category, str(w.message)) not in seen:
-            seen.add((w.category, str(w.message)))
+        elif str(w.message) not in seen:
+            seen.add(str(w.message))
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return stopped
 
 
-def cv_scores(estimator, X, y, folds, precomputed: bool, *, on_fold=None):
+def cv_scores(estimator, X, y, folds, precomputed: bool, *, on_fold=None, said=()):
     """(scores, stopped): the accuracy of a fresh clone of ``estimator`` on each of
     ``folds`` ((train, test) pairs), and how many of those fits stopped with a
-    ConvergenceWarning (caught, not shown); ``on_fold(k, score, seconds)`` after each."""
+    ConvergenceWarning (caught, not shown); ``on_fold(k, score, seconds)`` after each.
+    Other warnings are shown once, unless their text is among ``said`` (the fit's own, which
+    its caller says)."""
     from sklearn.base import clone
 
     from .exceptions import ConvergenceWarning
 
-    scores, stopped, seen = [], 0, set()
+    scores, stopped, seen = [], 0, set(said)
     for k, (train, test) in enumerate(folds, 1):
         t0 = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:

@@ -95,10 +95,13 @@ def test_targets_small_against_tol_are_said(cls, kw):
     solution. The fit says so and names the tol that works; that tol gives the model of the
     targets at scale 1, scaled."""
     X, y = _small_targets(1e-3)
-    with pytest.warns(ConvergenceWarning, match=r"tol=0.001 is .* of the targets' spread"):
+    with pytest.warns(UserWarning, match=r"tol=0.001 is .* of the targets' spread") as rec:
         loose = cls(kernel="rbf", **kw).fit(X, y)
+    # the stopping rule held: not a ConvergenceWarning (the searches count those as fits
+    # stopped by max_iter)
+    assert not [w for w in rec if issubclass(w.category, ConvergenceWarning)]
     with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)
+        warnings.simplefilter("error")
         tight = cls(kernel="rbf", tol=1e-3 * 1e-3, C=1e-3, **kw).fit(X, y)
     ref = cls(kernel="rbf", C=1.0, **{k: v * 1e3 for k, v in kw.items()}).fit(X, y * 1e3)
     truth = ref.predict(X) * 1e-3
@@ -328,3 +331,24 @@ def test_touching_hulls_have_no_svm(mu, seed, tol):
     eq = ch.svm_equivalent_
     assert abs(ch.wMw_) < 1e-10
     assert eq["ok"] is False and "the reduced hulls touch" in eq["reason"], eq
+
+
+def test_the_command_line_says_a_loose_tol_once_and_not_as_stopped_fits(tmp_path, capsys):
+    """``fit -s 3`` on targets in 1e-3 units: the tol warning is the fit's, said once at the
+    end (a fold with the same targets' range said it again before), and the folds are not
+    "stopped at --max-iter" (the warning is not a ConvergenceWarning)."""
+    from sklearn.datasets import dump_svmlight_file
+
+    from indefsvm.cli import main
+
+    X, y = _small_targets(1e-3)
+    path = tmp_path / "reg.svm"
+    dump_svmlight_file(X, y, str(path), zero_based=False)
+    assert main(["fit", str(path), "-s", "3", "-C", "1", "--gamma", "0.5",
+                 "--epsilon", "1e-5"]) == 0
+    out, err = capsys.readouterr()
+    said = [line.split("warning: ", 1)[1] for line in (out + err).splitlines()
+            if "warning: tol=" in line]
+    assert said and len(said) == len(set(said)), said
+    assert out.rstrip().splitlines()[-1].startswith("warning: tol=0.001 is ")
+    assert "max-iter" not in err

@@ -155,8 +155,8 @@ def finish(args, X, y, precomputed, seconds, summary, print_head) -> int:
             print(f"model saved to {args.save}")
         sys.stdout.flush()
     summary["search"] = getattr(args, "search_result", None)
-    cv_acc = (_models._cross_validate(args, X, y, precomputed, seconds) if args.cv > 1
-              else None)
+    cv_acc = (_models._cross_validate(args, X, y, precomputed, seconds,
+                                      said=summary["warnings"]) if args.cv > 1 else None)
     cv_n = None if cv_acc is None else min(len(y), _models.CV_MAX)
     cv = "cv_r2" if r2 else "cv_accuracy"
     if cv_acc is not None:

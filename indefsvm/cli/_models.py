@@ -220,10 +220,11 @@ def _device(args) -> dict:
 CV_MAX = 10_000
 
 
-def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
+def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None, said=()):
     """Accuracy of ``args.cv`` stratified folds (a regression's R^2 of plain folds): on all
     samples up to CV_MAX, above on a stratified subsample of CV_MAX (said); the time it
-    should take is said first when the fit's time gives it."""
+    should take is said first when the fit's time gives it. A fold's warning whose text is
+    among ``said`` (the fit's, printed after) is not said again."""
     from .._tuning import cv_scores, folds_of, quiet, subsample, take
 
     n = len(y)
@@ -257,7 +258,7 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
                    "--nystroem M sets a number)")
     bar = _bar(args, len(folds), "cross-validation")
 
-    def said(k, score, seconds):
+    def on_fold(k, score, seconds):
         if bar is not None:
             bar.update(1)
         else:
@@ -266,7 +267,8 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None):
                        + (f"accuracy {100 * score:.2f} %" if classes else f"R^2 {score:.4f}")
                        + f" ({seconds:.1f} s)")
     try:
-        scores, stopped = cv_scores(template, X, y, folds, precomputed, on_fold=said)
+        scores, stopped = cv_scores(template, X, y, folds, precomputed, on_fold=on_fold,
+                                    said=said)
     finally:
         if bar is not None:
             bar.close()

@@ -121,13 +121,14 @@ TOL_OF_SPREAD = 1e-2
 
 
 def warn_if_tol_loose(y, tol, converged: bool) -> None:
-    """One ConvergenceWarning when ``tol`` is not small against the targets' spread.
+    """One UserWarning when ``tol`` is not small against the targets' spread.
 
     The regressions stop when the KKT gap ``m - M`` (in the targets' units: the gradient is
     ``Q beta + eps -/+ y``) is at most ``tol``, an absolute figure that LIBSVM sets for
     targets near 1. On targets spread over ``ptp(y) < tol / TOL_OF_SPREAD`` the rule holds
     far from the solution (targets in 1e-4 units: 0 iterations, predictions off by half the
-    spread), so the fit says it, with the fix."""
+    spread), so the fit says it, with the fix. Not a ConvergenceWarning: the rule held, and
+    the searches count those as fits stopped by ``max_iter``."""
     spread = float(np.ptp(y)) if y.size else 0.0
     if converged and spread > 0 and tol > TOL_OF_SPREAD * spread:
         warnings.warn(
@@ -135,7 +136,7 @@ def warn_if_tol_loose(y, tol, converged: bool) -> None:
             "stopping rule m - M <= tol is in the targets' units, so the fit may stop far "
             "from the solution and its predictions be off by up to about tol. Scale y (e.g. "
             "TransformedTargetRegressor with StandardScaler) or give tol <= "
-            f"{spread * 1e-4:.3g}.", ConvergenceWarning, stacklevel=user_stacklevel())
+            f"{spread * 1e-4:.3g}.", UserWarning, stacklevel=user_stacklevel())
 
 
 class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
