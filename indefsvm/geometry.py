@@ -290,11 +290,11 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9, gap: float = 0.0
 
     Needs two unbounded coefficients of opposite classes, ``0 < a_k, a_l < mu``, and
     ``rho = 1/2 a'Q(e_k + e_l) > 0`` beyond its rounding (``n eps max|K_ij| sum(a)``) and
-    the point's own accuracy ``gap``: where the reduced hulls touch, ``rho`` is 0, and what
-    is left of it is no SVM (``C = mu / rho`` near 1e10); then ``alpha = a / rho``
-    with ``C = mu / rho``. The two decision planes are parallel, and the same plane only
-    when no ``a_i`` is at ``mu`` (Prop. 7(3)): a bounded coefficient shifts the SVM's offset,
-    set by its unbounded support vectors, from the hulls' bisector.
+    the point's own accuracy ``gap`` (where the reduced hulls touch, ``rho`` is 0, and what
+    is left of it is no SVM: ``C = mu / rho`` near 1e10); then ``alpha = a / rho`` with
+    ``C = mu / rho``. The two decision planes are parallel, and the same plane only when no
+    ``a_i`` is at ``mu`` (Prop. 7(3)): a bounded coefficient shifts the SVM's offset, set by
+    its unbounded support vectors, from the hulls' bisector.
 
     Parameters
     ----------

@@ -328,11 +328,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         ``C`` are in the units of a kernel near 1: when each gives ``w'Mw <= 0`` while the
         class means are at ``c'Kc > 0``, ``"auto"`` goes on with the powers of ten below
         them (from the largest with ``C max|K_ij| <= 100``, the grid's top on the kernel
-        scaled to 1) until one gives ``w'Mw > 0`` or ``C n max|K_ij|`` falls below 0.1 (the
-        most the kernel
-        then moves an entry of the SVM's gradient is within 100 times the SMO's ``tol``: the
-        point found would be the stopping rule's, not the kernel's), so that "unsuitable" is
-        said of the kernel, not of its scale.
+        scaled to 1) until one gives ``w'Mw > 0`` or ``C n max|K_ij|`` falls below 0.1
+        (the most the kernel then moves an entry of the SVM's gradient is within 100 times
+        the SMO's ``tol``: the point found would be the stopping rule's, not the kernel's),
+        so that "unsuitable" is said of the kernel, not of its scale.
     verbose : bool, default=False
         Log each phase and its time (``logging.getLogger("indefsvm")``, INFO; shown on
         stderr when nothing else handles it).
