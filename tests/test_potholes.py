@@ -166,7 +166,7 @@ def test_fit_prints_and_saves_before_cross_validating(tmp_path, monkeypatch, cap
     m = tmp_path / "m.skops"
     seen = {}
 
-    def interrupted_cv(args, X, y, precomputed, *rest):
+    def interrupted_cv(args, X, y, precomputed, *rest, **kwargs):
         # what a user sees when the folds begin: the result, and the model on disk
         seen["out"] = capsys.readouterr().out
         seen["saved"] = m.exists()
