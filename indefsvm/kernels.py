@@ -230,7 +230,12 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
             or degree != int(degree) or degree < 0:
         raise ValueError(f"degree must be a whole number >= 0; got {degree!r}.")
     with np.errstate(over="ignore", invalid="ignore"):
-        K = (_gamma(gamma, X) * _dots(X, Y) + coef0) ** int(degree)
+        # in place, the operations of (gamma x'y + coef0) ** degree in their order: one
+        # n_X x n_Y matrix at the peak, not three (the size check_memory estimates)
+        K = _dots(X, Y)
+        K *= _gamma(gamma, X)
+        K += coef0
+        K **= int(degree)
     return _finite(K, "polynomial", f"degree={degree}, gamma={gamma}, coef0={coef0}")
 
 
@@ -262,13 +267,19 @@ def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
     if sp.issparse(X) or sp.issparse(Y):
         # |x|^2 + |y|^2 - 2 x'y from the stored values (LIBSVM's and the compiled solver's
         # formula for sparse rows), clipped at 0 against rounding; 0 on the diagonal of K(X)
-        d2 = _sq_norms(X)[:, None] + _sq_norms(Y)[None, :] - 2.0 * _dots(X, Y)
+        dots = _dots(X, Y)
+        dots *= 2.0
+        d2 = np.add(_sq_norms(X)[:, None], _sq_norms(Y)[None, :])
+        d2 -= dots
+        del dots
         np.maximum(d2, 0.0, out=d2)
         if Y is X:
             np.fill_diagonal(d2, 0.0)
     else:
         d2 = cdist(X, Y, "sqeuclidean")
-    return np.exp(-g * d2)
+    # exp(-gamma d^2) in place: one matrix at the peak, not three
+    d2 *= -g
+    return np.exp(d2, out=d2)
 
 
 def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.ndarray:
@@ -300,7 +311,10 @@ def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.
     X, Y = _prepare(X, Y, sparse=True)
     _check_squares(X, Y, "sigmoid")
     _check_tiny(X, Y, "sigmoid")
-    return np.tanh(_gamma(gamma, X) * _dots(X, Y) + coef0)
+    K = _dots(X, Y)  # tanh(a x'y + r) in place: one matrix at the peak, not three
+    K *= _gamma(gamma, X)
+    K += coef0
+    return np.tanh(K, out=K)
 
 
 def l1_gaussian(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
@@ -330,10 +344,18 @@ def l1_gaussian(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
     d1 = cdist(X, Y, "cityblock")
     # gamma d first, then times d: overflow only where gamma d^2 > 1.8e308, whose kernel
     # value is exactly 0 in float64 (exp(-inf)), so the overflow is not worth a warning
+    g = _scale_gamma(gamma, X, "l1_gaussian")
+    # in place, a block of rows at a time (at most 2^20 values, at most an eighth): the
+    # n_X x n_Y distances and one block at the peak, not three more matrices
+    step = max(1, min(2**20 // max(d1.shape[1], 1), -(-d1.shape[0] // 8)))
     with np.errstate(over="ignore"):
-        t = _scale_gamma(gamma, X, "l1_gaussian") * d1
-        t *= d1
-    return np.exp(-t)
+        for i in range(0, d1.shape[0], step):
+            rows = d1[i:i + step]
+            t = g * rows
+            t *= rows
+            np.negative(t, out=t)
+            np.exp(t, out=rows)
+    return d1
 
 
 def _gamma_sigma(gamma, sigma, X) -> float:
@@ -372,7 +394,10 @@ def sqrt_l1_exponential(X, Y=None, *, gamma: float | None = None,
     """
     X, Y = _prepare(X, Y)
     g = _gamma_sigma(gamma, sigma, X)
-    return np.exp(-g * np.sqrt(cdist(X, Y, "cityblock")))
+    K = cdist(X, Y, "cityblock")  # in place: one matrix at the peak
+    np.sqrt(K, out=K)
+    K *= -g
+    return np.exp(K, out=K)
 
 
 def symmetric_kl(X, Y=None, *, gamma: float | None = None,
@@ -414,9 +439,13 @@ def symmetric_kl(X, Y=None, *, gamma: float | None = None,
     g = _gamma_sigma(gamma, sigma, X)
     lx, ly = np.log(X), np.log(Y)
     # sum_k (x - y)(log x - log y) = x.lx + y.ly - x.ly - y.lx
-    div = (np.einsum("ij,ij->i", X, lx)[:, None] + np.einsum("ij,ij->i", Y, ly)[None, :]
-           - X @ ly.T - lx @ Y.T)
-    return np.exp(-g * np.maximum(div, 0.0))
+    # the sums of the divergence in their order, in place: two matrices at the peak
+    div = np.add(np.einsum("ij,ij->i", X, lx)[:, None], np.einsum("ij,ij->i", Y, ly)[None, :])
+    div -= X @ ly.T
+    div -= lx @ Y.T
+    np.maximum(div, 0.0, out=div)
+    div *= -g
+    return np.exp(div, out=div)
 
 
 def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
@@ -498,7 +527,9 @@ def tl1(X, Y=None, *, rho: float | None = None) -> np.ndarray:
             or r <= 0:
         raise ValueError(f"rho must be a finite number > 0 (the truncation radius); got "
                          f"{rho!r}.")
-    return np.maximum(float(r) - cdist(X, Y, "cityblock"), 0.0)
+    K = cdist(X, Y, "cityblock")  # max(rho - d, 0) in place
+    np.subtract(float(r), K, out=K)
+    return np.maximum(K, 0.0, out=K)
 
 
 #: name -> (function, parameters it takes)

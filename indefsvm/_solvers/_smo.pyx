@@ -61,12 +61,6 @@ cdef enum:
     STATUS_STOPPED = 3
     STATUS_STALLED = 4
 
-# second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005):
-# TAU for a kernel whose largest |K_ii| is in [1, 2) (LIBSVM's 1e-12), scaled by the power of
-# two of that largest |K_ii| otherwise, so that a kernel times 2^k (with C times 2^-k) is the
-# same problem step for step. An absolute tau made concave pairs (-b^2 / tau) lose to convex
-# ones of curvature below 1e-12 on a kernel near 1e-9, and the SMO then took other steps
-cdef double TAU = 1e-12
 # kernel entries (about) between two looks at pending signals (Ctrl-C): an iteration costs
 # O(n) or a few kernel columns, so look every max(1, SIGNAL_WORK / n) iterations -- well under
 # a second between looks for any n, and a negligible cost (taking the GIL is ~1 us)
@@ -80,13 +74,8 @@ cdef long long STALL_PATIENCE = 10000
 cdef int MAX_POLISH_ROUNDS = 20
 
 
-from indefsvm._solvers._smo_steps cimport (
-    _axpy,
-    _first_order_max,
-    _free_dot,
-    _second_order_j,
-    _sub2,
-)
+from indefsvm._solvers._smo_steps cimport (_axpy, _first_order_max, _free_dot, _scaled_tau,
+                                           _second_order_j, _sub2)
 
 
 @cython.final
@@ -97,7 +86,7 @@ cdef class SMOSolver:
     cdef Py_ssize_t active
     cdef double[::1] Cv            # upper bound of each variable (C_i of the general dual)
     cdef double tol
-    cdef double tau                # TAU on the scale of this problem's kernel (_solve)
+    cdef double tau                # _scaled_tau of this problem's kernel (_solve)
     cdef double[::1] y
     cdef double[::1] alpha
     cdef double[::1] g
@@ -725,15 +714,7 @@ cdef class SMOSolver:
         cdef bint optimal = False
         cdef int rounds = 0
         cdef Py_ssize_t t
-        cdef int e
-        cdef double top = 0.0
-        for t in range(self.n):
-            if fabs(self.kc.diag[t]) > top:
-                top = fabs(self.kc.diag[t])
-        self.tau = TAU
-        if top > 0.0 and top < INFINITY:
-            frexp(top, &e)
-            self.tau = ldexp(TAU, e - 1)  # top in [2^(e-1), 2^e)
+        self.tau = _scaled_tau(&self.kc.diag[0], self.n)
         self._exact_gradient()
         self.F = self._objective()
         self._record()

@@ -2,12 +2,30 @@
 # kernel columns (stored as float32 or float64) and the working-set selection of LIBSVM's
 # first- and second-order rules (Fan, Chen & Lin 2005), whose vectorised passes are in _wss.h.
 
-from libc.math cimport INFINITY, ilogb, ldexp
+from libc.math cimport INFINITY, fabs, frexp, ilogb, ldexp
 
 
 ctypedef fused col_t:
     float
     double
+
+
+# second-order selection uses tau in place of a non-positive curvature (Fan, Chen & Lin 2005):
+# 1e-12 (LIBSVM's) for a kernel whose largest |K_ii| is in [1, 2), scaled by the power of two
+# of that largest |K_ii| otherwise, so that a kernel times 2^k (with C times 2^-k) is the same
+# problem step for step. An absolute tau made concave pairs (-b^2 / tau) lose to convex ones
+# of curvature below 1e-12 on a kernel near 1e-9, and the SMO then took other steps
+cdef inline double _scaled_tau(const double* diag, Py_ssize_t n) noexcept nogil:
+    cdef double top = 0.0, tau = 1e-12
+    cdef Py_ssize_t t
+    cdef int e
+    for t in range(n):
+        if fabs(diag[t]) > top:
+            top = fabs(diag[t])
+    if top > 0.0 and top < INFINITY:
+        frexp(top, &e)
+        tau = ldexp(tau, e - 1)  # top in [2^(e-1), 2^e)
+    return tau
 
 
 cdef inline void _sub2(double* g, const col_t* a, const col_t* b, double da, double db,

@@ -77,12 +77,16 @@ def run(args) -> int:
     _check_classes(y, args.cv)
     if args.cv < 2:
         raise CLIError("--cv must be 2 or more for a comparison.", EXIT_USAGE)
-    # the kernel and the k-NN distances of all samples, then per fold running at once its
-    # training kernel, eigenvectors, fixed and centred kernels (about 4 x 0.64 n^2)
-    from joblib import effective_n_jobs
+    # the kernel, then what the library's comparison or search holds beside it (its own
+    # figures: the folds running at once, their decompositions and fixes)
+    from ..remedies._compare import COMPARE_FOLD, SEARCH_FOLD, SEARCH_REFIT
+    from ..remedies._fix_base import folds_matrices
 
-    jobs = min(args.cv, effective_n_jobs(args.n_jobs))
-    refuse_too_big(args, data.shape[0], command="indefsvm compare", matrices=2 + 2.6 * jobs,
+    n = data.shape[0]
+    per_fold = folds_matrices(n, n - n // args.cv, args.cv, args.n_jobs,
+                              SEARCH_FOLD if args.search else COMPARE_FOLD)
+    refuse_too_big(args, n, command="indefsvm compare",
+                   matrices=1 + (max(per_fold, SEARCH_REFIT) if args.search else per_fold),
                    what=f"the {data.shape[0]} x {data.shape[0]} kernel and distances, and per "
                    "fold its eigendecompositions")
     D = None

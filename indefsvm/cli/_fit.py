@@ -71,11 +71,15 @@ def run(args) -> int:
     if getattr(args, "nystroem", None) is not None:
         _check_landmarks(args, X.shape[0])  # said before the search and the fit
     elif args.remedy is not None:
-        # said before the search and the fit: the kernel, its eigenvectors, the fix's
-        # projector and the fixed kernel are held at once
+        # said before the search and the fit: the kernel, and what the remedy's fit holds
+        # beside it (its eigenvectors, the projector, the fixed kernel: the library's figure)
+        from ..remedies._methods import fit_matrices
+        from ._args import REMEDIES
+
         refuse_too_big(args, X.shape[0], command=f"indefsvm fit --remedy {args.remedy}",
-                       matrices=5, what="the kernel, its eigendecomposition, the fix's "
-                       "projector and the fixed kernel")
+                       matrices=1 + fit_matrices(REMEDIES[args.remedy]),
+                       what="the kernel, its eigendecomposition, the fix's projector and the "
+                       "fixed kernel")
     args.search_result = tune(args, X, y, precomputed)
     if args.search_result is not None and not args.json:
         print(describe(args.search_result))

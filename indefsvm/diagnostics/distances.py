@@ -255,9 +255,12 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
                  "Check a random subset of the objects.")
     if not 0 <= negligible <= 1:
         raise ValueError(f"negligible must be in [0, 1]; got {negligible!r}.")
-    scale = float(np.max(np.abs(D)))
+    from .._solvers._checks import matrix_defects
+
+    # max |D| and max |D - D'| in one tiled pass (exact maxima), without two n x n temporaries
+    scale, asym, _, _ = matrix_defects(D, 1)
+    scale, asym = float(scale), float(asym)
     atol = SYMMETRY_RTOL * max(scale, np.finfo(float).tiny)
-    asym = float(np.max(np.abs(D - D.T)))
     diag = float(np.max(np.abs(np.diagonal(D))))
     n_negative = int(np.count_nonzero(D < 0))
     S = (D + D.T) / 2 if asym > atol else D
@@ -269,16 +272,23 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     S2 = S * S
     # -1/2 J S2 J by its row, column and grand means (O(n^2), no n x n products)
     col = S2.mean(axis=0)
-    B = -0.5 * (S2 - col[:, None] - col[None, :] + col.mean())
+    # in place, the operations in their order: S2, B and the eigenvalues' working copy at the
+    # peak (the size check_memory estimates above), not two temporaries more
+    B = np.subtract(S2, col[:, None])
+    B -= col[None, :]
+    B += col.mean()
+    B *= -0.5
     sig = signature(B, rtol=rtol)
+    del B
     euclidean = sig.q == 0
     logger.info("check_distances: Schoenberg test in %.2f s", time.perf_counter() - t0)
     gamma0 = None
-    if n >= 2 and np.any(S[np.triu_indices(n, 1)] > 0):
+    if n >= 2 and any(np.any(S[i, i + 1:] > 0) for i in range(n - 1)):
         gamma0 = median_gamma(S)
     profile = []
     for g in _gamma_grid(gammas, gamma0, n_gammas):
-        mass = signature(np.exp(-g * S2), rtol=rtol).negative_mass
+        E = np.multiply(-g, S2)
+        mass = signature(np.exp(E, out=E), rtol=rtol).negative_mass
         profile.append((float(g), float(mass)))
         logger.info("check_distances: gamma %.4g, negative mass %.4g (%.2f s)", g, mass,
                     time.perf_counter() - t0)

@@ -42,14 +42,20 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     >>> median_gamma(D), median_gamma(D, "laplacian")  # 1 / median(1, 4, 9), 1 / median(1, 2, 3)
     (0.25, 0.5)
     """
-    iu = np.triu_indices(D.shape[0], 1)
-    d = D[iu]
+    # the pairs above the diagonal copied row by row, squared and partitioned in place: half
+    # a matrix at the peak (np.triu_indices' two index arrays alone were a whole one)
+    n = D.shape[0]
+    d = np.empty(n * (n - 1) // 2)
+    start = 0
+    for i in range(n - 1):
+        d[start:start + n - 1 - i] = D[i, i + 1:]
+        start += n - 1 - i
     if kind not in ("laplacian", "tl1"):
-        d = d * d
+        d *= d
     if d.size == 0:
         raise ValueError("the median rule needs at least two training objects (got one "
                          "sample); give gamma as a number.")
-    med = float(np.median(d))
+    med = float(np.median(d, overwrite_input=True))
     if med <= 0:
         pos = d[d > 0]
         if pos.size == 0:
@@ -244,12 +250,17 @@ class DistanceKernel(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstim
         D = check_distance_matrix(D, "X (distances to the training objects)", square=False)
         if float(np.max(D, initial=0.0)) > DISTANCE_SCALE_MAX:
             check_distance_scale(D, "X (distances to the training objects)")
-        if self.kind == "rbf":
-            return np.exp(-self.gamma_ * D * D)
-        if self.kind == "laplacian":
-            return np.exp(-self.gamma_ * D)
+        # each formula in place, its operations in their order: one n_rows x n_train matrix
+        # beside the distances at the peak (two for linear and polynomial), not three or four
+        if self.kind in ("rbf", "laplacian"):
+            K = np.multiply(-self.gamma_, D)
+            if self.kind == "rbf":
+                K *= D
+            return np.exp(K, out=K)
         if self.kind == "tl1":
-            return np.maximum(1.0 - self.gamma_ * D, 0.0)
+            K = np.multiply(self.gamma_, D)
+            np.subtract(1.0, K, out=K)
+            return np.maximum(K, 0.0, out=K)
         D2 = D * D
         # d(z, O)^2 of each row's object: through the barycentre's formula, or the column of
         # the origin object
@@ -257,11 +268,17 @@ class DistanceKernel(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstim
             row_sq = D2.mean(axis=1, keepdims=True) - 0.5 * self.sq_mean_
         else:
             row_sq = D2[:, [self.origin]]
-        lin = 0.5 * (row_sq + self.origin_sq_[None, :] - D2)
+        lin = np.add(row_sq, self.origin_sq_[None, :])
+        lin -= D2
+        del D2
+        lin *= 0.5
         if self.kind == "linear":
             return lin
         with np.errstate(over="ignore", invalid="ignore"):
-            K = (self.coef0 + self.gamma_ * lin) ** self.degree
+            K = lin
+            K *= self.gamma_
+            K += self.coef0
+            K **= self.degree
         if not np.all(np.isfinite(K)):
             raise ValueError(f"the polynomial distance kernel (degree={self.degree}, gamma="
                              f"{self.gamma_:.4g}) overflows on these distances; lower gamma "

@@ -172,8 +172,7 @@ def _callable(metric, X, Y, same, threads, params, progress):
         done += len(rows) * len(B)
         progress(done, len(A) * len(B))
     if same:
-        iu = np.triu_indices(len(A), 1)
-        out[iu[1], iu[0]] = out[iu]
+        _mirror_upper(out)
     bad = ~np.isfinite(out) | (out < 0)
     if np.any(bad):
         i, j = np.argwhere(bad)[0]
@@ -350,10 +349,23 @@ def _on_device(device, metric, X, Y, params, progress):
         _check_finite_distances(out, metric, A, B)
     if Y is None:
         # each pair once, mirrored, and the diagonal 0 (as on the CPU)
-        iu = np.triu_indices(out.shape[0], 1)
-        out[iu[1], iu[0]] = out[iu]
+        _mirror_upper(out)
         np.fill_diagonal(out, 0.0)
     return out
+
+
+def _mirror_upper(A: np.ndarray, block: int = 256) -> np.ndarray:
+    """``A``'s upper triangle copied onto its lower triangle, in place, a block of columns at
+    a time: a ``block``-wide strip at the peak (``np.triu_indices`` held two index arrays
+    of ``n^2 / 2`` integers, a whole matrix more)."""
+    n = A.shape[0]
+    for i in range(0, n, block):
+        j = min(i + block, n)
+        sub = A[i:j, i:j]
+        low = np.tril_indices(j - i, -1)
+        sub[low] = sub.T[low]
+        A[j:, i:j] = A[i:j, j:].T
+    return A
 
 
 class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):

@@ -19,6 +19,7 @@ from .._threads import sized_by
 from .._validation import check_distance_matrix, check_kernel_matrix, user_stacklevel
 from ..diagnostics._render import render_html, render_text
 from ..exceptions import DegenerateKernelWarning
+from ._fix_base import check_kernel_memory, folds_matrices
 from ._krein import KreinSVC
 from ._methods import COST_ORDER, SVM_METHODS, svm_estimator
 from ._methods import INDEF as _INDEF
@@ -397,6 +398,12 @@ def _recommend(errors: dict, how: str = DEFAULT_RULE, failed=()) -> str:
             f"Evidence: {evidence}.")
 
 
+#: float64 matrices of a fold's size that compare_remedies' fold holds (its kernel, the
+#: decompositions, the fixed kernels), and RemedySearchCV's task (the C paths too): measured;
+#: and the search's refit of its choice on all the data (a fix's 6 and the kernel's check)
+COMPARE_FOLD, SEARCH_FOLD, SEARCH_REFIT = 6.0, 8.5, 7.0
+
+
 @sized_by(0, "K")
 def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = None,
                      random_state=None, n_jobs: int | None = None,
@@ -562,6 +569,10 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
                           "takes no sample weights); its errors are weighted. Leave k-NN out "
                           "of methods to compare weighted models only.", UserWarning,
                           stacklevel=user_stacklevel())
+    # each fold's kernel, its decomposition and fixes, said before the work (measured: 6
+    # matrices of a fold's size beside the whole kernel's check)
+    check_kernel_memory(n, folds_matrices(n, max(len(tr) for tr, _ in folds), len(folds),
+                                          n_jobs, COMPARE_FOLD), "compare_remedies")
     seed = None if random_state is None else int(np.random.RandomState(random_state).randint(
         2**31 - 1))
     from .._logging import enable, logger

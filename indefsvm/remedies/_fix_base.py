@@ -18,9 +18,36 @@ from sklearn.utils.validation import check_is_fitted
 from .._interrupt import interruptible, unfitted_on_interrupt
 from .._tags import PairwiseInput, TrainingColumns
 from .._threads import sized_by
-from .._validation import kernel_fit_input, kernel_rows_input, user_stacklevel
+from .._validation import check_memory, kernel_fit_input, kernel_rows_input, user_stacklevel
 
 __all__ = ["_EigenFix", "_KernelFix", "_check_fixed_spectrum"]
+
+
+#: what works where a whole-kernel remedy does not fit in memory
+LANDMARK_HINT = ("Train on landmarks instead, NystroemSVC(remedy='clip', 'flip' or 'krein', "
+                 "n_components=1000) (memory linear in n), or fix the kernel of a subsample.")
+
+
+def check_kernel_memory(n: int, matrices: float, what: str) -> None:
+    """Refuse before the work (MemoryError with the figure and :data:`LANDMARK_HINT`) when
+    ``matrices`` float64 ``n x n`` matrices are more than the memory available now."""
+    check_memory(8.0 * n * n * matrices, f"{what} on {n} samples (about {matrices:.3g} "
+                 f"matrices of {n} x {n} at once)", LANDMARK_HINT)
+
+
+def folds_matrices(n: int, n_train: int, n_folds: int, n_jobs, per_fold: float,
+                   whole: float = 2.0) -> float:
+    """float64 ``n x n`` matrices a cross-validation of whole-kernel remedies holds at its
+    peak beside the caller's kernel: ``whole`` of the whole kernel's (its check, the k-NN
+    distances), ``per_fold`` times ``(n_train / n)^2`` for each of the ``n_folds`` tasks
+    that runs at once, and three more when joblib's workers run them (the memory-mapped
+    copies of the kernel and the distances they share, and the rest of what a worker holds).
+    The factors are measured (``benchmarks/memory_probe.py``)."""
+    from joblib import effective_n_jobs
+
+    at_once = max(1, min(n_folds, effective_n_jobs(n_jobs)))
+    share = n_train / max(n, 1)
+    return whole + (3.0 if at_once > 1 else 0.0) + per_fold * share**2 * at_once
 
 
 class _KernelFix(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator):
@@ -32,6 +59,11 @@ class _KernelFix(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator
     _parameter_constraints: dict = {"centered": ["boolean"]}
 
     _spectrum = "vectors"
+
+    #: float64 n x n matrices beside the caller's kernel at the peak of fit and of
+    #: fit_transform, measured (RSS high-water mark): the kept copy, eigh's eigenvectors and
+    #: workspace (2 n^2), the projector; 5.2 at n = 2 000 to 3 000, 5.6 at 1 200
+    _fit_matrices = _transform_matrices = 6.0
 
     def __init__(self, centered: bool = False):
         self.centered = centered
@@ -81,6 +113,7 @@ class _KernelFix(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator
         self
         """
         K = kernel_fit_input(self, X, warn_distances=True)
+        check_kernel_memory(K.shape[0], self._fit_matrices, f"{type(self).__name__}.fit")
         K = self._prepare(K, copy=K is X)
         lam = U = None
         if self._spectrum == "vectors":
@@ -136,6 +169,11 @@ class _KernelFix(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator
         -------
         ndarray of shape (n_train, n_train)
         """
+        shape = getattr(X, "shape", ())
+        if len(shape) == 2 and shape[0] == shape[1]:
+            # the fixed kernel too, said before the fit's work
+            check_kernel_memory(shape[0], self._transform_matrices,
+                                f"{type(self).__name__}.fit_transform")
         return self.fit(X)._fixed_kernel()
 
 

@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from .. import _constraints as _c
 from .._interrupt import unfitted_on_interrupt
@@ -16,6 +16,7 @@ from .._threads import sized_by
 from .._validation import check_kernel_matrix, check_kernel_rows, validate_input
 from ..kernels import canonical_name, estimator_kernel_params, kernel_matrix
 from ..svm import IndefiniteSVC
+from ._fix_base import check_kernel_memory
 from ._spectrum_fix import FlipEigenvalues
 
 __all__ = ["KreinSVC"]
@@ -140,6 +141,11 @@ decision_function_shape, break_ties
         """
         if self.kernel == "precomputed":
             validate_input(self, X, y, dtype=np.float64)
+        n = _num_samples(X)
+        # the flip's fit and fixed kernel (FlipEigenvalues'), and the kernel of X when it is
+        # computed here: said before the work
+        check_kernel_memory(n, FlipEigenvalues._transform_matrices
+                            + (self.kernel != "precomputed"), "KreinSVC.fit")
         K = self._train_kernel(X)
         self.flip_ = FlipEigenvalues().fit(K)
         Kf = self.flip_._fixed_kernel()

@@ -89,6 +89,15 @@ COST_ORDER = tuple(m.name for m in sorted(TABLE, key=lambda m: m.cost))
 SVM_METHODS = tuple(m.name for m in TABLE if m.estimator != "knn")
 
 
+def fit_matrices(name: str) -> float:
+    """float64 ``n x n`` matrices the fit of an SVM method holds beside the caller's kernel
+    at its peak (the fix's, measured; the SMO's cache for the kernel as it is)."""
+    row = BY_NAME[name]
+    if row.estimator == "krein":
+        return FlipEigenvalues._transform_matrices
+    return 0.25 if row.fix is None else row.fix({})._transform_matrices
+
+
 def svm_estimator(name: str, params: dict, class_weight=None):
     """The precomputed-kernel estimator of an SVM method with ``params`` (``C``, and
     ``rank`` for the advanced shift): ``IndefiniteSVC``, a ``Pipeline`` of the fix and

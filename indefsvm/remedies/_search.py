@@ -55,6 +55,8 @@ from .._validation import (
 )
 from ..exceptions import ConvergenceWarning
 from ._compare import (
+    SEARCH_FOLD,
+    SEARCH_REFIT,
     RemedyComparison,
     _fit_weighted,
     _recommend,
@@ -63,6 +65,7 @@ from ._compare import (
     failed_note,
     ranked_errors,
 )
+from ._fix_base import check_kernel_memory, folds_matrices
 from ._folds import KernelRanking, _task, features_gamma, of_features
 from ._methods import METHODS, svm_estimator
 
@@ -534,6 +537,14 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         enable(self.verbose)
         jobs = [(f, g, plan, knn if gi == 0 else [])
                 for f in range(len(folds)) for gi, (g, plan) in enumerate(tasks)]
+        n = X.shape[0]
+        # the tasks running at once (a fold's kernel, its decompositions, the fixes and their
+        # C paths: 8.5 matrices of a fold's size, measured; one more where the task computes
+        # its kernel from features), then the refit on all the data: said before the work
+        check_kernel_memory(n, max(folds_matrices(
+            n, max(len(tr) for tr, _ in folds), len(jobs), self.n_jobs,
+            SEARCH_FOLD + features, whole=0.0 if features else 2.0), SEARCH_REFIT),
+            "RemedySearchCV.fit")
         t0 = time.perf_counter()
         n_folds = len(folds)
         scores = np.full((len(cands), n_folds), np.nan)

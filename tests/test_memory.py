@@ -1,0 +1,251 @@
+"""Memory said before the work is the memory the work takes.
+
+Two kinds of test. The kernels, the distance kernels and the median rule compute in place:
+their peak, traced by ``tracemalloc`` (numpy reports its arrays to it), is one matrix of the
+output's size, not two to four. The whole-kernel remedies (the spectrum fixes, the Krein
+SVM, the comparison and the search) refuse before the work when the memory available is
+below their figure, and that figure holds the truth: the high-water mark of a fresh process's
+resident memory (Linux' ``VmHWM``, reset through ``/proc/self/clear_refs``) stays below it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm import remedies
+from indefsvm.distances import DistanceKernel, median_gamma
+from indefsvm.kernels import kernel_matrix
+
+
+def _peak(func, *args, **kwargs) -> float:
+    """The peak of the memory traced during ``func(*args, **kwargs)``, in bytes above what
+    was traced before it."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        func(*args, **kwargs)
+        return tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+
+
+N = 600
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(N, 5))
+    D = isvm.pairwise_distances(X, metric="euclidean")
+    return X, D
+
+
+@pytest.mark.parametrize("kernel,params", [
+    ("polynomial", {"degree": 3, "gamma": 0.3, "coef0": 1.0}),
+    ("rbf", {"gamma": 0.2}),
+    ("sigmoid", {"gamma": 0.5, "coef0": -1.0}),
+    ("l1_gaussian", {"gamma": 0.1}),
+    ("sqrt_l1_exponential", {"sigma": 1.0}),
+    ("tl1", {"rho": 3.0}),
+    ("linear", {}),
+])
+def test_a_kernel_matrix_holds_one_matrix_at_its_peak(data, kernel, params):
+    X, _ = data
+    one = 8.0 * N * N
+    # the output, its finiteness mask (an eighth) and a block of rows; kernel_matrix's
+    # check_memory says 8 n^2 "about"
+    assert _peak(kernel_matrix, X, kernel=kernel, **params) <= 1.3 * one
+
+
+def test_the_symmetric_kl_kernel_holds_two_matrices_at_its_peak(data):
+    X, _ = data
+    P = np.abs(X) + 0.01
+    assert _peak(kernel_matrix, P, kernel="symmetric_kl", gamma=0.5) <= 2.3 * 8.0 * N * N
+
+
+def test_the_sparse_rbf_kernel_holds_two_matrices_at_its_peak():
+    import scipy.sparse as sp
+
+    X = sp.random(N, 40, density=0.1, format="csr", random_state=0)
+    assert _peak(kernel_matrix, X, kernel="rbf", gamma=0.5) <= 2.3 * 8.0 * N * N
+
+
+@pytest.mark.parametrize("kind,most", [("rbf", 1.3), ("laplacian", 1.3), ("tl1", 1.3),
+                                       ("linear", 2.3), ("polynomial", 2.3)])
+def test_a_distance_kernel_computes_in_place(data, kind, most):
+    _, D = data
+    # rbf, laplacian, tl1: the kernel beside the distances, and the median rule's half
+    # matrix before it; linear, polynomial: the squared distances and the kernel
+    dk = DistanceKernel(kind=kind)
+    assert _peak(dk.fit_transform, D) <= most * 8.0 * N * N
+
+
+def test_the_median_rule_holds_half_a_matrix(data):
+    _, D = data
+    assert _peak(median_gamma, D) <= 0.6 * 8.0 * N * N
+    # and it is the median of the squared distances above the diagonal
+    iu = np.triu_indices(N, 1)
+    assert median_gamma(D) == 1.0 / np.median(D[iu] ** 2)
+    assert median_gamma(D, "laplacian") == 1.0 / np.median(D[iu])
+
+
+def test_pairwise_distances_of_a_callable_mirror_in_place():
+    from indefsvm.distances._pairwise import _mirror_upper
+
+    rng = np.random.default_rng(1)
+    for n in (1, 2, 255, 256, 257, 700):
+        A = rng.normal(size=(n, n))
+        B = A.copy()
+        iu = np.triu_indices(n, 1)
+        B[iu[1], iu[0]] = B[iu]
+        assert np.array_equal(_mirror_upper(A, block=128), B)
+    A = rng.normal(size=(N, N))
+    # a strip of 256 columns at the peak, not two index arrays of n^2 / 2 integers
+    assert _peak(_mirror_upper, A) <= 0.6 * 8.0 * N * N
+
+
+# -- the whole-kernel remedies: refused below their figure -----------------------------------
+
+
+def _kernel(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    return kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0), y
+
+
+FITS = {
+    "ClipEigenvalues.fit": (6.0, lambda K, y: remedies.ClipEigenvalues().fit(K)),
+    "FlipEigenvalues.fit_transform": (6.0, lambda K, y: remedies.FlipEigenvalues()
+                                      .fit_transform(K)),
+    "ShiftEigenvalues.fit": (2.5, lambda K, y: remedies.ShiftEigenvalues().fit(K)),
+    "SquareKernel.fit_transform": (3.75, lambda K, y: remedies.SquareKernel().fit_transform(K)),
+    "AdvancedShiftEigenvalues.fit": (6.0, lambda K, y: remedies.AdvancedShiftEigenvalues()
+                                     .fit(K)),
+    "KreinSVC.fit": (6.0, lambda K, y: remedies.KreinSVC(kernel="precomputed").fit(K, y)),
+    # 2 (the whole kernel's check, the k-NN distances) + 6 x (the 3-fold share)^2
+    "compare_remedies": (2 + 6.0 * (1 - 13 / 40) ** 2,
+                         lambda K, y: remedies.compare_remedies(K, y, cv=3)),
+    # the refit on all the data (7) is more than 2 + 8.5 x (2/3)^2
+    "RemedySearchCV.fit": (7.0, lambda K, y: remedies.RemedySearchCV(
+        cv=3, param_grid={"C": [1.0]}).fit(K, y)),
+}
+
+
+@pytest.mark.parametrize("name", list(FITS))
+def test_a_whole_kernel_remedy_is_refused_below_its_figure(monkeypatch, name):
+    import indefsvm._validation as validation
+
+    matrices, fit = FITS[name]
+    K, y = _kernel()
+    one = 8.0 * 40 * 40
+    monkeypatch.setattr(validation, "available_memory", lambda: 0.98 * matrices * one)
+    with pytest.raises(MemoryError, match=rf"^{name} on 40 samples \(about "
+                       rf"{matrices:.3g} matrices of 40 x 40 at once\) needs about .*"
+                       r"NystroemSVC\(remedy="):
+        fit(K, y)
+    monkeypatch.setattr(validation, "available_memory", lambda: 1.02 * matrices * one)
+    fit(K, y)  # just enough: no refusal
+
+
+def test_the_search_counts_the_tasks_that_run_at_once(monkeypatch):
+    import indefsvm._validation as validation
+
+    K, y = _kernel(60)
+    one = 8.0 * 60 * 60
+    # room for one task at a time (2 + 8.5 x (2/3)^2 = 5.8 < 7, the refit), not for two
+    # (2 + 3 for the workers + 2 x 3.8 = 12.6)
+    monkeypatch.setattr(validation, "available_memory", lambda: 7.5 * one)
+    remedies.RemedySearchCV(cv=3, param_grid={"C": [1.0]}).fit(K, y)
+    with pytest.raises(MemoryError, match="RemedySearchCV.fit on 60 samples"):
+        remedies.RemedySearchCV(cv=3, param_grid={"C": [1.0]}, n_jobs=2).fit(K, y)
+
+
+def test_fit_remedy_on_the_command_line_asks_the_library_for_its_figure(monkeypatch, capsys):
+    import indefsvm._validation as validation
+    from indefsvm.cli import main
+
+    n = 270  # heart
+    one = 8.0 * n * n
+    # the kernel and the clip's 6: refused in the command line's words (the landmark
+    # command), before the library's own refusal
+    monkeypatch.setattr(validation, "available_memory", lambda: 6.5 * one)
+    assert main(["fit", "--dataset", "heart", "--remedy", "clip", "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "indefsvm fit --remedy clip on 270 samples needs about" in err
+    assert "--nystroem" in err
+    monkeypatch.setattr(validation, "available_memory", lambda: 7.1 * one)
+    assert main(["fit", "--dataset", "heart", "--remedy", "clip", "--cv", "0",
+                 "--quiet"]) == 0
+
+
+# -- the figures hold the truth ----------------------------------------------------------------
+
+
+_MEASURE = textwrap.dedent("""
+    import json, sys, warnings
+    warnings.simplefilter("ignore")
+    import numpy as np
+    import indefsvm as isvm
+    from indefsvm import remedies
+    from indefsvm.diagnostics import check_distances
+
+    n = int(sys.argv[2])
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 5))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    D = isvm.pairwise_distances(X, metric="euclidean")
+    calls = {
+        "clip": lambda: remedies.ClipEigenvalues().fit_transform(K),
+        "shift": lambda: remedies.ShiftEigenvalues().fit_transform(K),
+        "square": lambda: remedies.SquareKernel().fit_transform(K),
+        "krein": lambda: remedies.KreinSVC(kernel="precomputed").fit(K, y),
+        "check_distances": lambda: check_distances(D),
+    }
+    # the buffers of BLAS and LAPACK and the imports of the call, before the mark is reset
+    small = rng.normal(size=(50, 50))
+    np.linalg.eigh(small + small.T)
+    remedies.KreinSVC(kernel="precomputed").fit(K[:50, :50], y[:50])
+    check_distances(D[:50, :50])
+
+    def status(key):
+        for line in open("/proc/self/status"):
+            if line.startswith(key):
+                return int(line.split()[1]) * 1024
+
+    open("/proc/self/clear_refs", "w").write("5")  # the high-water mark := resident now
+    base = status("VmRSS")
+    calls[sys.argv[1]]()
+    print(json.dumps((status("VmHWM") - base) / (8.0 * n * n)))
+""")
+
+
+def _measured(case: str, n: int = 2000) -> float:
+    out = subprocess.run([sys.executable, "-c", _MEASURE, case, str(n)], capture_output=True,
+                         text=True, timeout=300, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@pytest.mark.parametrize("case,figure", [
+    ("clip", remedies.ClipEigenvalues._transform_matrices),
+    ("shift", remedies.ShiftEigenvalues._transform_matrices),
+    ("square", remedies.SquareKernel._transform_matrices),
+    ("krein", remedies.FlipEigenvalues._transform_matrices),
+    ("check_distances", 4.0),
+])
+def test_the_figure_said_holds_the_memory_taken(case, figure):
+    taken = _measured(case)
+    # the truth below the figure, and the figure not a wild overestimate either
+    assert taken <= figure, (case, taken, figure)
+    assert taken >= 0.6 * figure, (case, taken, figure)
