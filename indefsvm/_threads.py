@@ -25,12 +25,11 @@ import contextlib
 import functools
 import numbers
 import os
-import threading
 import time
 
 import joblib
 
-from ._solvers._checks import omp_max_threads
+from ._solvers._checks import BlasHold, omp_max_threads
 
 #: below this many rows (samples, or the side of a kernel matrix) the BLAS runs on one
 #: thread: measured on 2 idle cores, two threads made eigh + two products of 200 rows 1.08x
@@ -147,47 +146,34 @@ def _controller():
 # compiled loops call the BLAS from their own threads and need it on one thread whatever
 # Python thread runs them: else its workers compete with ours, and a dgemm's sums are split
 # differently (measured: a fit in a worker thread, the main thread holding a limit, gave
-# kernel tiles 1 ulp from the main thread's). Where a limit was ignored, the library holds
-# OpenBLAS's count itself, with the same setter threadpoolctl uses: the lowest count any of
-# its threads asks for while one asks, and the count it found before the first once the
-# last hold ends. A thread that controls the BLAS meanwhile may still change the count
-# (threadpoolctl's own limits are never fought).
-_HOLD_LOCK = threading.Lock()
-_HOLDS: dict = {}   # library path -> [the count before the first hold, holds now]
+# kernel tiles 1 ulp from the main thread's). So the library holds the BLAS's count itself,
+# with the setter threadpoolctl uses, counted across threads (``_checks.BlasHold``): the
+# lowest count any hold asks for while one lasts, and the count found before the first once
+# the last ends. threadpoolctl's own limits are not used for the BLAS: each saves the count
+# it finds and puts it back at its end, and a limit ignored in one thread put back, after
+# taking control, the count another thread's limit had set: fits in several Python threads
+# left the BLAS on one thread for good (measured: 36 fits in 6 threads, then every BLAS call
+# of the process on 1 thread of 2).
 
 
-def _set_count(lib, n: int) -> None:
+def _setter(lib):
     # threadpoolctl's OpenBLAS controller keeps the unguarded setter under this name
-    getattr(lib, "_real_set_num_threads", lib.set_num_threads)(n)
+    return getattr(lib, "_real_set_num_threads", lib.set_num_threads)
 
 
 @contextlib.contextmanager
 def _held_blas(limit: int, blas=None):
     """The BLAS libraries of ``blas`` (default: all) on at most ``limit`` threads inside
-    the block, also where threadpoolctl ignores a limit from this thread (above)."""
+    the block, whatever thread asks, and back to their count when the last hold ends."""
     blas = _controller().select(user_api="blas") if blas is None else blas
     libs = blas.lib_controllers
-    if not _HOLDS and all(lib.num_threads <= limit for lib in libs):
-        yield
-        return
-    with _HOLD_LOCK:
-        # a library another of our threads holds is held for this block too: its count is
-        # low only while that hold lasts
-        ignored = [lib for lib in libs if lib.num_threads > limit or lib.filepath in _HOLDS]
-        for lib in ignored:
-            hold = _HOLDS.setdefault(lib.filepath, [lib.num_threads, 0])
-            hold[1] += 1
-            _set_count(lib, min(limit, lib.num_threads))
+    args = ([lib.filepath for lib in libs], [lib.get_num_threads for lib in libs],
+            [_setter(lib) for lib in libs])
+    hold = BlasHold(limit, *args)
     try:
         yield
     finally:
-        with _HOLD_LOCK:
-            for lib in ignored:
-                hold = _HOLDS[lib.filepath]
-                hold[1] -= 1
-                if hold[1] == 0:
-                    _set_count(lib, hold[0])
-                    del _HOLDS[lib.filepath]
+        hold.release()  # (an interrupt before it: the hold is released as it is freed)
 
 
 @contextlib.contextmanager
@@ -195,19 +181,20 @@ def single_threaded_blas():
     """BLAS on one thread inside the block: our compiled loops call BLAS from their own
     threads (or, with ``n_jobs=1``, stand for one core), and OpenBLAS's own threads would
     then compete with them for the cores. It also makes each BLAS call's result independent
-    of how many threads OpenBLAS would have used, in whatever thread the block runs (where
-    threadpoolctl ignores this thread's limit, the library holds the count itself: see
-    ``_held_blas``). The controller (a scan of the loaded libraries, ~15 ms) is made once
-    per process; each limit costs ~30 us."""
-    with _controller().limit(limits=1, user_api="blas"), _held_blas(1):
+    of how many threads OpenBLAS would have used, in whatever thread the block runs (the
+    library holds the count itself: see ``_held_blas``). The controller (a scan of the
+    loaded libraries, ~15 ms) is made once per process; each hold costs ~30 us."""
+    with _held_blas(1):
         yield
 
 
 @contextlib.contextmanager
 def single_threaded():
     """BLAS and OpenMP on one thread inside the block (the controller made once per
-    process, as for ``single_threaded_blas``): for work that runs as many small tasks."""
-    with _controller().limit(limits=1), _held_blas(1):
+    process, as for ``single_threaded_blas``): for work that runs as many small tasks.
+    OpenMP's count is the calling thread's own (threadpoolctl's limit); the BLAS's is held
+    as in ``single_threaded_blas``."""
+    with _controller().limit(limits=1, user_api="openmp"), _held_blas(1):
         yield
 
 
@@ -235,7 +222,7 @@ def blas_at_most(threads: int):
     Ctrl-C that lands between them leaves the same state whatever the machine."""
     blas, now = _blas_now()
     limit = max(1, min(int(threads), now))
-    with blas.limit(limits=limit), _held_blas(limit, blas):
+    with _held_blas(limit, blas):
         yield
 
 

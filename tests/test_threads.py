@@ -598,7 +598,8 @@ def test_a_worker_threads_blas_limit_holds_while_another_thread_controls_the_bla
     # as any of its blocks asks, and gives it back after the last one.
     import threading
 
-    from indefsvm._threads import _HOLDS, single_threaded_blas
+    from indefsvm._solvers._checks import _BLAS_HOLDS as _HOLDS
+    from indefsvm._threads import single_threaded_blas
 
     def inside():
         with single_threaded_blas():
@@ -632,6 +633,62 @@ def test_a_worker_threads_blas_limit_holds_while_another_thread_controls_the_bla
             w.join(30)
         assert set(seen["after the first left"]) == {1}
         assert set(_blas_counts()) == {2} and not _HOLDS
+
+
+@pytest.mark.parametrize("block", ["single_threaded_blas", "blas_at_most"])
+def test_blocks_that_overlap_in_two_threads_give_the_blas_its_count_back(block):
+    # A enters, B enters, A leaves, B leaves: threadpoolctl's limits each saved the count
+    # they found and put it back at their end, B's (ignored while A controlled the BLAS)
+    # putting back A's 1 after taking control: the BLAS then ran on one thread for good
+    import threading
+
+    from indefsvm import _threads
+
+    def limited():
+        return (_threads.single_threaded_blas() if block == "single_threaded_blas"
+                else _threads.blas_at_most(1))
+
+    found = _blas_counts()
+    a_in, b_in, a_out = (threading.Event() for _ in range(3))
+    inside = {}
+
+    def a():
+        with limited():
+            a_in.set()
+            b_in.wait(10)
+        a_out.set()
+
+    def b():
+        a_in.wait(10)
+        with limited():
+            b_in.set()
+            a_out.wait(10)
+            inside["b after a left"] = _blas_counts()
+
+    workers = [threading.Thread(target=f) for f in (a, b)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(30)
+    assert set(inside["b after a left"]) == {1}   # B's block still holds
+    assert _blas_counts() == found                # and then all is as it was
+
+
+def test_many_fits_in_python_threads_leave_the_blas_as_they_found_it():
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    fits = [lambda: isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.5, coef0=-1.0).fit(X, y),
+            lambda: isvm.remedies.ClipEigenvalues().fit_transform(K),
+            lambda: isvm.check_kernel(K=K, y=y),
+            lambda: isvm.remedies.KreinSVC(kernel="precomputed").fit(K, y)]
+    found = _blas_counts()
+    with ThreadPoolExecutor(4) as ex:
+        list(ex.map(lambda k: fits[k % len(fits)](), range(16)))
+    assert _blas_counts() == found
 
 
 def test_a_fit_in_a_worker_thread_gives_the_main_threads_numbers():

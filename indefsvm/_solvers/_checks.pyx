@@ -19,6 +19,70 @@ def omp_max_threads():
     return ix_omp_max_threads()
 
 
+# The BLAS holds of ``indefsvm._threads._held_blas``, counted across Python threads. Kept in
+# compiled code so that a hold and a release are each one step for the interpreter (a
+# KeyboardInterrupt is delivered between lines of Python, not inside these statements; the
+# getters and setters are threadpoolctl's), and a hold whose release was never reached (an
+# interrupt at the line that releases it) is released when it is freed: the frame that held
+# it unwinds. One lock makes each step whole: the setters release the GIL (ctypes), and a
+# hold that began while another's last release was setting the counts back recorded the
+# lowered count as the one to restore.
+import threading as _threading
+
+_BLAS_LOCK = _threading.Lock()
+_BLAS_HOLDS = {}    # id of a hold -> the limit it holds
+_BLAS_FOUND = {}    # library path -> the count found before the first hold
+
+
+cdef class BlasHold:
+    """A hold of ``limit`` threads on the BLAS libraries (their paths, count getters and
+    setters): each is set to the lowest count any hold asks for (never more than it had
+    before the first hold) until :meth:`release`, or until the hold is freed; the last
+    release puts back the count found before the first hold."""
+    cdef list paths, getters, setters
+    cdef Py_ssize_t key
+    cdef bint held
+
+    def __init__(self, int limit, list paths, list getters, list setters):
+        self.paths, self.getters, self.setters = paths, getters, setters
+        self.key = <Py_ssize_t><void*>self
+        with _BLAS_LOCK:
+            _BLAS_HOLDS[self.key] = limit
+            self.held = True
+            _blas_apply(paths, getters, setters)
+
+    def release(self):
+        self._release()
+
+    cdef _release(self):
+        with _BLAS_LOCK:
+            if self.held:
+                self.held = False
+                _BLAS_HOLDS.pop(self.key, None)
+                _blas_apply(self.paths, self.getters, self.setters)
+
+    def __dealloc__(self):
+        # (a cdef method and a key kept from __init__: nothing here hands self to Python)
+        if self.held:
+            try:
+                self._release()
+            except BaseException:
+                pass
+
+
+cdef _blas_apply(list paths, list getters, list setters):
+    cdef Py_ssize_t k
+    low = min(_BLAS_HOLDS.values()) if _BLAS_HOLDS else None
+    for k in range(len(paths)):
+        if low is None:
+            found = _BLAS_FOUND.pop(paths[k], None)
+            if found is not None:
+                setters[k](found)
+        else:
+            if paths[k] not in _BLAS_FOUND:
+                _BLAS_FOUND[paths[k]] = getters[k]()
+            setters[k](max(1, min(_BLAS_FOUND[paths[k]], low)))
+
 
 cdef extern from "_check.h" nogil:
     int IX_TILE
