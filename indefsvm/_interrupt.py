@@ -76,6 +76,7 @@ def interruptible(func, *args):
     (:func:`_wait_for_abandoned`): OpenBLAS shuts its threads down after the interpreter,
     and a shutdown under a running call loses a thread's wake-up, so the process hung at
     exit -- 8 times in 8 for a script that interrupted an eigh of 3 000 rows and exited."""
+    import contextvars
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -94,7 +95,9 @@ def interruptible(func, *args):
         finally:
             done.set()
 
-    worker = threading.Thread(target=run, daemon=True, name=f"indefsvm {_name(func)}")
+    # the caller's context goes with the call: the warnings its blocks hold (indefsvm._warn)
+    worker = threading.Thread(target=contextvars.copy_context().run, args=(run,), daemon=True,
+                              name=f"indefsvm {_name(func)}")
     worker.start()
     try:
         while not done.wait(0.05):

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 
 logger = logging.getLogger("indefsvm")
+# verbose fits starting in two threads at once each found no handler and each added one:
+# every line said twice for the rest of the process
+_ADDING = threading.Lock()
 
 #: seconds between two progress lines of one solver run
 REPORT_EVERY = 5.0
@@ -25,10 +29,11 @@ def enable(verbose) -> bool:
         return False
     if logger.getEffectiveLevel() > logging.INFO:
         logger.setLevel(logging.INFO)
-    if not logger.hasHandlers():
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("indefsvm: %(message)s"))
-        logger.addHandler(handler)
+    with _ADDING:
+        if not logger.hasHandlers():
+            handler = logging.StreamHandler(sys.stderr)
+            handler.setFormatter(logging.Formatter("indefsvm: %(message)s"))
+            logger.addHandler(handler)
     return True
 
 

@@ -13,10 +13,11 @@ smaller C (the simpler model), then the gamma nearest the default rule.
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+
+from ._warn import Held, say_again
 
 __all__ = ["GridChoice", "cv_scores", "fold_score", "folds_of", "search_C_gamma", "subsample",
            "take"]
@@ -88,7 +89,7 @@ def _pass_on(caught, seen: set) -> int:
             stopped = 1
         elif str(w.message) not in seen:
             seen.add(str(w.message))
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            say_again(w)
     return stopped
 
 
@@ -100,15 +101,14 @@ def cv_scores(estimator, X, y, folds, precomputed: bool, *, on_fold=None, said=(
     its caller says)."""
     from sklearn.base import clone
 
-    from .exceptions import ConvergenceWarning
 
     scores, stopped, seen = [], 0, set(said)
     for k, (train, test) in enumerate(folds, 1):
         t0 = time.perf_counter()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ConvergenceWarning)
-            scores.append(fold_score(clone(estimator), X, y, train, test, precomputed))
-        stopped += _pass_on(caught, seen)
+        caught = Held()
+        scores.append(caught.call(fold_score, clone(estimator), X, y, train, test,
+                                  precomputed))
+        stopped += _pass_on(caught.said, seen)
         if on_fold is not None:
             on_fold(k, scores[-1], time.perf_counter() - t0)
     return np.array(scores), stopped
@@ -189,7 +189,6 @@ def search_C_gamma(estimator, X, y, *, Cs, gammas=(None,), gamma_rule=None, name
     """
     from sklearn.base import clone, is_regressor
 
-    from .exceptions import ConvergenceWarning
 
     t0 = time.perf_counter()
     classes = not is_regressor(estimator)
@@ -214,10 +213,9 @@ def search_C_gamma(estimator, X, y, *, Cs, gammas=(None,), gamma_rule=None, name
                     est.set_params(**{names[0]: C})
                 if g is not None:
                     est.set_params(**{names[1]: g})
-                with warnings.catch_warnings(record=True) as caught:
-                    warnings.simplefilter("always", ConvergenceWarning)
-                    acc.append(fold_score(est, Xs, ys, tr, te, precomputed))
-                stopped += _pass_on(caught, seen)
+                caught = Held()
+                acc.append(caught.call(fold_score, est, Xs, ys, tr, te, precomputed))
+                stopped += _pass_on(caught.said, seen)
                 if on_fit is not None:
                     on_fit()
             scores[gi, ci] = float(np.mean(acc))

@@ -364,11 +364,10 @@ def warn_if_distances(K: np.ndarray, name: str = "K") -> None:
     """Warn (``DistanceMatrixWarning``) when a kernel argument looks like a distance matrix,
     with the one line that turns distances into a kernel."""
     if looks_like_distances(K):
-        import warnings
-
+        from ._warn import warn
         from .exceptions import DistanceMatrixWarning
 
-        warnings.warn(
+        warn(
             f"{name} looks like a distance matrix, not a kernel: its diagonal is 0 and no "
             "entry is negative (a kernel is largest for similar objects, k(x, x) >= k(x, z)). "
             "Training on distances gives a meaningless model. Turn them into a kernel first: "

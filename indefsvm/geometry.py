@@ -4,7 +4,6 @@ classifier (CH-DU) of Haasdonk (2005), with the SVM <-> CH conversions of Prop. 
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -18,6 +17,7 @@ from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import check_finite_array, check_kernel_matrix, user_stacklevel, validate_input
+from ._warn import warn
 from .diagnostics.spectrum import Signature
 from .kernels import estimator_kernel_params, kernel_matrix
 from .solvers import convex_hull_dual
@@ -550,7 +550,7 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         # zero within rounding: n eps max|K| (each hull's weights sum to 1)
         zero = K.shape[0] * np.finfo(float).eps * float(np.max(np.abs(K)))
         if abs(self.wMw_) <= zero:
-            warnings.warn(
+            warn(
                 f"w'Mw = ||z+ - z-||^2_pE = {self.wMw_:.3g} is zero within rounding (n eps "
                 f"max|K| = {zero:.3g}): the reduced hulls intersect, so their closest points "
                 f"coincide and do not define a classifier. Reduce them more: a smaller mu "
@@ -558,7 +558,7 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
                 f"{1.0 / min(np.sum(yp > 0), np.sum(yp < 0)):.4g}).",
                 UserWarning, stacklevel=user_stacklevel())
         elif not self.wMw_ > 0:
-            warnings.warn(
+            warn(
                 f"w'Mw = ||z+ - z-||^2_pE = {self.wMw_:.4g} <= 0: the closest hull points are "
                 "a counter-intuitive classifier (Haasdonk 2005, §4). Try n_restarts with "
                 "restart_select='wMw', a larger mu, or check the kernel (check_kernel).",

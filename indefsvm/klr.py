@@ -327,7 +327,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        import warnings
+        from ._warn import warn
 
         check_choice(self.solver, "solver", ("newton", "cg"))
         C = check_positive(self.C, "C")
@@ -370,7 +370,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
             yy = np.where(pos, 1.0, -1.0)
             outs.append(solve(K, yy, C, tol, int(max_iter), sw))
             if not outs[-1][3]:
-                warnings.warn(
+                warn(
                     f"KLR ({self.solver}) stopped at max_iter={max_iter} before reaching "
                     f"tol={tol:g}: ||grad|| / ||grad_0|| = {outs[-1][5]:.3g}.",
                     ConvergenceWarning, stacklevel=user_stacklevel())

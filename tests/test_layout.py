@@ -256,3 +256,42 @@ def test_the_feature_maps_declare_the_protocol_they_are_called_through():
         # D2KE's random objects are drawn for a metric: it takes no vectors
         missing = {"_fit_rows"} if cls is isvm.distances.RandomDistanceFeatures else set()
         assert own == set(FEATURE_MAP) - missing, (cls.__name__, set(FEATURE_MAP) - own)
+
+
+#: warnings' functions that read or change the process's warning state (its filters and
+#: its showwarning hook): not safe in threads (catch_warnings puts back what it found)
+_PROCESS_WARNING_STATE = {"warn", "warn_explicit", "catch_warnings", "simplefilter",
+                          "filterwarnings", "resetwarnings"}
+
+
+def _process_warning_calls(tree: ast.AST) -> list:
+    """The lines of ``tree`` that call (or import) the functions of ``warnings`` above."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "warnings":
+            found += [node.lineno for a in node.names if a.name in _PROCESS_WARNING_STATE]
+        elif (isinstance(node, ast.Attribute) and node.attr in _PROCESS_WARNING_STATE
+              and isinstance(node.value, ast.Name) and node.value.id == "warnings"):
+            found.append(node.lineno)
+    return found
+
+
+def test_the_reader_of_warning_calls_sees_them():
+    tree = ast.parse("import warnings\nfrom warnings import catch_warnings\n"
+                     "def f():\n    with warnings.catch_warnings():\n        "
+                     "warnings.simplefilter('ignore')\n    warnings.warn('x')\n"
+                     "    warnings.WarningMessage\n")
+    assert sorted(_process_warning_calls(tree)) == [2, 4, 5, 6]
+
+
+def test_below_the_command_line_warnings_go_through_the_librarys_holders():
+    """Every warning of the library is said by ``indefsvm._warn.warn`` and held or muted by
+    its per-thread holders; only the command line (one thread, at the top) and ``_warn``
+    itself use the process's warning state."""
+    found = []
+    for name, path in _modules().items():
+        if name == "indefsvm._warn" or name.startswith("indefsvm.cli"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{name}:{line}" for line in _process_warning_calls(tree)]
+    assert found == []

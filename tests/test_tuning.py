@@ -99,11 +99,14 @@ def test_fits_stopped_at_their_cap_are_said(data, capsys):
 def test_other_warnings_of_the_fits_are_shown_once_not_hidden(data):
     import warnings as w
 
+    from indefsvm._warn import warn
+
     X, y = data
 
     class Loud(IndefiniteSVC):
         def fit(self, X, y, sample_weight=None):
-            w.warn("a remedy's remark", UserWarning, stacklevel=2)
+            warn("a remedy's remark", UserWarning, stacklevel=2)  # the library's own
+            w.warn("another library's remark", RuntimeWarning, stacklevel=2)
             return super().fit(X, y, sample_weight)
 
     with w.catch_warnings(record=True) as seen:
@@ -113,3 +116,8 @@ def test_other_warnings_of_the_fits_are_shown_once_not_hidden(data):
         cv_scores(Loud(kernel="rbf"), X, y, folds, False)
     said = [str(x.message) for x in seen if x.category is UserWarning]
     assert said == ["a remedy's remark", "a remedy's remark"]  # once per search, not 6 + 3
+    # another library's warning is the process's to show (the searches hold only the
+    # library's own, per thread): under "always", at each of the 6 + 3 fits; the command
+    # line says each text once
+    others = [str(x.message) for x in seen if x.category is RuntimeWarning]
+    assert others == ["another library's remark"] * 9

@@ -6,10 +6,10 @@ line where there is one, and what would be read."""
 from __future__ import annotations
 
 import os
-import warnings
 
 import numpy as np
 
+from .._warn import warn
 from ..exceptions import DataFileError
 from ._table import _first_line, check_label, delimiter_of, is_number, read_matrix_text
 
@@ -171,7 +171,7 @@ def read_labels(path: str, n: int, *, note=None) -> np.ndarray:
                 "labels, one per line? (a row index or a regression target would be read as "
                 "that many classes)")
         if note is None:
-            warnings.warn(text, UserWarning, stacklevel=2)
+            warn(text, UserWarning, stacklevel=2)
         else:
             note(text)
     return y

@@ -196,9 +196,9 @@ def _column_index(spec, header, ncol: int, path: str) -> int:
 
 def warn_note(text: str) -> None:
     """A remark on a file's layout, as a warning (the command line says it as a line)."""
-    import warnings
+    from .._warn import warn
 
-    warnings.warn(text, UserWarning, stacklevel=3)
+    warn(text, UserWarning, stacklevel=3)
 
 
 #: header names of an index column (pandas writes an empty one, or its index's name)

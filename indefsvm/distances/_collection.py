@@ -5,10 +5,10 @@ distances to those objects computed block by block (private)."""
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 
+from .._warn import Muted
 from ._objects import as_objects, as_series, as_strings, as_vectors, from_pandas
 from ._pairwise import _check_params, _check_window, pairwise_distances
 
@@ -73,13 +73,11 @@ class Objects:
         once); a callable's bad value is reported with the object's index in the whole
         collection (``offset`` + its row) and the landmark's."""
         try:
-            with warnings.catch_warnings():
-                # the layout of a 3-D array was said once, when the collection was made;
-                # not again for every block of its rows
-                warnings.filterwarnings("ignore", message=r".* has shape .*: read as .* "
-                                        "channels", category=UserWarning)
-                return pairwise_distances(rows, landmarks, metric=self.metric,
-                                          n_jobs=n_jobs, **self.params)
+            # the layout of a 3-D array was said once, when the collection was made; not
+            # again for every block of its rows
+            return Muted(UserWarning, match=r".* has shape .*: read as .* channels").call(
+                pairwise_distances, rows, landmarks, metric=self.metric, n_jobs=n_jobs,
+                **self.params)
         except ValueError as exc:
             m = re.search(r"for X\[(\d+)\] and [XY]\[(\d+)\]", str(exc))
             if m is None:

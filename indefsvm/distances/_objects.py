@@ -8,10 +8,11 @@ nor strings as numbers).
 from __future__ import annotations
 
 import numbers
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
+
+from .._warn import warn
 
 __all__ = ["Series", "as_series", "as_strings", "as_vectors", "as_objects", "from_pandas"]
 
@@ -147,7 +148,7 @@ def as_series(X, name: str = "X") -> Series:
         if d > L:
             # more channels than points: most likely (n, length, channels) given for aeon's
             # (n, channels, length); said, not guessed
-            warnings.warn(
+            warn(
                 f"{name} has shape {A.shape}: read as {n} series of {d} channels and {L} "
                 f"points each (aeon's layout: n_series, n_channels, n_timepoints). If these "
                 f"are {d} points of {L} channels, give {name}.transpose(0, 2, 1).",

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import html
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +25,7 @@ from .._files import atomic_write
 from .._logging import enable
 from .._threads import sized_by
 from .._validation import check_finite_array, check_kernel_matrix
+from .._warn import Muted
 from ..exceptions import DistanceMatrixWarning
 from ..kernels import KERNELS, canonical_name, resolve_gamma
 from ._frames import compute_frames
@@ -486,12 +486,11 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
         box = ((float(lo[0] - pad[0]), float(hi[0] + pad[0])),
                (float(lo[1] - pad[1]), float(hi[1] + pad[1])))
     enable(verbose)
-    with warnings.catch_warnings():
-        # distances given as the kernel were said once, by the check of X above: not again
-        # by each frame's check and SVM
-        warnings.simplefilter("ignore", DistanceMatrixWarning)
-        kernels, frames = compute_frames(X, y_pm, name, list(frame_keys(grid, Cs, names)),
-                                         two_d=two_d, box=box, total=n_frames, verbose=True)
+    # distances given as the kernel were said once, by the check of X above: not again by
+    # each frame's check and SVM
+    kernels, frames = Muted(DistanceMatrixWarning).call(
+        compute_frames, X, y_pm, name, list(frame_keys(grid, Cs, names)), two_d=two_d,
+        box=box, total=n_frames, verbose=True)
     data = {"n": n, "title": title or f"{name} kernel: the geometry of the SVM",
             "labels": y_pm.astype(int).tolist(),
             "input": ({"points": [[round(float(a), 5) for a in row] for row in X],

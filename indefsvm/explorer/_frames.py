@@ -4,11 +4,11 @@ computed by the library's own diagnostics (the page only draws them)."""
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 
 from .._logging import logger
+from .._warn import Held
 from ..diagnostics import check_kernel, sanity_report
 from ..exceptions import ConvergenceWarning
 from ..geometry import PseudoEuclideanEmbedding, reduced_hull
@@ -104,14 +104,10 @@ def kernel_part(K, y_pm, params, remedy):
 def svm_part(K, y_pm, C, P, pos, kpart):
     """What depends on C too: the SVM, its sanity report, w and Mw in the plane."""
     clf = IndefiniteSVC(kernel="precomputed", C=C)
-    with warnings.catch_warnings(record=True) as said:
-        warnings.simplefilter("always", ConvergenceWarning)
-        clf.fit(K, y_pm)
     # the frame keeps its convergence warning; any other is the user's to see
-    caught = [w for w in said if issubclass(w.category, ConvergenceWarning)]
-    for w in said:
-        if not issubclass(w.category, ConvergenceWarning):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    held = Held(ConvergenceWarning)
+    held.call(clf.fit, K, y_pm)
+    caught = held.said
     san = sanity_report(clf, K, y_pm)
     abar = np.asarray(san.ch_alpha, dtype=float)
     zp, zm = abar[pos] @ P[pos], abar[~pos] @ P[~pos]

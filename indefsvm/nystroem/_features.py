@@ -818,24 +818,24 @@ def _checked_block(D, idx, name: str):
     """The landmarks' distances by a callable metric, both orders: a warning where
     ``d(x, x) != 0`` or ``d(a, b) != d(b, a)`` (beyond 1e-9 of the largest distance), then
     the symmetric part with a zero diagonal, which the kernel is made of."""
-    import warnings
+    from .._warn import warn
 
     scale = float(np.max(D, initial=0.0))
     tol = 1e-9 * scale if scale > 0 else 0.0
     diag = np.abs(np.diag(D))
     k = int(np.argmax(diag)) if diag.size else 0
     if diag.size and diag[k] > tol:
-        warnings.warn(f"metric {name!r} gives d(x, x) = {D[k, k]:.6g}, not 0, for landmark "
-                      f"{k} (training object {int(idx[k])}); a distance is 0 from an object "
-                      "to itself. The kernel takes d(x, x) = 0.", UserWarning, stacklevel=4)
+        warn(f"metric {name!r} gives d(x, x) = {D[k, k]:.6g}, not 0, for landmark "
+             f"{k} (training object {int(idx[k])}); a distance is 0 from an object "
+             "to itself. The kernel takes d(x, x) = 0.", UserWarning, stacklevel=4)
     asym = np.abs(D - D.T)
     i, j = np.unravel_index(int(np.argmax(asym)), asym.shape) if asym.size else (0, 0)
     if asym.size and asym[i, j] > tol:
-        warnings.warn(f"metric {name!r} is not symmetric on the landmarks: d(a, b) = "
-                      f"{D[i, j]:.6g} but d(b, a) = {D[j, i]:.6g} for landmarks {i} and {j} "
-                      f"(training objects {int(idx[i])}, {int(idx[j])}). The kernel uses "
-                      "(d(a, b) + d(b, a)) / 2; the distances to the landmarks of other "
-                      "objects are d(x, landmark).", UserWarning, stacklevel=4)
+        warn(f"metric {name!r} is not symmetric on the landmarks: d(a, b) = "
+             f"{D[i, j]:.6g} but d(b, a) = {D[j, i]:.6g} for landmarks {i} and {j} "
+             f"(training objects {int(idx[i])}, {int(idx[j])}). The kernel uses "
+             "(d(a, b) + d(b, a)) / 2; the distances to the landmarks of other "
+             "objects are d(x, landmark).", UserWarning, stacklevel=4)
     D = (D + D.T) / 2
     np.fill_diagonal(D, 0.0)
     return D

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import numbers
 import time
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -23,6 +22,7 @@ from .._remedies import landmark_options
 from .._tags import PairwiseInput
 from .._threads import sized_blas
 from .._validation import check_memory, check_seed, user_stacklevel, validate_input, validate_rows
+from .._warn import warn
 from ..distances._collection import Objects
 from ..exceptions import ConvergenceWarning
 from ..kernels import canonical_name, check_gamma_sign
@@ -539,7 +539,7 @@ default="uniform"
                        "coordinate descent's 100 000 passes before it)"
                        if worst.solver == "decomposition" else
                        f"The coordinate descent stopped at max_iter={worst.n_iter} passes")
-            warnings.warn(
+            warn(
                 f"{stopped} before reaching tol={self.tol:g}: {failed}. Increase max_iter "
                 "(or tol), or scale C down.", ConvergenceWarning,
                 stacklevel=user_stacklevel())

@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import numbers
 import time
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,6 +16,7 @@ from sklearn.pipeline import Pipeline
 
 from .._threads import sized_by
 from .._validation import check_distance_matrix, check_kernel_matrix, user_stacklevel
+from .._warn import Held, carried, warn
 from ..diagnostics._render import render_html, render_text
 from ..exceptions import DegenerateKernelWarning
 from ._fix_base import check_kernel_memory, folds_matrices
@@ -113,28 +113,19 @@ def degenerate_warning(who: str, where: list) -> None:
     """One DegenerateKernelWarning for a search or comparison whose fixed kernels were zero
     or constant (``where``: the fixes, with their gammas or folds), in place of one per fit:
     the fits catch theirs (process workers would print them where nobody reads)."""
-    warnings.warn(f"{who}: the fixed kernel was zero or constant -- an SVM on it predicts "
-                  f"one class -- for {'; '.join(where)}. Their scores are those of a one-class "
-                  "rule; a kernel of another gamma (or, for the advanced shift, a larger "
-                  "rank) avoids them.", DegenerateKernelWarning,
-                  stacklevel=user_stacklevel())
+    warn(f"{who}: the fixed kernel was zero or constant -- an SVM on it predicts "
+         f"one class -- for {'; '.join(where)}. Their scores are those of a one-class "
+         "rule; a kernel of another gamma (or, for the advanced shift, a larger "
+         "rank) avoids them.", DegenerateKernelWarning,
+         stacklevel=user_stacklevel())
 
 
 def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed, sw=None):
     out = {}
     for name, est in methods.items():
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DegenerateKernelWarning)
-            out[name] = _fold_method(K, D, y, train, test, name, est, param_grid, inner_cv,
-                                     seed, sw)
-        flat = False
-        for said in caught:
-            if issubclass(said.category, DegenerateKernelWarning):
-                flat = True
-            else:
-                warnings.warn_explicit(said.message, said.category, said.filename,
-                                       said.lineno)
-        out[name] += (flat,)
+        flat = Held(DegenerateKernelWarning)
+        out[name] = flat.call(_fold_method, K, D, y, train, test, name, est, param_grid,
+                              inner_cv, seed, sw) + (bool(flat.said),)
     return out
 
 
@@ -560,15 +551,11 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
                              "its error has no weight to be measured with. Give fewer folds "
                              "(cv) or weight more samples.")
         if "k-NN" in names:
-            import warnings
-
-            from .._validation import user_stacklevel
-
-            warnings.warn("sample_weight weights the SVM methods only: k-NN ranks and votes "
-                          "its neighbours unweighted (scikit-learn's KNeighborsClassifier "
-                          "takes no sample weights); its errors are weighted. Leave k-NN out "
-                          "of methods to compare weighted models only.", UserWarning,
-                          stacklevel=user_stacklevel())
+            warn("sample_weight weights the SVM methods only: k-NN ranks and votes "
+                 "its neighbours unweighted (scikit-learn's KNeighborsClassifier "
+                 "takes no sample weights); its errors are weighted. Leave k-NN out "
+                 "of methods to compare weighted models only.", UserWarning,
+                 stacklevel=user_stacklevel())
     # each fold's kernel, its decomposition and fixes, said before the work (measured: 6
     # matrices of a fold's size beside the whole kernel's check)
     check_kernel_memory(n, folds_matrices(n, max(len(tr) for tr, _ in folds), len(folds),
@@ -582,7 +569,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     per_fold = []
     # a generator: each fold is logged as it ends (in order), with joblib's workers
     for f in Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_fold)(K, D, y, tr, te, ests, param_grid, inner, seed, sw)
+            delayed(carried(_fold))(K, D, y, tr, te, ests, param_grid, inner, seed, sw)
             for tr, te in folds):
         per_fold.append(f)
         if verbose:

@@ -9,8 +9,6 @@ themselves are in ``_spectrum_fix``."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
@@ -19,6 +17,7 @@ from .._interrupt import interruptible, unfitted_on_interrupt
 from .._tags import PairwiseInput, TrainingColumns
 from .._threads import sized_by
 from .._validation import check_memory, kernel_fit_input, kernel_rows_input, user_stacklevel
+from .._warn import warn
 
 __all__ = ["_EigenFix", "_KernelFix", "_check_fixed_spectrum"]
 
@@ -190,9 +189,9 @@ def _check_fixed_spectrum(name, values, U, tol):
     elif kept.size == 1 and n > 1 and float(U[:, kept[0]].sum()) ** 2 / n > 1.0 - 1e-9:
         what = "is constant (its one direction is the all-ones vector)"
     if what is not None:
-        warnings.warn(f"{name}: the fixed kernel {what}; an SVM on it predicts one class. "
-                      "Keep more directions (a larger rank) or choose another remedy.",
-                      DegenerateKernelWarning, stacklevel=user_stacklevel())
+        warn(f"{name}: the fixed kernel {what}; an SVM on it predicts one class. "
+             "Keep more directions (a larger rank) or choose another remedy.",
+             DegenerateKernelWarning, stacklevel=user_stacklevel())
 
 
 class _EigenFix(_KernelFix):

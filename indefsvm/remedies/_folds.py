@@ -10,7 +10,6 @@ distances the k-NN rule needs.
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_context, clone
@@ -20,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._interrupt import interruptible
 from .._tags import PairwiseInput, TrainingColumns, arrays_out
 from .._validation import kernel_fit_input, kernel_rows_input
+from .._warn import Held
 from ..exceptions import DegenerateKernelWarning
 from ..solvers._smo import csvc_problem, solve_duals
 from ..svm._ovo import OvOVotes, ovo_problems
@@ -204,6 +204,17 @@ def features_gamma(kernel) -> bool:
     return not callable(kernel.kernel) and "gamma" in KERNELS[canonical_name(kernel.kernel)][1]
 
 
+def _fixed(fix, K, spectrum) -> float:
+    """Finish ``fix`` on the prepared fold kernel ``K`` (its decomposition from
+    ``spectrum``, shared by the fixes of a fold); the seconds that decomposition took."""
+    if fix._spectrum is None:
+        fix._finish(K, None, None)
+        return 0.0
+    lam, U, extra = spectrum(fix.centered)
+    fix._finish(K, lam, U if fix._spectrum == "vectors" else None)
+    return extra
+
+
 def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_weight,
           sample_weight=None):
     """One fold at one kernel parameter: every candidate of ``plan`` (method -> [(index,
@@ -274,19 +285,10 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
                 else:
                     fix = arrays_out(BY_NAME[method].fix(group[0][1]))
                     K = fix._prepare(Ktr, copy=False)
-                    with warnings.catch_warnings(record=True) as caught:
-                        warnings.simplefilter("always", DegenerateKernelWarning)
-                        if fix._spectrum is None:
-                            fix._finish(K, None, None)
-                        else:
-                            lam, U, extra = spectrum(fix.centered)
-                            fix._finish(K, lam, U if fix._spectrum == "vectors" else None)
-                    for said in caught:  # (w holds the weights)
-                        if issubclass(said.category, DegenerateKernelWarning):
-                            degenerate.append(key)
-                        else:
-                            warnings.warn_explicit(said.message, said.category,
-                                                   said.filename, said.lineno)
+                    flat = Held(DegenerateKernelWarning)
+                    extra = flat.call(_fixed, fix, K, spectrum)
+                    if flat.said:  # said once by the search, for all its folds
+                        degenerate.append(key)
                     Kf, Rf = fix._fixed_kernel(), fix.transform(Kte)
                 t_fix = t_kernel + extra + time.perf_counter() - t
                 done[key] = (t_fix, _svm_path(Kf, Rf, y_idx, classes, w, Cs,

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import numbers
 import time
-import warnings
 from collections.abc import Iterable
 from itertools import product
 
@@ -53,6 +52,7 @@ from .._validation import (
     user_stacklevel,
     validate_rows,
 )
+from .._warn import Muted, carried, warn
 from ..exceptions import ConvergenceWarning
 from ._compare import (
     SEARCH_FOLD,
@@ -415,16 +415,14 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
         if self.kernel is None and isinstance(X, np.ndarray) and X.dtype.kind in "iuf" and \
                 looks_like_distances(X):
-            warnings.warn(
+            warn(
                 "X looks like a distance matrix, not a kernel: its diagonal is 0 and no entry "
                 "is negative. RemedySearchCV takes distances with a kernel to make of them: "
                 "RemedySearchCV(kernel=indefsvm.DistanceKernel()) (exp(-gamma d^2), gamma "
                 "searched around the median rule).", DistanceMatrixWarning,
                 stacklevel=user_stacklevel())
-        with warnings.catch_warnings():
-            # said once, above, with the search's own fix (not by every step of the search)
-            warnings.simplefilter("ignore", DistanceMatrixWarning)
-            return self._fit(X, y, sample_weight)
+        # said once, above, with the search's own fix (not by every step of the search)
+        return Muted(DistanceMatrixWarning).call(self._fit, X, y, sample_weight)
 
     def _sample_weights(self, sample_weight, y, methods):
         """The checked sample weights (None when not given), and the warning that k-NN does
@@ -436,10 +434,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         sw = sample_weight_vector(sample_weight, y.shape[0])
         check_weights(sw, np.searchsorted(self.classes_, y))
         if "k-NN" in methods:
-            warnings.warn("sample_weight weights the SVM methods only: k-NN ranks and votes "
-                          "its neighbours unweighted (scikit-learn's KNeighborsClassifier "
-                          "takes no sample weights). Leave k-NN out of methods to compare "
-                          "weighted models only.", UserWarning, stacklevel=user_stacklevel())
+            warn("sample_weight weights the SVM methods only: k-NN ranks and votes "
+                 "its neighbours unweighted (scikit-learn's KNeighborsClassifier "
+                 "takes no sample weights). Leave k-NN out of methods to compare "
+                 "weighted models only.", UserWarning, stacklevel=user_stacklevel())
         return sw
 
     def _fit(self, X, y, sample_weight=None):
@@ -564,7 +562,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         with limit:
             for done, ((f, g, _, _), rows) in enumerate(zip(jobs, Parallel(
                     n_jobs=self.n_jobs, return_as="generator")(
-                    delayed(_task)(X, y, self.classes_, folds[f][0], folds[f][1],
+                    delayed(carried(_task))(X, y, self.classes_, folds[f][0], folds[f][1],
                                    self.kernel, g, plan, kn, scorer, self.class_weight, sw)
                     for f, g, plan, kn in jobs), strict=True), 1):
                 rows, flat = rows
@@ -585,16 +583,16 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             raise ValueError("every training fold holds one class only: give fewer folds "
                              "(cv) or more samples of each class.")
         if bad.any():
-            warnings.warn(f"{int(bad.sum())} of {n_folds} training folds hold one class only; "
-                          "their scores are NaN and the choice reads the other folds (give "
-                          "fewer folds).", UserWarning, stacklevel=user_stacklevel())
+            warn(f"{int(bad.sum())} of {n_folds} training folds hold one class only; "
+                 "their scores are NaN and the choice reads the other folds (give "
+                 "fewer folds).", UserWarning, stacklevel=user_stacklevel())
         self._valid_folds = ~bad
         if degenerate:
             degenerate_warning("RemedySearchCV", _degenerate_fixes(degenerate, n_folds))
         if stopped:
-            warnings.warn(f"{stopped} of the search's SVM fits stopped at max_iter before "
-                          "the stopping rule held; their scores are those of the point "
-                          "reached.", ConvergenceWarning, stacklevel=user_stacklevel())
+            warn(f"{stopped} of the search's SVM fits stopped at max_iter before "
+                 "the stopping rule held; their scores are those of the point "
+                 "reached.", ConvergenceWarning, stacklevel=user_stacklevel())
         self.cv_results_ = self._results(cands, scores, fit_t, score_t)
         self._choose(methods, cands, scores, fit_t, n_sv, X, y, one_class)
         if self.refit:

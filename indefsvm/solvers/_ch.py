@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
+from .. import _warn
 from .._scale import power_of_two_exponent
 from .._validation import (
     check_binary_labels,
@@ -185,9 +184,9 @@ def convex_hull_dual(
     converged = best["status"] == 0
     if not converged and warn:
         # stalled (a gap float64 cannot close: a kernel near 1e250) or max_iter, said as such
-        warnings.warn(stop_message(best["status"], best["kkt_gap"], tol, max_iter,
-                                   who="CH-DU", scale="the kernel"),
-                      ConvergenceWarning, stacklevel=user_stacklevel())
+        _warn.warn(stop_message(best["status"], best["kkt_gap"], tol, max_iter,
+                                who="CH-DU", scale="the kernel"),
+                   ConvergenceWarning, stacklevel=user_stacklevel())
     a = best["alpha"]
     # offset of the decision function (7): b = 1/2 sum_ij a_i a_j y_i d^2_ij, which with
     # d^2_ij = K_ii + K_jj - 2 K_ij and sum a = 2, sum a y = 0 is sum a_i y_i K_ii - (a y)'K a

@@ -3,12 +3,11 @@ compiled loops of ``_solvers/_nqp.pyx``."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.linalg as sla
 from scipy.sparse.linalg import LinearOperator, eigsh
 
+from .. import _warn
 from .._solvers._nqp import cd_loop, lsvm_loop, m3_loop, munk_loop
 from .._validation import check_binary_labels, check_kernel_matrix, check_positive, user_stacklevel
 from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
@@ -51,14 +50,14 @@ def _finish(name, a, k, status, kkt, F, hist, tol, C, max_iter, warn, extra=None
             "Give a finite C.")
     if status == 3 and warn:
         # not max_iter: the objective stopped moving (say where, and what would help)
-        warnings.warn(
+        _warn.warn(
             f"{name} stalled at iteration {k} (of max_iter={max_iter}) before reaching "
             f"tol={tol:g}: the objective no longer decreased (by more than ftol, relative) "
             f"and the KKT residual is {kkt:.3g}. Multiplicative updates slow down near the "
             "solution; try solver='kernel_adatron' or 'smo', or a larger tol.",
             ConvergenceWarning, stacklevel=user_stacklevel())
     elif status != 0 and warn:
-        warnings.warn(
+        _warn.warn(
             f"{name} stopped ({text}) at max_iter={max_iter} before reaching tol={tol:g}: "
             f"the KKT residual is {kkt:.3g}. Increase max_iter (or tol).",
             ConvergenceWarning, stacklevel=user_stacklevel())
@@ -454,9 +453,9 @@ def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool 
     F = float(0.5 * u @ Q @ u - u.sum())
     hist[-1, 1] = F
     if not converged and warn:
-        warnings.warn(f"LSVM stopped at max_iter={max_iter} before reaching tol={tol:g}: the "
-                      f"KKT residual is {resid:.3g} (last step {step:.3g}). Increase "
-                      "max_iter (or tol).", ConvergenceWarning, stacklevel=user_stacklevel())
+        _warn.warn(f"LSVM stopped at max_iter={max_iter} before reaching tol={tol:g}: the "
+                   f"KKT residual is {resid:.3g} (last step {step:.3g}). Increase "
+                   "max_iter (or tol).", ConvergenceWarning, stacklevel=user_stacklevel())
     return SolverResult(alpha=u, b=0.0, objective=float(F), n_iter=int(k),
                         converged=bool(converged), kkt_gap=float(resid), history=hist,
                         status="converged" if converged else "max_iter reached", solver="LSVM",

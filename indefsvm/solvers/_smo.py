@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .. import _warn
 from .._solvers._smo import SMOSolver, solve_tasks
 from .._threads import single_threaded_blas
 from .._validation import (
@@ -426,8 +425,8 @@ def smo(
                                    wss, shrinking, max_iter, cache_size, f32=f32)
     converged = best["status"] == 0
     if not converged and warn:
-        warnings.warn(stop_message(best["status"], best["kkt_gap"], tol, max_iter, "SMO"),
-                      ConvergenceWarning, stacklevel=user_stacklevel())
+        _warn.warn(stop_message(best["status"], best["kkt_gap"], tol, max_iter, "SMO"),
+                   ConvergenceWarning, stacklevel=user_stacklevel())
     return _result(best, objectives, f32, tol, C, converged)
 
 

@@ -12,7 +12,6 @@ machines*, 2011, sections 2-4 and 6-7).
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 from sklearn.base import OutlierMixin, RegressorMixin, _fit_context
@@ -25,6 +24,7 @@ from .._interrupt import unfitted_on_interrupt
 from .._logging import logger, solver_progress
 from .._threads import effective_threads
 from .._validation import user_stacklevel
+from .._warn import warn
 from ..exceptions import ConvergenceWarning
 from ..kernels import kernel_matrix
 from ..solvers import kernel_adatron, lsvm, m3, munk
@@ -103,13 +103,13 @@ def warn_if_stopped(results, max_iter, tol):
     stalled = [r for r in results if not r.converged and r.status.startswith("stalled")]
     if stalled:
         r = max(stalled, key=lambda r: r.kkt_gap)
-        warnings.warn(stop_message(4, r.kkt_gap, tol, max_iter), ConvergenceWarning,
-                      stacklevel=user_stacklevel())
+        warn(stop_message(4, r.kkt_gap, tol, max_iter), ConvergenceWarning,
+             stacklevel=user_stacklevel())
     stopped = [r for r in results if not r.converged and not r.status.startswith("stalled")]
     if stopped:
         gap = max(r.kkt_gap for r in stopped)
         shown = max(r.n_iter for r in stopped)
-        warnings.warn(
+        warn(
             f"Solver terminated early (max_iter={shown if max_iter is None else max_iter}).  "
             "Consider pre-processing your data with StandardScaler or MinMaxScaler. The KKT "
             f"gap m - M is {gap:.3g}, above tol={tol:g}: increase max_iter (or tol) for a "
@@ -131,7 +131,7 @@ def warn_if_tol_loose(y, tol, converged: bool) -> None:
     the searches count those as fits stopped by ``max_iter``."""
     spread = float(np.ptp(y)) if y.size else 0.0
     if converged and spread > 0 and tol > TOL_OF_SPREAD * spread:
-        warnings.warn(
+        warn(
             f"tol={tol:g} is {tol / spread:.3g} of the targets' spread ({spread:.3g}): the "
             "stopping rule m - M <= tol is in the targets' units, so the fit may stop far "
             "from the solution and its predictions be off by up to about tol. Scale y (e.g. "
@@ -844,7 +844,7 @@ n_jobs
             warn_if_tol_loose(yk, self.tol, res.converged)
         else:
             # every target within epsilon of one constant: the optimum is alpha = 0, exactly
-            warnings.warn(
+            warn(
                 f"epsilon={eps:g} is at least half the targets' spread ({spread:.3g}): every "
                 "sample lies inside the tube, there is no support vector, and the model "
                 f"predicts the constant {float(self.intercept_[0]):.6g}. Give epsilon below "
@@ -988,7 +988,7 @@ n_features_in_
         if self.epsilon_ < -self.tol:  # below the precision the stopping rule gives rho, r
             from ..exceptions import DegenerateKernelWarning
 
-            warnings.warn(
+            warn(
                 f"nu-SVR found a tube of negative width (epsilon_ = {self.epsilon_:.4g}): at "
                 "the stationary point found, no tube around the fit holds the samples the "
                 "dual says are inside, so nu no longer bounds the fraction outside it. Try "
