@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numbers
 
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from .kernels import DISTANCE_HINT, KERNELS
 
 __all__ = ["C", "CACHE_SIZE", "CLASS_WEIGHT", "COEF0", "DECISION_FUNCTION_SHAPE", "DEGREE",
-           "GAMMA", "KERNEL", "KERNEL_NAMES", "KERNEL_PARAMS", "MAX_ITER", "N_COMPONENTS",
-           "N_JOBS", "TOL", "check_settings"]
+           "FINITE_C", "GAMMA", "KERNEL", "KERNEL_NAMES", "KERNEL_PARAMS", "MAX_ITER",
+           "N_COMPONENTS", "N_JOBS", "SVM_MAX_ITER", "TOL", "check_settings"]
 
 #: every kernel name the estimators take (aliases and "precomputed" included)
 KERNEL_NAMES = set(KERNELS) | {"poly", "gaussian", "precomputed"}
@@ -33,6 +33,9 @@ class KernelNames(StrOptions):
 KERNEL = [KernelNames(KERNEL_NAMES), callable]
 #: box bound: > 0 (np.inf, a hard margin, where an estimator allows it, says so itself)
 C = [Interval(numbers.Real, 0.0, None, closed="right")]
+#: a bound that must stay finite: a penalty (logistic loss, the landmark model's squared
+#: hinge) or nu-SVR's sums nu * sum(C_i) / 2, which C = inf makes infinite
+FINITE_C = [Interval(numbers.Real, 0.0, None, closed="neither")]
 #: a kernel of features: "scale", "auto" or a number (its sign is the kernel's rule)
 GAMMA = [StrOptions({"scale", "auto"}), Interval(numbers.Real, None, None, closed="neither")]
 COEF0 = [Interval(numbers.Real, None, None, closed="neither")]
@@ -40,6 +43,10 @@ DEGREE = [Interval(numbers.Integral, 0, None, closed="left")]
 TOL = [Interval(numbers.Real, 0.0, None, closed="neither")]
 #: a finite cap; None: the estimator's finite default
 MAX_ITER = [Interval(numbers.Integral, 1, None, closed="left"), None]
+#: the SVMs': SVC spells "no limit" -1 (read as the finite default, as None); 0 is no cap
+#: at all, refused here rather than by a check of the fit's own
+SVM_MAX_ITER = [Interval(numbers.Integral, 1, None, closed="left"),
+                Options(numbers.Integral, {-1}), None]
 CACHE_SIZE = [Interval(numbers.Real, 0, None, closed="neither")]
 KERNEL_PARAMS = [dict, None]
 CLASS_WEIGHT = [StrOptions({"balanced"}), dict, None]

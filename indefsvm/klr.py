@@ -280,7 +280,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     #: scikit-learn's declaration of the parameters and their ranges, checked by fit
     #: (_fit_context); the kernel's own rules after it
     _parameter_constraints: dict = {
-        "kernel": _c.KERNEL, "C": _c.C, "gamma": _c.GAMMA, "coef0": _c.COEF0,
+        "kernel": _c.KERNEL, "C": _c.FINITE_C, "gamma": _c.GAMMA, "coef0": _c.COEF0,
         "degree": _c.DEGREE, "kernel_params": _c.KERNEL_PARAMS,
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "solver": [StrOptions({"newton", "cg"})], "tol": _c.TOL, "max_iter": _c.MAX_ITER,

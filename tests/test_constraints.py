@@ -67,6 +67,11 @@ def test_every_estimator_declares_ranges(cls):
     (isvm.distances.RandomDistanceFeatures(), "n_components", 0),
     (isvm.distances.RandomDistanceFeatures(), "random_objects", "any"),
     (AdvancedShiftEigenvalues(), "rank", 0),
+    # -1 is SVC's "no limit" (the finite default); 0 was let through by the range and
+    # refused by a check of the fit's own, in other words and as a data error on the CLI
+    (isvm.IndefiniteSVC(), "max_iter", 0), (isvm.IndefiniteNuSVC(), "max_iter", 0),
+    (isvm.IndefiniteSVR(), "max_iter", -2), (isvm.IndefiniteOneClassSVM(), "max_iter", 0),
+    (isvm.KreinSVC(), "max_iter", 0),
 ])
 def test_a_value_out_of_range_is_refused_by_scikit_learn_before_fit(est, param, value):
     est.set_params(**{param: value})
@@ -112,3 +117,5 @@ def test_the_command_line_validates_through_the_same_two(capsys):
     assert err.startswith("indefsvm: error: ") and "--gamma must be" in err
     assert main(["fit", "--dataset", "heart", "--nystroem", "20", "--tol", "0"]) == 2
     assert "--tol must be a float in the range (0.0, inf)" in capsys.readouterr().err
+    assert main(["fit", "--dataset", "heart", "--max-iter", "0", "--cv", "0"]) == 2
+    assert "--max-iter must be an int in the range [1, inf)" in capsys.readouterr().err

@@ -194,7 +194,7 @@ default="uniform"
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {
         "kernel": [str, callable], "n_components": _c.N_COMPONENTS,
-        "remedy": [StrOptions(set(REMEDIES))], "C": _c.C,
+        "remedy": [StrOptions(set(REMEDIES))], "C": _c.FINITE_C,
         "gamma": [str, numbers.Real, None], "coef0": _c.COEF0, "degree": _c.DEGREE,
         "kernel_params": _c.KERNEL_PARAMS,
         "landmarks": [StrOptions(set(LANDMARK_RULES)), "array-like"],

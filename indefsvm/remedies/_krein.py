@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from .. import _constraints as _c
@@ -79,7 +76,7 @@ decision_function_shape, break_ties
     _parameter_constraints: dict = {
         "kernel": _c.KERNEL, "C": _c.C, "gamma": _c.GAMMA, "coef0": _c.COEF0,
         "degree": _c.DEGREE, "tol": _c.TOL,
-        "max_iter": [Interval(numbers.Integral, -1, None, closed="left"), None],
+        "max_iter": _c.SVM_MAX_ITER,
         "cache_size": _c.CACHE_SIZE, "kernel_params": _c.KERNEL_PARAMS,
         "class_weight": _c.CLASS_WEIGHT,
         "decision_function_shape": _c.DECISION_FUNCTION_SHAPE, "break_ties": ["boolean"],

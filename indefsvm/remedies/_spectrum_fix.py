@@ -26,7 +26,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 # the protocol every fix follows, and the eigendecomposition most of them share, declared in
@@ -228,7 +228,8 @@ class AdvancedShiftEigenvalues(_EigenFix):
     #: scikit-learn's declaration of the parameters, checked by fit (_fit_context); the
     #: ranges and the finer rules are checked after it, in messages that name the fix
     _parameter_constraints: dict = {"rank": [StrOptions({"auto"}),
-                                             Interval(numbers.Real, 0, None, closed="neither")],
+                                             Interval(numbers.Integral, 1, None, closed="left"),
+                                             Interval(RealNotInt, 0, 1, closed="right")],
                                     "centered": ["boolean"]}
 
     def __init__(self, rank="auto", centered: bool = False):

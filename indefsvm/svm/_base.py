@@ -8,13 +8,12 @@ sample and class weights, sparse inputs, the kernel rows of prediction -- lives 
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import (
     _num_samples,
     check_is_fitted,
@@ -57,7 +56,7 @@ BASE_CONSTRAINTS: dict[str, list[Any]] = {
     "tol": _c.TOL, "shrinking": ["boolean"], "cache_size": _c.CACHE_SIZE,
     "verbose": ["verbose"],
     # SVC spells "no limit" -1 (max_iter_of reads it as our finite default)
-    "max_iter": [Interval(numbers.Integral, -1, None, closed="left"), None],
+    "max_iter": _c.SVM_MAX_ITER,
     "wss": [StrOptions({"first_order", "second_order"})],
     "kernel_params": _c.KERNEL_PARAMS, "n_jobs": _c.N_JOBS,
 }

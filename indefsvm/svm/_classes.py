@@ -877,7 +877,7 @@ class IndefiniteNuSVR(_Regressor):
     nu : float, default=0.5
         In (0, 1].
     C : float, default=1.0
-        Box bound (> 0).
+        Box bound (> 0 and finite: the sums of the dual are ``nu * sum(C_i) / 2``).
     kernel, gamma, coef0, degree, tol, max_iter, cache_size, shrinking, wss, kernel_params, \
 verbose, n_jobs
         As in :class:`IndefiniteSVC`.
@@ -911,7 +911,7 @@ n_features_in_
 
     _parameter_constraints: dict = {
         **SVMBase._parameter_constraints,
-        "C": [Interval(numbers.Real, 0.0, None, closed="right")],
+        "C": _c.FINITE_C,  # the sums nu * sum(C_i) / 2 must be finite
         "nu": [Interval(numbers.Real, 0.0, 1.0, closed="right")],
     }
 
