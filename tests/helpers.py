@@ -65,3 +65,31 @@ def interrupted_after(call, seconds: float = 1.0):
     finally:
         timer.cancel()
     return bool(sent), stopped - t0
+
+
+def stopped_at_line(call, k: int, traced) -> int:
+    """Run ``call()`` with a KeyboardInterrupt raised at the k-th line it runs in the files
+    for which ``traced(filename)`` is true (as a signal is delivered between lines); returns
+    the number of such lines when k is past them (k=-1: count only). A tracer already there
+    (coverage's) is put back afterwards, else it would be off for the rest of the session."""
+    import sys
+
+    count = [0]
+
+    def local(frame, event, arg):
+        if event == "line":
+            count[0] += 1
+            if count[0] == k:
+                raise KeyboardInterrupt
+        return local
+
+    def tracer(frame, event, arg):
+        return local if traced(frame.f_code.co_filename) else None
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        call()
+    finally:
+        sys.settrace(previous)
+    return count[0]

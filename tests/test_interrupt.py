@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from helpers import interrupted_after
+from helpers import interrupted_after, stopped_at_line
 
 SCRIPT = textwrap.dedent(
     """
@@ -123,31 +123,10 @@ def _fit_stopped_at_line(est, args, k):
     import indefsvm
 
     pkg = os.path.dirname(indefsvm.__file__)
-    count = [0]
-
-    def local(frame, event, arg):
-        if event == "line":
-            count[0] += 1
-            if count[0] == k:
-                raise KeyboardInterrupt
-        return local
-
     # the wrapper that cleans up is the mechanism under test, not a line of the fit
     guard = os.path.join(pkg, "_interrupt.py")
-
-    def tracer(frame, event, arg):
-        name = frame.f_code.co_filename
-        return local if name.startswith(pkg) and name != guard else None
-
-    # a tracer already there (coverage's) is put back afterwards, else it would be off for
-    # the rest of the session
-    previous = sys.gettrace()
-    sys.settrace(tracer)
-    try:
-        est.fit(*args)
-    finally:
-        sys.settrace(previous)
-    return count[0]
+    return stopped_at_line(lambda: est.fit(*args), k,
+                           lambda name: name.startswith(pkg) and name != guard)
 
 
 def _fitted_names(est):

@@ -19,6 +19,7 @@ import pytest
 from joblib import Parallel, delayed, parallel_backend
 
 import indefsvm as isvm
+from helpers import stopped_at_line
 from indefsvm._interrupt import interruptible
 from indefsvm._warn import Held, Muted, carried, say_again, warn
 from indefsvm.exceptions import ConvergenceWarning, DegenerateKernelWarning, DistanceMatrixWarning
@@ -137,25 +138,8 @@ def test_a_ctrl_c_at_any_line_of_a_holder_leaves_nothing_in_force():
         return 1
 
     def call_stopped_at_line(k):
-        count = [0]
-
-        def local(frame, event, arg):
-            if event == "line":
-                count[0] += 1
-                if count[0] == k:
-                    raise KeyboardInterrupt
-            return local
-
-        def tracer(frame, event, arg):
-            return local if frame.f_code.co_filename in (module.__file__, __file__) else None
-
-        previous = sys.gettrace()
-        sys.settrace(tracer)
-        try:
-            Muted(DistanceMatrixWarning).call(work)
-        finally:
-            sys.settrace(previous)
-        return count[0]
+        return stopped_at_line(lambda: Muted(DistanceMatrixWarning).call(work), k,
+                               lambda name: name in (module.__file__, __file__))
 
     n_lines = call_stopped_at_line(-1)
     assert n_lines >= 4
