@@ -344,7 +344,9 @@ def test_advanced_shift_is_a_shift_of_the_kept_directions():
     assert c.rank_ == 2
     with pytest.raises(ValueError, match="The 'rank' parameter of AdvancedShiftEigenvalues"):
         AdvancedShiftEigenvalues(rank=-1).fit(K)
-    with pytest.raises(ValueError, match="rank must be 'auto', an integer >= 1 or a share"):
+    with pytest.raises(ValueError, match=r"The 'rank' parameter of AdvancedShiftEigenvalues "
+                       r"must be a str among \{'auto'\}, an int in the range \[1, inf\) or a "
+                       r"float in the range \(0.0, 1.0\]"):
         AdvancedShiftEigenvalues(rank=1.5).fit(K)  # neither a count nor a share
     # a PSD kernel keeps everything above 0 and is not shifted
     P = (U * np.abs(lam)) @ U.T
