@@ -75,11 +75,14 @@ class DistanceMatrixWarning(UserWarning):
 
 
 class DegenerateKernelWarning(UserWarning):
-    """A remedy's fixed kernel carries no information: it is zero or constant (every
-    sample as similar to every other), so an SVM on it predicts one class.
+    """A kernel carries no information: it is zero or constant (every sample as similar
+    to every other), so an SVM on it predicts one class.
 
-    The message names the remedy and what to change (e.g. a larger ``rank`` of the
-    advanced shift, or another remedy).
+    Said of a remedy's fixed kernel (the message names the remedy and what to change, e.g.
+    a larger ``rank`` of the advanced shift, or another remedy), and by an estimator's
+    ``fit`` when its kernel parameters make a named kernel constant: ``gamma=0`` in
+    ``exp(-gamma d)``, the polynomial's or the sigmoid's ``gamma=0``, the polynomial's
+    ``degree=0`` (the message names the parameter).
 
     Examples
     --------

@@ -658,9 +658,63 @@ def check_gamma_sign(kernel, gamma) -> None:
 def estimator_kernel_params(est, X) -> dict:
     """:func:`resolve_kernel_params` of an estimator's own settings (``kernel``, ``gamma``,
     ``coef0``, ``degree``, ``kernel_params``), the one way every kernel estimator of the
-    package turns its settings into the kernel's parameters on ``X``."""
-    return resolve_kernel_params(est.kernel, X, gamma=est.gamma, coef0=est.coef0,
-                                 degree=est.degree, kernel_params=est.kernel_params)
+    package turns its settings into the kernel's parameters on ``X``; a
+    :class:`~indefsvm.exceptions.DegenerateKernelWarning` when they make the kernel one
+    number for every pair (:func:`warn_if_constant`)."""
+    params = resolve_kernel_params(est.kernel, X, gamma=est.gamma, coef0=est.coef0,
+                                   degree=est.degree, kernel_params=est.kernel_params)
+    warn_if_constant(est.kernel, params)
+    return params
+
+
+def constant_reason(kernel, params: dict) -> str | None:
+    """Why the named ``kernel`` is the same number for every pair of samples at the
+    resolved ``params`` -- ``gamma = 0`` in ``exp(-gamma d)``, the polynomial's or the
+    sigmoid's ``gamma = 0``, the polynomial's ``degree = 0`` -- or None when it is not.
+
+    Such a kernel is valid (scikit-learn and LIBSVM accept these values), but an SVM on it
+    cannot tell the samples apart: every decision value is the bias, one class is
+    predicted. Read from the parameters alone, so it costs nothing; a kernel that is
+    constant because the *data* are (every sample alike) is not seen here.
+    """
+    if callable(kernel) or kernel == "precomputed":
+        return None
+    name = canonical_name(kernel)
+    gamma, degree = params.get("gamma"), params.get("degree")
+    if name == "polynomial" and degree == 0:
+        return "degree=0 makes (gamma <x, z> + coef0)^0 = 1 for every pair"
+    if gamma is None or gamma != 0:
+        return None
+    if name in _DISTANCE_GAMMA:
+        return "gamma=0 makes exp(-gamma d(x, z)) = 1 for every pair"
+    if name == "polynomial":
+        value = float(params.get("coef0", 0.0)) ** degree
+        return f"gamma=0 makes (gamma <x, z> + coef0)^degree = coef0^degree = {value:.4g} " \
+               "for every pair"
+    if name == "sigmoid":
+        value = float(np.tanh(params.get("coef0", 0.0)))
+        return f"gamma=0 makes tanh(gamma <x, z> + coef0) = tanh(coef0) = {value:.4g} for " \
+               "every pair"
+    return None
+
+
+def warn_if_constant(kernel, params: dict) -> None:
+    """A :class:`~indefsvm.exceptions.DegenerateKernelWarning` naming the parameter when
+    :func:`constant_reason` finds the kernel constant: the fit goes on (the values are
+    valid), the user learns why its model predicts one class."""
+    reason = constant_reason(kernel, params)
+    if reason is None:
+        return
+    from . import _warn
+    from ._validation import user_stacklevel
+    from .exceptions import DegenerateKernelWarning
+
+    fix = ("a degree >= 1" if reason.startswith("degree") else
+           "a gamma > 0 (or 'scale', the default)")
+    _warn.warn(f"kernel={kernel!r}: {reason}; a model on it cannot tell the samples apart: "
+               f"every decision value is its bias, one class (or one value) for all. Give "
+               f"{fix}.", DegenerateKernelWarning,
+               stacklevel=user_stacklevel())
 
 
 #: where a distance user goes: ``kernel="dtw"`` (or a ``DistanceKernel``) is the first thing

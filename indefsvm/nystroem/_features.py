@@ -38,6 +38,7 @@ from ..kernels import (
     check_gamma_sign,
     kernel_matrix,
     resolve_kernel_params,
+    warn_if_constant,
 )
 from ._blocks import dense_rows, dense_rows_per_block, rows_per_block
 from ._pivoted import pivot_indices, pool_of
@@ -420,6 +421,7 @@ default="uniform"
             self._params = resolve_kernel_params(self._name, X, gamma=gamma,
                                                  coef0=self.coef0, degree=self.degree,
                                                  kernel_params=self.kernel_params)
+            warn_if_constant(self._name, self._params)
             n = X.shape[0]
             idx = self._landmark_indices(X, n, int(self.n_components), rng)
             # CSR landmarks stay CSR where the kernel reads them so (a text collection's
