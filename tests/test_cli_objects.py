@@ -72,6 +72,8 @@ def _write(path, text):
 
 @pytest.mark.parametrize("content, argv, match", [
     ("1,0.1,0.2\n2,0.3,x\n", ["--metric", "dtw"], "line 2: value 'x' is not a number"),
+    ("+1 1:0.5 3:-1\n-1 2:0.25\n", ["--metric", "dtw"],
+     "line 1: value '1:0.5' is not a number: this looks like a LIBSVM feature file"),
     ("1,0.1,0.2\n2,0.3,nan,0.1\n", ["--metric", "dtw"], "line 2: holds NaN at point 2"),
     ("1,0.1,0.2\n2,0.3,inf\n", ["--metric", "dtw"], "line 2: holds an infinity at point 2"),
     ("1,0.1,0.2\n2,nan,nan\n", ["--metric", "dtw"], "line 2: holds no number besides"),

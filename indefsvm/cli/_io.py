@@ -13,6 +13,7 @@ from ._args import (
     _datasets,
     _refuse_feature_options,
     _warn_unused_kernel_options,
+    refuse_format_options,
 )
 from ._errors import EXIT_USAGE, CLIError
 
@@ -170,6 +171,7 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
                 "a distance matrix: add --distances." if not distances else
                 "a feature set, not distances: drop --distances."), EXIT_USAGE)
         _warn_unused_kernel_options(args)
+        refuse_format_options(args, f"--dataset {args.dataset}", "a bundled data set")
         if distances:
             from ..datasets import load_protein213
 
@@ -184,6 +186,7 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
     _files().check_format(path)
     if distances:
         _warn_unused_kernel_options(args)
+        refuse_format_options(args, path, "a distance matrix")
         D = _read_matrix(path, "distance matrix")
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             raise DataFileError(path, None, f"is a {D.shape} array; a distance matrix is "
@@ -198,6 +201,8 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
                            "text, one per line), or save y beside D in the .npz.", EXIT_USAGE)
         return D, y, path, True
     if args.labels or path.endswith((".npy", ".npz")):
+        refuse_format_options(args, path, "a matrix with its labels in a file of their own"
+                              if args.labels else "a NumPy array")
         K = _read_matrix(path, "kernel matrix")
         if K.ndim == 2 and K.shape[0] != K.shape[1] and args.labels:
             # not square: features (one row a sample), with their labels in a file of their own
@@ -228,6 +233,7 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
         delimiter = delimiter_of(path)
         if delimiter is not None:
             # CSV / TSV features with a label column
+            refuse_format_options(args, path, "a CSV / TSV table", ("--label-column",))
             X, y, names = read_features(path, delimiter, args.label_column,
                                         need_labels=need_labels, note=_say_note)
             # the header's names of the features: a saved model keeps them, and predict
@@ -236,6 +242,8 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
             return X, y, path, False
         # a sparse file (a text collection's words) stays CSR: the kernels read the stored
         # values only, as LIBSVM does
+        refuse_format_options(args, path, "a LIBSVM file, its label the first token of a line",
+                              ("--zero-based", "--n-features"))
         X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based,
                            dense="auto")
     except UnicodeDecodeError as exc:

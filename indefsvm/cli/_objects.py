@@ -52,6 +52,11 @@ def check_metric_file(args, labelled: bool = True) -> None:
         raise CLIError(f"--metric {args.metric} needs a FILE of "
                        f"{'series' if args.metric == 'dtw' else 'strings'}, one per line"
                        + (" with its label." if labelled else "."), EXIT_USAGE)
+    from ._args import refuse_format_options
+
+    refuse_format_options(args, args.file, "a file of "
+                          f"{'series' if args.metric == 'dtw' else 'strings'}",
+                          ("--label-column",))
     if args.window is not None and args.metric != "dtw":
         raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
                        EXIT_USAGE)

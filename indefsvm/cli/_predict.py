@@ -8,7 +8,7 @@ import numpy as np
 
 from .._files import atomic_write, check_output_file
 from ..exceptions import DataFileError
-from ._args import _add_device, _common
+from ._args import _add_device, _common, refuse_format_options
 from ._errors import EXIT_USAGE, CLIError
 from ._io import (
     _check_path,
@@ -100,6 +100,8 @@ def read_data_for(args, model, path: str):
                            f"{'--distances' if args.distances else '--labels'}.", EXIT_USAGE)
         from ._objects import label_column_for
 
+        kind = "series" if model.metric == "dtw" else "strings"
+        refuse_format_options(args, path, f"a file of {kind}", ("--label-column",))
         X, y = read_objects(path, model.metric,
                             label_column_for(model, path, args.label_column),
                             need_labels=False, classes_checked=True)
@@ -108,6 +110,7 @@ def read_data_for(args, model, path: str):
     elif precomputed or args.labels or path.endswith((".npy", ".npz")):
         what = ("the distances d(x, x_train) to the training objects" if distances
                 else "the kernel rows k(x, x_train)" if precomputed else "features")
+        refuse_format_options(args, path, "a matrix")
         try:
             X = _read_matrix(path, "matrix" if precomputed else "data")
         except DataFileError as exc:
@@ -133,11 +136,14 @@ def read_data_for(args, model, path: str):
 
         delimiter = delimiter_of(path)
         if delimiter is not None:
+            refuse_format_options(args, path, "a CSV / TSV table", ("--label-column",))
             X, y, names = read_features(path, delimiter, args.label_column, need_labels=False,
                                         note=_say_note)
             X = by_names(X, names, getattr(model, "feature_columns_", None), path)
         else:
             # sparse files (a text collection's words) stay CSR where the model reads CSR
+            refuse_format_options(args, path, "a LIBSVM file, its label the first token of "
+                                  "a line", ("--zero-based",))
             X, y = load_libsvm(path, zero_based=args.zero_based,
                                n_features=getattr(model, "n_features_in_", None),
                                dense="auto")

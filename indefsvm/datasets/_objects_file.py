@@ -269,6 +269,13 @@ def _split_series(path, k, line, label_column):
         values = np.asarray([number(t) for t in tokens])
     except ValueError:
         bad = next(t for t in tokens if not is_number(t))
+        index, colon, value = bad.partition(":")
+        if colon and index.isdigit() and is_number(value):
+            # a LIBSVM file given to --metric: say what it is, not only which token failed
+            raise DataFileError(path, k, f"value {bad!r} is not a number: this looks like a "
+                                "LIBSVM feature file (index:value), not series; a file of "
+                                "series holds one series per line, its label and then its "
+                                "values. Drop --metric to train on the features.") from None
         raise DataFileError(path, k, f"value {bad!r} is not a number.") from None
     return _unpadded(path, k, values), label
 
