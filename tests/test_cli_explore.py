@@ -60,6 +60,19 @@ def test_subsample_is_stratified_and_said(tmp_path, capsys):
     assert abs(np.mean(np.asarray(data["labels"]) == 1) - share) < 0.05
 
 
+def test_a_subsample_of_more_than_the_points_draws_them_all(tmp_path, capsys):
+    # "add --subsample 300" on a file of fewer points (the teaching page's series line): the
+    # page of all of them, said, as the page without --subsample
+    args = ["explore", "--dataset", "heart", "--kernel", "rbf", "--grid", "gamma=0.1", "-C",
+            "1", "--remedies", "none"]
+    assert main([*args, "--subsample", "300", "--out", str(tmp_path / "a.html")]) == 0
+    assert "--subsample 300: the data have 270 points; the page draws all" in \
+        capsys.readouterr().err
+    assert main([*args, "--out", str(tmp_path / "b.html")]) == 0
+    a, b = _payload(tmp_path / "a.html"), _payload(tmp_path / "b.html")
+    assert a["n"] == b["n"] == 270 and a["labels"] == b["labels"]
+
+
 @pytest.mark.parametrize("argv, match", [
     (["--grid", "gamma"], "expected NAME=V1,V2"),
     (["--grid", "degree=2"], "--grid: kernel='sigmoid' has no parameter 'degree'"),

@@ -125,11 +125,17 @@ def test_a_model_file_where_data_are_expected_is_named_as_one(tmp_path, capsys):
                  "--save", str(model), "--quiet"]) == 0
     capsys.readouterr()
     for argv in (["fit", str(model)], ["check", str(model)], ["compare", str(model)],
-                 ["report", str(model)], ["predict", str(model), str(model)],
+                 ["predict", str(model), str(model)],
                  ["fit", str(model), "--metric", "dtw", "--nystroem", "3"]):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert "is a model file" in err and "report MODEL DATA" in err, argv
+    # report MODEL alone: the DATA it misses, in report's own words (it began that form)
+    assert main(["report", str(model)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"indefsvm: error: {model} is a model file: its report reads it on its "
+                   f"labelled training data: 'indefsvm report {model} DATA' (the file it "
+                   "was fitted on).")
     # a binary file that is no model: named, not a bare codec message
     junk = tmp_path / "junk.bin"
     junk.write_bytes(np.random.default_rng(0).bytes(3000))

@@ -163,3 +163,21 @@ def test_a_series_or_strings_file_without_metric_says_the_option(tmp_path, capsy
     named.write_text("a,b\n1,2\n3,4\n")
     assert main(["fit", str(named)]) == 1
     assert "levenshtein" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("head, why", [
+    ("# made by my script", "starts with '#', a comment or header line"),
+    ("@problemName cbf", "name the file .ts for aeon's reader"),
+    ("% arff comment", "starts with '%'"),
+])
+def test_a_comment_or_header_line_is_named_as_one(tmp_path, capsys, head, why):
+    # the series reader has no comment lines (NumPy's loadtxt skips '#'); a header or a
+    # comment is said as one, at its line, not as "value 'made' is not a number"
+    X, y = _data()
+    path = tmp_path / "series.txt"
+    path.write_text(head + "\n" + "\n".join(f"{c}," + ",".join(map(str, row))
+                                            for c, row in zip(y, X, strict=True)) + "\n")
+    assert main(["fit", str(path), *FIT]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"indefsvm: error: {path}, line 1: ") and why in err
+    assert "is not a number" not in err

@@ -46,6 +46,22 @@ def test_a_link_holds_the_points_exactly(ex):
     assert [float(v) for v in kv["box"].split(",")] == [v for r in st["box"] for v in r]
 
 
+def test_new_points_take_the_labels_of_the_data_the_explorer_was_given(ex):
+    # make_moons' labels are 0 / 1, as explore() took them: the page's +1 is the second
+    # class, the mapping explore() made of the data's own points
+    X, y = make_moons(50, noise=0.2, random_state=0)
+    own = ex.live_state()["y"]
+    assert own == [1 if v == 1 else -1 for v in y]
+    assert ex.live_state(X=X, y=y)["y"] == own
+    assert ex.live_state(X=X, y=y.astype(float))["y"] == own  # 1.0 is the class 1
+    assert ex.live_state(X=X, y=np.where(y == 1, 1, -1))["y"] == own  # +1 / -1 as they are
+    assert _decode(ex.url("p.html", X=X, y=y))["y"] == own
+    words = isvm.explore(X, np.where(y == 1, "b", "a"), kernel="sigmoid",
+                         param_grid={"gamma": [0.5], "coef0": [0.0]}, C=[1.0],
+                         remedies=("none",))
+    assert words.live_state(X=X[:3], y=["a", "b", "b"])["y"] == [-1, 1, 1]
+
+
 def test_the_live_points_are_the_data_on_a_grid_of_five_digits(ex):
     st = ex.live_state()
     X, _ = make_moons(50, noise=0.2, random_state=0)
@@ -68,8 +84,14 @@ def test_changes_are_checked_and_named(ex):
         ex.live_state(hide=["everything"])
     with pytest.raises(TypeError, match="Unknown state keys"):
         ex.live_state(gamma=1.0)
-    with pytest.raises(ValueError, match="one label"):
-        ex.live_state(X=np.zeros((3, 2)), y=[1, 0, 1])
+    with pytest.raises(ValueError, match="explorer's classes 0 / 1"):
+        ex.live_state(X=np.zeros((3, 2)), y=[1, 2, 1])
+    with pytest.raises(ValueError, match="one label per point"):
+        ex.live_state(X=np.zeros((3, 2)), y=[1, 0])
+    with pytest.raises(ValueError, match="y goes with X"):
+        ex.live_state(y=[1, 0, 1])  # not dropped in silence
+    with pytest.raises(ValueError, match="X goes with y"):
+        ex.live_state(X=np.zeros((3, 2)))
     with pytest.raises(ValueError, match=f"at most {LIVE_MAX}"):
         ex.live_state(X=np.zeros((LIVE_MAX + 1, 2)), y=np.ones(LIVE_MAX + 1))
     with pytest.raises(ValueError, match="save"):

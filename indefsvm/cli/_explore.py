@@ -107,9 +107,14 @@ def _subsample(args, X, y, precomputed):
             raise CLIError(f"the page draws every point: {n} > {MAX_POINTS}; add --subsample "
                            "300 (a stratified subsample).", EXIT_USAGE)
         return X, y
-    if m < 4 or m >= n:
-        raise CLIError(f"--subsample {m}: give a number between 4 and {n - 1} (the data have "
-                       f"{n} points).", EXIT_USAGE)
+    if m < 4:
+        raise CLIError(f"--subsample {m}: give 4 points or more (two of each class at least).",
+                       EXIT_USAGE)
+    if m >= n:
+        # "at most N", as the advice above gives it: fewer points are all drawn, said
+        _say(args, f"note: --subsample {m}: the data have {n} points; the page draws all "
+                   "of them")
+        return X, y
     from .._tuning import subsample, take
 
     idx = subsample(y, m, args.seed)

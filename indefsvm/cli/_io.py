@@ -78,14 +78,19 @@ def _holds_schema(path: str) -> bool:
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
-def refuse_model_file(path: str) -> None:
-    """A model file given where data are expected is named as one (not read as text)."""
+def is_model_file(path: str) -> bool:
+    """Whether ``path`` is a model file of fit --save (a zip archive with skops' schema)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(4)
     except OSError:
-        return  # the reader names what is wrong
-    if head == _ZIP_MAGIC and _holds_schema(path):
+        return False  # the reader names what is wrong
+    return head == _ZIP_MAGIC and _holds_schema(path)
+
+
+def refuse_model_file(path: str) -> None:
+    """A model file given where data are expected is named as one (not read as text)."""
+    if is_model_file(path):
         raise CLIError(f"{path}: is a model file (a zip archive, as fit --save writes), not "
                        "data: give it as MODEL to 'indefsvm predict MODEL DATA' or "
                        "'indefsvm report MODEL DATA'.", EXIT_USAGE)

@@ -33,6 +33,14 @@ def run(args) -> int:
     check_page_out(args.out, "--out", (args.file, args.data, args.labels))
     if args.data is not None:
         return _run_model(args)
+    from ._io import is_model_file
+
+    if args.file and is_model_file(args.file):
+        # report MODEL without its DATA: said as report's own form, not as "give it to
+        # report MODEL DATA", which is what the user began
+        raise CLIError(f"{args.file} is a model file: its report reads it on its labelled "
+                       f"training data: 'indefsvm report {args.file} DATA' (the file it was "
+                       "fitted on).", EXIT_USAGE)
     args.C_given = args.C is not None
     args.C = 1.0 if args.C is None else args.C
     _family.check(args)  # --svm-type and what goes with it (the default --cv too)

@@ -276,6 +276,13 @@ def _split_series(path, k, line, label_column):
                                 "LIBSVM feature file (index:value), not series; a file of "
                                 "series holds one series per line, its label and then its "
                                 "values. Drop --metric to train on the features.") from None
+        if line.lstrip().startswith(("#", "@", "%")):
+            # a header or comment (NumPy's '#', aeon's .ts '@' headers, ARFF's '%'): no series
+            raise DataFileError(path, k, f"starts with {line.lstrip()[0]!r}, a comment or "
+                                "header line, which a file of series does not have (one series "
+                                "a line, its label and then its values): remove the line"
+                                + (", or name the file .ts for aeon's reader"
+                                   if line.lstrip()[0] == "@" else "") + ".") from None
         raise DataFileError(path, k, f"value {bad!r} is not a number.") from None
     return _unpadded(path, k, values), label
 

@@ -209,8 +209,10 @@ class Explorer:
     def live_state(self, **changes) -> dict:
         """The live page's state: the explorer's points (on the page's grid of 5 significant
         digits), its kernel, the middle of the grid's parameters and ``C``, the first remedy;
-        ``changes`` override any of ``X``, ``y`` (+1 / -1), ``kernel``, ``params``, ``C``,
-        ``remedy``, ``box``, ``hide``.
+        ``changes`` override any of ``X`` with ``y`` (the page's labels +1 / -1; labels not
+        all +1 / -1 are read as the explorer's two classes, the second +1, as
+        :func:`explore` read the data's), ``kernel``, ``params``, ``C``, ``remedy``,
+        ``box``, ``hide``.
 
         Returns
         -------
@@ -247,6 +249,9 @@ class Explorer:
         if bad:
             raise ValueError(f"hide takes {list(HIDEABLE)}, C and the kernel's parameters; "
                              f"got {bad}.")
+        if "y" in changes and "X" not in changes:
+            raise ValueError("y goes with X: give the points X and their labels y together "
+                             "(the page's own points keep their labels).")
         box = changes.get("box", lv["box"])
         box = [[float(box[0][0]), float(box[0][1])], [float(box[1][0]), float(box[1][1])]]
         digits = grid_digits(box)
@@ -255,9 +260,7 @@ class Explorer:
             if X.ndim != 2 or X.shape[1] != 2:
                 raise ValueError(f"X must be points of the plane, shape (n, 2); got {X.shape}.")
             X = from_ints(to_ints(X, digits), digits)
-            y = np.asarray(changes.get("y"), dtype=float)
-            if y.shape != (X.shape[0],) or not np.all(np.isin(y, (-1.0, 1.0))):
-                raise ValueError("y must hold one label +1 or -1 per point of X.")
+            y = self._plus_minus(changes.get("y"), X.shape[0])
             if X.shape[0] > LIVE_MAX:
                 raise ValueError(f"live mode takes at most {LIVE_MAX} points; got "
                                  f"{X.shape[0]}.")
@@ -268,6 +271,27 @@ class Explorer:
                 X = from_ints(to_ints(X, digits), digits).tolist()
         return {"X": X, "y": y, "kernel": kernel, "params": params, "C": float(C),
                 "remedy": remedy, "box": box, "digits": digits, "hide": hide}
+
+    def _plus_minus(self, y, n: int) -> np.ndarray:
+        """The page's labels of ``y``: +1 / -1 as they are (the documented form, first),
+        or else the explorer's two classes, the second +1 as :func:`explore` maps them
+        (``make_moons``' 0 and 1 read as the page drew the data's)."""
+        if y is None:
+            raise ValueError("X goes with y: give the labels of the points too.")
+        y = np.asarray(y)
+        if y.shape != (n,):
+            raise ValueError(f"y must hold one label per point of X: {n} labels; got shape "
+                             f"{y.shape}.")
+        if y.dtype.kind in "biuf" and np.all(np.isin(y, (-1, 1))):
+            return y.astype(float)
+        classes = np.asarray(self.classes, dtype=object)
+        own = np.array([any(_same_label(v, c) for c in classes) for v in y.tolist()])
+        if own.all():
+            return np.array([1.0 if _same_label(v, classes[1]) else -1.0 for v in y.tolist()])
+        bad = y[~own][0].item() if hasattr(y[~own][0], "item") else y[~own][0]
+        raise ValueError(f"y must hold +1 / -1, or this explorer's classes "
+                         f"{_printable(self.classes[0])} / {_printable(self.classes[1])} (the "
+                         f"second is +1), one per point of X; got {bad!r}.")
 
     def url(self, page=None, **changes) -> str:
         """A link that opens the saved page in live mode, in one state.
@@ -615,3 +639,14 @@ def _printable(label) -> str:
     text = str(label)
     return text if text.isprintable() else repr(text)[1:-1]
 
+
+
+def _same_label(value, label) -> bool:
+    """Whether ``value`` (of a user's y) is the class ``label`` of :attr:`Explorer.classes`
+    (2.0 is 2; a class beyond 2^53 is kept there as its digits)."""
+    try:
+        if value == label:
+            return True
+    except (TypeError, ValueError):  # pragma: no cover - objects that refuse ==
+        return False
+    return isinstance(label, str) and str(value) == label
