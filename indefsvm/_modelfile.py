@@ -130,6 +130,9 @@ def load_model(path):
     >>> type(model).__name__
     'IndefiniteSVC'
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be the model file's path (a str or os.PathLike); got "
+                        f"{type(path).__name__}.")
     return _load_model(os.fspath(path))
 
 

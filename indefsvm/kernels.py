@@ -115,7 +115,15 @@ def _sq_norms(X) -> np.ndarray:
 def _gamma(gamma, X) -> float:
     if gamma is None:
         return 1.0 / X.shape[1]
-    return float(gamma)
+    if not isinstance(gamma, (str, bytes, bool, np.bool_)) and np.ndim(gamma) == 0:
+        try:
+            return float(gamma)
+        except (TypeError, ValueError):
+            pass
+    # 'scale' and 'auto' are the estimators' rules, resolved before a kernel is computed
+    hint = (f" ({gamma!r} is the estimators' rule: resolve_kernel_params(kernel, X, "
+            f"gamma={gamma!r}) gives its number)" if gamma in ("scale", "auto") else "")
+    raise ValueError(f"gamma must be a number (None: 1 / n_features); got {gamma!r}{hint}.")
 
 
 def _scale_gamma(gamma, X, name: str) -> float:

@@ -1,6 +1,7 @@
 """Kernel functions against their formulas, and the compiled column cache against them."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -85,6 +86,22 @@ def test_kernel_errors():
         kernels.linear(X, Y[:, :2])
     with pytest.raises(ValueError, match="NaN"):
         kernels.rbf(np.array([[np.nan, 1.0]]))
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "sigmoid", "polynomial", "l1_gaussian",
+                                    "sqrt_l1_exponential"])
+@pytest.mark.parametrize("gamma", ["x", "scale", True, [0.1]])
+def test_a_gamma_that_is_no_number_is_named(kernel, gamma):
+    # not Python's "could not convert string to float: 'x'" (and True is no gamma of 1)
+    with pytest.raises(ValueError, match=r"gamma must be a number \(None: 1 / n_features\); "
+                                         f"got {re.escape(repr(gamma))}"):
+        isvm.kernel_matrix(np.abs(X), kernel=kernel, gamma=gamma)
+
+
+def test_a_gamma_of_numpy_is_the_number():
+    for g in (np.float32(0.25), np.asarray(0.25), np.int64(1)):
+        assert np.array_equal(isvm.kernel_matrix(X, kernel="rbf", gamma=g),
+                              isvm.kernel_matrix(X, kernel="rbf", gamma=float(g)))
 
 
 COMPILED = [k for k in _COMPILED_KIND if k != "precomputed"]

@@ -63,3 +63,8 @@ def test_a_tampered_series_model_is_refused(series_model, tmp_path, change, matc
 def test_load_model_names_a_missing_file(tmp_path):
     with pytest.raises(DataFileError, match="no such model file"):
         isvm.load_model(tmp_path / "nope.skops")
+
+
+def test_load_model_names_a_path_that_is_no_path():
+    with pytest.raises(TypeError, match="path must be the model file's path .* got ndarray"):
+        isvm.load_model(np.zeros(3))
