@@ -54,3 +54,8 @@ def test_protein213_is_a_dissimilarity_matrix():
     lam = np.linalg.eigvalsh(-0.5 * J @ (D**2) @ J)
     assert int(np.sum(lam < -1e-9 * lam.max())) == 4
     assert lam[0] == pytest.approx(-6.55, abs=0.01)
+
+
+def test_data_path_of_no_bundled_file_lists_the_files():
+    with pytest.raises(FileNotFoundError, match=r"'nope'; the files are \['breast-cancer_scale'"):
+        ds.data_path("nope")

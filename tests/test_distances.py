@@ -404,6 +404,19 @@ def test_median_gamma_skips_duplicates_and_refuses_all_zero():
         median_gamma(np.zeros((3, 3)))
 
 
+@pytest.mark.parametrize("args, match", [
+    ((np.ones((3, 4)),), r"square \(n, n\) matrix .* got shape \(3, 4\)"),
+    (([[0.0, 1.0], [1.0, 0.0]],), "got list"),
+    ((np.array([[0.0, np.nan], [np.nan, 0.0]]),), "NaN or infinite"),
+    ((np.eye(3), "gaussian"), "kind must be one of"),
+])
+def test_median_gamma_names_what_it_cannot_read(args, match):
+    # (a rectangle was "could not broadcast input array from shape (3,) into shape (2,)",
+    # NaN distances gave gamma NaN)
+    with pytest.raises(ValueError, match=match):
+        median_gamma(*args)
+
+
 @pytest.mark.parametrize("est, D, match", [
     (DistanceKernel(), np.array([[0.0, 1.0], [2.0, 0.0]]), "not symmetric"),
     (DistanceKernel(), np.array([[0.0, -1.0], [-1.0, 0.0]]), "Negative values"),

@@ -95,7 +95,9 @@ def data_path(name: str) -> str:
     """
     path = resources.files("indefsvm.datasets") / "data" / name
     if not path.is_file():
-        raise FileNotFoundError(f"No bundled data file {name!r}.")
+        names = sorted(p.name for p in (resources.files("indefsvm.datasets") / "data")
+                       .iterdir() if p.is_file() and not p.name.endswith(".md"))
+        raise FileNotFoundError(f"No bundled data file {name!r}; the files are {names}.")
     return str(path)
 
 

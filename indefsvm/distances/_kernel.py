@@ -42,6 +42,12 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     >>> median_gamma(D), median_gamma(D, "laplacian")  # 1 / median(1, 4, 9), 1 / median(1, 2, 3)
     (0.25, 0.5)
     """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {sorted(KINDS)}; got {kind!r}.")
+    if getattr(D, "ndim", None) != 2 or D.shape[0] != D.shape[1]:
+        raise ValueError("D must be the square (n, n) matrix of the training distances; got "
+                         f"{'shape ' + str(D.shape) if hasattr(D, 'shape') else type(D).__name__}"
+                         ".")
     # the pairs above the diagonal copied row by row, squared and partitioned in place: half
     # a matrix at the peak (np.triu_indices' two index arrays alone were a whole one)
     n = D.shape[0]
@@ -55,6 +61,9 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     if d.size == 0:
         raise ValueError("the median rule needs at least two training objects (got one "
                          "sample); give gamma as a number.")
+    if not np.isfinite(d).all():
+        raise ValueError("D holds NaN or infinite distances; the median rule needs finite "
+                         "ones.")
     med = float(np.median(d, overwrite_input=True))
     if med <= 0:
         pos = d[d > 0]
