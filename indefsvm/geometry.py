@@ -338,13 +338,14 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9, gap: float = 0.0
     k, l = int(kk[0]), int(ll[0])
     Qa = y * (K @ (y * a))
     rho = 0.5 * float(Qa[k] + Qa[l])
-    if rho <= 0:
-        return {"ok": False, "reason": f"rho = 1/2 a'Q(e_k + e_l) = {rho:.4g} <= 0, so no SVM "
-                "solution corresponds (Prop. 7(2))", "rho": rho}
     # each term of a'Q e_k is at most max|K_ij| a_j: the sum carries n eps max|K| sum(a) of
-    # rounding. A rho within it is the 0 of touching hulls (w = z+ - z- = 0), and a / rho
+    # rounding. A rho within it (or within the point's gap), of either sign, is the 0 of
+    # touching hulls (w = z+ - z- = 0): its sign is the BLAS's summation order, and a / rho
     # would be an SVM of C ~ 1e12 that is rounding, not the classifier
     rounding = a.shape[0] * np.finfo(np.float64).eps * float(np.abs(K).max()) * float(a.sum())
+    if rho < -max(rounding, float(gap)):
+        return {"ok": False, "reason": f"rho = 1/2 a'Q(e_k + e_l) = {rho:.4g} <= 0, so no SVM "
+                "solution corresponds (Prop. 7(2))", "rho": rho}
     if rho <= max(rounding, float(gap)):
         what = (f"its rounding ({rounding:.3g} = n eps max|K_ij| sum(a))" if rounding >= gap
                 else f"the KKT gap of the point ({float(gap):.3g})")

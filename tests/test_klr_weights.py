@@ -120,6 +120,11 @@ def test_a_model_pickled_before_class_weight_existed_loads_and_predicts_the_same
     import pickle
     from pathlib import Path
 
+    if int(np.__version__.split(".")[0]) < 2:
+        # the file holds arrays pickled by NumPy 2 (numpy._core), which NumPy 1.x cannot
+        # unpickle whatever wrote the model: not this library's file format (skops' files,
+        # which the command line writes, load under both)
+        pytest.skip("the pickle was written under NumPy 2, which NumPy 1.x cannot read")
     here = Path(__file__).parent / "data" / "klr_0.2"
     with open(here / "klr_heart_sigmoid.pkl", "rb") as fh:
         old = pickle.load(fh)

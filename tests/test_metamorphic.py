@@ -333,6 +333,22 @@ def test_touching_hulls_have_no_svm(mu, seed, tol):
     assert eq["ok"] is False and "the reduced hulls touch" in eq["reason"], eq
 
 
+def test_a_rho_of_rounding_is_touching_hulls_whatever_its_sign():
+    """rho = 1/2 a'Q(e_k + e_l) of touching hulls is 0 up to rounding: its sign is the BLAS's
+    summation order (-1.2e-9 with SciPy 1.11's OpenBLAS where newer ones gave +1e-11), so a
+    small negative rho within the point's gap is touching hulls too, and only one beyond it
+    'rho <= 0'. Two points, rho = (K_kk + K_ll - 2 K_kl) / 4 = -1e-9 exactly."""
+    from indefsvm.geometry import ch_to_svm
+
+    K = np.array([[1.0, 1.0 + 2e-9], [1.0 + 2e-9, 1.0]])
+    y, a = np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    within = ch_to_svm(a, 1.0, K, y, gap=1e-6)
+    assert within["ok"] is False and "the reduced hulls touch" in within["reason"]
+    assert within["rho"] == pytest.approx(-1e-9, rel=1e-6)
+    beyond = ch_to_svm(a, 1.0, K, y, gap=1e-12)
+    assert beyond["ok"] is False and "<= 0, so no SVM" in beyond["reason"]
+
+
 def test_the_command_line_says_a_loose_tol_once_and_not_as_stopped_fits(tmp_path, capsys):
     """``fit -s 3`` on targets in 1e-3 units: the tol warning is the fit's, said once at the
     end (a fold with the same targets' range said it again before), and the folds are not

@@ -161,8 +161,8 @@ class PairwiseSanityReport:
     >>> from sklearn.datasets import load_iris
     >>> X, y = load_iris(return_X_y=True)
     >>> rep = isvm.sanity_report(isvm.IndefiniteSVC().fit(X, y), X, y)
-    >>> len(rep.reports), rep.pairs[0]
-    (3, (np.int64(0), np.int64(1)))
+    >>> len(rep.reports), [int(c) for c in rep.pairs[0]]
+    (3, [0, 1])
     """
 
     pairs: list

@@ -89,9 +89,9 @@ def _error(pred, y, w) -> float:
 
 def _weighted_C(est, Ktr, ytr, wtr, Cs, inner_cv, seed):
     """(model, C): GridSearchCV's choice of C with sample weights -- each inner fold's SVM
-    weighted and its test part scored by weighted accuracy (scikit-learn routes weights to
-    the fit only, not to the score), the first C of the best mean score, refitted on all of
-    ``Ktr`` weighted."""
+    weighted and its test part scored by weighted accuracy (as GridSearchCV does since
+    scikit-learn 1.7; 1.6 routed the weights to the fit only, whatever the version here), the
+    first C of the best mean score, refitted on all of ``Ktr`` weighted."""
     name = _c_param(est)
     inner = list(StratifiedKFold(inner_cv, shuffle=seed is not None,
                                  random_state=seed).split(Ktr, ytr))

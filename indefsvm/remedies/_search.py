@@ -403,9 +403,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             folds' SVMs and the refit get ``C_i = C * weight`` (a weight of 0 leaves the
             sample out of the SVM), and every test fold is scored with its samples' weights
             (weighted accuracy, or ``scoring``'s ``sample_weight``) -- what
-            ``GridSearchCV(SVC()).fit(X, y, sample_weight=w)`` does. k-NN does not weight
-            its neighbours (said by a warning when k-NN is searched); its scores are
-            weighted all the same.
+            ``GridSearchCV(SVC()).fit(X, y, sample_weight=w)`` does since scikit-learn 1.7
+            (1.6 weighted the fits only; this search weighs the scores with either). k-NN
+            does not weight its neighbours (said by a warning when k-NN is searched); its
+            scores are weighted all the same.
 
         Returns
         -------
