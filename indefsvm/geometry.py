@@ -340,8 +340,8 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9, gap: float = 0.0
     rho = 0.5 * float(Qa[k] + Qa[l])
     # each term of a'Q e_k is at most max|K_ij| a_j: the sum carries n eps max|K| sum(a) of
     # rounding. A rho within it (or within the point's gap), of either sign, is the 0 of
-    # touching hulls (w = z+ - z- = 0): its sign is the BLAS's summation order, and a / rho
-    # would be an SVM of C ~ 1e12 that is rounding, not the classifier
+    # touching hulls (w = z+ - z- = 0): its sign is where the solver stopped and how the BLAS
+    # rounded, and a / rho would be an SVM of C ~ 1e12 that is rounding, not the classifier
     rounding = a.shape[0] * np.finfo(np.float64).eps * float(np.abs(K).max()) * float(a.sum())
     if rho < -max(rounding, float(gap)):
         return {"ok": False, "reason": f"rho = 1/2 a'Q(e_k + e_l) = {rho:.4g} <= 0, so no SVM "

@@ -334,8 +334,8 @@ def test_touching_hulls_have_no_svm(mu, seed, tol):
 
 
 def test_a_rho_of_rounding_is_touching_hulls_whatever_its_sign():
-    """rho = 1/2 a'Q(e_k + e_l) of touching hulls is 0 up to rounding: its sign is the BLAS's
-    summation order (-1.2e-9 with SciPy 1.11's OpenBLAS where newer ones gave +1e-11), so a
+    """rho = 1/2 a'Q(e_k + e_l) of touching hulls is 0 up to what the solver leaves of it,
+    of either sign (-1.2e-9 with SciPy 1.11, +4.1e-8 with SciPy 1.17 on one test's data): a
     small negative rho within the point's gap is touching hulls too, and only one beyond it
     'rho <= 0'. Two points, rho = (K_kk + K_ll - 2 K_kl) / 4 = -1e-9 exactly."""
     from indefsvm.geometry import ch_to_svm
