@@ -266,8 +266,8 @@ def add_parser(sub) -> None:
     p.add_argument("--classes", default=None, metavar="A,B",
                    help="the two classes to show when the labels have more")
     p.add_argument("--subsample", type=_positive_int, default=None, metavar="N",
-                   help="a stratified subsample of N points (the page draws every point; at "
-                        "most 1000)")
+                   help="a stratified subsample of N points, or all of them when the data "
+                        "have fewer (the page draws every point; at most 1000)")
     p.add_argument("--seed", type=seed, default=0, help="seed of --subsample")
     p.add_argument("--title", default=None, help="the page's heading")
     p.add_argument("--out", default="explore.html", metavar="PAGE.html",
