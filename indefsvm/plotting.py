@@ -42,11 +42,33 @@ def _symlog_y(ax, linthresh: float, scale: float) -> None:
     ax.yaxis.set_major_locator(FixedLocator([-d for d in dec[::-1]] + [0.0] + dec))
 
 
-def _ax(ax, figsize=(6, 4)):
+def _ax(ax, figsize=(6, 4), name="ax"):
     plt = _plt()
     if ax is None:
         fig, ax = plt.subplots(figsize=figsize)
+    elif not hasattr(ax, "figure") or not hasattr(ax, "plot"):
+        raise TypeError(f"{name} must be a matplotlib Axes (e.g. from plt.subplots()) or None "
+                        f"for a new figure; got {type(ax).__name__}.")
     return ax.figure, ax
+
+
+def _pe_kernel_of(model) -> None:
+    """Refuse an estimator whose kernel is not x1 x1' - x2 x2': its hulls, w and Mw live in
+    another feature space, and drawing them in the plane of Z would show what is not there."""
+    if not hasattr(model, "get_params"):
+        return  # a SolverResult: the docstring's contract (the kernel matrix is not kept)
+    kernel = getattr(model, "kernel", None)
+    params = getattr(model, "kernel_params", None) or {}
+    metric = getattr(model, "metric", None)
+    if kernel == "pseudo_euclidean" and metric is None and params.get("p") == 1:
+        return
+    what = (f"metric={metric!r}" if metric is not None else
+            f"kernel={kernel!r}" + (f", kernel_params={params!r}" if params else ""))
+    raise ValueError(
+        f"plot_pe_geometry draws the hulls, w and Mw of the kernel x1 x1' - x2 x2' on the "
+        f"plane of Z; the {type(model).__name__} was fitted with {what}, whose hulls and w "
+        "lie in another feature space. Fit it with kernel='pseudo_euclidean', "
+        "kernel_params={'p': 1} on Z, or look at plot_spectrum for other kernels.")
 
 
 def plot_spectrum(report, ax=None):
@@ -73,6 +95,9 @@ def plot_spectrum(report, ax=None):
     >>> "signature" in fig.axes[0].get_title()
     True
     """
+    if report is None or isinstance(report, (str, bytes)):
+        raise TypeError(f"report must be a KernelReport, a Spectrum or a kernel matrix; got "
+                        f"{type(report).__name__}.")
     sp = getattr(report, "spectrum", report)
     if not hasattr(sp, "eigenvalues"):
         from .diagnostics import spectrum
@@ -177,8 +202,18 @@ def plot_convergence(history, ax=None, *, label=None):
     >>> fig.axes[0].get_xscale()
     'log'
     """
+    if hasattr(history, "get_params") and not hasattr(history, "history_"):
+        from sklearn.exceptions import NotFittedError
+
+        raise NotFittedError(f"This {type(history).__name__} instance has no history_: fit it "
+                             "first (with a solver that records one), then plot it.")
     h = getattr(history, "history_", getattr(history, "history", history))
-    h = np.asarray(h, dtype=float)
+    try:
+        h = np.asarray(h, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"history must be (iteration, objective) rows of shape (n, 2), a "
+                         f"SolverResult or a fitted model's history_; got "
+                         f"{type(history).__name__} ({exc}).") from None
     if h.ndim != 2 or h.shape[1] != 2:
         raise ValueError(f"history must be (iteration, objective) rows of shape (n, 2), a "
                          f"SolverResult or a fitted model's history_; got shape {h.shape}.")
@@ -251,13 +286,30 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
             f"(one real and one imaginary coordinate); got {Z.shape}. For data of more "
             "dimensions, fit the model on two coordinates, e.g. those of "
             "indefsvm.geometry.pe_plane_coordinates, or look at plot_spectrum instead.")
+    if y.ndim != 1 or y.shape[0] != Z.shape[0]:
+        raise ValueError(f"y must hold one label per row of Z: Z has {Z.shape[0]} rows, y has "
+                         f"shape {y.shape}.")
+    if not np.isfinite(Z).all():
+        raise ValueError("Z contains NaN or infinity; plot the points the model was fitted "
+                         "on.")
+    _pe_kernel_of(model)
+    if mu is not None and (isinstance(mu, bool) or not isinstance(mu, numbers.Real)
+                           or not mu > 0 or not np.isfinite(mu)):
+        raise ValueError(f"mu must be a number > 0 (the hull reduction to draw; 1 or more is "
+                         f"the whole hull) or None for the model's; got {mu!r}.")
     fig, ax = _ax(ax, figsize=(5.5, 5.5))
     if hasattr(model, "classes_"):
         classes = model.classes_
+        if not np.isin(y, classes).all():
+            raise ValueError(f"y must hold the model's classes {classes.tolist()}; got "
+                             f"{np.setdiff1d(y, classes)[:5].tolist()} besides.")
         alpha = model.alpha_ if model.alpha_.ndim == 1 else model.alpha_[0]
         decision = model.decision_function
     else:  # a SolverResult of the pseudo-Euclidean kernel x1 x1' - x2 x2' on Z
         classes = np.array([-1.0, 1.0])
+        if not np.isin(y, classes).all():
+            raise ValueError("with a SolverResult, y must be the +1 / -1 labels the solver "
+                             f"was given; got {np.unique(y)[:5].tolist()}.")
         alpha = model.alpha
         coef = alpha * np.where(y == classes[1], 1.0, -1.0)
 
@@ -371,18 +423,35 @@ def plot_remedies(comparison, K, axes=None):
     2
     """
     from ._tags import arrays_out
+    from .remedies import RemedyComparison
     from .remedies._methods import TABLE
 
+    if not isinstance(comparison, RemedyComparison):
+        raise TypeError(f"comparison must be a RemedyComparison (from compare_remedies, or a "
+                        f"fitted RemedySearchCV's comparison_); got {type(comparison).__name__}.")
+    try:
+        K = np.asarray(K, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"K must be the numeric kernel matrix the comparison was made on "
+                         f"({exc}).") from None
+    if K.ndim != 2 or K.shape != (comparison.n, comparison.n):
+        raise ValueError(f"K must be the {comparison.n} x {comparison.n} kernel the comparison "
+                         f"was made on; got shape {K.shape}.")
+    if not np.isfinite(K).all():
+        raise ValueError("K contains NaN or infinity; give the kernel the comparison was made "
+                         "on.")
     plt = _plt()
     if axes is None:
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     else:
+        if isinstance(axes, (str, bytes)) or len(np.ravel(np.asarray(axes, dtype=object))) != 2:
+            raise TypeError("axes must be a pair of matplotlib Axes (e.g. plt.subplots(1, 2)"
+                            f"[1]) or None for a new figure; got {type(axes).__name__}.")
+        axes = list(np.ravel(np.asarray(axes, dtype=object)))
+        for a in axes:
+            _ax(a, name="axes")
         fig = axes[0].figure
     ax1, ax2 = axes
-    K = np.asarray(K, dtype=np.float64)
-    if K.ndim != 2 or K.shape != (comparison.n, comparison.n):
-        raise ValueError(f"K must be the {comparison.n} x {comparison.n} kernel the comparison "
-                         f"was made on; got shape {K.shape}.")
     # K, then each compared method that trains an SVM on a fixed kernel of its own (the
     # Krein SVM trains on flip's)
     fixes = {"K as it is": None, **{m.name: arrays_out(m.fix({})) for m in TABLE

@@ -91,3 +91,66 @@ def test_report_command_writes_html_with_figures(tmp_path, capsys):
     assert page.count("data:image/png;base64,") == 2
     png = page.split("data:image/png;base64,")[1].split("'")[0]
     assert base64.b64decode(png)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plots_refuse_what_they_cannot_draw():
+    # a probe's odd calls (2026-11-29): each came out as another library's error
+    # (AttributeError 'figure', IndexError of a boolean mask, float() of an estimator,
+    # LinAlgError) or, worse, as a figure of hulls and w = z+ - z- in the plane of Z for an
+    # rbf model, whose hulls and w lie in its own feature space
+    from sklearn.exceptions import NotFittedError
+
+    from indefsvm import plotting
+
+    rng = np.random.default_rng(4)
+    Z = rng.normal(size=(30, 2))
+    y = np.where(Z[:, 0] > 0, 1, -1)
+    pe = isvm.IndefiniteSVC(kernel="pseudo_euclidean", kernel_params={"p": 1}).fit(Z, y)
+    for kw in (dict(kernel="rbf"), dict(kernel="linear"),
+               dict(kernel="pseudo_euclidean", kernel_params={"p": 2})):
+        model = isvm.IndefiniteSVC(**kw).fit(Z, y)
+        with pytest.raises(ValueError, match=r"hulls, w and Mw of the kernel x1 x1' - x2 x2'.*"
+                                             rf"fitted with kernel='{kw['kernel']}'"):
+            plotting.plot_pe_geometry(model, Z, y)
+    D = np.sqrt(((Z[:, None] - Z[None]) ** 2).sum(-1))
+    ch = isvm.ConvexHullClassifier(metric="precomputed_distance").fit(D, y)
+    with pytest.raises(ValueError, match="fitted with metric='precomputed_distance'"):
+        plotting.plot_pe_geometry(ch, Z, y)
+    with pytest.raises(ValueError, match=r"^y must hold one label per row of Z: Z has 30 rows"):
+        plotting.plot_pe_geometry(pe, Z, y[:5])
+    with pytest.raises(ValueError, match=r"^y must hold the model's classes \[-1, 1\]"):
+        plotting.plot_pe_geometry(pe, Z, np.where(y > 0, 1, 0))
+    Zn = Z.copy()
+    Zn[3, 1] = np.nan
+    with pytest.raises(ValueError, match="^Z contains NaN"):
+        plotting.plot_pe_geometry(pe, Zn, y)
+    for mu in (0, -1, "x", np.nan, True):
+        with pytest.raises(ValueError, match=r"^mu must be a number > 0"):
+            plotting.plot_pe_geometry(pe, Z, y, mu=mu)
+    assert plotting.plot_pe_geometry(pe, Z, y, mu=2.0, grid=10) is not None  # >= 1: the hull
+    res = isvm.solvers.smo(isvm.kernel_matrix(Z, kernel="pseudo_euclidean", p=1), y, C=1.0)
+    with pytest.raises(ValueError, match=r"^with a SolverResult, y must be the \+1 / -1"):
+        plotting.plot_pe_geometry(res, Z, np.where(y > 0, 1, 0))
+    for bad in ("ax", 3):
+        with pytest.raises(TypeError, match=r"^ax must be a matplotlib Axes"):
+            plotting.plot_spectrum(np.eye(3), ax=bad)
+    for bad in (None, "K"):
+        with pytest.raises(TypeError, match=r"^report must be a KernelReport"):
+            plotting.plot_spectrum(bad)
+    with pytest.raises(NotFittedError, match="IndefiniteSVC instance has no history_"):
+        plotting.plot_convergence(isvm.IndefiniteSVC())
+    with pytest.raises(ValueError, match=r"^history must be .* got str"):
+        plotting.plot_convergence("abc")
+    K = np.tanh(Z @ Z.T - 0.2)
+    cmp = isvm.compare_remedies(K, y, cv=3, methods=["flip"])
+    with pytest.raises(TypeError, match=r"^comparison must be a RemedyComparison"):
+        plotting.plot_remedies(None, K)
+    with pytest.raises(ValueError, match=r"^K contains NaN"):
+        plotting.plot_remedies(cmp, np.full_like(K, np.nan))
+    with pytest.raises(TypeError, match=r"^axes must be a pair of matplotlib Axes"):
+        plotting.plot_remedies(cmp, K, axes="xy")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2)
+    assert plotting.plot_remedies(cmp, K, axes=axes) is fig  # an ndarray pair still works
+    plt.close("all")

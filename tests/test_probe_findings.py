@@ -486,7 +486,7 @@ def test_plots_and_geometry_name_their_wrong_inputs():
     three = isvm.IndefiniteSVC(kernel="sigmoid").fit(Z, np.arange(30) % 3)
     with pytest.raises(ValueError, match=r"draws one binary SVM .* the model has 3 classes"):
         plotting.plot_pe_geometry(three, Z, np.arange(30) % 3)
-    two = isvm.IndefiniteSVC(kernel="sigmoid").fit(Z, y)
+    two = isvm.IndefiniteSVC(kernel="pseudo_euclidean", kernel_params={"p": 1}).fit(Z, y)
     for grid in (0, 1, 2.5):
         with pytest.raises(ValueError, match=r"^grid must be an integer >= 2"):
             plotting.plot_pe_geometry(two, Z, y, grid=grid)
