@@ -126,6 +126,8 @@ def check_binary_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"{name} must be 1-D; got shape {y.shape}.")
+    if y.dtype.kind == "c":
+        raise ValueError(f"{name} is complex; it must contain only -1 and +1.")
     if y.shape[0] != n_samples:
         raise ValueError(
             f"{name} has {y.shape[0]} entries but there are {n_samples} samples; "
@@ -135,6 +137,8 @@ def check_binary_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
         yf = y.astype(np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must contain only -1 and +1.") from None
+    if yf.size == 0:
+        raise ValueError(f"{name} is empty; an SVM needs samples of both classes +1 and -1.")
     values = np.unique(yf)
     if not np.all(np.isin(values, (-1.0, 1.0))):
         raise ValueError(
@@ -458,3 +462,71 @@ def check_seed(random_state, name: str = "random_state"):
         raise ValueError(f"{name} must be None, a whole number >= 0 or a numpy Generator; got "
                          f"{random_state!r}.")
     return np.random.default_rng(random_state)
+
+
+def check_real(value, name: str, *, finite: bool = True) -> float:
+    """A real number (a NumPy scalar or 0-d array too; not a bool), finite unless told."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number; got {value!r}.")
+    value = float(value)
+    if np.isnan(value) or (finite and np.isinf(value)):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return value
+
+
+def check_vector(v, name: str, n: int | None = None, *, finite: bool = True) -> np.ndarray:
+    """``v`` as a float64 vector (of length ``n`` when given) of finite real entries."""
+    if v is None or isinstance(v, (str, bytes)):
+        raise ValueError(f"{name} must be a 1-D array of numbers; got {type(v).__name__}.")
+    if np.iscomplexobj(v):
+        raise ValueError(f"{name} is complex; it must hold real numbers.")
+    try:
+        v = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a 1-D array of numbers: {exc}") from None
+    if v.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {v.shape}.")
+    if n is not None and v.shape[0] != n:
+        raise ValueError(f"{name} has {v.shape[0]} entries but there are {n} samples; they "
+                         "must have the same length.")
+    if finite and not np.all(np.isfinite(v)):
+        raise ValueError(f"{name} contains NaN or infinity.")
+    return v
+
+
+def check_label_vector(y, name: str = "y", n: int | None = None):
+    """Class labels of any kind, 1-D, of length ``n`` when given: NaN and complex refused
+    (as scikit-learn refuses them in a classifier's y)."""
+    if y is None or isinstance(y, (str, bytes)):
+        raise ValueError(f"{name} must be a 1-D array of class labels; got "
+                         f"{type(y).__name__}.")
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per sample); got shape {y.shape}.")
+    if n is not None and y.shape[0] != n:
+        raise ValueError(f"{name} has {y.shape[0]} entries but there are {n} samples; they "
+                         "must have the same length.")
+    if y.dtype.kind == "c":
+        raise ValueError(f"{name} is complex; class labels must be real numbers or strings.")
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError(f"{name} contains NaN or infinity; every sample needs a class label.")
+    return y
+
+
+def check_generator(rng, name: str = "rng"):
+    """A numpy Generator or RandomState as given, or what :func:`check_seed` turns into a
+    Generator (None, a seed)."""
+    if isinstance(rng, (np.random.Generator, np.random.RandomState)):
+        return rng
+    return check_seed(rng, name)
+
+
+def check_pm1_labels(y, name: str = "y") -> np.ndarray:
+    """Labels +1 / -1 of both classes, 1-D, as float64: :func:`check_binary_labels` for a
+    caller that has no other array to take the length from."""
+    if y is None or isinstance(y, (str, bytes)) or np.ndim(y) != 1:
+        raise ValueError(f"{name} must be a 1-D array of labels +1 / -1; got "
+                         f"{type(y).__name__} of shape {np.shape(y)}.")
+    return check_binary_labels(y, len(y), name)

@@ -16,7 +16,15 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
-from ._validation import check_finite_array, check_kernel_matrix, user_stacklevel, validate_input
+from ._validation import (
+    check_binary_labels,
+    check_finite_array,
+    check_kernel_matrix,
+    check_real,
+    check_vector,
+    user_stacklevel,
+    validate_input,
+)
 from ._warn import warn
 from .diagnostics.spectrum import Signature
 from .kernels import estimator_kernel_params, kernel_matrix
@@ -187,8 +195,17 @@ def pe_plane_coordinates(Z, M) -> np.ndarray:
     >>> pe_plane_coordinates(np.array([[1.0, 2.0, 3.0]]), np.diag([1.0, 1.0, -1.0]))
     array([[1., 3.]])
     """
-    Z, M = np.asarray(Z, dtype=float), np.asarray(M, dtype=float)
-    if Z.ndim != 2 or M.shape != (Z.shape[1], Z.shape[1]):
+    Z = check_finite_array(Z, "Z")
+    try:
+        if np.iscomplexobj(M):
+            raise ValueError("it is complex")
+        M = np.asarray(M, dtype=float)
+        if not np.all(np.isfinite(M)):
+            raise ValueError("it contains NaN or infinity")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"M must be the numeric signature matrix of Z's coordinates: "
+                         f"{exc}") from None
+    if M.shape != (Z.shape[1], Z.shape[1]):
         raise ValueError(f"M must be the ({Z.shape[-1]}, {Z.shape[-1]}) signature matrix of "
                          f"Z's coordinates; got M of shape {M.shape} for Z of shape "
                          f"{Z.shape}.")
@@ -227,10 +244,18 @@ def reduced_hull(P, mu, n_directions=360):
     >>> reduced_hull(P, 0.5, n_directions=1)  # direction +x: half on (2, 0), half on (1, 2)
     array([[1.5, 1. ]])
     """
-    P = np.asarray(P, dtype=float)
-    m = P.shape[0]
-    if P.ndim != 2 or P.shape[1] != 2 or m == 0:
+    try:
+        if np.iscomplexobj(P):
+            raise ValueError("P is complex")
+        P = np.asarray(P, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"P must hold planar points, shape (m, 2): {exc}") from None
+    if P.ndim != 2 or P.shape[1] != 2 or P.shape[0] == 0:
         raise ValueError(f"P must hold planar points, shape (m, 2) with m >= 1; got {P.shape}.")
+    if not np.all(np.isfinite(P)):
+        raise ValueError("P contains NaN or infinity; a hull needs finite points.")
+    m = P.shape[0]
+    mu = check_real(mu, "mu", finite=False)
     if isinstance(n_directions, bool) or not isinstance(n_directions, numbers.Integral) \
             or n_directions < 1:
         raise ValueError(f"n_directions must be a positive integer; got {n_directions!r}.")
@@ -273,8 +298,10 @@ def svm_to_ch(alpha, C: float):
     >>> svm_to_ch([1.0, 1.0, 0.0], C=2.0)
     (array([1., 1., 0.]), 2.0)
     """
-    alpha = np.asarray(alpha, dtype=np.float64)
-    C = float(C)
+    alpha = check_vector(alpha, "alpha")
+    C = check_real(C, "C")
+    if alpha.size == 0:
+        raise ValueError("alpha is empty: give the dual variables of a fitted SVM.")
     if not C > 0 or np.any(alpha < 0) or np.any(alpha > C * (1 + 1e-12)):
         raise ValueError(f"alpha must be a feasible point of the SVM dual, 0 <= alpha <= C "
                          f"with C > 0; got C = {C:g} and alpha in [{alpha.min():.4g}, "
@@ -326,9 +353,16 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9, gap: float = 0.0
     >>> out["ok"], out["C"], out["alpha"].tolist(), out["same_plane"]
     (True, 2.0, [1.0, 1.0, 1.0, 1.0], True)
     """
-    a = np.asarray(alpha_bar, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    K = np.asarray(K, dtype=np.float64)
+    K = check_kernel_matrix(K)
+    n = K.shape[0]
+    y = check_binary_labels(y, n)
+    a = check_vector(alpha_bar, "alpha_bar", n)
+    mu = check_real(mu, "mu")
+    if not mu > 0 or np.any(a < -1e-9 * mu) or np.any(a > mu * (1 + 1e-9)):
+        raise ValueError(f"alpha_bar must be a feasible point of CH-DU, 0 <= a <= mu with "
+                         f"mu > 0; got mu = {mu:g} and a in [{a.min():.4g}, {a.max():.4g}].")
+    tol = check_real(tol, "tol")
+    gap = check_real(gap, "gap")
     free = (a > tol) & (a < mu - tol)
     kk = np.flatnonzero(free & (y > 0))
     ll = np.flatnonzero(free & (y < 0))

@@ -25,6 +25,7 @@ conditionally negative definite function; the other claims are checked by
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 
 import numpy as np
@@ -490,6 +491,9 @@ def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
             "kernel 'pseudo_euclidean' needs p, the number of positive coordinates "
             "(kernel_matrix, check_kernel: p=...; the estimators: kernel_params={'p': ...})."
         )
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not float(p).is_integer():
+        raise ValueError(f"p must be a whole number, the count of positive coordinates "
+                         f"between 0 and n_features={X.shape[1]}; got {p!r}.")
     p = int(p)
     if not 0 <= p <= X.shape[1]:
         raise ValueError(f"p must be between 0 and n_features={X.shape[1]}; got {p}.")
@@ -737,7 +741,12 @@ DISTANCE_HINT = ("a distance such as DTW or edit is no kernel name: D = "
 
 def canonical_name(kernel: str) -> str:
     """Resolve aliases (``"poly"``, ``"gaussian"``) and check the name."""
-    name = _ALIASES.get(kernel, kernel) if isinstance(kernel, str) else kernel
+    if not isinstance(kernel, str):
+        raise ValueError(
+            f"Unknown kernel of type {type(kernel).__name__}; give a kernel's name, one of "
+            f"{sorted(KERNELS) + ['precomputed']}, or a callable k(X, Y) -> matrix "
+            "(a kernel matrix itself goes in X with kernel='precomputed').")
+    name = _ALIASES.get(kernel, kernel)
     if name != "precomputed" and name not in KERNELS:
         raise ValueError(
             f"Unknown kernel={kernel!r}; choose one of {sorted(KERNELS) + ['precomputed']}, "

@@ -13,9 +13,12 @@ from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import (
+    check_binary_labels,
     check_choice,
     check_kernel_matrix,
     check_positive,
+    check_real,
+    check_vector,
     user_stacklevel,
     validate_input,
     validate_rows,
@@ -67,6 +70,20 @@ def klr_objective(w, K, y, C, sample_weight=None):
     >>> round(float(f), 6), g.tolist()   # 2 log 2 at zero
     (1.386294, [-0.5, 0.5, 0.0])
     """
+    K = check_kernel_matrix(K)
+    n = K.shape[0]
+    y = check_binary_labels(y, n)
+    w = check_vector(w, "w", None)
+    if w.shape[0] != n + 1:
+        raise ValueError(f"w must hold alpha and b, n + 1 = {n + 1} numbers; got {w.shape[0]}.")
+    C = check_real(C, "C")
+    if sample_weight is not None:
+        sample_weight = check_vector(sample_weight, "sample_weight", n)
+    return _klr_objective(w, K, y, C, sample_weight)
+
+
+def _klr_objective(w, K, y, C, sample_weight=None):
+    """:func:`klr_objective` of checked arrays (the Newton steps' inner calls)."""
     a, b = w[:-1], w[-1]
     xi = -y * (K @ a + b)
     sw = 1.0 if sample_weight is None else sample_weight
@@ -117,7 +134,7 @@ def _tron(K, y, C, tol, max_iter, sw):
     ``sw`` the samples' weights (None: all 1)."""
     n = K.shape[0]
     w = np.zeros(n + 1)
-    f, g = klr_objective(w, K, y, C, sw)
+    f, g = _klr_objective(w, K, y, C, sw)
     gnorm0 = np.linalg.norm(g)
     delta = gnorm0
     history = [(0, f)]
@@ -151,7 +168,7 @@ def _tron(K, y, C, tol, max_iter, sw):
             rr_new = r @ r
             d = r + (rr_new / rr) * d
             rr = rr_new
-        f_new, g_new = klr_objective(w + s, K, y, C, sw)
+        f_new, g_new = _klr_objective(w + s, K, y, C, sw)
         pred = -(g @ s + 0.5 * s @ _hess_vec(K, D, C, s))
         actual = f - f_new
         ratio = actual / pred if pred > 0 else -1.0
@@ -180,7 +197,7 @@ def _cg(K, y, C, tol, max_iter, sw):
     weights (None: all 1)."""
     n = K.shape[0]
     w = np.zeros(n + 1)
-    f, g = klr_objective(w, K, y, C, sw)
+    f, g = _klr_objective(w, K, y, C, sw)
     gnorm0 = np.linalg.norm(g)
     d = -g
     history = [(0, f)]
@@ -197,7 +214,7 @@ def _cg(K, y, C, tol, max_iter, sw):
         step = -(g @ d) / dHd if dHd > 0 else 1.0
         gd = g @ d
         for _ in range(60):  # Armijo backtracking
-            f_new, g_new = klr_objective(w + step * d, K, y, C, sw)
+            f_new, g_new = _klr_objective(w + step * d, K, y, C, sw)
             if f_new <= f + 1e-4 * step * gd:
                 break
             step *= 0.5

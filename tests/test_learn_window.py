@@ -65,7 +65,7 @@ def test_bad_windows_are_named(windows, match):
 
 def test_labels_must_match_the_series():
     S, y = isvm.datasets.make_cbf(6, random_state=0)
-    with pytest.raises(ValueError, match=r"one label per series \(6\)"):
+    with pytest.raises(ValueError, match=r"one label per series of X: X holds 6 series"):
         learn_window(S, y[:5])
 
 

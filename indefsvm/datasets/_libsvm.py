@@ -41,6 +41,9 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
     """Read a LIBSVM file strictly: (X, y), X dense or CSR; DataFileError on any defect.
     ``zero_based`` reads indices from 0 (scikit-learn's ``dump_svmlight_file`` default)."""
     first = 0 if zero_based else 1
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file name (str or path-like); got "
+                        f"{type(path).__name__}.")
     if os.path.isdir(path):
         raise DataFileError(path, None, "is a directory, not a data file.")
     if not os.path.exists(path):

@@ -93,6 +93,9 @@ def data_path(name: str) -> str:
     >>> os.path.basename(ds.data_path("sonar_scale"))
     'sonar_scale'
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be the name of a bundled data file (a str, e.g. "
+                        f"'heart_scale'); got {type(name).__name__}.")
     path = resources.files("indefsvm.datasets") / "data" / name
     if not path.is_file():
         names = sorted(p.name for p in (resources.files("indefsvm.datasets") / "data")

@@ -14,6 +14,7 @@ from .._validation import (
     SYMMETRY_RTOL,
     check_distance_matrix,
     check_distance_scale,
+    check_label_vector,
     check_memory,
     plain_label,
 )
@@ -70,6 +71,10 @@ def triangle_violations(D, *, exact_max: int = 400, n_samples: int = 200_000,
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
             raise ValueError(f"{name} must be a whole number >= 1 (how many triples are "
                              f"checked); got {value!r}.")
+    # the axioms are what is counted here, not refused (check_distances reports them)
+    D = check_distance_matrix(D, "D", axioms=False)
+    if D.shape[0] != D.shape[1]:
+        raise ValueError(f"D must be a square (n, n) matrix of distances; got shape {D.shape}.")
     n = D.shape[0]
     scale = float(np.max(np.abs(D))) or 1.0
     tol = TRIANGLE_RTOL * scale
@@ -134,6 +139,7 @@ def _labels(y, n: int):
     y = np.asarray(y)
     if y.shape != (n,):
         raise ValueError(f"y has shape {y.shape}; it needs one label per object ({n},).")
+    check_label_vector(y)
     classes = np.unique(y)
     if classes.shape[0] < 2:
         raise ValueError(f"y holds one class only ({classes[0]}); give two or more, or no "

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._threads import effective_threads
-from .._validation import check_kernel_matrix
+from .._validation import check_kernel_matrix, check_label_vector
 from ._eta import eta_pairs
 
 __all__ = ["EtaScan", "eta_scan"]
@@ -139,6 +139,7 @@ def eta_scan(K, y=None, *, atol: float | None = None, n_jobs: int | None = None)
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != n:
             raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+        check_label_vector(y)
         _, yf = np.unique(y, return_inverse=True)
         yf = yf.astype(np.float64)
     else:

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import html
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg as sla
 
 from .._threads import sized_by
-from .._validation import check_binary_labels, check_kernel_matrix
+from .._validation import check_binary_labels, check_kernel_matrix, check_real, check_vector
 from ._dual_report import (
     _NOT_STATIONARY_NOTE,
     _dual_report,
@@ -296,6 +297,28 @@ def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3, bias: bool = Tru
     >>> second_order_check(K, y, np.full(4, 0.5), 1.0, 0.0)[0]
     False
     """
+    K, y, alpha, C = _dual_point(K, y, alpha, C)
+    b = check_real(b, "b")
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not tol >= 0:
+        raise ValueError(f"tol must be a number >= 0; got {tol!r}.")
+    return _second_order(K, y, alpha, C, b, tol=tol, bias=bias)
+
+
+def _dual_point(K, y, alpha, C):
+    """``(K, y, alpha, C)`` checked as a point of the SVM dual: one error naming the part."""
+    from ..solvers._smo import check_bounds
+
+    K = check_kernel_matrix(K)
+    n = K.shape[0]
+    y = check_binary_labels(y, n)
+    C = check_bounds(C, n)
+    alpha = check_vector(alpha, "alpha", n)
+    if np.any(alpha < -1e-12 * C) or np.any(alpha > C * (1 + 1e-12)):
+        raise ValueError("alpha must satisfy 0 <= alpha <= C.")
+    return K, y, alpha, C
+
+
+def _second_order(K, y, alpha, C, b, *, tol, bias):
     free = (alpha > 0) & (alpha < C)
     g, _, _, grad = _kkt(K, y, alpha, C)
     degenerate = ~free & (np.abs(b - g) <= tol if bias else np.abs(grad) <= tol)
@@ -357,22 +380,15 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3,
     >>> rep.is_stationary, rep.wMw, rep.margin
     (True, 4.0, 1.0)
     """
-    K = check_kernel_matrix(K)
+    K, y, alpha, C = _dual_point(K, y, alpha, C)
     n = K.shape[0]
-    from ..solvers._smo import check_bounds
-
-    y = check_binary_labels(y, n)
-    C = check_bounds(C, n)
     if np.any(np.isinf(C)):
         raise ValueError("C must be finite for the sanity report (its bounded-SV counts need "
                          "a bound); got inf.")
-    alpha = np.asarray(alpha, dtype=np.float64)
-    if alpha.shape != (n,):
-        raise ValueError(f"alpha must have shape ({n},); got {alpha.shape}.")
-    if not np.all(np.isfinite(alpha)):
-        raise ValueError("alpha contains NaN or infinity.")
-    if np.any(alpha < -1e-12 * C) or np.any(alpha > C * (1 + 1e-12)):
-        raise ValueError("alpha must satisfy 0 <= alpha <= C.")
+    if b is not None:
+        b = check_real(b, "b")
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not tol >= 0:
+        raise ValueError(f"tol must be a number >= 0; got {tol!r}.")
     if alpha.sum() <= 0:
         raise ValueError("alpha is all zero: there is no classifier to check.")
     g, m, M, grad = _kkt(K, y, alpha, C)
@@ -399,7 +415,7 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3,
     n_bounded = int(np.count_nonzero(alpha >= C))
     c = np.where(y > 0, 1.0 / np.count_nonzero(y > 0), -1.0 / np.count_nonzero(y < 0))
     dcm = float(c @ K @ c)
-    is_min, curv, n_free, n_deg = second_order_check(K, y, alpha, C, b, tol=tol, bias=bias)
+    is_min, curv, n_free, n_deg = _second_order(K, y, alpha, C, b, tol=tol, bias=bias)
     if not stationary:
         # the second-order conditions are conditions on a stationary point: away from one a
         # positive curvature says nothing (a first-order step lowers F)

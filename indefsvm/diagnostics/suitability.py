@@ -16,7 +16,9 @@ from .._validation import (
     check_finite_array,
     check_finite_csr,
     check_kernel_matrix,
+    check_label_vector,
     check_memory,
+    check_real,
     plain_label,
 )
 from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
@@ -194,7 +196,12 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
     (1, True)
     """
     X = check_finite_csr(X) if issparse(X) else check_finite_array(X, "X")
-    a, r = float(a), float(r)
+    a, r = check_real(a, "a"), check_real(r, "r")
+    if y is not None:
+        y = np.asarray(y)
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must have shape ({X.shape[0]},); got {y.shape}.")
+        check_label_vector(y)
     norms = (np.asarray(X.multiply(X).sum(axis=1)).ravel() if issparse(X)
              else np.einsum("ij,ij->i", X, X))
     max_arg = float(np.max(a * norms + r))
@@ -206,9 +213,6 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
         case = 0
     thm7 = None
     if case == 4 and y is not None:
-        y = np.asarray(y)
-        if y.shape != (X.shape[0],):
-            raise ValueError(f"y must have shape ({X.shape[0]},); got {y.shape}.")
         thm7 = 0
         for start in range(0, X.shape[0], 1024):  # blocks: no n x n temporary
             G = X[start:start + 1024] @ X.T
@@ -228,6 +232,7 @@ def _two_class_labels(y, n, what):
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != n:
         raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+    check_label_vector(y)
     classes = np.unique(y)
     if classes.shape[0] != 2:
         raise ValueError(
@@ -460,6 +465,7 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != n:
             raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+        check_label_vector(y)
         classes = np.unique(y)
         if classes.shape[0] < 2:
             raise ValueError(f"y holds one class only ({classes[0]}); give two or more, or "
@@ -680,6 +686,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != n:
             raise ValueError(f"y must have shape ({n},) to match X; got {y.shape}.")
+        check_label_vector(y)
         classes, codes = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
             raise ValueError(f"y holds one class only ({classes[0]}); give two or more, or "

@@ -48,6 +48,10 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
         raise ValueError("D must be the square (n, n) matrix of the training distances; got "
                          f"{'shape ' + str(D.shape) if hasattr(D, 'shape') else type(D).__name__}"
                          ".")
+    if D.dtype.kind not in "biuf":
+        raise ValueError(f"D must hold real distances; got an array of dtype {D.dtype}"
+                         + (" (complex: distances are real numbers)" if D.dtype.kind == "c"
+                            else "") + ".")
     # the pairs above the diagonal copied row by row, squared and partitioned in place: half
     # a matrix at the peak (np.triu_indices' two index arrays alone were a whole one)
     n = D.shape[0]

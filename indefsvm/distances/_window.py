@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validation import check_label_vector
+
 __all__ = ["DEFAULT_WINDOWS", "WindowChoice", "learn_window"]
 
 #: the windows tried by default: 0 to 20 % of the length in steps of 1 % (the learned
@@ -148,10 +150,19 @@ def learn_window(X, y, windows=None, *, n_jobs: int | None = None,
 
     talk = enable(verbose)
     grid = _check_windows(windows)
+    try:
+        if isinstance(X, (str, bytes)):
+            raise TypeError
+        len(X)
+    except TypeError:
+        raise ValueError(f"X must hold the series: a list of 1-D arrays or a 2-D array of "
+                         f"equal-length rows; got {type(X).__name__}.") from None
     y = np.asarray(y)
     n = len(X)
     if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must have one label per series ({n}); got shape {y.shape}.")
+        raise ValueError(f"y must have one label per series of X: X holds {n} series, y has "
+                         f"shape {y.shape}.")
+    check_label_vector(y)
     if n < 2:
         raise ValueError(f"leave-one-out 1-NN needs at least 2 series; got {n}.")
     t0 = time.perf_counter()

@@ -548,8 +548,15 @@ def live_hash(state: dict, own_data: bool = False) -> str:
     page the link opens) instead of the points."""
     from urllib.parse import quote
 
-    d = state["digits"]
-    ints = to_ints(np.asarray(state["X"], dtype=float).reshape(-1, 2), d).ravel()
+    need = ("kernel", "params", "C", "remedy") + (() if own_data else ("X", "y", "box",
+                                                                       "digits"))
+    if not isinstance(state, dict) or any(k not in state for k in need):
+        have = sorted(state) if isinstance(state, dict) else type(state).__name__
+        raise ValueError(f"state must be the dict Explorer.live_state() returns, with keys "
+                         f"{list(need)}; got {have}.")
+    d = state.get("digits", 0)
+    ints = (None if own_data else
+            to_ints(np.asarray(state["X"], dtype=float).reshape(-1, 2), d).ravel())
     parts = ["live", f"kernel={state['kernel']}"]
     parts += [f"{k}={_number(v)}" for k, v in state["params"].items()]
     parts += [f"C={_number(state['C'])}", f"remedy={state['remedy']}"]

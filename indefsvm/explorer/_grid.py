@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 
 from .._remedies import BY_OPTION, DRAWN_BY_DEFAULT, drawn_options
+from .._validation import check_finite_array
 from ..kernels import KERNELS, canonical_name, check_gamma_sign, resolve_gamma
 
 #: remedies the explorer can show: the spectrum fixes of the remedy table that act on the
@@ -78,6 +79,13 @@ def default_param_grid(kernel: str, X) -> dict:
     name = canonical_name(kernel)
     if name == "precomputed":
         return {}
+    return _default_param_grid(name, check_finite_array(X, "X"))
+
+
+def _default_param_grid(name: str, X) -> dict:
+    """:func:`default_param_grid` of a known kernel name and checked ``X``."""
+    if name == "precomputed":
+        return {}
     d = X.shape[1]
     if name in ("linear", "pseudo_euclidean", "tl1"):  # no gamma
         scale = 1.0
@@ -116,7 +124,7 @@ def check_param_grid(kernel: str, param_grid, X) -> dict:
     """``param_grid`` checked against the kernel's parameters (default when None)."""
     name = canonical_name(kernel)
     if param_grid is None:
-        return default_param_grid(name, X)
+        return _default_param_grid(name, X)
     if not isinstance(param_grid, dict):
         raise TypeError(f"param_grid must be a dict (parameter name -> list of values); got "
                         f"{type(param_grid).__name__}.")

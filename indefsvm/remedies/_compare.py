@@ -15,7 +15,12 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
 from .._threads import sized_by
-from .._validation import check_distance_matrix, check_kernel_matrix, user_stacklevel
+from .._validation import (
+    check_distance_matrix,
+    check_kernel_matrix,
+    check_label_vector,
+    user_stacklevel,
+)
 from .._warn import Held, carried, warn
 from ..diagnostics._render import render_html, render_text
 from ..exceptions import DegenerateKernelWarning
@@ -469,6 +474,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     n = K.shape[0]
     if y.shape != (n,):
         raise ValueError(f"y must have shape ({n},); got {y.shape}.")
+    check_label_vector(y)
     classes, counts = np.unique(y, return_counts=True)
     if classes.shape[0] < 2:
         raise ValueError("y holds one class only; give two or more.")
@@ -522,6 +528,11 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
             raise ValueError(f"D has shape {D.shape} but K has {K.shape}: the k-NN distances "
                              "are between the same samples as the kernel.")
     available = remedy_estimators(class_weight=class_weight)
+    if methods is not None and (isinstance(methods, str) or not all(
+            isinstance(m, str) for m in np.ravel(np.asarray(methods, dtype=object)))
+            or np.ndim(np.asarray(methods, dtype=object)) != 1):
+        raise ValueError(f"methods must be a list of method names, e.g. ['clip', 'flip']; "
+                         f"got {' '.join(repr(methods).split())[:80]}.")
     names = [_INDEF] + [m for m in (methods if methods is not None
                                     else list(available)[1:] + ["k-NN"]) if m != _INDEF]
     unknown = [m for m in names if m not in available and m != "k-NN"]

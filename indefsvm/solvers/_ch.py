@@ -11,7 +11,9 @@ from .._scale import power_of_two_exponent
 from .._validation import (
     check_binary_labels,
     check_choice,
+    check_generator,
     check_max_iter,
+    check_pm1_labels,
     check_positive,
     user_stacklevel,
 )
@@ -31,7 +33,8 @@ def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
         Labels +1 / -1.
     mu : float
         Upper bound, at least ``1 / min(n_+, n_-)``.
-    rng : numpy.random.Generator
+    rng : numpy.random.Generator, RandomState, int or None
+        A generator, or a seed for one.
 
     Returns
     -------
@@ -46,6 +49,9 @@ def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
     >>> float(round(a[y > 0].sum(), 12)), float(round(a[y < 0].sum(), 12)), bool(a.max() <= 0.6)
     (1.0, 1.0, True)
     """
+    y = check_pm1_labels(y)
+    mu = check_positive(mu, "mu", allow_inf=True)
+    rng = check_generator(rng)
     for cls in (1.0, -1.0):
         # a class of n_c points sums to 1 under a <= mu only when mu n_c >= 1 (the
         # water-filling below would return weights that sum to less, not a feasible point)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import time
 
 import numpy as np
@@ -9,7 +10,7 @@ import numpy as np
 from .._logging import REPORT_EVERY, enable, logger
 from .._solvers._linsvm import dcd_svc
 from .._threads import effective_threads, single_threaded_blas
-from .._validation import check_seed
+from .._validation import check_seed, check_vector
 from ._result import SolverResult
 
 __all__ = ["linear_svc"]
@@ -97,10 +98,14 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
     if rows.ndim != 1 or (rows.size and (rows.min() < 0 or rows.max() >= n_rows)):
         raise ValueError(f"rows must be indices of the {n_rows} rows of Z.")
     n = rows.shape[0]
-    y = np.asarray(y, dtype=np.float64)
-    if y.shape != (n,) or not np.all((y == 1.0) | (y == -1.0)):
+    y = check_vector(y, "y", n)
+    if not np.all((y == 1.0) | (y == -1.0)):
         raise ValueError(f"y must hold {n} labels, each +1 or -1.")
-    Cb = np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)).copy()
+    try:
+        Cb = np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)).copy()
+    except (TypeError, ValueError):
+        raise ValueError(f"C must be a number or {n} numbers, one per row; got "
+                         f"{type(C).__name__} of shape {np.shape(C)}.") from None
     if not np.all(np.isfinite(Cb)) or np.any(Cb < 0):
         raise ValueError("C must be finite and >= 0 (C_t > 0 for every row that takes part).")
     if not (isinstance(tol, (int, float, np.number)) and np.isfinite(tol) and tol > 0):
@@ -114,7 +119,7 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
         if alpha0.shape != (n,) or not np.all(np.isfinite(alpha0)) \
                 or np.any(alpha0 < 0) or np.any(alpha0 > Cb):
             raise ValueError(f"alpha0 must hold {n} multipliers, each in [0, C_t].")
-    if not np.isfinite(b0):
+    if isinstance(b0, bool) or not isinstance(b0, numbers.Real) or not np.isfinite(b0):
         raise ValueError(f"b0 must be a finite number; got {b0!r}.")
     seed = int(check_seed(random_state).integers(0, 2**62))
     n_threads = effective_threads(n_jobs)

@@ -11,7 +11,9 @@ from .._threads import single_threaded_blas
 from .._validation import (
     check_binary_labels,
     check_choice,
+    check_generator,
     check_max_iter,
+    check_pm1_labels,
     check_positive,
     user_stacklevel,
 )
@@ -64,7 +66,8 @@ def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
         Labels +1 / -1.
     C : float or ndarray of shape (n,)
         Upper bound, one for all or one per sample (``inf``: entries drawn in [0, 1]).
-    rng : numpy.random.RandomState or Generator
+    rng : numpy.random.Generator, RandomState, int or None
+        A generator, or a seed for one.
 
     Returns
     -------
@@ -79,8 +82,17 @@ def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
     >>> bool(abs(y @ a) < 1e-12 and a.min() >= 0 and a.max() <= 2)
     True
     """
+    y = check_pm1_labels(y)
+    rng = check_generator(rng)
     # C = inf (hard margin): any scale is feasible; take [0, 1]
-    C = np.broadcast_to(np.asarray(C, dtype=np.float64), y.shape)
+    try:
+        C = np.asarray(C, dtype=np.float64)
+        if C.ndim > 1 or (C.ndim == 1 and C.shape != y.shape):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"C must be a number or {y.shape[0]} numbers, one per sample; got "
+                         f"{type(C).__name__} of shape {np.shape(C)}.") from None
+    C = np.broadcast_to(C, y.shape)
     if not np.all(C >= 0):
         raise ValueError("C must be >= 0 (one bound, or one per sample, inf for none).")
     alpha = rng.uniform(0.0, 1.0, size=y.shape[0]) * np.where(np.isfinite(C), C, 1.0)
