@@ -150,14 +150,17 @@ def _time_command(argv, env) -> float:
     return time.perf_counter() - t
 
 
-def _under_load(repeats: int = 2) -> list:
+def _under_load(repeats: int = 2, what: str | None = None) -> list:
     """Default threads against OMP_NUM_THREADS=1, idle and beside two busy processes; the
-    median of ``repeats`` alternating runs each."""
+    median of ``repeats`` alternating runs each (``what``: names to keep, comma-separated
+    prefixes such as ``explore``)."""
     import statistics
 
     rows = []
     jobs = [(k, [sys.executable, "-c", v]) for k, v in LOAD_SCRIPT.items()]
     jobs += [(k, [sys.executable, "-m", "indefsvm", *v]) for k, v in LOAD_COMMANDS.items()]
+    if what:
+        jobs = [j for j in jobs if any(j[0].startswith(w) for w in what.split(","))]
     for state in ("idle", "loaded"):
         busy = []
         if state == "loaded":
@@ -195,6 +198,10 @@ def main() -> None:
     ap.add_argument("--only", default="ny2e5,ny1e6,dtw,smo_rbf,smo_sigmoid,matfree")
     ap.add_argument("--threads", default=None, help="thread counts (default 1, 2, all)")
     ap.add_argument("--no-load", action="store_true", help="skip the busy-machine part")
+    ap.add_argument("--load-repeats", type=int, default=2,
+                    help="alternating runs of each command in the busy-machine part")
+    ap.add_argument("--load-what", default=None,
+                    help="commands of the busy-machine part to run, e.g. explore")
     ap.add_argument("--seeds", default="0",
                     help="random_state of the Nystroem fits, comma-separated: each runs once "
                          "per thread count and the table gives the median time (the linear "
@@ -210,7 +217,7 @@ def main() -> None:
         [int(t) for t in args.threads.split(",")]
     print(f"# bench_cores: {cpu_name()}, {cores} cores; thread counts {counts}", flush=True)
     table = []
-    for name in args.only.split(","):
+    for name in filter(None, args.only.split(",")):  # --only "": the busy part alone
         base = None
         seeds = [int(v) for v in args.seeds.split(",")] if name.startswith("ny") else [0]
         for t in counts:
@@ -234,7 +241,7 @@ def main() -> None:
                 extra += "  seeds " + ", ".join(f"{v:.2f}" for v in res["seconds_each"])
             print(f"  {name:12s} T={t:2d}  {res['seconds']:7.2f} s  speed-up "
                   f"{res['speedup']:.2f}x  peak {res['peak_mb']:7.0f} MB{extra}", flush=True)
-    load = [] if args.no_load else _under_load()
+    load = [] if args.no_load else _under_load(args.load_repeats, args.load_what)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"cpu": cpu_name(), "cores": cores, "full": FULL,

@@ -6,10 +6,16 @@ silently repaired.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import numbers
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import (
+    Interval,
+    validate_parameter_constraints,
+)
 
 from ._solvers._checks import matrix_defects
 
@@ -530,3 +536,47 @@ def check_pm1_labels(y, name: str = "y") -> np.ndarray:
         raise ValueError(f"{name} must be a 1-D array of labels +1 / -1; got "
                          f"{type(y).__name__} of shape {np.shape(y)}.")
     return check_binary_labels(y, len(y), name)
+
+
+# The options of the public functions, in scikit-learn's language (the estimators' own are in
+# _constraints): a wrong type or range is one InvalidParameterError (a ValueError and a
+# TypeError) naming the parameter, the function and what it takes, before any work. The
+# arrays are left to the checks above, whose words say more (shape, first bad entry).
+REAL = Interval(numbers.Real, None, None, closed="neither")
+NONNEG = Interval(numbers.Real, 0, None, closed="left")
+POS = Interval(numbers.Real, 0, None, closed="neither")
+POS_INT = Interval(numbers.Integral, 1, None, closed="left")
+NONNEG_INT = Interval(numbers.Integral, 0, None, closed="left")
+#: what check_seed takes
+SEED = [None, NONNEG_INT, np.random.Generator, np.random.RandomState, np.random.SeedSequence,
+        np.random.BitGenerator]
+N_JOBS = [numbers.Integral, None]
+MAX_ITER = [POS_INT, None]
+
+
+def options_checked(constraints: dict):
+    """scikit-learn's parameter validation on the options a call of a public function
+    gives (its words: "The 'wss' parameter of smo must be a str among ..."), skipped where
+    scikit-learn's config says so (inside an estimator's fit, whose own constraints have
+    run). Lighter than ``validate_params``, which costs ~150 us a call (the signature read
+    again, a config context entered): this one reads the signature once and checks only
+    the options given; the defaults are checked once by the tests
+    (``tests/test_odd_arguments.py``). Calls inside are validated as ever."""
+    from sklearn import get_config
+
+    def decorate(func):
+        sig = inspect.signature(func)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            if not get_config()["skip_parameter_validation"]:
+                given = sig.bind(*args, **kwargs).arguments
+                validate_parameter_constraints(
+                    constraints, {k: v for k, v in given.items() if k in constraints},
+                    caller_name=func.__qualname__)
+            return func(*args, **kwargs)
+
+        wrapper._skl_parameter_constraints = constraints
+        return wrapper
+
+    return decorate

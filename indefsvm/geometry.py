@@ -17,11 +17,13 @@ from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import (
+    NONNEG,
     check_binary_labels,
     check_finite_array,
     check_kernel_matrix,
     check_real,
     check_vector,
+    options_checked,
     user_stacklevel,
     validate_input,
 )
@@ -142,6 +144,7 @@ class PseudoEuclideanEmbedding:
         return Kc @ (self._V * scale)
 
 
+@options_checked({"rtol": [NONNEG, None]})
 def pseudo_euclidean_embedding(K, rtol: float | None = None):
     """Embed kernel data in a pseudo-Euclidean space ``R^(p, q)`` (Haasdonk 2005, Prop. 1).
 

@@ -118,13 +118,29 @@ def _gamma(gamma, X) -> float:
         return 1.0 / X.shape[1]
     if not isinstance(gamma, (str, bytes, bool, np.bool_)) and np.ndim(gamma) == 0:
         try:
-            return float(gamma)
+            g = float(gamma)
         except (TypeError, ValueError):
             pass
+        else:
+            if np.isfinite(g):
+                return g
+            # inf or NaN: a kernel of NaN entries (0 * inf on the diagonal), not a number
+            raise ValueError(f"gamma must be a finite number; got {gamma!r}.")
     # 'scale' and 'auto' are the estimators' rules, resolved before a kernel is computed
     hint = (f" ({gamma!r} is the estimators' rule: resolve_kernel_params(kernel, X, "
-            f"gamma={gamma!r}) gives its number)" if gamma in ("scale", "auto") else "")
-    raise ValueError(f"gamma must be a number (None: 1 / n_features); got {gamma!r}{hint}.")
+            f"gamma={gamma!r}) gives its number)"
+            if isinstance(gamma, str) and gamma in ("scale", "auto") else "")
+    shown = (f"an array of shape {gamma.shape}" if isinstance(gamma, np.ndarray)
+             and gamma.ndim else repr(gamma))
+    raise ValueError(f"gamma must be a number (None: 1 / n_features); got {shown}{hint}.")
+
+
+def _coef0(coef0) -> float:
+    """The shift of the sigmoid and the polynomial: a finite real number."""
+    if isinstance(coef0, (bool, np.bool_)) or not isinstance(coef0, numbers.Real) \
+            or not np.isfinite(coef0):
+        raise ValueError(f"coef0 must be a finite number; got {coef0!r}.")
+    return float(coef0)
 
 
 def _scale_gamma(gamma, X, name: str) -> float:
@@ -236,14 +252,14 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
     _check_squares(X, Y, "polynomial")
     _check_tiny(X, Y, "polynomial")
     if isinstance(degree, bool) or not isinstance(degree, (int, float, np.number)) \
-            or degree != int(degree) or degree < 0:
+            or not np.isfinite(degree) or degree != int(degree) or degree < 0:
         raise ValueError(f"degree must be a whole number >= 0; got {degree!r}.")
     with np.errstate(over="ignore", invalid="ignore"):
         # in place, the operations of (gamma x'y + coef0) ** degree in their order: one
         # n_X x n_Y matrix at the peak, not three (the size check_memory estimates)
         K = _dots(X, Y)
         K *= _gamma(gamma, X)
-        K += coef0
+        K += _coef0(coef0)
         K **= int(degree)
     return _finite(K, "polynomial", f"degree={degree}, gamma={gamma}, coef0={coef0}")
 
@@ -322,7 +338,7 @@ def sigmoid(X, Y=None, *, gamma: float | None = None, coef0: float = 1.0) -> np.
     _check_tiny(X, Y, "sigmoid")
     K = _dots(X, Y)  # tanh(a x'y + r) in place: one matrix at the peak, not three
     K *= _gamma(gamma, X)
-    K += coef0
+    K += _coef0(coef0)
     return np.tanh(K, out=K)
 
 
@@ -372,8 +388,9 @@ def _gamma_sigma(gamma, sigma, X) -> float:
     if sigma is not None:
         if gamma is not None:
             raise ValueError("Give gamma or sigma, not both (gamma = 1 / (2 sigma^2)).")
-        if not sigma > 0:
-            raise ValueError(f"sigma must be > 0; got {sigma!r}.")
+        if isinstance(sigma, (bool, np.bool_)) or not isinstance(sigma, numbers.Real) \
+                or not 0 < sigma < np.inf:
+            raise ValueError(f"sigma must be a finite number > 0; got {sigma!r}.")
         return 1.0 / (2.0 * float(sigma) ** 2)
     return _scale_gamma(gamma, X, "exponential")
 

@@ -360,7 +360,7 @@ def test_linear_svc_from_a_start(rows):
     (np.full(3, 2.0), 0.0, "each in \\[0, C_t\\]"),
     (np.array([0.5, -0.1, 0.5]), 0.0, "each in"),
     (np.zeros(2), 0.0, "must hold 3 multipliers"),
-    (np.zeros(3), np.nan, "b0 must be a finite number"),
+    (np.zeros(3), np.nan, "'b0' parameter of linear_svc must be a float"),
 ])
 def test_linear_svc_refuses_a_bad_start(alpha0, b0, match):
     Z = np.ones((3, 2), dtype=np.float32)
@@ -373,7 +373,7 @@ def test_linear_svc_refuses_a_bad_start(alpha0, b0, match):
     (dict(y=np.array([1.0, 0.0, -1.0])), "each \\+1 or -1"),
     (dict(C=-1.0), "C must be finite"),
     (dict(tol=0.0), "tol must be"),
-    (dict(max_iter=0), "max_iter must be"),
+    (dict(max_iter=0), "'max_iter' parameter of linear_svc must be an int in the range"),
     (dict(rows=[0, 5, 1]), "rows must be"),
 ])
 def test_linear_svc_refuses_bad_input(kwargs, match):

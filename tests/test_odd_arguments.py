@@ -194,3 +194,102 @@ def test_random_starts_take_a_seed_as_well_as_a_generator():
     w = so.random_feasible_hull_weights(y, 1.0, 7)
     np.testing.assert_array_equal(
         w, so.random_feasible_hull_weights(y, 1.0, np.random.default_rng(7)))
+
+
+#: an option whose odd value is a valid one, and is answered about another argument: rows
+#: [1, 2] pick two rows, so y of 20 labels is what does not fit
+OPTION_PARTNER = {("linear_svc", "rows", "list"): r"\by has 20 entries",
+                  ("linear_svc", "rows", "array"): r"\by has 20 entries"}
+
+
+@pytest.mark.parametrize("name", sorted(_calls()))
+def test_odd_options_are_named(name):
+    # the keyword options (method, verbose, random_state, n_jobs, kernel_params, max_iter,
+    # ...): a wrong type was a NumPy or Python error ("truth value of an array is
+    # ambiguous", "invalid literal for int()", "dictionary update sequence element"),
+    # or, for the flags, taken as whatever its truth value was
+    import inspect
+
+    f, kw = _calls()[name]
+    wrong = []
+    for pname, par in inspect.signature(f).parameters.items():
+        if pname in kw or par.kind in (par.VAR_KEYWORD, par.VAR_POSITIONAL):
+            continue
+        odd = {"str": "abc", "list": [1, 2], "array": np.ones(3), "nan": np.nan}
+        if par.default is not None:
+            odd["None"] = None
+        for vname, v in odd.items():
+            try:
+                _call(f, {**kw, pname: v})
+            except OURS as exc:
+                msg = " ".join(str(exc).split())
+                want = OPTION_PARTNER.get((name, pname, vname), re.escape(pname))
+                if not re.search(want, msg):
+                    wrong.append(f"{pname}={vname}: {type(exc).__name__}: {msg[:150]}")
+            except Exception as exc:  # noqa: BLE001 - what is asserted is that none comes
+                wrong.append(f"{pname}={vname}: {type(exc).__name__}: {exc}"[:200])
+    assert not wrong, "\n".join(wrong)
+
+
+def test_flags_are_booleans_and_kernel_numbers_finite():
+    # warn="no", shrinking="no", zero_based="no" were read as True; gamma=inf gave a kernel
+    # with NaN on its diagonal (0 * inf), coef0=NaN a NaN sigmoid
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(10, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    K = X @ X.T
+    for flag in ("warn", "shrinking", "check_input"):
+        with pytest.raises(ValueError, match=f"'{flag}' parameter of smo must be"):
+            so.smo(K, y, **{flag: "no"})
+    with pytest.raises(ValueError, match="'zero_based' parameter of load_libsvm must be"):
+        ds.load_libsvm(ds.data_path("heart_scale"), zero_based="no")
+    for kernel, params in (("rbf", {"gamma": np.inf}), ("sigmoid", {"gamma": np.nan}),
+                           ("l1_gaussian", {"gamma": np.inf})):
+        with pytest.raises(ValueError, match="^gamma must be a finite number"):
+            isvm.kernel_matrix(X, kernel=kernel, **params)
+    for kernel in ("sigmoid", "polynomial"):
+        with pytest.raises(ValueError, match="^coef0 must be a finite number"):
+            isvm.kernel_matrix(X, kernel=kernel, coef0=np.nan)
+    with pytest.raises(ValueError, match="^sigma must be a finite number > 0"):
+        isvm.kernel_matrix(np.abs(X), kernel="sqrt_l1_exponential", sigma=np.inf)
+    for bad in (1.0, [0.5, -1.0], np.ones((2, 2))):
+        with pytest.raises(ValueError, match=r"wmw_C.* must be a"):
+            isvm.check_kernel(K, y, wmw_C=bad)
+    D = np.abs(np.subtract.outer(X[:, 0], X[:, 0]))
+    for option in ({"n_landmarks": 5}, {"metric_params": {"window": 0.1}}):
+        with pytest.raises(ValueError, match=r"applies to the objects X with metric="):
+            dg.check_distances(D, **option)  # was ignored without a word
+    rep = isvm.check_kernel(K, y, wmw_C=np.array([0.5, 2.0]))  # an array of C values works
+    assert rep is not None
+
+
+def test_the_defaults_of_every_checked_function_meet_their_own_constraints():
+    # options_checked checks the options a call gives, not the defaults (a call with none
+    # pays nothing): the defaults are checked here, once, for every decorated function
+    import importlib
+    import inspect
+    import pkgutil
+
+    from sklearn.utils._param_validation import validate_parameter_constraints
+
+    import indefsvm
+
+    seen = 0
+    for info in pkgutil.walk_packages(indefsvm.__path__, "indefsvm."):
+        if ".cli" in info.name or info.name.endswith("__main__"):
+            continue
+        try:
+            mod = importlib.import_module(info.name)
+        except ImportError:
+            continue
+        for obj in vars(mod).values():
+            cons = getattr(obj, "_skl_parameter_constraints", None)
+            if not inspect.isfunction(obj) or cons is None or obj.__module__ != mod.__name__:
+                continue
+            seen += 1
+            params = inspect.signature(obj).parameters
+            assert set(cons) <= set(params), (obj.__qualname__, set(cons) - set(params))
+            defaults = {k: params[k].default for k in cons
+                        if params[k].default is not inspect.Parameter.empty}
+            validate_parameter_constraints(cons, defaults, caller_name=obj.__qualname__)
+    assert seen >= 20, seen

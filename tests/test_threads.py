@@ -711,3 +711,33 @@ def test_a_fit_in_a_worker_thread_gives_the_main_threads_numbers():
         np.testing.assert_array_equal(getattr(worker[0], attr), getattr(main[0], attr))
     np.testing.assert_array_equal(worker[1].coef_, main[1].coef_)
     np.testing.assert_array_equal(worker[1].decision_function(X), main[1].decision_function(X))
+
+
+def test_the_entry_points_size_their_blas_and_no_helper_took_the_decorator():
+    # sized_by was moved off explore (onto _scale_rule_holds) and off check_distances (onto
+    # _labels) by edits that put a helper between a decorator and its function: both then
+    # ran their eigendecompositions and products on every BLAS thread, small or busy
+    import importlib
+    import inspect
+    import pkgutil
+
+    import indefsvm
+    from indefsvm.diagnostics import check_distances
+    from indefsvm.remedies import RemedySearchCV
+
+    for func in (indefsvm.explore, indefsvm.check_kernel, check_distances,
+                 indefsvm.compare_remedies, indefsvm.sanity_report, RemedySearchCV.fit):
+        assert getattr(func, "_sized_by", None), func.__qualname__
+    carriers = []
+    for info in pkgutil.walk_packages(indefsvm.__path__, "indefsvm."):
+        if ".cli" in info.name or "_device" in info.name or info.name.endswith("__main__"):
+            continue
+        try:
+            mod = importlib.import_module(info.name)
+        except ImportError:
+            continue
+        for name, obj in vars(mod).items():
+            if inspect.isfunction(obj) and getattr(obj, "_sized_by", None) \
+                    and obj.__module__ == mod.__name__:
+                carriers.append(name)
+    assert carriers and not [c for c in carriers if c.startswith("_")], carriers

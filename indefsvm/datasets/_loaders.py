@@ -7,6 +7,7 @@ from importlib import resources
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._validation import POS_INT, options_checked
 from ._libsvm import read_libsvm
 
 _DESCR = {
@@ -32,6 +33,7 @@ _DESCR = {
 }
 
 
+@options_checked({"n_features": [POS_INT, None], "zero_based": ["boolean"]})
 def load_libsvm(path, *, n_features: int | None = None, dense: bool | str = True,
                 zero_based: bool = False):
     """Read a LIBSVM / svmlight file, strictly.
@@ -70,7 +72,7 @@ def load_libsvm(path, *, n_features: int | None = None, dense: bool | str = True
     >>> X.shape
     (270, 13)
     """
-    if dense not in (True, False, "auto"):
+    if not (isinstance(dense, (bool, np.bool_)) or (isinstance(dense, str) and dense == "auto")):
         raise ValueError(f"dense must be True, False or 'auto'; got {dense!r}.")
     return read_libsvm(path, n_features=n_features, dense=dense, zero_based=zero_based)
 

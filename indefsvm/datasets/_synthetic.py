@@ -6,7 +6,10 @@ import numbers
 
 import numpy as np
 
-from .._validation import check_memory, check_seed
+from .._validation import (
+    check_memory,
+    check_seed,
+)
 
 __all__ = ["make_cbf", "make_motif_strings"]
 

@@ -11,11 +11,16 @@ import numpy as np
 from .._logging import enable, logger
 from .._threads import sized_by
 from .._validation import (
+    N_JOBS,
+    POS_INT,
     SYMMETRY_RTOL,
+    Interval,
     check_distance_matrix,
     check_distance_scale,
     check_label_vector,
     check_memory,
+    check_seed,
+    options_checked,
     plain_label,
 )
 from ..distances._kernel import median_gamma
@@ -67,10 +72,8 @@ def triangle_violations(D, *, exact_max: int = 400, n_samples: int = 200_000,
     >>> triangle_violations(D)[0]  # d_02 = 5 > d_01 + d_12 = 2: 1 of 3 inequalities
     0.3333333333333333
     """
-    for name, value in (("n_triangle_samples", n_samples), ("triangle_exact_max", exact_max)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ValueError(f"{name} must be a whole number >= 1 (how many triples are "
-                             f"checked); got {value!r}.")
+    check_seed(random_state)  # said even where every triangle is counted (no draw)
+    _check_triangle_counts(exact_max, n_samples, ("exact_max", "n_samples"))
     # the axioms are what is counted here, not refused (check_distances reports them)
     D = check_distance_matrix(D, "D", axioms=False)
     if D.shape[0] != D.shape[1]:
@@ -107,6 +110,14 @@ def triangle_violations(D, *, exact_max: int = 400, n_samples: int = 200_000,
             max(0.0, float(excess.max())) / scale)
 
 
+def _check_triangle_counts(exact_max, n_samples, names) -> None:
+    """Both counts whole numbers >= 1, named as the caller spells them."""
+    for name, value in zip(names, (exact_max, n_samples), strict=True):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1 (how many triples are "
+                             f"checked); got {value!r}.")
+
+
 def _class_mean_sqdist(D2, mask_a, mask_b) -> float:
     """c'(-1/2 D^2)c with c = 1/n_a on a, -1/n_b on b: the squared distance of the class
     means in the (pseudo-)Euclidean embedding."""
@@ -133,7 +144,6 @@ def _gamma_grid(gammas, gamma0, n_gammas):
     return gamma0 * np.logspace(-2, 2, 2 * half + 1) if half else np.array([gamma0])
 
 
-@sized_by(0, "D", "X")
 def _labels(y, n: int):
     """(y as an array, its classes): one label per object, two classes or more."""
     y = np.asarray(y)
@@ -147,6 +157,14 @@ def _labels(y, n: int):
     return y, classes
 
 
+@options_checked({
+    "metric": [str, callable, None], "metric_params": [dict, None],
+    "n_landmarks": [POS_INT, None], "n_jobs": N_JOBS,
+    "gammas": ["array-like", None],
+    "negligible": [Interval(numbers.Real, 0, 1, closed="both")],
+    "mass_thresholds": ["array-like"], "verbose": ["verbose"],
+})
+@sized_by(0, "D", "X")
 def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
                     n_landmarks: int | None = None, n_jobs: int | None = None,
                     rtol: float | None = None, gammas=None, n_gammas: int = 13,
@@ -239,6 +257,9 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     >>> check_distances(D + 1.0).verdict  # d(x, x) = 1
     'not a distance matrix'
     """
+    check_seed(random_state)  # said even where the triangles are all counted (no draw)
+    _check_triangle_counts(triangle_exact_max, n_triangle_samples,
+                           ("triangle_exact_max", "n_triangle_samples"))
     enable(verbose)
     if X is not None or metric is not None:
         if D is not None:
@@ -253,6 +274,11 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
                                    random_state=random_state))
     if D is None:
         raise ValueError("Give the distances D (or the objects X with metric=).")
+    for name, value in (("n_landmarks", n_landmarks), ("metric_params", metric_params)):
+        if value is not None:
+            raise ValueError(f"{name} applies to the objects X with metric=; with the "
+                             "distances D given there is nothing to sample or compute. Leave "
+                             f"{name} out, or give X and metric= instead of D.")
     t0 = time.perf_counter()
     D = check_distance_matrix(D, "D", axioms=False)
     check_distance_scale(D, "D")

@@ -7,7 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._threads import effective_threads
-from .._validation import check_kernel_matrix, check_label_vector
+from .._validation import (
+    N_JOBS,
+    NONNEG,
+    check_kernel_matrix,
+    check_label_vector,
+    options_checked,
+)
 from ._eta import eta_pairs
 
 __all__ = ["EtaScan", "eta_scan"]
@@ -94,6 +100,7 @@ def check_entry_range(K: np.ndarray) -> None:
             "down first, e.g. K / np.abs(K).max(): a positive factor changes no verdict.")
 
 
+@options_checked({"atol": [NONNEG, None], "n_jobs": N_JOBS})
 def eta_scan(K, y=None, *, atol: float | None = None, n_jobs: int | None = None) -> EtaScan:
     """Count pairs with ``eta_ij = K_ii + K_jj - 2 K_ij < 0`` (and opposite-label ``<= 0``).
 

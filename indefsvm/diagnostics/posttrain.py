@@ -11,7 +11,14 @@ import numpy as np
 import scipy.linalg as sla
 
 from .._threads import sized_by
-from .._validation import check_binary_labels, check_kernel_matrix, check_real, check_vector
+from .._validation import (
+    NONNEG,
+    check_binary_labels,
+    check_kernel_matrix,
+    check_real,
+    check_vector,
+    options_checked,
+)
 from ._dual_report import (
     _NOT_STATIONARY_NOTE,
     _dual_report,
@@ -257,6 +264,7 @@ def _nobias_residual(K, y, alpha, C, grad) -> float:
 
 
 #: the note of a report whose point is not stationary (the second-order test needs one)
+@options_checked({"tol": [NONNEG], "bias": ["boolean"]})
 def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3, bias: bool = True):
     """Second-order test of a stationary point of the SVM dual (2) (or, with
     ``bias=False``, of the dual without the bias, (19): no equality constraint).
@@ -340,6 +348,7 @@ def _second_order(K, y, alpha, C, b, *, tol, bias):
     return True, min_curv, int(idx.size), 0
 
 
+@options_checked({"tol": [NONNEG], "bias": ["boolean"]})
 def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3,
                              bias: bool = True) -> SanityReport:
     """Sanity report of a binary SVM given by its dual variables.
@@ -495,6 +504,7 @@ def _notes(r: SanityReport, feasible: bool, bias: bool = True) -> list[str]:
     return notes
 
 
+@options_checked({"tol": [NONNEG, None]})
 @sized_by(1, "X")
 def sanity_report(model, X, y=None, *, tol: float | None = None):
     """Sanity report of a fitted SVM of indefsvm on its training data.

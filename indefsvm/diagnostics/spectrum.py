@@ -23,9 +23,16 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg.blas import dsyr2
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
+from sklearn.utils._param_validation import StrOptions
 
 from .._scale import power_of_two_exponent
-from .._validation import check_kernel_matrix, check_memory
+from .._validation import (
+    POS_INT,
+    check_kernel_matrix,
+    check_memory,
+    check_seed,
+    options_checked,
+)
 from ._tridiag import tridiagonalize
 
 #: matrices up to this size get the dense method (all eigenvalues) under ``method="auto"``;
@@ -403,6 +410,8 @@ def _check_positive_int(value, name):
     return int(value)
 
 
+@options_checked({"method": [StrOptions(set(_METHODS))], "n_probes": [POS_INT, None],
+                  "n_steps": [POS_INT, None]})
 def spectrum(K, *, rtol: float | None = None, method: str = "auto",
              n_probes: int | None = None, n_steps: int | None = None,
              random_state: int | np.random.Generator | None = None) -> Spectrum:
@@ -459,6 +468,7 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto",
     >>> round(s.lam_min, 12), round(s.lam_max, 12), s.is_psd
     (-1.0, 2.0, False)
     """
+    check_seed(random_state)  # said even where the dense method draws nothing
     _check_method(method)
     n_probes = _check_positive_int(n_probes, "n_probes")
     n_steps = _check_positive_int(n_steps, "n_steps")

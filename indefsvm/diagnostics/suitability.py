@@ -10,15 +10,20 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import issparse
+from sklearn.utils._param_validation import StrOptions
 
 from .._threads import effective_threads, sized_by
 from .._validation import (
+    N_JOBS,
+    POS_INT,
     check_finite_array,
     check_finite_csr,
     check_kernel_matrix,
     check_label_vector,
     check_memory,
     check_real,
+    check_seed,
+    options_checked,
     plain_label,
 )
 from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
@@ -277,6 +282,13 @@ def class_mean_sqdist(K, y) -> float:
 _WMW_DEFAULT = (0.1, 1.0, 10.0, 100.0)
 
 
+@options_checked({
+    "kernel": [str, callable, None],
+    "method": [StrOptions({"auto", "dense", "ldl", "lanczos", "slq"})],
+    "mass_thresholds": ["array-like"], "verbose": ["verbose"],
+    "wmw_C": [StrOptions({"auto"}), "array-like", None], "n_jobs": N_JOBS,
+    "n_probes": [POS_INT, None], "n_steps": [POS_INT, None],
+})
 @sized_by(0, "K", "X")
 def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = None,
                  method: str = "auto", mass_thresholds: tuple = (0.01, 0.10),
@@ -373,6 +385,7 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     >>> rep.verdict, rep.is_psd
     ('PSD', True)
     """
+    check_seed(random_state)  # said even where the dense method draws nothing
     from .._logging import enable, logger
 
     talk = enable(verbose)
@@ -389,6 +402,14 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     n_steps = _check_positive_int(n_steps, "n_steps")
     if isinstance(wmw_C, str) and wmw_C != "auto":
         raise ValueError(f"wmw_C must be a tuple of C values, 'auto' or None; got {wmw_C!r}.")
+    if wmw_C is not None and not isinstance(wmw_C, str):
+        # a tuple (or list, or 1-D array) of C values > 0: the SVMs it trains need them
+        Cs = np.asarray(wmw_C, dtype=object).ravel() if np.ndim(wmw_C) == 1 else None
+        if Cs is None or not all(isinstance(c, numbers.Real) and not isinstance(c, bool)
+                                 and 0 < c < np.inf for c in Cs):
+            raise ValueError(f"wmw_C must be a tuple of C values (finite numbers > 0), "
+                             f"'auto' or None; got {' '.join(repr(wmw_C).split())[:80]}.")
+        wmw_C = tuple(float(c) for c in Cs)
     kernel_desc = None
     sig_region = None
     if K is None:
@@ -442,7 +463,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             sig_region = sigmoid_region(X, params["gamma"], params["coef0"], y)
     elif X is not None or kernel is not None:
         raise ValueError("Give either K or X with kernel, not both.")
-    elif device not in (None, "cpu"):
+    elif device is not None and not (isinstance(device, str) and device == "cpu"):
+        if not (isinstance(device, str) and device == "cuda"):
+            raise ValueError(f"device must be one of ['cpu', 'cuda'] or None; got "
+                             f"{' '.join(repr(device).split())[:60]}.")
         raise ValueError("device='cuda' applies to a kernel of X computed matrix-free; a "
                          "given matrix K is checked on the CPU.")
     default_C = wmw_C == "auto"

@@ -11,7 +11,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _constraints as _c
 from .._tags import PairwiseInput, TrainingColumns
-from .._validation import DISTANCE_SCALE_MAX, check_distance_matrix, check_distance_scale
+from .._validation import (
+    DISTANCE_SCALE_MAX,
+    check_distance_matrix,
+    check_distance_scale,
+    options_checked,
+)
 
 __all__ = ["KINDS", "DistanceKernel", "median_gamma"]
 
@@ -19,6 +24,7 @@ __all__ = ["KINDS", "DistanceKernel", "median_gamma"]
 KINDS = {"rbf": True, "laplacian": True, "linear": False, "polynomial": True, "tl1": True}
 
 
+@options_checked({"kind": [str]})
 def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     """The median rule: ``1 / median(d^2)`` over the pairs ``i < j`` (``1 / median(d)`` for
     ``kind="laplacian"``), so that a typical pair has ``gamma d^2 = 1``. Pairs at distance 0

@@ -16,7 +16,11 @@ from .._device import is_device_array, resolve_device, to_numpy
 from .._logging import REPORT_EVERY, enable, logger
 from .._tags import TrainingColumns
 from .._threads import effective_threads
-from .._validation import check_memory
+from .._validation import (
+    N_JOBS,
+    check_memory,
+    options_checked,
+)
 from ._dtw import dtw_pairs
 from ._objects import as_objects, as_series, as_strings, as_vectors, from_pandas
 
@@ -182,6 +186,7 @@ def _callable(metric, X, Y, same, threads, params, progress):
     return out
 
 
+@options_checked({"metric": [str, callable], "n_jobs": N_JOBS, "verbose": ["verbose"]})
 def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int | None = None,
                        verbose: bool = False, device=None, **params) -> np.ndarray:
     """Distances between every object of ``X`` and every object of ``Y``.

@@ -10,7 +10,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_label_vector
+from .._validation import (
+    N_JOBS,
+    check_label_vector,
+    options_checked,
+)
 
 __all__ = ["DEFAULT_WINDOWS", "WindowChoice", "learn_window"]
 
@@ -100,6 +104,7 @@ def _check_windows(windows) -> list:
     return sorted(set(out))
 
 
+@options_checked({"n_jobs": N_JOBS, "verbose": ["verbose"]})
 def learn_window(X, y, windows=None, *, n_jobs: int | None = None,
                  verbose: bool = False) -> WindowChoice:
     """DTW's window (Sakoe-Chiba band) of least leave-one-out 1-NN error on ``(X, y)``.

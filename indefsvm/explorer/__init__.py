@@ -24,7 +24,11 @@ import numpy as np
 from .._files import atomic_write
 from .._logging import enable
 from .._threads import sized_by
-from .._validation import check_finite_array, check_kernel_matrix
+from .._validation import (
+    check_finite_array,
+    check_kernel_matrix,
+    options_checked,
+)
 from .._warn import Muted
 from ..exceptions import DistanceMatrixWarning
 from ..kernels import KERNELS, canonical_name, resolve_gamma
@@ -362,8 +366,6 @@ class Explorer:
         return f"<Explorer: {self.kernel}, {len(self)} frames>"
 
 
-@sized_by(0, "X")
-
 def _scale_rule_holds(X) -> bool:
     """Whether gamma's "scale" rule is a positive number on ``X`` (not where the variance
     overflows, nor where it underflows, which resolve_gamma refuses)."""
@@ -372,6 +374,9 @@ def _scale_rule_holds(X) -> bool:
     except ValueError:
         return False
 
+
+@options_checked({"verbose": ["verbose"]})
+@sized_by(0, "X")
 def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
             C=None, remedies=DEFAULT_REMEDIES, title: str | None = None,
             live: bool | None = None, verbose: bool = False) -> Explorer:
@@ -541,6 +546,7 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
                     build_seconds=time.perf_counter() - t0)
 
 
+@options_checked({"state": [dict], "own_data": ["boolean"]})
 def live_hash(state: dict, own_data: bool = False) -> str:
     """The link's part after ``#`` that restores a live state (the form the page reads):
     coordinates as integers on the grid of ``state["digits"]`` in base 36, labels as 1/0,
@@ -614,6 +620,7 @@ LESSONS = (
 )
 
 
+@options_checked({"title": [str, None]})
 def playground(title: str | None = None) -> Explorer:
     """The page the lessons open: 60 points of two moons (``make_moons(60, noise=0.25,
     random_state=0)``), the sigmoid kernel, live mode.
@@ -630,6 +637,7 @@ def playground(title: str | None = None) -> Explorer:
                    title=title or "indefsvm playground: the geometry of an SVM, live")
 
 
+@options_checked({"page": [str]})
 def lesson_links(page: str = "playground.html") -> list:
     """The links of :data:`LESSONS` to ``page`` (the saved :func:`playground`).
 

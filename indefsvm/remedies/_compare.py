@@ -13,12 +13,15 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
+from sklearn.utils._param_validation import StrOptions
 
 from .._threads import sized_by
 from .._validation import (
+    N_JOBS,
     check_distance_matrix,
     check_kernel_matrix,
     check_label_vector,
+    options_checked,
     user_stacklevel,
 )
 from .._warn import Held, carried, warn
@@ -400,6 +403,11 @@ def _recommend(errors: dict, how: str = DEFAULT_RULE, failed=()) -> str:
 COMPARE_FOLD, SEARCH_FOLD, SEARCH_REFIT = 6.0, 8.5, 7.0
 
 
+@options_checked({
+    "D": ["array-like", None], "param_grid": [dict, None], "random_state": ["random_state"],
+    "n_jobs": N_JOBS, "class_weight": [StrOptions({"balanced"}), dict, None],
+    "sample_weight": ["array-like", None], "verbose": ["verbose"],
+})
 @sized_by(0, "K")
 def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = None,
                      random_state=None, n_jobs: int | None = None,

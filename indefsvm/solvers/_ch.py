@@ -5,16 +5,22 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
 
 from .. import _warn
 from .._scale import power_of_two_exponent
 from .._validation import (
+    MAX_ITER,
+    NONNEG_INT,
+    POS,
     check_binary_labels,
     check_choice,
     check_generator,
     check_max_iter,
     check_pm1_labels,
     check_positive,
+    check_vector,
+    options_checked,
     user_stacklevel,
 )
 from ..exceptions import ConvergenceWarning
@@ -77,6 +83,12 @@ def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
     return a
 
 
+@options_checked({
+    "wss": [StrOptions({"second_order", "first_order"})], "max_iter": MAX_ITER,
+    "cache_size": [POS], "n_restarts": [NONNEG_INT],
+    "restart_select": [StrOptions({"objective", "wMw"})], "random_state": ["random_state"],
+    "kernel": [str, callable], "kernel_params": [dict, None], "warn": ["boolean"],
+})
 def convex_hull_dual(
     K,
     y,
@@ -160,7 +172,7 @@ def convex_hull_dual(
     if alpha0 is None:
         start = np.where(y > 0, 1.0 / n_pos, 1.0 / n_neg)
     else:
-        start = np.asarray(alpha0, dtype=np.float64)
+        start = check_vector(alpha0, "alpha0", finite=False)
         if (start.shape != (n,) or np.any(start < 0) or np.any(start > mu)
                 or abs(start[y > 0].sum() - 1) > 1e-9 or abs(start[y < 0].sum() - 1) > 1e-9):
             raise ValueError("alpha0 must satisfy 0 <= alpha0 <= mu and sum to 1 on each class.")

@@ -10,7 +10,14 @@ import numpy as np
 from .._logging import REPORT_EVERY, enable, logger
 from .._solvers._linsvm import dcd_svc
 from .._threads import effective_threads, single_threaded_blas
-from .._validation import check_seed, check_vector
+from .._validation import (
+    MAX_ITER,
+    N_JOBS,
+    REAL,
+    check_seed,
+    check_vector,
+    options_checked,
+)
 from ._result import SolverResult
 
 __all__ = ["linear_svc"]
@@ -19,6 +26,10 @@ __all__ = ["linear_svc"]
 DEFAULT_MAX_PASSES = 100_000
 
 
+@options_checked({
+    "rows": ["array-like", None], "max_iter": MAX_ITER, "n_jobs": N_JOBS,
+    "verbose": ["verbose"], "label": [str], "alpha0": ["array-like", None], "b0": [REAL],
+})
 def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | None = None,
                random_state=None, n_jobs=None, verbose=False,
                label: str = "linear SVM", alpha0=None, b0: float = 0.0) -> SolverResult:

@@ -9,7 +9,16 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 
 from .. import _warn
 from .._solvers._nqp import cd_loop, lsvm_loop, m3_loop, munk_loop
-from .._validation import check_binary_labels, check_kernel_matrix, check_positive, user_stacklevel
+from .._validation import (
+    MAX_ITER,
+    NONNEG,
+    REAL,
+    check_binary_labels,
+    check_kernel_matrix,
+    check_positive,
+    options_checked,
+    user_stacklevel,
+)
 from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
 from ._result import SolverResult
 
@@ -77,6 +86,8 @@ def _prepare(K, y, bias):
     return K, y
 
 
+@options_checked({"ftol": [NONNEG], "bias": [REAL, None], "alpha0": ["array-like", None],
+                  "max_iter": MAX_ITER, "warn": ["boolean"]})
 def munk(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None,
          alpha0=None, bias=None, warn: bool = True) -> SolverResult:
     """MUNK: multiplicative updates for SVMs with non-negative kernels (Sha, Saul & Lee 2003).
@@ -169,6 +180,8 @@ def munk(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None,
     return res
 
 
+@options_checked({"ftol": [NONNEG], "bias": [REAL, None], "alpha0": ["array-like", None],
+                  "max_iter": MAX_ITER, "warn": ["boolean"]})
 def m3(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None, alpha0=None,
        bias=None, warn: bool = True) -> SolverResult:
     """M3: Sha, Saul & Lee's multiplicative updates for the non-negative QP (4).
@@ -226,6 +239,8 @@ def m3(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None, a
     return res
 
 
+@options_checked({"bias": [REAL, None], "alpha0": ["array-like", None], "max_iter": MAX_ITER,
+                  "warn": ["boolean"]})
 def kernel_adatron(K, y, *, C=None, tol: float = 1e-3, max_iter=None, alpha0=None, bias=None,
                    warn: bool = True) -> SolverResult:
     """Kernel-Adatron (Friess, Cristianini & Campbell): one variable at a time on problem (4).
@@ -332,6 +347,7 @@ def _lsvm_residual(Q, qd, u) -> float:
     return float(np.max(np.abs(np.minimum(qd * u, g)))) if u.size else 0.0
 
 
+@options_checked({"max_iter": MAX_ITER, "warn": ["boolean"]})
 def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool = True
          ) -> SolverResult:
     """Lagrangian SVM for a nonlinear kernel (Mangasarian & Musicant, section 4, Code 3).

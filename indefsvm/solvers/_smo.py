@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
 
 from .. import _warn
 from .._solvers._smo import SMOSolver, solve_tasks
 from .._threads import single_threaded_blas
 from .._validation import (
+    MAX_ITER,
+    NONNEG_INT,
+    POS,
     check_binary_labels,
     check_choice,
     check_generator,
     check_max_iter,
     check_pm1_labels,
     check_positive,
+    check_vector,
+    options_checked,
     user_stacklevel,
 )
 from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
@@ -294,6 +300,13 @@ def _result(best, objectives, f32, tol, C, converged, keys=("m", "M", "n_kernel_
     )
 
 
+@options_checked({
+    "wss": [StrOptions({"second_order", "first_order"})], "shrinking": ["boolean"],
+    "max_iter": MAX_ITER, "cache_size": [POS], "init": [StrOptions({"zero", "class_balanced"})],
+    "n_restarts": [NONNEG_INT], "random_state": ["random_state"], "kernel": [str, callable],
+    "kernel_params": [dict, None], "warn": ["boolean"], "check_input": ["boolean"],
+    "cache_dtype": [StrOptions({"auto", "float32", "float64"})],
+})
 def smo(
     K,
     y,
@@ -418,7 +431,7 @@ def smo(
     if int(n_restarts) != n_restarts or n_restarts < 0:
         raise ValueError(f"n_restarts must be a non-negative integer; got {n_restarts!r}.")
     if alpha0 is not None:
-        alpha0 = np.asarray(alpha0, dtype=np.float64)
+        alpha0 = check_vector(alpha0, "alpha0", finite=False)
         if alpha0.shape != (n,):
             raise ValueError(f"alpha0 must have shape ({n},); got {alpha0.shape}.")
         if np.any(alpha0 < 0) or np.any(alpha0 > C) or not np.all(np.isfinite(alpha0)):
