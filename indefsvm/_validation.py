@@ -457,17 +457,23 @@ def kernel_rows_input(estimator, R, n_train: int, name: str = "X") -> np.ndarray
 def check_seed(random_state, name: str = "random_state"):
     """``random_state`` as numpy's ``default_rng`` takes it (None, an int >= 0, a sequence of
     ints, a SeedSequence, a Generator or a RandomState's bit generator), or ValueError."""
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(2**31 - 1))
+    seed_is_valid(random_state, name)
+    return np.random.default_rng(random_state)
+
+
+def seed_is_valid(random_state, name: str = "random_state") -> None:
+    """What :func:`check_seed` refuses, refused without drawing from it (a RandomState
+    passed on is left as it was): for a function that draws only on some paths."""
     ok = (random_state is None
           or (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
               and random_state >= 0)
           or isinstance(random_state, (np.random.Generator, np.random.SeedSequence,
-                                       np.random.BitGenerator)))
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(2**31 - 1))
+                                       np.random.BitGenerator, np.random.RandomState)))
     if not ok:
         raise ValueError(f"{name} must be None, a whole number >= 0 or a numpy Generator; got "
                          f"{random_state!r}.")
-    return np.random.default_rng(random_state)
 
 
 def check_real(value, name: str, *, finite: bool = True) -> float:

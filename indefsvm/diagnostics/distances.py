@@ -19,9 +19,9 @@ from .._validation import (
     check_distance_scale,
     check_label_vector,
     check_memory,
-    check_seed,
     options_checked,
     plain_label,
+    seed_is_valid,
 )
 from ..distances._kernel import median_gamma
 from ._advice import distance_notes
@@ -72,7 +72,7 @@ def triangle_violations(D, *, exact_max: int = 400, n_samples: int = 200_000,
     >>> triangle_violations(D)[0]  # d_02 = 5 > d_01 + d_12 = 2: 1 of 3 inequalities
     0.3333333333333333
     """
-    check_seed(random_state)  # said even where every triangle is counted (no draw)
+    seed_is_valid(random_state)  # said even where every triangle is counted (no draw)
     _check_triangle_counts(exact_max, n_samples, ("exact_max", "n_samples"))
     # the axioms are what is counted here, not refused (check_distances reports them)
     D = check_distance_matrix(D, "D", axioms=False)
@@ -257,7 +257,7 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     >>> check_distances(D + 1.0).verdict  # d(x, x) = 1
     'not a distance matrix'
     """
-    check_seed(random_state)  # said even where the triangles are all counted (no draw)
+    seed_is_valid(random_state)  # said even where the triangles are all counted (no draw)
     _check_triangle_counts(triangle_exact_max, n_triangle_samples,
                            ("triangle_exact_max", "n_triangle_samples"))
     enable(verbose)

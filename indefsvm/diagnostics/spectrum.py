@@ -30,8 +30,8 @@ from .._validation import (
     POS_INT,
     check_kernel_matrix,
     check_memory,
-    check_seed,
     options_checked,
+    seed_is_valid,
 )
 from ._tridiag import tridiagonalize
 
@@ -468,7 +468,7 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto",
     >>> round(s.lam_min, 12), round(s.lam_max, 12), s.is_psd
     (-1.0, 2.0, False)
     """
-    check_seed(random_state)  # said even where the dense method draws nothing
+    seed_is_valid(random_state)  # said even where the dense method draws nothing
     _check_method(method)
     n_probes = _check_positive_int(n_probes, "n_probes")
     n_steps = _check_positive_int(n_steps, "n_steps")

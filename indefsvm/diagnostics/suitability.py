@@ -22,9 +22,9 @@ from .._validation import (
     check_label_vector,
     check_memory,
     check_real,
-    check_seed,
     options_checked,
     plain_label,
+    seed_is_valid,
 )
 from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 from ._advice import build_notes
@@ -385,7 +385,7 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     >>> rep.verdict, rep.is_psd
     ('PSD', True)
     """
-    check_seed(random_state)  # said even where the dense method draws nothing
+    seed_is_valid(random_state)  # said even where the dense method draws nothing
     from .._logging import enable, logger
 
     talk = enable(verbose)
