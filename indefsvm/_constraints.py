@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from .kernels import DISTANCE_HINT, KERNELS
 
 __all__ = ["C", "CACHE_SIZE", "CLASS_WEIGHT", "COEF0", "DECISION_FUNCTION_SHAPE", "DEGREE",
-           "FINITE_C", "GAMMA", "KERNEL", "KERNEL_NAMES", "KERNEL_PARAMS", "MAX_ITER",
+           "DEGREE_MAX", "FINITE_C", "GAMMA", "KERNEL", "KERNEL_NAMES", "KERNEL_PARAMS", "MAX_ITER",
            "N_COMPONENTS", "N_JOBS", "SVM_MAX_ITER", "TOL", "check_settings"]
 
 #: every kernel name the estimators take (aliases and "precomputed" included)
@@ -39,7 +39,9 @@ FINITE_C = [Interval(numbers.Real, 0.0, None, closed="neither")]
 #: a kernel of features: "scale", "auto" or a number (its sign is the kernel's rule)
 GAMMA = [StrOptions({"scale", "auto"}), Interval(numbers.Real, None, None, closed="neither")]
 COEF0 = [Interval(numbers.Real, None, None, closed="neither")]
-DEGREE = [Interval(numbers.Integral, 0, None, closed="left")]
+#: the compiled kernels take the degree as a C int
+DEGREE_MAX = 2**31 - 1
+DEGREE = [Interval(numbers.Integral, 0, DEGREE_MAX, closed="both")]
 TOL = [Interval(numbers.Real, 0.0, None, closed="neither")]
 #: a finite cap; None: the estimator's finite default
 MAX_ITER = [Interval(numbers.Integral, 1, None, closed="left"), None]

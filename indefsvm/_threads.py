@@ -127,6 +127,33 @@ def effective_threads(n_jobs, name: str = "n_jobs", rows: int | None = None) -> 
     return min(n, idle_cores())
 
 
+#: joblib's backends that run on this machine (their workers take this machine's cores)
+_LOCAL_BACKENDS = frozenset({"LokyBackend", "MultiprocessingBackend", "ThreadingBackend",
+                             "SequentialBackend"})
+
+
+def joblib_workers(n_jobs, n_tasks: int, rows: int | None = None, small: int = SMALL_ROWS):
+    """The ``n_jobs`` to give a joblib loop of ``n_tasks`` independent tasks on data of
+    ``rows`` samples: what ``n_jobs`` asks for (joblib's convention, a ``parallel_config``
+    context included), never more than the tasks and, on a backend of this machine, never
+    more than its idle cores (``idle_cores``, the rule of ``effective_threads``), and one
+    worker when ``rows`` is below ``small`` (the caller's measured break-even: a worker
+    costs a process start and a copy of the data). joblib starts every worker it is given
+    whether or not a task awaits it: measured on 2 cores, 50 loky workers for 3 tasks took
+    5.7 s against 0.55 s for 2, and ``indefsvm compare --n-jobs 1000`` on 270 samples 4 min
+    40 s against 3.9 s on one. Another backend (Dask's) places the tasks on its own
+    workers: ``n_jobs`` goes to it as given."""
+    from joblib.parallel import get_active_backend
+
+    backend, _ = get_active_backend()
+    if type(backend).__name__ not in _LOCAL_BACKENDS:
+        return n_jobs
+    asked = int(joblib.effective_n_jobs(n_jobs))
+    if asked <= 1 or n_tasks <= 1 or (rows is not None and rows < small):
+        return 1
+    return max(1, min(asked, int(n_tasks), idle_cores()))
+
+
 _CONTROLLER = None
 
 

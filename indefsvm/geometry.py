@@ -17,7 +17,6 @@ from . import _constraints as _c
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import (
-    NONNEG,
     check_binary_labels,
     check_finite_array,
     check_kernel_matrix,
@@ -28,7 +27,7 @@ from ._validation import (
     validate_input,
 )
 from ._warn import warn
-from .diagnostics.spectrum import Signature
+from .diagnostics.spectrum import Signature, _check_rtol
 from .kernels import estimator_kernel_params, kernel_matrix
 from .solvers import convex_hull_dual
 
@@ -99,6 +98,7 @@ class PseudoEuclideanEmbedding:
         """
         K = check_kernel_matrix(K)
         n = K.shape[0]
+        _check_rtol(self.rtol, n)
         self._row_means = K.mean(axis=1)
         self._grand_mean = float(self._row_means.mean())
         C = K - self._row_means[:, None] - self._row_means[None, :] + self._grand_mean
@@ -144,7 +144,7 @@ class PseudoEuclideanEmbedding:
         return Kc @ (self._V * scale)
 
 
-@options_checked({"rtol": [NONNEG, None]})
+@options_checked({"rtol": [Interval(numbers.Real, 0, 1, closed="left"), None]})
 def pseudo_euclidean_embedding(K, rtol: float | None = None):
     """Embed kernel data in a pseudo-Euclidean space ``R^(p, q)`` (Haasdonk 2005, Prop. 1).
 

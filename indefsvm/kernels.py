@@ -252,8 +252,10 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
     _check_squares(X, Y, "polynomial")
     _check_tiny(X, Y, "polynomial")
     if isinstance(degree, bool) or not isinstance(degree, (int, float, np.number)) \
-            or not np.isfinite(degree) or degree != int(degree) or degree < 0:
-        raise ValueError(f"degree must be a whole number >= 0; got {degree!r}.")
+            or not np.isfinite(degree) or degree != int(degree) or not 0 <= degree <= 2**31 - 1:
+        # (the bound of the compiled kernels, which hold it in a C int)
+        raise ValueError(f"degree must be a whole number from 0 to {2**31 - 1}; got "
+                         f"{degree!r}.")
     with np.errstate(over="ignore", invalid="ignore"):
         # in place, the operations of (gamma x'y + coef0) ** degree in their order: one
         # n_X x n_Y matrix at the peak, not three (the size check_memory estimates)
@@ -302,8 +304,10 @@ def rbf(X, Y=None, *, gamma: float | None = None) -> np.ndarray:
             np.fill_diagonal(d2, 0.0)
     else:
         d2 = cdist(X, Y, "sqeuclidean")
-    # exp(-gamma d^2) in place: one matrix at the peak, not three
-    d2 *= -g
+    # exp(-gamma d^2) in place: one matrix at the peak, not three. A product past float64
+    # is -inf, whose exp, 0, is the kernel's value (a huge gamma): no overflow to report
+    with np.errstate(over="ignore"):
+        d2 *= -g
     return np.exp(d2, out=d2)
 
 
@@ -424,7 +428,8 @@ def sqrt_l1_exponential(X, Y=None, *, gamma: float | None = None,
     g = _gamma_sigma(gamma, sigma, X)
     K = cdist(X, Y, "cityblock")  # in place: one matrix at the peak
     np.sqrt(K, out=K)
-    K *= -g
+    with np.errstate(over="ignore"):  # -inf past float64: exp gives the kernel's 0
+        K *= -g
     return np.exp(K, out=K)
 
 
@@ -472,7 +477,8 @@ def symmetric_kl(X, Y=None, *, gamma: float | None = None,
     div -= X @ ly.T
     div -= lx @ Y.T
     np.maximum(div, 0.0, out=div)
-    div *= -g
+    with np.errstate(over="ignore"):  # -inf past float64: exp gives the kernel's 0
+        div *= -g
     return np.exp(div, out=div)
 
 

@@ -166,6 +166,16 @@ def test_the_search_counts_the_tasks_that_run_at_once(monkeypatch):
     # (2 + 3 for the workers + 2 x 3.8 = 12.6)
     monkeypatch.setattr(validation, "available_memory", lambda: 7.5 * one)
     remedies.RemedySearchCV(cv=3, param_grid={"C": [1.0]}).fit(K, y)
+    # 60 samples run in one worker whatever n_jobs says (below SEARCH_SMALL): the figure is
+    # that of one task at a time
+    remedies.RemedySearchCV(cv=3, param_grid={"C": [1.0]}, n_jobs=2).fit(K, y)
+    # where two workers would run (two idle cores, the small-work rule lowered), two tasks
+    # at once are counted
+    from indefsvm import _threads
+    from indefsvm.remedies import _search
+
+    monkeypatch.setattr(_threads, "idle_cores", lambda: 2)
+    monkeypatch.setattr(_search, "SEARCH_SMALL", 0)
     with pytest.raises(MemoryError, match="RemedySearchCV.fit on 60 samples"):
         remedies.RemedySearchCV(cv=3, param_grid={"C": [1.0]}, n_jobs=2).fit(K, y)
 

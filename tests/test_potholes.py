@@ -475,6 +475,16 @@ def test_the_estimate_of_compare_counts_the_folds_that_run_at_once(monkeypatch, 
     monkeypatch.setattr(validation, "available_memory", lambda: one * 5.0)
     assert main(["compare", "--dataset", "heart", "--cv", "2", "--quiet"]) == 0
     capsys.readouterr()
+    # 270 samples run one fold at a time whatever --n-jobs says (joblib_workers: below
+    # SMALL_ROWS one worker), so the figure is one fold's
+    assert main(["compare", "--dataset", "heart", "--cv", "2", "--n-jobs", "2"]) == 0
+    capsys.readouterr()
+    # where two workers would run (two idle cores, the small-work rule lowered), two folds
+    # at once are counted, and refused before the work
+    from indefsvm import _threads
+
+    monkeypatch.setattr(_threads, "idle_cores", lambda: 2)
+    monkeypatch.setattr(_threads, "SMALL_ROWS", 0)
     assert main(["compare", "--dataset", "heart", "--cv", "2", "--n-jobs", "2"]) == 1
     assert "needs about" in capsys.readouterr().err
 

@@ -66,6 +66,14 @@ def seed(text: str) -> int:
     return value
 
 
+def path_name(text: str) -> str:
+    """A file or folder name, not an empty one: an empty name names nothing, and would be
+    taken for "not given" or for the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name; got an empty one")
+    return text
+
+
 def _n_jobs(text: str) -> int:
     try:
         value = int(text)
@@ -107,7 +115,7 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     # FILE or --dataset, one of them (checked in _load: compare's old --distances FILE form
     # may name the data file itself)
     src = p.add_mutually_exclusive_group()
-    src.add_argument("file", nargs="?", metavar="FILE",
+    src.add_argument("file", nargs="?", metavar="FILE", type=path_name,
                      help="LIBSVM data file, or a precomputed kernel matrix (.npy, .npz or text "
                           "with --labels), or with --distances a distance matrix")
     src.add_argument("--dataset", choices=list(DATASET_NAMES) + list(DISTANCE_DATASETS),
@@ -120,11 +128,12 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
         # 'compare --distances FILE' named the k-NN distances before --distances became the
         # flag of every command: that form still works, with a deprecation notice
         p.add_argument("--distances", nargs="?", const=True, default=False, metavar="FILE",
+                       type=path_name,
                        help=dist_help + "; the older form --distances FILE (FILE: the k-NN "
                        "distances) still works, deprecated: use --knn-distances FILE")
     else:
         p.add_argument("--distances", action="store_true", help=dist_help)
-    p.add_argument("--labels", metavar="FILE", help=labels_help)
+    p.add_argument("--labels", metavar="FILE", type=path_name, help=labels_help)
     p.add_argument("--label-column", metavar="COL", default=None,
                    help="CSV / TSV features: the label column, by name, index (0 first, -1 "
                         "last) or first / last; default a column named label, y, class or "

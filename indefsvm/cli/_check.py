@@ -76,6 +76,13 @@ def run(args) -> int:
     from ..diagnostics.spectrum import DENSE_MAX
 
     dense = args.method in ("dense", "ldl") or (args.method == "auto" and n <= DENSE_MAX)
+    unused = [o for o, v in (("--probes", args.probes), ("--steps", args.steps))
+              if v is not None]
+    if dense and unused:
+        raise CLIError(f"{' and '.join(unused)} {'belongs' if len(unused) == 1 else 'belong'} "
+                       f"to the matrix-free methods; {n} samples with --method {args.method} "
+                       "are checked densely (every eigenvalue, exactly): add --method slq or "
+                       f"lanczos, or drop {' and '.join(unused)}.", EXIT_USAGE)
     if args.device == "cuda" and dense:
         raise CLIError(f"--device cuda computes the matrix-free methods; {n} samples with "
                        f"--method {args.method} are checked densely on the CPU: add --method "

@@ -23,6 +23,7 @@ from ._args import (
     _positive_int,
     _window,
     data_args,
+    path_name,
     seed,
 )
 from ._compare_objects import (
@@ -79,11 +80,16 @@ def run(args) -> int:
         raise CLIError("--cv must be 2 or more for a comparison.", EXIT_USAGE)
     # the kernel, then what the library's comparison or search holds beside it (its own
     # figures: the folds running at once, their decompositions and fixes)
+    from .._threads import SMALL_ROWS, joblib_workers
     from ..remedies._compare import COMPARE_FOLD, SEARCH_FOLD, SEARCH_REFIT
     from ..remedies._fix_base import folds_matrices
+    from ..remedies._search import SEARCH_SMALL
 
     n = data.shape[0]
-    per_fold = folds_matrices(n, n - n // args.cv, args.cv, args.n_jobs,
+    # (the workers the library will run them in: folds_matrices counts those at once)
+    workers = joblib_workers(args.n_jobs, args.cv, rows=n,
+                             small=SEARCH_SMALL if args.search else SMALL_ROWS)
+    per_fold = folds_matrices(n, n - n // args.cv, args.cv, workers,
                               SEARCH_FOLD if args.search else COMPARE_FOLD)
     refuse_too_big(args, n, command="indefsvm compare",
                    matrices=1 + (max(per_fold, SEARCH_REFIT) if args.search else per_fold),
@@ -439,7 +445,7 @@ def add_parser(sub) -> None:
     _add_data_args(compare, labels_help="labels of a precomputed kernel FILE (.npy or text)",
                    legacy_distances=True)
     _add_kernel_args(compare)
-    compare.add_argument("--knn-distances", metavar="FILE", default=None,
+    compare.add_argument("--knn-distances", metavar="FILE", default=None, type=path_name,
                          help="distance matrix for the k-NN rule (default: from the kernel, or "
                               "FILE itself with --distances)")
     compare.add_argument("--cv", type=_positive_int, default=5, help="outer folds (default 5)")
@@ -467,11 +473,12 @@ def add_parser(sub) -> None:
                          help="class weights n / (n_classes * n_c) in every SVM")
     compare.add_argument("--n-jobs", type=_n_jobs, default=None,
                          help="folds in parallel (joblib; default one at a time)")
-    compare.add_argument("--save", metavar="MODEL",
+    compare.add_argument("--save", metavar="MODEL", type=path_name,
                          help="with --search: save the chosen model, refitted on all the data "
                               "(a .skops file for 'indefsvm predict')")
-    compare.add_argument("--out", help="also write an HTML page with a figure to this folder, "
-                         "or to this file when it ends in .html")
+    compare.add_argument("--out", type=path_name,
+                         help="also write an HTML page with a figure to this folder, or to "
+                              "this file when it ends in .html")
     obj = compare.add_argument_group(
         "series and strings",
         "FILE holds one series or string per line with its label (the layout of fit "

@@ -34,6 +34,27 @@ _OPTION_OF = {"C": "-C", "max_iter": "--max-iter", "cache_size": "--cache-size",
               "class_weight": "--class-weight", "n_jobs": "--n-jobs"}
 
 
+#: the library's parameters that the command line takes as options of the same name
+_SAME_NAME = frozenset({"gamma", "coef0", "degree", "p", "rho", "tol", "nu", "epsilon", "rtol",
+                        "window", "weights"})
+
+
+def _option_rule(text: str) -> str | None:
+    """A library rule about one parameter ("rtol must be ...") in the option's words
+    ("--rtol must be ..."), or None when the message is about something else."""
+    import re
+
+    match = re.match(r"(\w+) must be ", text)
+    if match is None:
+        return None
+    name = match.group(1)
+    if name in _OPTION_OF:
+        return _OPTION_OF[name] + text[len(name):]
+    if name in _SAME_NAME:
+        return "--" + text
+    return None
+
+
 def _cli_wording(message: str) -> str:
     """scikit-learn names parameters as the estimator spells them: say the option."""
     import re
@@ -77,9 +98,13 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
         return f"{exc.filename}: permission denied.", EXIT_DATA
     if isinstance(exc, MemoryError):
         # our own checks say what needs how much; numpy's bare MemoryError says nothing
-        return (str(exc).splitlines()[0] if str(exc) and " GiB" in str(exc) else
+        return (str(exc).splitlines()[0].replace("n_restarts=", "--restarts ")
+                if str(exc) and " GiB" in str(exc) else
                 "out of memory: the problem does not fit; use fewer samples, a smaller "
                 "--cache-size, or a machine with more memory."), EXIT_DATA
+    if isinstance(exc, ValueError) and _option_rule(str(exc)):
+        # an option's value the library refused (check --rtol 2): a usage error
+        return _option_rule(str(exc).splitlines()[0]), EXIT_USAGE
     if isinstance(exc, (ValueError, TypeError, OSError)):
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         # the library names scikit-learn's scalers; here the option scales the features

@@ -17,6 +17,7 @@ from ._args import (
     _float_list,
     _positive_int,
     _window,
+    path_name,
     seed,
 )
 from ._errors import EXIT_USAGE, CLIError
@@ -54,6 +55,10 @@ def _data(args):
         if args.distances:
             raise CLIError("--distances needs a distance FILE or --dataset protein213.",
                            EXIT_USAGE)
+        if args.labels is not None:
+            raise CLIError("--labels gives the labels of a data FILE (a kernel, distance "
+                           "or feature matrix); with no FILE the page shows two moons, which "
+                           "carry their own: drop --labels, or give the FILE.", EXIT_USAGE)
         from sklearn.datasets import make_moons
 
         X, y = make_moons(120, noise=0.25, random_state=0)
@@ -270,7 +275,7 @@ def add_parser(sub) -> None:
                         "have fewer (the page draws every point; at most 1000)")
     p.add_argument("--seed", type=seed, default=0, help="seed of --subsample")
     p.add_argument("--title", default=None, help="the page's heading")
-    p.add_argument("--out", default="explore.html", metavar="PAGE.html",
+    p.add_argument("--out", default="explore.html", metavar="PAGE.html", type=path_name,
                    help="the page to write (default explore.html)")
     obj = p.add_argument_group("series and strings")
     obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,

@@ -18,6 +18,7 @@ from ._args import (
     _common,
     _positive_int,
     _window,
+    path_name,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
@@ -286,7 +287,8 @@ def add_parser(sub) -> None:
                           "gamma (giving both -C and --gamma also fits exactly those)")
     fit.add_argument("--cv", type=_positive_int, default=None,
                      help="cross-validation folds (default 5; 0: none; one-class: none)")
-    fit.add_argument("--save", metavar="MODEL", help="save the model (a .skops file)")
+    fit.add_argument("--save", metavar="MODEL", type=path_name,
+                     help="save the model (a .skops file)")
     fit.add_argument("--json", action="store_true", help="print JSON instead of text")
     fit.add_argument("--nystroem", type=_positive_int, default=None, metavar="M",
                      help="train NystroemSVC on Krein-space Nystroem features with M "

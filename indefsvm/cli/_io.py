@@ -177,6 +177,10 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
                 "a feature set, not distances: drop --distances."), EXIT_USAGE)
         _warn_unused_kernel_options(args)
         refuse_format_options(args, f"--dataset {args.dataset}", "a bundled data set")
+        if getattr(args, "labels", None) is not None:
+            raise CLIError(f"--labels does not apply to --dataset {args.dataset}: a bundled "
+                           "data set carries its own labels. Drop --labels, or give the "
+                           "data as a FILE.", EXIT_USAGE)
         if distances:
             from ..datasets import load_protein213
 
@@ -208,7 +212,14 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
     if args.labels or path.endswith((".npy", ".npz")):
         refuse_format_options(args, path, "a matrix with its labels in a file of their own"
                               if args.labels else "a NumPy array")
-        K = _read_matrix(path, "kernel matrix")
+        try:
+            K = _read_matrix(path, "kernel matrix")
+        except DataFileError as exc:
+            if args.labels and "LIBSVM" in str(exc):
+                raise CLIError(f"--labels does not apply to {path}, a LIBSVM file: it carries "
+                               "its own labels (the first field of each line). Drop --labels.",
+                               EXIT_USAGE) from None
+            raise
         if K.ndim == 2 and K.shape[0] != K.shape[1] and args.labels:
             # not square: features (one row a sample), with their labels in a file of their own
             _warn_unused_kernel_options(args)

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._files import atomic_write, check_output_file
 from ..exceptions import DataFileError
-from ._args import _add_device, _common, refuse_format_options
+from ._args import _add_device, _common, path_name, refuse_format_options
 from ._errors import EXIT_USAGE, CLIError
 from ._io import (
     _check_path,
@@ -112,8 +112,12 @@ def read_data_for(args, model, path: str):
                 else "the kernel rows k(x, x_train)" if precomputed else "features")
         refuse_format_options(args, path, "a matrix")
         try:
-            X = _read_matrix(path, "matrix" if precomputed else "data")
+            X = _read_matrix(path, "matrix" if precomputed else "feature matrix")
         except DataFileError as exc:
+            if not precomputed and args.labels and "LIBSVM" in str(exc):
+                raise CLIError(f"--labels does not apply to {path}, a LIBSVM file: it "
+                               "carries its own labels (the first field of each line). "
+                               "Drop --labels.", EXIT_USAGE) from None
             if not precomputed:
                 raise
             raise DataFileError(path, None, f"{str(exc).split(': ', 1)[1]} The model was "
@@ -240,15 +244,16 @@ def _warn_unknown_labels(model, y, path) -> None:
 def add_parser(sub) -> None:
     """The ``predict`` sub-command and its options."""
     predict = sub.add_parser("predict", help="predict with a model saved by 'fit --save'")
-    predict.add_argument("model", metavar="MODEL", help="a model file written by fit --save")
-    predict.add_argument("data", metavar="DATA",
+    predict.add_argument("model", metavar="MODEL", type=path_name,
+                         help="a model file written by fit --save")
+    predict.add_argument("data", metavar="DATA", type=path_name,
                          help="the data in the form the model was trained on: a LIBSVM, CSV "
                               "or TSV features file (a CSV's label column, if any, gives the "
                               "accuracy); series or strings, one per line, for a model of "
                               "'fit --metric'; kernel rows k(x, x_train) (.npy, .npz, text) "
                               "for a precomputed-kernel model; distances to the training "
                               "objects for a model of 'fit --distances'")
-    predict.add_argument("--labels", metavar="FILE",
+    predict.add_argument("--labels", metavar="FILE", type=path_name,
                          help="true labels of DATA (kernel rows), to print the accuracy")
     predict.add_argument("--distances", action="store_true",
                          help="DATA holds distances to the training objects (a model of "
@@ -268,7 +273,7 @@ def add_parser(sub) -> None:
                               "'labels ...' header (svm-predict -b 1's layout), for a model "
                               "that has probabilities; an SVM has none (it is refused, with "
                               "what gives them)")
-    predict.add_argument("--out", metavar="FILE",
+    predict.add_argument("--out", metavar="FILE", type=path_name,
                          help="write the predictions there (one per line) instead of stdout "
                               "('-': stdout)")
     _add_device(predict, "a landmark model computes its features and decision values")

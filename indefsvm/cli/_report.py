@@ -17,6 +17,7 @@ from ._args import (
     _common,
     _kernel_params,
     _positive_int,
+    path_name,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _check_class_weight, _check_classes, _load, scaled
@@ -221,8 +222,9 @@ def add_parser(sub) -> None:
     report.add_argument("--remedy", default=None, choices=list(REMEDIES),
                         help="fit on a fixed kernel and report that model (clip, flip, ... "
                              "as fit --remedy: a kernel FILE, --distances or features)")
-    report.add_argument("--out", default=".", help="folder for the HTML file (default: .), "
-                        "or the file itself when it ends in .html")
+    report.add_argument("--out", default=".", type=path_name,
+                        help="folder for the HTML file (default: .), or the file itself when "
+                             "it ends in .html")
     report.add_argument("--cv", type=_positive_int, default=None,
                         help="cross-validation folds of the accuracy (default 5; 0: none)")
     _common(report)

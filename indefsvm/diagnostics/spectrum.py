@@ -32,6 +32,7 @@ from .._validation import (
     check_memory,
     options_checked,
     seed_is_valid,
+    user_stacklevel,
 )
 from ._tridiag import tridiagonalize
 
@@ -475,6 +476,8 @@ def spectrum(K, *, rtol: float | None = None, method: str = "auto",
     K = check_kernel_matrix(K)
     n = K.shape[0]
     rtol = _check_rtol(rtol, n)
+    if method in ("dense", "ldl") or (method == "auto" and n <= DENSE_MAX) or n < 3:
+        _refuse_unused_probes(method, n, n_probes, n_steps)
     if method == "dense" or (method == "auto" and n <= DENSE_MAX) or n < 3:
         check_memory(8.0 * n * n, f"the eigenvalues of a {n} x {n} kernel (one working copy)",
                      "Use method='slq' (matrix-free estimates).")
@@ -516,11 +519,36 @@ def decided(sp, key: str, threshold: float) -> bool | None:
     return None
 
 
+def _refuse_unused_probes(method: str, n: int, n_probes, n_steps) -> None:
+    """``n_probes`` / ``n_steps`` where the spectrum is computed, not estimated: refused
+    with ``method="dense"`` or ``"ldl"`` (the caller chose a method that takes none), and
+    said with ``"auto"`` (which computes small kernels exactly: a caller's settings for
+    large ones then have nothing to do)."""
+    given = [f"{name}={value}" for name, value in (("n_probes", n_probes),
+                                                   ("n_steps", n_steps)) if value is not None]
+    if not given or method in ("slq", "lanczos"):  # (n < 3: two eigenvalues, computed)
+        return
+    what = " and ".join(given)
+    if method in ("dense", "ldl"):
+        raise ValueError(f"{what} belong{'s' if len(given) == 1 else ''} to the matrix-free "
+                         f"methods ('slq', 'lanczos'); method={method!r} computes every "
+                         f"eigenvalue: drop {'it' if len(given) == 1 else 'them'}, or choose "
+                         "a matrix-free method.")
+    from .._warn import warn
+
+    warn(f"{what} {'is' if len(given) == 1 else 'are'} not used: method='auto' computes the "
+         f"eigenvalues of these {n} samples exactly (up to {DENSE_MAX} samples); give "
+         "method='slq' or 'lanczos' for the estimates.", UserWarning,
+         stacklevel=user_stacklevel())
+
+
 def _check_rtol(rtol, n):
     if rtol is None:
         return n * np.finfo(np.float64).eps
-    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not rtol >= 0:
-        raise ValueError(f"rtol must be >= 0; got {rtol!r}.")
+    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 <= rtol < 1:
+        raise ValueError(f"rtol must be a number in [0, 1) (a relative zero threshold: "
+                         f"|lambda| <= rtol x max |lambda| counts as zero, so 1 or more would "
+                         f"call every eigenvalue zero); got {rtol!r}.")
     return float(rtol)
 
 

@@ -392,9 +392,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     t0 = time.perf_counter()
     lo, hi = _check_thresholds(mass_thresholds)
     if rtol is not None and (isinstance(rtol, bool) or not isinstance(rtol, numbers.Real)
-                             or not rtol > 0):
-        raise ValueError(f"rtol must be a positive number (a relative zero threshold, default "
-                         f"n * eps); got {rtol!r}.")
+                             or not 0 < rtol < 1):
+        raise ValueError(f"rtol must be a number in (0, 1) (a relative zero threshold, default "
+                         f"n * eps: |lambda| <= rtol x max |lambda| counts as zero, so 1 or "
+                         f"more would call every eigenvalue zero); got {rtol!r}.")
     from .spectrum import DENSE_MAX, _check_method, _check_positive_int, _check_rtol
 
     _check_method(method)

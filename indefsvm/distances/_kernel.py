@@ -272,12 +272,16 @@ class DistanceKernel(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstim
         # each formula in place, its operations in their order: one n_rows x n_train matrix
         # beside the distances at the peak (two for linear and polynomial), not three or four
         if self.kind in ("rbf", "laplacian"):
-            K = np.multiply(-self.gamma_, D)
-            if self.kind == "rbf":
-                K *= D
+            # a product past float64 is -inf, whose exp, 0, is the kernel's value (a huge
+            # gamma): no overflow to report
+            with np.errstate(over="ignore"):
+                K = np.multiply(-self.gamma_, D)
+                if self.kind == "rbf":
+                    K *= D
             return np.exp(K, out=K)
         if self.kind == "tl1":
-            K = np.multiply(self.gamma_, D)
+            with np.errstate(over="ignore"):  # inf past float64: max(1 - inf, 0) is 0
+                K = np.multiply(self.gamma_, D)
             np.subtract(1.0, K, out=K)
             return np.maximum(K, 0.0, out=K)
         D2 = D * D

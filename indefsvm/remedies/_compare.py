@@ -15,7 +15,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.utils._param_validation import StrOptions
 
-from .._threads import sized_by
+from .._threads import joblib_workers, sized_by
 from .._validation import (
     N_JOBS,
     check_distance_matrix,
@@ -443,7 +443,10 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         the samples (the folds of :class:`~indefsvm.RemedySearchCV` and of scikit-learn's
         ``cv=k``).
     n_jobs : int, optional
-        Outer folds run in parallel (joblib's convention; ``None`` is one).
+        Outer folds run in parallel (joblib's convention; ``None`` is one). On this
+        machine's backends never more workers than folds or idle cores, and one below 1 000
+        samples, where a worker's start costs more than it saves (measured); a Dask backend
+        gets ``n_jobs`` as given.
     methods : list of str, optional
         A subset of the names of :func:`remedy_estimators` and ``"k-NN"``; the indefinite
         SVM is always included (it is the reference).
@@ -575,10 +578,15 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
                  "takes no sample weights); its errors are weighted. Leave k-NN out "
                  "of methods to compare weighted models only.", UserWarning,
                  stacklevel=user_stacklevel())
-    # each fold's kernel, its decomposition and fixes, said before the work (measured: 6
-    # matrices of a fold's size beside the whole kernel's check)
+    # the folds run in joblib's workers: at most the folds and the idle cores, and one
+    # below SMALL_ROWS samples: measured on 2 idle cores (benchmarks/bench_workers.py, one
+    # worker against two): 270 samples 1.1 s against 3.4 s, 600 2.8 against 4.8, 1 000 7.1
+    # against 7.3, 1 600 25.9 against 17.2 (one worker's folds use both cores in the BLAS)
+    workers = joblib_workers(n_jobs, len(folds), rows=n)
+    # each fold's kernel, its decomposition and fixes, said before the work for the folds
+    # that run at once (measured: 6 matrices of a fold's size beside the whole kernel's check)
     check_kernel_memory(n, folds_matrices(n, max(len(tr) for tr, _ in folds), len(folds),
-                                          n_jobs, COMPARE_FOLD), "compare_remedies")
+                                          workers, COMPARE_FOLD), "compare_remedies")
     seed = None if random_state is None else int(np.random.RandomState(random_state).randint(
         2**31 - 1))
     from .._logging import enable, logger
@@ -587,7 +595,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     t0 = time.perf_counter()
     per_fold = []
     # a generator: each fold is logged as it ends (in order), with joblib's workers
-    for f in Parallel(n_jobs=n_jobs, return_as="generator")(
+    for f in Parallel(n_jobs=workers, return_as="generator")(
             delayed(carried(_fold))(K, D, y, tr, te, ests, param_grid, inner, seed, sw)
             for tr, te in folds):
         per_fold.append(f)

@@ -43,7 +43,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
 from .._tags import PairwiseInput, arrays_out
-from .._threads import single_threaded, sized_by
+from .._threads import joblib_workers, single_threaded, sized_by
 from .._validation import (
     check_distance_matrix,
     check_kernel_matrix,
@@ -185,7 +185,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
     random_state : int, RandomState or None
         Shuffles the folds of an integer ``cv``.
     n_jobs : int, optional
-        The (fold, gamma) tasks in parallel through joblib (``None``: one).
+        The (fold, gamma) tasks in parallel through joblib (``None``: one). On this
+        machine's backends never more workers than tasks or idle cores, and one below 300
+        samples, where a worker's start costs more than it saves (measured); a Dask backend
+        gets ``n_jobs`` as given.
     verbose : bool, default=False
         Log each finished task (``logging.getLogger("indefsvm")``, INFO).
 
@@ -537,11 +540,14 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         jobs = [(f, g, plan, knn if gi == 0 else [])
                 for f in range(len(folds)) for gi, (g, plan) in enumerate(tasks)]
         n = X.shape[0]
+        # the tasks run in joblib's workers: one below SEARCH_SMALL samples (the break-even
+        # measured on 2 idle cores), else at most the tasks and the idle cores
+        workers = joblib_workers(self.n_jobs, len(jobs), rows=n, small=SEARCH_SMALL)
         # the tasks running at once (a fold's kernel, its decompositions, the fixes and their
         # C paths: 8.5 matrices of a fold's size, measured; one more where the task computes
         # its kernel from features), then the refit on all the data: said before the work
         check_kernel_memory(n, max(folds_matrices(
-            n, max(len(tr) for tr, _ in folds), len(jobs), self.n_jobs,
+            n, max(len(tr) for tr, _ in folds), len(jobs), workers,
             SEARCH_FOLD + features, whole=0.0 if features else 2.0), SEARCH_REFIT),
             "RemedySearchCV.fit")
         t0 = time.perf_counter()
@@ -558,11 +564,11 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         # is the process's, set once around all the tasks: per task, threads of a threading
         # backend would lift each other's. Process workers (loky) get loky's own limit of
         # cores / n_jobs threads.
-        limit = (single_threaded() if effective_n_jobs(self.n_jobs) > 1
+        limit = (single_threaded() if effective_n_jobs(workers) > 1
                  or min_train < SMALL_FOLD else contextlib.nullcontext())
         with limit:
             for done, ((f, g, _, _), rows) in enumerate(zip(jobs, Parallel(
-                    n_jobs=self.n_jobs, return_as="generator")(
+                    n_jobs=workers, return_as="generator")(
                     delayed(carried(_task))(X, y, self.classes_, folds[f][0], folds[f][1],
                                    self.kernel, g, plan, kn, scorer, self.class_weight, sw)
                     for f, g, plan, kn in jobs), strict=True), 1):
@@ -843,6 +849,12 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
 #: folds with fewer training samples than this are searched with BLAS on one thread
 SMALL_FOLD = 1000
+
+#: below this many samples the search's tasks run in one worker whatever n_jobs says:
+#: measured on 2 idle cores (benchmarks/bench_workers.py and a run at 400 samples: one
+#: worker against two), 270 samples 2.8 s against 4.0 s, 400 8.7 against 7.1-7.6, 600 8.8
+#: against 7.1, 1 000 30.2 against 18.6
+SEARCH_SMALL = 300
 
 
 def _degenerate_fixes(degenerate: dict, n_folds: int) -> list:

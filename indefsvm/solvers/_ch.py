@@ -27,7 +27,7 @@ from ..exceptions import ConvergenceWarning
 from ..kernels import canonical_name, kernel_matrix
 from ._kernel import SolverKernel
 from ._result import STATUS_TEXT, SolverResult
-from ._smo import _WSS, _run_starts, stop_message
+from ._smo import _WSS, _run_starts, check_restarts_memory, stop_message
 
 
 def random_feasible_hull_weights(y: np.ndarray, mu: float, rng) -> np.ndarray:
@@ -177,6 +177,7 @@ def convex_hull_dual(
                 or abs(start[y > 0].sum() - 1) > 1e-9 or abs(start[y < 0].sum() - 1) > 1e-9):
             raise ValueError("alpha0 must satisfy 0 <= alpha0 <= mu and sum to 1 on each class.")
     rng = check_random_state(random_state)
+    check_restarts_memory(int(n_restarts), n, "convex_hull_dual")
     starts = [start] + [random_feasible_hull_weights(y, mu, rng) for _ in range(int(n_restarts))]
     check_choice(restart_select, "restart_select", ("objective", "wMw"))
     # the problem has no linear term: its gradient Q a is of the kernel's size, and the

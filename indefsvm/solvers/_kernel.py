@@ -111,8 +111,10 @@ class SolverKernel:
             if not np.isfinite(value):
                 raise ValueError(f"{pname} must be a finite number; got {value!r}.")
         degree = params.get("degree", 3)
-        if int(degree) != degree or degree < 0:
-            raise ValueError(f"degree must be a non-negative integer; got {degree!r}.")
+        if int(degree) != degree or not 0 <= degree <= 2**31 - 1:
+            # (the compiled kernel holds it in a C int)
+            raise ValueError(f"degree must be a whole number from 0 to {2**31 - 1}; got "
+                             f"{degree!r}.")
         if name == "symmetric_kl" and np.any(X <= 0):
             raise ValueError(
                 "kernel='symmetric_kl' needs strictly positive inputs; X has entries <= 0 "

@@ -30,6 +30,7 @@ from ..kernels import kernel_matrix
 from ..solvers import kernel_adatron, lsvm, m3, munk
 from ..solvers._smo import (
     _initial_alpha,
+    check_restarts_memory,
     csvc_problem,
     random_feasible_alpha,
     solve_dual,
@@ -195,7 +196,9 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
         fit then raises :class:`~indefsvm.UnboundedObjectiveError`.
     n_restarts : int, default=0
         Extra SMO runs from random feasible points; the lowest objective is kept (Lin & Lin
-        2003, Fig. 5).
+        2003, Fig. 5). Only with ``solver="smo"`` and ``fit_intercept=True`` (refused with
+        the others); every start is kept until the best is chosen, about 170 bytes a start
+        and a sample, said before the work where that is more than the memory available.
     random_state : int, RandomState or None, default=None
         Seed of the random starts.
     cache_size : float, default=200
@@ -347,6 +350,30 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
         self.verbose = verbose
         self.n_jobs = n_jobs
 
+    #: the settings of SMO with the bias (problem (2)) and their defaults: the other solvers
+    #: and fit_intercept=False (problem (19)) make no restarts, select no working set, keep
+    #: no kernel cache and start from zero
+    _SMO_SETTINGS = (("n_restarts", 0), ("wss", "second_order"), ("shrinking", True),
+                     ("init", "zero"), ("cache_size", 200))
+
+    def _check_settings(self):
+        """Beside the base's rules: the settings of SMO with the bias (restarts, working-set
+        selection, shrinking, start, cache) given to a solver that has none of them:
+        refused, not ignored."""
+        super()._check_settings()
+        if self.solver == "smo" and self.fit_intercept:
+            return
+        given = [f"{name}={getattr(self, name)!r}" for name, default in self._SMO_SETTINGS
+                 if getattr(self, name) != default]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} solver='smo' "
+                f"with fit_intercept=True (the SMO of problem (2): its restarts, working "
+                f"sets, shrinking, start and kernel cache); solver={self.solver!r}, "
+                f"fit_intercept={self.fit_intercept} has none of them. Leave "
+                f"{'it' if len(given) == 1 else 'them'} at the default, or use solver='smo' "
+                "and fit_intercept=True.")
+
     def _sparse_path(self) -> bool:
         # only SMO with the bias reads CSR rows itself; the other solvers need the matrix
         return self.solver == "smo" and self.fit_intercept and super()._sparse_path()
@@ -409,6 +436,9 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
                  for _, _, pos_class, idx in members]
         if smo_bias:
             # every one-vs-one problem (and restart) in one compiled call
+            check_restarts_memory(int(self.n_restarts),
+                                  sum(idx.shape[0] for *_, idx in members),
+                                  f"{type(self).__name__}.fit")
             problems = []
             for (_, _, _, idx), y_pm in zip(members, signs, strict=True):
                 C_pair = C_all[idx]
