@@ -322,3 +322,45 @@ def test_nu_svc_weighs_its_classes_bounds(data, capsys):
     direct = isvm.IndefiniteNuSVC(nu=0.3, gamma=0.5, class_weight={1: 2.0}).fit(X, yc)
     acc = np.mean(direct.predict(X) == yc)
     assert f"training accuracy  {100 * acc:.2f} %" in out
+
+
+def test_one_class_prints_its_decision_values_and_refuses_probabilities(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(50, 2))
+    np.savetxt(tmp_path / "normal.csv", X, delimiter=",", header="a,b", comments="")
+    model_file = tmp_path / "oc.skops"
+    assert main(["fit", str(tmp_path / "normal.csv"), "-s", "one-class", "--nu", "0.2",
+                 "--gamma", "0.5", "--scale", "--quiet", "--save", str(model_file)]) == 0
+    capsys.readouterr()
+    far = np.vstack([X[:4], [[6.0, -6.0]]])
+    np.savetxt(tmp_path / "new.csv", far, delimiter=",", header="a,b", comments="")
+    assert main(["predict", str(model_file), str(tmp_path / "new.csv"),
+                 "--decision-values"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # one column, > 0 inside (+1): the layout of the second of two classes
+    assert lines[0] == "labels 1"
+    model = isvm.load_model(model_file)
+    pred = [int(line.split()[0]) for line in lines[1:]]
+    dec = np.array([float(line.split()[1]) for line in lines[1:]])
+    assert pred == model.predict(far).tolist() and pred[-1] == -1
+    np.testing.assert_allclose(dec, model.decision_function(far), rtol=1e-9)
+    assert np.array_equal(np.where(dec > 0, 1, -1), pred)
+    # refused before the data are read (the file does not exist), with what it has
+    absent = str(tmp_path / "absent.csv")
+    assert main(["predict", str(model_file), absent, "--probability"]) == 2
+    err = capsys.readouterr().err
+    assert "outlier detector" in err and "--decision-values prints" in err
+
+
+@pytest.mark.parametrize("flag", ["--probability", "--decision-values"])
+def test_a_regression_refuses_columns_before_reading_the_data(data, tmp_path, capsys, flag):
+    d, _, _, _ = data
+    model_file = tmp_path / "svr.skops"
+    assert main(["fit", str(d / "r.libsvm"), "-s", "3", "-C", "1", "--gamma", "0.5",
+                 "--cv", "0", "--quiet", "--save", str(model_file)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model_file), str(tmp_path / "absent.libsvm"), flag]) == 2
+    err = capsys.readouterr().err
+    assert "is a regression" in err and f"Drop {flag}" in err
+    # not the svm's advice, which would send a regression to --decision-values
+    assert "--decision-values prints" not in err

@@ -8,6 +8,7 @@ import pytest
 
 import indefsvm.datasets as ds
 from indefsvm.cli import main
+from indefsvm.exceptions import DataFileError
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +83,20 @@ def test_predict_refuses_them_too(files, capsys, tmp_path, kind, extra, refused)
     code = main(["predict", model, source, *extra])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and refused in err[0] and source in err[0]
+
+
+def test_a_one_based_file_read_zero_based_is_told_to_drop_the_flag(tmp_path, capsys):
+    # predict reads the file against the model's features: a 1-based file read with
+    # --zero-based shifts every index up by one, and the last is past the model's features
+    model = tmp_path / "m.skops"
+    assert main(["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.05", "--cv", "0",
+                 "--quiet", "--save", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model), ds.data_path("heart_scale"), "--zero-based"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "is past n_features=13 (indices 0 to 12)" in err, err
+    assert "drop zero_based=True (--zero-based)" in err
+    # read as it is written, the same file predicts
+    assert main(["predict", str(model), ds.data_path("heart_scale")]) == 0
+    with pytest.raises(DataFileError, match=r"past n_features=5 \(indices 1 to 5\)\.$"):
+        ds.load_libsvm(ds.data_path("heart_scale"), n_features=5)

@@ -30,17 +30,7 @@ def run(args) -> int:
     if args.out:
         check_output_file(args.out, "--out", (args.model, args.data, args.labels))
     model = placed(_load_model(args.model), args.device, args.model)
-    if args.probability:
-        # said before the data are read: the option and the model do not go together
-        if args.decision_values:
-            raise CLIError("--probability and --decision-values are two layouts of the same "
-                           "columns: give one of them.", EXIT_USAGE)
-        if not hasattr(model, "predict_proba"):
-            raise CLIError(f"{args.model} has no probabilities: an SVM's decision values are "
-                           "not probabilities (scikit-learn deprecated SVC(probability=True) "
-                           "too). --decision-values prints them; for calibrated "
-                           "probabilities fit sklearn.calibration.CalibratedClassifierCV("
-                           "indefsvm.IndefiniteSVC(...)) in Python.", EXIT_USAGE)
+    _check_columns_apply(args, model)
     X, y = read_data_for(args, model, args.data)
     pred = model.predict(X)
     # a regression's values with the digits they have (LIBSVM's svm-predict prints %.17g)
@@ -265,9 +255,10 @@ def add_parser(sub) -> None:
                               "print the accuracy")
     predict.add_argument("--decision-values", action="store_true",
                          help="after each prediction, its decision values: one for two "
-                              "classes (> 0 means the class the header names), one per class "
-                              "(SVC's one-vs-rest votes and confidences) for more; a first "
-                              "line 'labels ...' names the columns, as svm-predict -b 1 does")
+                              "classes (> 0 means the class the header names) and for a "
+                              "one-class SVM (> 0: inside, +1), one per class (SVC's "
+                              "one-vs-rest votes and confidences) for more; a first line "
+                              "'labels ...' names the columns, as svm-predict -b 1 does")
     predict.add_argument("--probability", action="store_true",
                          help="after each prediction, the probability of each class under a "
                               "'labels ...' header (svm-predict -b 1's layout), for a model "
@@ -294,13 +285,37 @@ def _check_labels_are_classes(model, y, path) -> None:
                        "--label-column last).", EXIT_USAGE)
 
 
+def _check_columns_apply(args, model) -> None:
+    """--probability / --decision-values refused before the data are read where the model
+    has no such columns: a regression's decision values are its predictions, an SVM has no
+    probabilities (and a one-class SVM's decision values are what it has)."""
+    from sklearn.base import is_outlier_detector, is_regressor
+
+    if args.probability and args.decision_values:
+        raise CLIError("--probability and --decision-values are two layouts of the same "
+                       "columns: give one of them.", EXIT_USAGE)
+    if is_regressor(model) and (args.probability or args.decision_values):
+        flag = "--probability" if args.probability else "--decision-values"
+        raise CLIError(f"{flag} is for classifiers"
+                       + (" and outlier detectors" if args.decision_values else "")
+                       + f"; {args.model} is a regression: the numbers it predicts are all "
+                       f"it has (its decision values). Drop {flag}.", EXIT_USAGE)
+    if args.probability and not hasattr(model, "predict_proba"):
+        if is_outlier_detector(model):
+            raise CLIError(f"{args.model} is an outlier detector (a one-class SVM): it has "
+                           "no probabilities. --decision-values prints its decision values "
+                           "(> 0 inside the learnt region).", EXIT_USAGE)
+        raise CLIError(f"{args.model} has no probabilities: an SVM's decision values are "
+                       "not probabilities (scikit-learn deprecated SVC(probability=True) "
+                       "too). --decision-values prints them; for calibrated "
+                       "probabilities fit sklearn.calibration.CalibratedClassifierCV("
+                       "indefsvm.IndefiniteSVC(...)) in Python.", EXIT_USAGE)
+
+
 def _with_decision_values(model, X, labels) -> str:
     """Prediction lines followed by the decision values, under a ``labels`` header that
-    names their columns (LIBSVM's svm-predict -b 1 layout)."""
-    classes = getattr(model, "classes_", None)
-    if classes is None or not hasattr(model, "decision_function"):
-        raise CLIError("--decision-values is for classifiers; this model predicts numbers "
-                       "(or outliers): drop --decision-values.", EXIT_USAGE)
+    names their columns (LIBSVM's svm-predict -b 1 layout). A one-class SVM has one column
+    under ``labels 1``: > 0 means inside (+1), as for the second of two classes."""
     dec = np.asarray(model.decision_function(X), dtype=float)
     return _with_columns(model, dec.reshape(len(labels), -1), labels)
 
@@ -308,8 +323,10 @@ def _with_decision_values(model, X, labels) -> str:
 def _with_columns(model, values, labels) -> str:
     """``labels`` header, then each prediction and its row of ``values``: one column per
     class, or one for two classes (the second class's, scikit-learn's convention)."""
+    # an outlier detector's classes are its two answers, -1 outside and +1 inside
+    classes = getattr(model, "classes_", np.array([-1, 1]))
     names = [f"{c:g}" if isinstance(c, (float, np.floating)) else f"{c}"
-             for c in np.asarray(model.classes_).tolist()]
+             for c in np.asarray(classes).tolist()]
     header = "labels " + (names[1] if values.shape[1] == 1 else " ".join(names))
     rows = [" ".join([lab] + [f"{v:.10g}" for v in row]) for lab, row in zip(labels, values,
                                                                              strict=True)]

@@ -89,8 +89,13 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
                     raise DataFileError(path, lineno, f"feature index {i} after {prev}: "
                                         "indices must increase along a line.")
                 if n_features is not None and i - first >= n_features:
-                    raise DataFileError(path, lineno, f"feature index {i} > n_features="
-                                        f"{n_features}.")
+                    # the range in the file's own numbering (a 0-based file's last index
+                    # is n_features - 1)
+                    raise DataFileError(
+                        path, lineno, f"feature index {i} is past n_features={n_features} "
+                        f"(indices {first} to {first + n_features - 1})"
+                        + ("; if the file is 1-based, as LIBSVM writes it, drop zero_based=True "
+                           "(--zero-based)." if zero_based else "."))
                 try:
                     v = number(val)
                 except ValueError:
