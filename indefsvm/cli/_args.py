@@ -101,11 +101,14 @@ def _add_device(p: argparse.ArgumentParser, what: str) -> None:
 
 def _common(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output")
-    g.add_argument("-q", "--quiet", action="store_true",
-                   help="print results only: no announcements, no progress bar (-q as "
-                        "svm-train's)")
-    g.add_argument("--verbose", action="store_true",
-                   help="log the solver's progress (iteration, objective, gap) every few seconds")
+    # one or the other: -q promises results only, --verbose adds the solver's log
+    loud = g.add_mutually_exclusive_group()
+    loud.add_argument("-q", "--quiet", action="store_true",
+                      help="print results only: no announcements, no progress bar (-q as "
+                           "svm-train's)")
+    loud.add_argument("--verbose", action="store_true",
+                      help="log the solver's progress (iteration, objective, gap) every few "
+                           "seconds")
     g.add_argument("--debug", action="store_true",
                    help="show the Python traceback of an error instead of one line")
 

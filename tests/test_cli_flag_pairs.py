@@ -1,0 +1,32 @@
+"""Flags of ``predict`` and the output options, in pairs, as a probe of 2026-11-29 gave them
+(every pair of --decision-values, --probability, -q, --verbose, --out, --zero-based and
+--distances over ten saved models: SVC, scaled, Nystroem, Krein, flip, epsilon-SVR, one-class,
+nu-SVC, DTW landmarks and compare's choice). Its findings: ``fit -q --verbose`` printed the
+solver's log under the promise of "results only" while ``predict -q --verbose`` was quiet;
+the model-specific ones are tested in test_cli_family.py and test_cli_format_options.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from indefsvm.cli import main
+
+
+@pytest.mark.parametrize("command", [
+    ["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.05", "--cv", "0"],
+    ["check", "--dataset", "heart"],
+    ["compare", "--dataset", "heart", "--methods", "flip"],
+    ["report", "--dataset", "heart"],
+    ["explore", "--dataset", "heart"],
+    ["predict", "model.skops", "data.csv"],
+])
+@pytest.mark.parametrize("order", [("-q", "--verbose"), ("--verbose", "--quiet")])
+def test_quiet_and_verbose_are_one_or_the_other(command, order, capsys, tmp_path,
+                                                monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, *order]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith("indefsvm: error: "), err
+    assert "not allowed with argument" in err[0] and f"indefsvm {command[0]} --help" in err[0]
+    # nothing was done: no page, no report written
+    assert list(tmp_path.iterdir()) == []
