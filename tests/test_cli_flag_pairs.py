@@ -30,3 +30,24 @@ def test_quiet_and_verbose_are_one_or_the_other(command, order, capsys, tmp_path
     assert "not allowed with argument" in err[0] and f"indefsvm {command[0]} --help" in err[0]
     # nothing was done: no page, no report written
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, said", [
+    # before: "unrecognized option --out; did you mean --quiet?"
+    (["fit", "--dataset", "heart", "--out", "m.skops"], "--save MODEL writes the model"),
+    (["fit", "--dataset", "heart", "-o", "m.skops"], "--save MODEL writes the model"),
+    (["predict", "m.skops", "data.csv", "--save", "p.txt"], "--out FILE writes the predictions"),
+    (["report", "--dataset", "heart", "--save", "r.html"], "--out OUT writes the HTML page"),
+    (["compare", "--dataset", "heart", "--output", "c.html"],
+     "--save MODEL writes the model and --out OUT writes the HTML page"),
+    (["check", "--dataset", "heart", "--out", "c.txt"],
+     "this command writes no file: redirect what it prints (> FILE), or give --json"),
+])
+def test_another_commands_output_option_names_this_ones(argv, said, capsys, tmp_path,
+                                                         monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and said in err[0], err
+    assert "did you mean" not in err[0]
+    assert list(tmp_path.iterdir()) == []

@@ -100,6 +100,11 @@ def _without_traceback(text: str) -> str:
     return f"{head} ({error})" if error else head
 
 
+#: what people call an output file, in this command line and in others (svm-train writes
+#: its model to a positional name; -o is many tools' output)
+_OUTPUT_NAMES = ("--out", "--output", "--save", "--model", "-o")
+
+
 def _refuse_unknown_options(parser, argv: list) -> None:
     """Name an unknown ``--option`` first: argparse would otherwise take its value as the
     FILE argument and report that ("argument FILE: not allowed with argument --dataset")
@@ -130,6 +135,17 @@ def _refuse_unknown_options(parser, argv: list) -> None:
         if unknown:
             hint = ("; this command searches C: give --C-grid with one value (e.g. "
                     "--C-grid 10)" if name == "-C" and "--C-grid" in known else "")
+            if name in _OUTPUT_NAMES and not hint:
+                # another command's name of its output file ("did you mean --quiet?" for
+                # fit --out said nothing useful)
+                own = [o for o in ("--save", "--out") if o in known and o != name]
+                hint = ("; " + " and ".join(
+                    f"{o} {known[o].metavar or known[o].dest.upper()} writes "
+                    + ("the model" if o == "--save" else "the predictions"
+                       if command == "predict" else "the HTML page") for o in own) if own else
+                        "; this command writes no file: redirect what it prints (> FILE)"
+                        + (", or give --json for a machine's copy" if "--json" in known
+                           else ""))
             close = difflib.get_close_matches(name, [o for o in known if o.startswith("--")],
                                               n=1, cutoff=0.6)
             if close and not hint:
