@@ -51,3 +51,35 @@ def test_another_commands_output_option_names_this_ones(argv, said, capsys, tmp_
     assert len(err) == 1 and said in err[0], err
     assert "did you mean" not in err[0]
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, said", [
+    # before: "unrecognized arguments: clip (see 'indefsvm --help')" beside a FILE, and
+    # "argument FILE: not allowed with argument --dataset" beside --dataset
+    (["compare", "DATA", "--methods", "flip", "clip"],
+     "--methods takes one comma-separated list: --methods flip,clip (see 'indefsvm compare "
+     "--help')"),
+    (["compare", "--dataset", "heart", "--methods", "flip", "clip"],
+     "--methods takes one comma-separated list: --methods flip,clip"),
+    (["compare", "--dataset", "heart", "--methods=flip", "clip", "krein", "--cv", "3"],
+     "--methods takes one comma-separated list: --methods flip,clip,krein"),
+    (["compare", "--dataset", "heart", "--search", "--C-grid", "1", "10", "100"],
+     "--C-grid takes one comma-separated list: --C-grid 1,10,100"),
+    # a second file is no item of a list: left over, in the command's words
+    (["fit", "DATA", "--cv", "3", "DATA"],
+     "unrecognized arguments: DATA (see 'indefsvm fit --help')"),
+    (["compare", "DATA", "--methods", "flip", "DATA"],
+     "unrecognized arguments: DATA (see 'indefsvm compare --help')"),
+])
+def test_words_left_over_are_said_in_the_commands_words(argv, said, capsys, tmp_path,
+                                                        monkeypatch):
+    from indefsvm.datasets import data_path
+
+    monkeypatch.chdir(tmp_path)
+    data = data_path("heart_scale")
+    argv = [data if a == "DATA" else a for a in argv]
+    said = said.replace("DATA", data)
+    assert main(argv) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and said in err[0], err
+    assert list(tmp_path.iterdir()) == []

@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         _refuse_unknown_options(parser, argv)
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
         _resolve_defaults(args)
         if args.verbose:
             logging.getLogger("indefsvm").setLevel(logging.INFO)
@@ -98,6 +98,71 @@ def _without_traceback(text: str) -> str:
     error = next((ln for ln in reversed(last) if not ln.startswith(("File ", "^", "~"))
                   and ":" in ln), "")
     return f"{head} ({error})" if error else head
+
+
+def _parse(parser, argv: list):
+    """argparse's parse, with what is left over said in the command's words: its own help,
+    and for a list option given as several words the comma-separated form it takes
+    (``--methods flip clip`` was "unrecognized arguments: clip (see 'indefsvm --help')")."""
+    import argparse
+
+    from ._errors import EXIT_USAGE, CLIError
+
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    _refuse_spaced_list(sub, argv)
+    args, extras = parser.parse_known_args(argv)
+    if not extras:
+        return args
+    own = sub.choices[args.command]
+    hint = ""
+    at = argv.index(extras[0]) if extras[0] in argv else -1
+    if at >= 2:
+        # the option whose value came just before the extra words
+        before = next((argv[i] for i in range(at - 1, 0, -1) if argv[i].startswith("-")),
+                      None)
+        name, _, first = (before or "").partition("=")
+        action = own._option_string_actions.get(name)
+        if action is not None and action.metavar and "," in str(action.metavar):
+            values = [first] if first else []
+            values += [v for v in argv[argv.index(before) + 1:at + len(extras)]
+                       if not v.startswith("-")]
+            hint = f"; {name} takes one comma-separated list: {name} {','.join(values)}"
+    raise CLIError(f"unrecognized arguments: {' '.join(extras)}{hint} (see 'indefsvm "
+                   f"{args.command} --help')", EXIT_USAGE)
+
+
+def _refuse_spaced_list(sub, argv: list) -> None:
+    """A list option given as several words (``--methods flip clip``) where the next word is
+    one more item of it and no file: said before argparse takes that word for FILE (with
+    --dataset: "argument FILE: not allowed with argument --dataset")."""
+    import os
+
+    from ._errors import EXIT_USAGE, CLIError
+
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command not in sub.choices:
+        return
+    known = sub.choices[command]._option_string_actions
+    for i, token in enumerate(argv[:-1]):
+        name, eq, first = token.partition("=")
+        action = known.get(name)
+        if action is None or "," not in str(action.metavar or ""):
+            continue
+        values = [first] if eq else argv[i + 1:i + 2]
+        rest = argv[i + 1 + (not eq):]
+        more = []
+        for word in rest:
+            if word.startswith("-") or os.path.exists(word):
+                break
+            try:
+                action.type(word)
+            except Exception:  # noqa: BLE001 - not an item of the list: FILE, or a typo
+                break
+            more.append(word)
+        if values and more:
+            raise CLIError(f"{name} takes one comma-separated list: {name} "
+                           f"{','.join(values + more)} (see 'indefsvm {command} --help')",
+                           EXIT_USAGE)
 
 
 #: what people call an output file, in this command line and in others (svm-train writes
