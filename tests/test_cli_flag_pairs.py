@@ -83,3 +83,14 @@ def test_words_left_over_are_said_in_the_commands_words(argv, said, capsys, tmp_
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert len(err) == 1 and said in err[0], err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_negation_of_an_option_off_by_default_is_not_answered_with_the_option(
+        capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # fit has --no-search; compare searches only with --search (before: "did you mean
+    # --search?", the opposite of what was asked)
+    assert main(["compare", "--dataset", "heart", "--no-search"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert ("compare runs without --search unless it is given (the default): drop "
+            "--no-search") in err and "did you mean" not in err

@@ -200,6 +200,11 @@ def _refuse_unknown_options(parser, argv: list) -> None:
         if unknown:
             hint = ("; this command searches C: give --C-grid with one value (e.g. "
                     "--C-grid 10)" if name == "-C" and "--C-grid" in known else "")
+            if name.startswith("--no-") and "--" + name[5:] in known and not hint:
+                # the negation of an option that is off by default ("did you mean
+                # --search?" for compare --no-search said the opposite)
+                hint = (f"; {command} runs without {'--' + name[5:]} unless it is given "
+                        f"(the default): drop {name}")
             if name in _OUTPUT_NAMES and not hint:
                 # another command's name of its output file ("did you mean --quiet?" for
                 # fit --out said nothing useful)
