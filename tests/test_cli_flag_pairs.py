@@ -65,6 +65,15 @@ def test_another_commands_output_option_names_this_ones(argv, said, capsys, tmp_
      "--methods takes one comma-separated list: --methods flip,clip,krein"),
     (["compare", "--dataset", "heart", "--search", "--C-grid", "1", "10", "100"],
      "--C-grid takes one comma-separated list: --C-grid 1,10,100"),
+    # explore's --grid is repeated, one parameter each; its --remedies is one list
+    (["explore", "--dataset", "heart", "--grid", "gamma=0.1,1", "coef0=-1,0"],
+     "give --grid once for each: --grid gamma=0.1,1 --grid coef0=-1,0 (see 'indefsvm "
+     "explore --help')"),
+    (["explore", "DATA", "--remedies", "none", "clip"],
+     "unrecognized arguments: clip; --remedies takes one comma-separated list: --remedies "
+     "none,clip"),
+    (["explore", "--dataset", "heart", "-C", "1", "10"],
+     "-C takes one comma-separated list: -C 1,10"),
     # a second file is no item of a list: left over, in the command's words
     (["fit", "DATA", "--cv", "3", "DATA"],
      "unrecognized arguments: DATA (see 'indefsvm fit --help')"),

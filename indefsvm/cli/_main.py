@@ -102,8 +102,8 @@ def _without_traceback(text: str) -> str:
 
 def _parse(parser, argv: list):
     """argparse's parse, with what is left over said in the command's words: its own help,
-    and for a list option given as several words the comma-separated form it takes
-    (``--methods flip clip`` was "unrecognized arguments: clip (see 'indefsvm --help')")."""
+    and for a list option given as several words the form it takes (``--methods flip clip``
+    was "unrecognized arguments: clip (see 'indefsvm --help')")."""
     import argparse
 
     from ._errors import EXIT_USAGE, CLIError
@@ -122,13 +122,28 @@ def _parse(parser, argv: list):
                       None)
         name, _, first = (before or "").partition("=")
         action = own._option_string_actions.get(name)
-        if action is not None and action.metavar and "," in str(action.metavar):
-            values = [first] if first else []
-            values += [v for v in argv[argv.index(before) + 1:at + len(extras)]
-                       if not v.startswith("-")]
-            hint = f"; {name} takes one comma-separated list: {name} {','.join(values)}"
+        values = ([first] if first else []) + [
+            v for v in argv[argv.index(before) + 1:at + len(extras)]
+            if not v.startswith("-")] if before else []
+        hint = _list_form(name, action, values)
     raise CLIError(f"unrecognized arguments: {' '.join(extras)}{hint} (see 'indefsvm "
                    f"{args.command} --help')", EXIT_USAGE)
+
+
+def _list_form(name: str, action, values: list) -> str:
+    """How a list option takes the ``values`` given as several words: one comma-separated
+    word (--methods flip,clip), or the option once per item where it is repeated (explore
+    --grid gamma=... --grid coef0=...); "" for an option that is no list."""
+    import argparse
+
+    if action is None or len(values) < 2:
+        return ""
+    if isinstance(action, argparse._AppendAction):
+        return (f"; give {name} once for each: "
+                + " ".join(f"{name} {v}" for v in values))
+    if "," in str(action.metavar or "") or "comma-separated" in (action.help or ""):
+        return f"; {name} takes one comma-separated list: {name} {','.join(values)}"
+    return ""
 
 
 def _refuse_spaced_list(sub, argv: list) -> None:
@@ -146,23 +161,20 @@ def _refuse_spaced_list(sub, argv: list) -> None:
     for i, token in enumerate(argv[:-1]):
         name, eq, first = token.partition("=")
         action = known.get(name)
-        if action is None or "," not in str(action.metavar or ""):
+        if action is None or action.type is None or not _list_form(name, action, ["a", "b"]):
             continue
         values = [first] if eq else argv[i + 1:i + 2]
-        rest = argv[i + 1 + (not eq):]
-        more = []
-        for word in rest:
+        for word in argv[i + 1 + (not eq):]:
             if word.startswith("-") or os.path.exists(word):
                 break
             try:
                 action.type(word)
             except Exception:  # noqa: BLE001 - not an item of the list: FILE, or a typo
                 break
-            more.append(word)
-        if values and more:
-            raise CLIError(f"{name} takes one comma-separated list: {name} "
-                           f"{','.join(values + more)} (see 'indefsvm {command} --help')",
-                           EXIT_USAGE)
+            values.append(word)
+        if len(values) > 1:
+            raise CLIError(_list_form(name, action, values)[2:] + f" (see 'indefsvm "
+                           f"{command} --help')", EXIT_USAGE)
 
 
 #: what people call an output file, in this command line and in others (svm-train writes
