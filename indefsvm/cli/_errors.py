@@ -14,7 +14,15 @@ EXIT_PIPE = 141  # 128 + SIGPIPE: the output pipe was closed by its reader
 
 
 class CLIError(Exception):
-    """A user's mistake: the message (what, where, what to do) and the exit status."""
+    """A user's mistake: the message (what, where, what to do) and the exit status.
+
+    Parameters
+    ----------
+    message : str
+        The one line after ``indefsvm: error:``.
+    code : int, default=EXIT_DATA
+        The exit status: ``EXIT_DATA`` (1) for the data, ``EXIT_USAGE`` (2) for the options.
+    """
 
     def __init__(self, message: str, code: int = EXIT_DATA):
         super().__init__(message)

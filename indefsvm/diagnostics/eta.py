@@ -75,6 +75,7 @@ class EtaScan:
         return s
 
     def to_dict(self) -> dict:
+        """JSON-serialisable dictionary (None for the worst pair where there is none)."""
         return {"n_pairs": self.n_pairs, "n_negative": self.n_negative,
                 "fraction": self.fraction, "n_cross_nonpositive": self.n_cross_nonpositive,
                 "n_cross_pairs": self.n_cross_pairs,

@@ -313,6 +313,7 @@ class DistanceReport:
 
     @property
     def negative_mass(self) -> float:
+        """The share of the eigenvalues' absolute sum that is negative (the signature's)."""
         return self.signature.negative_mass
 
     def _rows(self):

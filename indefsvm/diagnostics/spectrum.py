@@ -715,6 +715,7 @@ class CPDResult:
         return self.note
 
     def to_dict(self) -> dict:
+        """JSON-serialisable dictionary of the test's figures and verdict."""
         return {k: getattr(self, k) for k in ("is_cpd", "is_cpsd", "min_eig_restricted",
                                              "n_negative_restricted", "delta", "delta_min",
                                              "tol", "note")}
@@ -889,6 +890,7 @@ class Signature:
                 f"|most negative| / largest = {self.negative_ratio:.3g}")
 
     def to_dict(self) -> dict:
+        """JSON-serialisable dictionary (without the eigenvalues themselves)."""
         return {"p": self.p, "q": self.q, "z": self.z, "negative_mass": self.negative_mass,
                 "negative_ratio": self.negative_ratio, "rtol": self.rtol, "tol": self.tol,
                 **{f"{k}_interval": list(v) for k, v in self.intervals.items()}}

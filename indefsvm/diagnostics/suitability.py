@@ -134,6 +134,7 @@ class SigmoidRegion:
         return ""
 
     def to_dict(self) -> dict:
+        """JSON-serialisable dictionary of the region's figures and verdict."""
         return {"a": self.a, "r": self.r, "case": self.case, "max_arg": self.max_arg,
                 "lemma2": self.lemma2, "thm7_pairs": self.thm7_pairs, "verdict": self.verdict,
                 "saturated_high": self.saturated_high, "saturated_low": self.saturated_low,

@@ -245,6 +245,8 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
 
     @property
     def n_landmarks_(self) -> int:
+        """The number of random objects (``n_components_``): the name a landmark model
+        reads."""
         return self.n_components_
 
     def _check_rows(self, X):

@@ -103,6 +103,7 @@ class Explorer:
 
     @property
     def frames(self) -> list:
+        """The numbers of every frame (``to_dict()["frames"]``): one dict a frame."""
         return self.to_dict()["frames"]
 
     def to_dict(self) -> dict:
@@ -217,6 +218,12 @@ class Explorer:
         all +1 / -1 are read as the explorer's two classes, the second +1, as
         :func:`explore` read the data's), ``kernel``, ``params``, ``C``, ``remedy``,
         ``box``, ``hide``.
+
+        Parameters
+        ----------
+        **changes
+            Any of ``X``, ``y``, ``kernel``, ``params``, ``C``, ``remedy``, ``box``, ``hide``,
+            in place of the explorer's own.
 
         Returns
         -------
@@ -551,7 +558,20 @@ def live_hash(state: dict, own_data: bool = False) -> str:
     """The link's part after ``#`` that restores a live state (the form the page reads):
     coordinates as integers on the grid of ``state["digits"]`` in base 36, labels as 1/0,
     numbers in their shortest exact form; with ``own_data``, ``set=data`` (the points of the
-    page the link opens) instead of the points."""
+    page the link opens) instead of the points.
+
+    Parameters
+    ----------
+    state : dict
+        What :meth:`Explorer.live_state` returns (possibly changed).
+    own_data : bool, default=False
+        Link to the points of the page the link opens, not to ``state``'s.
+
+    Returns
+    -------
+    str
+        The fragment, without the ``#``.
+    """
     from urllib.parse import quote
 
     need = ("kernel", "params", "C", "remedy") + (() if own_data else ("X", "y", "box",
@@ -625,6 +645,11 @@ def playground(title: str | None = None) -> Explorer:
     """The page the lessons open: 60 points of two moons (``make_moons(60, noise=0.25,
     random_state=0)``), the sigmoid kernel, live mode.
 
+    Parameters
+    ----------
+    title : str, optional
+        The page's heading (default "indefsvm playground: the geometry of an SVM, live").
+
     Returns
     -------
     Explorer
@@ -640,6 +665,11 @@ def playground(title: str | None = None) -> Explorer:
 @options_checked({"page": [str]})
 def lesson_links(page: str = "playground.html") -> list:
     """The links of :data:`LESSONS` to ``page`` (the saved :func:`playground`).
+
+    Parameters
+    ----------
+    page : str, default="playground.html"
+        Where the playground's page is saved, relative to the links' page (or a URL).
 
     Returns
     -------

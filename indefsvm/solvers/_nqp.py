@@ -123,6 +123,9 @@ def munk(K, y, *, C=None, tol: float = 1e-3, ftol: float = 1e-15, max_iter=None,
     bias : float, optional
         Solve with ``K + bias`` (still non-negative): the decision function then has the bias
         ``b = bias * sum_i a_i y_i``, which is regularised (it enters ``a'Qa``).
+    warn : bool, default=True
+        Emit :class:`~sklearn.exceptions.ConvergenceWarning` when stopped before ``tol``
+        (by ``max_iter``, or stalled by ``ftol``).
 
     Returns
     -------
@@ -380,6 +383,8 @@ def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool 
     tol : float, default=1e-5
     max_iter : int, optional
         Default 100 000.
+    warn : bool, default=True
+        Emit :class:`~sklearn.exceptions.ConvergenceWarning` when stopped by ``max_iter``.
 
     Returns
     -------
