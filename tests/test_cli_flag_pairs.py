@@ -103,3 +103,25 @@ def test_the_negation_of_an_option_off_by_default_is_not_answered_with_the_optio
     err = capsys.readouterr().err.strip()
     assert ("compare runs without --search unless it is given (the default): drop "
             "--no-search") in err and "did you mean" not in err
+
+
+@pytest.mark.parametrize("argv, said", [
+    # before: "did you mean --tol?", "--init?", "--labels?", "--scale?"
+    (["report", "--dataset", "heart", "--title", "T"],
+     "unrecognized option --title; --title is an option of explore, not of report"),
+    (["report", "--dataset", "heart", "--link"], "--link is an option of explore, not of "),
+    (["fit", "--dataset", "heart", "--subsample", "30"],
+     "--subsample is an option of explore, not of fit"),
+    (["explore", "--dataset", "heart", "--n-jobs", "2"],
+     "--n-jobs is an option of fit, check, compare and report, not of explore"),
+    # a typo still gets its nearest name
+    (["fit", "--dataset", "heart", "--gama", "1"], "--gama; did you mean --gamma?"),
+    (["compare", "--dataset", "heart", "--methds", "flip"], "did you mean --methods?"),
+])
+def test_an_option_of_another_command_is_said_as_such(argv, said, capsys, tmp_path,
+                                                      monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and said in err[0], err
+    assert list(tmp_path.iterdir()) == []

@@ -27,7 +27,9 @@ def test_an_unknown_option_is_named(capsys):
     # allowed with argument --dataset"); named now, with what compare takes instead
     (["compare", "--dataset", "heart", "-C", "10"],
      "unrecognized option -C; this command searches C: give --C-grid with one value"),
-    (["check", "--dataset", "heart", "-C", "1"], "unrecognized option -C (see 'indefsvm check"),
+    (["check", "--dataset", "heart", "-C", "1"],
+     "unrecognized option -C; -C is an option of fit, report and explore, not of check (see "
+     "'indefsvm check"),
     (["fit", "--dataset", "heart", "-x"], "unrecognized option -x (see"),
     # a long option near a known one
     (["fit", "--dataset", "heart", "--gama", "0.1"], "unrecognized option --gama; did you "

@@ -228,8 +228,18 @@ def _refuse_unknown_options(parser, argv: list) -> None:
                         "; this command writes no file: redirect what it prints (> FILE)"
                         + (", or give --json for a machine's copy" if "--json" in known
                            else ""))
+            elsewhere = [c for c, p in sub.choices.items()
+                         if c != command and name in p._option_string_actions]
+            if elsewhere and not hint:
+                # another command's option: its name is right, the command is not ("did
+                # you mean --tol?" for report --title sent the user elsewhere)
+                where = (", ".join(elsewhere[:-1]) + " and " if len(elsewhere) > 1
+                         else "") + elsewhere[-1]
+                hint = f"; {name} is an option of {where}, not of {command}"
+            # a typo's nearest name; below 0.75 the nearest is another word (--title and
+            # --tol, --link and --init, --classes and --labels at 0.6)
             close = difflib.get_close_matches(name, [o for o in known if o.startswith("--")],
-                                              n=1, cutoff=0.6)
+                                              n=1, cutoff=0.75)
             if close and not hint:
                 hint = f"; did you mean {close[0]}?"
             raise CLIError(f"unrecognized option {name}{hint} (see 'indefsvm {command} "
