@@ -129,3 +129,62 @@ def test_the_command_line_picks_pivoted_landmarks(tmp_path, capsys):
     ref = clone(model).fit(data[:, 1:], data[:, 0].astype(int))
     np.testing.assert_array_equal(model.nystroem_.component_indices_,
                                   ref.nystroem_.component_indices_)
+
+
+@pytest.mark.parametrize("rule", ["pivoted", "kmeans++"])
+def test_the_command_line_picks_landmarks_of_feature_vectors(tmp_path, capsys, rule):
+    # fit --nystroem M on features took only uniform landmarks: --landmarks was refused
+    # ("goes with --metric") though NystroemSVC(kernel=...) has the rules for vectors
+    import json
+
+    from sklearn.base import clone
+    from sklearn.datasets import dump_svmlight_file, make_moons
+
+    from indefsvm.cli import main
+
+    X, y = make_moons(120, noise=0.2, random_state=0)
+    path = tmp_path / "moons.svm"
+    dump_svmlight_file(X, y, str(path), zero_based=False)
+    model_file = tmp_path / "m.skops"
+    assert main(["fit", str(path), "--nystroem", "15", "--landmarks", rule, "--kernel",
+                 "sigmoid", "--gamma", "0.5", "-C", "1", "--cv", "0", "--json", "--save",
+                 str(model_file)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["landmarks"] == 15 and out["landmark_rule"] == rule
+    model = isvm.load_model(model_file)
+    assert model.landmarks == rule
+    # the same model as the library's with the same rule and seed (the file's rounding of X)
+    from sklearn.datasets import load_svmlight_file
+
+    Xf, yf = load_svmlight_file(str(path))
+    ref = clone(model).fit(Xf.toarray(), yf)
+    np.testing.assert_array_equal(model.nystroem_.component_indices_,
+                                  ref.nystroem_.component_indices_)
+    assert main(["fit", str(path), "--nystroem", "15", "--landmarks", rule, "--kernel",
+                 "sigmoid", "--gamma", "0.5", "-C", "1", "--cv", "0"]) == 0
+    assert f"landmarks={rule}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--nystroem", "15", "--landmarks", "kmedoids++"],
+     "--landmarks kmedoids++ seeds on the distances of series or strings (--metric); for "
+     "feature vectors its rule in input space is --landmarks kmeans++"),
+    (["--landmarks", "pivoted"],
+     "--landmarks goes with --metric (series or strings) or --nystroem M (features)"),
+])
+def test_landmark_rules_that_do_not_fit_the_data_are_refused(argv, said, capsys):
+    from indefsvm.cli import main
+
+    assert main(["fit", "--dataset", "heart", "-C", "1", "--cv", "0", *argv]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_kmeans_landmarks_of_series_are_refused(tmp_path, capsys):
+    from indefsvm.cli import main
+
+    X, y = isvm.datasets.make_cbf(30, length=16, random_state=0)
+    path = tmp_path / "series.txt"
+    np.savetxt(path, np.c_[y, X], fmt="%.5f")
+    assert main(["fit", str(path), "--metric", "dtw", "--landmarks", "kmeans++", "-C",
+                 "1"]) == 2
+    assert "--landmarks kmeans++ seeds in input space" in capsys.readouterr().err

@@ -51,10 +51,13 @@ def run(args) -> int:
 
         return _objects.fit(args, _search_objects)
     for opt in ("window", "landmarks", "features"):
+        if opt == "landmarks" and args.nystroem is not None:
+            continue  # the landmarks of features: checked with their estimator (_models)
         if getattr(args, opt) != {"window": None, "landmarks": "uniform",
                                   "features": "nystroem"}[opt]:
-            raise CLIError(f"--{opt} goes with --metric (series or strings); drop it or give "
-                           "--metric.", EXIT_USAGE)
+            also = " or --nystroem M (features)" if opt == "landmarks" else ""
+            raise CLIError(f"--{opt} goes with --metric (series or strings){also}; drop it "
+                           f"or give --metric{also and ' or --nystroem'}.", EXIT_USAGE)
     # the parameters are checked before the data are read (a usage error costs no time)
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
     # a one-class SVM reads no labels (a file's, if any, are not used for training)
@@ -243,7 +246,7 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
         "data": desc, "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
         "kernel": args.kernel, "kernel_params": numbers(ny.kernel_params_),
         "model": "NystroemSVC", "scale": [-1, 1] if args.scale else None,
-        "remedy": args.remedy, "landmarks": int(args.nystroem),
+        "remedy": args.remedy, "landmarks": int(args.nystroem), "landmark_rule": args.landmarks,
         "features": {"used": int(model.n_features_used_), "positive": ny.n_positive_,
                      "negative": ny.n_negative_, "dropped_small": ny.n_dropped_,
                      "dropped_unstable": ny.n_unstable_},
@@ -262,7 +265,9 @@ def _print_nystroem(args, X, desc, model, rows, summary) -> None:
           f"{len(model.classes_)} classes")
     print(f"model       {_SCALER if args.scale else ''}NystroemSVC(kernel={args.kernel}"
           f"{', ' + params if params else ''}, "
-          f"n_components={args.nystroem}, remedy={args.remedy}, C={args.C:g}, "
+          f"n_components={args.nystroem}, "
+          + (f"landmarks={args.landmarks}, " if args.landmarks != "uniform" else "")
+          + f"remedy={args.remedy}, C={args.C:g}, "
           f"tol={args.tol:g})")
     print(f"features    {f['used']} used ({f['positive']} positive, {f['negative']} negative; "
           f"dropped: {f['dropped_small']} below the zero threshold, {f['dropped_unstable']} "
@@ -308,11 +313,13 @@ def add_parser(sub) -> None:
                           "or median (default)")
     obj.add_argument("--window", type=_window, default=None, metavar="W",
                      help=WINDOW_HELP)
-    obj.add_argument("--landmarks", choices=["uniform", "kmedoids++", "pivoted"],
+    obj.add_argument("--landmarks", choices=["uniform", "kmedoids++", "kmeans++", "pivoted"],
                      default="uniform",
-                     help="how the landmarks are picked (kmedoids++: D^2 seeding on the "
-                          "distances; pivoted: greedy pivoted Cholesky of the kernel, each "
-                          "next landmark the object represented worst)")
+                     help="how the landmarks are picked: uniform (default); kmedoids++, D^2 "
+                          "seeding on the distances (--metric); kmeans++, D^2 seeding in "
+                          "input space (feature vectors, --nystroem M); pivoted (either), "
+                          "greedy pivoted Cholesky of the kernel, each next landmark the "
+                          "object represented worst")
     obj.add_argument("--features", choices=["nystroem", "d2ke"], default="nystroem",
                      help="d2ke: distances to M random objects (a positive-definite kernel) "
                           "instead of Nystroem landmarks")

@@ -184,6 +184,10 @@ def _nystroem_estimator(args, precomputed: bool):
     if args.kernel in ("pseudo_euclidean",):
         raise CLIError("--nystroem takes the kernels computed from features by name; "
                        "pseudo_euclidean is not one of them.", EXIT_USAGE)
+    if args.landmarks == "kmedoids++":
+        raise CLIError("--landmarks kmedoids++ seeds on the distances of series or strings "
+                       "(--metric); for feature vectors its rule in input space is "
+                       "--landmarks kmeans++ (or pivoted, or uniform).", EXIT_USAGE)
     if args.remedy is None:
         args.remedy = "krein"
     from ._args import NYSTROEM_REMEDIES
@@ -196,7 +200,7 @@ def _nystroem_estimator(args, precomputed: bool):
     clf = NystroemSVC(
         kernel=args.kernel, n_components=args.nystroem, remedy=args.remedy, C=args.C,
         gamma=args.gamma, coef0=args.coef0, degree=args.degree,
-        kernel_params=_extra_params(args), tol=args.tol,
+        kernel_params=_extra_params(args), landmarks=args.landmarks, tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose,
         n_jobs=args.n_jobs, class_weight=getattr(args, "class_weight", None),
         **_device(args))

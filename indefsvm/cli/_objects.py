@@ -132,6 +132,10 @@ def check_options(args) -> None:
         raise CLIError(f"--landmarks {args.landmarks} does not apply to --features d2ke: its "
                        "objects are random series or strings, not chosen among the data; drop "
                        "--landmarks.", EXIT_USAGE)
+    if args.landmarks == "kmeans++":
+        raise CLIError("--landmarks kmeans++ seeds in input space (feature vectors, "
+                       "--nystroem M); for series or strings its rule on the distances is "
+                       "--landmarks kmedoids++ (or pivoted, or uniform).", EXIT_USAGE)
     if args.remedy is not None and args.remedy not in NYSTROEM_REMEDIES:
         raise CLIError(f"--remedy {args.remedy} is not one of NystroemSVC's: krein, flip or "
                        "clip.", EXIT_USAGE)
@@ -216,6 +220,7 @@ def fit(args, search) -> int:
                            else args.window_choice.to_dict()),
         "kernel": kind, "model": "NystroemSVC", "features": args.features,
         "remedy": model.remedy, "landmarks": int(args.nystroem),
+        "landmark_rule": None if args.features == "d2ke" else args.landmarks,
         "gamma": None if gamma is None else float(gamma),
         "training_accuracy_objects": int(idx.size),
         "features_used": int(model.n_features_used_), "positive": int(ny.n_positive_),
@@ -230,7 +235,8 @@ def fit(args, search) -> int:
               + f", kernel={kind}"
               + ("" if gamma is None else f", gamma={gamma:.6g}")
               + f", n_components={args.nystroem}"
-              f", features={args.features}, remedy={model.remedy}, C={args.C:g})")
+              + (f", landmarks={args.landmarks}" if args.landmarks != "uniform" else "")
+              + f", features={args.features}, remedy={model.remedy}, C={args.C:g})")
         print(f"features    {summary['features_used']} used ({summary['positive']} positive, "
               f"{summary['negative']} negative)")
         print(f"converged   {model.converged_}")
