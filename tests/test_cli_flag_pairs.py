@@ -125,3 +125,32 @@ def test_an_option_of_another_command_is_said_as_such(argv, said, capsys, tmp_pa
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert len(err) == 1 and said in err[0], err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, whole", [
+    (["check", "--dataset", "heart", "--sample", "30"], "a kernel of features is checked whole"),
+    (["check", "--dataset", "protein213", "--distances", "--sample", "30"],
+     "a distance matrix is checked whole"),
+])
+def test_check_refuses_sample_without_objects(argv, whole, capsys):
+    # --sample was taken and ignored: the check ran on every sample
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("indefsvm: error: --sample goes with --metric") and whole in err
+
+
+def test_check_of_objects_takes_its_sample(tmp_path, capsys):
+    import json
+
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    path = tmp_path / "series.txt"
+    np.savetxt(path, np.c_[np.arange(40) % 2, rng.normal(size=(40, 12))], fmt="%.4f")
+    assert main(["check", str(path), "--metric", "dtw", "--sample", "25", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 40 and out["n_sample"] == 25
+    # without it: all of them, up to 1000 (no sample to say)
+    assert main(["check", str(path), "--metric", "dtw", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 40 and out["n_sample"] is None

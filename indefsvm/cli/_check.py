@@ -24,6 +24,9 @@ from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scale_advice, scaled
 from ._progress import _PassBar, _say, _TimedBar
 
+#: check --metric: the distances among at most this many objects (--sample)
+SAMPLE = 1000
+
 
 def run(args) -> int:
     from ..diagnostics import check_kernel
@@ -36,6 +39,13 @@ def run(args) -> int:
         return _run_objects(args)
     if args.window is not None:
         raise CLIError("--window is DTW's band: it goes with --metric dtw.", EXIT_USAGE)
+    if args.sample is not None:
+        # taken and ignored before: a kernel or a distance matrix is checked whole
+        whole = ("a distance matrix is checked whole" if args.distances else
+                 "a kernel of features is checked whole (above 5000 samples by the "
+                 "matrix-free methods, --method slq or lanczos)")
+        raise CLIError("--sample goes with --metric (the distances among M of the series or "
+                       f"strings); {whole}: drop --sample.", EXIT_USAGE)
     if args.distances:
         # check_distances profiles exp(-gamma d^2) over a grid of gamma, densely: the kernel
         # and the matrix-free options would be ignored
@@ -151,7 +161,7 @@ def _run_objects(args) -> int:
 
     choose_window(args, X, y)
     n = len(X)
-    m = min(n, args.sample)
+    m = min(n, SAMPLE if args.sample is None else args.sample)
     if m < 3:
         raise CLIError(f"{args.file}: {n} objects; the check needs at least 3.", EXIT_USAGE)
     params = {"window": args.window} if args.window is not None else None
@@ -208,7 +218,7 @@ def add_parser(sub) -> None:
                           "landmarks a model needs, and the fit command with these options")
     obj.add_argument("--window", type=_window, default=None, metavar="W",
                      help=WINDOW_HELP)
-    obj.add_argument("--sample", type=_positive_int, default=1000, metavar="M",
+    obj.add_argument("--sample", type=_positive_int, default=None, metavar="M",
                      help="with --metric: the distances among M objects drawn at random are "
                           "computed (all of them up to M; default 1000)")
     check.add_argument("--json", action="store_true", help="print JSON instead of text")
