@@ -154,3 +154,26 @@ def test_check_of_objects_takes_its_sample(tmp_path, capsys):
     assert main(["check", str(path), "--metric", "dtw", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n"] == 40 and out["n_sample"] is None
+
+
+def test_check_refuses_a_seed_that_no_probe_uses(capsys):
+    # --seed seeds the matrix-free probes; a dense check drew nothing and took it silently
+    # (as --probes and --steps were refused there)
+    assert main(["check", "--dataset", "heart", "--seed", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("indefsvm: error: --seed belongs to the matrix-free methods; 270 "
+                          "samples with --method auto are checked densely")
+    # with the probes it is their seed: the same seed, the same estimates (times aside)
+    import json
+
+    def untimed(value):
+        if isinstance(value, dict):
+            return {k: untimed(v) for k, v in value.items() if "seconds" not in k}
+        return [untimed(v) for v in value] if isinstance(value, list) else value
+
+    runs = []
+    for _ in range(2):
+        assert main(["check", "--dataset", "heart", "--seed", "2", "--method", "slq",
+                     "--json"]) == 0
+        runs.append(untimed(json.loads(capsys.readouterr().out)))
+    assert runs[0] == runs[1]

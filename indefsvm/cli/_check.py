@@ -28,6 +28,11 @@ from ._progress import _PassBar, _say, _TimedBar
 SAMPLE = 1000
 
 
+def _seed(args) -> int:
+    """--seed, 0 when not given (None marks "not given": a dense check refuses it)."""
+    return 0 if args.seed is None else args.seed
+
+
 def run(args) -> int:
     from ..diagnostics import check_kernel
 
@@ -71,7 +76,7 @@ def run(args) -> int:
     if args.distances:
         from ..diagnostics import check_distances
 
-        rep = check_distances(data, y, rtol=args.rtol, random_state=args.seed,
+        rep = check_distances(data, y, rtol=args.rtol, random_state=_seed(args),
                               verbose=args.verbose, n_jobs=args.n_jobs)
         _name_data(rep, args)
         print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
@@ -86,8 +91,8 @@ def run(args) -> int:
     from ..diagnostics.spectrum import DENSE_MAX
 
     dense = args.method in ("dense", "ldl") or (args.method == "auto" and n <= DENSE_MAX)
-    unused = [o for o, v in (("--probes", args.probes), ("--steps", args.steps))
-              if v is not None]
+    unused = [o for o, v in (("--probes", args.probes), ("--steps", args.steps),
+                             ("--seed", args.seed)) if v is not None]
     if dense and unused:
         raise CLIError(f"{' and '.join(unused)} {'belongs' if len(unused) == 1 else 'belong'} "
                        f"to the matrix-free methods; {n} samples with --method {args.method} "
@@ -103,7 +108,7 @@ def run(args) -> int:
         _say(args, f"{n} samples: matrix-free estimates ({args.method}), the kernel is never "
                    "formed; --verbose logs each pass")
     mf = {} if dense else {"n_probes": args.probes, "n_steps": args.steps,
-                           "random_state": args.seed}
+                           "random_state": _seed(args)}
     if estimate > 2.0:
         _say(args, f"eigendecomposition of a {n} x {n} matrix: about {estimate:.0f} s")
     with _TimedBar(args, estimate if estimate > 2.0 else 0, "eigendecomposition") as _, \
@@ -169,7 +174,7 @@ def _run_objects(args) -> int:
                f"{args.metric} distances of "
                + ("all of them" if m == n else f"{m} drawn at random (--sample)"))
     rep = check_distances(X=X, y=y, metric=args.metric, metric_params=params, n_landmarks=m,
-                          rtol=args.rtol, random_state=args.seed, verbose=args.verbose,
+                          rtol=args.rtol, random_state=_seed(args), verbose=args.verbose,
                           n_jobs=-1 if args.n_jobs is None else args.n_jobs)
     words = [shlex.quote(args.file)]
     if args.label_column is not None:
@@ -206,8 +211,9 @@ def add_parser(sub) -> None:
                        help="matrix-free methods: random probes (default 24 for slq)")
     check.add_argument("--steps", type=_positive_int, default=None, metavar="K",
                        help="matrix-free methods: Lanczos steps, one pass over K each")
-    check.add_argument("--seed", type=seed, default=0,
-                       help="matrix-free methods: seed of the probes (default 0)")
+    check.add_argument("--seed", type=seed, default=None,
+                       help="matrix-free methods: seed of the probes; --metric: of the "
+                            "sample and the sampled triangles (default 0)")
     obj = check.add_argument_group(
         "series and strings",
         "FILE holds one series or string per line (the layout of fit --metric; labels "
