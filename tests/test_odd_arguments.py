@@ -293,3 +293,47 @@ def test_the_defaults_of_every_checked_function_meet_their_own_constraints():
                         if params[k].default is not inspect.Parameter.empty}
             validate_parameter_constraints(cons, defaults, caller_name=obj.__qualname__)
     assert seen >= 20, seen
+
+
+def test_check_kernels_keywords_are_the_kernels_and_its_options_are_checked_first():
+    # the probe of 2026-11-29 (library options, one odd value at a time): check_kernel(X=X,
+    # kernel="sigmoid", degree="abc") ran and dropped the degree without a word (as it
+    # dropped gamma given beside a matrix K), coef0="abc" was answered by float()'s "could
+    # not convert string to float"; wmw_C=() trained no SVM and said nothing
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = np.tanh(X @ X.T / 3 - 0.5)
+    for method in ("dense", "slq"):
+        with pytest.raises(ValueError, match=r"kernel='sigmoid' takes parameters \['gamma', "
+                                             r"'coef0'\]; got unexpected \['degree'\]"):
+            isvm.check_kernel(X=X, y=y, kernel="sigmoid", degree="abc", method=method)
+        with pytest.raises(ValueError, match="^coef0 must be a finite number; got 'abc'"):
+            isvm.check_kernel(X=X, y=y, kernel="sigmoid", coef0="abc", method=method)
+    with pytest.raises(ValueError, match=r"kernel parameters \['gamma'\] apply to a kernel "
+                                         r"computed from X .* drop them"):
+        isvm.check_kernel(K, y, gamma=0.5)
+    with pytest.raises(ValueError, match=r"wmw_C must be a tuple of C values .* or None "
+                                         r"\(no w'Mw\); got \[\]"):
+        isvm.check_kernel(K, y, wmw_C=[])
+    # what the kernel takes is taken: the polynomial's three, and a check of the same kernel
+    # as the estimators resolve it
+    rep = isvm.check_kernel(X=X, y=y, kernel="poly", gamma=0.5, coef0=1, degree=2)
+    assert rep.kernel == {"kernel": "polynomial", "gamma": 0.5, "coef0": 1.0, "degree": 2}
+
+
+def test_check_distances_options_are_checked_before_the_verdict_needs_them():
+    # mass_thresholds grade the negative mass of non-Euclidean distances only: on Euclidean
+    # ones (0.5, 0.2), [] and {} were taken without a word; gammas={} met float()'s
+    # "argument must be a string or a real number, not 'dict'"
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(20, 2))
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))  # Euclidean
+    for bad in ((0.5, 0.2), [], {}):
+        with pytest.raises(ValueError, match="^mass_thresholds must"):
+            dg.check_distances(D, mass_thresholds=bad)
+    for bad in ({}, [], [0.1, -1.0], ["a"]):
+        with pytest.raises(ValueError, match=r"^gammas must be numbers > 0 \(one or more\)"):
+            dg.check_distances(D, gammas=bad)
+    rep = dg.check_distances(D ** 1.5, gammas=[0.1, 1.0], mass_thresholds=(0.0, 0.5))
+    assert [g for g, _ in rep.gamma_profile] == [0.1, 1.0]

@@ -26,7 +26,7 @@ from .._validation import (
 from ..distances._kernel import median_gamma
 from ._advice import distance_notes
 from .report import DistanceReport
-from .spectrum import indefiniteness, signature
+from .spectrum import _check_thresholds, indefiniteness, signature
 
 __all__ = ["check_distances", "triangle_violations"]
 
@@ -130,9 +130,13 @@ def _class_mean_sqdist(D2, mask_a, mask_b) -> float:
 
 def _gamma_grid(gammas, gamma0, n_gammas):
     if gammas is not None:
-        g = np.sort(np.asarray(gammas, dtype=np.float64).ravel())
+        try:
+            g = np.sort(np.asarray(gammas, dtype=np.float64).ravel())
+        except (TypeError, ValueError):
+            g = np.array([np.nan])
         if g.size == 0 or not np.all(np.isfinite(g)) or g[0] <= 0:
-            raise ValueError(f"gammas must be numbers > 0; got {gammas!r}.")
+            raise ValueError(f"gammas must be numbers > 0 (one or more); got "
+                             f"{' '.join(repr(gammas).split())[:80]}.")
         return g
     if (isinstance(n_gammas, bool) or not isinstance(n_gammas, numbers.Integral)
             or n_gammas < 0):
@@ -260,6 +264,10 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     seed_is_valid(random_state)  # said even where the triangles are all counted (no draw)
     _check_triangle_counts(triangle_exact_max, n_triangle_samples,
                            ("triangle_exact_max", "n_triangle_samples"))
+    # said before the work, also where the distances turn out Euclidean (no verdict on the
+    # negative mass reads them then)
+    _check_thresholds(mass_thresholds)
+    _gamma_grid(gammas, 1.0, n_gammas)
     enable(verbose)
     if X is not None or metric is not None:
         if D is not None:

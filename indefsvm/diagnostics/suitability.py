@@ -32,6 +32,7 @@ from .eta import check_entry_range, eta_scan
 from .report import UNSUITABLE, KernelReport, small_c_verdict
 from .spectrum import (
     UNDECIDED,
+    _check_thresholds,
     _undecided,
     cpd_test,
     decided,
@@ -407,10 +408,12 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     if wmw_C is not None and not isinstance(wmw_C, str):
         # a tuple (or list, or 1-D array) of C values > 0: the SVMs it trains need them
         Cs = np.asarray(wmw_C, dtype=object).ravel() if np.ndim(wmw_C) == 1 else None
-        if Cs is None or not all(isinstance(c, numbers.Real) and not isinstance(c, bool)
-                                 and 0 < c < np.inf for c in Cs):
+        if Cs is None or not Cs.size or not all(
+                isinstance(c, numbers.Real) and not isinstance(c, bool) and 0 < c < np.inf
+                for c in Cs):
             raise ValueError(f"wmw_C must be a tuple of C values (finite numbers > 0), "
-                             f"'auto' or None; got {' '.join(repr(wmw_C).split())[:80]}.")
+                             f"'auto' or None (no w'Mw); got "
+                             f"{' '.join(repr(wmw_C).split())[:80]}.")
         wmw_C = tuple(float(c) for c in Cs)
     kernel_desc = None
     sig_region = None
@@ -465,6 +468,10 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             sig_region = sigmoid_region(X, params["gamma"], params["coef0"], y)
     elif X is not None or kernel is not None:
         raise ValueError("Give either K or X with kernel, not both.")
+    elif params:
+        raise ValueError(f"kernel parameters {sorted(params)} apply to a kernel computed from "
+                         "X (check_kernel(X=X, kernel=..., ...)); K is given as a matrix: "
+                         "drop them.")
     elif device is not None and not (isinstance(device, str) and device == "cpu"):
         if not (isinstance(device, str) and device == "cuda"):
             raise ValueError(f"device must be one of ['cpu', 'cuda'] or None; got "
@@ -828,24 +835,23 @@ def _wmw_over_C(K, y, Cs, n_threads=1) -> dict:
     return out
 
 
-def _check_thresholds(mass_thresholds):
-    try:
-        lo, hi = (float(v) for v in mass_thresholds)
-    except (TypeError, ValueError):
-        raise ValueError("mass_thresholds must be two numbers (low, high); got "
-                         f"{mass_thresholds!r}.") from None
-    if not 0.0 <= lo <= hi <= 1.0:
-        raise ValueError(f"mass_thresholds must satisfy 0 <= low <= high <= 1; got "
-                         f"{mass_thresholds!r}.")
-    return lo, hi
-
-
 def _estimator_params(kernel, X, params: dict) -> dict:
     """Kernel parameters resolved as the estimators resolve them (one resolver for every
     entry point): ``gamma`` "scale" (or "auto", or a number), ``coef0`` 0, ``degree`` 3 by
     default, other entries (``p``, ``sigma``) passed on."""
-    from ..kernels import resolve_kernel_params
+    from ..kernels import KERNELS, _coef0, canonical_name, resolve_kernel_params
 
+    # refused as kernel_matrix refuses them: a degree given to the sigmoid is not taken
+    # (an estimator's degree is ignored there, by scikit-learn's convention; a function's
+    # keyword is not)
+    if kernel != "precomputed":
+        allowed = KERNELS[canonical_name(kernel)][1]
+        unknown = sorted(set(params) - set(allowed))
+        if unknown:
+            raise ValueError(f"kernel={canonical_name(kernel)!r} takes parameters "
+                             f"{list(allowed)}; got unexpected {unknown}: drop them.")
+    if "coef0" in params:
+        _coef0(params["coef0"])  # its one message, before float() gives another
     rest = dict(params)
     gamma = rest.pop("gamma", "scale")
     if gamma is None:  # the kernel functions' own spelling of 1 / n_features
