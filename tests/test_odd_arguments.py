@@ -337,3 +337,33 @@ def test_check_distances_options_are_checked_before_the_verdict_needs_them():
             dg.check_distances(D, gammas=bad)
     rep = dg.check_distances(D ** 1.5, gammas=[0.1, 1.0], mass_thresholds=(0.0, 0.5))
     assert [g for g, _ in rep.gamma_profile] == [0.1, 1.0]
+
+
+def test_compare_remedies_checks_its_grid_of_C_in_the_searchs_words():
+    # param_grid={"C": [-1]} was scikit-learn's "All the 3 fits failed ... You can try to
+    # debug the error by setting error_score='raise'" with a traceback per fit; {"C": "abc"}
+    # was searched letter by letter, and [0.1, "x"] ran, its "x" scored as a failed fit
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = np.tanh(X @ X.T / 3 - 0.5)
+    for grid, want in (({"C": []}, r"param_grid\['C'\] is empty"),
+                       ({"C": [-1]}, r"param_grid\['C'\] holds -1; its values must be finite "
+                                     r"numbers > 0"),
+                       ({"C": "abc"}, r"param_grid\['C'\] must be a list of values; got 'abc'"),
+                       ({"C": 1.0}, r"param_grid\['C'\] must be a list of values"),
+                       ({"C": [True]}, r"param_grid\['C'\] holds True"),
+                       ({"C": [0.1, "x"]}, r"param_grid\['C'\] holds 'x'")):
+        with pytest.raises(ValueError, match=want):
+            isvm.compare_remedies(K, y, param_grid=grid, methods=["flip"], cv=3)
+        # the same words as the search's
+        with pytest.raises(ValueError, match=want):
+            isvm.RemedySearchCV(param_grid=grid, methods=["flip"], cv=3).fit(K, y)
+    # an array of C values is a list of them
+    cmp = isvm.compare_remedies(K, y, param_grid={"C": np.array([0.1, 10.0])},
+                                methods=["flip"], cv=3, random_state=0)
+    ref = isvm.compare_remedies(K, y, param_grid={"C": [0.1, 10.0]}, methods=["flip"], cv=3,
+                                random_state=0)
+    assert cmp.fold_errors.keys() == ref.fold_errors.keys()
+    for name in ref.fold_errors:
+        np.testing.assert_array_equal(cmp.fold_errors[name], ref.fold_errors[name])

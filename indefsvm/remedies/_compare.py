@@ -128,6 +128,28 @@ def degenerate_warning(who: str, where: list) -> None:
          stacklevel=user_stacklevel())
 
 
+def _as_list(name, values):
+    """``param_grid[name]`` as a list: one value or more, never a string's letters."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"param_grid[{name!r}] must be a list of values; got {values!r}.")
+    values = list(values)
+    if not values:
+        raise ValueError(f"param_grid[{name!r}] is empty; give at least one value.")
+    return values
+
+
+def _positive(name, v, integer=False):
+    """One value of ``param_grid[name]``: a finite number > 0 (a whole one where
+    ``integer``), never a bool."""
+    ok = (not isinstance(v, (bool, np.bool_))
+          and isinstance(v, numbers.Integral if integer else numbers.Real)
+          and np.isfinite(v) and v > 0)
+    if not ok:
+        kind = "whole numbers >= 1" if integer else "finite numbers > 0"
+        raise ValueError(f"param_grid[{name!r}] holds {v!r}; its values must be {kind}.")
+    return int(v) if integer else float(v)
+
+
 def _fold(K, D, y, train, test, methods, param_grid, inner_cv, seed, sw=None):
     out = {}
     for name, est in methods.items():
@@ -498,6 +520,11 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
             raise ValueError(f"compare_remedies searches C only; param_grid has {extra}. "
                              "To tune the kernel's gamma (and per-method parameters) too, "
                              "use RemedySearchCV(kernel=DistanceKernel(), param_grid=...).")
+        if "C" in param_grid:
+            # checked here, once, in RemedySearchCV's words: inside the folds a bad C was
+            # scikit-learn's "All the 3 fits failed" with a traceback per fit, and "abc"
+            # was searched letter by letter
+            param_grid = {"C": [_positive("C", v) for v in _as_list("C", param_grid["C"])]}
     if isinstance(cv, (bool, np.bool_)) or not isinstance(cv, numbers.Integral) or cv < 2 \
             or cv > counts.min():
         raise ValueError(f"cv must be an integer from 2 to the smallest class size "

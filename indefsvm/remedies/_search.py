@@ -58,7 +58,9 @@ from ._compare import (
     SEARCH_FOLD,
     SEARCH_REFIT,
     RemedyComparison,
+    _as_list,
     _fit_weighted,
+    _positive,
     _recommend,
     choose_method,
     degenerate_warning,
@@ -86,25 +88,6 @@ _DEFAULT_K = (1, 3, 5, 7, 9)
 _GAMMA_FACTORS = tuple(4.0 ** k for k in range(-4, 3))
 #: scorers whose loss is 1 - score (an error rate)
 _RATE_SCORERS = (None, "accuracy", "balanced_accuracy")
-
-
-def _as_list(name, values):
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise ValueError(f"param_grid[{name!r}] must be a list of values; got {values!r}.")
-    values = list(values)
-    if not values:
-        raise ValueError(f"param_grid[{name!r}] is empty; give at least one value.")
-    return values
-
-
-def _positive(name, v, integer=False):
-    ok = (not isinstance(v, (bool, np.bool_))
-          and isinstance(v, numbers.Integral if integer else numbers.Real)
-          and np.isfinite(v) and v > 0)
-    if not ok:
-        kind = "whole numbers >= 1" if integer else "finite numbers > 0"
-        raise ValueError(f"param_grid[{name!r}] holds {v!r}; its values must be {kind}.")
-    return int(v) if integer else float(v)
 
 
 def _chosen_has(attr):
