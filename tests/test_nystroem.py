@@ -790,3 +790,25 @@ def test_large_c_unsolved_by_the_coordinate_descent_goes_on_in_the_decomposition
         capped = NystroemSVC(**kw, max_iter=100_000).fit(X, y)
     assert not capped.converged_ and capped.kkt_gap_[0] > 1e-3
     assert capped.pair_results_[0]["solver"] == "dcd"
+
+
+def test_an_array_of_landmarks_sets_m_and_a_different_n_components_is_refused():
+    # the probe of estimator options in pairs (2026-11-29): KreinNystroem(n_components=20,
+    # landmarks=<25 indices>) fitted 25 landmarks and dropped the 20 without a word
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    idx = np.arange(0, 50, 2)  # 25 rows
+    for est in (KreinNystroem(n_components=20, landmarks=idx),
+                NystroemSVC(n_components=100, landmarks=idx)):
+        with pytest.raises(ValueError, match=r"n_components=\d+ but landmarks names 25 rows: "
+                                             r"with an array of landmarks m is its length"):
+            est.fit(X, y)
+    # left at its default, or equal to the length: the array's rows, m = 25
+    for ny in (KreinNystroem(landmarks=idx), KreinNystroem(n_components=25, landmarks=idx)):
+        ny.fit(X)
+        np.testing.assert_array_equal(ny.component_indices_, idx)
+        assert ny.n_components_ <= 25
+    a = NystroemSVC(landmarks=idx, random_state=0).fit(X, y)
+    b = NystroemSVC(n_components=25, landmarks=list(idx), random_state=0).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))

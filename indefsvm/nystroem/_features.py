@@ -12,6 +12,7 @@ approximates the *flipped* kernel ``C U |lam|^-1 U' C'``, not ``K``.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as np
@@ -46,6 +47,27 @@ from ._pivoted import pivot_indices, pool_of
 __all__ = ["KreinNystroem"]
 
 LANDMARK_RULES = ("uniform", "kmeans++", "kmedoids++", "pivoted")
+
+
+def _default_of(cls, name: str):
+    """The default of the constructor's parameter ``name``."""
+    return inspect.signature(cls.__init__).parameters[name].default
+
+
+def landmark_count(n_components, landmarks, default: int) -> int:
+    """``m``, the number of landmarks: ``n_components``, or the number of rows an index
+    array ``landmarks`` names -- an ``n_components`` other than ``default`` given beside it
+    and differing from it is refused (it was taken and not used)."""
+    if isinstance(landmarks, str):
+        return int(n_components)
+    size = int(np.size(landmarks))
+    if np.ndim(landmarks) != 1 or not size:
+        return int(n_components)  # not an index array: refused by its own check at fit
+    if n_components != default and n_components != size:
+        raise ValueError(f"n_components={n_components!r} but landmarks names {size} rows: "
+                         f"with an array of landmarks m is its length. Leave n_components "
+                         f"out (or give n_components={size}).")
+    return size
 
 
 class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
@@ -110,7 +132,8 @@ default="uniform"
         k(L, x)|``), over a random pool of ``max(2000, 4 m)`` objects: ``m`` kernel columns of
         the pool and ``pool x m`` floats of memory (with a metric: the kinds rbf, laplacian
         and tl1, gamma by the median rule of the first column's distances when not given);
-        an index array names the training rows to use.
+        an index array names the training rows to use (``m`` is its length: leave
+        ``n_components`` at its default or give that length).
     rtol : float, optional
         Eigenvalues of ``W`` with ``|lam| <= rtol * max|lam|`` are dropped (their
         directions carry rounding, and ``|lam|^(-1/2)`` would amplify it). ``None`` means
@@ -321,6 +344,9 @@ default="uniform"
         if isinstance(self.landmarks, str) and self.landmarks not in LANDMARK_RULES:
             raise ValueError(f"landmarks must be one of {list(LANDMARK_RULES)} or an array of "
                              f"row indices; got {self.landmarks!r}.")
+        if self.kernel != "precomputed":
+            landmark_count(self.n_components, self.landmarks,
+                           _default_of(type(self), "n_components"))
 
     def _landmark_indices(self, X, n: int, m: int, rng) -> np.ndarray:
         rule = self.landmarks

@@ -36,7 +36,7 @@ from ..svm._weights import (
 )
 from ._blocks import fit_memory, rows_per_block
 from ._device import check_device_memory, check_device_metric
-from ._features import LANDMARK_RULES, KreinNystroem
+from ._features import LANDMARK_RULES, KreinNystroem, _default_of, landmark_count
 
 #: steps of the device's decomposition for one linear SVM before the coordinate descent on
 #: the host takes the problem over (10^6 rows of 500 features: about 110 steps)
@@ -269,12 +269,20 @@ default="uniform"
             rdf._check_settings()
             return rdf
         ny = KreinNystroem(
-            self.kernel, n_components=self.n_components, metric=self.metric,
+            self.kernel, n_components=self._landmark_count(), metric=self.metric,
             metric_params=self.metric_params,
             gamma=self._gamma(), coef0=self.coef0, degree=self.degree,
             kernel_params=self.kernel_params, landmarks=self.landmarks, n_jobs=self.n_jobs)
         ny._check_settings()
         return ny
+
+    def _landmark_count(self) -> int:
+        """m: n_components, or the length of an array of landmarks (NystroemSVC's default
+        of 500 beside it gives way to it; another n_components is refused)."""
+        if self.kernel == "precomputed":
+            return self.n_components
+        return landmark_count(self.n_components, self.landmarks,
+                              _default_of(type(self), "n_components"))
 
     def _uses_metric(self) -> bool:
         return getattr(self, "metric", None) is not None
@@ -381,7 +389,7 @@ default="uniform"
             check_every_class_weighted(self.classes_, y_idx, w)
         # said before the landmarks' work: the n x m float32 features (the one array that
         # grows with n) and what the landmarks hold at once (module _blocks)
-        m = int(self.n_components) if self.kernel != "precomputed" else X.shape[1]
+        m = self._landmark_count() if self.kernel != "precomputed" else X.shape[1]
         d2ke = self.features == "d2ke"
         if not d2ke:
             m = min(m, n)  # landmarks are samples (more is refused by the landmarks' rule)
