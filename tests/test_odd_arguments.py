@@ -367,3 +367,23 @@ def test_compare_remedies_checks_its_grid_of_C_in_the_searchs_words():
     assert cmp.fold_errors.keys() == ref.fold_errors.keys()
     for name in ref.fold_errors:
         np.testing.assert_array_equal(cmp.fold_errors[name], ref.fold_errors[name])
+
+
+def test_options_given_twice_or_where_they_do_not_apply_are_refused_by_the_transformers():
+    # the probe of transformer options in pairs (2026-11-29): PairwiseDistances(window=0.1,
+    # metric_params={"window": 0.2}) computed the 0.1 band and dropped the 0.2 without a
+    # word; RandomDistanceFeatures(max_length=10) with objects sampled from the data (which
+    # keep their own lengths) took the 10 and did not use it
+    S, _ = ds.make_cbf(20, length=30, random_state=0)
+    with pytest.raises(ValueError, match=r"window is given twice: window=0.1 and "
+                                         r"metric_params\['window'\]=0.2; give it once"):
+        di.PairwiseDistances(window=0.1, metric_params={"window": 0.2}).fit(S)
+    once = di.PairwiseDistances(metric_params={"window": 0.2}).fit(S).transform(S[:3])
+    np.testing.assert_array_equal(
+        once, di.PairwiseDistances(window=0.2).fit(S).transform(S[:3]))
+    for kw, why in (({"random_objects": "data"}, "random_objects='data' samples"),
+                    ({"metric": "euclidean"}, "metric='euclidean' samples")):
+        with pytest.raises(ValueError, match=rf"max_length bounds the random series .*{why}"):
+            di.RandomDistanceFeatures(max_length=10, **kw).fit(np.asarray(S))
+    rdf = di.RandomDistanceFeatures(max_length=4, n_components=30, random_state=0).fit(S)
+    assert max(len(o) for o in rdf.random_objects_) <= 4

@@ -435,6 +435,11 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
             if self.metric != "dtw":
                 raise ValueError(f"window is a parameter of metric='dtw'; got window="
                                  f"{self.window!r} with metric={self.metric!r}.")
+            if "window" in params:
+                # two windows: one of them was dropped without a word
+                raise ValueError(f"window is given twice: window={self.window!r} and "
+                                 f"metric_params['window']={params['window']!r}; give it "
+                                 "once.")
             params["window"] = self.window
         return _check_params(self.metric, params)
 

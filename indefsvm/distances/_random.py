@@ -68,7 +68,9 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         training data. ``"data"``: objects sampled from the training data for every
         metric.
     max_length : int, optional
-        The longest random series or string (default ``min(25, median length)``).
+        The longest random series or string (default ``min(25, median length)``); with
+        ``random_objects="auto"`` and ``"dtw"`` or ``"levenshtein"`` only (refused where the
+        objects are sampled from the data).
     random_state : int, Generator or None
     n_jobs : int, optional
         Threads of the distances (``-1``: all cores).
@@ -138,6 +140,15 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
                                             or self.max_length < 1):
             raise ValueError(f"max_length must be a positive integer; got "
                              f"{self.max_length!r}.")
+        if self.max_length is not None and (self.random_objects == "data"
+                                            or self.metric not in ("dtw", "levenshtein")):
+            # objects sampled from the data keep their own lengths: it was taken and unused
+            why = ("random_objects='data' samples the training objects" if
+                   self.random_objects == "data" else
+                   f"metric={self.metric!r} samples its random objects from the training data")
+            raise ValueError(f"max_length bounds the random series of metric='dtw' and the "
+                             f"random strings of 'levenshtein' (random_objects='auto'); {why}, "
+                             "whose lengths are their own. Leave max_length out.")
 
     # -- the random objects ---------------------------------------------------------------
 
