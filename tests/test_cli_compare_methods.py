@@ -72,3 +72,16 @@ def test_fit_method_refits_a_methods_best_point():
     assert got.named_steps["svm"].C == C
     with pytest.raises(ValueError, match="was not searched"):
         s.fit_method("flip", K, y)
+
+
+def test_a_search_of_k_nn_alone_refuses_the_svms_grids(capsys):
+    # was exit 1 with the library's words: "param_grid has ['C'], which no method of
+    # methods=['k-NN'] tunes", options the command line never named
+    rbf = ["--dataset", "heart", "--kernel", "rbf"]
+    for argv, said in (([*HEART_SIGMOID, "--C-grid", "1,10"], "--C-grid"),
+                       ([*rbf, "--C-grid", "1", "--gamma-grid", "0.1"],
+                        "--C-grid and --gamma-grid")):
+        assert main(["compare", *argv, "--search", "--methods", "knn"]) == 2
+        cap = capsys.readouterr()
+        assert f"--methods knn has no SVM, which {said} tune: drop {said}." in cap.err
+        assert cap.out == ""

@@ -134,9 +134,9 @@ def test_refit_equals_a_manual_refit(series, method):
     te = np.arange(1, 90, 3)
     tr = np.setdiff1d(np.arange(90), te)
     Dtr, Dte = D[np.ix_(tr, tr)], D[np.ix_(te, tr)]
+    grid = {"n_neighbors": [1, 3]} if method == "k-NN" else {"C": [0.1, 10.0]}
     search = isvm.RemedySearchCV(methods=[method], kernel=isvm.DistanceKernel(),
-                                 param_grid={"C": [0.1, 10.0]}, cv=3,
-                                 random_state=0).fit(Dtr, y[tr])
+                                 param_grid=grid, cv=3, random_state=0).fit(Dtr, y[tr])
     assert search.best_method_ == method
     manual = _manual(method, search.best_params_).fit(Dtr, y[tr])
     assert np.array_equal(search.predict(Dte), manual.predict(Dte))
@@ -550,3 +550,36 @@ def test_bad_sample_weights_of_the_search_are_refused_by_name(sigmoid):
             K, y, sample_weight=np.r_[-1.0, np.ones(y.shape[0] - 1)])
     with pytest.raises(ValueError, match="sample_weight.shape"):
         isvm.RemedySearchCV(methods=["flip"], cv=3).fit(K, y, sample_weight=np.ones(3))
+
+
+def test_grid_keys_no_chosen_method_tunes_and_a_seed_beside_a_splitter_are_refused(sigmoid):
+    # the probe of the search's options in pairs (2026-11-29): param_grid={"rank": [2]}
+    # with methods=["flip"] (no advanced shift) searched nothing over it and said nothing,
+    # as n_neighbors without k-NN and C with k-NN alone; random_state beside cv=KFold(3)
+    # (or cv=None) shuffled nothing
+    from sklearn.model_selection import KFold
+
+    K, y = sigmoid
+    K, y = K[:90][:, :90], y[:90]
+    for methods, grid, keys in ((["flip"], {"rank": [2]}, r"\['rank'\]"),
+                                (["flip", "clip"], {"n_neighbors": [3], "C": [1.0]},
+                                 r"\['n_neighbors'\]"),
+                                (["k-NN"], {"C": [1.0]}, r"\['C'\]")):
+        with pytest.raises(ValueError, match=rf"param_grid has {keys}, which no method of "
+                                             r"methods=.* tunes"):
+            isvm.RemedySearchCV(methods=methods, param_grid=grid, cv=3).fit(K, y)
+    with pytest.raises(ValueError, match=r"random_state shuffles the folds of an integer cv; "
+                                         r"cv=KFold"):
+        isvm.RemedySearchCV(methods=["flip"], cv=KFold(3), random_state=0).fit(K, y)
+    # what applies is taken: rank with the advanced shift, and cv=None is the default 5
+    # stratified folds, shuffled by random_state as cv=5 is
+    s = isvm.RemedySearchCV(methods=["advanced shift"], param_grid={"rank": [2], "C": [1.0]},
+                       cv=3).fit(K, y)
+    assert s.best_params_["rank"] == 2
+    a = isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]}, cv=None,
+                       random_state=4, refit=False).fit(K, y)
+    b = isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]}, cv=5,
+                       random_state=4, refit=False).fit(K, y)
+    assert a.n_splits_ == 5
+    np.testing.assert_array_equal(a.cv_results_["split0_test_score"],
+                                  b.cv_results_["split0_test_score"])

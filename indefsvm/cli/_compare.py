@@ -276,6 +276,10 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
         raise CLIError("--gamma fixes the gamma that --gamma-grid searches: give one of them.",
                        EXIT_USAGE)
     tuned = tuned and not given
+    grids = " and ".join(o for o, v in (("--C-grid", args.C_grid),
+                                        ("--gamma-grid", args.gamma_grid)) if v)
+    if grids and args.methods and set(args.methods) == {"k-NN"}:
+        raise CLIError(f"--methods knn has no SVM, which {grids} tune: drop {grids}.", EXIT_USAGE)
     grid = {}
     if args.C_grid:
         grid["C"] = args.C_grid

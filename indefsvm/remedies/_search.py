@@ -133,7 +133,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         Lists of values for the keys ``"gamma"`` (the kernel transformer's parameter; every
         SVM method), ``"C"`` (every SVM method), ``"n_neighbors"`` (k-NN) and ``"rank"``
         (the advanced shift, see :class:`AdvancedShiftEigenvalues`). Any other key is an
-        error. Keys left out take the defaults: ``C`` in 0.01, 0.1, 1, 10, 100; ``gamma``
+        error, and so is a key that no method of ``methods`` tunes. Keys left out take the
+        defaults: ``C`` in 0.01, 0.1, 1, 10, 100; ``gamma``
         the kernel's own rule on all of ``X`` (the median rule of ``DistanceKernel``) times
         4^-4 ... 4^2 (seven values) when the kernel has a ``gamma``; ``n_neighbors`` 1, 3,
         5, 7, 9 (those no larger than a training fold); ``rank`` "auto".
@@ -147,8 +148,10 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         ``None``: ``X`` is the kernel itself (k-NN ranks neighbours by the kernel's
         distance, :class:`KernelRanking`).
     cv : int, cross-validation generator or iterable, default=5
-        An integer (NumPy's too) gives stratified folds, shuffled with ``random_state``
-        when it is given; otherwise scikit-learn's ``check_cv`` conventions.
+        An integer (NumPy's too; ``None``: 5) gives stratified folds, shuffled with
+        ``random_state`` when it is given; otherwise scikit-learn's ``check_cv``
+        conventions (a splitter or an iterable of folds brings its own order, and
+        ``random_state`` beside it is refused).
     scoring : str or callable, optional
         A scikit-learn scorer (one metric). ``None``: accuracy.
     refit : bool, default=True
@@ -166,7 +169,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
     class_weight : dict, "balanced" or None
         Class weights of every SVM (k-NN is unweighted).
     random_state : int, RandomState or None
-        Shuffles the folds of an integer ``cv``.
+        Shuffles the folds of an integer ``cv`` (the only thing it draws; refused with
+        another ``cv``).
     n_jobs : int, optional
         The (fold, gamma) tasks in parallel through joblib (``None``: one). On this
         machine's backends never more workers than tasks or idle cores, and one below 300
@@ -303,7 +307,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
 
         return KINDS.get(kinds, True) if kinds is not None else True
 
-    def _grid(self, X, min_train):
+    def _grid(self, X, min_train, methods):
         if isinstance(self.param_grid, (list, tuple)):
             raise ValueError("param_grid is one dict here, e.g. {'C': [0.1, 1, 10], 'gamma': "
                              "[...]}: every method is searched on that one grid. A list of "
@@ -319,6 +323,17 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                              f"{sorted(_KEYS)} (gamma: the kernel transformer's parameter, "
                              "C: every SVM, n_neighbors: k-NN, rank: the advanced shift)."
                              + methods)
+        # a key no chosen method reads was searched over nothing and said nothing
+        tuned_by = {"gamma": "an SVM method", "C": "an SVM method", "n_neighbors": "'k-NN'",
+                    "rank": "'advanced shift'"}
+        has = {"gamma": any(m != "k-NN" for m in methods),
+               "C": any(m != "k-NN" for m in methods),
+               "n_neighbors": "k-NN" in methods, "rank": "advanced shift" in methods}
+        unused = [k for k in grid if not has[k]]
+        if unused:
+            raise ValueError(f"param_grid has {unused}, which no method of methods={methods} "
+                             f"tunes ({', '.join(f'{k}: {tuned_by[k]}' for k in unused)}); "
+                             "drop them, or add the method.")
         out = {}
         if "gamma" in grid:
             if not self._tunable():
@@ -475,6 +490,13 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         if self.rule not in ("one-se", "best"):
             raise ValueError(f"rule must be 'one-se' or 'best'; got {self.rule!r}.")
         cv = self.cv
+        if cv is None:
+            cv = 5  # the default folds, shuffled by random_state as an integer's
+        elif self.random_state is not None and not (
+                isinstance(cv, numbers.Integral) and not isinstance(cv, (bool, np.bool_))):
+            raise ValueError(f"random_state shuffles the folds of an integer cv; cv={cv!r} "
+                             "makes its own folds (give its random_state there), so leave "
+                             "random_state out.")
         if isinstance(cv, numbers.Integral) and not isinstance(cv, (bool, np.bool_)):
             if cv < 2:
                 raise ValueError(f"cv must be 2 or more folds; got {cv!r}.")
@@ -493,7 +515,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
         self.n_splits_ = len(folds)
         min_train = min(tr.shape[0] for tr, _ in folds)
-        grid = self._grid(X, min_train)
+        grid = self._grid(X, min_train, methods)
         cands = self._candidates(methods, grid)
         scorer = None
         if self.scoring not in (None, "accuracy"):
