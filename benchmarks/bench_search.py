@@ -235,7 +235,9 @@ def _one_search(Dtr, ytr, Dte, yte, cv, n_jobs):
     choice of each rule, and naive selection. Errors in %."""
 
     t1 = time.perf_counter()
-    search = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), cv=cv, random_state=0,
+    # random_state shuffles an integer cv (a splitter brings its own)
+    seed = 0 if isinstance(cv, int) else None
+    search = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), cv=cv, random_state=seed,
                                  n_jobs=n_jobs).fit(Dtr, ytr)
     t_search = time.perf_counter() - t1
     res = search.cv_results_
