@@ -387,3 +387,37 @@ def test_options_given_twice_or_where_they_do_not_apply_are_refused_by_the_trans
             di.RandomDistanceFeatures(max_length=10, **kw).fit(np.asarray(S))
     rdf = di.RandomDistanceFeatures(max_length=4, n_components=30, random_state=0).fit(S)
     assert max(len(o) for o in rdf.random_objects_) <= 4
+
+
+def test_smo_refuses_two_starting_points():
+    # the probe of the solvers' options in pairs (2026-11-29): init="class_balanced" with
+    # alpha0 started from alpha0 and dropped the init without a word
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(20, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    K = np.tanh(X @ X.T / 2 - 0.5)
+    a0 = so.random_feasible_alpha(y, 1.0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"init='class_balanced' and alpha0 both give the "
+                                         r"starting point; give one of them"):
+        so.smo(K, y, init="class_balanced", alpha0=a0)
+    # alpha0 with init at its default, and init alone, are taken
+    np.testing.assert_array_equal(so.smo(K, y, alpha0=a0).alpha,
+                                  so.smo(K, y, init="zero", alpha0=a0).alpha)
+    assert so.smo(K, y, init="class_balanced").converged
+
+
+def test_wmw_C_needs_the_two_class_labels_it_trains_on():
+    # check_kernel(K, wmw_C=(1.0,)) without labels (or with three classes) trained nothing
+    # and said nothing: the C values were taken and not used
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(30, 3))
+    K = np.tanh(X @ X.T / 3 - 0.5)
+    y2, y3 = np.where(X[:, 0] > 0, 1, -1), np.arange(30) % 3
+    for kw in ({"K": K}, {"X": X, "kernel": "sigmoid", "method": "slq"}):
+        with pytest.raises(ValueError, match=r"wmw_C trains the two-class SVM .* and no "
+                                             r"labels y: give two-class labels"):
+            isvm.check_kernel(**kw, wmw_C=(1.0,))
+        with pytest.raises(ValueError, match=r"and y has 3 classes"):
+            isvm.check_kernel(**kw, y=y3, wmw_C=(1.0,))
+        assert isvm.check_kernel(**kw, y=y3, wmw_C=None).verdict  # None asks for none
+    assert list(isvm.check_kernel(K, y2, wmw_C=(1.0,)).wmw_by_C) == [1.0]

@@ -507,6 +507,8 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             y2 = y
         else:
             pairs = _pairwise_label_checks(K, y, classes)
+    if not default_C:
+        _wmw_needs_two_classes(wmw_C, 0 if y is None else classes.shape[0])
     if talk:
         logger.info("check_kernel: spectrum of a %d x %d matrix (method=%s)...", n, n, method)
     sp = spectrum(K, rtol=rtol, method=method, n_probes=n_probes, n_steps=n_steps,
@@ -725,6 +727,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
             raise ValueError(f"y holds one class only ({classes[0]}); give two or more, or "
                              "no labels.")
         labels, k = codes.astype(np.int32), classes.shape[0]
+    _wmw_needs_two_classes(wmw_C, 0 if labels is None else k)
     common = dict(labels=labels, n_classes=k, n_threads=threads)
     if dask_x:
         if not compiled:
@@ -791,6 +794,15 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
         wmw = _named_wmw_C(_wmw_matrix_free, X, labels, wmw_C, name, params, op, threads)
     return _assemble(sp, eta, dcm, pairs, n_neg_diag, wmw, sig_region, kernel_desc,
                      thresholds, talk, t0)
+
+
+def _wmw_needs_two_classes(wmw_C, n_classes: int) -> None:
+    """C values given for w'Mw need the two-class SVM they train: without labels, or with
+    more classes, they were taken and not used."""
+    if wmw_C and n_classes != 2:
+        has = "no labels y" if n_classes == 0 else f"y has {n_classes} classes"
+        raise ValueError(f"wmw_C trains the two-class SVM whose w'Mw is reported, and {has}: "
+                         "give two-class labels, or leave wmw_C out.")
 
 
 def _wmw_matrix_free(X, labels, Cs, name, params, op, n_threads) -> dict:

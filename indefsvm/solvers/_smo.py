@@ -389,7 +389,8 @@ def smo(
         Starting point: ``alpha = 0``, or ``alpha_i = c / N_+`` (positives), ``c / N_-``
         (negatives) with ``c = min(1, C min(N_+, N_-))`` (the SVM lecture notes).
     alpha0 : array-like, optional
-        Explicit feasible starting point (overrides ``init``).
+        Explicit feasible starting point (in place of ``init``'s: an ``init`` other than
+        "zero" beside it is refused).
     n_restarts : int, default=0
         Extra runs from random feasible points (Lin & Lin 2003, Fig. 5); the lowest objective wins.
     random_state : int, RandomState or None
@@ -447,6 +448,9 @@ def smo(
     if int(n_restarts) != n_restarts or n_restarts < 0:
         raise ValueError(f"n_restarts must be a non-negative integer; got {n_restarts!r}.")
     if alpha0 is not None:
+        if init != "zero":  # two starts: init was taken and not used
+            raise ValueError(f"init={init!r} and alpha0 both give the starting point; give "
+                             "one of them.")
         alpha0 = check_vector(alpha0, "alpha0", finite=False)
         if alpha0.shape != (n,):
             raise ValueError(f"alpha0 must have shape ({n},); got {alpha0.shape}.")
