@@ -15,6 +15,11 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__():
+    # the lazy ConvergenceWarning listed with the others (completion, dir())
+    return sorted({*__all__, *(k for k in globals() if k[:2] == "__")})
+
+
 class UnboundedObjectiveError(ValueError):
     """The dual objective is unbounded below (it goes to minus infinity).
 

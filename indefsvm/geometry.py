@@ -657,3 +657,8 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+def __dir__():
+    # completion lists the public names, not this module's imports (np, BaseEstimator, ...)
+    return sorted({*__all__, *(k for k in globals() if k[:2] == "__")})

@@ -47,9 +47,11 @@ __all__ = [
     "polynomial",
     "pseudo_euclidean",
     "rbf",
+    "resolve_kernel_params",
     "sigmoid",
     "sqrt_l1_exponential",
     "symmetric_kl",
+    "tl1",
 ]
 
 
@@ -664,6 +666,34 @@ def resolve_kernel_params(kernel, X, *, gamma="scale", coef0=0.0, degree=3,
     ``kernel_params`` gives ``sigma``), ``coef0`` and ``degree`` to those that take them;
     ``kernel_params`` entries override. For ``"precomputed"`` and callables only
     ``kernel_params`` is passed on.
+
+    Parameters
+    ----------
+    kernel : str or callable
+        A kernel name of :func:`kernel_matrix`, ``"precomputed"`` or a callable.
+    X : array-like of shape (n_samples, n_features)
+        The training features ``"scale"`` and ``"auto"`` are resolved on
+        (``1 / (n_features * X.var())`` and ``1 / n_features``, as scikit-learn's SVC).
+    gamma : {"scale", "auto"} or float, default="scale"
+        The estimators' gamma.
+    coef0 : float, default=0.0
+        The shift of the sigmoid and the polynomial.
+    degree : int, default=3
+        The polynomial's degree.
+    kernel_params : dict, optional
+        Further parameters (``p``, ``sigma``, ``rho``, a callable's keywords).
+
+    Returns
+    -------
+    dict
+        The keyword arguments of ``kernel_matrix(X, Y, kernel, **params)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indefsvm.kernels import resolve_kernel_params
+    >>> resolve_kernel_params("sigmoid", np.ones((3, 4)), gamma="auto")
+    {'gamma': 0.25, 'coef0': 0.0}
     """
     extra = dict(kernel_params or {})
     if callable(kernel) or kernel == "precomputed":
@@ -881,3 +911,8 @@ def _kernel_matrix_device(dev, X, Y, kernel, params):
         raise ValueError(f"The {name} kernel has values that are not finite on these inputs "
                          "(an overflow); scale X or change the parameters.")
     return K if on_device else to_numpy(K)
+
+
+def __dir__():
+    # completion lists the public names, not this module's imports (np, BaseEstimator, ...)
+    return sorted({*__all__, *(k for k in globals() if k[:2] == "__")})

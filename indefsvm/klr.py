@@ -487,3 +487,8 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         if f.ndim == 1:
             return self.classes_[(f > 0).astype(int)]
         return self.classes_[np.argmax(f, axis=1)]
+
+
+def __dir__():
+    # completion lists the public names, not this module's imports (np, BaseEstimator, ...)
+    return sorted({*__all__, *(k for k in globals() if k[:2] == "__")})

@@ -495,3 +495,8 @@ def plot_remedies(comparison, K, axes=None):
     ax2.set_title("error by method")
     fig.tight_layout()
     return fig
+
+
+def __dir__():
+    # completion lists the public names, not this module's imports (np, BaseEstimator, ...)
+    return sorted({*__all__, *(k for k in globals() if k[:2] == "__")})

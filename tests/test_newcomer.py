@@ -482,3 +482,27 @@ def test_cli_names_an_unsupported_format_and_the_supported_ones(tmp_path, capsys
     assert main(["fit", str(tmp_path / "data.xlsx")]) == 1
     err = capsys.readouterr().err
     assert "Excel files are not read" in err and "CSV / TSV" in err and "LIBSVM" in err
+
+
+def test_completion_lists_each_modules_public_names_and_the_api_page_names_only_those():
+    # isvm.kernels.<TAB> listed cdist, Callable, check_memory ...; isvm.geometry.<TAB>
+    # BaseEstimator, np, warn: the imports of the module beside its public names. And
+    # kernels.tl1, on the API page, was not in kernels.__all__
+    import importlib
+    import re
+    from pathlib import Path
+
+    api = (Path(__file__).parents[1] / "docs" / "api.rst").read_text()
+    documented = re.findall(r"^\s+([a-z_]+)\.([A-Za-z_0-9]+)\s*$", api, flags=re.M)
+    modules = {m for m, _ in documented} | {"klr"}
+    for name in sorted(modules):
+        mod = importlib.import_module(f"indefsvm.{name}")
+        shown = {n for n in dir(mod) if not n.startswith("_")}
+        extra = shown - set(mod.__all__)
+        # a subpackage lists its public submodules too
+        extra -= {n for n in extra if type(getattr(mod, n)).__name__ == "module"}
+        assert not extra, (name, sorted(extra))
+        assert set(mod.__all__) <= shown, (name, set(mod.__all__) - shown)
+    missing = [f"{m}.{n}" for m, n in documented
+               if n not in importlib.import_module(f"indefsvm.{m}").__all__]
+    assert not missing, missing

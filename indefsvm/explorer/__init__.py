@@ -695,3 +695,8 @@ def _same_label(value, label) -> bool:
     except (TypeError, ValueError):  # pragma: no cover - objects that refuse ==
         return False
     return isinstance(label, str) and str(value) == label
+
+
+def __dir__():
+    # completion lists the public names, not this module's imports (np, BaseEstimator, ...)
+    return sorted({*__all__, *(k for k in globals() if k[:2] == "__")})
