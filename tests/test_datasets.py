@@ -59,3 +59,22 @@ def test_protein213_is_a_dissimilarity_matrix():
 def test_data_path_of_no_bundled_file_lists_the_files():
     with pytest.raises(FileNotFoundError, match=r"'nope'; the files are \['breast-cancer_scale'"):
         ds.data_path("nope")
+
+
+def test_loader_flags_are_booleans_and_classes_need_samples():
+    # the probe of 2026-11-29: load_heart(return_X_y="no") returned (X, y) -- any truthy
+    # value was taken as True, scikit-learn's loaders refuse it; make_motif_strings(9,
+    # n_classes=10**12) drew a motif for every one of 10^12 classes (hours) for 9 strings
+    for load, flag in ((ds.load_heart, "return_X_y"), (ds.load_sonar, "as_frame"),
+                       (ds.load_breast_cancer_683, "return_X_y"),
+                       (ds.load_protein213, "return_D_y")):
+        with pytest.raises(ValueError, match=rf"The '{flag}' parameter of {load.__name__} "
+                                             "must be an instance of 'bool'"):
+            load(**{flag: "no"})
+    X, y = ds.load_heart(return_X_y=np.True_)  # NumPy's bool is a bool
+    assert X.shape == (270, 13)
+    with pytest.raises(ValueError, match=r"n_classes=10 is more than the n_samples=9 strings: "
+                                         r"each class needs one at least"):
+        ds.make_motif_strings(9, n_classes=10)
+    X, y = ds.make_motif_strings(9, n_classes=9, random_state=0)
+    assert sorted(set(y)) == list(range(9))

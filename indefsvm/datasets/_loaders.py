@@ -129,6 +129,7 @@ def _load(key, filename, return_X_y, label_map=None, as_frame=False):
                  filename=data_path(filename), target_names=np.array([-1.0, 1.0]))
 
 
+@options_checked({"return_X_y": ["boolean"], "as_frame": ["boolean"]})
 def load_heart(*, return_X_y: bool = False, as_frame: bool = False):
     """Statlog heart data, 270 x 13 in [-1, 1], labels +1 / -1 (LIBSVM ``heart_scale``).
 
@@ -156,6 +157,7 @@ def load_heart(*, return_X_y: bool = False, as_frame: bool = False):
     return _load("heart", "heart_scale", return_X_y, as_frame=as_frame)
 
 
+@options_checked({"return_X_y": ["boolean"], "as_frame": ["boolean"]})
 def load_sonar(*, return_X_y: bool = False, as_frame: bool = False):
     """Sonar (mines vs. rocks), 208 x 60 in [-1, 1], labels +1 rock / -1 mine.
 
@@ -183,6 +185,7 @@ def load_sonar(*, return_X_y: bool = False, as_frame: bool = False):
     return _load("sonar", "sonar_scale", return_X_y, as_frame=as_frame)
 
 
+@options_checked({"return_X_y": ["boolean"], "as_frame": ["boolean"]})
 def load_breast_cancer_683(*, return_X_y: bool = False, as_frame: bool = False):
     """Wisconsin breast cancer (original), 683 x 10 in [-1, 1], +1 malignant / -1 benign.
 
@@ -213,6 +216,7 @@ def load_breast_cancer_683(*, return_X_y: bool = False, as_frame: bool = False):
                  label_map={2.0: -1.0, 4.0: 1.0}, as_frame=as_frame)
 
 
+@options_checked({"return_D_y": ["boolean"]})
 def load_protein213(*, return_D_y: bool = False):
     """Globin protein dissimilarities, 213 x 213, four classes (Hofmann & Buhmann).
 

@@ -138,6 +138,10 @@ def make_motif_strings(n_samples: int = 120, *, n_classes: int = 3, length: tupl
     """
     n = _count(n_samples, "n_samples")
     k = _count(n_classes, "n_classes", 2)
+    if k > n:
+        # a class needs a string (and a motif each: 10^12 classes ran for hours)
+        raise ValueError(f"n_classes={k} is more than the n_samples={n} strings: each class "
+                         f"needs one at least. Give n_classes <= {n}, or more samples.")
     m = _count(motif_length, "motif_length")
     rng = check_seed(random_state)
     # one length, or a range (low, high): as make_cbf takes them
