@@ -421,3 +421,28 @@ def test_wmw_C_needs_the_two_class_labels_it_trains_on():
             isvm.check_kernel(**kw, y=y3, wmw_C=(1.0,))
         assert isvm.check_kernel(**kw, y=y3, wmw_C=None).verdict  # None asks for none
     assert list(isvm.check_kernel(K, y2, wmw_C=(1.0,)).wmw_by_C) == [1.0]
+
+
+def test_starts_rows_and_widths_are_named_in_their_errors():
+    # the sweep with dicts, empty lists and huge numbers (2026-11-29): alpha0={} of munk, m3,
+    # kernel_adatron and linear_svc met float()'s "argument must be a string or a real
+    # number, not 'dict'"; linear_svc(rows={}) int()'s; rows=[] was "y has 20 entries but
+    # there are 0 samples"; load_libsvm(n_features=10**12) blamed "feature index 13"
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(12, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    G = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1))
+    for solver in (so.munk, so.m3, so.kernel_adatron):
+        with pytest.raises(ValueError, match=r"^alpha0 must be a 1-D array of numbers"):
+            solver(G, y, C=1.0, alpha0={"a": 1})
+    Z = X.astype(np.float32)
+    with pytest.raises(ValueError, match=r"^alpha0 must be a 1-D array of numbers"):
+        so.linear_svc(Z, y, alpha0={})
+    for rows in ({}, [], [[0, 1]]):
+        with pytest.raises(ValueError, match=r"^rows must be indices of the 12 rows of Z "
+                                             r"\(one or more\)"):
+            so.linear_svc(Z, y, rows=rows)
+    with pytest.raises(ValueError, match=r"^n_features=1000000000000: a dense 270 x "
+                                         r"1000000000000 matrix would need .* GiB \(the "
+                                         r"file's widest index makes 13 columns\)"):
+        ds.load_libsvm(ds.data_path("heart_scale"), n_features=10**12)

@@ -121,8 +121,13 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
         # CSR for a sparse file past the SVMs' small size (see load_libsvm)
         dense = not (len(indices) < 0.25 * n * d and 8.0 * n * d > _SMALL_DENSE_BYTES)
     if dense and 8.0 * n * d > _DENSE_LIMIT_BYTES:
-        raise DataFileError(path, widest_line, f"feature index {widest}: a dense {n} x {d} "
-                            f"matrix would need {8.0 * n * d / 1024**3:.1f} GiB; check the "
+        need = f"a dense {n} x {d} matrix would need {8.0 * n * d / 1024**3:.1f} GiB"
+        if n_features is not None and n_features > widest:
+            # the width asked for, not the file, is what is too wide
+            raise ValueError(f"n_features={n_features}: {need} (the file's widest index "
+                             f"makes {widest} columns); give a smaller n_features, or "
+                             "dense=False.")
+        raise DataFileError(path, widest_line, f"feature index {widest}: {need}; check the "
                             "index, or read the file as sparse.")
     # 32-bit indices where they hold the file (scipy's own choice, and what the compiled
     # kernels read), 64-bit past 2^31 values or columns

@@ -105,9 +105,13 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
             or not Z.flags.c_contiguous:
         raise ValueError("Z must be a C-contiguous float32 array of shape (n_rows, n_features).")
     n_rows = Z.shape[0]
-    rows = np.arange(n_rows, dtype=np.intp) if rows is None else np.asarray(rows, dtype=np.intp)
-    if rows.ndim != 1 or (rows.size and (rows.min() < 0 or rows.max() >= n_rows)):
-        raise ValueError(f"rows must be indices of the {n_rows} rows of Z.")
+    try:
+        rows = (np.arange(n_rows, dtype=np.intp) if rows is None
+                else np.asarray(rows, dtype=np.intp))
+    except (TypeError, ValueError):
+        rows = np.empty((0, 0))  # said below, in the words of the other mistakes
+    if rows.ndim != 1 or not rows.size or rows.min() < 0 or rows.max() >= n_rows:
+        raise ValueError(f"rows must be indices of the {n_rows} rows of Z (one or more).")
     n = rows.shape[0]
     y = check_vector(y, "y", n)
     if not np.all((y == 1.0) | (y == -1.0)):
@@ -126,7 +130,7 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
     if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer or None; got {max_iter!r}.")
     if alpha0 is not None:
-        alpha0 = np.array(alpha0, dtype=np.float64)
+        alpha0 = np.array(check_vector(alpha0, "alpha0", finite=False), dtype=np.float64)
         if alpha0.shape != (n,) or not np.all(np.isfinite(alpha0)) \
                 or np.any(alpha0 < 0) or np.any(alpha0 > Cb):
             raise ValueError(f"alpha0 must hold {n} multipliers, each in [0, C_t].")

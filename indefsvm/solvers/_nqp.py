@@ -16,6 +16,7 @@ from .._validation import (
     check_binary_labels,
     check_kernel_matrix,
     check_positive,
+    check_vector,
     options_checked,
     user_stacklevel,
 )
@@ -44,7 +45,8 @@ def _start(alpha0, y, C):
     if alpha0 is None:
         # a positive start, as multiplicative updates need: 1, or C/2 below C = 1
         return np.full(n, min(1.0, C / 2.0))
-    a = np.array(alpha0, dtype=np.float64, copy=True)
+    # its name in the error of a dict or of strings, not float()'s words
+    a = np.array(check_vector(alpha0, "alpha0", finite=False), dtype=np.float64, copy=True)
     if a.shape != (n,) or np.any(a < 0) or np.any(a > C) or not np.all(np.isfinite(a)):
         raise ValueError(f"alpha0 must have shape ({n},) and satisfy 0 <= alpha0 <= C.")
     return a
