@@ -126,7 +126,8 @@ def _check_hessian_scale(K, C_max: float) -> None:
             f"33) would overflow on this kernel's scale: C^3 max((n max|K_ij|)^4, n^3) = "
             f"1e{log_size:.0f} with max|K_ij| = {top:.3g}, n = {n}, C (times the largest "
             f"weight) = {C_max:.3g}. Scale the kernel down first (K / abs(K).max(), or scale "
-            "the features) or use a smaller C.")
+            "the features) or use a smaller C (or smaller weights: sample_weight, "
+            "class_weight).")
 
 
 def _tron(K, y, C, tol, max_iter, sw):

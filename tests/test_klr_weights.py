@@ -137,3 +137,15 @@ def test_a_model_pickled_before_class_weight_existed_loads_and_predicts_the_same
     # it answers for itself as today's models do: its parameters, a refit
     assert old.get_params()["class_weight"] is None
     assert "KernelLogisticRegression(coef0=-0.5, gamma=0.01, kernel='sigmoid')" == repr(old)
+
+
+def test_weights_that_overflow_the_newton_steps_are_named_with_their_fix():
+    # the sweep of sample_weight values (2026-11-29): weights of 1e300 were refused with
+    # "use a smaller C", the weights that made C x weight too big unnamed
+    rng = np.random.default_rng(10)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with pytest.raises(ValueError, match=r"C \(times the largest weight\) = 1e\+300\. .* or "
+                                         r"use a smaller C \(or smaller weights: "
+                                         r"sample_weight, class_weight\)"):
+        isvm.KernelLogisticRegression().fit(X, y, sample_weight=np.full(30, 1e300))
