@@ -93,3 +93,17 @@ def test_the_page_names_both_w_M_w_and_ticks_its_spectrum(browser, moons_page, t
     mantissa = step / 10 ** np.floor(np.log10(step))
     assert mantissa in (1, 2, 5), xs
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_save_names_its_path_when_it_is_not_one():
+    # the probe of 2026-11-29: ex.save(123) / save(None) met pathlib's "expected str, bytes
+    # or os.PathLike object, not int" (load_model names its path already)
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(12, 2))
+    ex = isvm.explore(X, np.where(X[:, 0] > 0, 1, -1), param_grid={"gamma": [0.5],
+                                                                   "coef0": [0.0]},
+                      C=[1.0], remedies=("none",))
+    for bad, kind in ((123, "int"), (None, "NoneType"), (b"p.html", "bytes")):
+        with pytest.raises(TypeError, match=rf"^path must be the page's file path \(a str or "
+                                            rf"os.PathLike\); got {kind}\."):
+            ex.save(bad)

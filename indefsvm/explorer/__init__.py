@@ -16,6 +16,7 @@ This package sits on top of the library, beside :mod:`indefsvm.plotting`: nothin
 from __future__ import annotations
 
 import html
+import os
 import time
 from pathlib import Path
 
@@ -185,11 +186,16 @@ class Explorer:
         Parameters
         ----------
         path : str or Path
+            The page's file (written over if it exists, as ``savefig`` writes).
 
         Returns
         -------
         Path
         """
+        if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+            # its name in the error, not pathlib's "expected str, bytes or os.PathLike"
+            raise TypeError(f"path must be the page's file path (a str or os.PathLike); got "
+                            f"{type(path).__name__}.")
         path = Path(path)
         if not path.parent.is_dir():
             raise FileNotFoundError(f"Cannot save the explorer page to {str(path)!r}: the "
