@@ -506,3 +506,31 @@ def test_completion_lists_each_modules_public_names_and_the_api_page_names_only_
     missing = [f"{m}.{n}" for m, n in documented
                if n not in importlib.import_module(f"indefsvm.{m}").__all__]
     assert not missing, missing
+
+
+def test_every_result_has_its_three_views():
+    # the house's results: __str__ for people, to_dict() for machines (JSON), _repr_html_
+    # for notebooks. Spectrum, Signature, CPDResult, EtaScan, SigmoidRegion and SolverResult
+    # had no _repr_html_: a notebook showed their repr, a dataclass's fields and arrays
+    import html
+    import json
+
+    from indefsvm import diagnostics as dg
+    from indefsvm import solvers
+
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(20, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = np.tanh(X @ X.T / 3 - 0.5)
+    results = [dg.spectrum(K), dg.signature(K), dg.cpd_test(K), dg.eta_scan(K, y),
+               dg.sigmoid_region(X, 0.3, -0.5, y), solvers.smo(K, y.astype(float)),
+               isvm.check_kernel(K, y),
+               isvm.sanity_report(isvm.IndefiniteSVC(kernel="precomputed").fit(K, y), K, y)]
+    for res in results:
+        text = str(res)
+        assert text and not text.startswith(type(res).__name__ + "("), type(res).__name__
+        json.dumps(res.to_dict(), allow_nan=False)
+        page = res._repr_html_()
+        # the text's first line, escaped, is in the notebook's view
+        first = text.splitlines()[0].split(":")[0]
+        assert html.escape(first) in page, (type(res).__name__, first, page[:200])

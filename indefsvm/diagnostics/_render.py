@@ -22,3 +22,12 @@ def render_html(title: str, rows, notes) -> str:
                    f"<td>{html.escape(v)}</td></tr>" for k, v in rows)
     items = "".join(f"<li>{html.escape(n)}</li>" for n in notes)
     return f"<div><h4>{html.escape(title)}</h4><table>{body}</table><ol>{items}</ol></div>"
+
+
+class TextHTML:
+    """A notebook's view of a small result (its ``_repr_html_``): its ``__str__``, escaped,
+    its lines kept -- the reports' tables are for the reports; these results are a line or
+    two."""
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(str(self))}</pre>"

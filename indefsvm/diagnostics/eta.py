@@ -15,12 +15,13 @@ from .._validation import (
     options_checked,
 )
 from ._eta import eta_pairs
+from ._render import TextHTML
 
 __all__ = ["EtaScan", "eta_scan"]
 
 
 @dataclass
-class EtaScan:
+class EtaScan(TextHTML):
     """Result of :func:`eta_scan`.
 
     Attributes

@@ -34,6 +34,7 @@ from .._validation import (
     seed_is_valid,
     user_stacklevel,
 )
+from ._render import TextHTML
 from ._tridiag import tridiagonalize
 
 #: matrices up to this size get the dense method (all eigenvalues) under ``method="auto"``;
@@ -59,7 +60,7 @@ __all__ = ["DENSE_MAX", "MATFREE_DEFAULTS", "CPDResult", "Signature", "Spectrum"
 
 
 @dataclass
-class Spectrum:
+class Spectrum(TextHTML):
     """Eigen-information of a kernel matrix ``K`` (see :func:`spectrum`).
 
     Attributes
@@ -669,7 +670,7 @@ def _as_spectrum(K, rtol, method="auto") -> Spectrum:
 
 
 @dataclass
-class CPDResult:
+class CPDResult(TextHTML):
     """Conditional positive definiteness of ``K`` (Lin & Lin 2003, Thm 3).
 
     Attributes
@@ -835,7 +836,7 @@ def cpd_test(K, *, rtol: float | None = None) -> CPDResult:
 
 
 @dataclass
-class Signature:
+class Signature(TextHTML):
     """Pseudo-Euclidean signature of the centred kernel ``JKJ`` (Haasdonk 2005, Prop. 1).
 
     Attributes

@@ -28,6 +28,7 @@ from .._validation import (
 )
 from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 from ._advice import build_notes
+from ._render import TextHTML
 from .eta import check_entry_range, eta_scan
 from .report import UNSUITABLE, KernelReport, small_c_verdict
 from .spectrum import (
@@ -56,7 +57,7 @@ _CASE_TEXT = {
 
 
 @dataclass
-class SigmoidRegion:
+class SigmoidRegion(TextHTML):
     """Where ``(a, r)`` of ``tanh(a x'x' + r)`` falls in Lin & Lin's table (Lin & Lin 2003, §3).
 
     Attributes

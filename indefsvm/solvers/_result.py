@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,6 +112,10 @@ class SolverResult:
             objs = ", ".join(f"{o:.6g}" for o in self.restart_objectives)
             lines.append(f"  starts' objectives   {objs}")
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        # a notebook's view: the text, escaped, its lines kept
+        return f"<pre>{html.escape(str(self))}</pre>"
 
     def to_dict(self) -> dict:
         """JSON-serialisable dictionary of the result."""
