@@ -25,8 +25,8 @@ from .._validation import (
 )
 from ..distances._kernel import median_gamma
 from ._advice import distance_notes
-from .report import DistanceReport
-from .spectrum import _check_thresholds, indefiniteness, signature
+from .report import DistanceReport, _check_thresholds
+from .spectrum import indefiniteness, signature
 
 __all__ = ["check_distances", "triangle_violations"]
 

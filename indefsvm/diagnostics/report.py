@@ -407,3 +407,16 @@ def _negligible_text(r: DistanceReport) -> str:
     if hi is not None:
         parts.append(f"gamma >= {hi:.3g}")
     return " and ".join(parts) if parts else "no gamma of the grid"
+
+
+def _check_thresholds(mass_thresholds):
+    """(low, high) of ``mass_thresholds``: two numbers, 0 <= low <= high <= 1."""
+    try:
+        lo, hi = (float(v) for v in mass_thresholds)
+    except (TypeError, ValueError):
+        raise ValueError("mass_thresholds must be two numbers (low, high); got "
+                         f"{mass_thresholds!r}.") from None
+    if not 0.0 <= lo <= hi <= 1.0:
+        raise ValueError(f"mass_thresholds must satisfy 0 <= low <= high <= 1; got "
+                         f"{mass_thresholds!r}.")
+    return lo, hi

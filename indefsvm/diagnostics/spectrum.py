@@ -968,19 +968,6 @@ def _undecided(sp, cpd) -> str | None:
     return "cpd" if decided(sp, "restricted_min", sp.tol) is None else None
 
 
-def _check_thresholds(mass_thresholds):
-    """(low, high) of ``mass_thresholds``: two numbers, 0 <= low <= high <= 1."""
-    try:
-        lo, hi = (float(v) for v in mass_thresholds)
-    except (TypeError, ValueError):
-        raise ValueError("mass_thresholds must be two numbers (low, high); got "
-                         f"{mass_thresholds!r}.") from None
-    if not 0.0 <= lo <= hi <= 1.0:
-        raise ValueError(f"mass_thresholds must satisfy 0 <= low <= high <= 1; got "
-                         f"{mass_thresholds!r}.")
-    return lo, hi
-
-
 def indefiniteness(sig, thresholds) -> str:
     """"Euclidean", "slightly", "moderately" or "strongly indefinite" from the negative mass
     and the size of the most negative eigenvalue (both of the centred kernel): a large

@@ -30,10 +30,9 @@ from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 from ._advice import build_notes
 from ._render import TextHTML
 from .eta import check_entry_range, eta_scan
-from .report import UNSUITABLE, KernelReport, small_c_verdict
+from .report import UNSUITABLE, KernelReport, _check_thresholds, small_c_verdict
 from .spectrum import (
     UNDECIDED,
-    _check_thresholds,
     _undecided,
     cpd_test,
     decided,
