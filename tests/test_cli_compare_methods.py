@@ -85,3 +85,21 @@ def test_a_search_of_k_nn_alone_refuses_the_svms_grids(capsys):
         cap = capsys.readouterr()
         assert f"--methods knn has no SVM, which {said} tune: drop {said}." in cap.err
         assert cap.out == ""
+
+
+def test_knn_distances_without_knn_are_refused(tmp_path, capsys):
+    # --knn-distances FILE with --methods flip read the file and no method used it
+    # (compare_remedies(D=...) without 'k-NN' is refused now); --distances without knn
+    # keeps working: the distances make the kernel
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    np.save(tmp_path / "D.npy", D)
+    assert main(["compare", *HEART_SIGMOID, "--methods", "flip",
+                 "--knn-distances", str(tmp_path / "D.npy")]) == 2
+    cap = capsys.readouterr()
+    assert ("--knn-distances gives k-NN's distances, and --methods has no knn: drop "
+            "--knn-distances.") in cap.err and cap.out == ""
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    assert main(["compare", str(tmp_path / "D.npy"), "--distances", "--labels",
+                 str(tmp_path / "y.txt"), "--methods", "flip", "--cv", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["methods"] == ["indefinite SVM", "flip"]

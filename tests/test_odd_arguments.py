@@ -446,3 +446,17 @@ def test_starts_rows_and_widths_are_named_in_their_errors():
                                          r"1000000000000 matrix would need .* GiB \(the "
                                          r"file's widest index makes 13 columns\)"):
         ds.load_libsvm(ds.data_path("heart_scale"), n_features=10**12)
+
+
+def test_compare_remedies_refuses_distances_no_method_reads():
+    # D, the k-NN distances, given with methods=["flip"] was taken and not used
+    rng = np.random.default_rng(13)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = np.tanh(X @ X.T / 3 - 0.5)
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    with pytest.raises(ValueError, match=r"D gives the k-NN distances, and methods=\['flip'\] "
+                                         r"has no 'k-NN': drop D, or add 'k-NN'"):
+        isvm.compare_remedies(K, y, D=D, methods=["flip"], cv=3)
+    assert isvm.compare_remedies(K, y, D=D, methods=["k-NN"], cv=3).methods == [
+        "indefinite SVM", "k-NN"]

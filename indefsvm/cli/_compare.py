@@ -109,10 +109,13 @@ def run(args) -> int:
         raw, data = data, scaled(args, data)  # --scale: each feature to [-1, 1] first
         # CSR features as they are: the kernels read them (the others make them dense)
         K = kernel_matrix(data, kernel=args.kernel, **_kernel_params(args, data))
+    knn = args.methods is None or "k-NN" in args.methods  # D is k-NN's alone
     if args.knn_distances:
-        if D is not None:
+        if D is not None or not knn:
             raise CLIError("--knn-distances with --distances: the k-NN rule already reads the "
-                           "distances of FILE; drop --knn-distances.", EXIT_USAGE)
+                           "distances of FILE; drop --knn-distances." if knn else
+                           "--knn-distances gives k-NN's distances, and --methods has no "
+                           "knn: drop --knn-distances.", EXIT_USAGE)
         D = _read_matrix(args.knn_distances, "distance matrix")
         if D.shape != K.shape:
             raise DataFileError(args.knn_distances, None, f"is {D.shape}; the kernel is "
@@ -129,11 +132,11 @@ def run(args) -> int:
         # the library logs each fold; on a terminal they drive the bar, else --verbose
         # prints them
         try:
-            cmp = compare_remedies(K, y, D=D, cv=args.cv,
+            cmp = compare_remedies(K, y, D=D if knn else None, cv=args.cv,
                                    param_grid={"C": args.C_grid} if args.C_grid else None,
                                    random_state=args.seed, n_jobs=args.n_jobs,
                                    class_weight="balanced" if args.balanced else None,
-                                   methods=_with_reference(args.methods),
+                                   methods=args.methods,  # (+ the reference)
                                    verbose=bar.active or args.verbose)
         except ValueError as exc:
             if not str(exc).startswith("param_grid:"):
@@ -197,13 +200,6 @@ def _methods(text: str) -> list:
     if not out:
         raise argparse.ArgumentTypeError("give at least one method")
     return out
-
-
-def _with_reference(methods):
-    """--methods with the indefinite SVM added (every comparison's reference)."""
-    from ..remedies._methods import INDEF
-
-    return None if methods is None else ([INDEF] + [m for m in methods if m != INDEF])
 
 
 def fit_command(args, method: str, params: dict, precomputed: bool) -> str:

@@ -557,6 +557,7 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
                              "class.")
         param_grid = None
         methods_C = Cs[0]
+    D_given = D is not None
     if D is None:
         d = np.diag(K)
         D = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0.0))
@@ -577,6 +578,10 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     if unknown:
         raise ValueError(f"unknown methods {unknown}; choose from "
                          f"{sorted(available) + ['k-NN']}.")
+    if D_given and "k-NN" not in names:
+        # D is read by k-NN alone: taken and not used
+        raise ValueError(f"D gives the k-NN distances, and methods={list(methods)} has no "
+                         "'k-NN': drop D, or add 'k-NN'.")
     square_out = None
     if methods is None and "square" in names:
         # K K of a kernel near 1e300 overflows (near 1e-170 it underflows): the default
