@@ -1266,3 +1266,24 @@ def test_label_column_first_and_last_read_a_feature_file_as_they_read_a_series_f
     (tmp_path / "g.csv").write_text("last,b,c\n7,2.5,0\n8,4.5,1\n")
     _, y, _ = read_features(str(tmp_path / "g.csv"), ",", label_column="last")
     assert y.tolist() == [7, 8]
+
+
+def test_a_meta_estimator_slicing_rows_of_a_kernel_is_told_what_works():
+    # CalibratedClassifierCV(IndefiniteSVC(kernel="precomputed")).fit(K, y) slices K's rows
+    # only and fit met (180 x 270): "Precomputed matrix must be a square matrix" (scikit-
+    # learn's SVC says the same and no more); the two routes that work are named, and agree
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.pipeline import make_pipeline
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=0.5)
+    with pytest.raises(ValueError, match=r"Precomputed matrix must be a square matrix\. Input "
+                                         r"is a 180x270 matrix\. .*CalibratedClassifierCV.* "
+                                         r"give it the features and a kernel name"):
+        CalibratedClassifierCV(isvm.IndefiniteSVC(kernel="precomputed"), cv=3).fit(K, y)
+    sig = {"gamma": 0.01, "coef0": 0.5}
+    named = CalibratedClassifierCV(isvm.IndefiniteSVC(kernel="sigmoid", **sig), cv=3).fit(X, y)
+    piped = CalibratedClassifierCV(make_pipeline(isvm.FeatureKernel("sigmoid", **sig),
+                                                 isvm.IndefiniteSVC(kernel="precomputed")),
+                                   cv=3).fit(X, y)
+    np.testing.assert_allclose(piped.predict_proba(X), named.predict_proba(X), atol=1e-10)

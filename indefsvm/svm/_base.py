@@ -214,9 +214,15 @@ class SVMBase(PairwiseInput, BaseEstimator):
             if precomputed and data.shape[0] != data.shape[1]:
                 if not np.all(np.isfinite(data)):
                     raise ValueError("Input X (precomputed kernel) contains NaN or infinity.")
+                # scikit-learn's words first (its tests match them), then why it happens
+                # inside a meta-estimator that slices rows only, and what works there
                 raise ValueError(
                     "Precomputed matrix must be a square matrix. Input is a "
-                    f"{data.shape[0]}x{data.shape[1]} matrix.")
+                    f"{data.shape[0]}x{data.shape[1]} matrix. fit takes the training kernel "
+                    "(n_train x n_train); a meta-estimator that slices the rows only "
+                    "(CalibratedClassifierCV, BaggingClassifier) passes (n_rows x n_train): "
+                    "give it the features and a kernel name (kernel='sigmoid', ...), or "
+                    "make_pipeline(FeatureKernel(...), IndefiniteSVC(kernel='precomputed')).")
         n = data.shape[0]
         sw = sample_weight_vector(sample_weight, n)
         self._sparse = sparse
