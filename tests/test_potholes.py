@@ -1287,3 +1287,20 @@ def test_a_meta_estimator_slicing_rows_of_a_kernel_is_told_what_works():
                                                  isvm.IndefiniteSVC(kernel="precomputed")),
                                    cv=3).fit(X, y)
     np.testing.assert_allclose(piped.predict_proba(X), named.predict_proba(X), atol=1e-10)
+
+
+def test_predict_proba_is_absent_but_says_where_probabilities_are():
+    # VotingClassifier(voting="soft") with an IndefiniteSVC met Python's "'IndefiniteSVC'
+    # object has no attribute 'predict_proba'"; hasattr stays False (scikit-learn's duck
+    # typing) and the error names CalibratedClassifierCV, as the probability keyword does
+    from sklearn.ensemble import VotingClassifier
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    for est in (isvm.IndefiniteSVC(), isvm.IndefiniteNuSVC(), isvm.NystroemSVC()):
+        assert not hasattr(est, "predict_proba")
+    vote = VotingClassifier([("svm", isvm.IndefiniteSVC()), ("lr", LogisticRegression())],
+                            voting="soft").fit(X, y)
+    with pytest.raises(AttributeError, match=r"^IndefiniteSVC has no predict_proba: .* "
+                                             r"CalibratedClassifierCV\(IndefiniteSVC\(\.\.\.\)"):
+        vote.predict(X)

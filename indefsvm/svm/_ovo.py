@@ -34,6 +34,17 @@ class OvOVotes:
     ``classes_``, ``_pairs`` (``(a, b, +1 class)`` per problem), ``break_ties`` and
     ``decision_function_shape``."""
 
+    @property
+    def predict_proba(self):
+        # hasattr() stays False (scikit-learn's duck typing: VotingClassifier(voting="soft"),
+        # probability scorers), and whoever calls it learns where probabilities are, not
+        # Python's "object has no attribute 'predict_proba'"
+        name = type(self).__name__
+        raise AttributeError(
+            f"{name} has no predict_proba: an SVM's decision values are not probabilities. "
+            f"Calibrated ones: CalibratedClassifierCV({name}(...), ensemble=False).fit(X, y)"
+            ".predict_proba(X) -- Platt scaling on cross-validation folds, LIBSVM's -b 1.")
+
     def _pairs_of(self, y_idx, w):
         """:func:`ovo_problems` of this classifier's classes."""
         return ovo_problems(y_idx, w, self.classes_.shape[0])
