@@ -25,6 +25,7 @@ conditionally negative definite function; the other claims are checked by
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections.abc import Callable
 
@@ -728,10 +729,44 @@ def estimator_kernel_params(est, X) -> dict:
     package turns its settings into the kernel's parameters on ``X``; a
     :class:`~indefsvm.exceptions.DegenerateKernelWarning` when they make the kernel one
     number for every pair (:func:`warn_if_constant`)."""
+    refuse_given_twice(est)
     params = resolve_kernel_params(est.kernel, X, gamma=est.gamma, coef0=est.coef0,
                                    degree=est.degree, kernel_params=est.kernel_params)
     warn_if_constant(est.kernel, params)
     return params
+
+
+def refuse_given_twice(est) -> None:
+    """Refuse a kernel parameter an estimator is given twice: an option set away from its
+    default (``gamma``, ``coef0``, ``degree``) and the same entry in ``kernel_params``
+    (``sigma`` stands for ``gamma``), where the entry would win and the option be dropped
+    without a word. ``kernel_params`` alone overriding a default is fine."""
+    extra = est.kernel_params or {}
+    if callable(est.kernel) or est.kernel == "precomputed" or not extra:
+        return
+    allowed = KERNELS[canonical_name(est.kernel)][1]  # (what it does not take: refused later)
+    defaults = {name: p.default for name, p
+                in inspect.signature(type(est).__init__).parameters.items()}
+    for option, entries in (("gamma", ("gamma", "sigma")), ("coef0", ("coef0",)),
+                            ("degree", ("degree",))):
+        value = getattr(est, option, None)
+        given = [e for e in entries if e in extra and e in allowed]
+        if not given or option not in defaults or _same(value, defaults[option]):
+            continue
+        entry = f"kernel_params[{given[0]!r}]={extra[given[0]]!r}"
+        if given[0] == option:
+            raise ValueError(
+                f"{option} is given twice: {option}={value!r} and {entry}; the entry would "
+                f"win and {option}={value!r} be dropped. Give it once.")
+        raise ValueError(
+            f"gamma={value!r} and {entry} both set the kernel's width; sigma would win and "
+            "gamma be dropped. Give one of them.")
+
+
+def _same(value, default) -> bool:
+    if isinstance(value, str) or isinstance(default, str) or value is None or default is None:
+        return value == default if type(value) is type(default) else False
+    return bool(value == default)
 
 
 def constant_reason(kernel, params: dict) -> str | None:

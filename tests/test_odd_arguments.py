@@ -460,3 +460,29 @@ def test_compare_remedies_refuses_distances_no_method_reads():
         isvm.compare_remedies(K, y, D=D, methods=["flip"], cv=3)
     assert isvm.compare_remedies(K, y, D=D, methods=["k-NN"], cv=3).methods == [
         "indefinite SVM", "k-NN"]
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: isvm.IndefiniteSVC(**kw), lambda **kw: isvm.KreinSVC(**kw),
+    lambda **kw: isvm.KernelLogisticRegression(**kw),
+    lambda **kw: isvm.NystroemSVC(n_components=15, random_state=0, **kw),
+    lambda **kw: isvm.KreinNystroem(n_components=15, random_state=0, **kw),
+    lambda **kw: isvm.FeatureKernel(**kw)])
+def test_a_kernel_parameter_given_as_an_option_and_in_kernel_params_is_refused(make):
+    # IndefiniteSVC(gamma=2, kernel_params={"gamma": 1}) fitted with gamma 1 and dropped the 2
+    rng = np.random.default_rng(17)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with pytest.raises(ValueError, match=r"^gamma is given twice: gamma=2 and "
+                                         r"kernel_params\['gamma'\]=1; the entry would win"):
+        make(kernel="rbf", gamma=2, kernel_params={"gamma": 1}).fit(X, y)
+    with pytest.raises(ValueError, match=r"^coef0 is given twice: coef0=-2"):
+        make(kernel="sigmoid", coef0=-2, kernel_params={"coef0": -1}).fit(X, y)
+    with pytest.raises(ValueError, match=r"^gamma=0\.3 and kernel_params\['sigma'\]=1 both set "
+                                         r"the kernel's width"):
+        make(kernel="sqrt_l1_exponential", gamma=0.3, kernel_params={"sigma": 1}).fit(X, y)
+    # kernel_params alone overrides a default, as documented, and is the option's twin
+    one = make(kernel="rbf", kernel_params={"gamma": 1}).fit(X, y)
+    other = make(kernel="rbf", gamma=1).fit(X, y)
+    out = "transform" if hasattr(one, "transform") else "decision_function"
+    np.testing.assert_allclose(getattr(one, out)(X[:5]), getattr(other, out)(X[:5]))

@@ -38,6 +38,7 @@ from ..kernels import (
     canonical_name,
     check_gamma_sign,
     kernel_matrix,
+    refuse_given_twice,
     resolve_kernel_params,
     warn_if_constant,
 )
@@ -443,6 +444,7 @@ default="uniform"
             C_held = B[held]
         else:
             self._name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
+            refuse_given_twice(self)
             gamma = "auto" if self.gamma is None else self.gamma
             self._params = resolve_kernel_params(self._name, X, gamma=gamma,
                                                  coef0=self.coef0, degree=self.degree,

@@ -290,7 +290,10 @@ default="uniform"
     def _gamma(self):
         """gamma for the features: None is 'scale' for vectors ('median' with a metric, which
         KreinNystroem reads from None)."""
-        if self.gamma is None and not self._uses_metric():
+        named = {"gamma", "sigma"} & set(self.kernel_params or {})
+        if self.gamma is None and not self._uses_metric() and not named:
+            # (where kernel_params names the kernel's width it wins, and the features'
+            # estimator is told no gamma of its own to be given twice)
             return "scale"
         return self.gamma
 
