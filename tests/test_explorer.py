@@ -191,7 +191,11 @@ def test_the_default_grid_builds_a_page_of_a_few_mb_for_120_points():
     (dict(param_grid={"C": [1]}), "give the values of C as C="),
     (dict(param_grid={"gamma": []}), "is empty"),
     (dict(param_grid={"gamma": [1, np.nan]}), "finite numbers"),
-    (dict(param_grid={"gamma": [1, 1]}), "lists a value twice"),
+    (dict(param_grid={"gamma": [1, 1]}), "lists a value twice: 1; give each value once"),
+    # the value, not the whole list (fifty values were printed in full)
+    (dict(param_grid={"gamma": [0.5] * 50 + [2, 2]}),
+     r"^param_grid\['gamma'\] lists a value twice: 0\.5 \(and 1 more\); give each"),
+    (dict(remedies=("flip", "clip", "flip")), "lists a name twice: 'flip'; give each once"),
     (dict(param_grid={"gamma": "0.1"}), "list of numbers"),
     (dict(C=[0.0, 1.0]), "C must hold numbers > 0"),
     (dict(remedies=("krein",)), "explore 'flip'"),

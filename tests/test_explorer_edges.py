@@ -107,3 +107,26 @@ def test_save_names_its_path_when_it_is_not_one():
         with pytest.raises(TypeError, match=rf"^path must be the page's file path \(a str or "
                                             rf"os.PathLike\); got {kind}\."):
             ex.save(bad)
+
+
+def test_frames_are_logged_only_when_verbose(caplog, tmp_path, capsys):
+    # explore() logged every frame whatever verbose said: once any verbose=True call had
+    # made the records visible, every later quiet explore() printed its frames
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(12, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    kw = dict(param_grid={"gamma": [0.5], "coef0": [0.0]}, C=[1.0], remedies=("none",))
+    with caplog.at_level("INFO", logger="indefsvm"):
+        isvm.explore(X, y, **kw)
+    assert not [r for r in caplog.records if "explore: frame" in r.getMessage()]
+    with caplog.at_level("INFO", logger="indefsvm"):
+        isvm.explore(X, y, verbose=True, **kw)
+    assert [r.getMessage()[:21] for r in caplog.records
+            if "explore: frame" in r.getMessage()] == ["explore: frame 1 of 1"]
+    # the command line's --verbose still logs them (shown on stderr outside pytest)
+    caplog.clear()
+    with caplog.at_level("INFO", logger="indefsvm"):
+        assert main(["explore", "--grid", "gamma=0.5", "-C", "1", "--remedies", "none",
+                     "--verbose", "--out", str(tmp_path / "p.html")]) == 0
+    assert [r.getMessage()[:21] for r in caplog.records
+            if "explore: frame" in r.getMessage()] == ["explore: frame 1 of 1"]

@@ -216,10 +216,11 @@ def run(args) -> int:
     _say(args, f"{total} frames ({kernel} kernel, {y.shape[0]} points of "
                f"{DEMO if desc == 'two moons' else desc}): one SVM, its check and its sanity "
                "report each")
-    with _LogBar(args, total, "frames", "explore: frame", "frame"):
+    with _LogBar(args, total, "frames", "explore: frame", "frame") as bar:
         ex = explore(X, y, kernel=kernel, param_grid=checked, C=Cs, remedies=names,
                      title=args.title or f"{kernel} kernel on {os.path.basename(desc)}: the "
-                                         "geometry of the SVM")
+                                         "geometry of the SVM",
+                     verbose=bar.active or args.verbose)
     ex.save(out)  # whole or not at all
     counts = {}
     for f in ex.to_dict()["frames"]:

@@ -532,7 +532,7 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
     # each frame's check and SVM
     kernels, frames = Muted(DistanceMatrixWarning).call(
         compute_frames, X, y_pm, name, list(frame_keys(grid, Cs, names)), two_d=two_d,
-        box=box, total=n_frames, verbose=True)
+        box=box, total=n_frames, verbose=verbose)
     data = {"n": n, "title": title or f"{name} kernel: the geometry of the SVM",
             "labels": y_pm.astype(int).tolist(),
             "input": ({"points": [[round(float(a), 5) for a in row] for row in X],

@@ -58,7 +58,8 @@ def check_remedies(remedies) -> tuple:
             raise ValueError(f"Unknown remedy {r!r} in remedies; choose from "
                              f"{list(REMEDIES)}.")
     if len(set(names)) != len(names):
-        raise ValueError(f"remedies lists a name twice: {list(names)}.")
+        twice = sorted({r for r in names if names.count(r) > 1})
+        raise ValueError(f"remedies lists a name twice: {twice[0]!r}; give each once.")
     return names
 
 
@@ -178,7 +179,10 @@ def _values(name: str, values) -> list:
     if not out:
         raise ValueError(f"{name} is empty: give at least one value.")
     if len(set(out)) != len(out):
-        raise ValueError(f"{name} lists a value twice: {out}.")
+        twice = sorted({v for v in out if out.count(v) > 1})
+        raise ValueError(f"{name} lists a value twice: {twice[0]:g}"
+                         + (f" (and {len(twice) - 1} more)" if len(twice) > 1 else "")
+                         + "; give each value once.")
     return sorted(out)
 
 
