@@ -292,3 +292,40 @@ def test_searches_on_a_dask_cluster_of_threads_score_as_one_process_and_say_once
 
     assert len(degenerate(said_local)) == 2  # one for the search, one for the comparison
     assert degenerate(said_remote) == degenerate(said_local)
+
+
+def test_a_quiet_call_logs_nothing_even_where_a_verbose_one_left_its_handler(caplog):
+    """verbose=True adds a stderr handler to the 'indefsvm' logger and leaves it (one per
+    process); the calls without verbose must then still say nothing. check_distances logged
+    its phases and explore() its frames whatever verbose said, so every quiet call after a
+    verbose one printed them."""
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(24, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    K = np.tanh(X @ X.T / 2 - 0.5)
+    series = [rng.normal(size=12) for _ in range(24)]
+    calls = {
+        "check_distances": lambda v: isvm.diagnostics.check_distances(D, y, verbose=v),
+        "check_distances of objects": lambda v: isvm.diagnostics.check_distances(
+            X=series, y=y, metric="dtw", n_landmarks=12, verbose=v),
+        "check_kernel": lambda v: isvm.check_kernel(K, y, verbose=v),
+        "explore": lambda v: isvm.explore(X, y, param_grid={"gamma": [0.5], "coef0": [0.0]},
+                                          C=[1.0], remedies=("none",), verbose=v),
+        "compare_remedies": lambda v: isvm.compare_remedies(K, y, cv=3, methods=["flip"],
+                                                            verbose=v),
+        "learn_window": lambda v: isvm.distances.learn_window(series, y, windows=[0.1, 0.2],
+                                                    verbose=v),
+        "IndefiniteSVC": lambda v: isvm.IndefiniteSVC(kernel="precomputed",
+                                                      verbose=v).fit(K, y),
+        "NystroemSVC": lambda v: isvm.NystroemSVC(n_components=10, random_state=0,
+                                                  verbose=v).fit(X, y),
+    }
+    for name, call in calls.items():
+        caplog.clear()
+        with caplog.at_level("INFO", logger="indefsvm"):
+            call(False)
+        assert [r.getMessage() for r in caplog.records if r.levelname == "INFO"] == [], name
+        with caplog.at_level("INFO", logger="indefsvm"):
+            call(True)
+        assert [r for r in caplog.records if r.levelname == "INFO"], name  # it can speak

@@ -72,16 +72,17 @@ def run(args) -> int:
 
         from ..diagnostics import check_distances
 
-        distance_report = check_distances(X, y2, n_jobs=args.n_jobs)
+        distance_report = check_distances(X, y2, n_jobs=args.n_jobs,
+                                          verbose=args.verbose)
         # the kernel the SVM (or the remedy) is given: the distance kernel of the pipeline
         X = clone(model[0]).fit_transform(X)
-        kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs)
+        kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs, verbose=args.verbose)
     elif precomputed:
-        kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs)
+        kernel_report = check_kernel(X, y2, n_jobs=args.n_jobs, verbose=args.verbose)
     else:
         Xs = scaled(args, X)  # --scale: the features the model's kernel sees
         kernel_report = check_kernel(X=Xs, y=y2, kernel=args.kernel, n_jobs=args.n_jobs,
-                                     **_kernel_params(args, Xs))
+                                     verbose=args.verbose, **_kernel_params(args, Xs))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         model.fit(data, y)

@@ -268,7 +268,9 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     # negative mass reads them then)
     _check_thresholds(mass_thresholds)
     _gamma_grid(gammas, 1.0, n_gammas)
-    enable(verbose)
+    # each phase is logged when verbose, as the estimators log (a quiet call after a
+    # verbose one, whose handler stays, said nothing)
+    talk = enable(verbose)
     if X is not None or metric is not None:
         if D is not None:
             raise ValueError("Give the distances D, or the objects X with metric=, not both.")
@@ -279,7 +281,7 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
                               dict(rtol=rtol, gammas=gammas, n_gammas=n_gammas,
                                    negligible=negligible, mass_thresholds=mass_thresholds,
                                    n_triangle_samples=n_triangle_samples,
-                                   random_state=random_state))
+                                   random_state=random_state, verbose=talk))
     if D is None:
         raise ValueError("Give the distances D (or the objects X with metric=).")
     for name, value in (("n_landmarks", n_landmarks), ("metric_params", metric_params)):
@@ -307,8 +309,9 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     share, interval, count, worst = triangle_violations(
         S, exact_max=triangle_exact_max, n_samples=n_triangle_samples,
         random_state=random_state)
-    logger.info("check_distances: triangle inequalities (%d) in %.2f s", count,
-                time.perf_counter() - t0)
+    if talk:
+        logger.info("check_distances: triangle inequalities (%d) in %.2f s", count,
+                    time.perf_counter() - t0)
     S2 = S * S
     # -1/2 J S2 J by its row, column and grand means (O(n^2), no n x n products)
     col = S2.mean(axis=0)
@@ -321,7 +324,8 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     sig = signature(B, rtol=rtol)
     del B
     euclidean = sig.q == 0
-    logger.info("check_distances: Schoenberg test in %.2f s", time.perf_counter() - t0)
+    if talk:
+        logger.info("check_distances: Schoenberg test in %.2f s", time.perf_counter() - t0)
     gamma0 = None
     if n >= 2 and any(np.any(S[i, i + 1:] > 0) for i in range(n - 1)):
         gamma0 = median_gamma(S)
@@ -330,8 +334,9 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
         E = np.multiply(-g, S2)
         mass = signature(np.exp(E, out=E), rtol=rtol).negative_mass
         profile.append((float(g), float(mass)))
-        logger.info("check_distances: gamma %.4g, negative mass %.4g (%.2f s)", g, mass,
-                    time.perf_counter() - t0)
+        if talk:
+            logger.info("check_distances: gamma %.4g, negative mass %.4g (%.2f s)", g, mass,
+                        time.perf_counter() - t0)
     # the largest gamma up to which, and the smallest from which, every grid point is
     # negligible
     below = above = None
@@ -369,7 +374,8 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
         gamma_negligible_below=below, gamma_negligible_above=above, class_mean_sqdist=cmd,
         pairs=pairs)
     rep.notes = distance_notes(rep)
-    logger.info("check_distances: done in %.2f s", time.perf_counter() - t0)
+    if talk:
+        logger.info("check_distances: done in %.2f s", time.perf_counter() - t0)
     return rep
 
 
@@ -446,8 +452,9 @@ def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport
     t0 = time.perf_counter()
     L = objs.take(idx)
     D = objs.distances(L, None, n_jobs=n_jobs)  # each pair once
-    logger.info("check_distances: %d x %d distances of the sample in %.2f s", m, m,
-                time.perf_counter() - t0)
+    if kw["verbose"]:
+        logger.info("check_distances: %d x %d distances of the sample in %.2f s", m, m,
+                    time.perf_counter() - t0)
     # triples of the sample, with their interval (never "every triple": the sample is not
     # all the objects)
     rep = check_distances(D, None if y is None or one_class else y[idx],
