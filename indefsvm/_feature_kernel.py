@@ -133,7 +133,8 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_train, n_features)
-        y : ignored
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------
@@ -169,7 +170,8 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_train, n_features)
-        y : ignored
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------

@@ -1,11 +1,13 @@
 """The library's logger and the progress lines of long fits (private).
 
 Everything the library says while it works goes through ``logging.getLogger("indefsvm")`` at
-INFO level: applications configure it as they like. An estimator or diagnostic called with
-``verbose=True`` makes sure the message is seen -- it adds a stderr handler to the
-``indefsvm`` logger when no handler would show it -- and asks the compiled loops for a
-progress line every few seconds (iteration, objective, KKT gap, elapsed time). With
-``verbose=False`` the loops are given no callback and cost nothing extra.
+INFO level: applications configure it as they like. An estimator or diagnostic says it only
+when called with ``verbose=True``, and then makes sure it is seen -- it adds a stderr handler
+to the ``indefsvm`` logger when no handler would show it (that handler stays, so a call
+without ``verbose`` must say nothing: tested) -- and asks the compiled loops for a progress
+line every few seconds (iteration, objective, KKT gap, elapsed time). With ``verbose=False``
+the loops are given no callback and cost nothing extra. The one exception is a device's
+fallback to the host (a slower path taken), logged whatever ``verbose`` says.
 """
 
 from __future__ import annotations

@@ -101,6 +101,7 @@ def load_model(path):
     Parameters
     ----------
     path : str or path-like
+        A model file written by ``indefsvm fit --save`` or ``skops.io.dump``.
 
     Returns
     -------

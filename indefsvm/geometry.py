@@ -91,6 +91,7 @@ class PseudoEuclideanEmbedding:
         Parameters
         ----------
         K : array-like of shape (n, n)
+            A symmetric kernel matrix (indefinite allowed).
 
         Returns
         -------
@@ -184,7 +185,9 @@ def pe_plane_coordinates(Z, M) -> np.ndarray:
     Parameters
     ----------
     Z : ndarray of shape (n, p + q)
+        Points in pseudo-Euclidean coordinates (e.g. :class:`PseudoEuclideanEmbedding`'s).
     M : ndarray of shape (p + q, p + q)
+        The signature matrix ``diag(1, ..., 1, -1, ..., -1)`` of those coordinates.
 
     Returns
     -------
@@ -231,9 +234,11 @@ def reduced_hull(P, mu, n_directions=360):
     Parameters
     ----------
     P : ndarray of shape (m, 2)
+        The points (one class).
     mu : float
         At least ``1/m``; ``mu >= 1`` is the convex hull itself.
     n_directions : int, default=360
+        Directions at which the hull's support points are taken (its vertices' resolution).
 
     Returns
     -------
@@ -287,6 +292,7 @@ def svm_to_ch(alpha, C: float):
     alpha : array-like of shape (n,)
         SVM dual variables (not all zero).
     C : float
+        Box bound of the SVM.
 
     Returns
     -------
@@ -329,8 +335,11 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9, gap: float = 0.0
     Parameters
     ----------
     alpha_bar : array-like of shape (n,)
+        CH-DU's hull weights (each class's sum to 1).
     mu : float
+        The hull reduction ``mu``.
     K : array-like of shape (n, n)
+        The kernel matrix.
     y : array-like of shape (n,)
         Labels +1 / -1.
     tol : float, default=1e-9
@@ -420,12 +429,15 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
     tol : float, default=1e-6
         KKT tolerance of CH-DU.
     max_iter : int, optional
+        Most pair steps of CH-DU per start; ``None`` means ``max(10^7, 100 n)``. A start
+        that stops there sets ``converged_`` to False with a ``ConvergenceWarning``.
     n_restarts : int, default=0
         Random feasible restarts.
     restart_select : {"objective", "wMw"}, default="objective"
         Which start to keep: the lowest ``||z+ - z-||^2_pE``, or the lowest among those with
         ``w'Mw > 0`` when there is one (a solution with ``w'Mw <= 0`` is counter-intuitive).
-    random_state : int, RandomState or None
+    random_state : int, RandomState or None, default=None
+        Seed of the restarts' random feasible starts (unused when ``n_restarts=0``).
 
     Attributes
     ----------
@@ -449,6 +461,9 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         The hull reduction used (``mu``, or what ``"auto"`` chose).
     n_iter_ : int
         Iterations of CH-DU (of the start kept).
+    converged_ : bool
+        Whether the start kept met ``tol`` (not stopped by ``max_iter`` or a gap float64
+        cannot close; a ``ConvergenceWarning`` says which).
 
     Examples
     --------
@@ -585,6 +600,7 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         self.svm_equivalent_ = ch_to_svm(res.alpha, self.mu_, K, yp,
                                          gap=max(float(res.kkt_gap), 0.0))
         self.n_iter_ = int(res.n_iter)
+        self.converged_ = bool(res.converged)
         # zero within rounding: n eps max|K| (each hull's weights sum to 1)
         zero = K.shape[0] * np.finfo(float).eps * float(np.max(np.abs(K)))
         if abs(self.wMw_) <= zero:
@@ -650,6 +666,8 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like
+            Test data, as given to fit (features, or the kernel / distances against the training
+            samples).
 
         Returns
         -------

@@ -206,6 +206,7 @@ def linear(X, Y=None) -> np.ndarray:
     Parameters
     ----------
     X : array-like of shape (n_samples_X, n_features)
+        Samples (dense or CSR).
     Y : array-like of shape (n_samples_Y, n_features), optional
         ``None`` means ``X``.
 
@@ -236,9 +237,12 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
     X, Y : array-like
         See :func:`linear`.
     degree : int, default=3
+        The polynomial's degree.
     gamma : float, optional
         ``None`` means ``1 / n_features``.
     coef0 : float, default=1.0
+        The polynomial's constant (1 here, as scikit-learn's ``polynomial_kernel``; the estimators'
+        default ``coef0`` is 0, as ``SVC``'s).
 
     Returns
     -------

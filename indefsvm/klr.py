@@ -255,9 +255,15 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     C : float, default=1.0
         Weight of the loss, > 0.
     gamma : {"scale", "auto"} or float, default="scale"
+        Kernel coefficient, as in :class:`~indefsvm.IndefiniteSVC` (``"scale"``:
+        ``1 / (n_features * X.var())``; ``"auto"``: ``1 / n_features``).
     coef0 : float, default=0.0
+        ``r`` of the sigmoid and ``coef0`` of the polynomial kernel.
     degree : int, default=3
+        Degree of the polynomial kernel.
     kernel_params : dict, optional
+        Further parameters of the kernel (``sigma``, ``p``, ``rho``, or a callable's
+        keywords).
     class_weight : dict, "balanced" or None, default=None
         Weight of each class's loss terms (``"balanced"``: ``n / (n_classes n_c)``), as in
         :class:`~indefsvm.IndefiniteSVC`.
@@ -336,7 +342,9 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+            Training data, or the training kernel for ``kernel="precomputed"``.
         y : array-like of shape (n_samples,)
+            Class labels.
         sample_weight : array-like of shape (n_samples,), optional
             Weights (>= 0) of the samples' loss terms, times their class weight; 0 leaves a
             sample out.
@@ -440,6 +448,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like
+            Test data (features, or the kernel against the training samples).
 
         Returns
         -------
@@ -461,6 +470,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like
+            Test data (features, or the kernel against the training samples).
 
         Returns
         -------
@@ -479,6 +489,7 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like
+            Test data (features, or the kernel against the training samples).
 
         Returns
         -------

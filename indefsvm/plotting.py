@@ -80,6 +80,7 @@ def plot_spectrum(report, ax=None):
         From :func:`indefsvm.check_kernel` or :func:`indefsvm.diagnostics.spectrum` (dense
         method: the eigenvalues are needed), or a kernel matrix (its spectrum is computed).
     ax : matplotlib Axes, optional
+        Where to draw; ``None``: a new figure.
 
     Returns
     -------
@@ -141,6 +142,7 @@ def plot_gamma_profile(report, ax=None):
     report : DistanceReport
         From :func:`indefsvm.diagnostics.check_distances` (with ``n_gammas > 0``).
     ax : matplotlib Axes, optional
+        Where to draw; ``None``: a new figure.
 
     Returns
     -------
@@ -188,7 +190,9 @@ def plot_convergence(history, ax=None, *, label=None):
     history : ndarray of shape (k, 2) or SolverResult or fitted estimator
         ``(iteration, objective)`` rows (``history_`` / ``SolverResult.history``).
     ax : matplotlib Axes, optional
+        Where to draw; ``None``: a new figure.
     label : str, optional
+        Legend label of the curve.
 
     Returns
     -------
@@ -244,10 +248,13 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     Z : ndarray of shape (n, 2)
         The points (e.g. from :func:`indefsvm.geometry.pe_plane_coordinates`).
     y : array-like of shape (n,)
+        Labels of the two classes.
     ax : matplotlib Axes, optional
+        Where to draw; ``None``: a new figure.
     grid : int, default=200
         Resolution of the decision-value image.
     show_hulls : bool, default=True
+        Draw the two reduced hulls and their closest points ``z+`` and ``z-``.
     mu : float, optional
         Hull reduction to draw; default the model's (``mu`` or ``2C / sum alpha``).
 
@@ -407,6 +414,7 @@ def plot_remedies(comparison, K, axes=None):
     K : array-like of shape (n, n)
         The kernel the comparison was run on (for the search: at its chosen gamma).
     axes : pair of matplotlib Axes, optional
+        Where to draw the two panels; ``None``: a new figure.
 
     Returns
     -------

@@ -1,10 +1,15 @@
 """The public API's docstrings say every parameter there is and none that is not (numpydoc's
 own validation: PR01 a parameter not documented, PR02 one documented that the signature does
-not have, GL08 no docstring at all). A probe of 2026-11-29 found twelve: ``warn`` of ``munk``
+not have, PR07 one named with its type and not a word of what it does, GL08 no docstring at
+all). A probe of 2026-11-29 found twelve: ``warn`` of ``munk``
 and ``lsvm``, ``page`` of ``lesson_links``, ``state`` and ``own_data`` of ``live_hash``,
 ``title`` of ``playground``, ``**changes`` of ``Explorer.live_state``, CLIError's two, and
 seven methods and properties without a word (``to_dict`` of four results,
 ``DistanceReport.negative_mass``, ``RandomDistanceFeatures.n_landmarks_``, ``Explorer.frames``).
+A later probe (2026-11-29) found 73 parameters named without a word (PR07): ``remedy``,
+``class_weight`` and ``kernel_params`` of ``NystroemSVC``, ``max_iter`` and ``random_state``
+of ``ConvexHullClassifier``, the kernel options of ``KernelLogisticRegression``, the plots'
+``ax``, the solvers' and geometry helpers' arrays, and the ``y`` that transformers ignore.
 
 The results (the dataclasses, and ``Explorer``, which :func:`~indefsvm.explore` builds)
 document their fields as attributes, which numpydoc reads as the constructor's parameters:
@@ -24,7 +29,7 @@ MODULES = ("indefsvm", "indefsvm.kernels", "indefsvm.diagnostics", "indefsvm.dis
            "indefsvm.geometry", "indefsvm.solvers", "indefsvm.remedies", "indefsvm.datasets",
            "indefsvm.plotting", "indefsvm.explorer", "indefsvm.cli")
 
-CODES = ("PR01", "PR02", "GL08")
+CODES = ("PR01", "PR02", "PR07", "GL08")
 
 
 def _public_names() -> list[tuple[str, bool]]:

@@ -159,3 +159,40 @@ def test_verbose_logs_progress_lines(heart, caplog, monkeypatch):
     with caplog.at_level(logging.INFO, logger="indefsvm"):
         IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=10).fit(X, y)
     assert not [r for r in caplog.records if r.name == "indefsvm"]
+
+
+def _with_max_iter():
+    import inspect
+
+    from sklearn.base import BaseEstimator
+
+    return [n for n in isvm.__all__
+            if isinstance(getattr(isvm, n), type) and issubclass(getattr(isvm, n), BaseEstimator)
+            and "max_iter" in inspect.signature(getattr(isvm, n)).parameters]
+
+
+def test_the_sweep_of_max_iter_estimators_reaches_them_all():
+    assert {"ConvexHullClassifier", "IndefiniteSVC", "KernelLogisticRegression", "KreinSVC",
+            "NystroemSVC"} <= set(_with_max_iter())
+
+
+@pytest.mark.parametrize("name", _with_max_iter())
+def test_every_estimator_with_max_iter_says_whether_it_converged(name):
+    # ConvexHullClassifier stopped at max_iter with a warning and kept no converged_
+    import inspect
+
+    cls = getattr(isvm, name)
+    params = inspect.signature(cls).parameters
+    kw = {"max_iter": 1}
+    if "n_components" in params:
+        kw["n_components"] = 20
+    if name != "NystroemSVC":
+        kw["kernel"] = "rbf"
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = X[:, 1] if name.endswith("SVR") else (X[:, 0] + 0.5 * rng.normal(size=60) > 0)
+    with pytest.warns(ConvergenceWarning):
+        stopped = cls(**kw).fit(X, y)
+    assert hasattr(stopped, "converged_") and not stopped.converged_
+    kw.pop("max_iter")
+    assert bool(cls(**kw).fit(X, y).converged_) is True

@@ -52,6 +52,7 @@ def make_cbf(n_samples: int = 90, *, length: int | tuple = 128, noise: float = 1
     noise : float, default=1.0
         Standard deviation of the noise.
     random_state : int, Generator or None
+        Seed.
 
     Returns
     -------
@@ -116,13 +117,17 @@ def make_motif_strings(n_samples: int = 120, *, n_classes: int = 3, length: tupl
     Parameters
     ----------
     n_samples : int, default=120
+        Number of strings.
     n_classes : int, default=3
+        Number of classes (one motif each; at most ``n_samples``).
     length : (int, int), default=(15, 30)
         Range of the background length.
     motif_length : int, default=12
+        Length of each class's motif.
     n_mutations : int, default=3
         Edits applied to each copy of the motif.
     random_state : int, Generator or None
+        Seed.
 
     Returns
     -------

@@ -57,8 +57,11 @@ def triangle_violations(D, *, exact_max: int = 400, n_samples: int = 200_000,
     D : ndarray of shape (n, n)
         Symmetric distances.
     exact_max : int, default=400
+        Largest ``n`` for which every inequality is counted.
     n_samples : int, default=200000
+        Random triples drawn above ``exact_max``.
     random_state : int, Generator or None, default=0
+        Seed of the triples.
 
     Returns
     -------
@@ -231,6 +234,8 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
         Up to this many objects every triangle inequality is checked (O(n^3)); above, a
         sample of ``n_triangle_samples`` triples with a 95 % interval.
     n_triangle_samples : int, default=200000
+        Random triples checked above ``triangle_exact_max`` objects (the share comes with a 95 %
+        interval).
     random_state : int, Generator or None, default=0
         Seed of the triangle sample.
     verbose : bool, default=False

@@ -272,10 +272,13 @@ def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3, bias: bool = Tru
     Parameters
     ----------
     K : ndarray of shape (n, n)
+        The training kernel.
     y : ndarray of shape (n,)
         +1 / -1.
     alpha : ndarray of shape (n,)
+        The dual variables of the point to test.
     C : float
+        Box bound of the dual.
     b : float
         Bias (the multiplier of ``y'alpha = 0``).
     tol : float, default=1e-3

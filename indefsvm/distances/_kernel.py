@@ -35,6 +35,8 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     D : ndarray of shape (n, n)
         Training distances.
     kind : str, default="rbf"
+        The kernel form: ``1 / median(d)`` for ``"laplacian"`` and ``"tl1"``, ``1 / median(d^2)``
+        otherwise.
 
     Returns
     -------
@@ -212,7 +214,8 @@ class DistanceKernel(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstim
         ----------
         X : array-like of shape (n, n)
             Training distances: symmetric, finite, ``>= 0``.
-        y : ignored
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------
@@ -315,7 +318,9 @@ class DistanceKernel(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstim
         Parameters
         ----------
         X : array-like of shape (n, n)
-        y : ignored
+            Training distances, as in :meth:`fit`.
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------

@@ -478,7 +478,8 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
         ----------
         X : array-like or list
             The training objects (see :func:`pairwise_distances`).
-        y : ignored
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------
@@ -495,6 +496,7 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or list
+            Objects to compare with the training objects.
 
         Returns
         -------
@@ -512,7 +514,9 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or list
-        y : ignored
+            The training objects (see :func:`pairwise_distances`).
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------

@@ -72,6 +72,7 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         ``random_objects="auto"`` and ``"dtw"`` or ``"levenshtein"`` only (refused where the
         objects are sampled from the data).
     random_state : int, Generator or None
+        Seed of the random objects ``omega_j``.
     n_jobs : int, optional
         Threads of the distances (``-1``: all cores).
     device : {"cpu", "cuda"} or None, default=None
@@ -186,7 +187,8 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         ----------
         X : collection of objects
             What the metric compares (series, strings, ...).
-        y : Ignored
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------
@@ -291,6 +293,7 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         Parameters
         ----------
         X : collection of objects
+            Objects of the kind given to :meth:`fit`.
 
         Returns
         -------

@@ -71,6 +71,7 @@ def default_param_grid(kernel: str, X) -> dict:
     kernel : str
         A kernel name of :mod:`indefsvm.kernels`.
     X : ndarray of shape (n, d)
+        The training features (the ``"scale"`` rule of ``gamma`` is read from them).
 
     Returns
     -------

@@ -117,7 +117,8 @@ class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
     coef0, degree : float, int
         Parameters of the polynomial and sigmoid kernels.
     kernel_params : dict, optional
-        Further parameters of the kernel (``sigma``, ``p``, or a callable's keywords).
+        Further parameters of the kernel (``sigma``, ``p``, or a callable's keywords); not
+        ``gamma``, ``coef0`` or ``degree`` beside the options of those names.
     landmarks : {"uniform", "kmeans++", "kmedoids++", "pivoted"} or array-like of int, \
 default="uniform"
         How to pick them: ``"uniform"`` draws ``m`` distinct samples at random (unbiased,
@@ -396,7 +397,8 @@ default="uniform"
         X : array-like of shape (n_samples, n_features)
             Training data; for ``kernel="precomputed"`` the ``(n_samples, m)`` kernel values
             against the landmarks.
-        y : Ignored
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------
@@ -816,6 +818,7 @@ default="uniform"
         Parameters
         ----------
         X : array-like
+            Rows to compare with the training rows (as given to :meth:`transform`).
         Y : array-like, optional
             ``None`` means ``X``.
 
@@ -833,7 +836,8 @@ default="uniform"
 
         Parameters
         ----------
-        input_features : Ignored
+        input_features : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------

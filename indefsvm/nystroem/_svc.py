@@ -100,18 +100,25 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         ``exp(-gamma d)``), ``gamma`` is ``"median"`` (``1 / median d``) or a number, and
         ``landmarks`` does not apply.
     remedy : {"krein", "flip", "clip"}, default="krein"
+        The kernel the SVM sees, as listed above: the flipped approximation, its positive
+        part, or the Krein SVM (whose decisions are flip's, mapped back).
     C : float, default=1.0
         Box bound of the dual, scaled per sample by ``class_weight`` and ``sample_weight``.
     gamma : {"scale", "auto", "median"}, float or None, default=None
         ``None`` is ``"scale"`` for vectors (as :class:`~indefsvm.IndefiniteSVC`) and
         ``"median"`` with a metric (``1 / median(d^2)`` over the landmark pairs).
     coef0, degree : float, int
+        Parameters of the polynomial and sigmoid kernels, as in :class:`KreinNystroem`.
     kernel_params : dict, optional
+        Further parameters of the kernel (``sigma``, ``p``, or a callable's keywords);
+        not ``gamma``, ``coef0`` or ``degree`` beside the options of those names.
     landmarks : {"uniform", "kmeans++", "kmedoids++", "pivoted"} or array-like of int, \
 default="uniform"
         See :class:`KreinNystroem` (``"kmedoids++"`` with a metric; ``"pivoted"``: greedy
         pivoted Cholesky, each next landmark the object represented worst).
     class_weight : dict, "balanced" or None
+        Multiplies ``C`` per class (``"balanced"``: ``n / (n_classes n_c)``), as in
+        :class:`~indefsvm.IndefiniteSVC`.
     tol : float, default=1e-3
         LIBSVM's stopping rule: KKT gap ``m - M <= tol`` (and ``|y'alpha| <= tol * C``).
     max_iter : int, optional
@@ -326,6 +333,7 @@ default="uniform"
         X : array-like of shape (n_samples, n_features)
             Training data (``"precomputed"``: kernel values against the landmarks).
         y : array-like of shape (n_samples,)
+            Class labels.
         sample_weight : array-like of shape (n_samples,), optional
             Per-sample weights: ``C_i = C * class_weight * sample_weight``.
 
@@ -676,6 +684,7 @@ default="uniform"
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Test data, as given to :meth:`fit` (objects with ``metric``).
 
         Returns
         -------
@@ -694,6 +703,7 @@ default="uniform"
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Test data, as given to :meth:`fit` (objects with ``metric``).
 
         Returns
         -------

@@ -261,6 +261,7 @@ class RemedyComparison:
         Parameters
         ----------
         name : str
+            A method of :attr:`methods`.
 
         Returns
         -------

@@ -68,7 +68,8 @@ class KernelRanking(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstima
         ----------
         X : array-like of shape (n_train, n_train)
             Training kernel.
-        y : Ignored
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
 
         Returns
         -------
@@ -85,6 +86,7 @@ class KernelRanking(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstima
         Parameters
         ----------
         X : array-like of shape (n_samples, n_train)
+            Kernel values of new samples against the training samples.
 
         Returns
         -------

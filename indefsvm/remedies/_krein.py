@@ -130,7 +130,9 @@ decision_function_shape, break_ties
             Training data (dense or CSR), or the training kernel for
             ``kernel="precomputed"``.
         y : array-like of shape (n_samples,)
+            Class labels.
         sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights (>= 0): ``C_i = C * class_weight * sample_weight``.
 
         Returns
         -------
@@ -200,6 +202,7 @@ decision_function_shape, break_ties
         Parameters
         ----------
         X : array-like
+            Test data (features, or the kernel against the training samples).
 
         Returns
         -------

@@ -836,8 +836,12 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_train)
+            Test data, as given to :meth:`fit` (a kernel or distances against the training samples,
+            features or objects).
         y : array-like of shape (n_samples,)
+            True labels.
         sample_weight : array-like, optional
+            Weights of the samples in the score (``scoring``; accuracy by default).
 
         Returns
         -------

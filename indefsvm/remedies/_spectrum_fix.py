@@ -150,6 +150,7 @@ class ShiftEigenvalues(_KernelFix):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_train)
+            Kernel values of new samples against the training samples.
 
         Returns
         -------
@@ -332,6 +333,7 @@ class SquareKernel(_KernelFix):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_train)
+            Kernel values of new samples against the training samples.
 
         Returns
         -------

@@ -383,6 +383,7 @@ def lsvm(K, y, *, nu: float = 1.0, tol: float = 1e-5, max_iter=None, warn: bool 
         is PSD, and for an indefinite ``K`` exactly when ``1/nu > -lambda_min(K)`` (``DKD``
         has the eigenvalues of ``K``); then the problem is strictly convex.
     tol : float, default=1e-5
+        Stop when the KKT residual is ``<= tol`` (see above).
     max_iter : int, optional
         Default 100 000.
     warn : bool, default=True

@@ -593,6 +593,7 @@ see :class:`IndefiniteSVC`
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training data, or the (n_samples, n_samples) kernel for ``kernel="precomputed"``.
         y : array-like of shape (n_samples,)
+            Class labels.
         sample_weight : array-like of shape (n_samples,), optional
             Per-sample weights (>= 0): the bound ``C_i`` of each sample.
 
@@ -1121,7 +1122,8 @@ verbose, n_jobs
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training data, or the (n_samples, n_samples) kernel for ``kernel="precomputed"``.
-        y : Ignored
+        y : None
+            Ignored; accepted for scikit-learn's pipeline API.
         sample_weight : array-like of shape (n_samples,), optional
             Per-sample weights (>= 0): the bound ``C_i``; weight 0 leaves the sample out.
 
