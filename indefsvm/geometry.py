@@ -464,6 +464,8 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
     converged_ : bool
         Whether the start kept met ``tol`` (not stopped by ``max_iter`` or a gap float64
         cannot close; a ``ConvergenceWarning`` says which).
+    n_features_in_ : int
+        Number of features (columns of ``X``) seen in fit, as scikit-learn's estimators keep it.
 
     Examples
     --------

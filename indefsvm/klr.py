@@ -286,6 +286,8 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
     objective_, n_iter_, converged_ : scalar or ndarray per class
     history_ : ndarray of shape (k, 2) or list of them
         ``(iteration, objective)``.
+    n_features_in_ : int
+        Number of features (columns of ``X``) seen in fit, as scikit-learn's estimators keep it.
 
     References
     ----------

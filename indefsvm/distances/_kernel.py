@@ -141,6 +141,8 @@ class DistanceKernel(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstim
     sq_mean_ : float or None
         ``mean_ij d(x_i, x_j)^2`` (``origin="mean"``): a new object's squared distance to
         the barycentre is ``mean_i d(z, x_i)^2 - sq_mean_ / 2``.
+    n_features_in_ : int
+        Columns of the training distances, ``n_train``.
 
     References
     ----------

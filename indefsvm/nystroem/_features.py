@@ -197,6 +197,8 @@ default="uniform"
         its mean square on the landmarks (1 when it generalises; empty: no held-out row).
     n_unstable_ : int
         Directions dropped by ``stability``.
+    n_features_in_ : int
+        Number of features (columns of ``X``) seen in fit, as scikit-learn's estimators keep it.
 
     See Also
     --------

@@ -185,6 +185,10 @@ default="uniform"
         ``r``, the features the SVM is trained on.
     shape_fit_ : tuple
         Shape of the training data.
+    class_weight_ : ndarray of shape (n_classes,)
+        The class weights used (ones without ``class_weight``).
+    n_train_ : int
+        Number of training samples.
 
     Examples
     --------

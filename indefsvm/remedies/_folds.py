@@ -44,6 +44,8 @@ class KernelRanking(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstima
     diag_ : ndarray of shape (n_train,)
         ``K_ii`` of the training samples.
     n_train_ : int
+    n_features_in_ : int
+        Columns of the training kernel, ``n_train``.
 
     Examples
     --------

@@ -57,6 +57,12 @@ decision_function_shape, break_ties
     kernel_params_ : dict
         The kernel's parameters as the fit resolved them (``gamma`` of ``"scale"`` as a
         number), as :attr:`IndefiniteSVC.kernel_params_`; empty for a precomputed kernel.
+    X_fit_ : ndarray or sparse matrix
+        The training data, the rows test data are compared with (absent for a precomputed kernel).
+    n_train_ : int
+        Number of training samples.
+    n_features_in_ : int
+        Number of features (columns of ``X``) seen in fit, as scikit-learn's estimators keep it.
 
     Examples
     --------

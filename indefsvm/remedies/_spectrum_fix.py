@@ -57,6 +57,12 @@ class ClipEigenvalues(_EigenFix):
         ``U P+ U'``.
     n_train_ : int
     tol_ : float
+    K_fit_ : ndarray of shape (n_train, n_train)
+        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
+    col_mean_, all_mean_ : ndarray of shape (n_train,), float
+        Column means and grand mean of the training kernel (the centring of test rows).
+    n_features_in_ : int
+        Columns of the training kernel, ``n_train``.
 
     Examples
     --------
@@ -92,6 +98,12 @@ class FlipEigenvalues(_EigenFix):
         ``U sign(lam) U'``.
     n_train_ : int
     tol_ : float
+    K_fit_ : ndarray of shape (n_train, n_train)
+        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
+    col_mean_, all_mean_ : ndarray of shape (n_train,), float
+        Column means and grand mean of the training kernel (the centring of test rows).
+    n_features_in_ : int
+        Columns of the training kernel, ``n_train``.
 
     Examples
     --------
@@ -127,6 +139,14 @@ class ShiftEigenvalues(_KernelFix):
     eigenvalues_ : ndarray
         Of the (centred) training kernel (no eigenvectors are computed).
     n_train_, tol_ : int, float
+    K_fit_ : ndarray of shape (n_train, n_train)
+        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
+    col_mean_, all_mean_ : ndarray of shape (n_train,), float
+        Column means and grand mean of the training kernel (the centring of test rows).
+    n_features_in_ : int
+        Columns of the training kernel, ``n_train``.
+    eigenvectors_ : None
+        No eigenvectors are computed (the shift needs the smallest eigenvalue only).
 
     Examples
     --------
@@ -208,6 +228,12 @@ class AdvancedShiftEigenvalues(_EigenFix):
     n_train_ : int
     tol_ : float
         ``n eps max|lam|``: eigenvalues within it of 0 are never kept.
+    K_fit_ : ndarray of shape (n_train, n_train)
+        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
+    col_mean_, all_mean_ : ndarray of shape (n_train,), float
+        Column means and grand mean of the training kernel (the centring of test rows).
+    n_features_in_ : int
+        Columns of the training kernel, ``n_train``.
 
     References
     ----------
@@ -299,6 +325,12 @@ class SquareKernel(_KernelFix):
     Attributes
     ----------
     n_train_ : int
+    K_fit_ : ndarray of shape (n_train, n_train)
+        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
+    col_mean_, all_mean_ : ndarray of shape (n_train,), float
+        Column means and grand mean of the training kernel (the centring of test rows).
+    n_features_in_ : int
+        Columns of the training kernel, ``n_train``.
 
     Examples
     --------

@@ -525,6 +525,8 @@ class_weight, decision_function_shape, break_ties, random_state, verbose, n_jobs
 intercept_, n_iter_, fit_status_, objective_, kkt_gap_, converged_, solver_results_ : \
 see :class:`IndefiniteSVC`
         ``objective_`` is that of the unscaled problem ``1/2 a'Qa``.
+    alpha_, history_, shape_fit_, n_features_in_
+        See :class:`IndefiniteSVC`.
 
     Examples
     --------
