@@ -669,7 +669,8 @@ def resolve_kernel_params(kernel, X, *, gamma="scale", coef0=0.0, degree=3,
 
     ``gamma`` ("scale", "auto" or a number) goes to the kernels that take it (unless
     ``kernel_params`` gives ``sigma``), ``coef0`` and ``degree`` to those that take them;
-    ``kernel_params`` entries override. For ``"precomputed"`` and callables only
+    ``kernel_params`` entries override (the estimators refuse an entry beside its option
+    set away from the default). For ``"precomputed"`` and callables only
     ``kernel_params`` is passed on.
 
     Parameters

@@ -268,3 +268,20 @@ def test_labels_the_model_cannot_predict_are_said(tmp_path, capsys):
     assert f"labels 0 ({n0}x) are not what the model predicts (the model's classes are -1, " \
            "1)" in err
     assert "accuracy" in err
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    # --wss and --init of fit and report showed only their choices in --help
+    import argparse
+
+    from indefsvm.cli._parser import build_parser
+
+    silent, seen = [], 0
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                for option in sub._actions:
+                    seen += 1
+                    if option.dest != "help" and not option.help:
+                        silent.append(f"{name} {'/'.join(option.option_strings) or option.dest}")
+    assert seen > 100 and silent == []

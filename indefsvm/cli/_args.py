@@ -218,8 +218,12 @@ def _add_model_args(p: argparse.ArgumentParser, C_default: float | None = 1.0) -
     p.add_argument("--tol", type=float, default=1e-3, help="KKT gap tolerance")
     p.add_argument("--max-iter", type=int, default=None, help="iteration cap")
     p.add_argument("--cache-size", type=float, default=200.0, help="kernel cache in MB")
-    p.add_argument("--wss", default="second_order", choices=["second_order", "first_order"])
-    p.add_argument("--init", default="zero", choices=["zero", "class_balanced"])
+    p.add_argument("--wss", default="second_order", choices=["second_order", "first_order"],
+                   help="the SMO's working-set selection: LIBSVM's second-order rule "
+                        "(default), or the maximal violating pair")
+    p.add_argument("--init", default="zero", choices=["zero", "class_balanced"],
+                   help="the SMO's starting point: alpha = 0 (default), or each class's "
+                        "multipliers equal, the two classes' sums equal")
     p.add_argument("--no-shrinking", action="store_true", help="disable shrinking")
     p.add_argument("--restarts", type=_positive_int, default=0,
                    help="random restarts (Lin & Lin 2003, Fig. 5)")

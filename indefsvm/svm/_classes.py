@@ -212,8 +212,9 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
         Starting point of the first run.
     kernel_params : dict, optional
         Extra kernel parameters: ``p`` for ``pseudo_euclidean``, ``sigma`` instead of
-        ``gamma``, keyword arguments of a callable kernel. Entries here override ``gamma``,
-        ``coef0`` and ``degree``.
+        ``gamma``, keyword arguments of a callable kernel. An entry ``gamma``, ``coef0`` or
+        ``degree`` takes the place of the option at its default; beside the option set to
+        another value it is refused (given twice).
     class_weight : dict or "balanced", optional
         Multiplies ``C`` for the samples of each class (``{label: weight}``); ``"balanced"``
         uses ``n_samples / (n_classes * np.bincount(y))``. Stored as ``class_weight_``.
