@@ -88,7 +88,7 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
     scale_ : float
         ``s``.
     n_components_ : int
-    signature_ : ndarray of shape (n_components_,)
+    signature_ : ndarray of shape (n_components,)
         ``+1`` per feature: the features of a positive-definite kernel (as
         :class:`~indefsvm.KreinNystroem`'s ``signature_``).
     n_positive_, n_negative_ : int
