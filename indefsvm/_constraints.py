@@ -10,6 +10,7 @@ import numbers
 
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 
+from ._validation import N_JOBS as _N_JOBS
 from .kernels import DISTANCE_HINT, KERNELS
 
 __all__ = ["C", "CACHE_SIZE", "CLASS_WEIGHT", "COEF0", "DECISION_FUNCTION_SHAPE", "DEGREE",
@@ -55,7 +56,7 @@ CLASS_WEIGHT = [StrOptions({"balanced"}), dict, None]
 DECISION_FUNCTION_SHAPE = [StrOptions({"ovr", "ovo"})]
 #: landmarks, features, random objects: at least one
 N_COMPONENTS = [Interval(numbers.Integral, 1, None, closed="left")]
-N_JOBS = [numbers.Integral, None]
+N_JOBS = _N_JOBS  # one declaration, shared with the functions' checks
 
 
 def check_settings(estimator) -> None:

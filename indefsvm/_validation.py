@@ -556,7 +556,10 @@ NONNEG_INT = Interval(numbers.Integral, 0, None, closed="left")
 #: what check_seed takes
 SEED = [None, NONNEG_INT, np.random.Generator, np.random.RandomState, np.random.SeedSequence,
         np.random.BitGenerator]
-N_JOBS = [numbers.Integral, None]
+#: None, a positive count, or a negative one (joblib's -1: all cores); 0 means nothing and
+#: is refused here, where every estimator and function checks it, before any work
+N_JOBS = [Interval(numbers.Integral, 1, None, closed="left"),
+          Interval(numbers.Integral, None, -1, closed="right"), None]
 MAX_ITER = [POS_INT, None]
 
 

@@ -119,3 +119,19 @@ def test_the_command_line_validates_through_the_same_two(capsys):
     assert "--tol must be a float in the range (0.0, inf)" in capsys.readouterr().err
     assert main(["fit", "--dataset", "heart", "--max-iter", "0", "--cv", "0"]) == 2
     assert "--max-iter must be an int in the range [1, inf)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("cls", [c for c in _public_estimators()
+                                 if "n_jobs" in inspect.signature(c).parameters],
+                         ids=lambda c: c.__name__)
+def test_n_jobs_0_is_refused_by_the_one_shared_entry_before_fit(cls):
+    # n_jobs=0 was let through by [Integral, None]: PairwiseDistances.fit took it (its
+    # transform failed), RemedySearchCV met joblib's "n_jobs == 0 in Parallel has no meaning"
+    assert cls._parameter_constraints["n_jobs"] is _constraints.N_JOBS
+    est = cls().set_params(n_jobs=0)
+    with pytest.raises(InvalidParameterError, match=r"'n_jobs' parameter of .* must be an int "
+                                                    r"in the range \[1, inf\), an int in the "
+                                                    r"range \(-inf, -1\] or None\. Got 0"):
+        _constraints.check_settings(est)
+    for fine in (None, 1, -1, -2):
+        _constraints.check_settings(cls().set_params(n_jobs=fine))

@@ -418,7 +418,7 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
         "metric": [str, callable],
         "window": [Interval(numbers.Real, 0, None, closed="left"), None],
         "metric_params": [dict, None],
-        "n_jobs": [numbers.Integral, None], "verbose": ["verbose"],
+        "n_jobs": N_JOBS, "verbose": ["verbose"],
     }
 
     def __init__(self, metric="dtw", *, window=None, metric_params=None, n_jobs=None,

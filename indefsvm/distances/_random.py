@@ -111,7 +111,7 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         "gamma": [StrOptions({"median"}), Interval(numbers.Real, 0, None, closed="neither")],
         "random_objects": [StrOptions({"auto", "data"})],
         "max_length": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+        "random_state": ["random_state"], "n_jobs": _c.N_JOBS,
         "device": [StrOptions(set(DEVICES)), None],
     }
 

@@ -229,7 +229,7 @@ default="uniform"
         "landmarks": [StrOptions(set(LANDMARK_RULES)), "array-like"],
         "rtol": [Interval(numbers.Real, 0, 1, closed="left"), None],
         "stability": [Interval(numbers.Real, 1, None, closed="left"), None],
-        "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+        "random_state": ["random_state"], "n_jobs": _c.N_JOBS,
         "metric": [str, callable, None], "metric_params": [dict, None],
         "device": [StrOptions(set(DEVICES)), None],
     }

@@ -211,7 +211,7 @@ default="uniform"
         "landmarks": [StrOptions(set(LANDMARK_RULES)), "array-like"],
         "class_weight": _c.CLASS_WEIGHT, "tol": _c.TOL, "max_iter": _c.MAX_ITER,
         "decision_function_shape": _c.DECISION_FUNCTION_SHAPE, "break_ties": ["boolean"],
-        "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+        "random_state": ["random_state"], "n_jobs": _c.N_JOBS,
         "verbose": ["verbose"], "metric": [str, callable, None], "metric_params": [dict, None],
         "features": [StrOptions({"nystroem", "d2ke"})],
         "device": [StrOptions(set(DEVICES)), None],

@@ -45,6 +45,7 @@ from .._logging import enable, logger
 from .._tags import PairwiseInput, arrays_out
 from .._threads import joblib_workers, single_threaded, sized_by
 from .._validation import (
+    N_JOBS,
     check_distance_matrix,
     check_kernel_matrix,
     looks_like_distances,
@@ -252,7 +253,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         "scoring": [str, callable, list, tuple, set, dict, None], "refit": ["boolean"],
         "rule": [StrOptions({"best", "one-se"})],
         "class_weight": [dict, StrOptions({"balanced"}), None],
-        "random_state": ["random_state"], "n_jobs": [numbers.Integral, None],
+        "random_state": ["random_state"], "n_jobs": N_JOBS,
         "verbose": ["verbose"],
     }
 
