@@ -10,12 +10,20 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["UnsoundState", "check_degree", "check_kernel_name", "check_pairs", "check_scaler",
-           "require", "require_finite"]
+           "forget", "require", "require_finite"]
 
 
 class UnsoundState(ValueError):
     """A fitted model's state that no ``fit`` leaves. The message is a phrase that follows
     the model's (or the file's) name: "has ...", "holds ..."."""
+
+
+def forget(model, *names: str) -> None:
+    """Drop the attributes ``names`` a previous fit left, where this fit sets none of them
+    (a model refitted on a precomputed kernel kept the training data of its last fit on
+    vectors: in memory, in its file, and where a check reads them)."""
+    for name in names:
+        model.__dict__.pop(name, None)
 
 
 def require(condition, what: str) -> None:

@@ -14,6 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from . import _constraints as _c
+from ._fitted import forget
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import (
@@ -523,6 +524,8 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         return estimator_kernel_params(self, X)
 
     def _train_kernel(self, X):
+        # a previous fit's training data stay out of this model (and its file)
+        forget(self, "_X", "_kparams", "n_features_in_")
         if self.metric == "precomputed_distance":
             D = check_kernel_matrix(X, "X (precomputed distances)")
             if np.any(np.abs(np.diagonal(D)) > 0):

@@ -10,6 +10,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _constraints as _c
+from ._fitted import forget
 from ._interrupt import unfitted_on_interrupt
 from ._tags import PairwiseInput
 from ._validation import (
@@ -377,6 +378,8 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
                              f"the data contains only one class: {self.classes_[0]!r}.")
         weights = self._weights(sample_weight, y, y_idx)
         if precomputed:
+            # a previous fit's training data stay out of this model (and its file)
+            forget(self, "_X", "_params_fitted")
             K = check_kernel_matrix(X, "X (precomputed kernel)", warn_distances=True)
         else:
             self._params_fitted = self._params(X)

@@ -5,6 +5,7 @@ belongs to files (trusted types, archive limits, the pipelines fit writes)."""
 from __future__ import annotations
 
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -81,3 +82,47 @@ def test_the_loader_holds_no_checker_of_a_class():
     source = inspect.getsource(_modelfile)
     for attr in ("support_", "beta_", "normalization_", "projector_", "dual_coef"):
         assert f'"{attr}' not in source and f"'{attr}" not in source, attr
+
+
+def _refit_cases():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 8))
+    y = (X[:, 0] > 0).astype(int)
+    K = np.tanh(X @ X.T / 8 - 0.5)
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    S = list(X)  # the rows as series
+    ny = dict(n_components=10, random_state=0)
+    return {
+        "KreinSVC rbf -> precomputed": (isvm.KreinSVC, {}, {"kernel": "rbf"},
+                                        {"kernel": "precomputed"}, (X, y), (K, y)),
+        "KernelLogisticRegression rbf -> precomputed": (
+            isvm.KernelLogisticRegression, {}, {"kernel": "rbf"}, {"kernel": "precomputed"},
+            (X, y), (K, y)),
+        "ConvexHullClassifier rbf -> precomputed": (
+            isvm.ConvexHullClassifier, {}, {"kernel": "rbf"}, {"kernel": "precomputed"},
+            (X, y), (K, y)),
+        "ConvexHullClassifier rbf -> distances": (
+            isvm.ConvexHullClassifier, {}, {"kernel": "rbf"},
+            {"metric": "precomputed_distance"}, (X, y), (D, y)),
+        "IndefiniteSVC rbf -> precomputed": (isvm.IndefiniteSVC, {}, {"kernel": "rbf"},
+                                             {"kernel": "precomputed"}, (X, y), (K, y)),
+        "KreinNystroem vectors -> dtw": (isvm.KreinNystroem, ny, {}, {"metric": "dtw"},
+                                         (X,), (S,)),
+        "NystroemSVC vectors -> dtw": (isvm.NystroemSVC, ny, {}, {"metric": "dtw"},
+                                       (X, y), (S, y)),
+        "NystroemSVC nystroem -> d2ke": (isvm.NystroemSVC, dict(ny, metric="dtw"), {},
+                                         {"features": "d2ke"}, (S, y), (S, y)),
+    }
+
+
+@pytest.mark.parametrize("case", list(_refit_cases()))
+def test_a_refit_keeps_nothing_of_the_previous_fit(case):
+    # KreinSVC, KernelLogisticRegression and ConvexHullClassifier refitted on a precomputed
+    # kernel kept the training vectors of their last fit (in memory and in a saved file), and
+    # a landmark model refitted on objects kept the last fit's n_features_in_
+    cls, common, first, second, data1, data2 = _refit_cases()[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        refitted = cls(**common, **first).fit(*data1).set_params(**second).fit(*data2)
+        fresh = cls(**common, **second).fit(*data2)
+    assert sorted(vars(refitted)) == sorted(vars(fresh))

@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 from .. import _constraints as _c
 from .._device import DEVICES, is_device_array, resolve_device, resolve_fitted, to_numpy
 from .._feature_map import FeatureMap
+from .._fitted import forget
 from .._interrupt import unfitted_on_interrupt
 from .._solvers._kblocks import kernel_block, kernel_features
 from .._tags import PairwiseInput, arrays_out
@@ -412,6 +413,7 @@ default="uniform"
         resolve_device(self.device, X)
         X = to_numpy(X) if is_device_array(X) else X
         if self._uses_metric():
+            forget(self, "n_features_in_")  # objects have no feature count (nor a last fit's)
             return self._fit_objects(Objects(X, self.metric, self.metric_params or {}))
         if self.kernel == "precomputed":
             X = validate_input(self, X, dtype=np.float64, ensure_min_features=1)

@@ -16,6 +16,7 @@ from .. import _constraints as _c
 from .._device import DEVICES, is_device_array, resolve_device, resolve_fitted, to_numpy
 from .._device._blocks import check_device_kernel
 from .._dual import DualProblems, check_label_digest, check_training_labels, label_digest
+from .._fitted import forget
 from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
 from .._remedies import landmark_options
@@ -362,7 +363,9 @@ default="uniform"
             X = to_numpy(X) if X_dev is not None else X
             y = to_numpy(y) if is_device_array(y) else y
         if self._uses_metric():
-            # objects, not a matrix: checked once here (every object, before any distance)
+            # objects, not a matrix: checked once here (every object, before any distance);
+            # no feature count, not even a previous fit's on vectors
+            forget(self, "n_features_in_")
             X = Objects(X, self.metric, self.metric_params or {})
             y = column_or_1d(y, warn=True)
             if y.shape[0] != len(X):

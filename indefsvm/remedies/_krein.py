@@ -7,6 +7,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from .. import _constraints as _c
+from .._fitted import forget
 from .._interrupt import unfitted_on_interrupt
 from .._tags import PairwiseInput
 from .._threads import sized_by
@@ -115,6 +116,8 @@ decision_function_shape, break_ties
     def _train_kernel(self, X, reset: bool = True):
         """The training kernel of X (checked); ``reset`` fixes the kernel's parameters."""
         if self.kernel == "precomputed":
+            if reset:  # a previous fit's training data stay out of this model (and its file)
+                forget(self, "X_fit_", "_name", "_params")
             return check_kernel_matrix(X, "X (precomputed kernel)", warn_distances=reset)
         X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=reset)
         if reset:
