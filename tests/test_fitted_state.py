@@ -112,6 +112,12 @@ def _refit_cases():
                                        (X, y), (S, y)),
         "NystroemSVC nystroem -> d2ke": (isvm.NystroemSVC, dict(ny, metric="dtw"), {},
                                          {"features": "d2ke"}, (S, y), (S, y)),
+        "RemedySearchCV refit -> refit=False": (
+            isvm.RemedySearchCV, dict(cv=3, methods=["flip"]), {}, {"refit": False},
+            (K, y), (K[:40, :40], y[:40])),
+        "RemedySearchCV features -> kernel": (
+            isvm.RemedySearchCV, dict(cv=3, methods=["flip"]),
+            {"kernel": isvm.FeatureKernel(kernel="sigmoid")}, {"kernel": None}, (X, y), (K, y)),
     }
 
 
@@ -119,7 +125,8 @@ def _refit_cases():
 def test_a_refit_keeps_nothing_of_the_previous_fit(case):
     # KreinSVC, KernelLogisticRegression and ConvexHullClassifier refitted on a precomputed
     # kernel kept the training vectors of their last fit (in memory and in a saved file), and
-    # a landmark model refitted on objects kept the last fit's n_features_in_
+    # a landmark model refitted on objects kept the last fit's n_features_in_, and a search
+    # refitted with refit=False its last best_estimator_ (a model of other data)
     cls, common, first, second, data1, data2 = _refit_cases()[case]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -40,6 +40,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from .._fitted import forget
 from .._interrupt import unfitted_on_interrupt
 from .._logging import enable, logger
 from .._tags import PairwiseInput, arrays_out
@@ -612,6 +613,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             t = time.perf_counter()
             self.best_estimator_ = _fit_weighted(self._build(self.best_params_), X, y, sw)
             self.refit_time_ = time.perf_counter() - t
+        else:  # not a previous fit's model on other data either
+            forget(self, "best_estimator_", "refit_time_")
         return self
 
     def _results(self, cands, scores, fit_t, score_t):
