@@ -285,3 +285,22 @@ def test_every_option_of_every_command_says_what_it_does():
                     if option.dest != "help" and not option.help:
                         silent.append(f"{name} {'/'.join(option.option_strings) or option.dest}")
     assert seen > 100 and silent == []
+
+
+def test_the_matrix_free_check_drives_its_bar_on_a_terminal_and_logs_nothing_else(monkeypatch):
+    # the library now logs the Lanczos passes only when asked (a quiet call said them to any
+    # handler a verbose call had left); the command line asks where its bar listens
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["check", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "--method", "lanczos", "--steps", "5"]) == 0
+    shown = err.getvalue().replace("\r", "\n")
+    assert "kernel passes: 100%" in shown and "5/5" in shown
+    assert not [line for line in shown.split("\n") if line.startswith("indefsvm: check_kernel")]

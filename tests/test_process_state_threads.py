@@ -320,6 +320,10 @@ def test_a_quiet_call_logs_nothing_even_where_a_verbose_one_left_its_handler(cap
                                                       verbose=v).fit(K, y),
         "NystroemSVC": lambda v: isvm.NystroemSVC(n_components=10, random_state=0,
                                                   verbose=v).fit(X, y),
+        "RemedySearchCV": lambda v: isvm.RemedySearchCV(cv=3, methods=["flip"],
+                                                        verbose=v).fit(K, y),
+        "check_kernel, matrix-free": lambda v: isvm.check_kernel(
+            X=X, y=y, kernel="sigmoid", gamma=0.5, coef0=-1.0, method="lanczos", verbose=v),
     }
     for name, call in calls.items():
         caplog.clear()

@@ -112,13 +112,15 @@ def run(args) -> int:
     if estimate > 2.0:
         _say(args, f"eigendecomposition of a {n} x {n} matrix: about {estimate:.0f} s")
     with _TimedBar(args, estimate if estimate > 2.0 else 0, "eigendecomposition") as _, \
-            _PassBar(args, None if dense else n):
+            _PassBar(args, None if dense else n) as bar:
+        # the check logs its passes when asked: on a terminal they drive the bar
+        loud = bar.active or args.verbose
         if precomputed:
             rep = check_kernel(data, y, rtol=args.rtol, method=args.method,
-                               verbose=args.verbose, n_jobs=args.n_jobs, **mf)
+                               verbose=loud, n_jobs=args.n_jobs, **mf)
         else:
             rep = check_kernel(X=data, y=y, kernel=args.kernel, rtol=args.rtol,
-                               method=args.method, verbose=args.verbose,
+                               method=args.method, verbose=loud,
                                n_jobs=args.n_jobs, **mf, **_kernel_params(args, data),
                                **({"device": "cuda"} if args.device == "cuda" else {}))
     _name_data(rep, args)

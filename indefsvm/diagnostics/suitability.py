@@ -758,7 +758,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
         logger.info("check_kernel: matrix-free spectrum (%s) of %d samples...", method, n)
     sp = matrix_free_spectrum(op, rtol=rtol, method=method, n_probes=n_probes,
                               n_steps=n_steps, random_state=random_state, extra=extra,
-                              logger=logger)
+                              logger=logger if talk else None)
     first = sp.details_first_pass
     e = first["eta"]
     n_pairs = n * (n - 1) // 2
