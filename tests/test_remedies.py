@@ -332,3 +332,28 @@ def test_a_search_and_a_comparison_say_their_degenerate_fixes_once(n_jobs):
                                            "constant -- an SVM on it predicts one class -- "
                                            "for clip; flip;")
     assert "clip" in cmp.one_class
+
+
+@pytest.mark.parametrize("fix", [ClipEigenvalues(), FlipEigenvalues(),
+                                 ClipEigenvalues(centered=True),
+                                 isvm.remedies.AdvancedShiftEigenvalues()],
+                         ids=lambda f: repr(f))
+def test_clip_and_flip_keep_two_n_by_n_arrays_not_three(fix):
+    # they kept the training kernel as K_fit_ beside their eigenvectors and projector and
+    # never read it: a third of the fitted model, in memory and in a saved file
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(40, 5))
+    K = np.tanh(A @ A.T / 5 - 0.5)
+    fitted = fix.fit(K)
+    square = [k for k, v in vars(fitted).items()
+              if isinstance(v, np.ndarray) and v.shape == (40, 40)]
+    assert sorted(square) == ["eigenvectors_", "projector_"]
+    # what they compute is unchanged: the fixed kernel from the eigenvalues alone (clip:
+    # max(lam, 0), flip: |lam|), and the training rows transformed are that kernel
+    fixed = clone(fix).fit_transform(K)
+    if not fix.centered and type(fix) in (ClipEigenvalues, FlipEigenvalues):
+        lam, U = np.linalg.eigh(K)
+        d = np.maximum(lam, 0) if type(fix) is ClipEigenvalues else np.abs(lam)
+        assert np.allclose(fixed, (U * d) @ U.T, atol=1e-12)
+    if not fix.centered:
+        assert np.allclose(fitted.transform(K), fixed, atol=1e-10)

@@ -13,6 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
+from .._fitted import forget
 from .._interrupt import interruptible, unfitted_on_interrupt
 from .._tags import PairwiseInput, TrainingColumns
 from .._threads import sized_by
@@ -58,6 +59,10 @@ class _KernelFix(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator
     _parameter_constraints: dict = {"centered": ["boolean"]}
 
     _spectrum = "vectors"
+    #: whether the fitted model keeps the (prepared) training kernel, ``K_fit_``: the shift
+    #: and the square read it after fit; clip and flip have their projector and their
+    #: eigenvectors, and kept a third n x n copy they never read (a third of a model file)
+    _keeps_kernel = True
 
     #: float64 n x n matrices beside the caller's kernel at the peak of fit and of
     #: fit_transform, measured (RSS high-water mark): the kept copy, eigh's eigenvectors and
@@ -137,7 +142,10 @@ class _KernelFix(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstimator
         """The fix from the prepared kernel and its decomposition (``eigh``; ``U`` None
         when the fix needs the values only). :class:`~indefsvm.RemedySearchCV` decomposes
         a fold's kernel once and finishes every fix from it."""
-        self.K_fit_ = K
+        if self._keeps_kernel:
+            self.K_fit_ = K
+        else:
+            forget(self, "K_fit_")  # (nor a refitted model its last one)
         if lam is not None:
             self.eigenvalues_ = lam
             self.eigenvectors_ = U if self._spectrum == "vectors" else None
@@ -196,6 +204,8 @@ def _check_fixed_spectrum(name, values, U, tol):
 
 class _EigenFix(_KernelFix):
     """clip / flip: the test transform is ``k U D U'`` with a diagonal D of the fix."""
+
+    _keeps_kernel = False
 
     def _diag(self, lam):  # pragma: no cover - abstract
         raise NotImplementedError

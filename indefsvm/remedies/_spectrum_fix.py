@@ -57,8 +57,6 @@ class ClipEigenvalues(_EigenFix):
         ``U P+ U'``.
     n_train_ : int
     tol_ : float
-    K_fit_ : ndarray of shape (n_train, n_train)
-        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
     col_mean_, all_mean_ : ndarray of shape (n_train,), float
         Column means and grand mean of the training kernel (the centring of test rows).
     n_features_in_ : int
@@ -98,8 +96,6 @@ class FlipEigenvalues(_EigenFix):
         ``U sign(lam) U'``.
     n_train_ : int
     tol_ : float
-    K_fit_ : ndarray of shape (n_train, n_train)
-        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
     col_mean_, all_mean_ : ndarray of shape (n_train,), float
         Column means and grand mean of the training kernel (the centring of test rows).
     n_features_in_ : int
@@ -140,7 +136,8 @@ class ShiftEigenvalues(_KernelFix):
         Of the (centred) training kernel (no eigenvectors are computed).
     n_train_, tol_ : int, float
     K_fit_ : ndarray of shape (n_train, n_train)
-        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
+        The training kernel as the fix read it (centred when ``centered``), kept for the
+        fixed kernel and the transforms.
     col_mean_, all_mean_ : ndarray of shape (n_train,), float
         Column means and grand mean of the training kernel (the centring of test rows).
     n_features_in_ : int
@@ -228,8 +225,6 @@ class AdvancedShiftEigenvalues(_EigenFix):
     n_train_ : int
     tol_ : float
         ``n eps max|lam|``: eigenvalues within it of 0 are never kept.
-    K_fit_ : ndarray of shape (n_train, n_train)
-        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
     col_mean_, all_mean_ : ndarray of shape (n_train,), float
         Column means and grand mean of the training kernel (the centring of test rows).
     n_features_in_ : int
@@ -326,7 +321,8 @@ class SquareKernel(_KernelFix):
     ----------
     n_train_ : int
     K_fit_ : ndarray of shape (n_train, n_train)
-        The training kernel as the fix read it (centred when ``centered``), kept for the transforms.
+        The training kernel as the fix read it (centred when ``centered``), kept for the
+        fixed kernel and the transforms.
     col_mean_, all_mean_ : ndarray of shape (n_train,), float
         Column means and grand mean of the training kernel (the centring of test rows).
     n_features_in_ : int
