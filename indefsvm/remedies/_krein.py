@@ -44,8 +44,11 @@ decision_function_shape, break_ties
     ----------
     svc_ : IndefiniteSVC
         The SVM on the flipped training kernel (precomputed).
-    flip_ : FlipEigenvalues
-        The decomposition of the training kernel.
+    eigenvalues_ : ndarray of shape (n_train,)
+        The eigenvalues of the training kernel, ascending (those the flip made absolute).
+        The decomposition itself is not kept (its eigenvectors and projector were two
+        ``n x n`` arrays, most of a saved model, and prediction does not read them):
+        ``FlipEigenvalues().fit(K_train)`` computes it.
     beta_ : ndarray of shape (n_pairs, n_train)
         Back-projected coefficients of each one-vs-one problem.
     intercept_ : ndarray of shape (n_pairs,)
@@ -106,6 +109,18 @@ decision_function_shape, break_ties
         self.break_ties = break_ties
 
     @property
+    def flip_(self):
+        """Not kept any more (also hidden in a model loaded from an older file, whose state
+        has it): an AttributeError that says where the spectrum and the decomposition are.
+        Computing it here would make an attribute's read cost an eigendecomposition."""
+        raise AttributeError(
+            "KreinSVC keeps no flip_ (its eigenvectors and projector were two n x n arrays, "
+            "most of a saved model, and prediction does not read them): eigenvalues_ holds "
+            "the training kernel's spectrum, and FlipEigenvalues().fit(K_train) computes "
+            "the decomposition (K_train = indefsvm.kernel_matrix(clf.X_fit_, "
+            "kernel=clf.kernel, **clf.kernel_params_) for a named kernel).")
+
+    @property
     def kernel_params_(self) -> dict:
         """The kernel's parameters as the fit resolved them. Set by ``fit``."""
         from sklearn.utils.validation import check_is_fitted
@@ -155,8 +170,11 @@ decision_function_shape, break_ties
         check_kernel_memory(n, FlipEigenvalues._transform_matrices
                             + (self.kernel != "precomputed"), "KreinSVC.fit")
         K = self._train_kernel(X)
-        self.flip_ = FlipEigenvalues().fit(K)
-        Kf = self.flip_._fixed_kernel()
+        # the flip is used here and not kept: its eigenvectors and projector were two n x n
+        # arrays in every fitted model
+        flip = FlipEigenvalues().fit(K)
+        self.eigenvalues_ = flip.eigenvalues_
+        Kf = flip._fixed_kernel()
         self.svc_ = IndefiniteSVC(
             kernel="precomputed", C=self.C, tol=self.tol, max_iter=self.max_iter,
             cache_size=self.cache_size, class_weight=self.class_weight,
@@ -166,7 +184,7 @@ decision_function_shape, break_ties
         full = np.zeros((coef.shape[0], K.shape[0]))
         full[:, self.svc_.support_] = coef
         # beta = U sign(lam) U' c for each pair (the projector is symmetric)
-        self.beta_ = full @ self.flip_.projector_
+        self.beta_ = full @ flip.projector_
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         self.classes_ = self.svc_.classes_
         self.n_train_ = K.shape[0]
