@@ -583,3 +583,23 @@ def test_grid_keys_no_chosen_method_tunes_and_a_seed_beside_a_splitter_are_refus
     assert a.n_splits_ == 5
     np.testing.assert_array_equal(a.cv_results_["split0_test_score"],
                                   b.cv_results_["split0_test_score"])
+
+
+def test_a_kernel_whose_width_is_fixed_in_kernel_params_is_not_searched_over_gamma():
+    # FeatureKernel("rbf", kernel_params={"gamma": 1}) in the search: the search set gamma
+    # on it and the entry won, so all seven gamma points were one kernel (now the
+    # transformer refuses a gamma given twice: the search leaves gamma alone, and a gamma
+    # grid is refused naming the entry)
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    for entry in ({"gamma": 1.0}, {"sigma": 1.0}):
+        kind = "rbf" if "gamma" in entry else "sqrt_l1_exponential"
+        search = isvm.RemedySearchCV(kernel=isvm.FeatureKernel(kind, kernel_params=entry),
+                                     cv=3, methods=["flip"]).fit(X, y)
+        assert [p for p in search.cv_results_["params"] if "gamma" in p] == []
+        assert len(search.cv_results_["params"]) == 5  # the five C, one kernel
+    with pytest.raises(ValueError, match=r"fixes its width in kernel_params\['gamma'\]: drop "
+                                         r"that entry to search gamma"):
+        isvm.RemedySearchCV(kernel=isvm.FeatureKernel("rbf", kernel_params={"gamma": 1.0}),
+                            param_grid={"gamma": [0.1, 1.0]}, cv=3).fit(X, y)

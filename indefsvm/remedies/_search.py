@@ -296,11 +296,20 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                              if unknown else "methods is empty; give at least one method.")
         return [m for m in METHODS if m in names]
 
+    def _width_fixed(self):
+        """The entry of the kernel transformer's ``kernel_params`` that fixes its width
+        (``gamma`` or ``sigma``), or None: a gamma the search set beside it was refused by
+        the transformer (before, the entry won and every grid point was one kernel)."""
+        if self.kernel is None:
+            return None
+        entries = self.kernel.get_params().get("kernel_params") or {}
+        return next((k for k in ("gamma", "sigma") if k in entries), None)
+
     def _tunable(self):
         """Whether the kernel transformer has a gamma to tune."""
         if self.kernel is None:
             return False
-        if "gamma" not in self.kernel.get_params():
+        if "gamma" not in self.kernel.get_params() or self._width_fixed() is not None:
             return False
         if of_features(self.kernel):  # FeatureKernel: whether its kernel has one
             return features_gamma(self.kernel)
@@ -338,6 +347,12 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                              "drop them, or add the method.")
         out = {}
         if "gamma" in grid:
+            fixed = self._width_fixed()
+            if fixed is not None:
+                raise ValueError(
+                    f"param_grid has 'gamma' but kernel={self.kernel!r} fixes its width in "
+                    f"kernel_params[{fixed!r}]: drop that entry to search gamma, or drop "
+                    "'gamma' from param_grid.")
             if not self._tunable():
                 raise ValueError(
                     "param_grid has 'gamma' but there is no kernel parameter to tune: give "
