@@ -120,7 +120,8 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     src = p.add_mutually_exclusive_group()
     src.add_argument("file", nargs="?", metavar="FILE", type=path_name,
                      help="LIBSVM data file, or a precomputed kernel matrix (.npy, .npz or text "
-                          "with --labels), or with --distances a distance matrix")
+                          "with --labels, or LIBSVM's -t 4 file: label 0:ID 1:k(x, x_1) ...), "
+                          "or with --distances a distance matrix")
     src.add_argument("--dataset", choices=list(DATASET_NAMES) + list(DISTANCE_DATASETS),
                      help="a bundled data set (protein213 is a distance matrix: with "
                           "--distances)")

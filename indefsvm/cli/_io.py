@@ -166,8 +166,8 @@ def scale_advice(X) -> str | None:
 
 
 def _read_data(args, *, need_labels: bool, axioms: bool):
-    from .._validation import looks_like_distances
     from ..datasets import load_libsvm
+    from ..datasets._table import delimiter_of, read_features
 
     distances = bool(getattr(args, "distances", False))
     if args.dataset:
@@ -229,20 +229,32 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
             raise DataFileError(path, None, f"is a {K.shape} array; a kernel matrix is square "
                                 "(n_samples, n_samples). Features in a .npy / .npz file need "
                                 "their labels: give --labels FILE.")
-        if looks_like_distances(K):
-            # said once, in the command line's words (the library's warning names Python)
-            print(f"indefsvm: warning: {path} looks like a distance matrix, not a kernel (zero "
-                  "diagonal, no negative entry); training on distances gives a meaningless "
-                  "model. Add --distances to make the kernel exp(-gamma d^2) of them.",
-                  file=sys.stderr)
-            warnings.filterwarnings("ignore", category=DistanceMatrixWarning)
+        _doubt_distances(K, path)
         y = _read_labels(args.labels, K.shape[0]) if args.labels else _files().npz_labels(path)
         if y is None and need_labels:
             raise CLIError(f"{path}: a precomputed kernel needs its labels: give --labels FILE "
                            "(.npy or text, one per line), or save y beside K in the .npz.",
                            EXIT_USAGE)
         return K, y, path, True
-    from ..datasets._table import delimiter_of, read_features
+    from ..datasets._libsvm import starts_with_serial
+
+    if (not getattr(args, "zero_based", False) and starts_with_serial(path)
+            and delimiter_of(path) is None):
+        # LIBSVM's own precomputed-kernel format (svm-train -t 4), 'label 0:ID 1:k(x, x_1)
+        # ...': a kernel with its labels, not features (read as 0-based features, its IDs
+        # would be a feature and its kernel rows the others)
+        from ..datasets import load_libsvm_kernel
+
+        refuse_format_options(args, path, "a kernel in LIBSVM's precomputed format",
+                              )
+        _refuse_feature_options(args, path)
+        K, y = load_libsvm_kernel(path)
+        _say_note(f"{path}: LIBSVM's precomputed-kernel format (svm-train -t 4: 0:ID, then "
+                  f"k(x, x_1) ... k(x, x_{K.shape[0]})): read as a {K.shape[0]} x {K.shape[0]} "
+                  "kernel matrix with its labels; --zero-based reads it as 0-based features "
+                  "instead.")
+        _doubt_distances(K, path)
+        return K, y, path, True
 
     _warn_unused_kernel_options(args)
     try:
@@ -266,6 +278,19 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
         raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}): indefsvm reads "
                             "LIBSVM text, CSV / TSV and .npy / .npz files.") from None
     return X, y, path, False
+
+
+def _doubt_distances(K, path: str) -> None:
+    """A kernel FILE that looks like distances is said once, in the command line's words
+    (the library's warning names Python)."""
+    from .._validation import looks_like_distances
+
+    if looks_like_distances(K):
+        print(f"indefsvm: warning: {path} looks like a distance matrix, not a kernel (zero "
+              "diagonal, no negative entry); training on distances gives a meaningless "
+              "model. Add --distances to make the kernel exp(-gamma d^2) of them.",
+              file=sys.stderr)
+        warnings.filterwarnings("ignore", category=DistanceMatrixWarning)
 
 
 def checked_distances(D, path: str, square: bool = True, instead: str | None = None):

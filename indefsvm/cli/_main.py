@@ -177,6 +177,42 @@ def _refuse_spaced_list(sub, argv: list) -> None:
                            f"{command} --help')", EXIT_USAGE)
 
 
+#: svm-train's and svm-predict's one-letter options (LIBSVM's README) and this command line's
+#: names of them: a LIBSVM user types those first (-s, -q and -C are the same here)
+_LIBSVM_FLAGS = {"-t": "--kernel", "-d": "--degree", "-g": "--gamma", "-r": "--coef0",
+                 "-c": "-C", "-n": "--nu", "-p": "--epsilon", "-m": "--cache-size",
+                 "-e": "--tol", "-v": "--cv", "-w": "--class-weight", "-b": "--probability"}
+#: svm-train -t: its kernel types by number
+_LIBSVM_KERNELS = {"0": "linear", "1": "polynomial", "2": "rbf", "3": "sigmoid"}
+
+
+def _libsvm_hint(name: str, value: str | None, known) -> str:
+    """What LIBSVM's one-letter option ``name`` (given ``value``) is called here, or ""."""
+    ours = _LIBSVM_FLAGS.get(name)
+    tool = "svm-predict" if "--decision-values" in known else "svm-train"
+    if name == "-b" and "--probability" not in known:
+        return (f"; {tool}'s -b (probability estimates) has no counterpart here: an SVM gives "
+                "decision values (predict --decision-values); for calibrated probabilities "
+                "fit sklearn.calibration.CalibratedClassifierCV(indefsvm.IndefiniteSVC(...)) "
+                "in Python")
+    if ours is None or ours not in known:
+        return ""
+    if name == "-t" and value == "4":
+        return ("; svm-train's -t 4 (precomputed kernel) is a kernel FILE here: LIBSVM's "
+                "'label 0:ID 1:k(x, x_1) ...' lines are read as such, or a .npy / text matrix "
+                "with --labels")
+    if name == "-t":
+        value = _LIBSVM_KERNELS.get(value or "", "NAME")
+    if name == "-w" and value:
+        # -w1 2 / -w-1 0.5: the class is glued to the flag, its weight follows
+        label, weight = value
+        return (f"; svm-train's -w{label} {weight or 'W'} is --class-weight {label}:"
+                f"{weight or 'W'} here" if label else "")
+    if name == "-b":
+        return f"; {tool}'s -b 1 is --probability here"
+    return f"; {tool}'s {name} is {ours} here ({ours} {value or 'VALUE'})"
+
+
 #: what people call an output file, in this command line and in others (svm-train writes
 #: its model to a positional name; -o is many tools' output)
 _OUTPUT_NAMES = ("--out", "--output", "--save", "--model", "-o")
@@ -212,6 +248,14 @@ def _refuse_unknown_options(parser, argv: list) -> None:
         if unknown:
             hint = ("; this command searches C: give --C-grid with one value (e.g. "
                     "--C-grid 10)" if name == "-C" and "--C-grid" in known else "")
+            if not name.startswith("--") and not hint:
+                # LIBSVM's one-letter options: its value glued on (-t2) or the next word
+                at = argv.index(token)
+                following = argv[at + 1] if at + 1 < len(argv) else None
+                value = token[2:] or following
+                if name == "-w":
+                    value = (token[2:], following)
+                hint = _libsvm_hint(name, value, known)
             if name.startswith("--no-") and "--" + name[5:] in known and not hint:
                 # the negation of an option that is off by default ("did you mean
                 # --search?" for compare --no-search said the opposite)

@@ -72,6 +72,7 @@ def read_data_for(args, model, path: str):
     with its labels when the file (or --labels) has them. Shared by predict and
     ``report MODEL DATA``."""
     from ..datasets import load_libsvm
+    from ..datasets._libsvm import starts_with_serial
 
     distances, precomputed, n_train = model_input(model)
     name = getattr(args, "model", None) or args.file  # predict MODEL DATA, report MODEL DATA
@@ -97,6 +98,14 @@ def read_data_for(args, model, path: str):
                             need_labels=False, classes_checked=True)
         if y is not None:
             _check_labels_are_classes(model, y, path)
+    elif (precomputed and not distances and not args.labels and not args.zero_based
+          and starts_with_serial(path)):
+        # LIBSVM's precomputed-kernel format (svm-predict's input for svm-train -t 4):
+        # 'label 0:? 1:k(x, x_1) ...', the labels with the kernel rows
+        from ..datasets import load_libsvm_kernel
+
+        refuse_format_options(args, path, "kernel rows in LIBSVM's precomputed format")
+        X, y = load_libsvm_kernel(path, n_train=n_train)
     elif precomputed or args.labels or path.endswith((".npy", ".npz")):
         what = ("the distances d(x, x_train) to the training objects" if distances
                 else "the kernel rows k(x, x_train)" if precomputed else "features")
@@ -138,6 +147,12 @@ def read_data_for(args, model, path: str):
             # sparse files (a text collection's words) stay CSR where the model reads CSR
             refuse_format_options(args, path, "a LIBSVM file, its label the first token of "
                                   "a line", ("--zero-based",))
+            if not args.zero_based and starts_with_serial(path):
+                raise CLIError(f"{path} begins 'label 0:...', as LIBSVM's precomputed-kernel "
+                               f"format (svm-train -t 4) does, but {name} was trained on "
+                               "features, not a kernel matrix: give the features of the new "
+                               "samples (or --zero-based if the file holds 0-based features).",
+                               EXIT_USAGE)
             X, y = load_libsvm(path, zero_based=args.zero_based,
                                n_features=getattr(model, "n_features_in_", None),
                                dense="auto")
@@ -240,8 +255,9 @@ def add_parser(sub) -> None:
                          help="the data in the form the model was trained on: a LIBSVM, CSV "
                               "or TSV features file (a CSV's label column, if any, gives the "
                               "accuracy); series or strings, one per line, for a model of "
-                              "'fit --metric'; kernel rows k(x, x_train) (.npy, .npz, text) "
-                              "for a precomputed-kernel model; distances to the training "
+                              "'fit --metric'; kernel rows k(x, x_train) (.npy, .npz, text, "
+                              "or svm-predict's 'label 0:? 1:k(x, x_1) ...' lines) for a "
+                              "precomputed-kernel model; distances to the training "
                               "objects for a model of 'fit --distances'")
     predict.add_argument("--labels", metavar="FILE", type=path_name,
                          help="true labels of DATA (kernel rows), to print the accuracy")

@@ -7,6 +7,7 @@ from ._loaders import (
     load_breast_cancer_683,
     load_heart,
     load_libsvm,
+    load_libsvm_kernel,
     load_protein213,
     load_sonar,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "load_breast_cancer_683",
     "load_heart",
     "load_libsvm",
+    "load_libsvm_kernel",
     "load_protein213",
     "load_sonar",
     "make_cbf",

@@ -81,10 +81,15 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
                     raise DataFileError(path, lineno, f"feature index {idx!r} is not an "
                                         "integer.") from None
                 if i < first:
+                    # a 0: pair first on the line is also LIBSVM's own precomputed-kernel
+                    # format (svm-train -t 4): 'label 0:ID 1:k(x, x_1) ...'
+                    kernel = ("; a line 'label 0:ID 1:k(x, x_1) ...' is LIBSVM's "
+                              "precomputed-kernel format (svm-train -t 4), read by "
+                              "load_libsvm_kernel" if i == 0 and prev == first - 1 else "")
                     raise DataFileError(path, lineno, f"feature index {i} < {first}: LIBSVM "
                                         "indices start at 1; a 0-based file (scikit-learn's "
                                         "dump_svmlight_file writes one by default) is read "
-                                        "with zero_based=True (--zero-based).")
+                                        f"with zero_based=True (--zero-based){kernel}.")
                 if i <= prev:
                     raise DataFileError(path, lineno, f"feature index {i} after {prev}: "
                                         "indices must increase along a line.")
@@ -137,3 +142,89 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
                       shape=(n, d))
     y = np.asarray(labels, dtype=np.float64)
     return (X.toarray() if dense else X), y
+
+
+def starts_with_serial(path) -> bool:
+    """Whether the first sample line of a LIBSVM text file begins with a ``0:`` pair, as
+    LIBSVM's precomputed-kernel format (``svm-train -t 4``) writes every line: ``label 0:ID
+    1:k(x, x_1) ...``. False for anything unreadable (the readers name what is wrong)."""
+    try:
+        with _open(path) as fh:
+            for raw in fh:
+                tokens = raw.split("#", 1)[0].split()
+                if tokens:
+                    return len(tokens) > 1 and tokens[1].startswith("0:")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return False
+
+
+def read_libsvm_kernel(path, n_train: int | None = None):
+    """Read LIBSVM's precomputed-kernel format strictly: (K, y).
+
+    Each line is ``label 0:ID 1:k(x, x_1) ... L:k(x, x_L)`` with every kernel value written
+    (LIBSVM's README: "All kernel values including ZEROs must be explicitly provided").
+    ``n_train`` None: a training file, whose IDs are 1 ... n, each once, in any order (the
+    rows come back in the order of their IDs, so ``K[i, j] = k(x_i, x_j)``), and L = n.
+    ``n_train`` an int: rows k(x, x_train) of new samples, L = n_train each; the ID is any
+    number (LIBSVM's ``0:?``) and not read."""
+    # 0-based, so that the ID is column 0; CSR keeps the explicit zeros to count them
+    R, y = read_libsvm(path, dense=False, zero_based=True)
+    counts = np.diff(R.indptr)
+    width = R.shape[1] - 1
+    features = ("; a file of 0-based features (scikit-learn's dump_svmlight_file) is read "
+                "with load_libsvm(path, zero_based=True) (--zero-based)")
+    for row in range(R.shape[0]):
+        first = R.indices[R.indptr[row]] if counts[row] else -1
+        if first != 0:
+            raise DataFileError(path, _line_of(path, row), "has no 0:ID pair first: in "
+                                "LIBSVM's precomputed-kernel format every line is 'label 0:ID "
+                                f"1:k(x, x_1) ... L:k(x, x_L)'{features}.")
+        if counts[row] != width + 1:
+            # increasing indices from 0, so the count says whether one is missing
+            raise DataFileError(
+                path, _line_of(path, row), f"has {counts[row] - 1} kernel value"
+                f"{'' if counts[row] == 2 else 's'} where the widest line has {width}: "
+                "LIBSVM's precomputed-kernel format writes every value k(x, x_1) ... "
+                f"k(x, x_L), zeros too{features}.")
+    K = R[:, 1:].toarray()
+    if n_train is not None:
+        if width != n_train:
+            raise DataFileError(path, None, f"has {width} kernel values a line; the model was "
+                                f"trained on {n_train} samples, so each line holds k(x, x_1) "
+                                f"... k(x, x_{n_train}) after its 0:ID.")
+        return K, y
+    ids = R[:, [0]].toarray().ravel()
+    n = len(y)
+    whole = (ids == np.round(ids)) & (ids >= 1) & (ids <= n)
+    if not whole.all():
+        row = int(np.argmin(whole))
+        raise DataFileError(path, _line_of(path, row), f"has ID 0:{ids[row]:g}: the IDs of a "
+                            f"training file of {n} line{'' if n == 1 else 's'} are the "
+                            f"integers 1 ... {n}, one a line (the row's place among the "
+                            f"kernel's columns){features}.")
+    order = np.argsort(ids, kind="stable")
+    twice = np.flatnonzero(np.diff(ids[order]) == 0)
+    if twice.size:
+        raise DataFileError(path, _line_of(path, int(order[twice[0] + 1])), f"repeats ID "
+                            f"0:{ids[order][twice[0]]:g}: each training instance has its own "
+                            f"ID, 1 ... n{features}.")
+    if width != n:
+        raise DataFileError(path, None, f"has {n} lines of {width} kernel values: the training "
+                            f"kernel among its lines is square, {n} values a line (a subset "
+                            "of a larger kernel's rows: keep the columns of its IDs)"
+                            f"{features}.")
+    # the columns are in ID order already; the rows come in the file's
+    return K[order], y[order]
+
+
+def _line_of(path, row: int) -> int:
+    """The line number of sample ``row`` (comments and blank lines skipped, as read)."""
+    with _open(path) as fh:
+        seen = -1
+        for lineno, raw in enumerate(fh, 1):
+            if raw.split("#", 1)[0].strip():
+                seen += 1
+                if seen == row:
+                    return lineno
+    return row + 1

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._validation import POS_INT, options_checked
-from ._libsvm import read_libsvm
+from ._libsvm import read_libsvm, read_libsvm_kernel
 
 _DESCR = {
     "heart": (
@@ -75,6 +75,57 @@ def load_libsvm(path, *, n_features: int | None = None, dense: bool | str = True
     if not (isinstance(dense, (bool, np.bool_)) or (isinstance(dense, str) and dense == "auto")):
         raise ValueError(f"dense must be True, False or 'auto'; got {dense!r}.")
     return read_libsvm(path, n_features=n_features, dense=dense, zero_based=zero_based)
+
+
+@options_checked({"n_train": [POS_INT, None]})
+def load_libsvm_kernel(path, *, n_train: int | None = None):
+    """Read a kernel matrix in LIBSVM's precomputed-kernel format (``svm-train -t 4``).
+
+    Each line is ``label 0:ID 1:k(x, x_1) ... L:k(x, x_L)``: the sample's ID, then its
+    kernel value with every training sample, zeros written too, as LIBSVM's README asks.
+    Read strictly, as :func:`load_libsvm` reads features: a missing value, an ID out of
+    place or a line of another width raises :class:`~indefsvm.exceptions.DataFileError`
+    naming the file and the line.
+
+    Parameters
+    ----------
+    path : str or path-like
+        File name (``.gz`` and ``.bz2`` are decompressed).
+    n_train : int, optional
+        None (default): a training file. Its IDs are 1 ... n, each once and in any order
+        (LIBSVM allows a permutation), every line holds n values, and the rows are returned
+        in the order of their IDs, so that ``K[i, j] = k(x_i, x_j)`` is the square training
+        kernel (a subset of a larger kernel's rows, L > n, is refused: keep the columns of
+        its IDs). An int: rows ``k(x, x_train)`` of new samples, ``n_train`` values each
+        after an ID that is not read (LIBSVM's ``0:?``), in the file's order -- what
+        ``predict`` of a model fitted on the training kernel takes.
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples, n_samples) or (n_samples, n_train)
+        The kernel values, float64.
+    y : ndarray of shape (n_samples,)
+        The labels as written in the file (in ID order for a training file).
+
+    See Also
+    --------
+    load_libsvm : features in LIBSVM's format.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import indefsvm as isvm
+    >>> path = os.path.join(tempfile.mkdtemp(), "train.kernel")
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write("1 0:1 1:2 2:-1\\n-1 0:2 1:-1 2:2\\n")
+    >>> K, y = isvm.datasets.load_libsvm_kernel(path)
+    >>> K
+    array([[ 2., -1.],
+           [-1.,  2.]])
+    >>> isvm.IndefiniteSVC(kernel="precomputed").fit(K, y).predict(K)
+    array([ 1., -1.])
+    """
+    return read_libsvm_kernel(path, n_train=n_train)
 
 
 def data_path(name: str) -> str:

@@ -1,0 +1,151 @@
+"""LIBSVM's precomputed-kernel format (``svm-train -t 4``: ``label 0:ID 1:k(x, x_1) ...``)
+is read as a kernel with its labels, by ``datasets.load_libsvm_kernel`` and by the command
+line, and svm-train's one-letter options are named in this command line's words. Before,
+such a file was refused as "feature index 0 < 1 ... read with --zero-based", and that advice
+trained an rbf SVM on the IDs and kernel rows as if they were features."""
+
+import json
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.cli import main
+from indefsvm.exceptions import DataFileError
+
+
+def _kernel(n=40, seed=0):
+    """A sigmoid kernel (indefinite) of two-class data, and its labels."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1, -1)
+    return isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.1, coef0=-0.5), y
+
+
+def _write(path, K, y, ids=None):
+    """The file as LIBSVM's README writes it (repr: every digit, so the read is exact)."""
+    ids = np.arange(1, len(y) + 1) if ids is None else ids
+    with open(path, "w") as fh:
+        for row, label, i in zip(K, y, ids, strict=True):
+            fh.write(f"{label} 0:{i} " + " ".join(f"{j}:{v!r}" for j, v in
+                                                  enumerate(row.tolist(), 1)) + "\n")
+    return str(path)
+
+
+def test_a_training_file_is_the_kernel_and_its_labels(tmp_path):
+    K, y = _kernel()
+    Kr, yr = isvm.datasets.load_libsvm_kernel(_write(tmp_path / "k.txt", K, y))
+    np.testing.assert_array_equal(Kr, K)
+    np.testing.assert_array_equal(yr, y)
+
+
+def test_a_permuted_training_file_comes_back_in_id_order(tmp_path):
+    # LIBSVM's README: "any permutation ... of the training files is also valid"; the ID
+    # says which column is the row's own
+    K, y = _kernel()
+    p = np.random.default_rng(1).permutation(len(y))
+    Kr, yr = isvm.datasets.load_libsvm_kernel(_write(tmp_path / "k.txt", K[p], y[p],
+                                                     ids=p + 1))
+    np.testing.assert_array_equal(Kr, K)
+    np.testing.assert_array_equal(yr, y)
+
+
+def test_rows_of_new_samples_are_read_in_the_files_order(tmp_path):
+    K, y = _kernel(50)
+    rows = K[40:, :40]
+    path = _write(tmp_path / "t.txt", rows, y[40:], ids=np.zeros(10, dtype=int))  # 0:?
+    Kt, yt = isvm.datasets.load_libsvm_kernel(path, n_train=40)
+    np.testing.assert_array_equal(Kt, rows)
+    np.testing.assert_array_equal(yt, y[40:])
+    with pytest.raises(DataFileError, match="the model was trained on 30 samples"):
+        isvm.datasets.load_libsvm_kernel(path, n_train=30)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("1 0:1 1:2 2:-1\n-1 0:2 1:-1\n", r"line 2: has 1 kernel value where the widest line "
+                                      r"has 2: .* zeros too"),
+    ("1 0:1 1:2 2:-1\n-1 0:1 1:-1 2:2\n", "line 2: repeats ID 0:1"),
+    ("1 0:1 1:2 2:-1\n-1 0:3 1:-1 2:2\n", "line 2: has ID 0:3: .* integers 1 ... 2"),
+    ("1 0:1.5 1:2\n", "line 1: has ID 0:1.5"),
+    ("1 0:1 1:2 2:-1 3:0\n-1 0:2 1:-1 2:2 3:0\n", "has 2 lines of 3 kernel values: .* "
+                                                 "square"),
+    ("1 0:1 1:2 2:-1\n-1 1:-1 2:2\n", "line 2: has no 0:ID pair first"),
+])
+def test_a_file_off_the_format_is_named_with_its_line(tmp_path, text, said):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(DataFileError, match=said) as info:
+        isvm.datasets.load_libsvm_kernel(str(path))
+    assert "zero_based=True" in str(info.value)  # the other reading of a 0: index
+
+
+def test_load_libsvm_names_the_kernel_format_where_a_line_starts_with_0(tmp_path):
+    K, y = _kernel(6)
+    with pytest.raises(DataFileError, match="precomputed-kernel format .* load_libsvm_kernel"):
+        isvm.datasets.load_libsvm(_write(tmp_path / "k.txt", K, y))
+
+
+def test_fit_and_predict_read_the_format_as_svm_train_and_svm_predict_do(tmp_path, capsys):
+    K, y = _kernel(60)
+    train = _write(tmp_path / "train.txt", K[:40, :40], y[:40])
+    test = _write(tmp_path / "test.txt", K[40:, :40], y[40:], ids=np.zeros(20, dtype=int))
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", train, "-C", "10", "--cv", "0", "--save", model, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "LIBSVM's precomputed-kernel format" in err and "40 x 40 kernel" in err
+    fitted = json.loads(out)
+    # the model of the same kernel given as a matrix in Python
+    ref = isvm.IndefiniteSVC(kernel="precomputed", C=10).fit(K[:40, :40], y[:40])
+    assert fitted["problems"][0]["objective"] == pytest.approx(ref.objective_, rel=1e-12)
+    preds = tmp_path / "p.txt"
+    assert main(["predict", model, test, "--out", str(preds)]) == 0
+    err = capsys.readouterr().err
+    expected = ref.predict(K[40:, :40])
+    np.testing.assert_array_equal(np.loadtxt(preds), expected)
+    right = int(np.sum(expected == y[40:]))
+    assert f"accuracy {100 * right / 20:.2f} % ({right}/20)" in err  # the file's labels
+    # a model of features does not take kernel rows
+    feats = str(tmp_path / "f.skops")
+    assert main(["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.1", "--cv", "0",
+                 "--save", feats, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["predict", feats, test]) == 2
+    assert "trained on features, not a kernel matrix" in capsys.readouterr().err
+
+
+def test_check_and_compare_read_it_and_kernel_options_are_refused(tmp_path, capsys):
+    K, y = _kernel()
+    path = _write(tmp_path / "k.txt", K, y)
+    assert main(["check", path, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["n"] == 40
+    assert report["lam_min"] == pytest.approx(np.linalg.eigvalsh(K)[0], rel=1e-9)
+    assert main(["fit", path, "--gamma", "1"]) == 2
+    assert "--gamma does not apply" in capsys.readouterr().err
+    # --zero-based keeps its meaning: the file read as 0-based features
+    assert main(["fit", path, "--zero-based", "-C", "1", "--gamma", "1", "--cv", "0",
+                 "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["n_features"] == 41
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["fit", "--dataset", "heart", "-t", "3"], "svm-train's -t is --kernel here (--kernel "
+                                               "sigmoid)"),
+    (["fit", "--dataset", "heart", "-t2"], "(--kernel rbf)"),
+    (["fit", "--dataset", "heart", "-t", "4"], "-t 4 (precomputed kernel) is a kernel FILE"),
+    (["fit", "--dataset", "heart", "-g", "0.5"], "svm-train's -g is --gamma here (--gamma "
+                                                 "0.5)"),
+    (["fit", "--dataset", "heart", "-r", "-1"], "-r is --coef0 here (--coef0 -1)"),
+    (["fit", "--dataset", "heart", "-c", "10"], "-c is -C here (-C 10)"),
+    (["fit", "--dataset", "heart", "-v", "5"], "-v is --cv here (--cv 5)"),
+    (["fit", "--dataset", "heart", "-w-1", "2"], "-w-1 2 is --class-weight -1:2 here"),
+    (["fit", "--dataset", "heart", "-b", "1"], "-b (probability estimates) has no "
+                                               "counterpart"),
+    (["check", "--dataset", "heart", "-g", "0.5"], "-g is --gamma here"),
+    (["predict", "m.skops", "d.txt", "-b", "1"], "svm-predict's -b 1 is --probability"),
+])
+def test_svm_trains_one_letter_options_are_named_in_this_command_lines_words(capsys, argv,
+                                                                              said):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and said in err[0]
