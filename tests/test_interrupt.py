@@ -64,7 +64,10 @@ def test_ctrl_c_stops_pairwise_dtw_within_a_round():
     # the compiled DTW loop looks for Ctrl-C between rounds of pairs (~2e8 cells a thread)
     from indefsvm import pairwise_distances
 
-    X = np.random.default_rng(0).normal(size=(200, 400))  # ~8 s of full DTW on one core
+    # 179 700 pairs of 400 x 400 cells: 8 s on one core of a 2-core EPYC with the compiled
+    # lanes (200 series, the size this test had before the lanes, took 0.9 s there and
+    # ended before the signal)
+    X = np.random.default_rng(0).normal(size=(600, 400))
     sent, took = interrupted_after(lambda: pairwise_distances(X, metric="dtw", n_jobs=1))
     assert sent, "the distances were done before the signal"
     assert took < 5.0
