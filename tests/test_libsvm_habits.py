@@ -1,8 +1,9 @@
-"""LIBSVM's precomputed-kernel format (``svm-train -t 4``: ``label 0:ID 1:k(x, x_1) ...``)
-is read as a kernel with its labels, by ``datasets.load_libsvm_kernel`` and by the command
-line, and svm-train's one-letter options are named in this command line's words. Before,
-such a file was refused as "feature index 0 < 1 ... read with --zero-based", and that advice
-trained an rbf SVM on the IDs and kernel rows as if they were features."""
+"""What a LIBSVM user brings: LIBSVM's precomputed-kernel format (``svm-train -t 4``:
+``label 0:ID 1:k(x, x_1) ...``) is read as a kernel with its labels, by
+``datasets.load_libsvm_kernel`` and by the command line; svm-train's one-letter options and
+its positional model and output files are named in this command line's words. Before, such
+a kernel file was refused as "feature index 0 < 1 ... read with --zero-based", and that
+advice trained an rbf SVM on the IDs and kernel rows as if they were features."""
 
 import json
 
@@ -149,3 +150,28 @@ def test_svm_trains_one_letter_options_are_named_in_this_command_lines_words(cap
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and said in err[0]
+
+
+def test_svm_train_and_svm_predict_positional_files_are_named(tmp_path, capsys):
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.1", "--cv", "0",
+                 "--save", model, "--quiet"]) == 0
+    data = str(tmp_path / "h.libsvm")
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with open(data, "w") as fh:
+        for row, label in zip(X, y, strict=True):
+            fh.write(f"{label:g} " + " ".join(f"{j}:{v!r}" for j, v in enumerate(row, 1))
+                     + "\n")
+    capsys.readouterr()
+    # svm-train train model: the model's name is --save here
+    assert main(["fit", data, str(tmp_path / "out.model"), "-C", "1"]) == 2
+    assert "svm-train's second name is its model file: here --save" in capsys.readouterr().err
+    # svm-predict test model output: the model first, the output --out
+    assert main(["predict", data, model]) == 2
+    err = capsys.readouterr().err
+    assert "the model comes first" in err and f"indefsvm predict {model} {data}" in err
+    assert main(["predict", model, data, str(tmp_path / "out.txt")]) == 2
+    assert "svm-predict's third name is its output file: here --out" in capsys.readouterr().err
+    # a word left over elsewhere keeps argparse's words alone
+    assert main(["fit", data, "--scale", "1"]) == 2
+    assert "unrecognized arguments: 1 (see" in capsys.readouterr().err

@@ -126,8 +126,26 @@ def _parse(parser, argv: list):
             v for v in argv[argv.index(before) + 1:at + len(extras)]
             if not v.startswith("-")] if before else []
         hint = _list_form(name, action, values)
+    hint = hint or _positional_output(args, argv, extras)
     raise CLIError(f"unrecognized arguments: {' '.join(extras)}{hint} (see 'indefsvm "
                    f"{args.command} --help')", EXIT_USAGE)
+
+
+def _positional_output(args, argv: list, extras: list) -> str:
+    """svm-train's and svm-predict's output file named after the input (``svm-train
+    train model``, ``svm-predict test model output``): one word left over right after the
+    data file is that output, which is an option here."""
+    data = getattr(args, "data" if args.command == "predict" else "file", None)
+    if (len(extras) != 1 or extras[0].startswith("-") or data is None
+            or data not in argv or argv.index(data) + 1 != argv.index(extras[0])):
+        return ""
+    if args.command == "fit":
+        return (f"; svm-train's second name is its model file: here --save {extras[0]} "
+                "saves the model")
+    if args.command == "predict":
+        return (f"; svm-predict's third name is its output file: here --out {extras[0]} "
+                "writes the predictions")
+    return ""
 
 
 def _list_form(name: str, action, values: list) -> str:

@@ -17,6 +17,7 @@ from ._io import (
     _say_note,
     _say_warning,
     checked_distances,
+    is_model_file,
 )
 from ._modelfile import _load_model, model_input, placed
 from ._progress import _say
@@ -29,6 +30,11 @@ def run(args) -> int:
         args.out = None  # standard output, as without --out
     if args.out:
         check_output_file(args.out, "--out", (args.model, args.data, args.labels))
+    if not is_model_file(args.model) and is_model_file(args.data):
+        # svm-predict's order, test file first: said before the data file is read as a model
+        raise CLIError(f"{args.data} is the model file and {args.model} is not: the model "
+                       f"comes first, 'indefsvm predict MODEL DATA' (svm-predict takes DATA "
+                       f"first): indefsvm predict {args.data} {args.model}", EXIT_USAGE)
     model = placed(_load_model(args.model), args.device, args.model)
     _check_columns_apply(args, model)
     X, y = read_data_for(args, model, args.data)
