@@ -144,6 +144,13 @@ def test_check_and_compare_read_it_and_kernel_options_are_refused(tmp_path, caps
                                                "counterpart"),
     (["check", "--dataset", "heart", "-g", "0.5"], "-g is --gamma here"),
     (["predict", "m.skops", "d.txt", "-b", "1"], "svm-predict's -b 1 is --probability"),
+    # a whole svm-train line: every option at once, in order
+    (["fit", "--dataset", "heart", "-s", "0", "-t", "2", "-c", "10", "-g", "0.5", "-w1", "2",
+      "-v", "5"], "svm-train's -t 2 -c 10 -g 0.5 -w1 2 -v 5 is --kernel rbf -C 10 --gamma 0.5 "
+                  "--class-weight 1:2 --cv 5 here"),
+    (["fit", "--dataset", "heart", "-t3", "-r", "-1", "-b", "1"],
+     "-t3 -r -1 is --kernel sigmoid --coef0 -1 here; svm-train's -b (probability estimates) "
+     "has no counterpart"),
 ])
 def test_svm_trains_one_letter_options_are_named_in_this_command_lines_words(capsys, argv,
                                                                               said):

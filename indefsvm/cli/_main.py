@@ -204,31 +204,68 @@ _LIBSVM_FLAGS = {"-t": "--kernel", "-d": "--degree", "-g": "--gamma", "-r": "--c
 _LIBSVM_KERNELS = {"0": "linear", "1": "polynomial", "2": "rbf", "3": "sigmoid"}
 
 
-def _libsvm_hint(name: str, value: str | None, known) -> str:
-    """What LIBSVM's one-letter option ``name`` (given ``value``) is called here, or ""."""
+def _libsvm_word(name: str, value, known) -> tuple[str | None, str]:
+    """LIBSVM's one-letter option ``name`` with ``value`` (the glued text or the next word;
+    for -w the pair (glued class, next word)): (this command line's words for it, or None;
+    a sentence that says it, or "")."""
     ours = _LIBSVM_FLAGS.get(name)
     tool = "svm-predict" if "--decision-values" in known else "svm-train"
     if name == "-b" and "--probability" not in known:
-        return (f"; {tool}'s -b (probability estimates) has no counterpart here: an SVM gives "
-                "decision values (predict --decision-values); for calibrated probabilities "
-                "fit sklearn.calibration.CalibratedClassifierCV(indefsvm.IndefiniteSVC(...)) "
-                "in Python")
+        return None, (f"; {tool}'s -b (probability estimates) has no counterpart here: an SVM "
+                      "gives decision values (predict --decision-values); for calibrated "
+                      "probabilities fit sklearn.calibration.CalibratedClassifierCV("
+                      "indefsvm.IndefiniteSVC(...)) in Python")
     if ours is None or ours not in known:
-        return ""
+        return None, ""
     if name == "-t" and value == "4":
-        return ("; svm-train's -t 4 (precomputed kernel) is a kernel FILE here: LIBSVM's "
-                "'label 0:ID 1:k(x, x_1) ...' lines are read as such, or a .npy / text matrix "
-                "with --labels")
+        return None, ("; svm-train's -t 4 (precomputed kernel) is a kernel FILE here: "
+                      "LIBSVM's 'label 0:ID 1:k(x, x_1) ...' lines are read as such, or a "
+                      ".npy / text matrix with --labels")
+    if name == "-w":
+        label, weight = value
+        if not label:
+            return None, ""
+        words = f"--class-weight {label}:{weight or 'W'}"
+        return words, f"; svm-train's -w{label} {weight or 'W'} is {words} here"
+    if name == "-b":
+        return "--probability", f"; {tool}'s -b 1 is --probability here"
     if name == "-t":
         value = _LIBSVM_KERNELS.get(value or "", "NAME")
-    if name == "-w" and value:
-        # -w1 2 / -w-1 0.5: the class is glued to the flag, its weight follows
-        label, weight = value
-        return (f"; svm-train's -w{label} {weight or 'W'} is --class-weight {label}:"
-                f"{weight or 'W'} here" if label else "")
-    if name == "-b":
-        return f"; {tool}'s -b 1 is --probability here"
-    return f"; {tool}'s {name} is {ours} here ({ours} {value or 'VALUE'})"
+    words = f"{ours} {value or 'VALUE'}"
+    return words, f"; {tool}'s {name} is {ours} here ({words})"
+
+
+def _libsvm_hint(argv: list, at: int, known) -> str:
+    """The sentence for the LIBSVM option at ``argv[at]``; where the command holds more of
+    them, all of them in this command line's words at once (a LIBSVM user's whole line,
+    not one option a try)."""
+    def word(i):
+        token = argv[i]
+        following = argv[i + 1] if i + 1 < len(argv) else None
+        if token[:2] == "-w":
+            return _libsvm_word("-w", (token[2:], following), known)
+        return _libsvm_word(token[:2], token[2:] or following, known)
+
+    ours, sentence = word(at)
+    if ours is None:
+        return sentence
+    given, said, notes = [], [], []
+    for i, token in enumerate(argv):
+        if (len(token) > 1 and token[0] == "-" and token[1].isalpha()
+                and token[:2] in _LIBSVM_FLAGS and token[:2] not in known):
+            words, other = word(i)
+            if words is None and other and other not in notes:
+                notes.append(other)  # -b with fit, -t 4: what stands in their place
+            if words is not None:
+                glued = len(token) > 2 and token[:2] != "-w"
+                value = "" if glued or i + 1 >= len(argv) or words == "--probability" \
+                    else " " + argv[i + 1]
+                given.append(token + value)
+                said.append(words)
+    if len(said) < 2:
+        return sentence
+    tool = "svm-predict" if "--decision-values" in known else "svm-train"
+    return f"; {tool}'s {' '.join(given)} is {' '.join(said)} here" + "".join(notes)
 
 
 #: what people call an output file, in this command line and in others (svm-train writes
@@ -268,12 +305,7 @@ def _refuse_unknown_options(parser, argv: list) -> None:
                     "--C-grid 10)" if name == "-C" and "--C-grid" in known else "")
             if not name.startswith("--") and not hint:
                 # LIBSVM's one-letter options: its value glued on (-t2) or the next word
-                at = argv.index(token)
-                following = argv[at + 1] if at + 1 < len(argv) else None
-                value = token[2:] or following
-                if name == "-w":
-                    value = (token[2:], following)
-                hint = _libsvm_hint(name, value, known)
+                hint = _libsvm_hint(argv, argv.index(token), known)
             if name.startswith("--no-") and "--" + name[5:] in known and not hint:
                 # the negation of an option that is off by default ("did you mean
                 # --search?" for compare --no-search said the opposite)
