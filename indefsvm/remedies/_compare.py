@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from joblib import Parallel, delayed
+from sklearn import get_config
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier
@@ -86,6 +87,11 @@ def _fit_weighted(est, X, y, sample_weight):
             isinstance(est, Pipeline) and isinstance(est.steps[-1][1], KNeighborsClassifier)):
         return est.fit(X, y)
     if isinstance(est, Pipeline):
+        if get_config()["enable_metadata_routing"]:
+            # scikit-learn's metadata routing refuses the step__ form ("not routed to any
+            # object"): the SVM asks for the weights and the pipeline routes them
+            est.steps[-1][1].set_fit_request(sample_weight=True)
+            return est.fit(X, y, sample_weight=sample_weight)
         return est.fit(X, y, **{f"{est.steps[-1][0]}__sample_weight": sample_weight})
     return est.fit(X, y, sample_weight=sample_weight)
 
