@@ -529,3 +529,22 @@ def test_no_warning_for_kernels():
         isvm.check_kernel(K, y)
         # a kernel with a zero diagonal but a negative entry is not taken for distances
         isvm.check_kernel(np.array([[0.0, -1.0], [-1.0, 0.0]]))
+
+
+@pytest.mark.parametrize("params, said", [
+    ({"sakoe_chiba_radius": 3}, "tslearn's sakoe_chiba_radius counts points: here the band "
+                                "is window=radius / the series length"),
+    ({"global_constraint": "sakoe_chiba"}, "always Sakoe-Chiba's"),
+    ({"radius": 3}, "window=radius / the series length"),
+    ({"band": 0.1}, "The Sakoe-Chiba band is window here"),
+])
+def test_other_libraries_names_of_the_band_are_named(params, said):
+    # a tslearn user's band, refused with what it is here (before: "takes window; got
+    # unknown parameter(s)" and no more)
+    S = np.random.default_rng(0).normal(size=(4, 12))
+    with pytest.raises(ValueError, match="takes window; got unknown parameter") as info:
+        isvm.pairwise_distances(S, metric="dtw", **params)
+    assert said in str(info.value)
+    with pytest.raises(ValueError, match="got unknown parameter") as info:
+        isvm.pairwise_distances(["ab", "cd"], metric="levenshtein", **params)
+    assert "window" not in str(info.value).split(";", 1)[1]  # no band for strings

@@ -86,6 +86,21 @@ def _check_weights(weights):
     return tuple(int(v) for v in w)
 
 
+#: other libraries' names of DTW's band, as their users type them here
+_PEER_NAMES = {
+    "sakoe_chiba_radius": "tslearn's sakoe_chiba_radius counts points: here the band is "
+                          "window=radius / the series length (a share of it, in [0, 1]).",
+    "radius": "A band's radius in points is window=radius / the series length here (a share "
+              "of it, in [0, 1]).",
+    "global_constraint": "The band here is always Sakoe-Chiba's (tslearn's "
+                         "global_constraint='sakoe_chiba'): give its width as window; "
+                         "Itakura's parallelogram is not offered.",
+    "band": "The Sakoe-Chiba band is window here: its radius as a share of the series length.",
+    "sakoe_chiba_window": "The Sakoe-Chiba band is window here: its radius as a share of the "
+                          "series length.",
+}
+
+
 def _check_params(metric, params: dict) -> dict:
     if callable(metric):
         return params
@@ -95,8 +110,9 @@ def _check_params(metric, params: dict) -> dict:
     unknown = sorted(set(params) - set(METRICS[metric]))
     if unknown:
         takes = ", ".join(METRICS[metric]) or "no parameters"
+        peers = [_PEER_NAMES[p] for p in unknown if p in _PEER_NAMES and "window" in takes]
         raise ValueError(f"metric={metric!r} takes {takes}; got unknown parameter(s) "
-                         f"{unknown}.")
+                         f"{unknown}." + "".join(f" {p}" for p in peers))
     if metric == "levenshtein":
         _check_weights(params.get("weights"))  # at fit, not first at transform
     return params
