@@ -9,8 +9,6 @@ zero-based when a single ``0:`` index appears, shifting every feature by one col
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import math
 import os
 
@@ -18,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import DataFileError
-from ._table import check_text, number
+from ._table import check_text, number, open_text
 
 # a dense copy larger than this is refused with the line of the largest index
 _DENSE_LIMIT_BYTES = 4 * 1024**3
@@ -28,12 +26,7 @@ _SMALL_DENSE_BYTES = 8 * 1024**2
 
 
 def _open(path):
-    path = os.fspath(path)
-    if path.endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8-sig", errors="replace")
-    if path.endswith(".bz2"):
-        return bz2.open(path, "rt", encoding="utf-8-sig", errors="replace")
-    return open(path, encoding="utf-8-sig", errors="replace")
+    return open_text(path, errors="replace")
 
 
 def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,

@@ -45,7 +45,7 @@ def load_libsvm(path, *, n_features: int | None = None, dense: bool | str = True
     Parameters
     ----------
     path : str or path-like
-        File name (``.gz`` and ``.bz2`` are decompressed).
+        File name (``.gz``, ``.bz2`` and ``.xz`` are decompressed).
     n_features : int, optional
         Number of features when the file does not use the last one.
     dense : bool or "auto", default=True
@@ -90,7 +90,7 @@ def load_libsvm_kernel(path, *, n_train: int | None = None):
     Parameters
     ----------
     path : str or path-like
-        File name (``.gz`` and ``.bz2`` are decompressed).
+        File name (``.gz``, ``.bz2`` and ``.xz`` are decompressed).
     n_train : int, optional
         None (default): a training file. Its IDs are 1 ... n, each once and in any order
         (LIBSVM allows a permutation), every line holds n values, and the rows are returned

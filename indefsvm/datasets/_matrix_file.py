@@ -11,7 +11,15 @@ import numpy as np
 
 from .._warn import warn
 from ..exceptions import DataFileError
-from ._table import _first_line, check_label, delimiter_of, is_number, read_matrix_text
+from ._table import (
+    _first_line,
+    check_label,
+    delimiter_of,
+    is_number,
+    open_text,
+    plain_name,
+    read_matrix_text,
+)
 
 
 def check_path(path: str, what: str = "data file") -> None:
@@ -98,7 +106,7 @@ def check_npy_size(path: str) -> None:
 
 def line_of_row(path: str, row: int) -> int | None:
     """The line number of data row ``row`` of a text matrix (blank and # lines skipped)."""
-    with open(path, encoding="utf-8-sig") as fh:
+    with open_text(path) as fh:
         k = -1
         for lineno, line in enumerate(fh, 1):
             if line.strip() and not line.lstrip().startswith("#"):
@@ -116,7 +124,7 @@ UNSUPPORTED = {".xlsx": "Excel", ".xls": "Excel", ".ods": "OpenDocument", ".json
 
 
 def check_format(path: str) -> None:
-    ext = os.path.splitext(path)[1].lower()
+    ext = os.path.splitext(plain_name(path))[1]
     if ext in UNSUPPORTED:
         raise DataFileError(path, None, f"{UNSUPPORTED[ext]} files are not read; indefsvm "
                             "reads LIBSVM text, CSV / TSV (.csv, .tsv: features with a label "
@@ -137,7 +145,7 @@ def read_labels(path: str, n: int, *, note=None) -> np.ndarray:
         if path.endswith(".npy"):
             y = np.load(path, allow_pickle=False)
         else:
-            with open(path, encoding="utf-8-sig") as fh:
+            with open_text(path) as fh:
                 numbered = [(k, line.strip()) for k, line in enumerate(fh, 1) if line.strip()]
             lines = [line for _, line in numbered]
             if lines and ":" in lines[0] and len(lines[0].split()) > 1:

@@ -7,6 +7,7 @@ text. Every error names the file, the line and the column, and says what would b
 from __future__ import annotations
 
 import csv
+import io
 import math
 
 import numpy as np
@@ -19,21 +20,106 @@ __all__ = ["LABEL_NAMES", "delimiter_of", "is_number", "number", "read_features"
 #: header names taken as the label column when none is named (case-insensitive)
 LABEL_NAMES = ("label", "labels", "y", "class", "target")
 
+#: compressed text read as it is: LIBSVM's data sets come as .bz2 and .xz, others as .gz
+COMPRESSED = (".gz", ".bz2", ".xz")
+
+
+def plain_name(path) -> str:
+    """The name without its compression suffix (``train.csv.gz`` -> ``train.csv``), lower
+    case: what says the file's format."""
+    import os
+
+    low = os.fspath(path).lower()
+    return low[: len(low) - len(plain_suffix(low))]
+
+
+def open_bytes(path):
+    """The file opened for reading bytes, decompressed when its name ends in .gz, .bz2 or
+    .xz (gzip, bzip2, xz: Python's own modules). A compressed file that is not what its
+    name says, or that ends early, raises DataFileError naming it wherever it is read."""
+    suffix = plain_suffix(path)
+    if not suffix:
+        return open(path, "rb")
+    if suffix == ".gz":
+        import gzip
+
+        fh = gzip.open(path, "rb")
+    elif suffix == ".bz2":
+        import bz2
+
+        fh = bz2.open(path, "rb")
+    else:
+        import lzma
+
+        fh = lzma.open(path, "rb")
+    return io.BufferedReader(_Decompressed(fh, path), buffer_size=1 << 16)
+
+
+class _Decompressed(io.RawIOBase):
+    """A decompressing reader whose failures name the file (the decompressors say "Not a
+    gzipped file (b'+1')", "Invalid data stream", "Compressed file ended before the
+    end-of-stream marker was reached", or raise LZMAError, none of them with a name)."""
+
+    def __init__(self, fh, path):
+        super().__init__()
+        self._fh, self._path = fh, path
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        import lzma
+
+        try:
+            data = self._fh.read(len(buffer))
+        except EOFError:
+            raise DataFileError(self._path, None, "ends before its compressed data do (a "
+                                "download cut short?): fetch it again, or decompress what "
+                                "is there.") from None
+        except (OSError, lzma.LZMAError) as exc:
+            kind = _COMPRESSION[plain_suffix(self._path)]
+            raise DataFileError(self._path, None, f"is not {kind} compressed data, as its "
+                                f"name says ({exc}): rename it, or decompress it "
+                                "first.") from None
+        buffer[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._fh.close()
+        super().close()
+
+
+def open_text(path, *, errors: str = "strict", newline: str | None = None):
+    """The file opened as UTF-8 text (a byte-order mark dropped), decompressed as
+    :func:`open_bytes` does."""
+    return io.TextIOWrapper(open_bytes(path), encoding="utf-8-sig", errors=errors,
+                            newline=newline)
+
+
+_COMPRESSION = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
+
+
+def plain_suffix(path) -> str:
+    """The compression suffix of ``path`` (``.gz``, ``.bz2``, ``.xz``), or ``""``."""
+    import os
+
+    low = os.fspath(path).lower()
+    return next((s for s in COMPRESSED if low.endswith(s)), "")
+
 
 def check_text(path) -> None:
     """A file read as text holds no NUL byte in its first 64 KiB: else it is binary (an
     executable, an image, a spreadsheet) or UTF-16 text, and is refused by name instead of
-    being read as labels and values of garbled characters. Compressed LIBSVM files (.gz,
-    .bz2) are binary by nature and not checked here."""
+    being read as labels and values of garbled characters. A compressed file (.gz, .bz2,
+    .xz) is checked on its decompressed bytes."""
     import os
 
     path = os.fspath(path)
-    if path.endswith((".gz", ".bz2")):
-        return
     try:
-        with open(path, "rb") as fh:
+        # decompressed: a file whose bytes are not what its name says is named here
+        with open_bytes(path) as fh:
             head = fh.read(1 << 16)
-    except OSError:
+    except (FileNotFoundError, PermissionError, IsADirectoryError):
         return  # the reader names what is wrong
     if b"\x00" in head:
         utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff") or _reads_as_utf16(head)
@@ -59,7 +145,7 @@ def text_lines(path: str) -> list:
     dropped), a leading byte-order mark removed. ``str.splitlines`` would also split at
     U+2028, U+0085, form feeds and other separators that can sit inside a string or a
     record; a trailing empty line is not a line."""
-    with open(path, "rb") as fh:
+    with open_bytes(path) as fh:
         text = fh.read().decode("utf-8-sig")
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -76,7 +162,7 @@ def number(text: str) -> float:
 
 
 def _first_line(path: str) -> str:
-    with open(path, encoding="utf-8-sig", errors="replace") as fh:
+    with open_text(path, errors="replace") as fh:
         for line in fh:
             if line.strip() and not line.lstrip().startswith("#"):
                 return line
@@ -88,7 +174,7 @@ def delimiter_of(path: str) -> str | None:
     ``"\\t"`` for ``.tsv``; otherwise ``"\\t"``, ``","`` or ``";"`` when the first line has one
     and no ``:`` (a LIBSVM line has ``index:value``); ``None`` for LIBSVM or
     whitespace-separated text."""
-    low = path.lower()
+    low = plain_name(path)
     line = _first_line(path)
     # the semicolon of a CSV written where the comma is the decimal mark
     semicolon = ";" in line and "," not in line
@@ -126,7 +212,7 @@ def check_label(value: str, path: str, lineno, column=None) -> None:
 
 
 def _rows(path: str, delimiter: str):
-    with open(path, encoding="utf-8-sig", newline="") as fh:
+    with open_text(path, newline="") as fh:
         for lineno, row in enumerate(csv.reader(fh, delimiter=delimiter), 1):
             if row and any(cell.strip() for cell in row) and not row[0].startswith("#"):
                 yield lineno, [cell.strip() for cell in row]
