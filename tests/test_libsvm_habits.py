@@ -139,7 +139,9 @@ def test_check_and_compare_read_it_and_kernel_options_are_refused(tmp_path, caps
     (["fit", "--dataset", "heart", "-r", "-1"], "-r is --coef0 here (--coef0 -1)"),
     (["fit", "--dataset", "heart", "-c", "10"], "-c is -C here (-C 10)"),
     (["fit", "--dataset", "heart", "-v", "5"], "-v is --cv here (--cv 5)"),
-    (["fit", "--dataset", "heart", "-w-1", "2"], "-w-1 2 is --class-weight -1:2 here"),
+    (["fit", "--dataset", "heart", "-w-1", "2"], "-w-1 2 is --class-weight=-1:2 here"),
+    (["fit", "--dataset", "heart", "-c", "10", "-w1", "5", "-w-1", "0.5"],
+     "-c 10 -w1 5 -w-1 0.5 is -C 10 --class-weight 1:5,-1:0.5 here"),
     (["fit", "--dataset", "heart", "-b", "1"], "-b (probability estimates) has no "
                                                "counterpart"),
     (["check", "--dataset", "heart", "-g", "0.5"], "-g is --gamma here"),

@@ -225,7 +225,7 @@ def _libsvm_word(name: str, value, known) -> tuple[str | None, str]:
         label, weight = value
         if not label:
             return None, ""
-        words = f"--class-weight {label}:{weight or 'W'}"
+        words = _class_weight_words([(label, weight or "W")])
         return words, f"; svm-train's -w{label} {weight or 'W'} is {words} here"
     if name == "-b":
         return "--probability", f"; {tool}'s -b 1 is --probability here"
@@ -233,6 +233,13 @@ def _libsvm_word(name: str, value, known) -> tuple[str | None, str]:
         value = _LIBSVM_KERNELS.get(value or "", "NAME")
     words = f"{ours} {value or 'VALUE'}"
     return words, f"; {tool}'s {name} is {ours} here ({words})"
+
+
+def _class_weight_words(pairs: list) -> str:
+    """svm-train's -wLABEL W options as one --class-weight (a first label with a minus sign
+    after '=', or argparse takes it for an option)."""
+    text = ",".join(f"{label}:{weight}" for label, weight in pairs)
+    return f"--class-weight{'=' if text.startswith('-') else ' '}{text}"
 
 
 def _libsvm_hint(argv: list, at: int, known) -> str:
@@ -249,7 +256,7 @@ def _libsvm_hint(argv: list, at: int, known) -> str:
     ours, sentence = word(at)
     if ours is None:
         return sentence
-    given, said, notes = [], [], []
+    given, said, notes, weights = [], [], [], []
     for i, token in enumerate(argv):
         if (len(token) > 1 and token[0] == "-" and token[1].isalpha()
                 and token[:2] in _LIBSVM_FLAGS and token[:2] not in known):
@@ -261,8 +268,16 @@ def _libsvm_hint(argv: list, at: int, known) -> str:
                 value = "" if glued or i + 1 >= len(argv) or words == "--probability" \
                     else " " + argv[i + 1]
                 given.append(token + value)
+                if token[:2] == "-w":
+                    # every class's weight in the one --class-weight, where the first was
+                    weights.append((token[2:], argv[i + 1] if i + 1 < len(argv) else "W"))
+                    if len(weights) > 1:
+                        continue
                 said.append(words)
-    if len(said) < 2:
+    if weights:
+        said = [_class_weight_words(weights) if w.startswith("--class-weight") else w
+                for w in said]
+    if len(given) < 2:
         return sentence
     tool = "svm-predict" if "--decision-values" in known else "svm-train"
     return f"; {tool}'s {' '.join(given)} is {' '.join(said)} here" + "".join(notes)
