@@ -69,3 +69,25 @@ def test_vector_metrics_keep_a_dataframes_feature_names():
     assert list(t.feature_names_in_) == ["a", "b", "c"]
     np.testing.assert_allclose(t.transform(X), isvm.pairwise_distances(X.to_numpy(),
                                                                        metric="euclidean"))
+
+
+def test_a_dataframe_whose_cells_hold_arrays_is_a_row_a_series(series):
+    # a list column (parquet, a datasets library's to_pandas) or sktime's nested layout
+    # (a column a channel, a pd.Series a cell) was "X[0] must hold numbers: setting an
+    # array element with a sequence"
+    S, y = series
+    one = pd.DataFrame({"series": list(S)})
+    np.testing.assert_array_equal(isvm.pairwise_distances(one, metric="dtw", window=0.2),
+                                  isvm.pairwise_distances(S, metric="dtw", window=0.2))
+    nested = pd.DataFrame({"a": [pd.Series(s) for s in S], "b": [pd.Series(s ** 2) for s in S]})
+    both = [np.vstack([s, s ** 2]) for s in S]  # (n_channels, n_timepoints) each
+    np.testing.assert_array_equal(isvm.pairwise_distances(nested, metric="dtw"),
+                                  isvm.pairwise_distances(both, metric="dtw"))
+    kw = dict(metric="dtw", n_components=8, random_state=0)
+    ours = isvm.NystroemSVC(**kw).fit(nested, y)
+    ref = isvm.NystroemSVC(**kw).fit(both, y)
+    np.testing.assert_array_equal(ours.decision_function(nested), ref.decision_function(both))
+    ragged = pd.DataFrame({"a": [np.ones(5)], "b": [np.ones(6)]})
+    with pytest.raises(ValueError, match=r"the channels of row 0 \(a, b\) hold 5 and 6 "
+                                         "points"):
+        isvm.pairwise_distances(ragged, metric="dtw")

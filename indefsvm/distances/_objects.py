@@ -19,13 +19,20 @@ __all__ = ["Series", "as_series", "as_strings", "as_vectors", "as_objects", "fro
 
 def from_pandas(X, name: str = "X", numbers_are: str = "values"):
     """A pandas container as NumPy, as scikit-learn takes one: a DataFrame is its array (a
-    row an object: series of equal length, vectors; one column of strings); a Series is its
-    entries, an object each (a column of strings, or of arrays of any length). A Series of
+    row an object: series of equal length, vectors; one column of strings), or, where its
+    cells hold arrays (sktime's nested layout), a list of series whose columns are the
+    channels; a Series is its entries, an object each (a column of strings, or of arrays of
+    any length). A Series of
     numbers is refused where it would be one object (``numbers_are="one series"``: DTW),
     with the line for either reading. Anything else is returned as it is."""
     if not type(X).__module__.startswith("pandas") or not hasattr(X, "to_numpy"):
         return X
     values = X.to_numpy()
+    if values.ndim == 2 and values.dtype == object and values.size and all(
+            _is_sequence(v) for v in values.flat):
+        # cells that hold arrays (sktime's nested layout; a list column read from parquet):
+        # a row an object, its columns the channels
+        return [_nested_row(row, k, name, list(X.columns)) for k, row in enumerate(values)]
     if values.ndim != 1:
         return values
     if values.dtype.kind in "biufc" and numbers_are == "one series":
@@ -33,6 +40,29 @@ def from_pandas(X, name: str = "X", numbers_are: str = "values"):
                          f"[{name}.to_numpy()]. Several series are a 2-D array or DataFrame "
                          "(a row a series) or a list of arrays.")
     return list(values)
+
+
+def _is_sequence(value) -> bool:
+    """An array, list, tuple or pandas Series held in a cell (a string is one value)."""
+    return isinstance(value, (np.ndarray, list, tuple)) or (
+        type(value).__module__.startswith("pandas") and hasattr(value, "to_numpy"))
+
+
+def _nested_row(row, k: int, name: str, columns: list):
+    """Row ``k`` of a DataFrame whose cells hold arrays: one series, its columns the
+    channels, all of one length (a 1-D series for one column)."""
+    cells = [np.asarray(c.to_numpy() if hasattr(c, "to_numpy") else c) for c in row]
+    if any(c.ndim != 1 for c in cells):
+        raise ValueError(f"{name}: row {k} holds a cell of shape "
+                         f"{next(c.shape for c in cells if c.ndim != 1)}; in a DataFrame of "
+                         "series each cell is one channel, a 1-D array of points.")
+    lengths = sorted({c.shape[0] for c in cells})
+    if len(lengths) > 1:
+        raise ValueError(f"{name}: the channels of row {k} ({', '.join(map(str, columns))}) "
+                         f"hold {' and '.join(map(str, lengths))} points; the channels of one "
+                         "series have one length (series of different lengths are "
+                         "different rows).")
+    return cells[0] if len(cells) == 1 else np.vstack(cells)  # (n_channels, n_timepoints)
 
 
 def _looks_like_strings(X) -> bool:
