@@ -97,6 +97,15 @@ def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
         raise ValueError(f"{name} is complex; a kernel matrix is real (a Hermitian kernel is "
                          "not the real kernel of its parts). Pass its real part only if that "
                          "is what you mean.")
+    if sp.issparse(K):
+        # a kernel's missing entries are zeros (a compactly supported kernel, TL1's, is
+        # sparse): read dense, as every decomposition and check here reads it
+        rows, cols = K.shape
+        check_memory(8.0 * rows * cols, f"{name}, a sparse {rows} x {cols} kernel matrix made "
+                     "dense", "The checks and remedies read a kernel dense: at this size use "
+                     "check_kernel(X=..., kernel=...) on the features (matrix-free) or a "
+                     "landmark model (NystroemSVC).")
+        K = K.toarray()
     try:
         K = np.asarray(K, dtype=np.float64)
     except (TypeError, ValueError) as exc:

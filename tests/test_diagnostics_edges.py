@@ -513,3 +513,24 @@ def test_schur_complement_scales_with_the_kernel_without_overflow(scale):
     # the soak's own matrix: one subnormal entry, the rest zero
     tiny = spectrum(np.array([[2.22507386e-309, 0.0], [0.0, 0.0]]))
     assert np.isfinite(tiny.schur) and abs(tiny.schur) <= 1e-320
+
+
+def test_a_sparse_kernel_matrix_is_checked_as_its_dense_self():
+    # a compactly supported kernel (TL1's) is mostly zeros and people keep it sparse;
+    # "K must be a numeric 2-D array: setting an array element with a sequence" before
+    import scipy.sparse as sp
+
+    import indefsvm as isvm
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="tl1", rho=3.0)
+    assert np.mean(K == 0) > 0.9
+    Ks = sp.csr_matrix(K)
+    assert isvm.check_kernel(Ks, y).to_dict() == isvm.check_kernel(K, y).to_dict()
+    assert str(isvm.diagnostics.signature(Ks)) == str(isvm.diagnostics.signature(K))
+    assert str(isvm.diagnostics.cpd_test(Ks)) == str(isvm.diagnostics.cpd_test(K))
+    a = isvm.compare_remedies(Ks, y, cv=3, random_state=0)
+    b = isvm.compare_remedies(K, y, cv=3, random_state=0)
+    assert a.recommended == b.recommended and list(a.fold_errors) == list(b.fold_errors)
+    for method in a.fold_errors:
+        np.testing.assert_array_equal(a.fold_errors[method], b.fold_errors[method])
