@@ -181,3 +181,17 @@ def test_a_comment_or_header_line_is_named_as_one(tmp_path, capsys, head, why):
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"indefsvm: error: {path}, line 1: ") and why in err
     assert "is not a number" not in err
+
+
+def test_a_fasta_file_is_named_with_what_to_write_instead(tmp_path, capsys):
+    # a bioinformatician's sequences: the '>' headers were read as strings and the first
+    # refused as "has no label"
+    from indefsvm.cli import main
+
+    path = tmp_path / "proteins.fasta"
+    path.write_text(">sp|P69905|HBA_HUMAN globin\nMVLSPADKTNVKAAWGKVGAHAGEYGAEALER\n"
+                    ">sp|P68871|HBB_HUMAN globin\nMVHLTPEEKSAVTALWGKVNVDEVGGEALGRL\nLVVYPW\n")
+    assert main(["fit", str(path), "--metric", "levenshtein", "--cv", "0"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "line 1: is a FASTA file" in err[0]
+    assert "LABEL<TAB>SEQUENCE per line" in err[0] and "sep='\\t'" in err[0]

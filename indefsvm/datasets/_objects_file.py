@@ -66,6 +66,17 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
         lines.pop()
     if not lines:
         raise DataFileError(path, None, "is empty: one series or string per line.")
+    first = next((line for line in lines if line.strip()), "")
+    if first.startswith(">") and any(not ln.startswith(">") for ln in lines[1:3] if ln):
+        # FASTA: '>name description' then the sequence (over one or more lines); it
+        # carries no label field, so nothing here could say each sequence's class
+        raise DataFileError(path, 1, "is a FASTA file ('>' header lines, then the "
+                            "sequences): its format has no label field. Write one "
+                            "LABEL<TAB>SEQUENCE per line (the class you read from each "
+                            "header), e.g. with Biopython: for r in SeqIO.parse(path, "
+                            "'fasta'): print(label_of(r.description), str(r.seq), "
+                            "sep='\\t'); to predict, one SEQUENCE per line with "
+                            "--label-column none.")
     table = _header(lines, metric)
     if table is not None:
         objects, labels = _read_table(path, lines, metric, label_column, *table,
