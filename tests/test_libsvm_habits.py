@@ -184,3 +184,19 @@ def test_svm_train_and_svm_predict_positional_files_are_named(tmp_path, capsys):
     # a word left over elsewhere keeps argparse's words alone
     assert main(["fit", data, "--scale", "1"]) == 2
     assert "unrecognized arguments: 1 (see" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["fit", "--dataset", "heart", "--kernel", "precomputed"],
+     "a precomputed kernel is given as FILE, not named"),
+    (["fit", "--dataset", "heart", "--kernel", "gaussian"], "gaussian is --kernel rbf here"),
+    (["fit", "--dataset", "heart", "--kernel", "tanh"], "tanh is --kernel sigmoid here"),
+    (["fit", "--dataset", "heart", "--kernel", "RBF"], "did you mean --kernel rbf?"),
+    (["fit", "--dataset", "heart", "--wss", "FIRST_ORDER"], "did you mean --wss first_order?"),
+])
+def test_a_choice_under_another_name_or_case_is_named(capsys, argv, said):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "invalid choice" in err[0] and said in err[0]
+    assert main(["fit", "--dataset", "heart", "--kernel", "foo"]) == 2
+    assert capsys.readouterr().err.strip().endswith("'laplacian') (see 'indefsvm fit --help')")

@@ -33,7 +33,37 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit status 2 (through CLIError)."""
 
     def error(self, message):  # noqa: D401 - argparse's API
-        raise CLIError(f"{message} (see '{self.prog} --help')", EXIT_USAGE)
+        raise CLIError(f"{message}{_choice_hint(message)} (see '{self.prog} --help')",
+                       EXIT_USAGE)
+
+
+#: kernel names of other tools and papers, and what they are here
+_KERNEL_NAMES = {"gaussian": "rbf", "radial": "rbf", "rbf_kernel": "rbf",
+                 "tanh": "sigmoid", "mlp": "sigmoid", "neural": "sigmoid",
+                 "exponential": "laplacian", "l1": "laplacian"}
+
+
+def _choice_hint(message: str) -> str:
+    """For argparse's "invalid choice: 'X'": the choice meant, where it is another case of
+    one ('RBF'), another name of a kernel ('gaussian'), or 'precomputed' (a kernel FILE)."""
+    import re
+
+    match = re.match(r"argument ([-\w/]+): invalid choice: '([^']*)' \(choose from (.*)\)$",
+                     message)
+    if match is None:
+        return ""
+    option, given, choices = match.groups()
+    names = re.findall(r"'([^']*)'", choices)
+    if given.lower() in names:
+        return f"; did you mean {option.split('/')[-1]} {given.lower()}? (names are lower case)"
+    if "--kernel" in option and given.lower() == "precomputed":
+        return ("; a precomputed kernel is given as FILE, not named: a kernel matrix (.npy, "
+                ".npz or text with --labels, or LIBSVM's 'label 0:ID 1:k(x, x_1) ...' file) is "
+                "read as one without --kernel")
+    meant = _KERNEL_NAMES.get(given.lower())
+    if "--kernel" in option and meant in names:
+        return f"; {given} is --kernel {meant} here"
+    return ""
 
 
 #: the options of the estimators' parameters, where the command line spells them otherwise
