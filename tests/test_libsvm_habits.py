@@ -200,3 +200,14 @@ def test_a_choice_under_another_name_or_case_is_named(capsys, argv, said):
     assert len(err) == 1 and "invalid choice" in err[0] and said in err[0]
     assert main(["fit", "--dataset", "heart", "--kernel", "foo"]) == 2
     assert capsys.readouterr().err.strip().endswith("'laplacian') (see 'indefsvm fit --help')")
+
+
+def test_libsvms_multi_label_format_is_named(tmp_path):
+    path = tmp_path / "ml.libsvm"
+    path.write_text("1,3 1:0.5 2:0.1\n2 1:0.2\n")
+    with pytest.raises(DataFileError, match=r"line 1: label '1,3' is not a number: a line of "
+                                            "several labels is LIBSVM's multi-label format"):
+        isvm.datasets.load_libsvm(str(path))
+    path.write_text("a 1:0.5\n")
+    with pytest.raises(DataFileError, match=r"label 'a' is not a number\.$"):
+        isvm.datasets.load_libsvm(str(path))

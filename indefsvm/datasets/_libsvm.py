@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import DataFileError
-from ._table import check_text, number, open_text
+from ._table import check_text, is_number, number, open_text
 
 # a dense copy larger than this is refused with the line of the largest index
 _DENSE_LIMIT_BYTES = 4 * 1024**3
@@ -57,7 +57,12 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
             try:
                 label = number(head)
             except ValueError:
-                raise DataFileError(path, lineno, f"label {head!r} is not a number.") from None
+                several = "," in head and all(is_number(p) for p in head.split(","))
+                raise DataFileError(path, lineno, f"label {head!r} is not a number" + (
+                    ": a line of several labels is LIBSVM's multi-label format; the "
+                    "classifiers here take one class a sample (train one two-class model "
+                    "a label, e.g. with scikit-learn's MultiOutputClassifier)."
+                    if several else ".")) from None
             if not math.isfinite(label):
                 raise DataFileError(path, lineno, f"label {head!r} is not finite.")
             prev = first - 1
