@@ -211,3 +211,39 @@ def test_libsvms_multi_label_format_is_named(tmp_path):
     path.write_text("a 1:0.5\n")
     with pytest.raises(DataFileError, match=r"label 'a' is not a number\.$"):
         isvm.datasets.load_libsvm(str(path))
+
+
+def test_a_zero_based_features_file_is_not_taken_for_a_kernel(tmp_path, capsys):
+    # scikit-learn's dump_svmlight_file writes 0-based indices, zeros left out, a real
+    # value at 0: its lines begin '0:' as a kernel's do, and are features all the same
+    from sklearn.datasets import dump_svmlight_file
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    path = str(tmp_path / "dumped.libsvm")
+    dump_svmlight_file(X, y, path)
+    assert main(["fit", path, "-C", "1", "--gamma", "0.1", "--cv", "0"]) == 2 - 1
+    err = capsys.readouterr().err
+    assert "feature index 0 < 1" in err and "--zero-based" in err
+    assert "precomputed" not in err and "does not apply" not in err
+    assert main(["fit", path, "-C", "1", "--gamma", "0.1", "--cv", "0", "--zero-based",
+                 "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["n_features"] == 13
+
+
+def test_what_a_first_line_must_show_to_be_a_kernel_row(tmp_path):
+    from indefsvm.datasets._libsvm import starts_with_serial
+
+    def first(line):
+        path = tmp_path / "f.txt"
+        path.write_text(line + "\n")
+        return {rows: starts_with_serial(str(path), rows=rows)
+                for rows in ("training", "new", "any")}
+
+    assert first("1 0:1 1:2.5 2:-1 3:0") == {"training": True, "new": True, "any": True}
+    # svm-predict's 0:? (any number; LIBSVM does not read it)
+    assert first("1 0:0 1:2.5 2:-1") == {"training": False, "new": True, "any": True}
+    # scikit-learn's 0-based dump: a real value at 0, zeros left out
+    assert first("1 0:0.708 1:1 3:-0.3") == {"training": False, "new": False, "any": True}
+    assert first("1 0:3 1:1 3:-0.3") == {"training": False, "new": False, "any": True}
+    assert first("# a comment\n1 1:0.5 2:1") == {"training": False, "new": False,
+                                                 "any": False}

@@ -105,7 +105,7 @@ def read_data_for(args, model, path: str):
         if y is not None:
             _check_labels_are_classes(model, y, path)
     elif (precomputed and not distances and not args.labels and not args.zero_based
-          and starts_with_serial(path)):
+          and starts_with_serial(path, rows="any")):
         # LIBSVM's precomputed-kernel format (svm-predict's input for svm-train -t 4):
         # 'label 0:? 1:k(x, x_1) ...', the labels with the kernel rows
         from ..datasets import load_libsvm_kernel
@@ -153,7 +153,8 @@ def read_data_for(args, model, path: str):
             # sparse files (a text collection's words) stay CSR where the model reads CSR
             refuse_format_options(args, path, "a LIBSVM file, its label the first token of "
                                   "a line", ("--zero-based",))
-            if not args.zero_based and starts_with_serial(path):
+            if not args.zero_based and starts_with_serial(path, rows="new"):
+                # kernel rows (0:? first, every value written), not 0-based features
                 raise CLIError(f"{path} begins 'label 0:...', as LIBSVM's precomputed-kernel "
                                f"format (svm-train -t 4) does, but {name} was trained on "
                                "features, not a kernel matrix: give the features of the new "

@@ -83,7 +83,8 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
                     # format (svm-train -t 4): 'label 0:ID 1:k(x, x_1) ...'
                     kernel = ("; a line 'label 0:ID 1:k(x, x_1) ...' is LIBSVM's "
                               "precomputed-kernel format (svm-train -t 4), read by "
-                              "load_libsvm_kernel" if i == 0 and prev == first - 1 else "")
+                              "load_libsvm_kernel" if i == 0 and prev == first - 1
+                              and val.isdigit() and int(val) >= 1 else "")
                     raise DataFileError(path, lineno, f"feature index {i} < {first}: LIBSVM "
                                         "indices start at 1; a 0-based file (scikit-learn's "
                                         "dump_svmlight_file writes one by default) is read "
@@ -142,19 +143,30 @@ def read_libsvm(path, *, n_features: int | None = None, dense: bool = True,
     return (X.toarray() if dense else X), y
 
 
-def starts_with_serial(path) -> bool:
-    """Whether the first sample line of a LIBSVM text file begins with a ``0:`` pair, as
-    LIBSVM's precomputed-kernel format (``svm-train -t 4``) writes every line: ``label 0:ID
-    1:k(x, x_1) ...``. False for anything unreadable (the readers name what is wrong)."""
+def starts_with_serial(path, *, rows: str = "training") -> bool:
+    """Whether the first sample line of a LIBSVM text file is one of LIBSVM's
+    precomputed-kernel format (``svm-train -t 4``): ``label 0:ID 1:k(x, x_1) ... L:k(x,
+    x_L)``, with every value written, so that the indices after the ID run 1 ... L without a
+    gap -- which a file of 0-based features (scikit-learn's ``dump_svmlight_file``: zeros
+    left out, a real value at 0) does not show. ``rows``: ``"training"``, the ID a whole
+    number >= 1; ``"new"``, rows of new samples, whose ID LIBSVM does not read (``0:?``),
+    any whole number; ``"any"``, a ``0:`` pair first and nothing more asked (where the
+    model was trained on a kernel). False for anything unreadable (the readers name what is
+    wrong)."""
     try:
         with _open(path) as fh:
-            for raw in fh:
-                tokens = raw.split("#", 1)[0].split()
-                if tokens:
-                    return len(tokens) > 1 and tokens[1].startswith("0:")
-    except (OSError, UnicodeDecodeError):
+            tokens = next((t for t in (raw.split("#", 1)[0].split() for raw in fh) if t), [])
+    except (OSError, UnicodeDecodeError, DataFileError):
         return False
-    return False
+    if len(tokens) < 2 or not tokens[1].startswith("0:"):
+        return False
+    if rows == "any":
+        return True
+    ident = tokens[1][2:]
+    if not ident.isdigit() or (rows == "training" and int(ident) < 1):
+        return False
+    return [t.partition(":")[0] for t in tokens[2:]] == [str(j) for j in
+                                                         range(1, len(tokens) - 1)]
 
 
 def read_libsvm_kernel(path, n_train: int | None = None):
