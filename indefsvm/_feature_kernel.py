@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from . import _constraints as _c
 from ._tags import TrainingColumns
-from ._validation import validate_input
+from ._validation import kernel_input
 from .kernels import check_gamma_sign, estimator_kernel_params, kernel_matrix
 
 __all__ = ["FeatureKernel"]
@@ -141,12 +141,12 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         self
         """
         self._check_settings()
-        X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=True)
+        X = kernel_input(self, X, accept_sparse="csr", dtype=np.float64)
         self.kernel_params_ = estimator_kernel_params(self, X)
         gamma = self.kernel_params_.get("gamma")
         self.gamma_ = None if gamma is None else float(gamma)
         self.X_fit_ = X
-        self.n_train_ = X.shape[0]
+        self.n_train_ = _num_samples(X)
         return self
 
     def transform(self, X):
@@ -161,7 +161,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         ndarray of shape (n_rows, n_train)
         """
         check_is_fitted(self, "X_fit_")
-        X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = kernel_input(self, X, reset=False, accept_sparse="csr", dtype=np.float64)
         return kernel_matrix(X, self.X_fit_, self.kernel, **self.kernel_params_)
 
     def fit_transform(self, X, y=None):

@@ -231,6 +231,46 @@ def validate_input(estimator, X, *args, **kwargs):
         raise err from None
 
 
+def objects_of_a_callable(kernel, X) -> bool:
+    """Whether ``X`` goes to the callable ``kernel`` as it is given: strings, graphs, series
+    of several lengths -- anything but numbers of one shape, which are checked (finite, 2-D)
+    as for a named kernel. The SVMs' rule, as scikit-learn's SVC passes such X to a
+    callable kernel; every kernel estimator and check follows it."""
+    if not callable(kernel) or X is None or sp.issparse(X):
+        return False
+    try:
+        values = np.asarray(X)
+    except (TypeError, ValueError):
+        return True  # a ragged list: series of several lengths
+    return values.dtype.kind in "OUSV"
+
+
+def kernel_input(estimator, X, *y, reset: bool = True, **kwargs):
+    """``validate_input`` (``reset=True``: a fit; ``y`` given there is validated with X) or
+    ``validate_rows`` (a fitted model's input) of the data of an estimator that computes a
+    kernel of X; where its kernel is a callable and X objects
+    (:func:`objects_of_a_callable`), X goes as given (and y as an array of its length) --
+    the SVMs' rule."""
+    if not objects_of_a_callable(estimator.kernel, X):
+        if reset:
+            return validate_input(estimator, X, *y, reset=True, **kwargs)
+        return validate_rows(estimator, X, None, **kwargs)
+    if reset and "n_features_in_" in vars(estimator):
+        del estimator.n_features_in_  # a previous fit's, on vectors
+    if not y:
+        return X
+    from sklearn.utils.validation import _num_samples
+
+    if y[0] is None:  # scikit-learn's words
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the "
+                         "target y is None.")
+    labels = np.asarray(y[0])
+    if labels.ndim != 1 or labels.shape[0] != _num_samples(X):
+        raise ValueError(f"X and y have incompatible shapes: X has {_num_samples(X)} "
+                         f"samples, but y has shape {labels.shape}.")
+    return X, labels
+
+
 def check_finite_array(X, name: str = "X") -> np.ndarray:
     """Return ``X`` as a C-contiguous float64 2-D array with at least one feature and finite
     entries, or raise. A scipy sparse matrix (or array) is made dense: the callers form a

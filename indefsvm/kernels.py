@@ -38,6 +38,7 @@ from ._validation import (
     check_finite_csr,
     check_memory,
     dense_rows_are_better,
+    objects_of_a_callable,
 )
 
 __all__ = [
@@ -899,14 +900,19 @@ def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", *, device=None,
                  "landmarks (NystroemSVC, KreinNystroem) and check it matrix-free "
                  "(check_kernel(X=X, kernel=..., method='slq')).")
     if callable(kernel):
-        Xa = check_finite_array(X, "X")
-        Ya = Xa if Y is None else check_finite_array(Y, "Y")
+        if objects_of_a_callable(kernel, X) or objects_of_a_callable(kernel, Y):
+            # strings, graphs, series of several lengths: the callable reads them as given
+            Xa, Ya = X, (X if Y is None else Y)
+        else:
+            Xa = check_finite_array(X, "X")
+            Ya = Xa if Y is None else check_finite_array(Y, "Y")
         K = np.asarray(kernel(Xa, Ya, **params), dtype=np.float64)
-        if K.shape != (Xa.shape[0], Ya.shape[0]):
+        from sklearn.utils.validation import _num_samples
+
+        shape = (_num_samples(Xa), _num_samples(Ya))
+        if K.shape != shape:
             raise ValueError(
-                f"The kernel callable returned shape {K.shape}; expected "
-                f"{(Xa.shape[0], Ya.shape[0])}."
-            )
+                f"The kernel callable returned shape {K.shape}; expected {shape}.")
         if not np.all(np.isfinite(K)):
             raise ValueError("The kernel callable returned NaN or infinity.")
         return K

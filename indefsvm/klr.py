@@ -20,8 +20,8 @@ from ._validation import (
     check_positive,
     check_real,
     check_vector,
+    kernel_input,
     user_stacklevel,
-    validate_input,
     validate_rows,
 )
 from .exceptions import ConvergenceWarning
@@ -367,8 +367,8 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
             raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
         precomputed = self.kernel == "precomputed"
-        X, y = validate_input(self, X, y, accept_sparse=not precomputed and "csr",
-                             dtype=np.float64)
+        X, y = kernel_input(self, X, y, accept_sparse=not precomputed and "csr",
+                            dtype=np.float64)
         if sp.issparse(X):
             X = X.toarray()
         check_classification_targets(y)
@@ -461,8 +461,8 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         precomputed = self.kernel == "precomputed"
-        X = validate_rows(self, X, "kernel rows" if precomputed else None,
-                          accept_sparse=not precomputed and "csr", dtype=np.float64)
+        X = (validate_rows(self, X, "kernel rows", dtype=np.float64) if precomputed else
+             kernel_input(self, X, reset=False, accept_sparse="csr", dtype=np.float64))
         if sp.issparse(X):
             X = X.toarray()
         Kx = X if precomputed else kernel_matrix(X, self._X, kernel=self.kernel,

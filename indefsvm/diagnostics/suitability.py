@@ -22,6 +22,7 @@ from .._validation import (
     check_label_vector,
     check_memory,
     check_real,
+    objects_of_a_callable,
     options_checked,
     plain_label,
     seed_is_valid,
@@ -429,8 +430,13 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
             raise ValueError("X is a dask array of unknown chunk sizes (after boolean "
                              "indexing?); call X.compute_chunk_sizes() first.")
         n_x = int(X.shape[0]) if hasattr(X, "shape") else len(X)
-        matrix_free = dask_x or method in ("lanczos", "slq") or (
-            method == "auto" and n_x > DENSE_MAX)
+        objects = objects_of_a_callable(kernel, X)
+        if objects and method in ("lanczos", "slq"):
+            raise ValueError(f"method={method!r} computes kernel tiles of numeric X; the "
+                             "callable kernel's objects (strings, graphs, ...) are checked "
+                             "on their matrix: method='dense' or 'auto'.")
+        matrix_free = not objects and (dask_x or method in ("lanczos", "slq") or (
+            method == "auto" and n_x > DENSE_MAX))
         if dask_x and method in ("dense", "ldl"):
             raise ValueError(f"method={method!r} needs the whole kernel matrix; a dask array X "
                              "is checked matrix-free: use method='slq', 'lanczos' or 'auto'.")
@@ -448,9 +454,12 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
                 n_probes=n_probes, n_steps=n_steps, random_state=random_state, talk=talk,
                 t0=t0, device=dev)
         # CSR stays CSR for the kernels that read it so (a text collection's words)
-        X = (check_finite_csr(X) if issparse(X) and isinstance(kernel, str)
-             and canonical_name(kernel) in SPARSE_INPUT_KERNELS else check_finite_array(X, "X"))
-        n_x = X.shape[0]
+        if not objects:
+            # (a callable's objects go to it as given, as the SVMs give them)
+            X = (check_finite_csr(X) if issparse(X) and isinstance(kernel, str)
+                 and canonical_name(kernel) in SPARSE_INPUT_KERNELS
+                 else check_finite_array(X, "X"))
+            n_x = X.shape[0]
         if isinstance(kernel, str):
             # the estimators' defaults and resolver (gamma="scale", coef0=0, degree=3), so
             # that the check describes the kernel IndefiniteSVC(kernel=...) trains on

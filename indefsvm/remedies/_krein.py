@@ -11,7 +11,12 @@ from .._fitted import forget
 from .._interrupt import unfitted_on_interrupt
 from .._tags import PairwiseInput
 from .._threads import sized_by
-from .._validation import check_kernel_matrix, check_kernel_rows, validate_input
+from .._validation import (
+    check_kernel_matrix,
+    check_kernel_rows,
+    kernel_input,
+    validate_input,
+)
 from ..kernels import canonical_name, estimator_kernel_params, kernel_matrix
 from ..svm import IndefiniteSVC
 from ._fix_base import check_kernel_memory
@@ -134,7 +139,7 @@ decision_function_shape, break_ties
             if reset:  # a previous fit's training data stay out of this model (and its file)
                 forget(self, "X_fit_", "_name", "_params")
             return check_kernel_matrix(X, "X (precomputed kernel)", warn_distances=reset)
-        X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=reset)
+        X = kernel_input(self, X, reset=reset, accept_sparse="csr", dtype=np.float64)
         if reset:
             self.X_fit_ = X
             self._name = self.kernel if callable(self.kernel) else canonical_name(self.kernel)
@@ -197,7 +202,7 @@ decision_function_shape, break_ties
         check_is_fitted(self)
         if self.kernel == "precomputed":
             return check_kernel_rows(X, self.n_train_, "X")
-        X = validate_input(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = kernel_input(self, X, reset=False, accept_sparse="csr", dtype=np.float64)
         return kernel_matrix(X, self.X_fit_, kernel=self._name, **self._params)
 
     def _ovo(self, X):

@@ -468,8 +468,13 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         except ValueError as exc:
             if objects_error(X, exc, "") is None:
                 raise
+            own = getattr(self.kernel, "kernel", None) if features else None
+            route = (" A callable kernel of objects is searched on its matrix: K = "
+                     "indefsvm.kernel_matrix(X, kernel=f), then RemedySearchCV().fit(K, y) "
+                     "(C and the remedy; the kernel's own parameters are the callable's)."
+                     if callable(own) else "")
             raise ValueError(f"X holds objects (series of unequal lengths or strings); "
-                             f"RemedySearchCV reads a matrix. {_OBJECTS}") from None
+                             f"RemedySearchCV reads a matrix.{route} {_OBJECTS}") from None
         if X.shape[0] != X.shape[1] and not features:
             what = "distances" if self.kernel is not None else "kernel"
             objects = (f" {_OBJECTS}" if "PairwiseDistances" in repr(self.kernel) else "")
