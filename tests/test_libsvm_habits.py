@@ -105,6 +105,10 @@ def test_fit_and_predict_read_the_format_as_svm_train_and_svm_predict_do(tmp_pat
     np.testing.assert_array_equal(np.loadtxt(preds), expected)
     right = int(np.sum(expected == y[40:]))
     assert f"accuracy {100 * right / 20:.2f} % ({right}/20)" in err  # the file's labels
+    labels = tmp_path / "y.txt"
+    labels.write_text("\n".join(map(str, y[40:])) + "\n")
+    assert main(["predict", model, test, "--labels", str(labels)]) == 2
+    assert "--labels does not apply" in capsys.readouterr().err
     # a model of features does not take kernel rows
     feats = str(tmp_path / "f.skops")
     assert main(["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.1", "--cv", "0",

@@ -104,11 +104,16 @@ def read_data_for(args, model, path: str):
                             need_labels=False, classes_checked=True)
         if y is not None:
             _check_labels_are_classes(model, y, path)
-    elif (precomputed and not distances and not args.labels and not args.zero_based
+    elif (precomputed and not distances and not args.zero_based
           and starts_with_serial(path, rows="any")):
         # LIBSVM's precomputed-kernel format (svm-predict's input for svm-train -t 4):
         # 'label 0:? 1:k(x, x_1) ...', the labels with the kernel rows
         from ..datasets import load_libsvm_kernel
+
+        if args.labels:
+            raise CLIError(f"--labels does not apply to {path}, kernel rows in LIBSVM's "
+                           "format: each line carries its label first. Drop --labels.",
+                           EXIT_USAGE)
 
         refuse_format_options(args, path, "kernel rows in LIBSVM's precomputed format")
         X, y = load_libsvm_kernel(path, n_train=n_train)
