@@ -521,7 +521,11 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
         the first five (after ``DistanceKernel``, a spectrum fix, ...), reported on the kernel
         its transformers make of ``X``; a ``KreinSVC`` is reported by the SVM it trains on
         the flipped kernel ``|K|``; a ``NystroemSVC`` in feature space
-        (:class:`NystroemSanityReport`).
+        (:class:`NystroemSanityReport`). Also scikit-learn's own ``SVC`` (LIBSVM: its
+        ``kernel="sigmoid"`` is indefinite), its dual read from ``dual_coef_``,
+        ``support_`` and ``intercept_`` and its kernel recomputed from its parameters, which
+        must give the model's own decision values on ``X`` (one fitted with
+        ``sample_weight``, which SVC does not keep, is refused).
     X : array-like
         The training data (or training kernel matrix for ``kernel="precomputed"``).
     y : array-like of shape (n_samples,), optional
@@ -578,12 +582,17 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
                 # computes with them
                 X = arrays_out(clone(step)).fit_transform(X, y)
         return sanity_report(model.steps[-1][1], X, y, tol=tol)
+    from ._svc_dual import is_sklearn_svc, sklearn_svc_problems
+
     ask = getattr(model, "_dual_problems", None)
+    if ask is None and is_sklearn_svc(model):
+        # scikit-learn's own SVC (LIBSVM): its dual read from its public attributes
+        ask = lambda X, y, tol: sklearn_svc_problems(model, X, y, tol)  # noqa: E731
     if ask is None:
         raise ValueError(f"sanity_report needs a fitted IndefiniteSVC, IndefiniteNuSVC, "
                          f"IndefiniteSVR, IndefiniteNuSVR, IndefiniteOneClassSVM, KreinSVC, "
                          f"NystroemSVC, "
-                         f"RemedySearchCV or a "
+                         f"RemedySearchCV, scikit-learn's SVC or a "
                          f"Pipeline ending in one of them; got {type(model).__name__}.")
     # the model hands over its dual problems; everything else is recomputed here
     dp = ask(X, y, tol)
