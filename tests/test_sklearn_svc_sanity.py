@@ -104,3 +104,25 @@ def test_what_the_report_cannot_vouch_for_is_refused(heart):
     svc.set_params(gamma=0.02)  # changed after fit: not the kernel it was trained on
     with pytest.raises(ValueError, match="kernel parameters changed after fit"):
         isvm.sanity_report(svc, X, y)
+
+
+def test_sparse_features_and_a_callable_kernel_of_strings(heart):
+    # a model fitted on CSR keeps its dual_coef_ as CSR; a callable reads strings as given
+    import scipy.sparse as sp
+
+    X, y = heart
+    Xs = sp.csr_matrix(np.where(np.abs(X) < 0.3, 0.0, X))
+    for kernel in ("rbf", "sigmoid"):
+        svc = SVC(kernel=kernel, C=1.0).fit(Xs, y)
+        dense = SVC(kernel=kernel, C=1.0).fit(Xs.toarray(), y)
+        a, b = isvm.sanity_report(svc, Xs, y), isvm.sanity_report(dense, Xs.toarray(), y)
+        assert a.objective == pytest.approx(b.objective, rel=1e-9)
+    S, labels = isvm.datasets.make_motif_strings(40, random_state=0)
+
+    def shared(A, B):
+        return np.array([[len(set(s) & set(t)) / max(len(s), len(t)) for t in B] for s in A])
+
+    rep = isvm.sanity_report(SVC(kernel=shared, C=10.0).fit(S, labels), S, labels)
+    reports = getattr(rep, "reports", [rep])  # one a pair of classes
+    assert len(reports) == len(np.unique(labels)) * (len(np.unique(labels)) - 1) // 2
+    assert all(r.kkt_gap <= 1e-3 for r in reports)

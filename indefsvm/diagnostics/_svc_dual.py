@@ -88,6 +88,9 @@ def sklearn_svc_problems(model, X, y, tol) -> DualProblems:
             f"{plain_label(y[i])!r} ({differ.size} of the {sv_labels.size} support vectors "
             "differ).")
     weights = np.asarray(model.class_weight_, dtype=np.float64)
+    # (CSR for a model fitted on sparse X)
+    dual = model.dual_coef_
+    dual = dual.toarray() if sp.issparse(dual) else np.asarray(dual, dtype=np.float64)
     k = classes.shape[0]
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     problems = []
@@ -96,8 +99,8 @@ def sklearn_svc_problems(model, X, y, tol) -> DualProblems:
         # coefficients of class i's support vectors are in row j - 1, of class j's in row i
         v = np.zeros(n)
         si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
-        v[model.support_[si]] = model.dual_coef_[j - 1, si]
-        v[model.support_[sj]] = model.dual_coef_[i, sj]
+        v[model.support_[si]] = dual[j - 1, si]
+        v[model.support_[sj]] = dual[i, sj]
         idx = np.flatnonzero((y == classes[i]) | (y == classes[j]))
         # the sign of the decision: for two classes scikit-learn's positive side is
         # classes_[1]; for more, the pair's first class (LIBSVM's vote for i)
