@@ -126,3 +126,16 @@ def test_sparse_features_and_a_callable_kernel_of_strings(heart):
     reports = getattr(rep, "reports", [rep])  # one a pair of classes
     assert len(reports) == len(np.unique(labels)) * (len(np.unique(labels)) - 1) // 2
     assert all(r.kkt_gap <= 1e-3 for r in reports)
+
+
+def test_a_search_of_scikit_learn_is_reported_by_its_refitted_model(heart):
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = heart
+    for est in (SVC(**SIGMOID), isvm.IndefiniteSVC(**SIGMOID)):
+        grid = GridSearchCV(est, {"C": [1.0, 10.0]}, cv=3).fit(X, y)
+        assert (isvm.sanity_report(grid, X, y).objective
+                == isvm.sanity_report(grid.best_estimator_, X, y).objective)
+    grid = GridSearchCV(SVC(**SIGMOID), {"C": [1.0, 10.0]}, cv=3, refit=False).fit(X, y)
+    with pytest.raises(ValueError, match="needs its refitted model: fit it with refit=True"):
+        isvm.sanity_report(grid, X, y)

@@ -525,7 +525,8 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
         ``kernel="sigmoid"`` is indefinite), its dual read from ``dual_coef_``,
         ``support_`` and ``intercept_`` and its kernel recomputed from its parameters, which
         must give the model's own decision values on ``X`` (one fitted with
-        ``sample_weight``, which SVC does not keep, is refused).
+        ``sample_weight``, which SVC does not keep, is refused); and scikit-learn's
+        searches (``GridSearchCV`` ...) over any of these, by the model they refitted.
     X : array-like
         The training data (or training kernel matrix for ``kernel="precomputed"``).
     y : array-like of shape (n_samples,), optional
@@ -566,6 +567,14 @@ def sanity_report(model, X, y=None, *, tol: float | None = None):
             raise ValueError("The search chose k-NN, which has no dual problem to check: "
                              "the sanity report is for the SVM methods. Restrict the search "
                              "with methods=[...] without 'k-NN' to check an SVM.")
+        return sanity_report(model.best_estimator_, X, y, tol=tol)
+    if hasattr(model, "cv_results_") and hasattr(model, "estimator"):
+        # scikit-learn's searches (GridSearchCV, RandomizedSearchCV, the halving ones): the
+        # model they refitted on all of X, the one that predicts
+        if not hasattr(model, "best_estimator_"):
+            raise ValueError(f"sanity_report of a {type(model).__name__} needs its refitted "
+                             "model: fit it with refit=True (the default), or pass the model "
+                             "you refitted yourself.")
         return sanity_report(model.best_estimator_, X, y, tol=tol)
     if hasattr(model, "steps"):
         # a Pipeline: the kernel its SVM was trained on is what its transformers made of X;
