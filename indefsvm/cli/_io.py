@@ -245,8 +245,7 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
         # would be a feature and its kernel rows the others)
         from ..datasets import load_libsvm_kernel
 
-        refuse_format_options(args, path, "a kernel in LIBSVM's precomputed format",
-                              )
+        refuse_format_options(args, path, "a kernel in LIBSVM's precomputed format")
         _refuse_feature_options(args, path)
         K, y = load_libsvm_kernel(path)
         _say_note(f"{path}: LIBSVM's precomputed-kernel format (svm-train -t 4: 0:ID, then "

@@ -105,7 +105,7 @@ def read_data_for(args, model, path: str):
         if y is not None:
             _check_labels_are_classes(model, y, path)
     elif (precomputed and not distances and not args.zero_based
-          and starts_with_serial(path, rows="any")):
+          and not path.endswith((".npy", ".npz")) and starts_with_serial(path, rows="any")):
         # LIBSVM's precomputed-kernel format (svm-predict's input for svm-train -t 4):
         # 'label 0:? 1:k(x, x_1) ...', the labels with the kernel rows
         from ..datasets import load_libsvm_kernel
@@ -114,7 +114,6 @@ def read_data_for(args, model, path: str):
             raise CLIError(f"--labels does not apply to {path}, kernel rows in LIBSVM's "
                            "format: each line carries its label first. Drop --labels.",
                            EXIT_USAGE)
-
         refuse_format_options(args, path, "kernel rows in LIBSVM's precomputed format")
         X, y = load_libsvm_kernel(path, n_train=n_train)
     elif precomputed or args.labels or path.endswith((".npy", ".npz")):
