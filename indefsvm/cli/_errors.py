@@ -48,12 +48,13 @@ def _choice_hint(message: str) -> str:
     one ('RBF'), another name of a kernel ('gaussian'), or 'precomputed' (a kernel FILE)."""
     import re
 
-    match = re.match(r"argument ([-\w/]+): invalid choice: '([^']*)' \(choose from (.*)\)$",
+    match = re.match(r"argument ([-\w/]+): invalid choice: '?([^']*?)'? \(choose from (.*)\)$",
                      message)
     if match is None:
         return ""
     option, given, choices = match.groups()
-    names = re.findall(r"'([^']*)'", choices)
+    # (quoted by Python 3.11 and 3.12, bare from 3.12.8 and 3.13.1 on)
+    names = [c.strip().strip("'\"") for c in choices.split(",")]
     if given.lower() in names:
         return f"; did you mean {option.split('/')[-1]} {given.lower()}? (names are lower case)"
     if "--kernel" in option and given.lower() == "precomputed":
