@@ -64,6 +64,26 @@ def check_training_labels(y, n: int, model: str) -> np.ndarray:
     return y
 
 
+def check_support_labels(model, y) -> None:
+    """The support vectors' labels in ``y`` are the model's: scikit-learn's layout stores
+    them by class (``n_support_`` of each ``classes_``), so labels that are not the training
+    ones -- shuffled, reversed, another split's -- are told here, not reported as a solution
+    that is no stationary point."""
+    from ._validation import plain_label
+
+    sv_labels = np.repeat(model.classes_, model.n_support_)
+    if model.support_.shape != sv_labels.shape:
+        return
+    differ = np.flatnonzero(y[model.support_] != sv_labels)
+    if differ.size:
+        i = int(model.support_[differ[0]])
+        raise ValueError(
+            f"y must be the training labels of the model: sample {i} is a support vector "
+            f"of class {plain_label(sv_labels[differ[0]])!r} in the model, and y gives it "
+            f"{plain_label(y[i])!r} "
+            f"({differ.size} of the {sv_labels.size} support vectors differ).")
+
+
 def label_digest(codes) -> str:
     """A digest of the training labels (their class codes 0 .. k-1, in sample order), kept
     at fit so that the report can tell labels that are not the training ones."""

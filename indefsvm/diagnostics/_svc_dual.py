@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._dual import DualProblems, check_training_labels
-from .._validation import check_kernel_matrix, plain_label
+from .._dual import DualProblems, check_support_labels, check_training_labels
+from .._validation import check_kernel_matrix
 from ..kernels import kernel_matrix
 
 #: scikit-learn's kernel names and ours
@@ -78,15 +78,7 @@ def sklearn_svc_problems(model, X, y, tol) -> DualProblems:
     y = check_training_labels(y, n, "SVC")
     classes = model.classes_
     starts = np.r_[0, np.cumsum(model.n_support_)]
-    sv_labels = np.repeat(classes, model.n_support_)
-    differ = np.flatnonzero(y[model.support_] != sv_labels)
-    if differ.size:
-        i = int(model.support_[differ[0]])
-        raise ValueError(
-            f"y must be the training labels of the model: sample {i} is a support vector of "
-            f"class {plain_label(sv_labels[differ[0]])!r} in the model, and y gives it "
-            f"{plain_label(y[i])!r} ({differ.size} of the {sv_labels.size} support vectors "
-            "differ).")
+    check_support_labels(model, y)
     weights = np.asarray(model.class_weight_, dtype=np.float64)
     # (CSR for a model fitted on sparse X)
     dual = model.dual_coef_

@@ -7,8 +7,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._dual import DualProblems, check_label_digest, check_training_labels
-from .._validation import check_kernel_matrix, csr_int32, plain_label
+from .._dual import (
+    DualProblems,
+    check_label_digest,
+    check_support_labels,
+    check_training_labels,
+)
+from .._validation import check_kernel_matrix, csr_int32
 from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 
 
@@ -72,19 +77,7 @@ def classifier_problems(model, X, y, tol) -> DualProblems:
     the equivalent C-SVC solution ``alpha / r`` with bounds ``C_i / r``, Chang & Lin 2001)."""
     K, tol = _fitted_kernel(model, X, tol)
     y = check_training_labels(y, K.shape[0], type(model).__name__)
-    # the support vectors are stored by class (scikit-learn's layout): labels that are not
-    # the training labels -- shuffled, reversed, another split's -- are told here, not
-    # reported as a solution that is no stationary point
-    sv_labels = np.repeat(model.classes_, model.n_support_)
-    if model.support_.shape == sv_labels.shape:
-        differ = np.flatnonzero(y[model.support_] != sv_labels)
-        if differ.size:
-            i = int(model.support_[differ[0]])
-            raise ValueError(
-                f"y must be the training labels of the model: sample {i} is a support vector "
-                f"of class {plain_label(sv_labels[differ[0]])!r} in the model, and y gives it "
-                f"{plain_label(y[i])!r} "
-                f"({differ.size} of the {sv_labels.size} support vectors differ).")
+    check_support_labels(model, y)
     # the other samples' labels, by the digest fit kept (models saved before it: the
     # support vectors' check above only)
     check_label_digest(model, y)
