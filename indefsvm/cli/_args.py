@@ -119,9 +119,9 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     # may name the data file itself)
     src = p.add_mutually_exclusive_group()
     src.add_argument("file", nargs="?", metavar="FILE", type=path_name,
-                     help="LIBSVM data file, or a precomputed kernel matrix (.npy, .npz or text "
-                          "with --labels, or LIBSVM's -t 4 file: label 0:ID 1:k(x, x_1) ...), "
-                          "or with --distances a distance matrix")
+                     help="LIBSVM, CSV / TSV or ARFF data file, or a precomputed kernel matrix "
+                          "(.npy, .npz or text with --labels, or LIBSVM's -t 4 file: label "
+                          "0:ID 1:k(x, x_1) ...), or with --distances a distance matrix")
     src.add_argument("--dataset", choices=list(DATASET_NAMES) + list(DISTANCE_DATASETS),
                      help="a bundled data set (protein213 is a distance matrix: with "
                           "--distances)")
@@ -141,7 +141,7 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     p.add_argument("--label-column", metavar="COL", default=None,
                    help="CSV / TSV features: the label column, by name, index (0 first, -1 "
                         "last) or first / last; default a column named label, y, class or "
-                        "target")
+                        "target (ARFF: the class attribute, default so named or the last)")
     p.add_argument("--n-features", type=int, default=None,
                    help="number of features of a LIBSVM file (if its last ones are unused)")
     p.add_argument("--zero-based", action="store_true",

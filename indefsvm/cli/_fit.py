@@ -302,9 +302,10 @@ def add_parser(sub) -> None:
     obj = fit.add_argument_group(
         "series and strings", "FILE holds one series (numbers separated by commas, spaces or "
         "tabs) or one string per line, the label first (--label-column last, or an aeon .ts "
-        "file), or a CSV / TSV with a header row as pandas' to_csv writes it (its index "
-        "column skipped; the label column by --label-column NAME or named label, y, class or "
-        "target); only the distances to the --nystroem M landmarks are computed")
+        "file, or the UCR archive's ARFF: one numeric attribute a point), or a CSV / TSV "
+        "with a header row as pandas' to_csv writes it (its index column skipped; the label "
+        "column by --label-column NAME or named label, y, class or target); only the "
+        "distances to the --nystroem M landmarks are computed")
     obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
                      help="train NystroemSVC on the distances of series (dtw) or strings "
                           "(levenshtein) with --nystroem M landmarks (default min(n, 300)); "

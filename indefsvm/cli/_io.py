@@ -193,6 +193,10 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
         raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
     _check_path(path)
     _files().check_format(path)
+    from ..datasets._arff import is_arff
+
+    if is_arff(path):
+        return _read_arff(args, path, need_labels)
     if distances:
         _warn_unused_kernel_options(args)
         refuse_format_options(args, path, "a distance matrix")
@@ -275,7 +279,26 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
                            dense="auto")
     except UnicodeDecodeError as exc:
         raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}): indefsvm reads "
-                            "LIBSVM text, CSV / TSV and .npy / .npz files.") from None
+                            "LIBSVM text, CSV / TSV, ARFF and .npy / .npz files.") from None
+    return X, y, path, False
+
+
+def _read_arff(args, path: str, need_labels: bool):
+    """Weka's ARFF file: features with their class attribute (a nominal attribute's values
+    one 0 / 1 column each, said), by :func:`indefsvm.datasets.load_arff`'s reader."""
+    from ..datasets._arff import read_arff
+
+    for flag, given in (("--distances", getattr(args, "distances", False)),
+                        ("--labels", getattr(args, "labels", None))):
+        if given:
+            raise CLIError(f"{flag} does not apply to {path}, an ARFF file: its rows are "
+                           f"features and its class attribute the labels. Drop {flag}.",
+                           EXIT_USAGE)
+    _warn_unused_kernel_options(args)
+    refuse_format_options(args, path, "an ARFF file", ("--label-column",))
+    X, y, names = read_arff(path, args.label_column, need_labels=need_labels, note=_say_note)
+    # the attributes' names: a saved model keeps them, and predict reads its file by them
+    args.feature_names = names
     return X, y, path, False
 
 

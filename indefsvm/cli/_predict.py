@@ -145,10 +145,18 @@ def read_data_for(args, model, path: str):
         if args.labels:
             y = _read_labels(args.labels, X.shape[0])
     else:
+        from ..datasets._arff import is_arff, read_arff
         from ..datasets._table import delimiter_of, read_features
 
-        delimiter = delimiter_of(path)
-        if delimiter is not None:
+        delimiter = None if is_arff(path) else delimiter_of(path)
+        if is_arff(path):
+            refuse_format_options(args, path, "an ARFF file", ("--label-column",))
+            X, y, names = read_arff(path, args.label_column, need_labels=False,
+                                    note=_say_note)
+            X = by_names(X, names, getattr(model, "feature_columns_", None), path)
+            if hasattr(X, "toarray") and not _reads_csr(model):
+                X = X.toarray()  # a sparse ARFF's rows, as dense as the model's
+        elif delimiter is not None:
             refuse_format_options(args, path, "a CSV / TSV table", ("--label-column",))
             X, y, names = read_features(path, delimiter, args.label_column, need_labels=False,
                                         note=_say_note)
@@ -263,8 +271,8 @@ def add_parser(sub) -> None:
     predict.add_argument("model", metavar="MODEL", type=path_name,
                          help="a model file written by fit --save")
     predict.add_argument("data", metavar="DATA", type=path_name,
-                         help="the data in the form the model was trained on: a LIBSVM, CSV "
-                              "or TSV features file (a CSV's label column, if any, gives the "
+                         help="the data in the form the model was trained on: a LIBSVM, CSV, "
+                              "TSV or ARFF features file (a CSV's label column, if any, gives the "
                               "accuracy); series or strings, one per line, for a model of "
                               "'fit --metric'; kernel rows k(x, x_train) (.npy, .npz, text, "
                               "or svm-predict's 'label 0:? 1:k(x, x_1) ...' lines) for a "

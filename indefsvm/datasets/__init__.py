@@ -4,6 +4,7 @@ series and strings for the distance examples (``make_cbf``, ``make_motif_strings
 from ._loaders import (
     DATASETS,
     data_path,
+    load_arff,
     load_breast_cancer_683,
     load_heart,
     load_libsvm,
@@ -16,6 +17,7 @@ from ._synthetic import make_cbf, make_motif_strings
 __all__ = [
     "DATASETS",
     "data_path",
+    "load_arff",
     "load_breast_cancer_683",
     "load_heart",
     "load_libsvm",

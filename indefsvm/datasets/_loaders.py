@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numbers
 from importlib import resources
 
 import numpy as np
 from sklearn.utils import Bunch
+from sklearn.utils._param_validation import StrOptions
 
 from .._validation import POS_INT, options_checked
 from ._libsvm import read_libsvm, read_libsvm_kernel
@@ -126,6 +128,80 @@ def load_libsvm_kernel(path, *, n_train: int | None = None):
     array([ 1., -1.])
     """
     return read_libsvm_kernel(path, n_train=n_train)
+
+
+@options_checked({"label_column": [str, numbers.Integral, None], "objects": [
+    StrOptions({"series", "strings"}), None], "return_names": ["boolean"]})
+def load_arff(path, *, label_column: str | int | None = None, objects: str | None = None,
+              return_names: bool = False):
+    """Read Weka's ARFF file: features, or (``objects``) series or strings.
+
+    The header's ``@attribute`` lines say each column's type; the rows after ``@data`` are
+    dense (comma-separated, ``?`` for a missing value, '...' or "..." quoting) or sparse
+    (``{index value, ...}``, the indices from 0, an omitted value 0). A value that does not
+    fit its attribute raises :class:`~indefsvm.exceptions.DataFileError` naming the file,
+    the line and the attribute.
+
+    Parameters
+    ----------
+    path : str or path-like
+        File name (``.gz``, ``.bz2`` and ``.xz`` are decompressed).
+    label_column : str or int, optional
+        The class attribute: its name or index (0 the first, -1 the last), ``"none"`` for a
+        file without one. By default an attribute named ``class``, ``target``, ``label`` or
+        ``y``, else the last (Weka's default class).
+    objects : {"series", "strings"}, optional
+        ``"series"``: each row's numeric values are one series (the UCR archive's ARFF
+        files; a ``?`` at the end pads a shorter series and is not read). ``"strings"``: the
+        one string attribute besides the class. By default the rows are features: numeric
+        attributes as they are, a nominal one as one 0 / 1 column per declared value (as
+        Weka's ``NominalToBinary``), a sparse file as CSR; a missing value, a string or a
+        date attribute is refused.
+    return_names : bool, default=False
+        Return the features' names too (``name=value`` for a nominal attribute's columns).
+
+    Returns
+    -------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features), or a list
+        The features; with ``objects``, the series (one array when all have one length)
+        or the strings.
+    y : ndarray of shape (n_samples,) or None
+        The classes as declared (whole numbers as integers), a numeric class's values; None
+        where the file has no class or every class is ``?`` (a file to predict).
+    names : list of str
+        Only with ``return_names`` (None with ``objects``).
+
+    See Also
+    --------
+    load_libsvm : features in LIBSVM's format.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import indefsvm as isvm
+    >>> path = os.path.join(tempfile.mkdtemp(), "weather.arff")
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write("@relation weather\\n@attribute temperature numeric\\n"
+    ...                  "@attribute windy {yes, no}\\n@attribute play {yes, no}\\n"
+    ...                  "@data\\n85, no, no\\n64, yes, yes\\n")
+    >>> X, y, names = isvm.datasets.load_arff(path, return_names=True)
+    >>> X
+    array([[85.,  0.,  1.],
+           [64.,  1.,  0.]])
+    >>> names, y.tolist()
+    (['temperature', 'windy=yes', 'windy=no'], ['no', 'yes'])
+    """
+    from .._warn import warn
+    from ._arff import read_arff
+
+    def note(text):
+        # said at the caller's line: note, read_arff, this function, its options' check
+        warn(text, UserWarning, stacklevel=5)
+
+    X, y, names = read_arff(
+        path, None if label_column is None else str(label_column), need_labels=False,
+        objects=objects, class_last=True, note=note)
+    return (X, y, names) if return_names else (X, y)
 
 
 def data_path(name: str) -> str:

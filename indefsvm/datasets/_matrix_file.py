@@ -120,7 +120,7 @@ def line_of_row(path: str, row: int) -> int | None:
 UNSUPPORTED = {".xlsx": "Excel", ".xls": "Excel", ".ods": "OpenDocument", ".json": "JSON",
                 ".parquet": "Parquet", ".feather": "Feather", ".pkl": "pickle",
                 ".pickle": "pickle", ".h5": "HDF5", ".hdf5": "HDF5", ".mat": "MATLAB",
-                ".arff": "ARFF", ".ts": "sktime / aeon .ts"}
+                ".ts": "sktime / aeon .ts"}
 
 
 def check_format(path: str) -> None:
@@ -128,8 +128,8 @@ def check_format(path: str) -> None:
     if ext in UNSUPPORTED:
         raise DataFileError(path, None, f"{UNSUPPORTED[ext]} files are not read; indefsvm "
                             "reads LIBSVM text, CSV / TSV (.csv, .tsv: features with a label "
-                            "column, or with --labels a kernel or distance matrix) and .npy / "
-                            ".npz matrices. Export your data to one of them.")
+                            "column, or with --labels a kernel or distance matrix), Weka's "
+                            "ARFF and .npy / .npz matrices. Export your data to one of them.")
     if ext not in (".npy", ".npz"):
         from ._table import check_text
 

@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from ..exceptions import DataFileError
+from ._arff import is_arff, read_arff
 from ._table import (
     INDEX_NAMES,
     LABEL_NAMES,
@@ -18,6 +19,7 @@ from ._table import (
     is_number,
     number,
     text_lines,
+    unpadded,
     warn_note,
 )
 
@@ -54,6 +56,11 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
     if path.endswith(".ts"):
         return read_ts(path)
     check_text(path)
+    if is_arff(path):
+        # Weka's format, the UCR archive's other one: the class attribute, not a first value
+        X, y, _ = read_arff(path, label_column, need_labels=need_labels,
+                            objects="series" if metric == "dtw" else "strings", note=note)
+        return X, y
     if label_column is not None:
         label_column = {"0": "first", "-1": "last"}.get(label_column, label_column)
     try:
@@ -231,9 +238,9 @@ def _read_table(path, lines, metric, label_column, header, delim, *, need_labels
             raise DataFileError(path, k, f"{what} is not a number.") from None
         if points.size == 0:
             raise DataFileError(path, k, "holds no value besides the label: an empty series.")
-        unpadded = _unpadded(path, k, points)
-        padded += unpadded.size < points.size
-        objects.append(unpadded)
+        series = unpadded(path, k, points)
+        padded += series.size < points.size
+        objects.append(series)
     if not objects:
         raise DataFileError(path, None, "has a header row and no data rows.")
     if padded:
@@ -295,31 +302,7 @@ def _split_series(path, k, line, label_column):
                                 + (", or name the file .ts for aeon's reader"
                                    if line.lstrip()[0] == "@" else "") + ".") from None
         raise DataFileError(path, k, f"value {bad!r} is not a number.") from None
-    return _unpadded(path, k, values), label
-
-
-def _unpadded(path, k, values: np.ndarray) -> np.ndarray:
-    """The series without the NaN at its end: the UCR archive (Dau et al. 2019) pads shorter
-    series of a data set with NaN to the longest one's length. A NaN inside a series, or an
-    infinity anywhere, is a missing or broken point, and refused with its position."""
-    finite = np.isfinite(values)
-    if finite.all():
-        return values
-    last = int(np.flatnonzero(finite)[-1]) + 1 if finite.any() else 0
-    tail = values[last:]
-    if last and np.isnan(tail).all():
-        values = values[:last]
-        finite = finite[:last]
-        if finite.all():
-            return values
-    if last == 0:
-        raise DataFileError(path, k, "holds no number besides the label, only NaN or "
-                            "infinity: an empty series.")
-    j = int(np.flatnonzero(~finite)[0])
-    what = "NaN" if np.isnan(values[j]) else "an infinity"
-    raise DataFileError(path, k, f"holds {what} at point {j + 1} of the series; DTW has no "
-                        "rule for a missing or infinite point (NaN only at the end is read "
-                        "as the padding of a shorter series): remove or impute it.")
+    return unpadded(path, k, values), label
 
 
 def _count_points(line: str, label_column: str) -> int:
@@ -345,8 +328,8 @@ def label_column_for(path: str, metric: str, length: int | None, given, *,
     value -- unless every line of a series file holds exactly as many values as the model's
     series have points (``length``: all of one length, else None), which is a file without
     labels: read so, and said."""
-    if given is not None:
-        return given
+    if given is not None or is_arff(path):
+        return given  # an ARFF file declares its class attribute
     try:
         head = text_lines(path)[:2]
     except (OSError, UnicodeDecodeError):

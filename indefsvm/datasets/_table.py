@@ -126,7 +126,8 @@ def check_text(path) -> None:
         raise DataFileError(path, None, (
             "is UTF-16 text (Excel's 'Unicode text'): save it as UTF-8 (CSV UTF-8) first."
             if utf16 else "is not a text file (it holds NUL bytes): indefsvm reads LIBSVM "
-            "text, CSV / TSV, series and strings one per line, and .npy / .npz matrices."))
+            "text, CSV / TSV, ARFF, series and strings one per line, and .npy / .npz "
+            "matrices."))
 
 
 def _reads_as_utf16(head: bytes) -> bool:
@@ -383,3 +384,27 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
         if np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
             y = y.astype(np.int64)
     return X, y, names
+
+
+def unpadded(path, k, values: np.ndarray) -> np.ndarray:
+    """The series without the NaN at its end: the UCR archive (Dau et al. 2019) pads shorter
+    series of a data set with NaN to the longest one's length. A NaN inside a series, or an
+    infinity anywhere, is a missing or broken point, and refused with its position."""
+    finite = np.isfinite(values)
+    if finite.all():
+        return values
+    last = int(np.flatnonzero(finite)[-1]) + 1 if finite.any() else 0
+    tail = values[last:]
+    if last and np.isnan(tail).all():
+        values = values[:last]
+        finite = finite[:last]
+        if finite.all():
+            return values
+    if last == 0:
+        raise DataFileError(path, k, "holds no number besides the label, only NaN or "
+                            "infinity: an empty series.")
+    j = int(np.flatnonzero(~finite)[0])
+    what = "NaN" if np.isnan(values[j]) else "an infinity"
+    raise DataFileError(path, k, f"holds {what} at point {j + 1} of the series; DTW has no "
+                        "rule for a missing or infinite point (NaN only at the end is read "
+                        "as the padding of a shorter series): remove or impute it.")

@@ -1,0 +1,391 @@
+"""Weka's ARFF files (private): a header of ``@attribute`` lines, then ``@data`` rows, dense
+(comma-separated, ``?`` for a missing value) or sparse (``{index value, ...}``).
+
+Read by a parser of our own rather than :func:`scipy.io.arff.loadarff`: SciPy's reads neither
+the sparse rows Weka writes for text collections nor string attributes, and its errors name
+no line or attribute ("could not convert string to float: 'x'"). Every error here names the
+file, the line and, where there is one, the attribute. The UCR archive (Dau et al. 2019)
+ships each univariate set as ARFF too: numeric attributes, the class last, shorter series
+padded with ``?``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..exceptions import DataFileError
+from ._table import LABEL_NAMES, number, plain_name, text_lines, unpadded, warn_note
+
+_NUMERIC = ("numeric", "real", "integer")
+
+
+def is_arff(path) -> bool:
+    """Whether ``path`` is named as an ARFF file (``.arff``, also compressed: ``.arff.gz``)."""
+    return plain_name(path).lower().endswith(".arff")
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One ``@attribute``: its name, its kind (numeric, nominal, string, date, relational),
+    a nominal attribute's declared values, and the header line that declares it."""
+
+    name: str
+    kind: str
+    values: tuple = ()
+    line: int = 0
+
+
+def _split(text: str, path: str, lineno: int, sep: str = ",") -> list:
+    """The fields of ``text`` at ``sep``, outside '...' and "..." (with backslash escapes);
+    each as (value, quoted)."""
+    if "'" not in text and '"' not in text:
+        return [(t.strip(), False) for t in text.split(sep)]
+    out, i, n = [], 0, len(text)
+    while True:
+        while i < n and text[i] in " \t":
+            i += 1
+        if i < n and text[i] in "'\"":
+            quote, i, buf = text[i], i + 1, []
+            while i < n and text[i] != quote:
+                if text[i] == "\\" and i + 1 < n:
+                    i += 1
+                buf.append(text[i])
+                i += 1
+            if i >= n:
+                raise DataFileError(path, lineno, f"a value opened with {quote} is not closed.")
+            i += 1
+            out.append(("".join(buf), True))
+            while i < n and text[i] in " \t":
+                i += 1
+            if i < n and text[i] != sep:
+                raise DataFileError(path, lineno, f"text after the quoted value "
+                                    f"{out[-1][0]!r}: values are separated by {sep!r}.")
+        else:
+            j = text.find(sep, i)
+            j = n if j < 0 else j
+            out.append((text[i:j].strip(), False))
+            i = j
+        if i >= n:
+            return out
+        i += 1
+
+
+def _attribute(rest: str, path: str, lineno: int) -> Attribute:
+    """An ``@attribute`` line after its keyword: a name (quoted where it holds spaces), then
+    its type."""
+    rest = rest.strip()
+    if rest[:1] in ("'", '"'):
+        end = rest.find(rest[0], 1)
+        while end > 0 and rest[end - 1] == "\\":
+            end = rest.find(rest[0], end + 1)
+        if end < 0:
+            raise DataFileError(path, lineno, "the attribute's quoted name is not closed.")
+        name, kind = rest[1:end].replace("\\" + rest[0], rest[0]), rest[end + 1:].strip()
+    else:
+        cut = min((k for k in (rest.find(" "), rest.find("\t"), rest.find("{")) if k > 0),
+                  default=-1)
+        if cut < 0:
+            raise DataFileError(path, lineno, f"@attribute {rest} has no type (numeric, "
+                                "{value, ...}, string or date).")
+        name, kind = rest[:cut], rest[cut:].strip()
+    low = kind.lower()
+    if low.startswith("{"):
+        if not kind.endswith("}"):
+            raise DataFileError(path, lineno, f"attribute {name!r}: its values {kind} have "
+                                "no closing '}'.")
+        values = tuple(v for v, _ in _split(kind[1:-1], path, lineno))
+        return Attribute(name, "nominal", values, lineno)
+    first = low.split()[0] if low else ""
+    for words, what in ((_NUMERIC, "numeric"), (("string",), "string"), (("date",), "date"),
+                        (("relational",), "relational")):
+        if first in words:
+            return Attribute(name, what, (), lineno)
+    raise DataFileError(path, lineno, f"attribute {name!r} has the type {kind!r}; ARFF's are "
+                        "numeric (real, integer), {value, ...}, string, date and relational.")
+
+
+def read_header(lines: list, path: str) -> tuple[list, int]:
+    """(attributes, index of the first line after ``@data``)."""
+    attrs: list[Attribute] = []
+    for k, line in enumerate(lines):
+        text = line.strip()
+        if not text or text.startswith("%"):
+            continue
+        word, rest = (text.split(None, 1) + [""])[:2]
+        low = word.lower()
+        if low == "@relation":
+            continue
+        if low == "@attribute":
+            attrs.append(_attribute(rest, path, k + 1))
+            if attrs[-1].kind == "relational":
+                raise DataFileError(path, k + 1, f"attribute {attrs[-1].name!r} is relational: "
+                                    "multivariate series in ARFF, which is not read here; "
+                                    "read the same set's .ts file (--metric dtw, with aeon), "
+                                    "or one series per line.")
+            continue
+        if low == "@data":
+            if not attrs:
+                raise DataFileError(path, k + 1, "@data comes before any @attribute.")
+            return attrs, k + 1
+        raise DataFileError(path, k + 1, f"{word!r} where the ARFF header has @relation, "
+                            "@attribute or @data lines (comments start with %).")
+    raise DataFileError(path, None, "has no @data line: is it an ARFF file?")
+
+
+def _rows(lines: list, start: int, attrs: list, path: str):
+    """(line number, fields as strings or None for '?', sparse) of each data row; a sparse
+    row's omitted values are '0' (for a nominal attribute: its first value)."""
+    n = len(attrs)
+    for k in range(start, len(lines)):
+        text = lines[k].strip()
+        if not text or text.startswith("%"):
+            continue
+        lineno = k + 1
+        if text.startswith("{"):
+            if not text.endswith("}"):
+                raise DataFileError(path, lineno, "a sparse row {index value, ...} has no "
+                                    "closing '}' (instance weights are not read).")
+            row = ["0" if a.kind != "nominal" else a.values[0] for a in attrs]
+            inner = text[1:-1].strip()
+            for item, _ in (_split(inner, path, lineno) if inner else []):
+                index, _, value = item.strip().partition(" ")
+                if not index.isdigit() or int(index) >= n:
+                    raise DataFileError(path, lineno, f"{item!r}: a sparse row's entries are "
+                                        f"'index value', the index from 0 to {n - 1}.")
+                value = value.strip()
+                if value[:1] in ("'", '"') and value.endswith(value[0]) and len(value) > 1:
+                    value = value[1:-1]
+                row[int(index)] = None if value == "?" else value
+            yield lineno, row, True
+            continue
+        fields = _split(text, path, lineno)
+        if len(fields) != n:
+            extra = (" (a last {weight} is an instance weight, which is not read)"
+                     if fields[-1][0].startswith("{") else "")
+            raise DataFileError(path, lineno, f"has {len(fields)} values where the header "
+                                f"declares {n} attributes{extra}.")
+        yield lineno, [None if (v == "?" and not q) else v for v, q in fields], False
+
+
+def _label_index(attrs: list, label_column, path: str, last: bool) -> int | None:
+    """The class attribute: ``label_column`` (a name, an index, first / last, or none), else
+    one named as a label (class, target, ...), else the last one -- Weka's class by default."""
+    names = [a.name for a in attrs]
+    if label_column is None:
+        for k, name in enumerate(names):
+            if name.lower() in LABEL_NAMES:
+                return k
+        if last or attrs[-1].kind == "nominal":
+            return len(attrs) - 1
+        return None
+    text = str(label_column)
+    if text == "none":
+        return None
+    if text in names:
+        return names.index(text)
+    if text in ("first", "last"):
+        return 0 if text == "first" else len(attrs) - 1
+    if text.lstrip("-").isdigit():
+        k = int(text)
+        if not -len(attrs) <= k < len(attrs):
+            raise DataFileError(path, None, f"has {len(attrs)} attributes; --label-column {k} "
+                                "is not one of them.")
+        return k % len(attrs)
+    raise DataFileError(path, None, f"has no attribute {text!r} (attributes: "
+                        f"{', '.join(names[:8])}{', ...' if len(names) > 8 else ''}); give the "
+                        "class attribute's name or index.")
+
+
+def _labels(values: list, attr: Attribute, path: str, lines: list):
+    """The class attribute's values: a nominal's as declared (whole numbers as integers, as
+    the UCR archive's {1, 2}), a numeric's as numbers (a regression's targets)."""
+    missing = [ln for ln, v in zip(lines, values, strict=True) if v is None]
+    if missing:
+        if len(missing) == len(values):
+            return None  # a test file of unknown classes, as Weka writes one
+        raise DataFileError(path, missing[0], f"the class ({attr.name}) is missing ('?'); "
+                            "every row needs its class, or none has one (a file to predict).")
+    if attr.kind == "nominal":
+        declared = set(attr.values)
+        for ln, v in zip(lines, values, strict=True):
+            if v not in declared:
+                raise DataFileError(path, ln, f"class {v!r} is not one of the values declared "
+                                    f"for {attr.name} on line {attr.line}.")
+        try:
+            nums = np.array([number(v) for v in values])
+        except ValueError:
+            return np.array(values, dtype=object)
+        if np.all(nums == np.round(nums)) and np.all(np.abs(nums) < 2**53):
+            return nums.astype(np.int64)
+        return nums
+    if attr.kind != "numeric":
+        raise DataFileError(path, attr.line, f"the class attribute {attr.name!r} is "
+                            f"{attr.kind}; a class is nominal {{...}} or, for a regression, "
+                            "numeric.")
+    out = np.empty(len(values))
+    for i, (ln, v) in enumerate(zip(lines, values, strict=True)):
+        try:
+            out[i] = number(v)
+        except ValueError:
+            raise DataFileError(path, ln, f"the class ({attr.name}) {v!r} is not a "
+                                "number.") from None
+    if np.all(out == np.round(out)) and np.all(np.abs(out) < 2**53):
+        return out.astype(np.int64)
+    return out
+
+
+def _number_of(value, attr: Attribute, path: str, lineno: int, *, missing: str) -> float:
+    if value is None:
+        raise DataFileError(path, lineno, f"attribute {attr.name}: a missing value ('?'); "
+                            f"{missing}")
+    try:
+        return number(value)
+    except ValueError:
+        raise DataFileError(path, lineno, f"attribute {attr.name}: {value!r} is not a number "
+                            f"(declared numeric on line {attr.line}).") from None
+
+
+def read_arff(path: str, label_column=None, *, need_labels: bool = True,
+              objects: str | None = None, class_last: bool | None = None, note=warn_note):
+    """(X, y or None, feature names) of an ARFF file.
+
+    ``objects`` None: features -- numeric attributes as they are, a nominal one as one 0 / 1
+    column per declared value (``name=value``, said by ``note``; Weka's SMO converts them
+    so too), a sparse file as CSR; a string or date attribute, or a missing value, is
+    refused. ``"series"``: each row's numeric values as one series (UCR's ARFF), a ``?`` at
+    the end the padding of a shorter series. ``"strings"``: the one string (or nominal)
+    attribute besides the class. The class is ``label_column`` (name, index, first, last,
+    none), else an attribute named as a label, else the last (Weka's default) -- where
+    ``class_last`` (default: ``need_labels``), or where it is nominal. ``need_labels``: a
+    file whose classes are all ``?`` is refused.
+    """
+    lines = text_lines(path)
+    attrs, start = read_header(lines, path)
+    label = _label_index(attrs, label_column, path,
+                         need_labels if class_last is None else class_last)
+    rows = list(_rows(lines, start, attrs, path))
+    if not rows:
+        raise DataFileError(path, None, "has a header and no data rows.")
+    keep = [k for k in range(len(attrs)) if k != label]
+    if not keep:
+        raise DataFileError(path, None, "has the class attribute and no other: nothing to "
+                            "learn from.")
+    linenos = [ln for ln, _, _ in rows]
+    y = None if label is None else _labels([r[label] for _, r, _ in rows], attrs[label],
+                                           path, linenos)
+    if label is not None and y is None and need_labels:
+        raise DataFileError(path, None, f"every class ({attrs[label].name}) is '?': training "
+                            "needs the classes.")
+    if objects is not None:
+        return _objects(path, rows, attrs, keep, objects, note), y, None
+    for k in keep:
+        a = attrs[k]
+        if a.kind in ("string", "date"):
+            raise DataFileError(path, a.line, f"attribute {a.name!r} is a {a.kind}: features "
+                                "are numbers" + (" (strings are compared by --metric "
+                                                 "levenshtein, one string attribute and the "
+                                                 "class)" if a.kind == "string" else
+                                                 " (convert the date to a number, or drop "
+                                                 "it)") + ".")
+    nominal = [attrs[k].name for k in keep if attrs[k].kind == "nominal"]
+    sparse = any(s for _, _, s in rows)
+    if sparse and nominal:
+        raise DataFileError(path, attrs[keep[0]].line, f"a sparse file with nominal attributes "
+                            f"({', '.join(nominal[:4])}): encode them as numeric first "
+                            "(Weka's NominalToBinary).")
+    names, columns = [], []
+    for k in keep:
+        a = attrs[k]
+        if a.kind == "nominal":
+            for v in a.values:
+                names.append(f"{a.name}={v}")
+                columns.append((k, v))
+        else:
+            names.append(a.name)
+            columns.append((k, None))
+    if nominal:
+        note(f"{path}: nominal attribute{'s' if len(nominal) > 1 else ''} "
+             f"{', '.join(nominal[:4])}{', ...' if len(nominal) > 4 else ''} read as one 0 / 1 "
+             "column per declared value, as Weka's NominalToBinary does.")
+    missing = "SVMs take no missing values: impute them first (Weka's ReplaceMissingValues)."
+    if not nominal:
+        missing += (" If each row is a series, the UCR archive pads the shorter ones with '?' "
+                    "at the end: add --metric dtw.")
+    X = None
+    if (not nominal and not any("_" in lines[k] for k in range(start, len(lines)))
+            and not any(None in row for _, row, _ in rows)):
+        # numbers only: NumPy parses them at once (Python's 1_000 is no number of a data
+        # file, and NumPy reads a '?''s None as NaN, hence the tests above); a word falls
+        # to the loop, which names it
+        try:
+            X = np.array([[row[k] for k in keep] for _, row, _ in rows], dtype=np.float64)
+        except (TypeError, ValueError):
+            X = None
+    if X is None:
+        X = _features(path, rows, attrs, columns, missing)
+    if not np.all(np.isfinite(X)):
+        i, c = (int(t[0]) for t in np.nonzero(~np.isfinite(X)))
+        raise DataFileError(path, rows[i][0], f"attribute {names[c]}: NaN or infinity among "
+                            "the features; remove or impute it.")
+    if sparse:
+        from scipy import sparse as sp
+
+        X = sp.csr_matrix(X)
+    return X, y, names
+
+
+def _features(path, rows, attrs, columns, missing: str) -> np.ndarray:
+    """The feature matrix, value by value: each column (attribute index, None or the nominal
+    value it marks) of each row; the first value that does not fit named with its line."""
+    X = np.zeros((len(rows), len(columns)))
+    for i, (ln, row, _) in enumerate(rows):
+        for c, (k, v) in enumerate(columns):
+            value = row[k]
+            if v is None:
+                X[i, c] = _number_of(value, attrs[k], path, ln, missing=missing)
+            elif value is None:
+                raise DataFileError(path, ln, f"attribute {attrs[k].name}: a missing value "
+                                    f"('?'); {missing}")
+            elif value not in attrs[k].values:
+                raise DataFileError(path, ln, f"attribute {attrs[k].name}: {value!r} is not "
+                                    f"one of the values declared on line {attrs[k].line}.")
+            else:
+                X[i, c] = float(value == v)
+    return X
+
+
+def _objects(path, rows, attrs, keep, objects: str, note):
+    """Series (numeric attributes, one series a row) or strings (one attribute) of the rows."""
+    if objects == "strings":
+        if len(keep) != 1 or attrs[keep[0]].kind not in ("string", "nominal"):
+            raise DataFileError(path, None, f"has {len(keep)} attributes besides the class "
+                                f"({', '.join(attrs[k].name for k in keep[:6])}); strings need "
+                                "one string attribute and the class.")
+        out = []
+        for ln, row, _ in rows:
+            if row[keep[0]] is None:
+                raise DataFileError(path, ln, "a missing string ('?'); remove the row.")
+            out.append(row[keep[0]])
+        return out
+    bad = [attrs[k] for k in keep if attrs[k].kind != "numeric"]
+    if bad:
+        raise DataFileError(path, bad[0].line, f"attribute {bad[0].name!r} is {bad[0].kind}; "
+                            "a series is numeric attributes (one point each) and the class.")
+    series, padded = [], 0
+    for ln, row, _ in rows:
+        values = np.empty(len(keep))
+        for c, k in enumerate(keep):
+            value = row[k]
+            values[c] = np.nan if value is None else _number_of(
+                value, attrs[k], path, ln, missing="")
+        series.append(unpadded(path, ln, values))
+        padded += series[-1].size < values.size
+    if padded:
+        note(f"{padded} of the {len(series)} series end in '?': the UCR archive's padding of "
+             "shorter series (read as series of their own lengths; DTW compares unequal "
+             "lengths).")
+    if len({len(s) for s in series}) == 1:
+        return np.asarray(series)
+    return series

@@ -1,0 +1,297 @@
+"""Weka's ARFF files: ``datasets.load_arff`` and every command that reads data. ARFF was
+refused ("ARFF files are not read ... Export your data"), though it is Weka's format and
+the UCR archive's other one (each univariate set ships as ``_TRAIN.arff``). The reader is
+checked against SciPy's ``loadarff`` where SciPy reads the file, and against the library's
+other readers (LIBSVM features, UCR's one-series-a-line text) on the same data."""
+
+import gzip
+import json
+import warnings
+
+import numpy as np
+import pytest
+from scipy.io import arff as scipy_arff
+
+import indefsvm as isvm
+from indefsvm.cli import main
+from indefsvm.datasets import load_arff
+from indefsvm.exceptions import DataFileError
+
+WEATHER = """% Weka's weather data, with a quoted name and a comment
+@RELATION weather
+
+@ATTRIBUTE outlook {sunny, overcast, rainy}
+@attribute temperature REAL
+@attribute\thumidity\tinteger
+@attribute 'wind speed' numeric
+@attribute play {yes, no}
+
+@data
+sunny,85,85,3,no
+% a comment among the rows
+overcast,83,86,1.5,yes
+rainy,70,96,0,yes
+sunny,69,70,2.25,yes
+"""
+
+
+def _write(path, text):
+    path.write_text(text)
+    return str(path)
+
+
+def _no_note():
+    return warnings.catch_warnings()
+
+
+def test_features_equal_scipys_reader_and_nominals_are_one_column_a_value(tmp_path):
+    path = _write(tmp_path / "weather.arff", WEATHER)
+    with pytest.warns(UserWarning, match="outlook read as one 0 / 1 column per declared value"):
+        X, y, names = load_arff(path, return_names=True)
+    data, meta = scipy_arff.loadarff(path)
+    assert names == ["outlook=sunny", "outlook=overcast", "outlook=rainy", "temperature",
+                     "humidity", "wind speed"]
+    for col in ("temperature", "humidity", "wind speed"):
+        np.testing.assert_array_equal(X[:, names.index(col)], data[col])
+    outlook = [v.decode() for v in data["outlook"]]
+    for j, value in enumerate(("sunny", "overcast", "rainy")):
+        np.testing.assert_array_equal(X[:, j], [float(o == value) for o in outlook])
+    assert y.tolist() == [v.decode() for v in data["play"]]
+
+
+def test_sparse_rows_are_csr_equal_to_the_dense_file(tmp_path):
+    dense = _write(tmp_path / "d.arff", "@relation r\n@attribute a numeric\n@attribute b "
+                   "numeric\n@attribute c numeric\n@attribute class {neg, pos}\n@data\n"
+                   "1.5,0,0,pos\n0, 2, 0, neg\n0,0,0,neg\n0,0,-3,pos\n")
+    sparse = _write(tmp_path / "s.arff", "@relation r\n@attribute a numeric\n@attribute b "
+                    "numeric\n@attribute c numeric\n@attribute class {neg, pos}\n@data\n"
+                    "{0 1.5, 3 pos}\n{1 2}\n{}\n{2 -3, 3 pos}\n")
+    Xd, yd = load_arff(dense)
+    Xs, ys = load_arff(sparse)
+    assert hasattr(Xs, "toarray") and not hasattr(Xd, "toarray")
+    np.testing.assert_array_equal(Xs.toarray(), Xd)
+    # an omitted nominal value is the attribute's first ('neg'), as Weka reads it
+    assert ys.tolist() == yd.tolist() == ["pos", "neg", "neg", "pos"]
+
+
+def test_quotes_classes_as_numbers_and_a_regression_target(tmp_path):
+    path = _write(tmp_path / "q.arff", "@relation q\n@attribute 'x, first' numeric\n"
+                  "@attribute \"second x\" numeric\n@attribute cls {'-1', '1'}\n@data\n"
+                  "1,2,'1'\n3,4,-1\n")
+    X, y, names = load_arff(path, return_names=True)
+    assert names == ["x, first", "second x"] and y.dtype.kind == "i" and y.tolist() == [1, -1]
+    reg = _write(tmp_path / "r.arff", "@relation r\n@attribute a numeric\n@attribute price "
+                 "numeric\n@data\n1,2.5\n2,3.25\n")
+    X, y = load_arff(reg)  # the last attribute is the class, Weka's default
+    assert X.tolist() == [[1.0], [2.0]] and y.tolist() == [2.5, 3.25]
+    X, y = load_arff(reg, label_column="none")
+    assert X.shape == (2, 2) and y is None
+    X, y = load_arff(reg, label_column=0)
+    assert y.tolist() == [1, 2] and X.ravel().tolist() == [2.5, 3.25]
+
+
+@pytest.mark.parametrize("body, line, words", [
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\nx,n\n", 5,
+     "attribute a: 'x' is not a number (declared numeric on line 1)"),
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\n?,n\n", 5,
+     "attribute a: a missing value ('?')"),
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\n2,q\n", 5,
+     "class 'q' is not one of the values declared for c on line 2"),
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\n2,3,n\n", 5,
+     "has 3 values where the header declares 2 attributes"),
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\n2,?\n", 5,
+     "the class (c) is missing ('?')"),
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\n{5 1}\n", 5,
+     "a sparse row's entries are 'index value', the index from 0 to 1"),
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n'1,p\n", 4,
+     "a value opened with ' is not closed"),
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n1_000,p\n", 4,
+     "attribute a: '1_000' is not a number"),
+    ("@attribute a numeric\n@attribute c {p, n}\n@data\n1e999,p\n", 4,
+     "attribute a: NaN or infinity among the features"),
+    ("@attribute s string\n@attribute c {p, n}\n@data\nab,p\n", 1,
+     "attribute 's' is a string: features are numbers (strings are compared by --metric "
+     "levenshtein"),
+    ("@attribute d date\n@attribute c {p, n}\n@data\n2020,p\n", 1, "attribute 'd' is a date"),
+    ("@attribute m relational\n@attribute a numeric\n@end m\n", 1,
+     "relational: multivariate series in ARFF, which is not read here; read the same set's "
+     ".ts file"),
+    ("@attribute a numerc\n@data\n", 1, "attribute 'a' has the type 'numerc'"),
+    ("@attribute a numeric\n@attribute c {p, n}\n", None, "has no @data line"),
+    ("@attrib a numeric\n", 1, "'@attrib' where the ARFF header has @relation, @attribute"),
+])
+def test_each_defect_is_named_with_its_line(tmp_path, body, line, words):
+    path = _write(tmp_path / "bad.arff", body)
+    with pytest.raises(DataFileError) as err:
+        load_arff(path)
+    where = f"{path}, line {line}: " if line else f"{path}: "
+    assert str(err.value).startswith(where), str(err.value)
+    assert words in str(err.value)
+
+
+def test_a_file_to_predict_may_have_every_class_unknown(tmp_path):
+    path = _write(tmp_path / "t.arff", "@attribute a numeric\n@attribute class {p, n}\n"
+                  "@data\n1,?\n2,?\n")
+    X, y = load_arff(path)
+    assert y is None and X.tolist() == [[1.0], [2.0]]
+
+
+def _ucr_arff(path, X, y, pad=()):
+    """X as the UCR archive writes a set in ARFF: att1..attL numeric, the class last, a
+    series shorter by k points padded with k '?'."""
+    with open(path, "w") as fh:
+        fh.write("@relation cbf\n" + "".join(f"@attribute att{j} numeric\n"
+                                             for j in range(1, X.shape[1] + 1)))
+        fh.write("@attribute target {" + ",".join(map(str, np.unique(y))) + "}\n@data\n")
+        for i, (row, label) in enumerate(zip(X, y, strict=True)):
+            vals = [repr(float(v)) for v in row]
+            k = dict(pad).get(i, 0)
+            if k:
+                vals[-k:] = ["?"] * k
+            fh.write(",".join(vals) + f",{label}\n")
+    return str(path)
+
+
+def test_ucr_series_equal_the_one_series_a_line_file(tmp_path):
+    from indefsvm.datasets._objects_file import read_objects
+
+    X, y = isvm.datasets.make_cbf(n_samples=12, random_state=0)
+    X = np.asarray(X)
+    path = _ucr_arff(tmp_path / "cbf.arff", X, y, pad={3: 5, 7: 2})
+    with pytest.warns(UserWarning, match="2 of the 12 series end in '\\?'"):
+        S, ys = load_arff(path, objects="series")
+    text = tmp_path / "cbf.txt"
+    with open(text, "w") as fh:
+        for i, (row, label) in enumerate(zip(X, y, strict=True)):
+            k = {3: 5, 7: 2}.get(i, 0)
+            fh.write(f"{label}\t" + "\t".join(repr(float(v)) for v in row[:len(row) - k])
+                     + "\n")
+    T, yt = read_objects(str(text), "dtw", None)
+    assert ys.tolist() == yt.tolist() == list(y)
+    assert [len(s) for s in S] == [len(t) for t in T] == [128 - {3: 5, 7: 2}.get(i, 0)
+                                                          for i in range(12)]
+    for s, t in zip(S, T, strict=True):
+        np.testing.assert_array_equal(s, t)
+
+
+def test_strings_are_the_one_string_attribute(tmp_path):
+    path = _write(tmp_path / "s.arff", "@relation s\n@attribute seq string\n"
+                  "@attribute class {a, b}\n@data\n'AC,GT',a\n\"AC\\\"G\",b\nTTT,b\n")
+    S, y = load_arff(path, objects="strings")
+    assert S == ["AC,GT", 'AC"G', "TTT"] and y.tolist() == ["a", "b", "b"]
+    two = _write(tmp_path / "t.arff", "@attribute s string\n@attribute n numeric\n"
+                 "@attribute class {a}\n@data\nx,1,a\n")
+    with pytest.raises(DataFileError, match="strings need one string attribute"):
+        load_arff(two, objects="strings")
+
+
+def test_the_options_are_checked():
+    with pytest.raises(ValueError, match="'objects' parameter of load_arff"):
+        load_arff("x.arff", objects="series of series")
+
+
+# -- the command line -------------------------------------------------------------------
+
+
+@pytest.fixture
+def heart_arff(tmp_path):
+    """The bundled heart data as Weka writes it, its class {-1, 1} last."""
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    path = tmp_path / "heart.arff"
+    with open(path, "w") as fh:
+        fh.write("@relation heart\n" + "".join(f"@attribute f{j} numeric\n" for j in range(13))
+                 + "@attribute class {-1, 1}\n@data\n")
+        for row, label in zip(X, y, strict=True):
+            fh.write(",".join(repr(float(v)) for v in row) + f",{label:g}\n")
+    return X, y, str(path)
+
+
+def test_fit_and_predict_read_arff_as_the_libsvm_file(heart_arff, tmp_path, capsys):
+    X, y, path = heart_arff
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", path, "-C", "1", "--gamma", "0.1", "--cv", "0", "--json", "--quiet",
+                 "--save", model]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ref = isvm.IndefiniteSVC(C=1.0, gamma=0.1).fit(X, y)
+    assert out["n_samples"] == 270
+    assert abs(out["problems"][0]["objective"] - ref.objective_) < 1e-9
+    assert main(["predict", model, path]) == 0
+    captured = capsys.readouterr()
+    pred = np.array(captured.out.split(), dtype=float)
+    np.testing.assert_array_equal(pred, ref.predict(X))
+    right = int(np.sum(pred == y))
+    assert f"accuracy {100 * right / 270:.2f} % ({right}/270)" in captured.err
+
+
+def test_predict_reads_the_attributes_by_name(heart_arff, tmp_path, capsys):
+    X, y, path = heart_arff
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", path, "-C", "1", "--gamma", "0.1", "--cv", "0", "--quiet",
+                 "--save", model]) == 0
+    capsys.readouterr()
+    order = list(range(13))[::-1]
+    swapped = tmp_path / "swapped.arff"
+    with open(swapped, "w") as fh:
+        fh.write("@relation heart\n" + "".join(f"@attribute f{j} numeric\n" for j in order)
+                 + "@attribute class {-1, 1}\n@data\n")
+        for row, label in zip(X, y, strict=True):
+            fh.write(",".join(repr(float(row[j])) for j in order) + f",{label:g}\n")
+    assert main(["predict", model, str(swapped)]) == 0
+    captured = capsys.readouterr()
+    ref = isvm.IndefiniteSVC(C=1.0, gamma=0.1).fit(X, y)
+    np.testing.assert_array_equal(np.array(captured.out.split(), dtype=float),
+                                  ref.predict(X))
+    assert "are read by name, in the model's order" in captured.err
+
+
+def test_a_compressed_arff_reads_as_the_plain_one(heart_arff, tmp_path, capsys):
+    _, _, path = heart_arff
+    gz = path + ".gz"
+    with open(path, "rb") as src, gzip.open(gz, "wb") as dst:
+        dst.write(src.read())
+    outs = []
+    for p in (path, gz):
+        assert main(["fit", p, "-C", "1", "--gamma", "0.1", "--cv", "0", "--json",
+                     "--quiet"]) == 0
+        outs.append(json.loads(capsys.readouterr().out)["problems"][0]["objective"])
+    assert outs[0] == outs[1]
+
+
+def test_fit_metric_dtw_reads_ucr_arff_as_its_text_file(tmp_path, capsys):
+    X, y = isvm.datasets.make_cbf(n_samples=30, random_state=1)
+    X = np.asarray(X)
+    arff = _ucr_arff(tmp_path / "cbf.arff", X, y)
+    text = tmp_path / "cbf.txt"
+    np.savetxt(text, np.c_[y, X], delimiter="\t", fmt="%.17g")
+    preds = []
+    for name in (arff, str(text)):
+        model = str(tmp_path / "m.skops")
+        assert main(["fit", name, "--metric", "dtw", "-C", "10", "--gamma", "0.01",
+                     "--cv", "0", "--quiet", "--save", model]) == 0
+        capsys.readouterr()
+        assert main(["predict", model, arff]) == 0
+        captured = capsys.readouterr()
+        preds.append(captured.out)
+        assert "accuracy" in captured.err
+    assert preds[0] == preds[1]
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--distances"], "--distances does not apply to"),
+    (["--labels", "y.txt"], "--labels does not apply to"),
+    (["--zero-based"], "--zero-based does not apply to"),
+])
+def test_options_of_other_formats_are_refused(heart_arff, extra, words, capsys):
+    _, _, path = heart_arff
+    assert main(["fit", path] + extra) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("indefsvm: error: ") and words in err and "ARFF" in err
+
+
+def test_a_series_arff_without_metric_is_told_to_add_it(tmp_path, capsys):
+    X, y = isvm.datasets.make_cbf(n_samples=6, random_state=0)
+    path = _ucr_arff(tmp_path / "cbf.arff", np.asarray(X), y, pad={2: 3})
+    assert main(["fit", path, "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "line 134: attribute att126: a missing value ('?')" in err
+    assert "add --metric dtw" in err
