@@ -56,7 +56,9 @@ class Objects:
         words, before any distance."""
         if self.n_channels is None:
             return
-        k = as_series(fitted, what).n_channels
+        # the fitted series' layout was said when the model was fitted, not again here
+        k = Muted(UserWarning, match=r".* has shape .*: read as .* channels").call(
+            as_series, fitted, what).n_channels
         if k != self.n_channels:
             raise ValueError(f"{self.name} holds series of {self.n_channels} channel(s); the "
                              f"model was fitted on series of {k} ({what}): give series with "

@@ -209,13 +209,26 @@ def as_series(X, name: str = "X") -> Series:
         if d is None:
             d = a.shape[0]
         elif a.shape[0] != d:
+            # the same second axis everywhere and the first varying: series given as
+            # (n_timepoints, n_channels), tslearn's layout of one series
+            turned = a.shape[1] == parts[0].shape[0]
             raise ValueError(f"{name}[{s}] has {a.shape[0]} channels but {name}[0] has {d}; "
-                             "every series needs the same channels (lengths may differ).")
+                             "every series needs the same channels (lengths may differ)."
+                             + (f" Is each series (n_timepoints, n_channels)? A series here "
+                                f"is (n_channels, n_timepoints): give [x.T for x in {name}]."
+                                if turned else ""))
         if a.shape[1] == 0:
             raise ValueError(f"{name}[{s}] is empty; every series needs at least one point.")
         _finite(a, f"{name}[{s}]")
         parts.append(a.T)
     lengths = np.array([p.shape[0] for p in parts], dtype=np.intp)
+    if d > 1 and d > lengths.max():
+        # more channels than any series has points: most likely each series given as
+        # (n_timepoints, n_channels); said, not guessed, as for a 3-D array
+        warn(f"{name}[0] has shape {(d, int(lengths[0]))}: read as {len(parts)} series of {d} "
+             f"channels and at most {int(lengths.max())} points each (a series is (n_channels, "
+             f"n_timepoints), aeon's layout). If each series is (n_timepoints, n_channels), "
+             f"give [x.T for x in {name}].", UserWarning, stacklevel=3)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.intp)
     return _not_tiny(Series(np.ascontiguousarray(np.concatenate(parts, axis=0)), offsets,
                             int(d)), name)
