@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 
 import numpy as np
 
@@ -219,6 +220,35 @@ def _rows(path: str, delimiter: str):
                 yield lineno, [cell.strip() for cell in row]
 
 
+#: a number written with a decimal comma (1,5 -1,25e-3 ,5)
+_DECIMAL_COMMA = re.compile(r"^[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?$")
+
+#: how people write a missing value: R's NA, Weka's ?, SQL's NULL, N/A
+MISSING = frozenset({"na", "n/a", "nan", "null", "?", "missing"})
+
+
+def decimal_commas(path: str, rows: list, delimiter: str | None, note=None) -> list:
+    """``rows`` (line, cells) of a ';'-separated file with its decimal commas read as points,
+    said once: a spreadsheet writes so where the comma is the decimal mark (Germany, France,
+    ...), as ``pandas.read_csv(sep=";", decimal=",")`` reads it. A file that also holds
+    numbers with a point is left as it is (which mark means what is then unclear)."""
+    if delimiter != ";":
+        return rows
+    comma = False
+    for _, cells in rows:
+        for cell in cells:
+            if _DECIMAL_COMMA.match(cell):
+                comma = True
+            elif "." in cell and is_number(cell):
+                return rows
+    if not comma:
+        return rows
+    (note or warn_note)(f"{path}: read with ',' as the decimal mark (a ';'-separated file, as "
+                        "a spreadsheet writes one where the comma is the decimal mark).")
+    return [(k, [c.replace(",", ".") if _DECIMAL_COMMA.match(c) else c for c in cells])
+            for k, cells in rows]
+
+
 def read_matrix_text(path: str, delimiter: str | None) -> np.ndarray:
     """A numeric matrix from delimited (or whitespace-separated) text, without a header."""
     rows, width = [], None
@@ -226,7 +256,7 @@ def read_matrix_text(path: str, delimiter: str | None) -> np.ndarray:
         table = ((k, line.split()) for k, line in enumerate(text_lines(path), 1)
                  if line.strip() and not line.lstrip().startswith("#"))
     else:
-        table = _rows(path, delimiter)
+        table = decimal_commas(path, list(_rows(path, delimiter)), delimiter)
     for lineno, row in table:
         if width is None:
             width = len(row)
@@ -308,7 +338,7 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
     -------
     X : ndarray of shape (n, d), y : ndarray or None, names : list of str or None
     """
-    rows = list(_rows(path, delimiter))
+    rows = decimal_commas(path, list(_rows(path, delimiter)), delimiter, note)
     if not rows:
         raise DataFileError(path, None, "is empty.")
     header = None
@@ -359,10 +389,15 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
                 X[r, c] = number(value)
             except ValueError:
                 name = header[k] if header is not None else f"{k}"
-                fix = ("impute the missing values first" if value == "" else
+                missing = value == "" or value.lower() in MISSING
+                fix = ("impute the missing values first (or drop their rows)" if missing else
+                       "is the comma the decimal mark? Write the file with '.' (pandas: "
+                       "to_csv(decimal='.')), or separate its values by ';'" if
+                       _DECIMAL_COMMA.match(value) else
                        "encode a column of categories as numbers first, one column per "
                        "category (pandas.get_dummies), or drop it")
-                what = "an empty value (missing?)" if value == "" else f"{value!r}"
+                what = ("an empty value (missing?)" if value == "" else
+                        f"{value!r} (a missing value)" if missing else f"{value!r}")
                 raise DataFileError(path, lineno, f"column {name}: {what} is not a number; "
                                     f"features must be numbers: {fix}.") from None
             c += 1

@@ -1,0 +1,82 @@
+"""CSV files as spreadsheets and R write them. Where the comma is the decimal mark
+(Germany, France, ...), a spreadsheet writes ';' between values and '1,5' for 1.5; the
+reader took the ';' (said in its code) but refused every number, advising to encode
+"a column of categories". R's write.csv writes a missing value as NA, which got the same
+advice. Now a ';' file of decimal commas is read, said once; a file mixing both marks and
+a missing value are refused with what is wrong."""
+
+import json
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.cli import main
+from indefsvm.datasets._table import read_features, read_matrix_text
+from indefsvm.exceptions import DataFileError
+
+
+def _heart_table(path, decimal=".", sep=","):
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with open(path, "w") as fh:
+        fh.write(sep.join([f"f{j}" for j in range(13)] + ["class"]) + "\n")
+        for row, label in zip(X, y, strict=True):
+            cells = [repr(float(v)).replace(".", decimal) for v in row]
+            fh.write(sep.join(cells + [f"{label:g}"]) + "\n")
+    return X, y, str(path)
+
+
+def test_decimal_commas_read_as_the_same_numbers_and_said(tmp_path):
+    X, y, path = _heart_table(tmp_path / "heart_de.csv", decimal=",", sep=";")
+    said = []
+    Xr, yr, names = read_features(path, ";", None, note=said.append)
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(yr, y)
+    assert names == [f"f{j}" for j in range(13)]
+    assert len(said) == 1 and "read with ',' as the decimal mark" in said[0]
+
+
+def test_the_command_line_fits_the_same_model_from_either_mark(tmp_path, capsys):
+    _, _, plain = _heart_table(tmp_path / "heart.csv")
+    _, _, comma = _heart_table(tmp_path / "heart_fr.csv", decimal=",", sep=";")
+    objectives = []
+    for path in (plain, comma):
+        assert main(["fit", path, "-C", "1", "--gamma", "0.1", "--cv", "0", "--json"]) == 0
+        captured = capsys.readouterr()
+        objectives.append(json.loads(captured.out)["problems"][0]["objective"])
+        assert ("decimal mark" in captured.err) == (path == comma)
+    assert objectives[0] == objectives[1]
+
+
+def test_a_kernel_matrix_with_decimal_commas(tmp_path):
+    K = np.array([[1.5, -0.25], [-0.25, 2.0]])
+    path = tmp_path / "K.csv"
+    path.write_text("1,5;-0,25\n-0,25;2\n")
+    with pytest.warns(UserWarning, match="decimal mark"):
+        np.testing.assert_array_equal(read_matrix_text(str(path), ";"), K)
+
+
+def test_both_marks_in_one_file_are_refused_with_the_question(tmp_path):
+    path = tmp_path / "mixed.csv"
+    path.write_text("a;b;class\n1,5;2.5;x\n2;3;y\n")
+    with pytest.raises(DataFileError, match=r"line 2: column a: '1,5' is not a number; .*is "
+                       r"the comma the decimal mark\?"):
+        read_features(str(path), ";", None)
+
+
+@pytest.mark.parametrize("marker", ["NA", "N/A", "?", "NULL"])
+def test_a_missing_value_is_named_so(tmp_path, marker):
+    path = tmp_path / "r.csv"
+    path.write_text(f'"","a","b","class"\n"1",1.5,{marker},"x"\n"2",2.5,3,"y"\n')
+    with pytest.raises(DataFileError) as err:
+        read_features(str(path), ",", None, note=lambda text: None)
+    text = str(err.value)
+    assert f"line 2: column b: {marker!r} (a missing value) is not a number" in text
+    assert "impute the missing values first" in text and "categories" not in text
+
+
+def test_a_word_is_still_a_category(tmp_path):
+    path = tmp_path / "w.csv"
+    path.write_text("a,b,class\n1.5,red,x\n2.5,blue,y\n")
+    with pytest.raises(DataFileError, match="'red' is not a number; .*pandas.get_dummies"):
+        read_features(str(path), ",", None)
