@@ -145,6 +145,9 @@ def _load_model(path: str):
     try:
         untrusted = sio.get_untrusted_types(file=path)
     except Exception as exc:  # skops raises several kinds for a file that is not its own
+        hint = _libsvm_model(path)
+        if hint:
+            raise DataFileError(path, None, hint) from None
         raise DataFileError(path, None, f"is not a model saved by 'indefsvm fit --save' "
                             f"({type(exc).__name__}: {exc}).") from None
     foreign = sorted(set(untrusted) - set(TRUSTED_TYPES))
@@ -158,6 +161,51 @@ def _load_model(path: str):
                             f"({type(exc).__name__}: {exc}).") from None
     _check_model(model, path)
     return model
+
+
+#: LIBSVM's svm_type and kernel_type words in a model file, and this command line's options
+_LIBSVM_TYPES = {"c_svc": ("", "-C C", "-c"), "nu_svc": (" --svm-type nu-svc", "--nu NU", "-n"),
+                 "one_class": (" --svm-type one-class", "--nu NU", "-n"),
+                 "epsilon_svr": (" --svm-type epsilon-svr", "-C C --epsilon P", "-c and -p"),
+                 "nu_svr": (" --svm-type nu-svr", "-C C --nu NU", "-c and -n")}
+_LIBSVM_KERNELS = {"linear": ("linear", ()), "rbf": ("rbf", ("gamma",)),
+                   "polynomial": ("polynomial", ("gamma", "coef0", "degree")),
+                   "sigmoid": ("sigmoid", ("gamma", "coef0"))}
+
+
+def _libsvm_model(path: str) -> str | None:
+    """For a model file of LIBSVM's svm-train (text: 'svm_type c_svc', 'kernel_type rbf',
+    'gamma 0.5', ..., then 'SV' and the support vectors), what it is and the command that
+    trains indefsvm's model of the same kind and kernel; None for any other file."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("ascii")
+    except (OSError, UnicodeDecodeError):
+        return None
+    header = {}
+    for line in head.splitlines():
+        word, _, value = line.strip().partition(" ")
+        if word == "SV":
+            break
+        header[word] = value.strip()
+    if header.get("svm_type") not in _LIBSVM_TYPES or "kernel_type" not in header:
+        return None
+    kernel = header["kernel_type"]
+    said = ", ".join(f"{k} {header[k]}" for k in ("svm_type", "kernel_type", "degree", "gamma",
+                                                  "coef0") if k in header)
+    if kernel == "precomputed":
+        options = " (a precomputed kernel: TRAIN is its kernel file)"
+    elif kernel in _LIBSVM_KERNELS:
+        name, params = _LIBSVM_KERNELS[kernel]
+        options = f" --kernel {name}" + "".join(f" --{p} {header[p]}" for p in params
+                                                if p in header)
+    else:
+        return None
+    svm, numbers, flags = _LIBSVM_TYPES[header["svm_type"]]
+    return (f"is a model file of LIBSVM's svm-train ({said}), not one of 'indefsvm fit "
+            "--save': indefsvm reads its own model files. Train one on the same data: "
+            f"indefsvm fit TRAIN{svm}{options} {numbers} --save MODEL.skops (svm-train's "
+            f"{flags} {'is' if ' and ' not in flags else 'are'} not kept in its model file).")
 
 
 #: a model's schema.json above this many bytes is looked at twice: refused when it also

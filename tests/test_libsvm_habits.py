@@ -251,3 +251,50 @@ def test_what_a_first_line_must_show_to_be_a_kernel_row(tmp_path):
     assert first("1 0:3 1:1 3:-0.3") == {"training": False, "new": False, "any": True}
     assert first("# a comment\n1 1:0.5 2:1") == {"training": False, "new": False,
                                                  "any": False}
+
+
+#: model files as LIBSVM's svm_save_model writes them (svm.cpp): the header, then 'SV'
+_LIBSVM_MODELS = {
+    "rbf": ("svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.1\n"
+            "label 1 -1\nnr_sv 1 1\nSV\n1 1:0.5 2:0.1 \n-1 1:-0.5 2:0.3 \n",
+            "indefsvm fit TRAIN --kernel rbf --gamma 0.5 -C C --save MODEL.skops"),
+    "sigmoid": ("svm_type c_svc\nkernel_type sigmoid\ngamma 0.01\ncoef0 -0.5\nnr_class 2\n"
+                "total_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n1 1:1 \n",
+                "indefsvm fit TRAIN --kernel sigmoid --gamma 0.01 --coef0 -0.5 -C C"),
+    "poly": ("svm_type nu_svc\nkernel_type polynomial\ndegree 2\ngamma 0.25\ncoef0 1\n"
+             "nr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n1 1:1 \n",
+             "indefsvm fit TRAIN --svm-type nu-svc --kernel polynomial --gamma 0.25 --coef0 1 "
+             "--degree 2 --nu NU"),
+    "svr": ("svm_type epsilon_svr\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0\nSV\n"
+            "1 1:1 \n",
+            "indefsvm fit TRAIN --svm-type epsilon-svr --kernel linear -C C --epsilon P"),
+}
+
+
+@pytest.mark.parametrize("kind", list(_LIBSVM_MODELS))
+def test_a_libsvm_model_file_is_named_with_the_command_that_trains_ours(tmp_path, capsys,
+                                                                        kind):
+    text, command = _LIBSVM_MODELS[kind]
+    model = tmp_path / "heart.model"
+    model.write_text(text)
+    heart = isvm.datasets.data_path("heart_scale")
+    for argv in (["predict", str(model), heart], ["report", str(model), heart]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"indefsvm: error: {model}: is a model file of LIBSVM's "
+                              "svm-train (svm_type ") and command in err
+    with pytest.raises(DataFileError, match=r"svm-train's -[cn].* not kept in its model file"):
+        isvm.load_model(str(model))
+    # the command it prints runs, with the user's numbers and the training file
+    argv = command.replace("indefsvm ", "").replace("TRAIN", heart).replace(
+        "-C C", "-C 1").replace("NU", "0.5").replace("P", "0.1").replace(
+        "--save MODEL.skops", "").split()
+    assert main(argv + ["--cv", "0", "--quiet"]) == 0
+    capsys.readouterr()
+
+
+def test_another_text_file_given_as_a_model_keeps_its_message(tmp_path, capsys):
+    model = tmp_path / "notes.txt"
+    model.write_text("svm_type is what I used\n")
+    assert main(["predict", str(model), isvm.datasets.data_path("heart_scale")]) == 1
+    assert "is not a model saved by 'indefsvm fit --save'" in capsys.readouterr().err
