@@ -95,6 +95,8 @@ def test_quotes_classes_as_numbers_and_a_regression_target(tmp_path):
      "attribute a: 'x' is not a number (declared numeric on line 1)"),
     ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\n?,n\n", 5,
      "attribute a: a missing value ('?')"),
+    ("@attribute a numeric\n@attribute b numeric\n@attribute c {p, n}\n@data\n1, 2, p\n"
+     "3, ?, n\n", 6, "attribute b: a missing value ('?')"),
     ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\n2,q\n", 5,
      "class 'q' is not one of the values declared for c on line 2"),
     ("@attribute a numeric\n@attribute c {p, n}\n@data\n1,p\n2,3,n\n", 5,

@@ -160,6 +160,16 @@ def _rows(lines: list, start: int, attrs: list, path: str):
                 row[int(index)] = None if value == "?" else value
             yield lineno, row, True
             continue
+        if "'" not in text and '"' not in text:
+            # no quotes (most files): the fields as they are, each step only where needed
+            cells = text.split(",")
+            if " " in text or "\t" in text:
+                cells = [c.strip() for c in cells]
+            if "?" in text:
+                cells = [None if c == "?" else c for c in cells]
+            if len(cells) == n:
+                yield lineno, cells, False
+                continue
         fields = _split(text, path, lineno)
         if len(fields) != n:
             extra = (" (a last {weight} is an instance weight, which is not read)"
@@ -314,14 +324,15 @@ def read_arff(path: str, label_column=None, *, need_labels: bool = True,
         missing += (" If each row is a series, the UCR archive pads the shorter ones with '?' "
                     "at the end: add --metric dtw.")
     X = None
-    if (not nominal and not any("_" in lines[k] for k in range(start, len(lines)))
+    if (not any("_" in lines[k] for k in range(start, len(lines)))
             and not any(None in row for _, row, _ in rows)):
-        # numbers only: NumPy parses them at once (Python's 1_000 is no number of a data
-        # file, and NumPy reads a '?''s None as NaN, hence the tests above); a word falls
-        # to the loop, which names it
+        # NumPy parses the numbers at once and a nominal's values index its columns
+        # (Python's 1_000 is no number of a data file, and NumPy reads a '?''s None as
+        # NaN, hence the tests above); a word or an undeclared value falls to the loop,
+        # which names it
         try:
-            X = np.array([[row[k] for k in keep] for _, row, _ in rows], dtype=np.float64)
-        except (TypeError, ValueError):
+            X = _at_once(rows, attrs, keep)
+        except (TypeError, ValueError, KeyError):
             X = None
     if X is None:
         X = _features(path, rows, attrs, columns, missing)
@@ -334,6 +345,24 @@ def read_arff(path: str, label_column=None, *, need_labels: bool = True,
 
         X = sp.csr_matrix(X)
     return X, y, names
+
+
+def _at_once(rows, attrs, keep) -> np.ndarray:
+    """The feature matrix of rows without a missing value, column block by column block."""
+    numeric = [k for k in keep if attrs[k].kind != "nominal"]
+    values = np.array([[row[k] for k in numeric] for _, row, _ in rows], dtype=np.float64)
+    values = values.reshape(len(rows), len(numeric))
+    blocks, c = [], 0
+    for k in keep:
+        if attrs[k].kind == "nominal":
+            code = {v: i for i, v in enumerate(attrs[k].values)}
+            hot = np.zeros((len(rows), len(code)))
+            hot[np.arange(len(rows)), [code[row[k]] for _, row, _ in rows]] = 1.0
+            blocks.append(hot)
+        else:
+            blocks.append(values[:, c:c + 1])
+            c += 1
+    return np.hstack(blocks)
 
 
 def _features(path, rows, attrs, columns, missing: str) -> np.ndarray:
