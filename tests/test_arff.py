@@ -115,9 +115,14 @@ def test_quotes_classes_as_numbers_and_a_regression_target(tmp_path):
      "attribute 's' is a string: features are numbers (strings are compared by --metric "
      "levenshtein"),
     ("@attribute d date\n@attribute c {p, n}\n@data\n2020,p\n", 1, "attribute 'd' is a date"),
-    ("@attribute m relational\n@attribute a numeric\n@end m\n", 1,
-     "relational: multivariate series in ARFF, which is not read here; read the same set's "
-     ".ts file"),
+    ("@attribute m relational\n@attribute a numeric\n@end m\n@attribute c {p}\n@data\n"
+     "'1\\n2',p\n", 1, "attribute 'm' is relational: a multivariate series a row (the UEA "
+     "archive's ARFF), not features; add --metric dtw"),
+    ("@attribute m relational\n@attribute a numeric\n@data\n", 3,
+     "@data inside the relational attribute 'm': its '@end m' is missing"),
+    ("@attribute m relational\n@attribute a {x, y}\n@end m\n", 2,
+     "attribute 'a' of the relational 'm' is nominal; a multivariate series' points are "
+     "numeric"),
     ("@attribute a numerc\n@data\n", 1, "attribute 'a' has the type 'numerc'"),
     ("@attribute a numeric\n@attribute c {p, n}\n", None, "has no @data line"),
     ("@attrib a numeric\n", 1, "'@attrib' where the ARFF header has @relation, @attribute"),
@@ -174,6 +179,52 @@ def test_ucr_series_equal_the_one_series_a_line_file(tmp_path):
                                                           for i in range(12)]
     for s, t in zip(S, T, strict=True):
         np.testing.assert_array_equal(s, t)
+
+
+def _uea_arff(path, series, y, length):
+    """Series of several channels as the UEA archive writes them in ARFF: one relational
+    attribute of ``length`` points, a row's channels one line each (an escaped newline
+    between them), a shorter series padded with '?' on every channel."""
+    with open(path, "w") as fh:
+        fh.write("@relation uea\n@attribute relationalAtt relational\n"
+                 + "".join(f"  @attribute att{j} numeric\n" for j in range(length))
+                 + "@end relationalAtt\n@attribute activity {walk, run}\n@data\n")
+        for A, label in zip(series, y, strict=True):
+            pad = length - A.shape[1]
+            chans = [",".join([repr(float(v)) for v in c] + ["?"] * pad) for c in A]
+            fh.write("'" + "\\n".join(chans) + f"',{label}\n")
+    return str(path)
+
+
+def test_multivariate_series_equal_their_arrays_and_distances(tmp_path):
+    rng = np.random.default_rng(0)
+    series = [rng.normal(size=(3, 20)) for _ in range(5)] + [rng.normal(size=(3, 14))]
+    y = ["walk", "run", "walk", "run", "walk", "run"]
+    path = _uea_arff(tmp_path / "mv.arff", series, y, 20)
+    with pytest.warns(UserWarning, match="1 of the 6 series end in '\\?'"):
+        S, labels = load_arff(path, objects="series")
+    assert labels.tolist() == y and [s.shape for s in S] == [a.shape for a in series]
+    for s, a in zip(S, series, strict=True):
+        np.testing.assert_array_equal(s, a)
+    # read as aeon's (n_channels, n_timepoints): the distances of the arrays themselves
+    np.testing.assert_array_equal(isvm.pairwise_distances(S, metric="dtw"),
+                                  isvm.pairwise_distances(series, metric="dtw"))
+
+
+@pytest.mark.parametrize("row, words", [
+    ("'1,2\\n3',walk", "its channels hold different numbers of points"),
+    ("'1,?\\n3,4',walk", "a missing or infinite point at point 2 of channel 1"),
+    ("'1,x\\n3,4',walk", "relationalAtt: 'x' is not a number"),
+    ("'1,2',walk", "1 channels where the first row has 2"),
+])
+def test_a_multivariate_rows_defect_is_named(tmp_path, row, words):
+    path = tmp_path / "bad.arff"
+    path.write_text("@relation r\n@attribute relationalAtt relational\n@attribute a numeric\n"
+                    "@attribute b numeric\n@end relationalAtt\n@attribute activity {walk}\n"
+                    "@data\n'1,2\\n3,4',walk\n" + row + "\n")
+    with pytest.raises(DataFileError) as err:
+        load_arff(str(path), objects="series")
+    assert str(err.value).startswith(f"{path}, line 9: ") and words in str(err.value)
 
 
 def test_strings_are_the_one_string_attribute(tmp_path):
@@ -276,6 +327,21 @@ def test_fit_metric_dtw_reads_ucr_arff_as_its_text_file(tmp_path, capsys):
         preds.append(captured.out)
         assert "accuracy" in captured.err
     assert preds[0] == preds[1]
+
+
+def test_fit_metric_dtw_reads_uea_multivariate_arff(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    series = [rng.normal(size=(2, 16)) + (k % 2) for k in range(12)]
+    y = ["walk", "run"] * 6
+    path = _uea_arff(tmp_path / "mv.arff", series, y, 16)
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", path, "--metric", "dtw", "-C", "10", "--gamma", "0.05", "--cv", "0",
+                 "--quiet", "--save", model]) == 0
+    capsys.readouterr()
+    ref = isvm.NystroemSVC(metric="dtw", kernel="rbf", gamma=0.05, C=10.0, n_components=12,
+                           random_state=0).fit(series, np.array(y))
+    assert main(["predict", model, path]) == 0
+    assert capsys.readouterr().out.split() == ref.predict(series).tolist()
 
 
 @pytest.mark.parametrize("extra, words", [

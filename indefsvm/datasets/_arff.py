@@ -37,6 +37,11 @@ class Attribute:
     line: int = 0
 
 
+#: the escapes of a quoted ARFF value (Weka's): a relational value's instances are separated
+#: by an escaped newline; any other escaped character stands for itself
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+
+
 def _split(text: str, path: str, lineno: int, sep: str = ",") -> list:
     """The fields of ``text`` at ``sep``, outside '...' and "..." (with backslash escapes);
     each as (value, quoted)."""
@@ -51,7 +56,9 @@ def _split(text: str, path: str, lineno: int, sep: str = ",") -> list:
             while i < n and text[i] != quote:
                 if text[i] == "\\" and i + 1 < n:
                     i += 1
-                buf.append(text[i])
+                    buf.append(_ESCAPES.get(text[i], text[i]))
+                else:
+                    buf.append(text[i])
                 i += 1
             if i >= n:
                 raise DataFileError(path, lineno, f"a value opened with {quote} is not closed.")
@@ -109,23 +116,40 @@ def _attribute(rest: str, path: str, lineno: int) -> Attribute:
 def read_header(lines: list, path: str) -> tuple[list, int]:
     """(attributes, index of the first line after ``@data``)."""
     attrs: list[Attribute] = []
+    inner: list[Attribute] | None = None  # the attributes of a relational one being read
     for k, line in enumerate(lines):
         text = line.strip()
         if not text or text.startswith("%"):
             continue
         word, rest = (text.split(None, 1) + [""])[:2]
         low = word.lower()
-        if low == "@relation":
+        if low == "@relation" and inner is None:
             continue
         if low == "@attribute":
-            attrs.append(_attribute(rest, path, k + 1))
-            if attrs[-1].kind == "relational":
-                raise DataFileError(path, k + 1, f"attribute {attrs[-1].name!r} is relational: "
-                                    "multivariate series in ARFF, which is not read here; "
-                                    "read the same set's .ts file (--metric dtw, with aeon), "
-                                    "or one series per line.")
+            attr = _attribute(rest, path, k + 1)
+            if inner is not None:
+                if attr.kind != "numeric":
+                    raise DataFileError(path, k + 1, f"attribute {attr.name!r} of the "
+                                        f"relational {attrs[-1].name!r} is {attr.kind}; a "
+                                        "multivariate series' points are numeric.")
+                inner.append(attr)
+            elif attr.kind == "relational":
+                attrs.append(attr)
+                inner = []
+            else:
+                attrs.append(attr)
+            continue
+        if low == "@end" and inner is not None:
+            # a relational attribute is its points: the number of its inner attributes
+            outer = attrs[-1]
+            attrs[-1] = Attribute(outer.name, "relational", (len(inner),), outer.line)
+            inner = None
             continue
         if low == "@data":
+            if inner is not None:
+                raise DataFileError(path, k + 1, f"@data inside the relational attribute "
+                                    f"{attrs[-1].name!r}: its '@end {attrs[-1].name}' is "
+                                    "missing.")
             if not attrs:
                 raise DataFileError(path, k + 1, "@data comes before any @attribute.")
             return attrs, k + 1
@@ -292,6 +316,10 @@ def read_arff(path: str, label_column=None, *, need_labels: bool = True,
         return _objects(path, rows, attrs, keep, objects, note), y, None
     for k in keep:
         a = attrs[k]
+        if a.kind == "relational":
+            raise DataFileError(path, a.line, f"attribute {a.name!r} is relational: a "
+                                "multivariate series a row (the UEA archive's ARFF), not "
+                                "features; add --metric dtw (in Python: objects='series').")
         if a.kind in ("string", "date"):
             raise DataFileError(path, a.line, f"attribute {a.name!r} is a {a.kind}: features "
                                 "are numbers" + (" (strings are compared by --metric "
@@ -398,6 +426,8 @@ def _objects(path, rows, attrs, keep, objects: str, note):
                 raise DataFileError(path, ln, "a missing string ('?'); remove the row.")
             out.append(row[keep[0]])
         return out
+    if [attrs[k].kind for k in keep] == ["relational"]:
+        return _multivariate(path, rows, attrs[keep[0]], keep[0], note)
     bad = [attrs[k] for k in keep if attrs[k].kind != "numeric"]
     if bad:
         raise DataFileError(path, bad[0].line, f"attribute {bad[0].name!r} is {bad[0].kind}; "
@@ -418,3 +448,57 @@ def _objects(path, rows, attrs, keep, objects: str, note):
     if len({len(s) for s in series}) == 1:
         return np.asarray(series)
     return series
+
+
+def _multivariate(path, rows, attr: Attribute, k: int, note):
+    """Series of several channels, one a row: a relational value holds one line of points a
+    channel (the UEA archive's ARFF); a series shorter than the attribute's points ends in
+    '?' on every channel, the padding, which is not read."""
+    series, padded, channels = [], 0, None
+    for ln, row, _ in rows:
+        value = row[k]
+        if value is None:
+            raise DataFileError(path, ln, f"{attr.name}: a missing series ('?').")
+        cells = [c.split(",") for c in value.split("\n") if c.strip()]
+        if not cells or len({len(c) for c in cells}) != 1:
+            raise DataFileError(path, ln, f"{attr.name}: its channels hold different numbers "
+                                "of points (or none); every channel of a series has as many "
+                                f"(here {attr.values[0]}, '?' for the padding).")
+        try:
+            A = np.array([[np.nan if v.strip() == "?" else number(v) for v in c]
+                          for c in cells], dtype=np.float64)
+        except ValueError:
+            bad = next(v for c in cells for v in c if v.strip() != "?" and not _is_number(v))
+            raise DataFileError(path, ln, f"{attr.name}: {bad.strip()!r} is not a number."
+                                ) from None
+        if channels is None:
+            channels = A.shape[0]
+        elif A.shape[0] != channels:
+            raise DataFileError(path, ln, f"{attr.name}: {A.shape[0]} channels where the first "
+                                f"row has {channels}.")
+        # the padding: the last points, '?' on every channel
+        seen = np.flatnonzero(~np.isnan(A).all(axis=0))
+        end = int(seen[-1]) + 1 if seen.size else 0
+        if end == 0:
+            raise DataFileError(path, ln, f"{attr.name}: every point is '?': an empty series.")
+        if not np.isfinite(A[:, :end]).all():
+            c, j = (int(v) for v in np.argwhere(~np.isfinite(A[:, :end]))[0])
+            raise DataFileError(path, ln, f"{attr.name}: a missing or infinite point at point "
+                                f"{j + 1} of channel {c + 1}; only the padding at the end of "
+                                "every channel may be '?'.")
+        padded += end < A.shape[1]
+        series.append(A[:, :end])
+    if padded:
+        note(f"{padded} of the {len(series)} series end in '?': the padding of shorter series "
+             "(read as series of their own lengths; DTW compares unequal lengths).")
+    if len({s.shape[1] for s in series}) == 1:
+        return np.stack(series)
+    return series
+
+
+def _is_number(text: str) -> bool:
+    try:
+        number(text)
+    except ValueError:
+        return False
+    return True

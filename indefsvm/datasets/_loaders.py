@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numbers
+import os
+import sys
 from importlib import resources
 
 import numpy as np
@@ -195,8 +197,12 @@ def load_arff(path, *, label_column: str | int | None = None, objects: str | Non
     from ._arff import read_arff
 
     def note(text):
-        # said at the caller's line: note, read_arff, this function, its options' check
-        warn(text, UserWarning, stacklevel=5)
+        # said at the caller's line: the first frame outside the package
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        frame, level = sys._getframe(1), 2
+        while frame is not None and frame.f_code.co_filename.startswith(package):
+            frame, level = frame.f_back, level + 1
+        warn(text, UserWarning, stacklevel=level)
 
     X, y, names = read_arff(
         path, None if label_column is None else str(label_column), need_labels=False,
