@@ -184,14 +184,14 @@ def load_arff(path, *, label_column: str | int | None = None, objects: str | Non
     >>> path = os.path.join(tempfile.mkdtemp(), "weather.arff")
     >>> with open(path, "w") as fh:
     ...     _ = fh.write("@relation weather\\n@attribute temperature numeric\\n"
-    ...                  "@attribute windy {yes, no}\\n@attribute play {yes, no}\\n"
-    ...                  "@data\\n85, no, no\\n64, yes, yes\\n")
+    ...                  "@attribute 'wind speed' numeric\\n@attribute play {yes, no}\\n"
+    ...                  "@data\\n85, 3.5, no\\n% a comment\\n64, 1.25, yes\\n")
     >>> X, y, names = isvm.datasets.load_arff(path, return_names=True)
     >>> X
-    array([[85.,  0.,  1.],
-           [64.,  1.,  0.]])
+    array([[85.  ,  3.5 ],
+           [64.  ,  1.25]])
     >>> names, y.tolist()
-    (['temperature', 'windy=yes', 'windy=no'], ['no', 'yes'])
+    (['temperature', 'wind speed'], ['no', 'yes'])
     """
     from .._warn import warn
     from ._arff import read_arff

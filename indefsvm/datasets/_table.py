@@ -390,7 +390,7 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
             except ValueError:
                 name = header[k] if header is not None else f"{k}"
                 missing = value == "" or value.lower() in MISSING
-                fix = ("impute the missing values first (or drop their rows)" if missing else
+                fix = ("impute the missing values first" if missing else
                        "is the comma the decimal mark? Write the file with '.' (pandas: "
                        "to_csv(decimal='.')), or separate its values by ';'" if
                        _DECIMAL_COMMA.match(value) else
