@@ -59,6 +59,41 @@ def test_features_equal_scipys_reader_and_nominals_are_one_column_a_value(tmp_pa
     assert y.tolist() == [v.decode() for v in data["play"]]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_numpys_parser_and_the_loop_read_the_same(tmp_path, seed):
+    """The common file (no quotes, no '?') goes to NumPy's compiled parser; one quoted cell
+    sends the same rows through the loop that names defects: both read the same."""
+    rng = np.random.default_rng(seed)
+    n, d = 30, 4
+    X = np.round(rng.normal(size=(n, d)) * 10.0 ** rng.integers(-3, 4, size=d), 6)
+    colour = rng.choice(["red", "green", "blue"], size=n)
+    y = rng.choice(["1", "2", "3"], size=n)
+    header = ("@relation r\n" + "".join(f"@attribute f{j} real\n" for j in range(d))
+              + "@attribute colour {red, green, blue}\n@attribute class {1, 2, 3}\n@data\n")
+    rows = [",".join([repr(float(v)) for v in X[i]] + [colour[i], y[i]]) for i in range(n)]
+    plain = _write(tmp_path / "plain.arff", header + "\n".join(rows) + "\n")
+    quoted = rows[:]
+    quoted[0] = quoted[0].replace(colour[0], f"'{colour[0]}'")
+    looped = _write(tmp_path / "quoted.arff", header + "\n".join(quoted) + "\n")
+    with pytest.warns(UserWarning):
+        a = load_arff(plain, return_names=True)
+    with pytest.warns(UserWarning):
+        b = load_arff(looped, return_names=True)
+    # the two routes were taken
+    from indefsvm.datasets import _arff
+
+    for path, fast in ((plain, True), (looped, False)):
+        lines = _arff.text_lines(path)
+        attrs, start = _arff.read_header(lines, path)
+        keep = list(range(d + 1))
+        assert (_arff._features_at_once(path, lines, start, attrs, keep, d + 1)
+                is not None) == fast
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[0][:, :d], X)
+    assert a[1].tolist() == b[1].tolist() == [int(v) for v in y] and a[1].dtype.kind == "i"
+    assert a[2] == b[2]
+
+
 def test_sparse_rows_are_csr_equal_to_the_dense_file(tmp_path):
     dense = _write(tmp_path / "d.arff", "@relation r\n@attribute a numeric\n@attribute b "
                    "numeric\n@attribute c numeric\n@attribute class {neg, pos}\n@data\n"

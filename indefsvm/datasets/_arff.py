@@ -299,13 +299,23 @@ def read_arff(path: str, label_column=None, *, need_labels: bool = True,
     attrs, start = read_header(lines, path)
     label = _label_index(attrs, label_column, path,
                          need_labels if class_last is None else class_last)
-    rows = list(_rows(lines, start, attrs, path))
-    if not rows:
-        raise DataFileError(path, None, "has a header and no data rows.")
     keep = [k for k in range(len(attrs)) if k != label]
     if not keep:
         raise DataFileError(path, None, "has the class attribute and no other: nothing to "
                             "learn from.")
+    if objects is None:
+        fast = _features_at_once(path, lines, start, attrs, keep, label)
+        if fast is not None:
+            X, values, names, linenos = fast
+            y = None if label is None else _labels(values, attrs[label], path, linenos)
+            if label is not None and y is None and need_labels:
+                raise DataFileError(path, None, f"every class ({attrs[label].name}) is '?': "
+                                    "training needs the classes.")
+            _say_nominal(path, attrs, keep, note)
+            return X, y, names
+    rows = list(_rows(lines, start, attrs, path))
+    if not rows:
+        raise DataFileError(path, None, "has a header and no data rows.")
     linenos = [ln for ln, _, _ in rows]
     y = None if label is None else _labels([r[label] for _, r, _ in rows], attrs[label],
                                            path, linenos)
@@ -343,10 +353,7 @@ def read_arff(path: str, label_column=None, *, need_labels: bool = True,
         else:
             names.append(a.name)
             columns.append((k, None))
-    if nominal:
-        note(f"{path}: nominal attribute{'s' if len(nominal) > 1 else ''} "
-             f"{', '.join(nominal[:4])}{', ...' if len(nominal) > 4 else ''} read as one 0 / 1 "
-             "column per declared value, as Weka's NominalToBinary does.")
+    _say_nominal(path, attrs, keep, note)
     missing = "SVMs take no missing values: impute them first (Weka's ReplaceMissingValues)."
     if not nominal:
         missing += (" If each row is a series, the UCR archive pads the shorter ones with '?' "
@@ -373,6 +380,71 @@ def read_arff(path: str, label_column=None, *, need_labels: bool = True,
 
         X = sp.csr_matrix(X)
     return X, y, names
+
+
+def _say_nominal(path, attrs, keep, note) -> None:
+    nominal = [attrs[k].name for k in keep if attrs[k].kind == "nominal"]
+    if nominal:
+        note(f"{path}: nominal attribute{'s' if len(nominal) > 1 else ''} "
+             f"{', '.join(nominal[:4])}{', ...' if len(nominal) > 4 else ''} read as one 0 / 1 "
+             "column per declared value, as Weka's NominalToBinary does.")
+
+
+def _feature_names(attrs, keep) -> list:
+    return [f"{attrs[k].name}={v}" if attrs[k].kind == "nominal" else attrs[k].name
+            for k in keep for v in (attrs[k].values if attrs[k].kind == "nominal" else (0,))]
+
+
+def _features_at_once(path, lines, start, attrs, keep, label):
+    """(X, the class's values as text, names, data line numbers) by NumPy's compiled text
+    parser, for the common file: dense rows of numbers and declared nominal values, without
+    quotes, '?' or '_'; None for any other file, or at the first doubt (a row of another
+    width, a word among numbers, an undeclared value), which the loop after reads and names."""
+    import io
+
+    kinds = [attrs[k].kind for k in keep]
+    if any(kind not in ("numeric", "nominal") for kind in kinds) or (
+            label is not None and attrs[label].kind not in ("numeric", "nominal")):
+        return None
+    linenos = [k + 1 for k in range(start, len(lines))
+               if lines[k].strip() and not lines[k].lstrip().startswith("%")]
+    if not linenos:
+        return None
+    text = "\n".join(lines[k - 1] for k in linenos)
+    if any(mark in text for mark in ("'", '"', "{", "?", "_")):
+        return None
+    numeric = [k for k in keep if attrs[k].kind == "numeric"]
+    words = [k for k in range(len(attrs)) if k == label or (k in keep and
+                                                          attrs[k].kind == "nominal")]
+    try:
+        with np.errstate(all="ignore"):
+            num = (np.loadtxt(io.StringIO(text), delimiter=",", usecols=numeric, ndmin=2,
+                              dtype=np.float64, comments=None) if numeric else None)
+            cells = (np.char.strip(np.loadtxt(io.StringIO(text), delimiter=",", usecols=words,
+                                              ndmin=2, dtype=str, comments=None))
+                     if words else None)
+        # a row of another width fails above; one of too few columns for the largest
+        # index too, but a wider one would not: counted here
+        if any(line.count(",") != len(attrs) - 1 for line in text.split("\n")):
+            return None
+    except ValueError:
+        return None
+    blocks, ci = [], 0
+    for k in keep:
+        if attrs[k].kind == "nominal":
+            col = cells[:, words.index(k)]
+            hot = col[:, None] == np.asarray(attrs[k].values)[None, :]
+            if not hot.any(axis=1).all():
+                return None  # an undeclared value: the loop names it
+            blocks.append(hot.astype(np.float64))
+        else:
+            blocks.append(num[:, ci:ci + 1])
+            ci += 1
+    X = np.hstack(blocks)
+    if not np.all(np.isfinite(X)):
+        return None  # the loop names the cell
+    values = None if label is None else cells[:, words.index(label)].tolist()
+    return X, values, _feature_names(attrs, keep), linenos
 
 
 def _at_once(rows, attrs, keep) -> np.ndarray:
