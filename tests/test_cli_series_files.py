@@ -167,7 +167,7 @@ def test_a_series_or_strings_file_without_metric_says_the_option(tmp_path, capsy
 
 @pytest.mark.parametrize("head, why", [
     ("# made by my script", "starts with '#', a comment or header line"),
-    ("@problemName cbf", "name the file .ts for aeon's reader"),
+    ("@problemName cbf", "name the file .ts (sktime / aeon's format)"),
     ("% arff comment", "starts with '%'"),
 ])
 def test_a_comment_or_header_line_is_named_as_one(tmp_path, capsys, head, why):

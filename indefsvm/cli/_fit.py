@@ -301,7 +301,7 @@ def add_parser(sub) -> None:
                           "whole kernel")
     obj = fit.add_argument_group(
         "series and strings", "FILE holds one series (numbers separated by commas, spaces or "
-        "tabs) or one string per line, the label first (--label-column last, or an aeon .ts "
+        "tabs) or one string per line, the label first (--label-column last, or a .ts "
         "file, or the UCR archive's ARFF: one numeric attribute a point), or a CSV / TSV "
         "with a header row as pandas' to_csv writes it (its index column skipped; the label "
         "column by --label-column NAME or named label, y, class or target); only the "

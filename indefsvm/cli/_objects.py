@@ -23,19 +23,14 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
                  need_labels: bool = True, classes_checked: bool = False):
     """(objects, labels or None) of a file of series or strings, read by
     :func:`indefsvm.datasets._objects_file.read_objects`; what concerns the command's
-    options (a model file given as data, a .ts file without --metric dtw or without aeon,
+    options (a model file given as data, a .ts file without --metric dtw,
     labels a fit needs) is said here, as a usage error."""
+    from ..datasets._ts import is_ts
     from ._io import refuse_model_file
 
     refuse_model_file(path)
-    if path.endswith(".ts"):
-        if metric != "dtw":
-            raise CLIError(f"{path}: a .ts file holds series; use --metric dtw.", EXIT_USAGE)
-        try:
-            import aeon.datasets  # noqa: F401
-        except ImportError:
-            raise CLIError(f"{path}: reading .ts files needs aeon (pip install aeon); or "
-                           "write one series per line, the label first.", EXIT_USAGE) from None
+    if is_ts(path) and metric != "dtw":
+        raise CLIError(f"{path}: a .ts file holds series; use --metric dtw.", EXIT_USAGE)
     from ..datasets import _objects_file as _files
 
     X, y = _files.read_objects(path, metric, label_column, need_labels=need_labels,

@@ -119,12 +119,15 @@ def line_of_row(path: str, row: int) -> int | None:
 #: formats people try that indefsvm does not read (the rest is LIBSVM or delimited text)
 UNSUPPORTED = {".xlsx": "Excel", ".xls": "Excel", ".ods": "OpenDocument", ".json": "JSON",
                 ".parquet": "Parquet", ".feather": "Feather", ".pkl": "pickle",
-                ".pickle": "pickle", ".h5": "HDF5", ".hdf5": "HDF5", ".mat": "MATLAB",
-                ".ts": "sktime / aeon .ts"}
+                ".pickle": "pickle", ".h5": "HDF5", ".hdf5": "HDF5", ".mat": "MATLAB"}
 
 
 def check_format(path: str) -> None:
     ext = os.path.splitext(plain_name(path))[1]
+    if ext == ".ts":
+        raise DataFileError(path, None, "is a .ts file of series (sktime / aeon's format, the "
+                            "UCR and UEA archives'): add --metric dtw (and --nystroem M) to "
+                            "train on their DTW distances.")
     if ext in UNSUPPORTED:
         raise DataFileError(path, None, f"{UNSUPPORTED[ext]} files are not read; indefsvm "
                             "reads LIBSVM text, CSV / TSV (.csv, .tsv: features with a label "

@@ -22,6 +22,7 @@ from ._table import (
     unpadded,
     warn_note,
 )
+from ._ts import is_ts, read_ts
 
 _SPLIT = re.compile(r"[,\s]+")
 
@@ -53,9 +54,12 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
     that are not whole numbers are refused as labels, unless ``classes_checked`` (predict
     checks the labels against the model's classes itself). ``note``: says a remark on the
     file's layout (an index column) to the user."""
-    if path.endswith(".ts"):
-        return read_ts(path)
     check_text(path)
+    if is_ts(path):
+        if label_column is not None:
+            raise DataFileError(path, None, "a .ts file declares its labels (@classLabel "
+                                "true: the last field of each line): drop --label-column.")
+        return read_ts(path, note=note)
     if is_arff(path):
         # Weka's format, the UCR archive's other one: the class attribute, not a first value
         X, y, _ = read_arff(path, label_column, need_labels=need_labels,
@@ -299,7 +303,7 @@ def _split_series(path, k, line, label_column):
             raise DataFileError(path, k, f"starts with {line.lstrip()[0]!r}, a comment or "
                                 "header line, which a file of series does not have (one series "
                                 "a line, its label and then its values): remove the line"
-                                + (", or name the file .ts for aeon's reader"
+                                + (", or name the file .ts (sktime / aeon's format)"
                                    if line.lstrip()[0] == "@" else "") + ".") from None
         raise DataFileError(path, k, f"value {bad!r} is not a number.") from None
     return unpadded(path, k, values), label
@@ -310,26 +314,14 @@ def _count_points(line: str, label_column: str) -> int:
     return len([t for t in _SPLIT.split(line.strip()) if t]) - (label_column != "none")
 
 
-def read_ts(path):
-    """(series, labels or None) of an aeon / sktime ``.ts`` file, read by aeon's reader (the
-    caller has checked that aeon imports)."""
-    from aeon.datasets import load_from_ts_file
-
-    try:
-        X, y = load_from_ts_file(path)
-    except Exception as exc:  # aeon's own reader: its message, our one line
-        raise DataFileError(path, None, f"cannot be read as a .ts file ({exc}).") from None
-    return X, (None if y is None else _labels(list(map(str, y))))
-
-
 def label_column_for(path: str, metric: str, length: int | None, given, *,
                      note=warn_note) -> str | None:
     """The label column of a file of objects to predict: what the user gave, else the first
     value -- unless every line of a series file holds exactly as many values as the model's
     series have points (``length``: all of one length, else None), which is a file without
     labels: read so, and said."""
-    if given is not None or is_arff(path):
-        return given  # an ARFF file declares its class attribute
+    if given is not None or is_arff(path) or is_ts(path):
+        return given  # an ARFF or .ts file declares its labels
     try:
         head = text_lines(path)[:2]
     except (OSError, UnicodeDecodeError):
