@@ -304,3 +304,28 @@ def test_the_matrix_free_check_drives_its_bar_on_a_terminal_and_logs_nothing_els
     shown = err.getvalue().replace("\r", "\n")
     assert "kernel passes: 100%" in shown and "5/5" in shown
     assert not [line for line in shown.split("\n") if line.startswith("indefsvm: check_kernel")]
+
+
+def test_a_second_ctrl_c_while_the_first_is_answered_exits_130_without_a_traceback():
+    """The second Ctrl-C ends the process at once, wherever it comes: before, one that came
+    after the command had answered the first and before Ctrl-C was ignored raised
+    KeyboardInterrupt outside every handler (a traceback, exit status -2)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import signal, sys
+        from indefsvm import _entry
+        _entry._second_ctrl_c_exits()
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            print("first", flush=True)
+        signal.raise_signal(signal.SIGINT)  # as between the answer and the exit
+        print("after the second", flush=True)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stdout == "first\n" and "Traceback" not in proc.stderr
