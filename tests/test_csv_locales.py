@@ -80,3 +80,58 @@ def test_a_word_is_still_a_category(tmp_path):
     path.write_text("a,b,class\n1.5,red,x\n2.5,blue,y\n")
     with pytest.raises(DataFileError, match="'red' is not a number; .*pandas.get_dummies"):
         read_features(str(path), ",", None)
+
+
+_TABLES = {
+    # (text, read_features' arguments): the common table in its layouts
+    "header, label last": ("a,b,c,label\n{rows}", {}),
+    "pandas index, label first": (",label,a,b,c\n{rows_indexed}", {}),
+    "no header, label by index": ("{rows}", {"label_column": "-1"}),
+    "words as classes, tab": ("a\tb\tc\tclass\n{rows_words_tab}", {}),
+    "no labels needed": ("a;b;c;d\n{rows_semicolon}", {"need_labels": False}),
+}
+
+
+@pytest.mark.parametrize("layout", list(_TABLES))
+def test_numpys_parser_and_the_csv_loop_read_the_same(tmp_path, layout):
+    """The common table goes to NumPy's compiled parser; one quoted cell sends the same
+    table through the csv module's loop, which names defects: both read the same."""
+    from indefsvm.datasets._table import _features_at_once
+
+    rng = np.random.default_rng(len(layout))
+    X = np.round(rng.normal(size=(25, 3)) * 100, 4)
+    y = rng.integers(0, 3, size=25)
+    words = np.array(["cat", "dog", "emu"])[y]
+    pairs = list(zip(X, y, strict=True))
+    cells = {
+        "rows": "\n".join(",".join([repr(float(v)) for v in r] + [str(c)]) for r, c in pairs),
+        "rows_indexed": "\n".join(f"{i},{c}," + ",".join(repr(float(v)) for v in r)
+                                  for i, (r, c) in enumerate(pairs)),
+        "rows_words_tab": "\n".join("\t".join([repr(float(v)) for v in r] + [w])
+                                    for r, w in zip(X, words, strict=True)),
+        "rows_semicolon": "\n".join(";".join([repr(float(v)) for v in r] + [str(c)])
+                                    for r, c in pairs),
+    }
+    template, kwargs = _TABLES[layout]
+    text = template.format(**cells) + "\n"
+    delimiter = "\t" if "tab" in layout else ";" if "semicolon" in template else ","
+    plain = tmp_path / "plain.csv"
+    plain.write_text(text)
+    lines = text.split("\n")
+    k = 1 if not template.startswith("{") else 0
+    first = lines[k].split(delimiter)
+    first[1] = f'"{first[1]}"'  # one quoted cell: the loop's table
+    lines[k] = delimiter.join(first)
+    quoted = tmp_path / "quoted.csv"
+    quoted.write_text("\n".join(lines))
+    said_a, said_b = [], []
+    a = read_features(str(plain), delimiter, note=said_a.append, **kwargs)
+    b = read_features(str(quoted), delimiter, note=said_b.append, **kwargs)
+    assert _features_at_once(str(plain), delimiter, kwargs.get("label_column"),
+                             kwargs.get("need_labels", True), said_a.append) is not None
+    assert _features_at_once(str(quoted), delimiter, kwargs.get("label_column"),
+                             kwargs.get("need_labels", True), said_b.append) is None
+    np.testing.assert_array_equal(a[0], b[0])
+    assert (a[1] is None and b[1] is None) or (a[1].tolist() == b[1].tolist()
+                                               and a[1].dtype == b[1].dtype)
+    assert a[2] == b[2] and said_a[:1] == [s.replace("quoted", "plain") for s in said_b[:1]]

@@ -322,6 +322,69 @@ def warn_note(text: str) -> None:
 INDEX_NAMES = ("", "index", "unnamed: 0", "id")
 
 
+def _features_at_once(path, delimiter, label_column, need_labels, note):
+    """:func:`read_features` of the common table -- numbers, a header row or none, a label
+    column, no quotes, no empty cell -- by NumPy's compiled text parser (ten times the csv
+    module's loop on 2e5 rows); None for any other table, or at the first doubt, which the
+    loop reads and names with its line."""
+    lines = [ln for ln in text_lines(path) if ln.strip(" \t" + delimiter)
+             and not ln.startswith("#")]
+    if len(lines) < 2 or any(ch in lines[1] for ch in ('"', "_")):
+        return None
+    text = "\n".join(lines)
+    if '"' in text or "_" in text or (delimiter == ";" and "," in text):
+        return None  # quoted cells, Python's 1_000, decimal commas: the loop's
+    first = [c.strip() for c in lines[0].split(delimiter)]
+    header = None if all(is_number(v) for v in first) else first
+    body = lines[1:] if header is not None else lines
+    ncol = len(first)
+    if any(line.count(delimiter) != ncol - 1 for line in body):
+        return None
+    if header is None and (label_column is None and need_labels and len(body) == ncol):
+        return None  # a square matrix of numbers: the loop says what it looks like
+    label = None
+    if need_labels or label_column is not None or (
+            header is not None and any(h.lower() in LABEL_NAMES for h in header)):
+        label = _column_index(label_column, header, ncol, path)
+    index = None
+    if (header is not None and header[0].lower() in INDEX_NAMES and label != 0
+            and ncol - (label is not None) > 1
+            and all(line.split(delimiter, 1)[0].strip().lstrip("-").isdigit()
+                    for line in body)):
+        index = 0
+    cols = [k for k in range(ncol) if k not in (label, index)]
+    if not cols:
+        return None
+    try:
+        X = np.loadtxt(io.StringIO("\n".join(body)), delimiter=delimiter, usecols=cols,
+                       ndmin=2, dtype=np.float64, comments=None)
+        raw = (None if label is None else np.char.strip(np.loadtxt(
+            io.StringIO("\n".join(body)), delimiter=delimiter, usecols=[label], ndmin=1,
+            dtype=str, comments=None)))
+    except ValueError:
+        return None
+    if X.shape != (len(body), len(cols)) or not np.all(np.isfinite(X)):
+        return None
+    y = None
+    if raw is not None:
+        if raw.shape != (len(body),) or np.any(raw == ""):
+            return None
+        try:
+            y = raw.astype(np.float64)
+        except ValueError:
+            y = raw  # words: classes
+        else:
+            if not np.all(np.isfinite(y)):
+                return None
+            if np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
+                y = y.astype(np.int64)
+    if index is not None:
+        note(f"{path}: column 1 ({header[0] or 'unnamed'}) is an index, as pandas "
+             "writes one: not read as a feature.")
+    names = None if header is None else [h for k, h in enumerate(header) if k in cols]
+    return X, y, names
+
+
 def read_features(path: str, delimiter: str, label_column=None, *, need_labels: bool = True,
                   note=warn_note):
     """Features and labels of a delimited file.
@@ -338,6 +401,9 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
     -------
     X : ndarray of shape (n, d), y : ndarray or None, names : list of str or None
     """
+    fast = _features_at_once(path, delimiter, label_column, need_labels, note)
+    if fast is not None:
+        return fast
     rows = decimal_commas(path, list(_rows(path, delimiter)), delimiter, note)
     if not rows:
         raise DataFileError(path, None, "is empty.")
