@@ -355,19 +355,28 @@ def _features_at_once(path, delimiter, label_column, need_labels, note):
     cols = [k for k in range(ncol) if k not in (label, index)]
     if not cols:
         return None
+    data = "\n".join(body)
     try:
-        X = np.loadtxt(io.StringIO("\n".join(body)), delimiter=delimiter, usecols=cols,
-                       ndmin=2, dtype=np.float64, comments=None)
-        raw = (None if label is None else np.char.strip(np.loadtxt(
-            io.StringIO("\n".join(body)), delimiter=delimiter, usecols=[label], ndmin=1,
-            dtype=str, comments=None)))
+        # numbers in the label column too (most files): one pass; words there: a second one
+        A = np.loadtxt(io.StringIO(data), delimiter=delimiter, ndmin=2, dtype=np.float64,
+                       usecols=cols + ([] if label is None else [label]), comments=None)
+        X, raw = (A, None) if label is None else (A[:, :-1], A[:, -1])
     except ValueError:
-        return None
+        if label is None:
+            return None
+        try:
+            X = np.loadtxt(io.StringIO(data), delimiter=delimiter, usecols=cols, ndmin=2,
+                           dtype=np.float64, comments=None)
+            raw = np.char.strip(np.loadtxt(io.StringIO(data), delimiter=delimiter,
+                                           usecols=[label], ndmin=1, dtype=str,
+                                           comments=None))
+        except ValueError:
+            return None
     if X.shape != (len(body), len(cols)) or not np.all(np.isfinite(X)):
         return None
     y = None
     if raw is not None:
-        if raw.shape != (len(body),) or np.any(raw == ""):
+        if raw.shape != (len(body),) or (raw.dtype.kind == "U" and np.any(raw == "")):
             return None
         try:
             y = raw.astype(np.float64)
