@@ -15,26 +15,34 @@ def main() -> int:
     interpreter's shutdown would join what the interrupt abandoned -- a BLAS worker left in
     the middle of an eigendecomposition hung it in ~3 of 41 interrupted searches -- and a
     second Ctrl-C during that shutdown ended the process with -2 instead of 130. From the
-    second Ctrl-C on the process ends at once (:func:`_second_ctrl_c_exits`)."""
-    _second_ctrl_c_exits()
+    second Ctrl-C on the process ends at once (:func:`_second_ctrl_c_exits`); a caller in
+    the same process (a test) gets its own handler back when this returns."""
+    import signal
+
+    previous = _second_ctrl_c_exits()
     try:
-        from .cli import main as cli_main
+        try:
+            from .cli import main as cli_main
 
-        code = cli_main()
-    except KeyboardInterrupt:
-        print("indefsvm: interrupted", file=sys.stderr)
-        code = INTERRUPTED
-    if code == INTERRUPTED:
-        _exit_now(code)
-    return code
+            code = cli_main()
+        except KeyboardInterrupt:
+            print("indefsvm: interrupted", file=sys.stderr)
+            code = INTERRUPTED
+        if code == INTERRUPTED:
+            _exit_now(code)
+        return code
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
-def _second_ctrl_c_exits() -> None:
+def _second_ctrl_c_exits():
     """Ctrl-C raises KeyboardInterrupt, as Python's own handler does; from the second on the
     process ends here and now with 130. A second Ctrl-C that came while the first was being
     answered -- after the command had said "interrupted" and before Ctrl-C was ignored --
     raised KeyboardInterrupt outside every handler: a traceback and exit status -2 (seen
-    once in a fresh-clone run of the test suite)."""
+    once in a fresh-clone run of the test suite). Returns the handler it replaced (None
+    where it could not replace it)."""
     import signal
 
     hits = []
@@ -46,9 +54,9 @@ def _second_ctrl_c_exits() -> None:
         raise KeyboardInterrupt
 
     try:
-        signal.signal(signal.SIGINT, on_ctrl_c)
+        return signal.signal(signal.SIGINT, on_ctrl_c)
     except ValueError:  # not the main thread of the main interpreter: Python's handler stays
-        pass
+        return None
 
 
 def _exit_now(code: int) -> None:

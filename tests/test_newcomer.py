@@ -192,10 +192,16 @@ def test_ctrl_c_while_the_command_line_loads(monkeypatch, capsys):
     exits = []
     # the real one ends the process (os._exit) -- here, pytest's
     monkeypatch.setattr(_entry, "_exit_now", exits.append)
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
     monkeypatch.setattr(builtins, "__import__", interrupted)
     assert _entry.main() == 130
     assert exits == [130]
     assert capsys.readouterr().err == "indefsvm: interrupted\n"
+    # the command's own Ctrl-C handler does not outlive it in the caller's process: left
+    # there, a later Ctrl-C test of the suite counted as a second one and ended pytest (130)
+    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_cli_name_lists_match_the_library():
