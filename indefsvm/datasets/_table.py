@@ -381,7 +381,9 @@ def _features_at_once(path, delimiter, label_column, need_labels, note):
         try:
             y = raw.astype(np.float64)
         except ValueError:
-            y = raw  # words: classes
+            y = raw  # words: classes -- unless one is NaN or infinity (pandas' missing label)
+            if any(is_number(v) and not math.isfinite(number(v)) for v in set(y.tolist())):
+                return None
         else:
             if not np.all(np.isfinite(y)):
                 return None
