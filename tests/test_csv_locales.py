@@ -135,3 +135,59 @@ def test_numpys_parser_and_the_csv_loop_read_the_same(tmp_path, layout):
     assert (a[1] is None and b[1] is None) or (a[1].tolist() == b[1].tolist()
                                                and a[1].dtype == b[1].dtype)
     assert a[2] == b[2] and said_a[:1] == [s.replace("quoted", "plain") for s in said_b[:1]]
+
+
+_CELLS = ["1", "-2", "0.5", "1e3", "7", "cat", "dog", "", "nan", "inf", "NA", " 3 ", "1_0",
+          "label", "class", "-"]
+
+
+def _differential(rows, delimiter, label_column, need_labels):
+    """read_features' outcome (its arrays, or its error's words) with NumPy's route allowed,
+    and with the csv loop alone."""
+    import tempfile
+    from unittest import mock
+
+    from indefsvm.datasets import _table
+
+    def outcome():
+        try:
+            X, y, names = read_features(path, delimiter, label_column,
+                                        need_labels=need_labels, note=lambda text: None)
+        except DataFileError as exc:
+            return "error", str(exc)
+        return "read", X.tolist(), None if y is None else (y.tolist(), y.dtype.kind), names
+
+    with tempfile.TemporaryDirectory() as d:
+        path = f"{d}/t.csv"
+        with open(path, "w") as fh:
+            fh.write("\n".join(delimiter.join(r) for r in rows) + "\n")
+        either = outcome()
+        with mock.patch.object(_table, "_features_at_once", lambda *a: None):
+            loop = outcome()
+    return either, loop
+
+
+def test_numpys_route_never_reads_otherwise_than_the_loop():
+    """Random small tables: with NumPy's route the reader gives what the csv loop alone
+    gives -- the same arrays, or the same error (the route gives way at any doubt)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    # numbers most of the time, so that NumPy's route is taken often (and gives way often)
+    cell = st.one_of(st.sampled_from(["1", "-2", "0.5", "1e3", "7", " 3 "]),
+                     st.sampled_from(["1", "2", "0.25", "-4"]), st.sampled_from(_CELLS))
+    name = st.sampled_from(["a", "b", "label", "class", "", "index", "7"])
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.integers(1, 4).flatmap(lambda w: st.tuples(
+        st.one_of(st.none(), st.lists(name, min_size=w, max_size=w)),
+        st.lists(st.lists(cell, min_size=w, max_size=w), min_size=1, max_size=6))),
+        st.sampled_from([",", "\t"]), st.sampled_from([None, "0", "-1", "label"]),
+        st.booleans())
+    def check(table, delimiter, label_column, need_labels):
+        header, body = table
+        rows = body if header is None else [header] + body
+        either, loop = _differential(rows, delimiter, label_column, need_labels)
+        assert either == loop
+
+    check()
