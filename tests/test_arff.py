@@ -398,3 +398,50 @@ def test_a_series_arff_without_metric_is_told_to_add_it(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "line 134: attribute att126: a missing value ('?')" in err
     assert "add --metric dtw" in err
+
+
+def test_numpys_route_never_reads_otherwise_than_the_loop():
+    """Random small ARFF files: with NumPy's route load_arff gives what the loop alone gives
+    -- the same arrays, or the same error (the route gives way at any doubt)."""
+    import tempfile
+    from unittest import mock
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from indefsvm.datasets import _arff
+
+    number = st.sampled_from(["1", "-2", "0.5", "1e3", " 3 ", "7"])
+    odd = st.sampled_from(["?", "x", "", "nan", "1e999", "1_0", "red", "'1'", "blue"])
+
+    def outcome(path):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                X, y, names = load_arff(path, return_names=True)
+        except DataFileError as exc:
+            return "error", str(exc)
+        return "read", X.tolist(), None if y is None else (y.tolist(), y.dtype.kind), names
+
+    @settings(max_examples=200, deadline=None, derandomize=True)
+    @given(st.lists(st.sampled_from(["numeric", "{red, blue}"]), min_size=1, max_size=3),
+           st.data())
+    def check(kinds, data):
+        # mostly what each attribute declares, so that NumPy's route is taken often
+        colour = st.sampled_from(["red", "blue", " red", "red", "green", "?"])
+        cells = [st.one_of(number, number, number, odd) if k == "numeric" else colour
+                 for k in kinds] + [st.sampled_from(["p", "n", "p", "n", "p", "?", "q"])]
+        rows = data.draw(st.lists(st.tuples(*cells).map(list), min_size=1, max_size=5))
+        text = ("@relation r\n" + "".join(f"@attribute a{j} {k}\n" for j, k in enumerate(kinds))
+                + "@attribute class {p, n}\n@data\n"
+                + "\n".join(",".join(r) for r in rows) + "\n")
+        with tempfile.TemporaryDirectory() as d:
+            path = f"{d}/t.arff"
+            with open(path, "w") as fh:
+                fh.write(text)
+            either = outcome(path)
+            with mock.patch.object(_arff, "_features_at_once", lambda *a: None):
+                loop = outcome(path)
+        assert either == loop
+
+    check()
