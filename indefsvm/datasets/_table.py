@@ -327,20 +327,24 @@ def _features_at_once(path, delimiter, label_column, need_labels, note):
     column, no quotes, no empty cell -- by NumPy's compiled text parser (ten times the csv
     module's loop on 2e5 rows); None for any other table, or at the first doubt, which the
     loop reads and names with its line."""
-    lines = [ln for ln in text_lines(path) if ln.strip(" \t" + delimiter)
-             and not ln.startswith("#")]
-    if len(lines) < 2 or any(ch in lines[1] for ch in ('"', "_")):
+    with open_bytes(path) as fh:
+        text = fh.read().decode("utf-8-sig")
+    text = text.replace("\r\n", "\n").strip("\n")
+    if ('"' in text or "_" in text or "\r" in text or (delimiter == ";" and "," in text)
+            or not text or text.startswith("#") or "\n#" in text or "\n\n" in text):
+        # quoted cells, Python's 1_000, decimal commas, comments, blank lines: the loop's
         return None
-    text = "\n".join(lines)
-    if '"' in text or "_" in text or (delimiter == ";" and "," in text):
-        return None  # quoted cells, Python's 1_000, decimal commas: the loop's
-    first = [c.strip() for c in lines[0].split(delimiter)]
+    head, _, rest = text.partition("\n")
+    first = [c.strip() for c in head.split(delimiter)]
     header = None if all(is_number(v) for v in first) else first
-    body = lines[1:] if header is not None else lines
-    ncol = len(first)
-    if any(line.count(delimiter) != ncol - 1 for line in body):
+    data = rest if header is not None else text
+    if not data:
         return None
-    if header is None and (label_column is None and need_labels and len(body) == ncol):
+    n = data.count("\n") + 1
+    ncol = len(first)
+    if data.count(delimiter) != (ncol - 1) * n:
+        return None  # a row of another width (a shorter one NumPy's parser refuses too)
+    if header is None and (label_column is None and need_labels and n == ncol):
         return None  # a square matrix of numbers: the loop says what it looks like
     label = None
     if need_labels or label_column is not None or (
@@ -350,12 +354,11 @@ def _features_at_once(path, delimiter, label_column, need_labels, note):
     if (header is not None and header[0].lower() in INDEX_NAMES and label != 0
             and ncol - (label is not None) > 1
             and all(line.split(delimiter, 1)[0].strip().lstrip("-").isdigit()
-                    for line in body)):
+                    for line in data.split("\n"))):
         index = 0
     cols = [k for k in range(ncol) if k not in (label, index)]
     if not cols:
         return None
-    data = "\n".join(body)
     try:
         # numbers in the label column too (most files): one pass; words there: a second one
         A = np.loadtxt(io.StringIO(data), delimiter=delimiter, ndmin=2, dtype=np.float64,
@@ -372,11 +375,11 @@ def _features_at_once(path, delimiter, label_column, need_labels, note):
                                            comments=None))
         except ValueError:
             return None
-    if X.shape != (len(body), len(cols)) or not np.all(np.isfinite(X)):
+    if X.shape != (n, len(cols)) or not np.all(np.isfinite(X)):
         return None
     y = None
     if raw is not None:
-        if raw.shape != (len(body),) or (raw.dtype.kind == "U" and np.any(raw == "")):
+        if raw.shape != (n,) or (raw.dtype.kind == "U" and np.any(raw == "")):
             return None
         try:
             y = raw.astype(np.float64)
