@@ -377,29 +377,20 @@ def _refuse_feature_options(args, path: str) -> None:
                        "--distances if the file holds distances.", EXIT_USAGE)
 
 
-#: the options that say how a data file is read: (option, attribute, the files that read it)
-_FORMAT_OPTIONS = (
-    ("--label-column", "label_column", "CSV / TSV tables and files of series or strings"),
-    ("--zero-based", "zero_based", "LIBSVM files"),
-    ("--n-features", "n_features", "LIBSVM files"),
-)
+#: the data readers' parameters in this command line's words (indefsvm.datasets._data_file)
+OPTION_WORDS = {"labels": "--labels", "distances": "--distances",
+                "label_column": "--label-column", "zero_based": "--zero-based",
+                "n_features": "--n-features"}
 
 
 def refuse_format_options(args, source: str, what: str, reads: tuple[str, ...] = ()) -> None:
     """Options of another file format than ``source``'s (``what``: its kind; ``reads``: the
-    options that format does read): refused, as they would be ignored."""
-    given = [(opt, files) for opt, attr, files in _FORMAT_OPTIONS
-             if opt not in reads and getattr(args, attr, None) not in (None, False)]
-    if given:
-        opts = " ".join(opt for opt, _ in given)
-        groups: dict[str, list[str]] = {}
-        for opt, files in given:
-            groups.setdefault(files, []).append(opt)
-        why = "; ".join(f"{' and '.join(o)} {'reads' if len(o) == 1 else 'read'} {files}"
-                        for files, o in groups.items())
-        raise CLIError(f"{opts} {'does' if len(given) == 1 else 'do'} not apply to {source}, "
-                       f"{what} ({why}): drop {'it' if len(given) == 1 else 'them'}.",
-                       EXIT_USAGE)
+    options that format does read): refused, as they would be ignored (the readers' rule,
+    :func:`indefsvm.datasets._data_file.refuse_format_params`, in the options' words)."""
+    from ..datasets._data_file import refuse_format_params
+
+    refuse_format_params({p: getattr(args, p, None) for p in OPTION_WORDS}, source, what,
+                         tuple(p for p, o in OPTION_WORDS.items() if o in reads), OPTION_WORDS)
 
 
 def _warn_unused_kernel_options(args) -> None:

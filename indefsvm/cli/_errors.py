@@ -120,6 +120,10 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
     if isinstance(exc, OutputFileError):
         # a name that cannot be an output is a usage error; a write the system refused not
         return str(exc), EXIT_USAGE if exc.usage else EXIT_DATA
+    if getattr(type(exc), "usage", False) is True:
+        # a reader's parameter that does not apply to the file, or one it needs (datasets'
+        # ParameterError)
+        return str(exc), EXIT_USAGE
     if type(exc).__name__ == "DeviceError":
         # no CuPy or no GPU: the library's words, with the command line's option
         text = str(exc).replace("device='cuda'", "--device cuda").replace(

@@ -7,9 +7,10 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import DataFileError, DistanceMatrixWarning
+from ..exceptions import DistanceMatrixWarning
 from ._args import (
     DISTANCE_DATASETS,
+    OPTION_WORDS,
     _datasets,
     _refuse_feature_options,
     _warn_unused_kernel_options,
@@ -166,9 +167,6 @@ def scale_advice(X) -> str | None:
 
 
 def _read_data(args, *, need_labels: bool, axioms: bool):
-    from ..datasets import load_libsvm
-    from ..datasets._table import delimiter_of, read_features
-
     distances = bool(getattr(args, "distances", False))
     if args.dataset:
         if distances != (args.dataset in DISTANCE_DATASETS):
@@ -192,114 +190,26 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
     if path is None:
         raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
     _check_path(path)
-    _files().check_format(path)
-    from ..datasets._arff import is_arff
+    from ..datasets._data_file import read_file
 
-    if is_arff(path):
-        return _read_arff(args, path, need_labels)
-    if distances:
-        _warn_unused_kernel_options(args)
-        refuse_format_options(args, path, "a distance matrix")
-        D = _read_matrix(path, "distance matrix")
-        if D.ndim != 2 or D.shape[0] != D.shape[1]:
-            raise DataFileError(path, None, f"is a {D.shape} array; a distance matrix is "
-                                "square (n_samples, n_samples).")
-        if axioms:
-            # what a distance kernel needs (>= 0, symmetric), said of the file before any
-            # work; check reports the axioms instead (axioms=False)
-            D = checked_distances(D, path)
-        y = _read_labels(args.labels, D.shape[0]) if args.labels else _files().npz_labels(path)
-        if y is None and need_labels:
-            raise CLIError(f"{path}: distances need their labels: give --labels FILE (.npy or "
-                           "text, one per line), or save y beside D in the .npz.", EXIT_USAGE)
-        return D, y, path, True
-    if args.labels or path.endswith((".npy", ".npz")):
-        refuse_format_options(args, path, "a matrix with its labels in a file of their own"
-                              if args.labels else "a NumPy array")
-        try:
-            K = _read_matrix(path, "kernel matrix")
-        except DataFileError as exc:
-            if args.labels and "LIBSVM" in str(exc):
-                raise CLIError(f"--labels does not apply to {path}, a LIBSVM file: it carries "
-                               "its own labels (the first field of each line). Drop --labels.",
-                               EXIT_USAGE) from None
-            raise
-        if K.ndim == 2 and K.shape[0] != K.shape[1] and args.labels:
-            # not square: features (one row a sample), with their labels in a file of their own
+    def known(kind, what):
+        # the kernel options: said of features, refused where the kernel is given
+        if kind == "kernel":
+            _refuse_feature_options(args, path)
+        else:
             _warn_unused_kernel_options(args)
-            return K, _read_labels(args.labels, K.shape[0]), path, False
-        _refuse_feature_options(args, path)
-        if K.ndim != 2 or K.shape[0] != K.shape[1]:
-            raise DataFileError(path, None, f"is a {K.shape} array; a kernel matrix is square "
-                                "(n_samples, n_samples). Features in a .npy / .npz file need "
-                                "their labels: give --labels FILE.")
-        _doubt_distances(K, path)
-        y = _read_labels(args.labels, K.shape[0]) if args.labels else _files().npz_labels(path)
-        if y is None and need_labels:
-            raise CLIError(f"{path}: a precomputed kernel needs its labels: give --labels FILE "
-                           "(.npy or text, one per line), or save y beside K in the .npz.",
-                           EXIT_USAGE)
-        return K, y, path, True
-    from ..datasets._libsvm import starts_with_serial
 
-    if (not getattr(args, "zero_based", False) and starts_with_serial(path)
-            and delimiter_of(path) is None):
-        # LIBSVM's own precomputed-kernel format (svm-train -t 4), 'label 0:ID 1:k(x, x_1)
-        # ...': a kernel with its labels, not features (read as 0-based features, its IDs
-        # would be a feature and its kernel rows the others)
-        from ..datasets import load_libsvm_kernel
-
-        refuse_format_options(args, path, "a kernel in LIBSVM's precomputed format")
-        _refuse_feature_options(args, path)
-        K, y = load_libsvm_kernel(path)
-        _say_note(f"{path}: LIBSVM's precomputed-kernel format (svm-train -t 4: 0:ID, then "
-                  f"k(x, x_1) ... k(x, x_{K.shape[0]})): read as a {K.shape[0]} x {K.shape[0]} "
-                  "kernel matrix with its labels; --zero-based reads it as 0-based features "
-                  "instead.")
-        _doubt_distances(K, path)
-        return K, y, path, True
-
-    _warn_unused_kernel_options(args)
-    try:
-        delimiter = delimiter_of(path)
-        if delimiter is not None:
-            # CSV / TSV features with a label column
-            refuse_format_options(args, path, "a CSV / TSV table", ("--label-column",))
-            X, y, names = read_features(path, delimiter, args.label_column,
-                                        need_labels=need_labels, note=_say_note)
-            # the header's names of the features: a saved model keeps them, and predict
-            # reads its file by them (_finish.save, _predict.by_names)
-            args.feature_names = names
-            return X, y, path, False
-        # a sparse file (a text collection's words) stays CSR: the kernels read the stored
-        # values only, as LIBSVM does
-        refuse_format_options(args, path, "a LIBSVM file, its label the first token of a line",
-                              ("--zero-based", "--n-features"))
-        X, y = load_libsvm(path, n_features=args.n_features, zero_based=args.zero_based,
-                           dense="auto")
-    except UnicodeDecodeError as exc:
-        raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}): indefsvm reads "
-                            "LIBSVM text, CSV / TSV, ARFF and .npy / .npz files.") from None
-    return X, y, path, False
-
-
-def _read_arff(args, path: str, need_labels: bool):
-    """Weka's ARFF file: features with their class attribute (a nominal attribute's values
-    one 0 / 1 column each, said), by :func:`indefsvm.datasets.load_arff`'s reader."""
-    from ..datasets._arff import read_arff
-
-    for flag, given in (("--distances", getattr(args, "distances", False)),
-                        ("--labels", getattr(args, "labels", None))):
-        if given:
-            raise CLIError(f"{flag} does not apply to {path}, an ARFF file: its rows are "
-                           f"features and its class attribute the labels. Drop {flag}.",
-                           EXIT_USAGE)
-    _warn_unused_kernel_options(args)
-    refuse_format_options(args, path, "an ARFF file", ("--label-column",))
-    X, y, names = read_arff(path, args.label_column, need_labels=need_labels, note=_say_note)
-    # the attributes' names: a saved model keeps them, and predict reads its file by them
-    args.feature_names = names
-    return X, y, path, False
+    data = read_file(path, labels=args.labels, distances=distances,
+                     label_column=args.label_column, zero_based=args.zero_based,
+                     n_features=args.n_features, need_labels=need_labels, words=OPTION_WORDS,
+                     note=_say_note, read_labels=_read_labels, known=known,
+                     check_distances=checked_distances if axioms else None)
+    if data.kind == "kernel":
+        _doubt_distances(data.X, path)
+    # the header's names of the features: a saved model keeps them, and predict reads its
+    # file by them (_finish.save, datasets._data_file.by_names)
+    args.feature_names = data.feature_names
+    return data.X, data.y, path, data.kind != "features"
 
 
 def _doubt_distances(K, path: str) -> None:

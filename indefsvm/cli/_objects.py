@@ -239,15 +239,3 @@ def fit(args, search) -> int:
             print(f"(training accuracy on {idx.size} of the {n} objects, drawn at random)")
 
     return finish(args, X, y, False, seconds, summary, head)
-
-
-def label_column_for(model, path: str, given) -> str | None:
-    """The label column of a file of objects to predict (see
-    :func:`indefsvm.datasets._objects_file.label_column_for`): the model's series length
-    tells a file without labels."""
-    objs = getattr(getattr(model, "nystroem_", None), "components_", None)
-    length = objs.shape[1] if isinstance(objs, np.ndarray) and objs.ndim == 2 else None
-    from ..datasets import _objects_file as _files
-
-    return _files.label_column_for(path, getattr(model, "metric", "dtw"), length, given,
-                                   note=_say_note)

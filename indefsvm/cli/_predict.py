@@ -7,13 +7,11 @@ import sys
 import numpy as np
 
 from .._files import atomic_write, check_output_file
-from ..exceptions import DataFileError
-from ._args import _add_device, _common, path_name, refuse_format_options
+from ._args import OPTION_WORDS, _add_device, _common, path_name
 from ._errors import EXIT_USAGE, CLIError
 from ._io import (
     _check_path,
     _read_labels,
-    _read_matrix,
     _say_note,
     _say_warning,
     checked_distances,
@@ -74,167 +72,27 @@ def run(args) -> int:
 
 def read_data_for(args, model, path: str):
     """(X, y or None): DATA in the form ``model`` was trained on -- features (LIBSVM, CSV,
-    TSV, .npy), kernel rows or distances to the training objects, or series and strings --
-    with its labels when the file (or --labels) has them. Shared by predict and
+    TSV, ARFF, .npy), kernel rows or distances to the training objects, or series and
+    strings -- with its labels when the file (or --labels) has them
+    (:func:`indefsvm.datasets._data_file.read_rows`). Shared by predict and
     ``report MODEL DATA``."""
-    from ..datasets import load_libsvm
-    from ..datasets._libsvm import starts_with_serial
+    from ..datasets._data_file import read_rows
 
-    distances, precomputed, n_train = model_input(model)
+    distances = model_input(model)[0]
     name = getattr(args, "model", None) or args.file  # predict MODEL DATA, report MODEL DATA
     if args.distances and not distances:
         raise CLIError(f"{name} was not trained on distances (fit --distances); drop "
                        "--distances and give what it was trained on.", EXIT_USAGE)
     _check_path(path)
-    y = None
-    if getattr(model, "metric", None) is not None:
-        # series or strings: the file's layout as fit read it
-        from ._objects import read_objects
-
-        if args.distances or args.labels:
-            raise CLIError(f"{name} was trained on {model.metric} distances of series "
-                           "or strings: give their file (one per line), without "
-                           f"{'--distances' if args.distances else '--labels'}.", EXIT_USAGE)
-        from ._objects import label_column_for
-
-        kind = "series" if model.metric == "dtw" else "strings"
-        refuse_format_options(args, path, f"a file of {kind}", ("--label-column",))
-        X, y = read_objects(path, model.metric,
-                            label_column_for(model, path, args.label_column),
-                            need_labels=False, classes_checked=True)
-        if y is not None:
-            _check_labels_are_classes(model, y, path)
-    elif (precomputed and not distances and not args.zero_based
-          and not path.endswith((".npy", ".npz")) and starts_with_serial(path, rows="any")):
-        # LIBSVM's precomputed-kernel format (svm-predict's input for svm-train -t 4):
-        # 'label 0:? 1:k(x, x_1) ...', the labels with the kernel rows
-        from ..datasets import load_libsvm_kernel
-
-        if args.labels:
-            raise CLIError(f"--labels does not apply to {path}, kernel rows in LIBSVM's "
-                           "format: each line carries its label first. Drop --labels.",
-                           EXIT_USAGE)
-        refuse_format_options(args, path, "kernel rows in LIBSVM's precomputed format")
-        X, y = load_libsvm_kernel(path, n_train=n_train)
-    elif precomputed or args.labels or path.endswith((".npy", ".npz")):
-        what = ("the distances d(x, x_train) to the training objects" if distances
-                else "the kernel rows k(x, x_train)" if precomputed else "features")
-        refuse_format_options(args, path, "a matrix")
-        try:
-            X = _read_matrix(path, "matrix" if precomputed else "feature matrix")
-        except DataFileError as exc:
-            if not precomputed and args.labels and "LIBSVM" in str(exc):
-                raise CLIError(f"--labels does not apply to {path}, a LIBSVM file: it "
-                               "carries its own labels (the first field of each line). "
-                               "Drop --labels.", EXIT_USAGE) from None
-            if not precomputed:
-                raise
-            raise DataFileError(path, None, f"{str(exc).split(': ', 1)[1]} The model was "
-                                f"trained on a precomputed {'distance' if distances else ''}"
-                                f"{'' if distances else 'kernel'} matrix of {n_train} "
-                                f"samples: DATA must hold {what}, {n_train} columns.") from None
-        if precomputed and (X.ndim != 2 or X.shape[1] != n_train):
-            rows = ("distances d(x, x_train) to the training objects" if distances
-                    else "kernel rows k(x, x_train)")
-            raise DataFileError(path, None, f"has shape {X.shape}; the model was trained on "
-                                f"{n_train} samples, so its {rows} need {n_train} columns.")
-        if distances:
-            X = checked_distances(X, path, square=False, instead=(
-                f"{name} was trained on distances: DATA holds the distances d(x, x_train) "
-                "of each object to its training objects."))
-        if args.labels:
-            y = _read_labels(args.labels, X.shape[0])
-    else:
-        from ..datasets._arff import is_arff, read_arff
-        from ..datasets._table import delimiter_of, read_features
-
-        delimiter = None if is_arff(path) else delimiter_of(path)
-        if is_arff(path):
-            refuse_format_options(args, path, "an ARFF file", ("--label-column",))
-            X, y, names = read_arff(path, args.label_column, need_labels=False,
-                                    note=_say_note)
-            X = by_names(X, names, getattr(model, "feature_columns_", None), path)
-            if hasattr(X, "toarray") and not _reads_csr(model):
-                X = X.toarray()  # a sparse ARFF's rows, as dense as the model's
-        elif delimiter is not None:
-            refuse_format_options(args, path, "a CSV / TSV table", ("--label-column",))
-            X, y, names = read_features(path, delimiter, args.label_column, need_labels=False,
-                                        note=_say_note)
-            X = by_names(X, names, getattr(model, "feature_columns_", None), path)
-        else:
-            # sparse files (a text collection's words) stay CSR where the model reads CSR
-            refuse_format_options(args, path, "a LIBSVM file, its label the first token of "
-                                  "a line", ("--zero-based",))
-            if not args.zero_based and starts_with_serial(path, rows="new"):
-                # kernel rows (0:? first, every value written), not 0-based features
-                raise CLIError(f"{path} begins 'label 0:...', as LIBSVM's precomputed-kernel "
-                               f"format (svm-train -t 4) does, but {name} was trained on "
-                               "features, not a kernel matrix: give the features of the new "
-                               "samples (or --zero-based if the file holds 0-based features).",
-                               EXIT_USAGE)
-            X, y = load_libsvm(path, zero_based=args.zero_based,
-                               n_features=getattr(model, "n_features_in_", None),
-                               dense="auto")
-            if hasattr(X, "toarray") and not _reads_csr(model):
-                from .._validation import check_memory
-
-                check_memory(8.0 * X.shape[0] * X.shape[1], f"{path} ({X.shape[0]} x "
-                             f"{X.shape[1]} features made dense: the model was trained on "
-                             "dense ones)", "Predict a part of the rows at a time.")
-                X = X.toarray()
-    n_feat = getattr(model, "n_features_in_", None)
-    if (getattr(model, "metric", None) is None and not precomputed and n_feat is not None
-            and X.shape[1] != n_feat):
-        hint = (" (kernel rows? this model computes its kernel from the features itself: "
-                "give features, as a LIBSVM, CSV or .npy file)"
-                if path.endswith((".npy", ".npz"))
-                or X.shape[1] == getattr(model, "shape_fit_", (None,))[0]
-                else " (a label column among them? --label-column 0 reads the first column "
-                "as the labels, -1 the last)" if X.shape[1] == n_feat + 1
-                and args.label_column is None else "")
-        raise DataFileError(path, None, f"has {X.shape[1]} features; the model was trained on "
-                            f"{n_feat}{hint}.")
-    if y is not None:
-        _warn_unknown_labels(model, y, args.labels or path)
-    return X, y
-
-
-def by_names(X, names, trained, path: str):
-    """The columns of ``X`` in the order of the model's features, by the names of the file's
-    header (``names``) and of the training file's (``trained``, kept by fit --save): as
-    scikit-learn checks a DataFrame's names. The same names in another order are read by
-    name, and said; other names are refused (a column read by position under another name
-    would predict in silence). A file without a header, or a model saved without names,
-    is read by position."""
-    if names is None or trained is None or list(names) == list(trained):
-        return X
-    trained = list(trained)
-    if sorted(names) == sorted(trained) and len(set(trained)) == len(trained):
-        order = [list(names).index(t) for t in trained]
-        _say_note(f"{path}: its columns ({', '.join(names[:8])}"
-                  f"{', ...' if len(names) > 8 else ''}) are read by name, in the model's "
-                  "order.")
-        return X[:, order]
-    unseen = [n for n in names if n not in trained]
-    missing = [t for t in trained if t not in names]
-    raise DataFileError(path, 1, f"has the columns {', '.join(names[:8])}"
-                        f"{', ...' if len(names) > 8 else ''}, where the model was trained on "
-                        f"{', '.join(trained[:8])}{', ...' if len(trained) > 8 else ''}"
-                        + (f" (not in training: {', '.join(unseen[:5])})" if unseen else "")
-                        + (f" (missing: {', '.join(missing[:5])})" if missing else "")
-                        + ". Name the columns as in training, or drop the header row to read "
-                        "them by position.")
-
-
-def _reads_csr(model) -> bool:
-    """Whether a model predicts from CSR features: not behind --scale's scaler, and an SVM
-    of the family only when it was trained on CSR (its support vectors are CSR then, as
-    scikit-learn's SVC refuses sparse rows for a model of dense ones)."""
-    first = model.steps[0][1] if hasattr(model, "steps") else model
-    if type(first).__name__ == "MinMaxScaler":
-        return False
-    sv = getattr(first, "support_vectors_", None)
-    return sv is None or hasattr(sv, "toarray")
+    data = read_rows(path, model, labels=args.labels, label_column=args.label_column,
+                     zero_based=args.zero_based, name=name, words=OPTION_WORDS,
+                     note=_say_note, read_labels=_read_labels,
+                     check_rows=lambda D, p: checked_distances(D, p, square=False, instead=(
+                         f"{name} was trained on distances: DATA holds the distances "
+                         "d(x, x_train) of each object to its training objects.")))
+    if data.y is not None and data.kind not in ("series", "strings"):
+        _warn_unknown_labels(model, data.y, args.labels or path)
+    return data.X, data.y
 
 
 def _warn_unknown_labels(model, y, path) -> None:
@@ -305,19 +163,6 @@ def add_parser(sub) -> None:
     _add_device(predict, "a landmark model computes its features and decision values")
     _common(predict)
     predict.set_defaults(func=run)
-
-
-def _check_labels_are_classes(model, y, path) -> None:
-    """Labels read from a file of objects must be classes of the model: a first value that
-    is a series' first point is not (and would shift every series by one point)."""
-    classes = set(np.asarray(model.classes_).tolist())
-    unknown = [v for v in dict.fromkeys(np.asarray(y).tolist()) if v not in classes]
-    if unknown:
-        shown = ", ".join(repr(v) for v in unknown[:3]) + (", ..." if len(unknown) > 3 else "")
-        raise CLIError(f"{path}: the labels read from it ({shown}) "
-                       f"are not classes of the model ({sorted(map(str, classes))}): for a "
-                       "file without labels give --label-column none (label last: "
-                       "--label-column last).", EXIT_USAGE)
 
 
 def _check_columns_apply(args, model) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import numbers
-import os
-import sys
 from importlib import resources
 
 import numpy as np
@@ -193,16 +191,8 @@ def load_arff(path, *, label_column: str | int | None = None, objects: str | Non
     >>> names, y.tolist()
     (['temperature', 'wind speed'], ['no', 'yes'])
     """
-    from .._warn import warn
     from ._arff import read_arff
-
-    def note(text):
-        # said at the caller's line: the first frame outside the package
-        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        frame, level = sys._getframe(1), 2
-        while frame is not None and frame.f_code.co_filename.startswith(package):
-            frame, level = frame.f_back, level + 1
-        warn(text, UserWarning, stacklevel=level)
+    from ._table import warn_note as note  # said at the caller's line
 
     X, y, names = read_arff(
         path, None if label_column is None else str(label_column), need_labels=False,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import re
 
 import numpy as np
@@ -312,10 +313,17 @@ def _column_index(spec, header, ncol: int, path: str) -> int:
 
 
 def warn_note(text: str) -> None:
-    """A remark on a file's layout, as a warning (the command line says it as a line)."""
+    """A remark on a file's layout, as a warning at the caller's line -- the first frame
+    outside the package (the command line says it as a line)."""
+    import sys
+
     from .._warn import warn
 
-    warn(text, UserWarning, stacklevel=3)
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    warn(text, UserWarning, stacklevel=level)
 
 
 #: header names of an index column (pandas writes an empty one, or its index's name)

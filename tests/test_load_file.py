@@ -1,0 +1,209 @@
+"""``datasets.load_file``: every format the command line reads, read by one function that
+the command line asks too -- checked against the readers of one format each, against the
+command line's own reading, and with ``like=`` against the models' predictions."""
+
+from __future__ import annotations
+
+import gzip
+import os
+
+import numpy as np
+import pytest
+from sklearn.datasets import dump_svmlight_file
+
+import indefsvm as isvm
+from indefsvm.datasets import DataFile, load_file
+from indefsvm.exceptions import DataFileError
+
+RNG = np.random.default_rng(0)
+X = np.round(RNG.normal(size=(30, 4)), 4)
+Y = np.where(X[:, 0] + 0.3 * X[:, 1] > 0, 1, -1)
+
+
+def _csv(path, X, y, names=("a", "b", "c", "d"), sep=","):
+    with open(path, "w") as fh:
+        fh.write(sep.join(list(names) + ["label"]) + "\n")
+        for row, label in zip(X, y, strict=True):
+            fh.write(sep.join(f"{v:g}" for v in row) + f"{sep}{label}\n")
+    return str(path)
+
+
+def test_each_format_is_read_as_its_own_reader_reads_it(tmp_path):
+    svm = tmp_path / "train.svm"
+    dump_svmlight_file(X, Y, str(svm), zero_based=False)
+    got = load_file(svm)
+    ref_X, ref_y = isvm.datasets.load_libsvm(svm)
+    assert (got.kind, got.format) == ("features", "LIBSVM")
+    np.testing.assert_array_equal(got.X, ref_X)
+    np.testing.assert_array_equal(got.y, ref_y)
+
+    for sep, form in ((",", "CSV"), ("\t", "TSV")):
+        got = load_file(_csv(tmp_path / f"t{form}.txt", X, Y, sep=sep))
+        assert (got.kind, got.format, got.feature_names) == ("features", form,
+                                                             ["a", "b", "c", "d"])
+        np.testing.assert_array_equal(got.X, X)
+        np.testing.assert_array_equal(got.y, Y)
+
+    arff = tmp_path / "t.arff"
+    rows = "".join(",".join(f"{v:g}" for v in r) + f",{c}\n" for r, c in zip(X, Y, strict=True))
+    arff.write_text("@relation t\n" + "".join(f"@attribute {n} numeric\n" for n in "abcd")
+                    + "@attribute class {-1,1}\n@data\n" + rows)
+    got = load_file(arff)
+    ref_X, ref_y = isvm.datasets.load_arff(arff)
+    assert (got.kind, got.format) == ("features", "ARFF")
+    np.testing.assert_array_equal(got.X, ref_X)
+    np.testing.assert_array_equal(got.y, ref_y)
+
+    K = X @ X.T
+    np.savez(tmp_path / "K.npz", K=K, y=Y)
+    got = load_file(tmp_path / "K.npz")
+    assert (got.kind, got.format) == ("kernel", "NumPy")
+    np.testing.assert_array_equal(got.X, K)
+    np.testing.assert_array_equal(got.y, Y)
+
+    np.savetxt(tmp_path / "K.txt", K)
+    np.savetxt(tmp_path / "y.txt", Y, fmt="%d")
+    got = load_file(tmp_path / "K.txt", labels=tmp_path / "y.txt")
+    assert (got.kind, got.format) == ("kernel", "text")
+    np.testing.assert_allclose(got.X, K, rtol=1e-15)
+    np.testing.assert_array_equal(got.y, Y)
+
+    # LIBSVM's precomputed-kernel lines (svm-train -t 4)
+    with open(tmp_path / "K.libsvm", "w") as fh:
+        for i, row in enumerate(K):
+            fh.write(f"{Y[i]} 0:{i + 1} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in
+                                                      enumerate(row)) + "\n")
+    with pytest.warns(UserWarning, match="zero_based=True reads it as 0-based features"):
+        got = load_file(tmp_path / "K.libsvm")
+    ref_K, ref_y = isvm.datasets.load_libsvm_kernel(tmp_path / "K.libsvm")
+    assert (got.kind, got.format) == ("kernel", "LIBSVM kernel")
+    np.testing.assert_array_equal(got.X, ref_K)
+    np.testing.assert_array_equal(got.y, ref_y)
+
+    # features in a .npy, their labels beside
+    np.save(tmp_path / "F.npy", X)
+    got = load_file(tmp_path / "F.npy", labels=tmp_path / "y.txt")
+    assert got.kind == "features"
+    np.testing.assert_array_equal(got.X, X)
+
+    # compressed as it is
+    with gzip.open(tmp_path / "train.svm.gz", "wb") as fh:
+        fh.write(svm.read_bytes())
+    np.testing.assert_array_equal(load_file(tmp_path / "train.svm.gz").X, load_file(svm).X)
+
+
+def test_distances_are_checked_and_labelled(tmp_path):
+    D = np.abs(X[:, None, 0] - X[None, :, 0])
+    np.savez(tmp_path / "D.npz", D=D, y=Y)
+    got = load_file(tmp_path / "D.npz", distances=True)
+    assert got.kind == "distances"
+    np.testing.assert_array_equal(got.X, D)
+    bad = D.copy()
+    bad[0, 1] = -1.0
+    np.savez(tmp_path / "bad.npz", D=bad, y=Y)
+    with pytest.raises(ValueError, match="bad.npz"):
+        load_file(tmp_path / "bad.npz", distances=True)
+
+
+def test_a_parameter_that_does_not_apply_is_named_in_python_words(tmp_path):
+    svm = tmp_path / "train.svm"
+    dump_svmlight_file(X, Y, str(svm), zero_based=False)
+    with pytest.raises(ValueError, match=r"^label_column does not apply to .*train.svm, a "
+                                         r"LIBSVM file, .*\(label_column reads CSV"):
+        load_file(svm, label_column="label")
+    csv = _csv(tmp_path / "t.csv", X, Y)
+    with pytest.raises(ValueError, match=r"^zero_based=True n_features do not apply to .*"
+                                         r"\(zero_based=True and n_features read LIBSVM"):
+        load_file(csv, zero_based=True, n_features=4)
+    np.save(tmp_path / "K.npy", X @ X.T)
+    with pytest.raises(ValueError, match=r"a precomputed kernel needs its labels: give "
+                                         r"labels=FILE"):
+        isvm.datasets._data_file.read_file(str(tmp_path / "K.npy"))
+    arff = tmp_path / "t.arff"
+    arff.write_text("@relation t\n@attribute a numeric\n@attribute class {x,y}\n@data\n1,x\n")
+    with pytest.raises(ValueError, match=r"^labels does not apply to .*an ARFF file"):
+        load_file(arff, labels=tmp_path / "y.txt")
+    with pytest.raises(ValueError, match="n_features"):
+        load_file(svm, n_features=0)  # the constraints, before the file is read
+
+
+def test_the_command_line_reads_a_file_as_load_file_does(tmp_path, capsys):
+    """``indefsvm fit FILE`` trains on the arrays of ``load_file(FILE)``: its JSON counts
+    them, and its model equals the one fitted on load_file's arrays."""
+    import json
+
+    from indefsvm.cli import main
+
+    csv = _csv(tmp_path / "t.csv", X, Y)
+    save = str(tmp_path / "m.skops")
+    assert main(["fit", csv, "-C", "1", "--gamma", "0.5", "--cv", "0", "--json", "--quiet",
+                 "--save", save]) == 0
+    out = json.loads(capsys.readouterr().out)
+    data = load_file(csv)
+    assert (out["n_samples"], out["n_features"]) == data.X.shape
+    mine = isvm.IndefiniteSVC(C=1.0, gamma=0.5).fit(data.X, data.y)
+    model = isvm.load_model(save)
+    np.testing.assert_allclose(model.decision_function(data.X), mine.decision_function(data.X),
+                               rtol=1e-10, atol=1e-12)
+    assert model.feature_columns_ == ("a", "b", "c", "d")
+
+
+def test_like_reads_new_rows_in_the_models_form(tmp_path, capsys):
+    from indefsvm.cli import main
+
+    csv = _csv(tmp_path / "t.csv", X, Y)
+    save = str(tmp_path / "m.skops")
+    assert main(["fit", csv, "-C", "1", "--gamma", "0.5", "--cv", "0", "--quiet",
+                 "--save", save]) == 0
+    model = isvm.load_model(save)
+    # the same columns in another order: read by the names the model keeps
+    order = [2, 0, 3, 1]
+    shuffled = _csv(tmp_path / "s.csv", X[:, order], Y, names=[("a", "b", "c", "d")[i]
+                                                                for i in order])
+    with pytest.warns(UserWarning, match="read by name"):
+        got = load_file(shuffled, like=model)
+    np.testing.assert_array_equal(got.X, X)
+    np.testing.assert_array_equal(model.predict(got.X), model.predict(X))
+    # a column too many is refused with its likely cause
+    np.savetxt(tmp_path / "wide.txt", np.c_[X, Y], delimiter=" ")
+    np.save(tmp_path / "wide.npy", np.c_[X, Y])
+    with pytest.raises(DataFileError, match="has 5 features; the model was trained on 4"):
+        load_file(tmp_path / "wide.npy", like=model)
+
+    # a precomputed model: kernel rows of n_train columns
+    K = X @ X.T
+    pre = isvm.IndefiniteSVC(kernel="precomputed").fit(K, Y)
+    np.save(tmp_path / "rows.npy", K[:5])
+    got = load_file(tmp_path / "rows.npy", like=pre)
+    assert got.kind == "kernel" and got.X.shape == (5, 30)
+    np.save(tmp_path / "short.npy", K[:5, :10])
+    with pytest.raises(DataFileError, match="need 30 columns"):
+        load_file(tmp_path / "short.npy", like=pre)
+    with pytest.raises(ValueError, match="the model's own"):
+        load_file(tmp_path / "rows.npy", like=pre, distances=True)
+
+
+def test_like_a_model_of_series_reads_its_series_and_checks_the_labels(tmp_path):
+    S, y = isvm.datasets.make_cbf(30, length=32, random_state=0)
+    model = isvm.NystroemSVC(metric="dtw", n_components=10, random_state=0).fit(S, y)
+    path = tmp_path / "series.txt"
+    path.write_text("".join(f"{c} " + " ".join(repr(float(v)) for v in s) + "\n"
+                            for c, s in zip(y, S, strict=True)))
+    got = load_file(path, like=model)
+    assert got.kind == "series"
+    np.testing.assert_array_equal(np.asarray(got.X), S)
+    np.testing.assert_array_equal(got.y, y)
+    with pytest.raises(ValueError, match=r"label_column=none"):
+        bad = tmp_path / "bad.txt"
+        bad.write_text("".join("7 " + " ".join(repr(float(v)) for v in s) + "\n" for s in S))
+        load_file(bad, like=model)
+
+
+def test_the_result_says_itself(tmp_path):
+    data = load_file(_csv(tmp_path / "t.csv", X, Y))
+    assert isinstance(data, DataFile)
+    assert str(data).endswith("CSV, 30 samples, 4 features, 2 classes, features named a, b, "
+                              "c, d")
+    assert data.to_dict()["shape"] == [30, 4]
+    assert "30 samples" in data._repr_html_()
+    assert os.path.basename(data.path) == "t.csv"
