@@ -207,3 +207,52 @@ def test_the_result_says_itself(tmp_path):
     assert data.to_dict()["shape"] == [30, 4]
     assert "30 samples" in data._repr_html_()
     assert os.path.basename(data.path) == "t.csv"
+
+
+def test_series_and_strings_files_are_read_as_the_command_line_trains_on_them(tmp_path):
+    """objects=: the UCR archive's text layout (label first), a .ts file and an ARFF file
+    of the same series give the same arrays; strings with their labels; options of
+    another kind of file are refused."""
+    S, y = isvm.datasets.make_cbf(12, length=20, random_state=1)
+    text = tmp_path / "train.txt"
+    text.write_text("".join(f"{c} " + " ".join(repr(float(v)) for v in s) + "\n"
+                            for c, s in zip(y, S, strict=True)))
+    got = load_file(text, objects="series")
+    assert (got.kind, got.format) == ("series", "text")
+    np.testing.assert_array_equal(np.asarray(got.X), S)
+    np.testing.assert_array_equal(got.y, y)
+
+    ts = tmp_path / "train.ts"
+    classes = " ".join(str(c) for c in sorted(set(y.tolist())))
+    ts.write_text("@problemName cbf\n@timeStamps false\n@univariate true\n"
+                  f"@classLabel true {classes}\n@data\n"
+                  + "".join(",".join(repr(float(v)) for v in s) + f":{c}\n"
+                            for c, s in zip(y, S, strict=True)))
+    got_ts = load_file(ts, objects="series")
+    assert got_ts.format == "TS"
+    np.testing.assert_array_equal(np.asarray(got_ts.X), S)
+    np.testing.assert_array_equal(got_ts.y.astype(str), y.astype(str))
+
+    arff = tmp_path / "train.arff"
+    arff.write_text("@relation cbf\n" + "".join(f"@attribute t{i} numeric\n" for i in range(20))
+                    + f"@attribute target {{{','.join(classes.split())}}}\n@data\n"
+                    + "".join(",".join(repr(float(v)) for v in s) + f",{c}\n"
+                              for c, s in zip(y, S, strict=True)))
+    got_arff = load_file(arff, objects="series")
+    ref_X, _ = isvm.datasets.load_arff(arff, objects="series")
+    np.testing.assert_array_equal(np.asarray(got_arff.X), ref_X)
+    np.testing.assert_array_equal(np.asarray(got_arff.X), S)
+
+    words = tmp_path / "words.tsv"
+    words.write_text("a\tkitten\nb\tsitting\na\tmitten\n")
+    got = load_file(words, objects="strings")
+    assert got.kind == "strings" and list(got.X) == ["kitten", "sitting", "mitten"]
+    assert got.y.tolist() == ["a", "b", "a"]
+
+    with pytest.raises(ValueError, match=r"^distances does not apply to .*a file of series"):
+        load_file(text, objects="series", distances=True)
+    with pytest.raises(ValueError, match=r"zero_based=True does not apply to .*a file of "
+                                         r"series"):
+        load_file(text, objects="series", zero_based=True)
+    with pytest.raises(ValueError, match="objects"):
+        load_file(text, objects="graphs")

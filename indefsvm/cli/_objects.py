@@ -20,25 +20,22 @@ LANDMARKS = 300
 
 
 def read_objects(path: str, metric: str, label_column: str | None, *,
-                 need_labels: bool = True, classes_checked: bool = False):
+                 need_labels: bool = True):
     """(objects, labels or None) of a file of series or strings, read by
-    :func:`indefsvm.datasets._objects_file.read_objects`; what concerns the command's
-    options (a model file given as data, a .ts file without --metric dtw,
-    labels a fit needs) is said here, as a usage error."""
-    from ..datasets._ts import is_ts
+    :func:`indefsvm.datasets.load_file`'s reader; a model file given as data, and labels a
+    fit needs, are said here, as usage errors."""
+    from ..datasets._data_file import read_file
+    from ._args import OPTION_WORDS
     from ._io import refuse_model_file
 
     refuse_model_file(path)
-    if is_ts(path) and metric != "dtw":
-        raise CLIError(f"{path}: a .ts file holds series; use --metric dtw.", EXIT_USAGE)
-    from ..datasets import _objects_file as _files
-
-    X, y = _files.read_objects(path, metric, label_column, need_labels=need_labels,
-                               classes_checked=classes_checked, note=_say_note)
-    if y is None and need_labels:
+    data = read_file(path, objects="series" if metric == "dtw" else "strings",
+                     label_column=label_column, need_labels=need_labels, words=OPTION_WORDS,
+                     note=_say_note)
+    if data.y is None and need_labels:
         raise CLIError(f"{path}: training needs labels; --label-column none is for predict.",
                        EXIT_USAGE)
-    return X, y
+    return data.X, data.y
 
 
 def check_metric_file(args, labelled: bool = True) -> None:

@@ -14,6 +14,7 @@ import html
 from dataclasses import dataclass, field
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from .._validation import POS_INT, options_checked
 from ..exceptions import DataFileError
@@ -138,9 +139,9 @@ class DataFile:
 
 
 def read_file(path: str, *, labels=None, distances: bool = False, label_column=None,
-              zero_based: bool = False, n_features=None, need_labels: bool = True,
-              words: dict | None = None, note=None, read_labels=None, check_distances=None,
-              known=None) -> DataFile:
+              zero_based: bool = False, n_features=None, objects: str | None = None,
+              need_labels: bool = True, words: dict | None = None, note=None,
+              read_labels=None, check_distances=None, known=None) -> DataFile:
     """The reader of :func:`load_file`, with its sayings as arguments: ``words``, the
     parameters' names in messages; ``note(text)``, a remark on the layout; ``read_labels(
     path, n)``, the labels file's reader; ``check_distances(D, path)``, the axioms of
@@ -164,6 +165,9 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
     given = {"label_column": label_column, "zero_based": zero_based, "n_features": n_features}
     path = str(path)
     check_path(path)
+    if objects is not None:
+        return _objects_file(path, objects, labels, distances, label_column, given,
+                             need_labels, words, note)
     check_format(path)
     lab = words["labels"]
 
@@ -252,6 +256,28 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
         raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}): indefsvm reads "
                             "LIBSVM text, CSV / TSV, ARFF and .npy / .npz files.") from None
     return DataFile(X, y, "features", "LIBSVM", path)
+
+
+def _objects_file(path, objects, labels, distances, label_column, given, need_labels, words,
+                  note) -> DataFile:
+    """A file of series or strings, one a line (the UCR archive's text layout: the label
+    first), a CSV / TSV with a header row, an aeon / sktime ``.ts`` or an ARFF file."""
+    from ._arff import is_arff
+    from ._objects_file import read_objects
+    from ._ts import is_ts
+
+    for name, value in (("distances", distances), ("labels", labels)):
+        if value:
+            w = words[name].split("=")[0]
+            raise ParameterError(f"{w} does not apply to {path}, a file of {objects}: it "
+                                 f"holds the {objects} with their labels. Drop {w}.")
+    if is_ts(path) and objects != "series":
+        raise ParameterError(f"{path}: a .ts file holds series; use --metric dtw.")
+    refuse_format_params(given, path, f"a file of {objects}", ("label_column",), words)
+    X, y = read_objects(path, "dtw" if objects == "series" else "levenshtein", label_column,
+                        need_labels=need_labels, note=note)
+    form = ("TS" if is_ts(path) else "ARFF" if is_arff(path) else "text")
+    return DataFile(X, y, objects, form, path)
 
 
 def read_rows(path: str, model, *, labels=None, label_column=None, zero_based: bool = False,
@@ -465,10 +491,11 @@ def _matrix_format(path: str) -> str:
 
 
 @options_checked({"distances": ["boolean"], "zero_based": ["boolean"],
-                  "n_features": [POS_INT, None]})
+                  "n_features": [POS_INT, None],
+                  "objects": [StrOptions({"series", "strings"}), None]})
 def load_file(path, *, labels=None, distances: bool = False, label_column=None,
               zero_based: bool = False, n_features: int | None = None,
-              like=None) -> DataFile:
+              objects: str | None = None, like=None) -> DataFile:
     """Read a data file of any format the command line reads, as ``indefsvm fit FILE``
     reads it (with ``like``, as ``indefsvm predict MODEL FILE`` does).
 
@@ -500,6 +527,15 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
         LIBSVM files whose indices start at 0 (scikit-learn's ``dump_svmlight_file``).
     n_features : int, optional
         LIBSVM files: the number of features, where the last ones are unused.
+    objects : {"series", "strings"}, optional
+        The file holds series or strings, one a line: the UCR archive's text layout (the
+        label first, numbers separated by commas, spaces or tabs; a ``NaN`` padding of a
+        shorter series is not read), ``LABEL<TAB>STRING`` lines, a CSV / TSV with a header
+        row as pandas' ``to_csv`` writes one (the label column by ``label_column`` or
+        named label, y, class or target), an aeon / sktime ``.ts`` file or the UCR
+        archive's ARFF. ``X`` is then one array where the series have one length, else a
+        list (what :func:`indefsvm.distances.pairwise_distances` and ``NystroemSVC(
+        metric=...)`` take).
     like : estimator, optional
         A fitted model (such as :func:`indefsvm.load_model` gives): the file holds new rows
         in the form it was trained on -- features of as many columns (a header's columns
@@ -535,6 +571,9 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
     from .._validation import check_distance_matrix
 
     if like is not None:
+        if objects is not None:
+            raise ParameterError("objects is the model's own with like= (a model of "
+                                 "metric= reads series or strings): drop it.")
         if distances or n_features is not None:
             raise ParameterError("distances and n_features are the model's own with like=: "
                                  "drop them.")
@@ -548,6 +587,7 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
     return read_file(path, labels=None if labels is None else str(labels),
                      distances=distances,
                      label_column=None if label_column is None else str(label_column),
-                     zero_based=zero_based, n_features=n_features, need_labels=False,
+                     zero_based=zero_based, n_features=n_features, objects=objects,
+                     need_labels=False,
                      check_distances=lambda D, p: check_distance_matrix(D, p))
 
