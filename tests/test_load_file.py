@@ -256,3 +256,17 @@ def test_series_and_strings_files_are_read_as_the_command_line_trains_on_them(tm
         load_file(text, objects="series", zero_based=True)
     with pytest.raises(ValueError, match="objects"):
         load_file(text, objects="graphs")
+
+
+def test_labels_may_be_given_as_an_array_and_are_checked_as_a_file_would_be(tmp_path):
+    K = X @ X.T
+    np.save(tmp_path / "K.npy", K)
+    np.savetxt(tmp_path / "y.txt", Y, fmt="%d")
+    from_file = load_file(tmp_path / "K.npy", labels=tmp_path / "y.txt")
+    from_array = load_file(tmp_path / "K.npy", labels=Y.tolist())
+    np.testing.assert_array_equal(from_array.y, from_file.y)
+    assert str(from_array).endswith("30 x 30 kernel matrix, 2 classes")
+    with pytest.raises(ValueError, match="labels has 29 entries for the 30 rows"):
+        load_file(tmp_path / "K.npy", labels=Y[:-1])
+    with pytest.raises(DataFileError, match="never NaN"):
+        load_file(tmp_path / "K.npy", labels=np.r_[np.nan, Y[1:]])

@@ -11,6 +11,7 @@ to change in the user's terms.
 from __future__ import annotations
 
 import html
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -110,9 +111,18 @@ class DataFile:
     feature_names: list | None = field(default=None)
 
     def __str__(self) -> str:
-        n = self.X.shape[0]
-        what = (f"{n} samples, {self.X.shape[1]} features" if self.kind == "features"
-                else f"{n} x {n} {'kernel' if self.kind == 'kernel' else 'distance'} matrix")
+        n = len(self.X) if self.kind in ("series", "strings") else self.X.shape[0]
+        if self.kind in ("series", "strings"):
+            lengths = sorted({len(x) if self.kind == "strings" else np.shape(x)[-1]
+                              for x in self.X})
+            what = (f"{n} {self.kind} of length {lengths[0]}" if len(lengths) == 1 else
+                    f"{n} {self.kind} of lengths {lengths[0]} to {lengths[-1]}")
+        elif self.kind == "features":
+            what = f"{n} samples, {self.X.shape[1]} features"
+        else:
+            what = (f"{n} x {self.X.shape[1]} "
+                    f"{'kernel' if self.kind == 'kernel' else 'distance'} "
+                    + ("matrix" if n == self.X.shape[1] else "rows"))
         if hasattr(self.X, "toarray"):
             what += " (sparse)"
         if self.y is None:
@@ -131,8 +141,10 @@ class DataFile:
 
     def to_dict(self) -> dict:
         """JSON-serialisable dictionary (the shapes and names, not the arrays)."""
+        shape = ([len(self.X)] if self.kind in ("series", "strings")
+                 and not isinstance(self.X, np.ndarray) else list(self.X.shape))
         return {"path": self.path, "format": self.format, "kind": self.kind,
-                "shape": list(self.X.shape), "sparse": hasattr(self.X, "toarray"),
+                "shape": shape, "sparse": hasattr(self.X, "toarray"),
                 "n_labels": None if self.y is None else int(self.y.shape[0]),
                 "feature_names": None if self.feature_names is None
                 else list(self.feature_names)}
@@ -157,11 +169,7 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
     words = PYTHON_WORDS if words is None else words
     note = note if note is not None else warn_note
     known = known if known is not None else (lambda kind, what: None)
-    if read_labels is None:
-        from ._matrix_file import read_labels as _read
-
-        def read_labels(path, n):
-            return _read(path, n)
+    read_labels = _labels_reader(read_labels)
     given = {"label_column": label_column, "zero_based": zero_based, "n_features": n_features}
     path = str(path)
     check_path(path)
@@ -172,7 +180,7 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
     lab = words["labels"]
 
     def labelled(M, what):
-        y = read_labels(labels, M.shape[0]) if labels else npz_labels(path)
+        y = read_labels(labels, M.shape[0]) if labels is not None else npz_labels(path)
         if y is None and need_labels:
             raise ParameterError(f"{path}: {what}: give {_with(lab, 'FILE')} (.npy or text, "
                                  "one per line), or save y beside "
@@ -180,7 +188,7 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
         return y
 
     if is_arff(path):
-        for name, value in (("distances", distances), ("labels", labels)):
+        for name, value in (("distances", distances), ("labels", labels is not None)):
             if value:
                 w = words[name].split("=")[0]
                 raise ParameterError(f"{w} does not apply to {path}, an ARFF file: its rows "
@@ -202,18 +210,18 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
             D = check_distances(D, path)
         return DataFile(D, labelled(D, "distances need their labels"), "distances",
                         _matrix_format(path), path)
-    if labels or path.endswith((".npy", ".npz")):
+    if labels is not None or path.endswith((".npy", ".npz")):
         refuse_format_params(given, path, "a matrix with its labels in a file of their own"
-                             if labels else "a NumPy array", (), words)
+                             if labels is not None else "a NumPy array", (), words)
         try:
             K = read_matrix(path, "kernel matrix")
         except DataFileError as exc:
-            if labels and "LIBSVM" in str(exc):
+            if labels is not None and "LIBSVM" in str(exc):
                 raise ParameterError(f"{lab} does not apply to {path}, a LIBSVM file: it "
                                     "carries its own labels (the first field of each line). "
                                     f"Drop {lab}.") from None
             raise
-        if K.ndim == 2 and K.shape[0] != K.shape[1] and labels:
+        if K.ndim == 2 and K.shape[0] != K.shape[1] and labels is not None:
             # not square: features (one row a sample), with their labels in a file of their own
             known("features", "a matrix of features")
             return DataFile(K, read_labels(labels, K.shape[0]), "features",
@@ -266,7 +274,7 @@ def _objects_file(path, objects, labels, distances, label_column, given, need_la
     from ._objects_file import read_objects
     from ._ts import is_ts
 
-    for name, value in (("distances", distances), ("labels", labels)):
+    for name, value in (("distances", distances), ("labels", labels is not None)):
         if value:
             w = words[name].split("=")[0]
             raise ParameterError(f"{w} does not apply to {path}, a file of {objects}: it "
@@ -299,11 +307,7 @@ def read_rows(path: str, model, *, labels=None, label_column=None, zero_based: b
 
     words = PYTHON_WORDS if words is None else words
     note = note if note is not None else warn_note
-    if read_labels is None:
-        from ._matrix_file import read_labels as _read
-
-        def read_labels(path, n):
-            return _read(path, n)
+    read_labels = _labels_reader(read_labels)
     lab, col, zb = words["labels"], words["label_column"], words["zero_based"].split("=")[0]
     given = {"label_column": label_column, "zero_based": zero_based}
     distances, precomputed, n_train = model_input(model)
@@ -316,7 +320,7 @@ def read_rows(path: str, model, *, labels=None, label_column=None, zero_based: b
             and not path.endswith((".npy", ".npz")) and starts_with_serial(path, rows="any")):
         # LIBSVM's precomputed-kernel format (svm-predict's input for svm-train -t 4):
         # 'label 0:? 1:k(x, x_1) ...', the labels with the kernel rows
-        if labels:
+        if labels is not None:
             raise ParameterError(f"{lab} does not apply to {path}, kernel rows in LIBSVM's "
                                  f"format: each line carries its label first. Drop {lab}.")
         refuse_format_params(given, path, "kernel rows in LIBSVM's precomputed format", (),
@@ -324,14 +328,14 @@ def read_rows(path: str, model, *, labels=None, label_column=None, zero_based: b
         X, y = read_libsvm_kernel(path, n_train=n_train)
         return _checked_rows(DataFile(X, y, "kernel", "LIBSVM kernel", path), model, path,
                              label_column, col)
-    if precomputed or labels or path.endswith((".npy", ".npz")):
+    if precomputed or labels is not None or path.endswith((".npy", ".npz")):
         what = ("the distances d(x, x_train) to the training objects" if distances
                 else "the kernel rows k(x, x_train)" if precomputed else "features")
         refuse_format_params(given, path, "a matrix", (), words)
         try:
             X = read_matrix(path, "matrix" if precomputed else "feature matrix")
         except DataFileError as exc:
-            if not precomputed and labels and "LIBSVM" in str(exc):
+            if not precomputed and labels is not None and "LIBSVM" in str(exc):
                 raise ParameterError(f"{lab} does not apply to {path}, a LIBSVM file: it "
                                      "carries its own labels (the first field of each "
                                      f"line). Drop {lab}.") from None
@@ -348,7 +352,7 @@ def read_rows(path: str, model, *, labels=None, label_column=None, zero_based: b
                                 f"{n_train} samples, so its {rows} need {n_train} columns.")
         if distances and check_rows is not None:
             X = check_rows(X, path)
-        if labels:
+        if labels is not None:
             y = read_labels(labels, X.shape[0])
         kind = "distances" if distances else "kernel" if precomputed else "features"
         return _checked_rows(DataFile(X, y, kind, _matrix_format(path), path), model, path,
@@ -395,7 +399,7 @@ def _objects_rows(path, model, labels, label_column, given, name, words, note) -
     its labels (where it has them) classes of the model."""
     from ._objects_file import label_column_for, read_objects
 
-    if labels:
+    if labels is not None:
         raise ParameterError(f"{name} was trained on {model.metric} distances of series or "
                              "strings: give their file (one per line), without "
                              f"{words['labels']}.")
@@ -481,6 +485,26 @@ def reads_csr(model) -> bool:
     return sv is None or hasattr(sv, "toarray")
 
 
+def _labels_reader(read_labels):
+    """The reader of ``labels``: the caller's for a file name (the command line's), the
+    library's otherwise; labels given as an array (Python) are taken as they are, one per
+    row."""
+    from ._matrix_file import finite_labels
+    from ._matrix_file import read_labels as read_file_labels
+
+    def read(labels, n):
+        if isinstance(labels, (str, os.PathLike)):
+            return (read_labels or read_file_labels)(str(labels), n)
+        y = np.ravel(np.asarray(labels))
+        finite_labels(y, "labels")
+        if y.shape[0] != n:
+            raise ValueError(f"labels has {y.shape[0]} entries for the {n} rows of the file; "
+                             "give one label per row.")
+        return y
+
+    return read
+
+
 def _with(word: str, value: str) -> str:
     """An option with its value as the caller writes it: ``--labels FILE``, ``labels=FILE``."""
     return f"{word} {value}" if word.startswith("-") else f"{word}={value}"
@@ -513,9 +537,10 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
     ----------
     path : str or path-like
         The data file.
-    labels : str or path-like, optional
-        The labels of a matrix file (a kernel, distances, or features in a ``.npy``), one a
-        line or a ``.npy``; a ``.npz`` may hold them as its array ``y`` instead.
+    labels : str, path-like or array-like, optional
+        The labels of a matrix file (a kernel, distances, or features in a ``.npy``): a file
+        of them, one a line, or a ``.npy``; or the labels themselves, one per row. A
+        ``.npz`` may hold them as its array ``y`` instead.
     distances : bool, default=False
         The matrix holds distances (DTW, edit, ...), not a kernel: checked as such (>= 0,
         symmetric).
@@ -580,11 +605,11 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(like)
-        return read_rows(path, like, labels=None if labels is None else str(labels),
+        return read_rows(path, like, labels=labels,
                          label_column=None if label_column is None else str(label_column),
                          zero_based=zero_based,
                          check_rows=lambda D, p: check_distance_matrix(D, p, square=False))
-    return read_file(path, labels=None if labels is None else str(labels),
+    return read_file(path, labels=labels,
                      distances=distances,
                      label_column=None if label_column is None else str(label_column),
                      zero_based=zero_based, n_features=n_features, objects=objects,
