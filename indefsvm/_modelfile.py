@@ -56,25 +56,13 @@ TRUSTED_TYPES = (
     "scipy.sparse._csr.csr_matrix",
 )
 
-#: the kernel fixes a model file may hold in front of its SVM
-_FIX_TYPES = ("ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
-              "AdvancedShiftEigenvalues", "SquareKernel")
-
-
 def model_input(model) -> tuple[bool, bool, int | None]:
-    """What a saved model predicts from: ``(distances, precomputed, n_train)`` -- distances to
-    the training objects, kernel rows ``k(x, x_train)``, or features (``n_train`` None)."""
-    from .distances import DistanceKernel
+    """What a saved model predicts from: ``(distances, precomputed, n_train)``, as the
+    readers of its rows tell it (:func:`indefsvm.datasets._data_file.model_input`; imported
+    on first use: ``indefsvm --help`` imports no reader)."""
+    from .datasets._data_file import model_input as form
 
-    first = model.steps[0][1] if hasattr(model, "steps") else model
-    if isinstance(first, DistanceKernel):
-        return True, True, int(first.n_fit_)
-    if type(first).__name__ in _FIX_TYPES:
-        return False, True, int(first.n_train_)
-    if getattr(first, "kernel", None) == "precomputed":
-        n = getattr(first, "n_train_", None)
-        return False, True, int(n if n is not None else first.shape_fit_[0])
-    return False, False, None
+    return form(model)
 
 
 def _check_path(path: str) -> None:
@@ -279,6 +267,7 @@ def _check_model(model, path: str) -> None:
 
     from ._feature_kernel import FeatureKernel
     from ._fitted import UnsoundState, check_scaler
+    from .datasets._data_file import FIX_TYPES
     from .distances import DistanceKernel
     from .remedies import KreinSVC, NystroemSVC
     from .svm import (
@@ -324,7 +313,7 @@ def _check_model(model, path: str) -> None:
             # KreinSVC (what fit --remedy and compare --search --save write)
             dk = (steps.pop(0) if steps and type(steps[0]) in (DistanceKernel, FeatureKernel)
                   else None)
-            fix = steps.pop(0) if len(steps) > 1 and type(steps[0]).__name__ in _FIX_TYPES \
+            fix = steps.pop(0) if len(steps) > 1 and type(steps[0]).__name__ in FIX_TYPES \
                 else None
             if len(steps) != 1 or type(steps[0]) not in family or (
                     dk is None and fix is None):

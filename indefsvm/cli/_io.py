@@ -192,7 +192,7 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
     _check_path(path)
     from ..datasets._data_file import read_file
 
-    def known(kind, what):
+    def known(kind):
         # the kernel options: said of features, refused where the kernel is given
         if kind == "kernel":
             _refuse_feature_options(args, path)

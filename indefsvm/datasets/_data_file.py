@@ -157,7 +157,7 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
     """The reader of :func:`load_file`, with its sayings as arguments: ``words``, the
     parameters' names in messages; ``note(text)``, a remark on the layout; ``read_labels(
     path, n)``, the labels file's reader; ``check_distances(D, path)``, the axioms of
-    distances (None: not checked); ``known(kind, what)``, called once the file's kind is
+    distances (None: not checked); ``known(kind)``, called once the file's kind is
     told and before its matrix is read (the command line refuses the kernel options there).
     """
     from ._arff import is_arff, read_arff
@@ -168,7 +168,7 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
 
     words = PYTHON_WORDS if words is None else words
     note = note if note is not None else warn_note
-    known = known if known is not None else (lambda kind, what: None)
+    known = known if known is not None else (lambda kind: None)
     read_labels = _labels_reader(read_labels)
     given = {"label_column": label_column, "zero_based": zero_based, "n_features": n_features}
     path = str(path)
@@ -194,12 +194,12 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
                 raise ParameterError(f"{w} does not apply to {path}, an ARFF file: its rows "
                                     "are features and its class attribute the labels. Drop "
                                     f"{w}.")
-        known("features", "an ARFF file")
+        known("features")
         refuse_format_params(given, path, "an ARFF file", ("label_column",), words)
         X, y, names = read_arff(path, label_column, need_labels=need_labels, note=note)
         return DataFile(X, y, "features", "ARFF", path, names)
     if distances:
-        known("distances", "a distance matrix")
+        known("distances")
         refuse_format_params(given, path, "a distance matrix", (), words)
         D = read_matrix(path, "distance matrix")
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
@@ -223,10 +223,10 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
             raise
         if K.ndim == 2 and K.shape[0] != K.shape[1] and labels is not None:
             # not square: features (one row a sample), with their labels in a file of their own
-            known("features", "a matrix of features")
+            known("features")
             return DataFile(K, read_labels(labels, K.shape[0]), "features",
                             _matrix_format(path), path)
-        known("kernel", "a precomputed kernel")
+        known("kernel")
         if K.ndim != 2 or K.shape[0] != K.shape[1]:
             raise DataFileError(path, None, f"is a {K.shape} array; a kernel matrix is square "
                                 "(n_samples, n_samples). Features in a .npy / .npz file need "
@@ -238,14 +238,14 @@ def read_file(path: str, *, labels=None, distances: bool = False, label_column=N
         # ...': a kernel with its labels, not features (read as 0-based features, its IDs
         # would be a feature and its kernel rows the others)
         refuse_format_params(given, path, "a kernel in LIBSVM's precomputed format", (), words)
-        known("kernel", "a precomputed kernel")
+        known("kernel")
         K, y = read_libsvm_kernel(path)
         note(f"{path}: LIBSVM's precomputed-kernel format (svm-train -t 4: 0:ID, then "
              f"k(x, x_1) ... k(x, x_{K.shape[0]})): read as a {K.shape[0]} x {K.shape[0]} "
              f"kernel matrix with its labels; {words['zero_based']} reads it as "
              "0-based features instead.")
         return DataFile(K, y, "kernel", "LIBSVM kernel", path)
-    known("features", "features")
+    known("features")
     try:
         delimiter = delimiter_of(path)
         if delimiter is not None:
@@ -288,6 +288,27 @@ def _objects_file(path, objects, labels, distances, label_column, given, need_la
     return DataFile(X, y, objects, form, path)
 
 
+#: the kernel fixes a model file may hold in front of its SVM
+FIX_TYPES = ("ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
+             "AdvancedShiftEigenvalues", "SquareKernel")
+
+
+def model_input(model) -> tuple[bool, bool, int | None]:
+    """What a fitted model predicts from: ``(distances, precomputed, n_train)`` -- distances
+    to the training objects, kernel rows ``k(x, x_train)``, or features (``n_train`` None).
+    The first step is told by its class's name, as the model files' checks tell it: the
+    readers stand below the estimators and import none of them."""
+    first = model.steps[0][1] if hasattr(model, "steps") else model
+    if type(first).__name__ == "DistanceKernel":
+        return True, True, int(first.n_fit_)
+    if type(first).__name__ in FIX_TYPES:
+        return False, True, int(first.n_train_)
+    if getattr(first, "kernel", None) == "precomputed":
+        n = getattr(first, "n_train_", None)
+        return False, True, int(n if n is not None else first.shape_fit_[0])
+    return False, False, None
+
+
 def read_rows(path: str, model, *, labels=None, label_column=None, zero_based: bool = False,
               name: str = "the model", words: dict | None = None, note=None,
               read_labels=None, check_rows=None) -> DataFile:
@@ -298,7 +319,6 @@ def read_rows(path: str, model, *, labels=None, label_column=None, zero_based: b
     or series and strings; their labels where the file (or ``labels``) has them. ``name``:
     the model in messages; ``check_rows(D, path)``: the axioms of distance rows (None: not
     checked); the other sayings as :func:`read_file`'s."""
-    from .._modelfile import model_input
     from ._arff import is_arff, read_arff
     from ._libsvm import read_libsvm_kernel, starts_with_serial
     from ._loaders import load_libsvm
