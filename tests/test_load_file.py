@@ -270,3 +270,26 @@ def test_labels_may_be_given_as_an_array_and_are_checked_as_a_file_would_be(tmp_
         load_file(tmp_path / "K.npy", labels=Y[:-1])
     with pytest.raises(DataFileError, match="never NaN"):
         load_file(tmp_path / "K.npy", labels=np.r_[np.nan, Y[1:]])
+
+
+def test_errors_name_the_parameters_of_python_not_the_options_of_the_command_line(tmp_path,
+                                                                                 capsys):
+    """The readers' messages say the command line's options (fit --metric dtw, --label-column
+    last); load_file says its own parameters instead, and the command line keeps its words."""
+    from indefsvm.cli import main
+
+    ts = tmp_path / "x.ts"
+    ts.write_text("@problemName a\n@univariate true\n@classLabel true 1 2\n@data\n1,2,3:1\n"
+                  "2,3,4:2\n")
+    for kw, said in (({}, 'read them with objects="series"'),
+                     ({"objects": "strings"}, 'use objects="series"'),
+                     ({"objects": "series", "label_column": "last"}, "drop label_column.")):
+        with pytest.raises(ValueError) as info:
+            load_file(ts, **kw)
+        assert said in str(info.value) and "--" not in str(info.value), str(info.value)
+    assert main(["fit", str(ts), "--quiet"]) == 1
+    assert "add --metric dtw (and --nystroem M)" in capsys.readouterr().err  # its own words
+    series = tmp_path / "s.txt"
+    series.write_text("1 2 3 4\n2 3 4 5\n")
+    with pytest.raises(DataFileError, match="so label_column foo cannot name a column"):
+        load_file(series, objects="series", label_column="foo")

@@ -613,6 +613,47 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
     >>> data.kind, data.y.tolist()
     ('kernel', [1, -1])
     """
+    try:
+        return _load_file(path, labels, distances, label_column, zero_based, n_features,
+                          objects, like)
+    except DataFileError as exc:
+        # the readers name the command line's options (their first callers): said here
+        # as this function's parameters
+        raise DataFileError(exc.path, exc.line, _python_words(str(exc).split(": ", 1)[1])
+                            ) from None
+    except ParameterError as exc:
+        raise ParameterError(_python_words(str(exc))) from None
+
+
+#: the command line's options in the readers' messages, and the parameters of load_file
+_OPTIONS_AS_PARAMETERS = (
+    (r"add --metric dtw \(and --nystroem M\) to train on their DTW distances",
+     'read them with objects="series"'),
+    (r"--metric dtw( --nystroem M)?", 'objects="series"'),
+    (r"--metric levenshtein( --nystroem M)?", 'objects="strings"'),
+    (r"--metric\b", "objects="),
+    (r"--label-column (first|last|none|NAME|INDEX)\b", r'label_column="\1"'),
+    (r"--label-column\b", "label_column"),
+    (r"--labels FILE\b", "labels=FILE"),
+    (r"--labels\b", "labels"),
+    (r"--zero-based\b", "zero_based=True"),
+    (r"--n-features\b", "n_features"),
+    (r"--distances\b", "distances=True"),
+)
+
+
+def _python_words(text: str) -> str:
+    import re
+
+    if " (in Python: " in text:
+        text = re.sub(r"--metric dtw \(in Python: objects='series'\)", 'objects="series"', text)
+    for option, parameter in _OPTIONS_AS_PARAMETERS:
+        text = re.sub(option, parameter, text)
+    return text
+
+
+def _load_file(path, labels, distances, label_column, zero_based, n_features, objects,
+               like) -> DataFile:
     from .._validation import check_distance_matrix
 
     if like is not None:
