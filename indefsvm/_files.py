@@ -39,7 +39,10 @@ def atomic_write(path, write) -> None:
         The system refused the write (``usage`` False); nothing was replaced.
     """
     given = str(path)
-    target = os.path.realpath(given)
+    target = resolved(given)
+    if target is None:
+        raise OutputFileError(f"{given}: cannot be written (its folder does not exist); "
+                              "nothing was replaced.", usage=False)
     held = _HELD_FIFOS.pop(target, None)
     try:
         if os.path.exists(target) and not os.path.isfile(target):
@@ -84,17 +87,48 @@ def check_output_file(path: str, option: str, inputs=()) -> None:
                               "file name.")
     if os.path.isdir(path):
         raise OutputFileError(f"{option} {path}: is a directory; give a file name.")
-    if os.path.exists(path):
-        for given in inputs:
-            if given and os.path.exists(given) and os.path.samefile(path, given):
-                raise OutputFileError(f"{option} {path}: is the input file {given}; writing "
-                                      "there would destroy it. Give another file name.")
-        if stat.S_ISFIFO(os.stat(path).st_mode):
-            _hold_fifo(path, option)
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise OutputFileError(f"{option} {path}: folder {folder} does not exist.")
-    _check_writable(folder, option, path)
+    # the folder as the system walks it, not as the text reads: 'typo/../data.csv' with no
+    # folder typo/ is no file the system can make, while a lexical reading of it (abspath,
+    # a non-strict realpath) is data.csv itself -- an input replaced in silence
+    target = resolved(path)
+    if target is None:
+        folder = os.path.dirname(path)
+        raise OutputFileError(f"{option} {path}: folder {folder} does not exist (each folder "
+                              "of the path must exist, also one followed by '..').")
+    for given in inputs:
+        if given and isinstance(given, (str, os.PathLike)) and _same_file(target, given):
+            raise OutputFileError(f"{option} {path}: is the input file {given}; writing "
+                                  "there would destroy it. Give another file name.")
+    if os.path.exists(target) and stat.S_ISFIFO(os.stat(target).st_mode):
+        _hold_fifo(target, option)
+    _check_writable(os.path.dirname(target), option, path)
+
+
+def resolved(path) -> str | None:
+    """The absolute, link-free name of the file ``path`` names as the system resolves it --
+    every folder on the way must exist, also one that a '..' leaves again -- or None where
+    one does not. A link at the end is followed to its target (written through)."""
+    path = os.fspath(path)
+    folder = os.path.dirname(path) or "."
+    try:
+        real = os.path.realpath(folder, strict=True)
+    except OSError:
+        return None
+    if not os.path.isdir(real):
+        return None
+    name = os.path.basename(path)
+    target = os.path.join(real, name)
+    return os.path.realpath(target) if os.path.islink(target) else target
+
+
+def _same_file(target: str, given) -> bool:
+    """``target`` (resolved) is the input ``given``: the same file by device and inode where
+    both exist, else the same resolved name."""
+    try:
+        return os.path.samefile(target, given)
+    except OSError:
+        other = resolved(given)
+        return other is not None and other == target
 
 
 #: seconds a FIFO output is given to find its reader (a shell's ``cat fifo &`` may open it
@@ -156,10 +190,11 @@ def check_page_out(out: str, option: str, inputs=()) -> None:
     if os.path.exists(out) and not os.path.isdir(out):
         raise OutputFileError(f"{option} {out}: is a file; give a folder, or a file name "
                               "ending in .html for the page itself.")
-    parent = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(parent):
+    if resolved(out) is None:
+        parent = os.path.dirname(out)
         raise OutputFileError(f"{option} {out}: the folder {parent} does not exist; create "
                               "it first, or give an existing folder.")
+    parent = os.path.dirname(resolved(out))
     _check_writable(out if os.path.isdir(out) else parent, option, out)
 
 

@@ -131,6 +131,26 @@ def test_save_over_the_input_is_refused_before_the_work(data, capsys):
     assert data.read_bytes() == before
 
 
+def test_an_output_through_a_missing_folder_never_replaces_an_input(data, tmp_path, capsys):
+    # 'typo/../data.txt' with no folder typo/: the system can make no file there, while a
+    # lexical reading of the name is data.txt itself -- fit wrote its model over its input
+    # and exited 0, predict --out likewise; now refused before the work, naming the folder
+    before = data.read_bytes()
+    through = str(tmp_path / "typo" / ".." / data.name)
+    assert _fit(data, through) == 2
+    err = capsys.readouterr().err
+    assert "--save" in err and "typo/.. does not exist" in err and err.count("\n") == 1
+    assert data.read_bytes() == before
+    model = tmp_path / "m.skops"
+    assert _fit(data, model) == 0
+    saved = model.read_bytes()
+    for target in (str(tmp_path / "nosuchdir" / ".." / "m.skops"), through):
+        assert main(["predict", str(model), str(data), "--out", target]) == 2
+        assert "does not exist" in capsys.readouterr().err
+    assert model.read_bytes() == saved and data.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["data.txt", "m.skops"]
+
+
 def test_predict_out_over_its_inputs_refused(data, tmp_path, capsys):
     model = tmp_path / "m.skops"
     assert _fit(data, model) == 0

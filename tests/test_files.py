@@ -59,6 +59,25 @@ def test_names_that_cannot_be_outputs_are_usage_mistakes(tmp_path):
         check_page_out(str(data), "--out")
 
 
+def test_a_name_through_a_missing_folder_is_not_resolved_by_its_text(tmp_path):
+    # the system walks 'typo/..' and fails at typo/; os.path.abspath and a non-strict
+    # realpath drop the pair and name the input itself
+    data = tmp_path / "data.txt"
+    data.write_text("1 1:0\n")
+    through = str(tmp_path / "typo" / ".." / "data.txt")
+    with pytest.raises(OutputFileError, match=r"typo/\.\. does not exist"):
+        check_output_file(through, "--save", (str(data),))
+    with pytest.raises(OutputFileError, match=r"typo/\.\. does not exist"):
+        check_page_out(str(tmp_path / "typo" / ".." / "pages"), "--out")
+    with pytest.raises(OutputFileError, match="folder does not exist") as info:
+        atomic_write(through, _writer("model"))
+    assert not info.value.usage and data.read_text() == "1 1:0\n"
+    # through folders that exist, '..' is what the system says it is
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(OutputFileError, match="is the input file"):
+        check_output_file(str(tmp_path / "sub" / ".." / "data.txt"), "--save", (str(data),))
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
 def test_a_refused_write_is_not_a_usage_mistake():
     with pytest.raises(OutputFileError, match="/dev/full: cannot be written") as info:
