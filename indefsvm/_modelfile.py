@@ -72,6 +72,9 @@ def _check_path(path: str) -> None:
         raise DataFileError(path, None, "no such model file; check the path.")
     if os.path.isdir(path):
         raise DataFileError(path, None, "is a directory; give a model file.")
+    from .datasets._table import check_rereadable
+
+    check_rereadable(path, "model file")
 
 
 def load_model(path):

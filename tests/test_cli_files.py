@@ -99,6 +99,50 @@ def test_underscores_are_not_numbers(tmp_path, content, metric):
         _read_matrix(str(csv), "kernel matrix")
 
 
+# -- inputs that can be read only once ------------------------------------------------------
+
+
+def _series_text(n=300):
+    rng = np.random.default_rng(0)
+    return "".join(f"{k % 2} " + " ".join(f"{v:.4f}" for v in rng.normal(k % 2, 1, 12))
+                   + "\n" for k in range(n))
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="needs /dev/stdin (Linux)")
+def test_a_piped_data_file_is_refused_by_name_not_read_in_part(tmp_path):
+    # `cat s.txt | indefsvm fit /dev/stdin --metric dtw` read 2 847 of 3 000 series: the
+    # text check and the format's sniffing had used up the pipe's first rows
+    import subprocess
+    import sys
+
+    for args in (["fit", "/dev/stdin", "--metric", "dtw", "--nystroem", "20", "--cv", "0"],
+                 ["check", "/dev/stdin", "--metric", "dtw"]):
+        run = subprocess.run([sys.executable, "-m", "indefsvm", *args],
+                             input=_series_text().encode(), capture_output=True, timeout=100,
+                             cwd=tmp_path)
+        err = run.stderr.decode()
+        assert run.returncode == 1, err  # a data file that cannot be read, as a missing one
+        assert err.startswith("indefsvm: error: /dev/stdin: is a pipe") and "Save it to a " \
+            "file first" in err and err.count("\n") == 1
+
+
+@pytest.mark.timeout(60)
+def test_a_fifo_given_as_data_labels_or_model_is_refused_unopened(tmp_path):
+    # nothing opens the FIFO (no writer: an open would block), every reader refuses it
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(isvm.exceptions.DataFileError, match="is a pipe"):
+        isvm.datasets.load_file(fifo)
+    with pytest.raises(isvm.exceptions.DataFileError, match="is a pipe"):
+        isvm.datasets.load_libsvm(str(fifo))
+    np.save(tmp_path / "K.npy", np.eye(3))
+    with pytest.raises(isvm.exceptions.DataFileError, match="labels file is read more"):
+        isvm.datasets.load_file(tmp_path / "K.npy", labels=str(fifo))
+    with pytest.raises(isvm.exceptions.DataFileError, match="model file is read more"):
+        isvm.load_model(fifo)
+
+
 # -- outputs ------------------------------------------------------------------------------
 
 

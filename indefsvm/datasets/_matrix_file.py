@@ -14,6 +14,7 @@ from ..exceptions import DataFileError
 from ._table import (
     _first_line,
     check_label,
+    check_rereadable,
     delimiter_of,
     is_number,
     open_text,
@@ -30,6 +31,8 @@ def check_path(path: str, what: str = "data file") -> None:
         raise DataFileError(path, None, f"is a directory; give a {what}.")
     if not os.access(path, os.R_OK):
         raise DataFileError(path, None, "cannot be read (permission denied).")
+    check_rereadable(path, what)
+
 
 
 def read_matrix(path: str, name: str) -> np.ndarray:
