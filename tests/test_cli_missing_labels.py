@@ -10,6 +10,8 @@ found a CSV of a label column alone ("Degrees of freedom <= 0", then scikit-lear
 array with 0 feature(s)"): now said by the reader, with the option that takes labels alone.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -99,3 +101,35 @@ def test_a_label_column_alone_is_no_features_file(tmp_path, capsys, text):
     err = _one_error(capsys, ["fit", str(tmp_path / "n.csv"), "--label-column", "0",
                               "--cv", "0"])
     assert "no feature column" in err
+
+
+MISSING_WORD = "is a missing value (R's NA"
+
+
+@pytest.mark.parametrize("cell", ["NA", "N/A", "NULL", "None", "?"])
+def test_r_na_and_its_kin_in_a_label_column_are_missing_labels_not_a_class(tmp_path, capsys,
+                                                                          cell):
+    # fit na_label.csv said "3 classes", "pair NA vs no: converged": R's write.csv writes a
+    # missing label NA, and 0/1 labels with one NA became the strings '0', '1', 'NA'
+    words = tmp_path / "words.csv"
+    words.write_text(f"x1,x2,label\n0.5,0.1,yes\n0.2,0.3,{cell}\n0.7,0.9,no\n0.1,0.4,yes\n")
+    err = _one_error(capsys, ["fit", str(words), "--cv", "0"])
+    assert f"words.csv, line 3: column label: label '{cell}' {MISSING_WORD}" in err
+    digits = tmp_path / "digits.csv"  # NumPy's compiled route reads this table
+    digits.write_text("".join(f"{k % 2},{k / 10},{k / 7}\n" for k in range(9))
+                      + f"{cell},0.3,0.4\n")
+    with pytest.raises(DataFileError, match=rf"line 10: column 0: label '{re.escape(cell)}' "
+                                            "is a missing value"):
+        read_features(str(digits), ",", "0")
+    (tmp_path / "s.txt").write_text(f"1,0.1,0.2,0.3\n{cell},0.2,0.1,0.0\n2,0.5,0.5,0.4\n")
+    err = _one_error(capsys, ["fit", str(tmp_path / "s.txt"), "--metric", "dtw", "--cv", "0"])
+    assert f"s.txt, line 2: label '{cell}' {MISSING_WORD}" in err
+    (tmp_path / "w.tsv").write_text(f"1\tabc\n{cell}\tabd\n2\txyz\n")
+    err = _one_error(capsys, ["fit", str(tmp_path / "w.tsv"), "--metric", "levenshtein",
+                              "--cv", "0"])
+    assert f"w.tsv, line 2: label '{cell}' {MISSING_WORD}" in err
+    np.save(tmp_path / "K.npy", np.eye(3))
+    (tmp_path / "y.txt").write_text(f"1\n{cell}\n2\n")
+    err = _one_error(capsys, ["fit", str(tmp_path / "K.npy"), "--labels",
+                              str(tmp_path / "y.txt"), "--cv", "0"])
+    assert f"y.txt, line 2: label '{cell}' {MISSING_WORD}" in err

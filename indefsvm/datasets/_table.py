@@ -234,6 +234,13 @@ def check_label(value: str, path: str, lineno, column=None) -> None:
         raise DataFileError(path, lineno, f"{where}label {value!r} is not finite (a missing "
                             "label?); a label is a class -- a whole number or a word -- or a "
                             "regression's real target: remove the row or fill in its label.")
+    if value.lower() in MISSING or value == "None":
+        # R's write.csv writes a missing label NA, a database NULL, Python's str() None: a
+        # class of its own would be trained on rows whose class nobody knows
+        raise DataFileError(path, lineno, f"{where}label {value!r} is a missing value (R's NA, "
+                            "SQL's NULL, Python's None, ...); every row needs its label: "
+                            "remove the row or fill in its label (a class really named so: "
+                            "rename it).")
 
 
 def _rows(path: str, delimiter: str):
@@ -415,8 +422,9 @@ def _features_at_once(path, delimiter, label_column, need_labels, note):
             y = raw.astype(np.float64)
         except ValueError:
             y = raw  # words: classes -- unless one is NaN or infinity (pandas' missing label)
-            if any(is_number(v) and not math.isfinite(number(v)) for v in set(y.tolist())):
-                return None
+            if any((is_number(v) and not math.isfinite(number(v))) or v.lower() in MISSING
+                   or v == "None" for v in set(y.tolist())):
+                return None  # the loop names the line of the missing label
         else:
             if not np.all(np.isfinite(y)):
                 return None
