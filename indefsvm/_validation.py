@@ -297,16 +297,43 @@ def check_finite_array(X, name: str = "X") -> np.ndarray:
 
 
 def available_memory() -> float | None:
-    """Bytes of memory available to a new allocation (Linux' MemAvailable), or None when
-    unknown."""
+    """Bytes of memory available to a new allocation: Linux' MemAvailable, and no more than
+    the address space the process may still take (``ulimit -v``, RLIMIT_AS, less what it
+    maps now), or None when neither is known."""
+    avail = None
     try:
         with open("/proc/meminfo") as fh:
             for line in fh:
                 if line.startswith("MemAvailable:"):
-                    return float(line.split()[1]) * 1024.0
+                    avail = float(line.split()[1]) * 1024.0
+                    break
     except OSError:
         pass
-    return None
+    room = _address_space_left()
+    if room is not None:
+        avail = room if avail is None else min(avail, room)
+    return avail
+
+
+def _address_space_left() -> float | None:
+    """Bytes the process may still map under RLIMIT_AS (``ulimit -v``), or None without a
+    limit: MemAvailable alone said 20 GiB where a 2 GiB limit made the allocation fail."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):
+        return None
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return None
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    return max(0.0, float(soft) - float(line.split()[1]) * 1024.0)
+    except OSError:
+        pass
+    return float(soft)
 
 
 def check_memory(n_bytes: float, what: str, hint: str) -> None:

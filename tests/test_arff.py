@@ -445,3 +445,66 @@ def test_numpys_route_never_reads_otherwise_than_the_loop():
         assert either == loop
 
     check()
+
+
+def _sparse_arff_and_libsvm(tmp_path, rows=3000, width=40000, per_row=10):
+    rng = np.random.default_rng(3)
+    arff = ["@relation wide", *(f"@attribute a{j} numeric" for j in range(width)),
+            "@attribute class {neg, pos}", "@data"]
+    svm = []
+    for i in range(rows):
+        idx = np.sort(rng.choice(width, per_row, replace=False))
+        val = rng.integers(1, 100, per_row) / 8
+        cls = "pos" if i % 3 else "neg"
+        arff.append("{" + ", ".join(f"{j} {v}" for j, v in zip(idx, val))
+                    + (f", {width} pos" if cls == "pos" else "") + "}")
+        svm.append(("+1" if cls == "pos" else "-1") + "".join(f" {j + 1}:{v}"
+                                                              for j, v in zip(idx, val)))
+    (tmp_path / "wide.arff").write_text("\n".join(arff) + "\n")
+    (tmp_path / "wide.svm").write_text("\n".join(svm) + "\n")
+    return str(tmp_path / "wide.arff"), str(tmp_path / "wide.svm")
+
+
+@pytest.mark.timeout(300)
+def test_a_wide_sparse_file_is_read_as_csr_from_its_entries_within_bounded_memory(tmp_path):
+    # 5 000 rows x 20 000 attributes of 20 values each took 39 s and 2.5 GB: each sparse row
+    # was made a dense row of strings. Read under a 1.5 GiB address space (a dense reading of
+    # this file needs ~1.9 GB), and equal to the same entries as LIBSVM text
+    from _bounded import run_bounded
+
+    arff, svm = _sparse_arff_and_libsvm(tmp_path)
+    got = run_bounded(f"""
+        import numpy as np
+        import indefsvm as isvm
+        X, y = isvm.datasets.load_arff({arff!r})
+        R, r = isvm.datasets.load_libsvm({svm!r}, n_features=40000, dense=False)
+        result = [type(X).__name__, list(X.shape), int(X.nnz), bool(abs(X - R).sum() == 0),
+                  [1 if v == "pos" else -1 for v in y] == r.tolist()]
+    """)
+    assert got.get("result") == ["csr_matrix", [3000, 40000], 30000, True, True], got
+
+
+def test_a_dense_file_wider_than_memory_is_refused_before_reading(tmp_path, monkeypatch):
+    from indefsvm import _validation
+
+    path = _write(tmp_path / "w.arff", "@relation w\n" + "".join(
+        f"@attribute a{j} numeric\n" for j in range(300)) + "@attribute c {x, y}\n@data\n"
+        + "".join(",".join(["0"] * 300) + ",x\n" for _ in range(40)))
+    monkeypatch.setattr(_validation, "available_memory", lambda: 1e5)
+    with pytest.raises(DataFileError, match=r"w\.arff: declares 300 feature columns for 40 "
+                                            r"rows: .* GiB to read them dense, more than .* "
+                                            r"Write its rows sparse"):
+        load_arff(path)
+
+
+def test_a_dense_row_among_sparse_ones_and_defects_of_sparse_rows(tmp_path):
+    head = ("@relation r\n@attribute a numeric\n@attribute b numeric\n@attribute class "
+            "{neg, pos}\n@data\n")
+    X, y = load_arff(_write(tmp_path / "m.arff", head + "{0 1, 2 pos}\n0,2,neg\n{1 3, 1 4}\n"))
+    assert X.toarray().tolist() == [[1, 0], [0, 2], [0, 4]]  # a later entry replaces
+    assert y.tolist() == ["pos", "neg", "neg"]
+    for row, said in (("{0 1, 1 ?}", "line 7: attribute b: a missing value"),
+                      ("{0 x}", "line 7: .*'x'"), ("{5 1}", "line 7: '5 1': a sparse row"),
+                      ("{0 1", "line 7: a sparse row .* no closing")):
+        with pytest.raises(DataFileError, match=said):
+            load_arff(_write(tmp_path / "d.arff", head + "{0 1}\n" + row + "\n"))

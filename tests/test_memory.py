@@ -261,3 +261,15 @@ def test_the_figure_said_holds_the_memory_taken(case, figure, tmp_path):
     # the truth below the figure, and the figure not a wild overestimate either
     assert taken <= figure, (case, taken, figure)
     assert taken >= 0.6 * figure, (case, taken, figure)
+
+
+def test_available_memory_holds_to_the_address_space_limit():
+    # the memory checks read MemAvailable only: under `ulimit -v` (RLIMIT_AS) they let an
+    # allocation start that the limit then refused
+    from _bounded import run_bounded
+
+    got = run_bounded("""
+        from indefsvm._validation import available_memory
+        result = available_memory()
+    """, limit_mib=1024)
+    assert 0 < got["result"] < 2**30, got
