@@ -456,10 +456,10 @@ def _sparse_arff_and_libsvm(tmp_path, rows=3000, width=40000, per_row=10):
         idx = np.sort(rng.choice(width, per_row, replace=False))
         val = rng.integers(1, 100, per_row) / 8
         cls = "pos" if i % 3 else "neg"
-        arff.append("{" + ", ".join(f"{j} {v}" for j, v in zip(idx, val))
+        arff.append("{" + ", ".join(f"{j} {v}" for j, v in zip(idx, val, strict=True))
                     + (f", {width} pos" if cls == "pos" else "") + "}")
-        svm.append(("+1" if cls == "pos" else "-1") + "".join(f" {j + 1}:{v}"
-                                                              for j, v in zip(idx, val)))
+        pairs = zip(idx, val, strict=True)
+        svm.append(("+1" if cls == "pos" else "-1") + "".join(f" {j + 1}:{v}" for j, v in pairs))
     (tmp_path / "wide.arff").write_text("\n".join(arff) + "\n")
     (tmp_path / "wide.svm").write_text("\n".join(svm) + "\n")
     return str(tmp_path / "wide.arff"), str(tmp_path / "wide.svm")
