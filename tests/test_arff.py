@@ -489,9 +489,10 @@ def test_a_dense_file_wider_than_memory_is_refused_before_reading(tmp_path, monk
 
     path = _write(tmp_path / "w.arff", "@relation w\n" + "".join(
         f"@attribute a{j} numeric\n" for j in range(300)) + "@attribute c {x, y}\n@data\n"
-        + "".join(",".join(["0"] * 300) + ",x\n" for _ in range(40)))
-    monkeypatch.setattr(_validation, "available_memory", lambda: 1e5)
-    with pytest.raises(DataFileError, match=r"w\.arff: declares 300 feature columns for 40 "
+        + "".join(",".join(["0"] * 300) + ",x\n" for _ in range(80)))
+    # room for its text (a quarter of this), not for the rows dense
+    monkeypatch.setattr(_validation, "available_memory", lambda: 3e5)
+    with pytest.raises(DataFileError, match=r"w\.arff: declares 300 feature columns for 80 "
                                             r"rows: .* GiB to read them dense, more than .* "
                                             r"Write its rows sparse"):
         load_arff(path)

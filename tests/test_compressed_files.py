@@ -118,3 +118,69 @@ def test_the_command_line_names_them_in_one_line(heart_files, tmp_path, capsys):
     assert main(["fit", str(fake)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is not xz compressed data, as its name says" in err[0]
+
+
+def _bomb(path, first: str, line: str, mib: int = 480):
+    """A small gzip file of ``first`` then ``mib`` MiB of ``line`` repeated."""
+    chunk = (line * (2**20 // len(line) + 1))[:2**20].encode()
+    with gzip.open(path, "wb", compresslevel=1) as fh:
+        fh.write(first.encode())
+        for _ in range(mib):
+            fh.write(chunk)
+    return str(path)
+
+
+@pytest.mark.timeout(300)
+def test_a_compressed_file_that_unpacks_past_memory_is_refused_by_name(tmp_path):
+    # a 2.7 MB .csv.gz of 1.9 GB of bad rows reached 2-4.6 GB before "out of memory ... a
+    # smaller --cache-size", a 3.1 MB .arff.gz of comment lines 7.5 GB then a raw
+    # MemoryError: now each stops once what it unpacked passes the memory it may take,
+    # under a 1 GiB address space here (the old readers die there of MemoryError)
+    from _bounded import run_bounded
+
+    csv = _bomb(tmp_path / "rows.csv.gz", "a,b,label\n", "1,2,x\n")
+    arff = _bomb(tmp_path / "notes.arff.gz", "@relation r\n", "% a comment line\n")
+    for path in (csv, arff):
+        got = run_bounded(f"""
+            import indefsvm as isvm
+            from indefsvm.exceptions import DataFileError
+            try:
+                isvm.datasets.load_file({path!r})
+                result = "read"
+            except DataFileError as exc:
+                result = str(exc)
+        """, limit_mib=1024)
+        said = got.get("result", "")
+        assert said.startswith(path + ": unpacks to more than") and "Refused before" in said, \
+            got
+        assert got["peak_mib"] < 900, got
+
+
+def test_a_memory_error_while_reading_names_the_file_not_the_cache(tmp_path, capsys,
+                                                                    monkeypatch):
+    from indefsvm.datasets import _table
+
+    path = tmp_path / "rows.csv"
+    path.write_text("a,b,label\n1,2,x\n3,4,y\n")
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(_table, "_features_at_once", no_memory)
+    monkeypatch.setattr(_table, "_rows", no_memory)
+    assert main(["fit", str(path), "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"indefsvm: error: {path}: does not fit in memory while it is read")
+    assert "--cache-size" not in err
+
+
+def test_a_plain_file_larger_than_memory_allows_is_refused_before_it_is_read(tmp_path,
+                                                                            monkeypatch):
+    from indefsvm import _validation
+
+    path = tmp_path / "rows.csv"
+    path.write_text("a,b,label\n" + "1,2,x\n" * 5000)
+    monkeypatch.setattr(_validation, "available_memory", lambda: 4.0 * 20000)
+    with pytest.raises(DataFileError, match=r"rows\.csv: is 0\.00 GiB of text; read, it would "
+                                            r"take about 4x that"):
+        isvm.datasets.load_file(path)

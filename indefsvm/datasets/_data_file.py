@@ -150,10 +150,46 @@ class DataFile:
                 else list(self.feature_names)}
 
 
-def read_file(path: str, *, labels=None, distances: bool = False, label_column=None,
-              zero_based: bool = False, n_features=None, objects: str | None = None,
-              need_labels: bool = True, words: dict | None = None, note=None,
-              read_labels=None, check_distances=None, known=None) -> DataFile:
+def read_file(path: str, **kwargs) -> DataFile:
+    """:func:`_read_file`, a MemoryError while the file is read said with its name (not as
+    a solver's: the command line's hint for those is a smaller --cache-size)."""
+    with _memory_named(path):
+        return _read_file(path, **kwargs)
+
+
+def read_rows(path: str, model, **kwargs) -> DataFile:
+    """:func:`_read_rows`, a MemoryError while the file is read said with its name."""
+    with _memory_named(path):
+        return _read_rows(path, model, **kwargs)
+
+
+class _memory_named:
+    """Turn a bare MemoryError (NumPy's or Python's, with no word of what was being done)
+    raised while ``path`` is read into a DataFileError naming it; the library's own memory
+    checks, which say what needs how much, pass as they are."""
+
+    def __init__(self, path):
+        self._path = path
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is not None and issubclass(kind, MemoryError) and not str(exc):
+            from .._validation import available_memory
+
+            avail = available_memory()
+            room = "" if avail is None else f" ({avail / 2**30:.1f} GiB available now)"
+            raise DataFileError(self._path, None, "does not fit in memory while it is read"
+                                f"{room}: give a smaller file (a subsample of its rows), or "
+                                "a machine with more memory.") from None
+        return False
+
+
+def _read_file(path: str, *, labels=None, distances: bool = False, label_column=None,
+               zero_based: bool = False, n_features=None, objects: str | None = None,
+               need_labels: bool = True, words: dict | None = None, note=None,
+               read_labels=None, check_distances=None, known=None) -> DataFile:
     """The reader of :func:`load_file`, with its sayings as arguments: ``words``, the
     parameters' names in messages; ``note(text)``, a remark on the layout; ``read_labels(
     path, n)``, the labels file's reader; ``check_distances(D, path)``, the axioms of
@@ -309,9 +345,9 @@ def model_input(model) -> tuple[bool, bool, int | None]:
     return False, False, None
 
 
-def read_rows(path: str, model, *, labels=None, label_column=None, zero_based: bool = False,
-              name: str = "the model", words: dict | None = None, note=None,
-              read_labels=None, check_rows=None) -> DataFile:
+def _read_rows(path: str, model, *, labels=None, label_column=None,
+               zero_based: bool = False, name: str = "the model", words: dict | None = None,
+               note=None, read_labels=None, check_rows=None) -> DataFile:
     """New rows for ``model`` (fitted, as :func:`indefsvm.load_model` gives it) in the form
     it was trained on: features (LIBSVM, CSV, TSV, ARFF, .npy; a header's columns by the
     names the model keeps), kernel rows ``k(x, x_train)`` (.npy, .npz, text, or

@@ -76,17 +76,68 @@ def open_bytes(path):
         import lzma
 
         fh = lzma.open(path, "rb")
-    return io.BufferedReader(_Decompressed(fh, path), buffer_size=1 << 16)
+    return io.BufferedReader(_Decompressed(fh, path, _text_room()), buffer_size=1 << 16)
+
+
+#: a text file read whole takes about this many times its bytes while it is read: the
+#: bytes, their decoded text and the list of its lines (the readers' cells come on top)
+TEXT_FACTOR = 4
+
+
+def _text_room() -> float | None:
+    """The most bytes of text a reader may take in, by the memory available now."""
+    from .._validation import available_memory
+
+    avail = available_memory()
+    return None if avail is None else avail / TEXT_FACTOR
+
+
+def _too_big(path, size: float, room: float, unpacked: bool) -> DataFileError:
+    what = (f"unpacks to more than {size / 2**30:.2f} GiB of text" if unpacked
+            else f"is {size / 2**30:.2f} GiB of text")
+    return DataFileError(path, None, f"{what}; read, it would take about {TEXT_FACTOR}x that, "
+                         f"more than the {room * TEXT_FACTOR / 2**30:.1f} GiB of memory "
+                         "available. Refused before it is read whole: give a smaller file "
+                         "(a subsample of its rows), or a machine with more memory.")
+
+
+def check_text_size(path) -> None:
+    """A file read whole fits in memory (its size on disk against the memory available);
+    a compressed one is bounded as it unpacks (:func:`open_bytes`)."""
+    if plain_suffix(path):
+        return
+    room = _text_room()
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return  # the reader names what is wrong
+    if room is not None and size > room:
+        raise _too_big(path, size, room, unpacked=False)
+
+
+def read_text(path) -> str:
+    """The whole file as UTF-8 text (a byte-order mark dropped), decompressed, bounded by
+    the memory available; a MemoryError while it is read names the file."""
+    check_text_size(path)
+    try:
+        with open_bytes(path) as fh:
+            return fh.read().decode("utf-8-sig")
+    except MemoryError:
+        raise DataFileError(path, None, "does not fit in memory as text; give a smaller file "
+                            "(a subsample of its rows), or a machine with more "
+                            "memory.") from None
 
 
 class _Decompressed(io.RawIOBase):
     """A decompressing reader whose failures name the file (the decompressors say "Not a
     gzipped file (b'+1')", "Invalid data stream", "Compressed file ended before the
-    end-of-stream marker was reached", or raise LZMAError, none of them with a name)."""
+    end-of-stream marker was reached", or raise LZMAError, none of them with a name), and
+    that stops with the file's name once it has unpacked more than ``room`` bytes: a few MB
+    of gzip can unpack to GBs (a 2.7 MB .csv.gz held 1.9 GB of rows)."""
 
-    def __init__(self, fh, path):
+    def __init__(self, fh, path, room=None):
         super().__init__()
-        self._fh, self._path = fh, path
+        self._fh, self._path, self._room, self._total = fh, path, room, 0
 
     def readable(self) -> bool:
         return True
@@ -105,6 +156,9 @@ class _Decompressed(io.RawIOBase):
             raise DataFileError(self._path, None, f"is not {kind} compressed data, as its "
                                 f"name says ({exc}): rename it, or decompress it "
                                 "first.") from None
+        self._total += len(data)
+        if self._room is not None and self._total > self._room:
+            raise _too_big(self._path, self._total, self._room, unpacked=True)
         buffer[:len(data)] = data
         return len(data)
 
@@ -170,8 +224,7 @@ def text_lines(path: str) -> list:
     dropped), a leading byte-order mark removed. ``str.splitlines`` would also split at
     U+2028, U+0085, form feeds and other separators that can sit inside a string or a
     record; a trailing empty line is not a line."""
-    with open_bytes(path) as fh:
-        text = fh.read().decode("utf-8-sig")
+    text = read_text(path)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -364,9 +417,7 @@ def _features_at_once(path, delimiter, label_column, need_labels, note):
     column, no quotes, no empty cell -- by NumPy's compiled text parser (ten times the csv
     module's loop on 2e5 rows); None for any other table, or at the first doubt, which the
     loop reads and names with its line."""
-    with open_bytes(path) as fh:
-        text = fh.read().decode("utf-8-sig")
-    text = text.replace("\r\n", "\n").strip("\n")
+    text = read_text(path).replace("\r\n", "\n").strip("\n")
     if ('"' in text or "_" in text or "\r" in text or (delimiter == ";" and "," in text)
             or not text or text.startswith("#") or "\n#" in text or "\n\n" in text):
         # quoted cells, Python's 1_000, decimal commas, comments, blank lines: the loop's
