@@ -200,10 +200,18 @@ def _libsvm_model(path: str) -> str | None:
 
 
 #: a model's schema.json above this many bytes is looked at twice: refused when it also
-#: packs more than SCHEMA_RATIO times (real schemas, ~10-500 KB, pack 3-10 times), or is
-#: over 64 times this size
+#: packs more than SCHEMA_RATIO times (real schemas, ~10-500 KB, are stored unpacked by
+#: skops; JSON text packs 3-10 times), or is over SCHEMA_CAP whatever it packs: JSON parses
+#: to ~5-20 times its size in Python objects (a 265 MB schema packed 43x took 6.6 GB)
 SCHEMA_MAX = 4 * 2**20
-SCHEMA_RATIO = 50
+SCHEMA_RATIO = 20
+SCHEMA_CAP = 16 * 2**20
+
+#: an array entry above this many bytes that packs more than ARRAY_RATIO times is a bomb:
+#: skops stores a model's arrays unpacked, and numbers compress little (a 0.95 MB file
+#: declared a 0.9 GiB array of zeros and took 2.1 GB before an error naming no file)
+ARRAY_MAX = 2**20
+ARRAY_RATIO = 20
 
 
 def _check_archive(path: str) -> None:
@@ -230,7 +238,7 @@ def _check_archive(path: str) -> None:
                                 "which compress little). Fit the model again.")
         for info in infos:
             if info.filename == "schema.json" and info.file_size > SCHEMA_MAX and (
-                    info.file_size > 64 * SCHEMA_MAX
+                    info.file_size > SCHEMA_CAP
                     or info.file_size > SCHEMA_RATIO * max(info.compress_size, 1)):
                 # JSON text parses to ~5-20 times its size in Python objects: a small file
                 # that unpacks to a large schema would take GBs before any check
@@ -238,6 +246,14 @@ def _check_archive(path: str) -> None:
                                     f"MB (packed {info.compress_size / 2**10:.0f} KB); a model "
                                     "of 'indefsvm fit --save' describes its arrays in far "
                                     "less. Refused before reading it: fit the model again.")
+            if info.file_size > ARRAY_MAX and (
+                    info.file_size > ARRAY_RATIO * max(info.compress_size, 1)):
+                raise DataFileError(path, None, f"holds {info.filename} of "
+                                    f"{info.file_size / 2**20:.1f} MB packed into "
+                                    f"{info.compress_size / 2**10:.0f} KB "
+                                    f"({info.file_size / max(info.compress_size, 1):.0f}x); "
+                                    "a model of 'indefsvm fit --save' stores its arrays "
+                                    "unpacked. Refused before reading it: fit the model again.")
             if not info.filename.endswith(".npy"):
                 continue
             with zf.open(info) as fh:
@@ -350,3 +366,9 @@ def _check_model(model, path: str) -> None:
             fix._check_fitted_state()
     except UnsoundState as exc:
         bad(str(exc))
+    except (ValueError, TypeError, AttributeError, IndexError, KeyError) as exc:
+        if isinstance(exc, DataFileError):
+            raise
+        # scikit-learn's own checks of a fitted state ("The internal representation of SVC
+        # was altered", "inconsistent shapes") name no file
+        bad(f"holds an unsound model ({type(exc).__name__}: {exc})")

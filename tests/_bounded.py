@@ -25,7 +25,11 @@ def run_bounded(code: str, limit_mib: int = 1536, timeout: float = 240.0) -> dic
             out["result"] = result
         except BaseException as exc:
             out["error"] = f"{type(exc).__name__}: {exc}"
-        out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        # VmHWM, this program's own peak: getrusage's ru_maxrss keeps the parent's, which
+        # the fork copied before exec
+        with open("/proc/self/status") as fh:
+            out["peak_mib"] = next(int(line.split()[1]) for line in fh
+                                   if line.startswith("VmHWM:")) / 1024
         sys.stdout.write("\\n" + json.dumps(out))
     ''').replace("_BOUND_", str(limit_mib * 2**20)).replace(
         "CODE", textwrap.indent(textwrap.dedent(code), "    "))

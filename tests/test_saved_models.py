@@ -6,6 +6,7 @@ of that release. Each must load through the command line's trusted types and giv
 predictions and decision values it gave when it was written.
 """
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -210,3 +211,85 @@ def test_a_model_fitted_on_sparse_features_loads_and_predicts_the_same(name, spa
     assert main(["predict", str(SPARSE / f"{name}.skops"), str(tmp_path / "heart.csv")]) == 0
     printed = np.array([float(v) for v in capsys.readouterr().out.split()])
     np.testing.assert_array_equal(printed, SPARSE_EXPECTED[f"{name}_predict"])
+
+
+def _rezipped(src, dst, replace):
+    """The model file ``src`` written again to ``dst``, each entry's bytes through
+    ``replace(name, data)`` (None: as it was), deflated."""
+    import zipfile
+
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            zout.writestr(info.filename, replace(info.filename, data) or data)
+    return str(dst)
+
+
+MODEL = str(Path(__file__).parent / "data" / "models_0.1.0" / "smo_heart_sigmoid.skops")
+
+
+def test_a_large_schema_is_refused_whatever_it_packs(tmp_path):
+    # a 6.2 MB schema.json that unpacked to 265 MB (43x, under the 50x rule and the 256 MB
+    # cap) took 6.6 GB in 56 s: a schema over 16 MiB is refused, and over 4 MiB where it
+    # packs more than 20x (skops stores a real one unpacked)
+    import zipfile
+
+    def stored(name, data):  # 20 MiB, stored: the old rule let it through
+        return data[:-1] + b" " * (20 * 2**20) + data[-1:] if name == "schema.json" else None
+
+    big = tmp_path / "big.skops"
+    with zipfile.ZipFile(MODEL) as zin, zipfile.ZipFile(big, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            zout.writestr(info.filename, stored(info.filename, data) or data)
+    with pytest.raises(isvm.exceptions.DataFileError, match=r"big\.skops: holds a schema of "
+                                                            r"20\.0 MB"):
+        isvm.load_model(big)
+    rng = np.random.default_rng(0)
+    # 4.6 MB of words and blanks: packs ~30x, under the old rule's 50x
+    words = " ".join(f"w{v}" for v in rng.integers(0, 1000, 100_000))[:400_000]
+    words = (words + " " * (4_600_000 - len(words))).encode()
+
+    def packed(name, data):
+        return data[:-1] + words + data[-1:] if name == "schema.json" else None
+
+    with pytest.raises(isvm.exceptions.DataFileError, match=r"holds a schema of 4\.\d MB"):
+        isvm.load_model(_rezipped(MODEL, tmp_path / "packed.skops", packed))
+    assert isvm.load_model(MODEL).predict(isvm.datasets.load_heart(return_X_y=True)[0]).size
+
+
+@pytest.mark.timeout(300)
+def test_an_array_that_packs_like_a_bomb_is_refused_before_it_is_made(tmp_path):
+    # a 0.95 MB model whose support_vectors_ declared a 0.9 GiB array reached 2.1 GB before
+    # "The internal representation of SVC was altered" (no file named): the zeros of a
+    # declared 400 MB array pack 1000x; refused from the archive's sizes, in a child under
+    # a 1.5 GiB address space
+    import io
+    import zipfile
+
+    from _bounded import run_bounded
+
+    with zipfile.ZipFile(MODEL) as z:
+        name = max((i for i in z.infolist() if i.filename.endswith(".npy")),
+                   key=lambda i: i.file_size).filename
+        width = np.load(io.BytesIO(z.read(name))).shape[1]
+
+    def bomb(entry, data):
+        if entry != name:
+            return None
+        out = io.BytesIO()
+        np.save(out, np.zeros((400 * 2**20 // (8 * width), width)))
+        return out.getvalue()
+
+    path = _rezipped(MODEL, tmp_path / "bomb.skops", bomb)
+    assert os.path.getsize(path) < 2 * 2**20
+    got = run_bounded(f"""
+        import indefsvm as isvm
+        try:
+            isvm.load_model({path!r})
+            result = "loaded"
+        except isvm.exceptions.DataFileError as exc:
+            result = str(exc)
+    """)
+    assert got.get("result", "").startswith(f"{path}: holds {name} of 400.0 MB packed into"), got
+    assert got["peak_mib"] < 400, got

@@ -56,7 +56,7 @@ def check_rereadable(path: str, what: str = "data file") -> None:
                         "file.")
 
 
-def open_bytes(path):
+def open_bytes(path, factor: float | None = None):
     """The file opened for reading bytes, decompressed when its name ends in .gz, .bz2 or
     .xz (gzip, bzip2, xz: Python's own modules). A compressed file that is not what its
     name says, or that ends early, raises DataFileError naming it wherever it is read."""
@@ -76,43 +76,47 @@ def open_bytes(path):
         import lzma
 
         fh = lzma.open(path, "rb")
-    return io.BufferedReader(_Decompressed(fh, path, _text_room()), buffer_size=1 << 16)
+    factor = factor or TEXT_FACTOR
+    return io.BufferedReader(_Decompressed(fh, path, _text_room(factor), factor),
+                             buffer_size=1 << 16)
 
 
 #: a text file read whole takes about this many times its bytes while it is read: the
 #: bytes, their decoded text and the list of its lines (the readers' cells come on top)
 TEXT_FACTOR = 4
 
-
-def _text_room() -> float | None:
-    """The most bytes of text a reader may take in, by the memory available now."""
+def _text_room(factor: float = TEXT_FACTOR) -> float | None:
+    """The most bytes of text a reader that takes ``factor`` times them may take in, by the
+    memory available now."""
     from .._validation import available_memory
 
     avail = available_memory()
-    return None if avail is None else avail / TEXT_FACTOR
+    return None if avail is None else avail / factor
 
 
-def _too_big(path, size: float, room: float, unpacked: bool) -> DataFileError:
+def _too_big(path, size: float, room: float, unpacked: bool,
+             factor: float = TEXT_FACTOR) -> DataFileError:
     what = (f"unpacks to more than {size / 2**30:.2f} GiB of text" if unpacked
             else f"is {size / 2**30:.2f} GiB of text")
-    return DataFileError(path, None, f"{what}; read, it would take about {TEXT_FACTOR}x that, "
-                         f"more than the {room * TEXT_FACTOR / 2**30:.1f} GiB of memory "
+    return DataFileError(path, None, f"{what}; read, it would take about {factor:g}x that, "
+                         f"more than the {room * factor / 2**30:.1f} GiB of memory "
                          "available. Refused before it is read whole: give a smaller file "
                          "(a subsample of its rows), or a machine with more memory.")
 
 
-def check_text_size(path) -> None:
-    """A file read whole fits in memory (its size on disk against the memory available);
-    a compressed one is bounded as it unpacks (:func:`open_bytes`)."""
+def check_text_size(path, factor: float = TEXT_FACTOR) -> None:
+    """A file read whole by a reader that takes ``factor`` times its bytes fits in memory
+    (its size on disk against the memory available); a compressed one is bounded as it
+    unpacks (:func:`open_bytes`)."""
     if plain_suffix(path):
         return
-    room = _text_room()
+    room = _text_room(factor)
     try:
         size = os.path.getsize(path)
     except OSError:
         return  # the reader names what is wrong
     if room is not None and size > room:
-        raise _too_big(path, size, room, unpacked=False)
+        raise _too_big(path, size, room, unpacked=False, factor=factor)
 
 
 def read_text(path) -> str:
@@ -135,9 +139,10 @@ class _Decompressed(io.RawIOBase):
     that stops with the file's name once it has unpacked more than ``room`` bytes: a few MB
     of gzip can unpack to GBs (a 2.7 MB .csv.gz held 1.9 GB of rows)."""
 
-    def __init__(self, fh, path, room=None):
+    def __init__(self, fh, path, room=None, factor: float = TEXT_FACTOR):
         super().__init__()
         self._fh, self._path, self._room, self._total = fh, path, room, 0
+        self._factor = factor
 
     def readable(self) -> bool:
         return True
@@ -158,7 +163,8 @@ class _Decompressed(io.RawIOBase):
                                 "first.") from None
         self._total += len(data)
         if self._room is not None and self._total > self._room:
-            raise _too_big(self._path, self._total, self._room, unpacked=True)
+            raise _too_big(self._path, self._total, self._room, unpacked=True,
+                           factor=self._factor)
         buffer[:len(data)] = data
         return len(data)
 
@@ -167,10 +173,11 @@ class _Decompressed(io.RawIOBase):
         super().close()
 
 
-def open_text(path, *, errors: str = "strict", newline: str | None = None):
+def open_text(path, *, errors: str = "strict", newline: str | None = None,
+              factor: float | None = None):
     """The file opened as UTF-8 text (a byte-order mark dropped), decompressed as
-    :func:`open_bytes` does."""
-    return io.TextIOWrapper(open_bytes(path), encoding="utf-8-sig", errors=errors,
+    :func:`open_bytes` does (``factor``: how many times its bytes the reader keeps)."""
+    return io.TextIOWrapper(open_bytes(path, factor), encoding="utf-8-sig", errors=errors,
                             newline=newline)
 
 
@@ -296,10 +303,39 @@ def check_label(value: str, path: str, lineno, column=None) -> None:
                             "rename it).")
 
 
+#: bytes a row read by the csv loop keeps (its list, its tuple with the line number) and
+#: bytes a cell keeps (a short Python string and its slot): 120 M cells of '1' took 25 GB
+ROW_BYTES, CELL_BYTES = 120, 64
+
+
+def _size(n_bytes: float) -> str:
+    return (f"{n_bytes / 2**30:.1f} GiB" if n_bytes >= 2**30
+            else f"{n_bytes / 2**20:.0f} MiB")
+
+
 def _rows(path: str, delimiter: str):
+    """(line number, stripped cells) of the rows of a delimited file. Its callers keep
+    every row: what they hold is counted as it grows, and the file refused by name once
+    it would pass the memory that was available when reading began."""
+    from .._validation import available_memory
+
+    avail = available_memory()
+    rows = cells = 0
     with open_text(path, newline="") as fh:
         for lineno, row in enumerate(csv.reader(fh, delimiter=delimiter), 1):
             if row and any(cell.strip() for cell in row) and not row[0].startswith("#"):
+                rows += 1
+                cells += len(row)
+                if avail is not None and not rows & 0xFFFF and (
+                        rows * ROW_BYTES + cells * CELL_BYTES > avail / 2):
+                    held = _size(rows * ROW_BYTES + cells * CELL_BYTES)
+                    raise DataFileError(path, lineno, f"its rows, read so far as "
+                                        f"{cells:,} cells, take about {held}, more than half "
+                                        f"the {_size(avail)} of memory available; refused "
+                                        "before it runs out. Give a "
+                                        "smaller file (a subsample of its rows), one NumPy's "
+                                        "parser reads (numbers, no quotes or empty cells), or "
+                                        "a machine with more memory.")
                 yield lineno, [cell.strip() for cell in row]
 
 
