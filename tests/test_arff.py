@@ -509,3 +509,18 @@ def test_a_dense_row_among_sparse_ones_and_defects_of_sparse_rows(tmp_path):
                       ("{0 1", "line 7: a sparse row .* no closing")):
         with pytest.raises(DataFileError, match=said):
             load_arff(_write(tmp_path / "d.arff", head + "{0 1}\n" + row + "\n"))
+
+
+def test_classes_that_are_not_finite_are_refused_and_equal_numbers_stay_apart(tmp_path):
+    # {1, 1.0, 2} became 2 classes (Weka compares nominal values as text: three); a class
+    # nan or inf reached scikit-learn's "Input contains NaN", naming no file or line
+    head = "@relation r\n@attribute a numeric\n@attribute class "
+    y = load_arff(_write(tmp_path / "c.arff", head + "{1, 1.0, 2}\n@data\n1,1\n2,1.0\n3,2\n"))[1]
+    assert y.tolist() == ["1", "1.0", "2"]
+    y = load_arff(_write(tmp_path / "c.arff", head + "{1, 2}\n@data\n1,1\n2,2\n"))[1]
+    assert y.dtype.kind == "i" and y.tolist() == [1, 2]
+    with pytest.raises(DataFileError, match=r"line 3: class 'inf' \(declared for class\) is "
+                                            "not finite"):
+        load_arff(_write(tmp_path / "c.arff", head + "{1, inf}\n@data\n1,1\n2,inf\n"))
+    with pytest.raises(DataFileError, match=r"line 6: the class \(class\) 'nan' is not finite"):
+        load_arff(_write(tmp_path / "c.arff", head + "numeric\n@data\n1,0.5\n2,nan\n"))

@@ -163,3 +163,21 @@ def test_aeons_reader_reads_the_same_where_aeon_is_installed(tmp_path):
     S, ys = read_ts(path)
     np.testing.assert_allclose(np.asarray(X), S, rtol=0, atol=0)
     assert list(map(str, y)) == ys.tolist()
+
+
+def test_classes_that_are_not_finite_are_refused_and_equal_numbers_stay_apart(tmp_path):
+    # @classLabel true nan 1 was read, then scikit-learn's "Input contains NaN" named no
+    # file; {1 1.0 2} became 2 classes where Weka and aeon keep three (labels are text)
+    path = tmp_path / "c.ts"
+    path.write_text("@classLabel true 1 1.0 2\n@data\n1,2,3:1\n4,5,6:1.0\n7,8,9:2\n")
+    assert read_ts(str(path))[1].tolist() == ["1", "1.0", "2"]
+    path.write_text("@classLabel true 1 2\n@data\n1,2,3:1\n4,5,6:2\n")
+    y = read_ts(str(path))[1]
+    assert y.dtype.kind == "i" and y.tolist() == [1, 2]
+    path.write_text("@problemName x\n@classLabel true nan 1\n@data\n1,2,3:nan\n4,5,6:1\n")
+    with pytest.raises(DataFileError, match=r"c\.ts, line 2: class 'nan' \(declared by "
+                                            r"@classLabel\) is not finite"):
+        read_ts(str(path))
+    path.write_text("@targetLabel true\n@data\n1,2,3:0.5\n4,5,6:inf\n")
+    with pytest.raises(DataFileError, match=r"target 'inf' is not finite"):
+        read_ts(str(path))

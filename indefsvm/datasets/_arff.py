@@ -251,13 +251,8 @@ def _labels(values: list, attr: Attribute, path: str, lines: list):
             if v not in declared:
                 raise DataFileError(path, ln, f"class {v!r} is not one of the values declared "
                                     f"for {attr.name} on line {attr.line}.")
-        try:
-            nums = np.array([number(v) for v in values])
-        except ValueError:
-            return np.array(values, dtype=object)
-        if np.all(nums == np.round(nums)) and np.all(np.abs(nums) < 2**53):
-            return nums.astype(np.int64)
-        return nums
+        return class_values(values, attr.values, path, attr.line,
+                            f"declared for {attr.name}")
     if attr.kind != "numeric":
         raise DataFileError(path, attr.line, f"the class attribute {attr.name!r} is "
                             f"{attr.kind}; a class is nominal {{...}} or, for a regression, "
@@ -269,9 +264,35 @@ def _labels(values: list, attr: Attribute, path: str, lines: list):
         except ValueError:
             raise DataFileError(path, ln, f"the class ({attr.name}) {v!r} is not a "
                                 "number.") from None
+        if not np.isfinite(out[i]):
+            raise DataFileError(path, ln, f"the class ({attr.name}) {v!r} is not finite; a "
+                                "regression's target is a finite number: remove the row or "
+                                "fill in its target.")
     if np.all(out == np.round(out)) and np.all(np.abs(out) < 2**53):
         return out.astype(np.int64)
     return out
+
+
+def class_values(values: list, declared: tuple, path: str, line, where: str):
+    """The classes of the rows, ``values``, out of the ``declared`` ones: as whole numbers
+    (the UCR archive's {1, 2}) or real numbers where every declared value is a finite number
+    and no two are equal as numbers ({1, 1.0, 2} are three classes to Weka, which compares
+    them as text: kept as text then), else as text. A declared value that is NaN or an
+    infinity is refused: no estimator takes it as a class."""
+    for v in declared:
+        if _is_number(v) and not np.isfinite(number(v)):
+            raise DataFileError(path, line, f"class {v!r} ({where}) is not finite; a class "
+                                "is a whole number or a word: rename it.")
+    try:
+        numbers = [number(v) for v in declared]
+    except ValueError:
+        return np.array(values, dtype=object)
+    if len(set(numbers)) < len(declared):
+        return np.array(values, dtype=object)
+    nums = np.array([number(v) for v in values])
+    if np.all(nums == np.round(nums)) and np.all(np.abs(nums) < 2**53):
+        return nums.astype(np.int64)
+    return nums
 
 
 def _number_of(value, attr: Attribute, path: str, lineno: int, *, missing: str) -> float:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import DataFileError
+from ._arff import class_values
 from ._table import number, plain_name, text_lines
 
 #: the header's keys (lower case) and whether a value must follow
@@ -148,11 +149,17 @@ def read_ts(path: str, *, note=None):
 def _labels(values: list, head: dict, path: str, start: int, lines: list):
     if head["target"]:
         try:
-            return np.array([number(v) for v in values])
+            out = np.array([number(v) for v in values])
         except ValueError:
             bad = next(v for v in values if not _is_number(v))
             raise DataFileError(path, None, f"target {bad!r} is not a number (the header "
                                 "says @targetLabel true).") from None
+        if not np.all(np.isfinite(out)):
+            bad = values[int(np.flatnonzero(~np.isfinite(out))[0])]
+            raise DataFileError(path, None, f"target {bad!r} is not finite; a regression's "
+                                "target is a finite number: remove the series or fill in "
+                                "its target.")
+        return out
     declared = set(head["labels"])
     for v in values:
         if v not in declared:
@@ -160,10 +167,6 @@ def _labels(values: list, head: dict, path: str, start: int, lines: list):
                           if lines[k].strip().split(":")[-1].strip() == v)
             raise DataFileError(path, lineno, f"class {v!r} is not one of those @classLabel "
                                 f"declares ({' '.join(head['labels'][:8])}).")
-    try:
-        nums = np.array([number(v) for v in values])
-    except ValueError:
-        return np.array(values, dtype=object)
-    if np.all(nums == np.round(nums)) and np.all(np.abs(nums) < 2**53):
-        return nums.astype(np.int64)
-    return nums
+    line = next((k + 1 for k, text in enumerate(lines)
+                 if text.strip().lower().startswith("@classlabel")), None)
+    return class_values(values, tuple(head["labels"]), path, line, "declared by @classLabel")
