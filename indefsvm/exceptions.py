@@ -52,7 +52,7 @@ class DataFileError(ValueError):
     """
 
     def __init__(self, path, line: int | None, message: str):
-        self.path, self.line = str(path), line
+        self.path, self.line, self.message = str(path), line, message
         where = f"{path}, line {line}" if line else f"{path}"
         super().__init__(f"{where}: {message}")
 

@@ -293,3 +293,28 @@ def test_errors_name_the_parameters_of_python_not_the_options_of_the_command_lin
     series.write_text("1 2 3 4\n2 3 4 5\n")
     with pytest.raises(DataFileError, match="so label_column foo cannot name a column"):
         load_file(series, objects="series", label_column="foo")
+
+
+def test_a_file_name_holding_a_colon_and_space_is_kept_whole_in_errors(tmp_path):
+    # load_file re-worded the readers' errors by split(": ", 1): a name holding ': ' lost
+    # its tail into the message
+    folder = tmp_path / "run: 2"
+    folder.mkdir()
+    path = folder / "a: b.csv"
+    path.write_text("x1,x2\n1,2\n")
+    with pytest.raises(DataFileError) as info:
+        load_file(path, label_column="nope")
+    assert str(info.value).startswith(f"{path}: has no column 'nope'")
+    assert info.value.path == str(path)
+
+
+def test_a_file_of_classic_mac_line_ends_is_read_line_by_line(tmp_path):
+    # a CR-only series file: "internal error (... new-line character seen in unquoted
+    # field ...)"; lines ended by '\r' alone are lines
+    series = tmp_path / "s.txt"
+    series.write_bytes(b"1,0.1,0.2,0.3\r2,0.5,0.4,0.3\r1,0.2,0.2,0.1\r")
+    data = load_file(series, objects="series")
+    assert data.X.shape == (3, 3) and data.y.tolist() == [1, 2, 1]
+    strings = tmp_path / "w.tsv"
+    strings.write_bytes(b"1\tabc\r2\tabd\r")
+    assert load_file(strings, objects="strings").X == ["abc", "abd"]

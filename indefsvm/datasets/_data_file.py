@@ -579,7 +579,7 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
     """Read a data file of any format the command line reads, as ``indefsvm fit FILE``
     reads it (with ``like``, as ``indefsvm predict MODEL FILE`` does).
 
-    The format is told from the file: Weka's ARFF (by its ``@relation`` header), a ``.npy``
+    The format is told from the file: Weka's ARFF (by its name, ``.arff``), a ``.npy``
     / ``.npz`` matrix, CSV or TSV (a comma, semicolon or tab between fields: features with a
     label column, a header row or none), LIBSVM's precomputed-kernel lines (``label 0:ID
     1:k(x, x_1) ...``, svm-train ``-t 4``), else LIBSVM's features (a sparse file stays
@@ -655,8 +655,8 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
     except DataFileError as exc:
         # the readers name the command line's options (their first callers): said here
         # as this function's parameters
-        raise DataFileError(exc.path, exc.line, _python_words(str(exc).split(": ", 1)[1])
-                            ) from None
+        # what the reader said, without the file's name (which may itself hold ': ')
+        raise DataFileError(exc.path, exc.line, _python_words(exc.message)) from None
     except ParameterError as exc:
         raise ParameterError(_python_words(str(exc))) from None
 

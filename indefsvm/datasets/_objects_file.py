@@ -67,12 +67,9 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
         return X, y
     if label_column is not None:
         label_column = {"0": "first", "-1": "last"}.get(label_column, label_column)
-    try:
-        # lines end at \n (or \r\n) only: U+2028, U+0085 or a form feed inside a string
-        # or a record does not split it
-        lines = text_lines(path)
-    except UnicodeDecodeError as exc:
-        raise DataFileError(path, None, f"is not UTF-8 text ({exc.reason}).") from None
+    # lines end at \n (or \r\n) only: U+2028, U+0085 or a form feed inside a string or a
+    # record does not split it (a file that is not UTF-8 is named with its line there)
+    lines = text_lines(path)
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:

@@ -125,7 +125,16 @@ def read_text(path) -> str:
     check_text_size(path)
     try:
         with open_bytes(path) as fh:
-            return fh.read().decode("utf-8-sig")
+            data = fh.read()
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        # Weka and the UCR archive's older files are often Latin-1: the file and its line,
+        # not Python's codec message alone
+        line = data.count(b"\n", 0, exc.start) + 1
+        byte = data[exc.start:exc.start + 1].hex()
+        raise DataFileError(path, line, f"is not UTF-8 text (byte 0x{byte}: {exc.reason}); "
+                            "save it as UTF-8 first (a Latin-1 file: iconv -f latin1 -t "
+                            "utf-8 FILE > FILE.utf8).") from None
     except MemoryError:
         raise DataFileError(path, None, "does not fit in memory as text; give a smaller file "
                             "(a subsample of its rows), or a machine with more "
@@ -232,7 +241,9 @@ def text_lines(path: str) -> list:
     U+2028, U+0085, form feeds and other separators that can sit inside a string or a
     record; a trailing empty line is not a line."""
     text = read_text(path)
-    lines = text.split("\n")
+    # a file of the classic Mac OS ends its lines at '\r' alone (the csv module then
+    # stopped with "new-line character seen in unquoted field")
+    lines = text.split("\n" if "\n" in text or "\r" not in text else "\r")
     if lines and lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
