@@ -164,6 +164,12 @@ _LIBSVM_KERNELS = {"linear": ("linear", ()), "rbf": ("rbf", ("gamma",)),
                    "sigmoid": ("sigmoid", ("gamma", "coef0"))}
 
 
+def _is_plain_number(text: str) -> bool:
+    import re
+
+    return re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text) is not None
+
+
 def _libsvm_model(path: str) -> str | None:
     """For a model file of LIBSVM's svm-train (text: 'svm_type c_svc', 'kernel_type rbf',
     'gamma 0.5', ..., then 'SV' and the support vectors), what it is and the command that
@@ -181,6 +187,10 @@ def _libsvm_model(path: str) -> str | None:
         header[word] = value.strip()
     if header.get("svm_type") not in _LIBSVM_TYPES or "kernel_type" not in header:
         return None
+    # a header's values are printed in a command to run: only numbers are (a crafted
+    # file's '$(touch PWNED)' or terminal escapes would be printed as they are)
+    header = {k: v for k, v in header.items()
+              if k in ("svm_type", "kernel_type") or _is_plain_number(v)}
     kernel = header["kernel_type"]
     said = ", ".join(f"{k} {header[k]}" for k in ("svm_type", "kernel_type", "degree", "gamma",
                                                   "coef0") if k in header)

@@ -133,3 +133,22 @@ def test_r_na_and_its_kin_in_a_label_column_are_missing_labels_not_a_class(tmp_p
     err = _one_error(capsys, ["fit", str(tmp_path / "K.npy"), "--labels",
                               str(tmp_path / "y.txt"), "--cv", "0"])
     assert f"y.txt, line 2: label '{cell}' {MISSING_WORD}" in err
+
+
+def test_a_nul_byte_past_the_first_64_kib_is_no_class_of_its_own(tmp_path, capsys):
+    # check_text looks at the first 64 KiB: a NUL further on became part of a label
+    path = tmp_path / "train.csv"
+    rows = "".join(f"{k / 100},{k % 7},{'a' if k % 2 else 'b'}\n" for k in range(9000))
+    path.write_bytes(("x1,x2,label\n" + rows).encode() + b"0.5,1,a\x00\n0.1,2,b\n")
+    err = _one_error(capsys, ["fit", str(path), "--cv", "0"])
+    assert "train.csv, line 9002: holds a NUL byte" in err
+
+
+def test_control_characters_of_a_label_do_not_reach_the_terminal(tmp_path, capsys):
+    # a crafted label's escape sequence was printed raw through fit's "pair" line
+    path = tmp_path / "train.csv"
+    path.write_text("".join(f"{k / 10},{k % 3},{'red' if k % 2 else 'x[31mgreen'}\n"
+                            for k in range(40)).replace("x[31m", "\x1b[31m"), newline="")
+    assert main(["fit", str(path), "--label-column", "2", "--cv", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b[31mgreen vs red" in out

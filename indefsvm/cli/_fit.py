@@ -184,9 +184,17 @@ def _pair_rows(clf) -> list[dict]:
             for k, res in enumerate(clf.solver_results_)]
 
 
+def shown(label) -> str:
+    """A class label for the terminal: a control character (an escape sequence in a crafted
+    file's label) written as Python writes it in a string, not sent to the terminal."""
+    text = str(label)
+    return text if text.isprintable() else "".join(
+        c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _print_pairs(rows) -> None:
     for row in rows:
-        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}"
+        print(f"pair        {shown(row['pair'][0])} vs {shown(row['pair'][1])}: {row['status']}"
               if row["pair"] is not None else f"solution    {row['status']}")
         print(f"  iterations        {row['iterations']}")
         print(f"  objective F(a)    {row['objective']:.10g}")
@@ -273,7 +281,8 @@ def _print_nystroem(args, X, desc, model, rows, summary) -> None:
           f"dropped: {f['dropped_small']} below the zero threshold, {f['dropped_unstable']} "
           "that do not extend beyond the landmarks)")
     for row in rows:
-        print(f"pair        {row['pair'][0]} vs {row['pair'][1]}: {row['status']}")
+        print(f"pair        {shown(row['pair'][0])} vs {shown(row['pair'][1])}: "
+              f"{row['status']}")
         # (the JSON keeps the key "passes"; its "solver" says which they count)
         print(f"  working-set steps {row['passes']}" if row["solver"] == "decomposition"
               else f"  passes            {row['passes']}")

@@ -126,6 +126,13 @@ def read_text(path) -> str:
     try:
         with open_bytes(path) as fh:
             data = fh.read()
+        nul = data.find(b"\x00")
+        if nul >= 0:
+            # check_text looks at the first 64 KiB only: a NUL further on became part of a
+            # label, a class of its own
+            raise DataFileError(path, data.count(b"\n", 0, nul) + 1, "holds a NUL byte: it is "
+                                "not a text file throughout (a binary part, or files joined "
+                                "or cut): remove it, or write the file again.")
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         # Weka and the UCR archive's older files are often Latin-1: the file and its line,
