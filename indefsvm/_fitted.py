@@ -82,6 +82,9 @@ def check_degree(degree) -> None:
 def check_pairs(model) -> None:
     """The one-vs-one problems name classes of the model, each pair once."""
     n = len(model.classes_)
+    # classes named twice: every row was predicted as one of them, with exit status 0
+    require(len(np.unique(np.asarray(model.classes_))) == n, "has classes that are not "
+            "distinct")
     try:
         pairs = [tuple(int(v) for v in p[:3]) for p in getattr(model, "_pairs", [])]
     except (TypeError, ValueError):

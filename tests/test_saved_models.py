@@ -293,3 +293,42 @@ def test_an_array_that_packs_like_a_bomb_is_refused_before_it_is_made(tmp_path):
     """)
     assert got.get("result", "").startswith(f"{path}: holds {name} of 400.0 MB packed into"), got
     assert got["peak_mib"] < 400, got
+
+
+def _crafted(tmp_path, name, change, source=MODEL):
+    model = isvm.load_model(source)
+    change(model)
+    path = tmp_path / name
+    sio.dump(model, path)
+    return str(path)
+
+
+def test_crafted_models_that_loaded_are_refused_naming_the_file(tmp_path, capsys):
+    # support vectors of another width: predict said "inconsistent shapes", no file named;
+    # classes named twice: every row predicted as one of them, exit status 0; a series
+    # model whose features compare with numpy.subtract: called on the input, the loader
+    # having checked the model's own metric only
+    heart = isvm.datasets.data_path("heart_scale")
+
+    def narrow(m):
+        m.support_vectors_ = m.support_vectors_[:, :5].copy()
+
+    def twice(m):
+        m.classes_ = np.array([1.0, 1.0])
+
+    def subtract(m):
+        m.nystroem_.metric = np.subtract
+
+    series = str(Path(__file__).parent / "data" / "models_2026_11" / "series_cbf_dtw.skops")
+    for path, said in ((_crafted(tmp_path, "narrow.skops", narrow),
+                        "has support vectors of shape (123, 5) for 123 support indices of 13 "
+                        "features"),
+                       (_crafted(tmp_path, "twice.skops", twice),
+                        "has classes that are not distinct"),
+                       (_crafted(tmp_path, "subtract.skops", subtract, series),
+                        "computes its features with a metric other than its own 'dtw'")):
+        with pytest.raises(isvm.exceptions.DataFileError) as info:
+            isvm.load_model(path)
+        assert str(info.value).startswith(f"{path}: {said}"), str(info.value)
+        assert main(["predict", path, heart]) == 1
+        assert capsys.readouterr().err.startswith(f"indefsvm: error: {path}: ")

@@ -780,6 +780,11 @@ default="uniform"
         ny = getattr(self, "nystroem_", None)
         require(hasattr(self, "coef_") and type(ny) in (KreinNystroem, RandomDistanceFeatures),
                 "holds a NystroemSVC that was never fitted")
+        # predict compares with the features' own metric: a file's numpy.subtract there was
+        # called on the input while the model's own metric passed the check
+        inner = getattr(ny, "metric", None)
+        require(isinstance(inner, str) and inner == self.metric,
+                f"computes its features with a metric other than its own {self.metric!r}")
         n_pairs = len(self.classes_) * (len(self.classes_) - 1) // 2
         used = getattr(self, "n_features_used_", None)
         require(not isinstance(used, bool) and isinstance(used, (int, np.integer)) and used >= 1,

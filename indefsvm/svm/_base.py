@@ -145,6 +145,14 @@ class SVMBase(PairwiseInput, BaseEstimator):
             # dense, or CSR as a model fitted on sparse features keeps them
             require_finite_rows(sv, "has support vectors that are NaN, infinite or not a "
                                 "matrix")
+            # one row per support index, one column per feature (a precomputed kernel's
+            # model keeps none); predict met "inconsistent shapes" naming no file
+            width = int(self.shape_fit_[1])
+            require(sv.shape[0] in (0, support.size)
+                    and (self.kernel == "precomputed" or sv.shape[0] == 0
+                         or sv.shape[1] == width),
+                    f"has support vectors of shape {tuple(sv.shape)} for {support.size} "
+                    f"support indices of {width} features")
 
     # -- inputs -----------------------------------------------------------------------------
 
