@@ -217,3 +217,28 @@ def test_the_csv_loop_counts_what_it_keeps_and_stops_by_name(tmp_path, monkeypat
     monkeypatch.setattr(_validation, "available_memory", lambda: 200e6)
     assert read_features(str(path), ",")[0].shape == (70_000, 2)
     assert read_matrix_text(str(matrix), ",").shape == (70_000, 3)
+
+
+def test_files_without_a_header_have_their_semicolons_found(tmp_path, capsys):
+    # the sniffing picked ',' for '1,5;-0,25' (a first line with both marks), so a kernel
+    # matrix or features without a header row written where the comma is the decimal mark
+    # were not read; the test above handed ';' to the reader itself
+    from indefsvm.datasets._table import delimiter_of
+
+    kernel = tmp_path / "K.csv"
+    kernel.write_text("1,5;-0,25\n-0,25;2\n")
+    plain = tmp_path / "K.txt"
+    plain.write_text("1,5;-0,25\n-0,25;2\n")
+    features = tmp_path / "f.csv"
+    features.write_text("1;0,5;2,25\n-1;1,5;0,75\n1;0,25;1\n")
+    for path in (kernel, plain, features):
+        assert delimiter_of(str(path)) == ";"
+    (tmp_path / "y.txt").write_text("1\n-1\n")
+    data = isvm.datasets.load_file(kernel, labels=str(tmp_path / "y.txt"))
+    np.testing.assert_array_equal(data.X, [[1.5, -0.25], [-0.25, 2.0]])
+    data = isvm.datasets.load_file(features, label_column=0)
+    np.testing.assert_array_equal(data.X, [[0.5, 2.25], [1.5, 0.75], [0.25, 1.0]])
+    # a first line of ',' fields with a ';' inside one of them stays ','
+    words = tmp_path / "w.csv"
+    words.write_text("a,b;c,label\n1,2,x\n")
+    assert delimiter_of(str(words)) == ","

@@ -279,14 +279,18 @@ def delimiter_of(path: str) -> str | None:
     whitespace-separated text."""
     low = plain_name(path)
     line = _first_line(path)
-    # the semicolon of a CSV written where the comma is the decimal mark
-    semicolon = ";" in line and "," not in line
+    # the semicolon of a CSV written where the comma is the decimal mark: no comma, or
+    # commas only inside numbers (1,5;2,0;x -- a file without a header row)
+    semicolon = ";" in line and all("," not in cell or _DECIMAL_COMMA.match(cell.strip())
+                                    for cell in line.strip().split(";"))
     if low.endswith(".csv"):
         return ";" if semicolon else ","
     if low.endswith((".tsv", ".tab")):
         return "\t"
     if ":" in line:
         return None
+    if semicolon and "\t" not in line:
+        return ";"
     for delim in ("\t", ",", ";"):
         if delim in line:
             return delim
