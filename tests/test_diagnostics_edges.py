@@ -534,3 +534,33 @@ def test_a_sparse_kernel_matrix_is_checked_as_its_dense_self():
     assert a.recommended == b.recommended and list(a.fold_errors) == list(b.fold_errors)
     for method in a.fold_errors:
         np.testing.assert_array_equal(a.fold_errors[method], b.fold_errors[method])
+
+
+def test_a_precomputed_model_refuses_another_kernel_of_the_same_shape(tmp_path, capsys):
+    # report fit.skops K_other.npy --labels y.txt (another gamma) called it the model's
+    # training data, then "Not a stationary point ... Raise max_iter" for a model that
+    # converged; features or scikit-learn's SVC were refused by their decision values
+    from indefsvm.cli import main
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = kernel_matrix(X, kernel="rbf", gamma=0.1)
+    other = kernel_matrix(X, kernel="rbf", gamma=0.2)
+    for model, target in ((isvm.IndefiniteSVC(kernel="precomputed", C=1).fit(K, y), y),
+                          (isvm.IndefiniteSVR(kernel="precomputed").fit(K, y * 1.0), y * 1.0),
+                          (isvm.IndefiniteOneClassSVM(kernel="precomputed").fit(K), None)):
+        assert sanity_report(model, K, target).verdict == "sensible"
+        with pytest.raises(ValueError, match=r"X must be the training kernel of the model: "
+                                             r"its entry \(\d+, \d+\) is .* where the kernel "
+                                             r"the model was trained on holds"):
+            sanity_report(model, other, target)
+    np.save(tmp_path / "K.npy", K)
+    np.save(tmp_path / "other.npy", other)
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    model = str(tmp_path / "fit.skops")
+    assert main(["fit", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--cv", "0", "--quiet", "--save", model]) == 0
+    capsys.readouterr()
+    assert main(["report", model, str(tmp_path / "other.npy"), "--labels",
+                 str(tmp_path / "y.txt")]) != 0
+    err = capsys.readouterr().err
+    assert "must be the training kernel of the model" in err and "stationary" not in err

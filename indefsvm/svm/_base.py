@@ -79,6 +79,10 @@ def max_iter_of(max_iter):
     return int(max_iter)
 
 
+#: support vectors whose kernel block a precomputed model keeps (8 KB at most)
+SUPPORT_BLOCK = 32
+
+
 class SVMBase(PairwiseInput, BaseEstimator):
     """Kernel, inputs and prediction rows shared by the SVM estimators (private)."""
 
@@ -397,6 +401,14 @@ class SVMBase(PairwiseInput, BaseEstimator):
         callable kernels: there are no vectors, only kernel values)."""
         if getattr(self, "_sv_source", None) is not None:
             data, self._sv_source = self._sv_source, None
+        if self.kernel == "precomputed" and getattr(data, "shape", None) == (
+                self.shape_fit_[0],) * 2:
+            # no vectors to tell the training kernel by: a block of it among the first
+            # support vectors, by which the sanity report refuses another kernel of the
+            # same shape (another gamma) instead of calling the model unconverged
+            first = support[:SUPPORT_BLOCK]
+            self._support_block = np.array(np.asarray(data)[np.ix_(first, first)],
+                                           dtype=np.float64)
         if callable(self.kernel) or self.kernel == "precomputed":
             self.support_vectors_ = np.empty((0, 0))
         elif sp.issparse(data):

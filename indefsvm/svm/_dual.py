@@ -22,7 +22,9 @@ def training_kernel(model, X) -> np.ndarray:
     if callable(model.kernel):
         return check_kernel_matrix(model._callable_rows(X, X), "kernel(X, X)")
     if model.kernel == "precomputed":
-        return check_kernel_matrix(X, "X (precomputed kernel)")
+        K = check_kernel_matrix(X, "X (precomputed kernel)")
+        _check_support_block(model, K)
+        return K
     lsvm = getattr(model, "solver", "smo") == "lsvm" and hasattr(model, "_solver_inputs")
     # CSR stays CSR where the kernel reads it so (a text collection's words)
     keep = (sp.issparse(X) and not lsvm
@@ -46,6 +48,26 @@ def training_kernel(model, X) -> np.ndarray:
     if lsvm:
         Xa = model._solver_inputs(Xa)
     return kernel_matrix(Xa, kernel=model._kernel_name(), **model._kernel_params_fitted)
+
+
+def _check_support_block(model, K) -> None:
+    """``K`` is the kernel the model was trained on, by the block among its first support
+    vectors that fit kept (models saved before it: not checked): another kernel of the same
+    shape (another gamma) would be checked as a problem the solver never saw, and called
+    "not a stationary point" for a model that converged."""
+    block = getattr(model, "_support_block", None)
+    if block is None or K.shape[0] != model.shape_fit_[0]:
+        return
+    first = np.asarray(model.support_[:block.shape[0]])
+    here = K[np.ix_(first, first)]
+    scale = float(np.max(np.abs(block))) if block.size else 1.0
+    close = np.isclose(here, block, rtol=1e-9, atol=1e-12 * scale)
+    if not close.all():
+        i, j = (int(v) for v in np.argwhere(~close)[0])
+        raise ValueError(
+            f"X must be the training kernel of the model: its entry ({first[i]}, {first[j]}) "
+            f"is {here[i, j]:.10g} where the kernel the model was trained on holds "
+            f"{block[i, j]:.10g} (another kernel, or other kernel parameters).")
 
 
 def _rows_differing(A, B) -> int | None:
