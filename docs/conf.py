@@ -54,6 +54,23 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
 }
 
+def _write_playground(app, exception):
+    """The teaching page's links open ``_static/playground.html``: written into the built
+    site from the library itself (``indefsvm.explorer.playground()``), so it is always the
+    library's page of this build and no generated copy is kept in the source tree."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from indefsvm.explorer import playground
+
+    static = os.path.join(app.outdir, "_static")
+    os.makedirs(static, exist_ok=True)
+    playground().save(os.path.join(static, "playground.html"))
+
+
+def setup(app):
+    app.connect("build-finished", _write_playground)
+
+
 # matplotlib without a display
 os.environ.setdefault("MPLBACKEND", "Agg")
 sys.path.insert(0, os.path.abspath("."))

@@ -43,3 +43,33 @@ def test_docs_build_leaves_the_tree_clean(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (tmp_path / "html" / "index.html").exists()
     assert _state() == before
+    _the_lessons_open_in_the_built_site(tmp_path / "html")
+
+
+def _the_lessons_open_in_the_built_site(html: Path) -> None:
+    """The teaching page's links to the playground reach a page of the built site (its
+    _static folder was empty: six dead links, the 45-minute lesson's five among them), and
+    each opens its lesson's state -- in Chromium where the browser tests run."""
+    import re
+
+    from indefsvm.explorer import LESSONS
+
+    teaching = (html / "teaching.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="(_static/playground\.html[^"]*)"', teaching)
+    assert len(links) >= len(LESSONS), links
+    page = html / "_static" / "playground.html"
+    assert page.is_file() and "window.indefsvm" in page.read_text(encoding="utf-8")
+    from test_explorer_browser import _driver
+
+    browser = _driver()  # skips or fails as the browser tests do, without Chromium
+    try:
+        for link, lesson in zip([u for u in links if "#live" in u], LESSONS, strict=True):
+            browser.get("about:blank")
+            browser.get((html / link.split("#")[0]).as_uri() + "#" + link.split("#", 1)[1]
+                        .replace("&amp;", "&"))
+            state = browser.execute_script("return window.indefsvm.state()")
+            want = lesson["state"]
+            assert state["kernel"] == want["kernel"] and state["C"] == want["C"], link
+            assert state["remedy"] == want["remedy"], link
+    finally:
+        browser.quit()

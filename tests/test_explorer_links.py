@@ -11,7 +11,7 @@ from sklearn.datasets import make_moons
 
 import indefsvm as isvm
 from indefsvm.cli import main
-from indefsvm.explorer import LESSONS, lesson_links, live_hash, playground
+from indefsvm.explorer import LESSONS, lesson_links, live_hash
 from indefsvm.explorer._grid import LIVE_MAX, from_ints, grid_digits, to_ints
 
 
@@ -145,23 +145,3 @@ def test_the_lessons_in_the_docs_are_the_lessons_of_the_library():
         assert url in text, title
         assert question in text.replace("\n   ", " "), title
     assert len(LESSONS) == 5
-
-
-def test_the_playground_page_in_the_docs_is_todays(tmp_path):
-    static = Path(__file__).resolve().parents[1] / "docs" / "_static" / "playground.html"
-    if not static.exists():
-        pytest.skip("no docs/ beside the tests (an installed package)")
-    built = playground().to_html()
-    # the version line may differ; the script, the style and the data's layout may not
-    strip = re.compile(r'<meta name="generator"[^>]*>|indefsvm [0-9][^:]*:')
-    old, new = strip.sub("", static.read_text(encoding="utf-8")), strip.sub("", built)
-    number = re.compile(r"-?\d+\.?\d*(?:[eE][-+]?\d+)?")
-    assert number.sub("#", old) == number.sub("#", new)
-    # the numbers are the SMO's solutions on the machine that built the page: another CPU's
-    # BLAS rounds the kernel in other last bits, the SMO takes another path (its iteration
-    # count differs) and stops elsewhere within tol = 1e-3 -- equal to that, not to the bit
-    iters = {m.end() for m in re.finditer(r'"n_iter":', old)}
-    for m, b in zip(number.finditer(old), number.findall(new), strict=True):
-        a, b = float(m.group()), float(b)
-        if m.start() not in iters:
-            assert abs(a - b) <= 2e-3 + 2e-2 * max(abs(a), abs(b)), (m.group(), b)
