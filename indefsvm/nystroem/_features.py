@@ -100,8 +100,9 @@ class KreinNystroem(PairwiseInput, TransformerMixin, FeatureMap, BaseEstimator):
         :class:`~indefsvm.DistanceKernel` made of the metric's distances, ``"rbf"``
         (``exp(-gamma d^2)``), ``"laplacian"``, ``"tl1"``, ``"linear"`` or ``"polynomial"``.
     n_components : int, default=100
-        Number of landmarks ``m`` (at most the number of samples; not used with
-        ``"precomputed"``, where the block's columns are the landmarks).
+        Number of landmarks ``m``; more than the samples: every sample is a landmark (the
+        exact kernel), with a warning, as scikit-learn's ``Nystroem`` does. Not used with
+        ``"precomputed"``, where the block's columns are the landmarks.
     metric : str, callable or None, default=None
         A metric of :func:`~indefsvm.pairwise_distances` (``"dtw"``, ``"levenshtein"``,
         ``"euclidean"``, ``"cityblock"``) or a callable ``d(a, b) -> float``: ``X`` is then
@@ -353,6 +354,20 @@ default="uniform"
             landmark_count(self.n_components, self.landmarks,
                            _default_of(type(self), "n_components"))
 
+    def _landmark_number(self, n: int) -> int:
+        """``n_components``, or the ``n`` samples where it is more: every sample a landmark,
+        the exact kernel -- said once, as scikit-learn's ``Nystroem`` says it (its estimator
+        checks fit 30 samples with the default n_components)."""
+        m = int(self.n_components)
+        if m > n and isinstance(self.landmarks, str):
+            from .._warn import warn
+
+            warn(f"n_components={m} is more than the {n} samples: every sample is a landmark "
+                 f"(n_components={n}), which gives the exact kernel of the training data; "
+                 f"give n_components <= {n} to say so.", UserWarning, stacklevel=3)
+            return n
+        return m
+
     def _landmark_indices(self, X, n: int, m: int, rng) -> np.ndarray:
         rule = self.landmarks
         if not isinstance(rule, str):
@@ -457,7 +472,7 @@ default="uniform"
                                                  kernel_params=self.kernel_params)
             warn_if_constant(self._name, self._params)
             n = X.shape[0]
-            idx = self._landmark_indices(X, n, int(self.n_components), rng)
+            idx = self._landmark_indices(X, n, self._landmark_number(n), rng)
             # CSR landmarks stay CSR where the kernel reads them so (a text collection's
             # million words: dense landmarks would be m x d floats)
             self.components_ = self._rows_of(X[idx])
@@ -475,7 +490,7 @@ default="uniform"
         self._threads = effective_threads(self.n_jobs)
         rng = check_seed(self.random_state)
         n = len(objs)
-        m = int(self.n_components)
+        m = self._landmark_number(n)
         if isinstance(self.landmarks, str) and self.landmarks == "kmedoids++":
             if m > n:
                 self._landmark_indices(None, n, m, rng)  # its error

@@ -82,7 +82,8 @@ class NystroemSVC(PairwiseInput, OvOVotes, ClassifierMixin, BaseEstimator):
         distances, ``"rbf"``, ``"laplacian"``, ``"tl1"``, ``"linear"`` or
         ``"polynomial"`` (:class:`~indefsvm.DistanceKernel`).
     n_components : int, default=500
-        Landmarks ``m`` (at most the number of samples).
+        Landmarks ``m``; more than the samples: every sample is a landmark (the exact
+        kernel), with a warning, as scikit-learn's ``Nystroem`` does.
     metric : str, callable or None, default=None
         Train on objects compared by a distance: ``"dtw"``, ``"levenshtein"``,
         ``"euclidean"``, ``"cityblock"`` or a callable ``d(a, b) -> float``. ``X`` is then
