@@ -78,6 +78,30 @@ def test_check_rejects_bad_matrix(tmp_path, capsys):
     assert "not symmetric" in capsys.readouterr().err
 
 
+def test_check_does_not_take_a_label_column_for_a_feature(tmp_path, capsys):
+    # check s.csv (no header, the label first) put the label into the kernel in silence
+    # (gamma 1/(129 var) over all 129 columns) where fit refuses the file naming
+    # --label-column: check says the same, and takes --label-column none for features only
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    path = tmp_path / "s.csv"
+    path.write_text("".join(f"{k % 2}," + ",".join(f"{v:.4f}" for v in rng.normal(k % 2, 1, 8))
+                            + "\n" for k in range(40)))
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "its first column holds only the whole numbers 0, 1 -- its labels? Give " \
+        "--label-column 0" in err and err.count("\n") == 1
+    assert main(["check", str(path), "--label-column", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 40 and out["class_mean_sqdist"] is not None
+    assert main(["check", str(path), "--label-column", "none"]) == 0
+    assert "Kernel check" in capsys.readouterr().out
+    assert main(["fit", str(path), "--label-column", "none", "--cv", "0"]) == 1
+    assert "--label-column none reads no labels, and training needs them" in \
+        capsys.readouterr().err
+
+
 def test_check_multiclass_file_reports_every_pair_of_classes(tmp_path, capsys):
     # as check_kernel(K, y) does in Python (the command line used to leave them out)
     from sklearn.datasets import dump_svmlight_file, load_iris

@@ -206,10 +206,34 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
                      check_distances=checked_distances if axioms else None)
     if data.kind == "kernel":
         _doubt_distances(data.X, path)
+    if not need_labels and args.label_column is None:
+        _refuse_a_label_among_features(data, path)
     # the header's names of the features: a saved model keeps them, and predict reads its
     # file by them (_finish.save, datasets._data_file.by_names)
     args.feature_names = data.feature_names
     return data.X, data.y, path, data.kind != "features"
+
+
+def _refuse_a_label_among_features(data, path: str) -> None:
+    """A CSV / TSV without a header read with no label column (check, where labels are
+    optional): a first or last column of a few whole numbers is the labels in all
+    likelihood, and would enter the kernel in silence -- refused as fit refuses the file,
+    naming --label-column (and --label-column none for a file of features only)."""
+    X = data.X
+    if (data.kind != "features" or data.format not in ("CSV", "TSV") or data.y is not None
+            or data.feature_names is not None or hasattr(X, "toarray") or X.shape[1] < 2):
+        return
+    n = X.shape[0]
+    for k, where in ((0, "first"), (X.shape[1] - 1, "last")):
+        col = X[:, k]
+        values = np.unique(col)
+        if (np.all(col == np.round(col)) and 2 <= values.size <= max(2, min(20, n // 5))):
+            shown = ", ".join(f"{v:g}" for v in values[:6]) + (", ..." if values.size > 6
+                                                               else "")
+            raise CLIError(f"{path}: has no header row, and its {where} column holds only the "
+                           f"whole numbers {shown} -- its labels? Give --label-column "
+                           f"{k if k == 0 else -1} to read them as labels, or --label-column "
+                           "none if every column is a feature.", EXIT_USAGE)
 
 
 def _doubt_distances(K, path: str) -> None:

@@ -437,6 +437,8 @@ def _column_index(spec, header, ncol: int, path: str) -> int:
                                "with their labels: add --metric levenshtein --nystroem M."
                                if data_like else ""))
     text = str(spec)
+    if text == "none" and (header is None or text not in header):
+        return None  # a file of features only, said so (as the series files read it)
     if text in ("first", "last") and (header is None or text not in header):
         text = "0" if text == "first" else "-1"  # as the series files read them
     if text.lstrip("-").isdigit():
@@ -583,6 +585,10 @@ def read_features(path: str, delimiter: str, label_column=None, *, need_labels: 
     -------
     X : ndarray of shape (n, d), y : ndarray or None, names : list of str or None
     """
+    if need_labels and str(label_column) == "none":
+        raise DataFileError(path, None, "--label-column none reads no labels, and training "
+                            "needs them: name the label column (--label-column NAME or "
+                            "INDEX).")
     fast = _features_at_once(path, delimiter, label_column, need_labels, note)
     if fast is not None:
         return fast
