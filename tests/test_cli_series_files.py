@@ -165,6 +165,27 @@ def test_a_series_or_strings_file_without_metric_says_the_option(tmp_path, capsy
     assert "levenshtein" not in capsys.readouterr().err
 
 
+def test_the_ucr_archives_whitespace_layout_without_metric_says_the_option(tmp_path,
+                                                                             capsys):
+    # the UCR archive's own .txt (label and values separated by runs of spaces) got
+    # "'0.33044' is not of the form index:value" with no hint; the same file named .tsv an
+    # error line that echoed two whole series (~3 KB)
+    from indefsvm.cli import main
+
+    S, y = isvm.datasets.make_cbf(12, length=128, random_state=0)
+    text = "".join(f"  {float(lab):.7e}" + "".join(f"  {v:.7e}" for v in s) + "\n"
+                   for s, lab in zip(S, y, strict=True))
+    for name in ("Train.txt", "Train.tsv", "Train.csv"):
+        path = tmp_path / name
+        path.write_text(text)
+        assert main(["fit", str(path)]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and len(err[0]) < 500, err
+        assert "add --metric dtw (and --nystroem M)" in err[0]
+        assert main(["fit", str(path), "--metric", "dtw", "--nystroem", "6", "--cv", "0",
+                     "--quiet"]) == 0
+
+
 @pytest.mark.parametrize("head, why", [
     ("# made by my script", "starts with '#', a comment or header line"),
     ("@problemName cbf", "name the file .ts (sktime / aeon's format)"),

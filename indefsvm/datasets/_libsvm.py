@@ -182,7 +182,12 @@ def _strict_pairs(path, lineno: int, tokens: list, first: int, n_features, zero_
             continue
         idx, sep, val = tok.partition(":")
         if not sep:
-            raise DataFileError(path, lineno, f"{tok!r} is not of the form index:value.")
+            series = len(tokens) > 2 and all(is_number(t) for t in tokens)
+            raise DataFileError(path, lineno, f"{tok!r} is not of the form index:value" + (
+                f"; the line is {len(tokens)} numbers separated by spaces, the UCR archive's "
+                "layout of one series a line (its label first): add --metric dtw (and "
+                "--nystroem M) to train on their DTW distances; a matrix of numbers is a "
+                "kernel with --labels FILE." if series else "."))
         try:
             i = int(idx)
         except ValueError:

@@ -429,9 +429,19 @@ def _column_index(spec, header, ncol: int, path: str) -> int:
                 return k
         # a first row with numbers in it is data, not a header: strings with their labels
         data_like = any(is_number(h) for h in header)
+        if len(header) == 1 and len(header[0].split()) > 2 and all(
+                is_number(t) for t in header[0].split()):
+            # no delimiter in the first line: numbers separated by spaces (the UCR
+            # archive's series, a file named .tsv or .csv)
+            raise DataFileError(path, None, f"has {len(header[0].split())} numbers separated "
+                                "by spaces on its first line, not by its name's delimiter: "
+                                "one series a line, the label first, is the UCR archive's "
+                                "layout: add --metric dtw (and --nystroem M) to train on "
+                                "their DTW distances.")
+        shown = [h if len(h) <= 24 else h[:21] + "..." for h in header[:8]]
         raise DataFileError(path, None, f"has no column named {' / '.join(LABEL_NAMES)}: "
                             f"name the label column with --label-column (columns: "
-                            f"{', '.join(header[:8])}{', ...' if len(header) > 8 else ''})."
+                            f"{', '.join(shown)}{', ...' if len(header) > 8 else ''})."
                             + (" Its first row holds numbers, so it may be data, not a "
                                "header; if its rows are strings to compare by edit distance, "
                                "with their labels: add --metric levenshtein --nystroem M."
