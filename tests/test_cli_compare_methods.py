@@ -44,6 +44,25 @@ def test_a_search_that_chooses_k_nn_saves_the_best_savable_method(tmp_path, caps
                                rtol=1e-12, atol=1e-12)
 
 
+def test_the_printed_fit_line_saves_where_the_search_saved(tmp_path, capsys):
+    # compare --search --save best.skops printed "To train it again: ... --save model.skops"
+    out = tmp_path / "best one.skops"
+    assert main(["compare", *HEART_SIGMOID, "--search", "--methods", "flip",
+                 "--save", str(out)]) == 0
+    line = next(t for t in capsys.readouterr().out.splitlines()
+                if t.startswith("To train it again: "))
+    assert line.endswith(f"--save '{out}'") and "model.skops" not in line
+    S, y = isvm.datasets.make_cbf(30, length=24, random_state=0)
+    series = tmp_path / "s.txt"
+    series.write_text("".join(f"{lab}," + ",".join(f"{v:.4f}" for v in s) + "\n"
+                              for s, lab in zip(S, y, strict=True)))
+    out = tmp_path / "series.skops"
+    assert main(["compare", str(series), "--metric", "dtw", "--nystroem", "8", "--search",
+                 "--methods", "flip", "--save", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert f"--save {out}" in text and "model.skops" not in text
+
+
 def test_a_search_of_k_nn_alone_cannot_save(tmp_path, capsys):
     # refused before the search (it was said after the whole search, exit 1)
     out = tmp_path / "m.skops"

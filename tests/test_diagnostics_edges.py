@@ -564,3 +564,17 @@ def test_a_precomputed_model_refuses_another_kernel_of_the_same_shape(tmp_path, 
                  str(tmp_path / "y.txt")]) != 0
     err = capsys.readouterr().err
     assert "must be the training kernel of the model" in err and "stationary" not in err
+
+
+def test_every_sanity_report_opens_with_its_verdict():
+    # print(sanity_report(...)) and indefsvm report opened with the objective; the verdict
+    # (SanityReport.verdict) came nowhere in the text
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    svc = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=10).fit(X, y)
+    X_, t, svr, oc = _svr_and_one_class()
+    ny = isvm.NystroemSVC(n_components=40, random_state=0).fit(X, y)
+    for rep in (sanity_report(svc, X, y), sanity_report(svr, X_, t), sanity_report(oc, X_),
+                sanity_report(ny, X, y)):
+        first = str(rep).splitlines()[2]
+        assert first.startswith("verdict") and rep.verdict.upper() in first, str(rep)
+        assert rep.verdict.upper() in rep._repr_html_()

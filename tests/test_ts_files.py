@@ -181,3 +181,21 @@ def test_classes_that_are_not_finite_are_refused_and_equal_numbers_stay_apart(tm
     path.write_text("@targetLabel true\n@data\n1,2,3:0.5\n4,5,6:inf\n")
     with pytest.raises(DataFileError, match=r"target 'inf' is not finite"):
         read_ts(str(path))
+
+
+def test_a_series_length_the_header_contradicts_is_named(tmp_path):
+    # @seriesLength 100 over 128-point series was read in silence
+    path = tmp_path / "l.ts"
+    body = "@data\n" + ",".join(["1"] * 128) + ":a\n" + ",".join(["2"] * 128) + ":b\n"
+    path.write_text("@problemName l\n@equalLength true\n@seriesLength 100\n"
+                    "@classLabel true a b\n" + body)
+    with pytest.raises(DataFileError, match=r"l\.ts, line 6: holds a series of 128 points "
+                                            r"where @seriesLength says 100 \(line 3\)"):
+        read_ts(str(path))
+    path.write_text("@problemName l\n@equalLength true\n@seriesLength 128\n"
+                    "@classLabel true a b\n" + body)
+    assert read_ts(str(path))[0].shape == (2, 128)
+    # unequal lengths declared: no length to hold them to
+    path.write_text("@problemName l\n@equalLength false\n@classLabel true a b\n@data\n"
+                    "1,2,3:a\n1,2:b\n")
+    assert [len(s) for s in read_ts(str(path))[0]] == [3, 2]

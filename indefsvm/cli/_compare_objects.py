@@ -95,7 +95,8 @@ def objects_command(args, method: str, params: dict) -> str:
     words += ["--remedy", remedy, "-C", f"{params['C']:g}"]
     if args.balanced:  # the weights the comparison's SVMs had
         words += ["--class-weight", "balanced"]
-    words += ["--save", "model.skops"]
+    # the user's own --save where given
+    words += ["--save", getattr(args, "save", None) or "model.skops"]
     return " ".join(shlex.quote(w) for w in words)
 
 

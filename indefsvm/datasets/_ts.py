@@ -37,7 +37,8 @@ def _flag(value: str, key: str, path: str, lineno: int) -> bool:
 
 def read_header(lines: list, path: str) -> tuple[dict, int]:
     """(the header's settings, index of the first line after ``@data``)."""
-    head: dict = {"labels": None, "target": False, "dimensions": None}
+    head: dict = {"labels": None, "target": False, "dimensions": None, "length": None,
+                  "equal": None}
     for k, line in enumerate(lines):
         text = line.strip()
         if not text or text.startswith("#"):
@@ -60,6 +61,14 @@ def read_header(lines: list, path: str) -> tuple[dict, int]:
             head["labels"] = labels
         if low == "@targetlabel":
             head["target"] = _flag(value, key, path, k + 1)
+        if low == "@equallength":
+            head["equal"] = _flag(value, key, path, k + 1)
+        if low == "@serieslength":
+            try:
+                head["length"] = (int(value), k + 1)
+            except ValueError:
+                raise DataFileError(path, k + 1, f"{key} takes a number; got {value!r}."
+                                    ) from None
         if low in ("@dimension", "@dimensions"):
             try:
                 head["dimensions"] = int(value)
@@ -123,6 +132,13 @@ def read_ts(path: str, *, note=None):
             raise DataFileError(path, lineno, f"its channels hold {sizes} points; the "
                                 "channels of one series hold as many.")
         A = np.vstack(A)
+        if head["length"] is not None and head["equal"] is not False and (
+                A.shape[1] != head["length"][0]):
+            # read in silence, the header's word and the series disagreed: which is right?
+            raise DataFileError(path, lineno, f"holds a series of {A.shape[1]} points where "
+                                f"@seriesLength says {head['length'][0]} (line "
+                                f"{head['length'][1]}): correct the header, or write "
+                                "@equalLength false and leave @seriesLength out.")
         # the padding: NaN at the end of every channel, as one series of the points before
         seen = np.flatnonzero(~np.isnan(A).all(axis=0))
         end = int(seen[-1]) + 1 if seen.size else 0

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 
-from ._render import render_html, render_text
+from ._render import render_html, render_text, verdict_row
 
 #: what a report says of the second-order test at a point that is not stationary
 _NOT_STATIONARY_NOTE = ("Second-order test not applied: it characterises stationary points, "
@@ -89,6 +89,7 @@ class DualSanityReport:
         outside = ("training outliers" if self.model == "one-class SVM"
                    else "outside the epsilon-tube")
         return [
+            verdict_row(self.verdict),
             ("model", self.model),
             ("objective", f"{self.objective:.10g}"),
             ("KKT gap m - M", f"{self.kkt_gap:.3g} (tol {self.tol:g})"),

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._render import render_html, render_text
+from ._render import render_html, render_text, verdict_row
 
 
 @dataclass
@@ -66,7 +66,8 @@ class NystroemSanityReport:
     notes: list = field(default_factory=list)
 
     def _rows(self):
-        rows = [("remedy", self.remedy),
+        rows = [verdict_row(self.verdict),
+                ("remedy", self.remedy),
                 ("landmarks / features", f"{self.n_landmarks} / {self.n_features} "
                  f"({self.n_positive} positive, {self.n_negative} negative)"),
                 ("stationary (tol)", f"{self.is_stationary} ({self.tol:g})")]

@@ -5,6 +5,20 @@ from __future__ import annotations
 
 import html
 
+#: what each verdict of a sanity report means, in its first row
+VERDICT_WORDS = {
+    "sensible": "a stationary point with w'Mw > 0",
+    "not stationary": "the KKT gap is above tol: the solver stopped early",
+    "counter-intuitive": "a stationary point with w'Mw <= 0 (Haasdonk 2005, §7.4)",
+    "undecided": "the sign of w'Mw is not told at the features' precision",
+}
+
+
+def verdict_row(verdict: str) -> tuple[str, str]:
+    """The first row of a sanity report: its verdict and what it means (the report opened
+    with the objective, and the reading came last or not at all)."""
+    return ("verdict", f"{verdict.upper()}: {VERDICT_WORDS[verdict]}")
+
 
 def render_text(title: str, rows, notes) -> str:
     """``title``, an underline, the aligned ``(name, value)`` rows, a blank line, the notes."""

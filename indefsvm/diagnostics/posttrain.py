@@ -24,7 +24,7 @@ from ._dual_report import (
     _dual_report,
 )
 from ._feature_report import feature_report
-from ._render import render_html, render_text
+from ._render import render_html, render_text, verdict_row
 
 __all__ = ["PairwiseSanityReport", "SanityReport", "sanity_report",
            "sanity_report_from_alpha", "second_order_check"]
@@ -110,6 +110,7 @@ class SanityReport:
         loc = {True: "yes (strict)", False: "no (negative curvature)", None: "undetermined"}
         curv = "n/a" if self.min_curvature is None else f"{self.min_curvature:.4g}"
         return [
+            verdict_row(self.verdict),
             ("objective F(alpha)", f"{self.objective:.10g}"),
             ("KKT gap m - M", f"{self.kkt_gap:.3g} (tol {self.tol:g})"),
             ("stationary", str(self.is_stationary)),
