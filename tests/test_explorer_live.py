@@ -347,3 +347,52 @@ def test_starting_sets_and_frames_mode_again(page, explorer):
     assert shown == explorer.to_dict()["frames"][frame]["w_M_w"]
     assert "#" not in page.current_url
     assert _errors(page) == []
+
+
+@pytest.mark.parametrize("hash_, said", [
+    ("#live&kernel=constructor&C=1", 'kernel "constructor" is not one of'),
+    ("#live&kernel=__proto__&C=1", 'kernel "__proto__" is not one of'),
+    ("#live&kernel=rbf&C=Infinity", "C must be a number from 0.001 to 1000"),
+    ("#live&kernel=rbf&C=1e308", "C must be a number from 0.001 to 1000"),
+    ("#live&kernel=rbf&C=5e-324", "C must be a number from 0.001 to 1000"),
+    ("#live&kernel=rbf&C=1e10", "C must be a number from 0.001 to 1000"),
+    ("#live&kernel=rbf&set=constructor", "set is not one of"),
+])
+def test_a_crafted_link_is_refused_with_the_reason(browser, path, hash_, said):
+    # kernel=constructor / __proto__ passed the link check ("f is not a function"); C =
+    # Infinity was captioned "w'Mw = NaN <= 0 ... counter-intuitive", the solver "converged"
+    _open(browser, path.as_uri() + hash_)
+    caption = browser.find_element("id", "caption").text
+    assert caption.startswith("This link cannot be opened: the link's") and said in caption, \
+        caption
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_the_page_follows_an_edit_of_its_link(browser, path):
+    # an edit of the #... part was ignored until a reload (no hashchange)
+    _open(browser, path.as_uri() + "#live&kernel=rbf&gamma=1&C=1&remedy=none&set=data")
+    assert _state(browser)["C"] == 1
+    browser.execute_script("location.hash = '#live&kernel=sigmoid&gamma=0.3&coef0=-1&C=10"
+                           "&remedy=flip&set=data'")
+    st = _state(browser)
+    assert st["kernel"] == "sigmoid" and st["C"] == 10 and st["remedy"] == "flip"
+    assert _errors(browser) == []
+
+
+def test_the_pages_smo_keeps_to_its_time_budget_and_says_why_it_stopped(browser, path):
+    # 19 of 90 crafted link states froze the tab 10-34 s at each recompute (linear kernel,
+    # C = 1e10; a link's C is now held to the slider's range, the API's is not): the SMO
+    # stops at its budget (1.5 s for the model, 0.3 s for each C of the check's scan), and
+    # the caption says so -- a stalled run was captioned "iteration limit"
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(150, 2)).tolist()
+    y = [1 if v > 0 else -1 for v in rng.normal(size=150)]
+    _open(browser, path.as_uri() + "#live&kernel=rbf&C=1&set=data")
+    ms = browser.execute_script(
+        "var t = performance.now(); window.indefsvm.set({kernel: 'linear', C: 1e10, params: "
+        "{}, X: arguments[0], y: arguments[1]}); return performance.now() - t;", X, y)
+    got = _page_numbers(browser)
+    assert ms < 6000, ms
+    assert not got["converged"] and got["stop"] == "time", got["stop"]
+    assert "time budget (1.5 s)" in got["caption"] and "iteration limit" not in got["caption"]
+    assert _errors(browser) == []

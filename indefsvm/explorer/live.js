@@ -13,6 +13,10 @@ var IndefsvmLive = (function () {
   "use strict";
   var EPS = 2.220446049250313e-16;
   var TAU = 1e-12;
+  // the page's SMO runs in the tab's one thread: past its time budget it stops and says so
+  // (a link of C = 1e10 on a linear kernel froze the tab for 10-34 s at each recompute)
+  var BUDGET_MS = 1500, CHECK_BUDGET_MS = 300;
+  function now() { return typeof performance !== "undefined" ? performance.now() : Date.now(); }
   var UNDECIDED = "undecided at this accuracy";
   var UNSUITABLE = "unsuitable as it stands: use a remedy";  // report.UNSUITABLE
   // the band around the zero threshold tol in which the page's eigenvalues and LAPACK's
@@ -446,7 +450,8 @@ var IndefsvmLive = (function () {
   }
 
   // -- SMO (indefsvm._solvers._smo: SMOSolver, precomputed float64 kernel) ----------------
-  function smo(K, n, yIn, C, tol, maxIter) {
+  function smo(K, n, yIn, C, tol, maxIter, budgetMs) {
+    var deadline = now() + (budgetMs || BUDGET_MS);
     var AT_LOWER = 0, AT_UPPER = 1, FREE = 2;
     var perm = new Int32Array(n), y = new Float64Array(n), alpha = new Float64Array(n);
     var g = new Float64Array(n), gbar = new Float64Array(n), diag = new Float64Array(n);
@@ -587,6 +592,7 @@ var IndefsvmLive = (function () {
         }
         update(selI, selJ);
         nIter++;
+        if ((nIter & 1023) === 0 && now() > deadline) return 4;
         if (F < Fbest || gap < gapBest) {
           Fbest = F < Fbest ? F : Fbest; gapBest = gap < gapBest ? gap : gapBest; since = 0;
         } else if (++since >= patience) {
@@ -607,7 +613,7 @@ var IndefsvmLive = (function () {
     for (s = 0; s < n; s++) if (isFree[s]) acc += gOrig[s];
     var b = nFree > 0 ? acc / nFree : 0.5 * (mUp + MLow);
     return { alpha: out, b: b, nIter: nIter, converged: optimal, gap: gap, stalled: rc === 3,
-             nConcave: nConcave };
+             timedOut: rc === 4, nConcave: nConcave };
   }
 
   // -- sanity_report (indefsvm.diagnostics.posttrain.sanity_report_from_alpha) -------------
@@ -735,7 +741,7 @@ var IndefsvmLive = (function () {
     var fix = fixKernel(K0, n, state.remedy), K = fix.K;
     var ck = checkKernel(K, n, y, function (Cs) {
       return Cs.map(function (c) {
-        var res = smo(K, n, y, c, tol), s = 0, v = new Float64Array(n);
+        var res = smo(K, n, y, c, tol, 0, CHECK_BUDGET_MS), s = 0, v = new Float64Array(n);
         for (var t = 0; t < n; t++) { s += res.alpha[t]; v[t] = y[t] * res.alpha[t]; }
         return s > 0 ? (2 / s) * (2 / s) * quadForm(K, n, v) : 0;
       });
@@ -767,6 +773,8 @@ var IndefsvmLive = (function () {
       n_iter: res.nIter, kkt_gap: san.kkt_gap, objective: san.objective, n_sv: san.n_sv,
       n_bounded: san.n_bounded, train_accuracy: 1 - san.train_error, ch_mu: san.ch_mu,
       convergence_warning: res.converged ? null : "SMO did not reach tol", support: support,
+      stop: res.converged ? "converged" : res.timedOut ? "time" : res.stalled ? "stalled"
+        : "iterations",
       alpha: Array.from(res.alpha), b: res.b,
       z_plus: rounded(zp), z_minus: rounded(zm), w: rounded(w), Mw: rounded(Mw),
       plane_w_M_w: w[0] * w[0] + w[1] * w[1] * pl.M,
@@ -822,7 +830,11 @@ var IndefsvmLive = (function () {
     var cmd = f.class_mean_sqdist;
     if (cmd <= 0) words.push("c'Kc = " + fmtG(cmd, 3) + " <= 0: the class means are at a non-positive squared distance, which bounds w'Mw from above: no C gives a sensible SVM on this kernel.");
     var wmw = f.w_M_w;
-    if (!f.converged) words.push("SMO stopped at its iteration limit before the KKT gap reached tol: read the geometry with care.");
+    if (!f.converged) words.push({
+      time: "SMO stopped at the page's time budget (" + BUDGET_MS / 1000 + " s) before the KKT gap reached tol (" + f.n_iter + " iterations): read the geometry with care, or lower C.",
+      stalled: "SMO stalled (no decrease of the objective or the KKT gap for many steps) before the gap reached tol: read the geometry with care.",
+      iterations: "SMO stopped at its iteration limit before the KKT gap reached tol: read the geometry with care."
+    }[f.stop || "iterations"]);
     var agree = (f.plane_w_M_w > 0) === (wmw > 0);
     var side = wmw > 0 ? "the same side" : "opposite sides";
     var where = agree ? "in the plane shown, w and Mw point to " + side + " of the decision line"

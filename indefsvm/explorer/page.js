@@ -480,8 +480,10 @@
         var at = it.indexOf("=");
         if (at > 0) kv[decodeURIComponent(it.slice(0, at))] = decodeURIComponent(it.slice(at + 1));
       });
+      var own = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
       var kernel = kv.kernel || LV.kernel;
-      if (!LV.kernels[kernel]) fail("kernel " + JSON.stringify(kernel) + " is not one of " + Object.keys(LV.kernels).join(", "));
+      // own names only: "constructor" or "__proto__" are properties of every object
+      if (!own(LV.kernels, kernel)) fail("kernel " + JSON.stringify(kernel) + " is not one of " + Object.keys(LV.kernels).join(", "));
       var params = {};
       Object.keys(LV.kernels[kernel]).forEach(function (k) {
         var v = kv[k] === undefined ? LV.kernels[kernel][k].value : Number(kv[k]);
@@ -490,10 +492,12 @@
       });
       var st = { kernel: kernel, params: params, C: kv.C === undefined ? 1 : Number(kv.C),
                  remedy: kv.remedy || "none", hide: kv.hide ? kv.hide.split(",") : [] };
-      if (!(st.C > 0)) fail("C must be a number > 0");
+      // the slider's range: C = Infinity or 1e308 gave NaN captioned as a reading, 1e10 a
+      // frozen tab
+      if (!(isFinite(st.C) && st.C >= LV.C.min && st.C <= LV.C.max)) fail("C must be a number from " + LV.C.min + " to " + LV.C.max + " (the slider's range)");
       if (LV.remedies.indexOf(st.remedy) < 0) fail("remedy is not one of " + LV.remedies.join(", "));
       if (kv.set && kv.set !== "data") {
-        var gen = SETS[kv.set];
+        var gen = own(SETS, kv.set) ? SETS[kv.set] : null;
         if (!gen) fail("set is not one of data, " + Object.keys(SETS).join(", "));
         var made = gen();
         st.X = made.X; st.y = made.y; st.box = made.box; st.digits = digitsFor(made.box);
@@ -845,6 +849,11 @@
       render();
     }
     api.render = draw;
+    // an edit of the link's #... part in the address bar: the page follows it (it did only
+    // after a reload)
+    window.addEventListener("hashchange", function () {
+      if (/^#live/.test(location.hash) && location.hash !== (S ? encode(S) : "")) api.startFromHash();
+    });
     api.startFromHash = function () {
       if (!/^#live/.test(location.hash)) return false;
       try { start(decode(location.hash)); }
@@ -867,7 +876,7 @@
         var base = S || fromFrame(), n = stateCopy.call(null, S = base);
         var next = Object.assign(n, st || {});
         if (st && st.params) next.params = Object.assign({}, st.params);
-        if (!LV.kernels[next.kernel]) throw new Error("kernel must be one of " + Object.keys(LV.kernels).join(", "));
+        if (!Object.prototype.hasOwnProperty.call(LV.kernels, next.kernel)) throw new Error("kernel must be one of " + Object.keys(LV.kernels).join(", "));
         if (LV.remedies.indexOf(next.remedy) < 0) throw new Error("remedy must be one of " + LV.remedies.join(", "));
         if (!Array.isArray(next.X) || !Array.isArray(next.y) || next.X.length !== next.y.length)
           throw new Error("X and y must be lists of the same length");
@@ -885,7 +894,7 @@
                  verdict: last.kernel_verdict, sanity_verdict: last.sanity_verdict,
                  lam_min: last.lam_min, lam_max: last.lam_max, kkt_gap: last.kkt_gap,
                  objective: last.objective, n_iter: last.n_iter, converged: last.converged,
-                 caption: last.caption, ms: lastMs };
+                 stop: last.stop, caption: last.caption, ms: lastMs };
       },
       kernel: function () {  // the kernel of the points, and the one the SVM is trained on
         if (!view.live || !last) return null;
