@@ -7,6 +7,7 @@ import numbers
 import time
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -414,7 +415,7 @@ default="uniform"
             m = min(m, n)  # landmarks are samples (more is refused by the landmarks' rule)
         held = ("the distances of a sample to the random objects" if d2ke else
                 f"the {m} x {m} landmark kernel and its eigendecomposition")
-        check_memory(fit_memory(n, m, d2ke=d2ke),
+        check_memory(fit_memory(n, m, d2ke=d2ke, sparse=sp.issparse(X)),
                      f"NystroemSVC with {m} {'random objects' if d2ke else 'landmarks'} on "
                      f"{n} samples (the {n} x {m} float32 features, {held})",
                      "Use fewer landmarks (n_components), or train on a subsample.")
