@@ -329,3 +329,34 @@ def test_a_second_ctrl_c_while_the_first_is_answered_exits_130_without_a_traceba
                           timeout=60)
     assert proc.returncode == 130, proc.stderr
     assert proc.stdout == "first\n" and "Traceback" not in proc.stderr
+
+
+@pytest.mark.timeout(180)
+def test_ctrl_c_of_a_parallel_search_says_interrupted_and_nothing_after(tmp_path):
+    # compare --n-jobs 2 interrupted: joblib's resource tracker printed "UserWarning:
+    # resource_tracker: There appear to be 3 leaked semlock objects ..." with install paths
+    # after "indefsvm: interrupted" (3 of 3 runs)
+    import signal
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 10))
+    y = (X[:, 0] + 0.5 * rng.normal(size=3000) > 0).astype(int)
+    path = tmp_path / "big.csv"
+    np.savetxt(path, np.c_[X, y], delimiter=",", fmt="%.4f",
+               header=",".join([f"x{j}" for j in range(10)] + ["label"]), comments="")
+    proc = subprocess.Popen([sys.executable, "-m", "indefsvm", "compare", str(path),
+                             "--kernel", "sigmoid", "--search", "--n-jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+                            text=True)
+    said = proc.stderr.readline()
+    assert "5-fold search of the remedies" in said, said
+    time.sleep(3.0)  # the workers are busy
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=90)
+    assert proc.returncode == 130, err
+    assert err.strip() == "indefsvm: interrupted", err

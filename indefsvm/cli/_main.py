@@ -13,6 +13,23 @@ from ._errors import EXIT_INTERRUPTED, EXIT_PIPE, _error_line
 from ._parser import build_parser
 
 
+#: the resource tracker's words at the end of a run that Ctrl-C interrupted with worker
+#: processes (compare --n-jobs 2): "leaked semlock objects to clean up", with install paths
+_TRACKER_FILTER = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    """joblib's workers are stopped by a Ctrl-C before they unregister their semaphores; the
+    resource tracker, a process of its own started with this environment, cleans them up
+    at exit and warns about each -- a traceback-like line after 'indefsvm: interrupted'. It
+    inherits this filter (set before any worker starts); the cleanup itself goes on."""
+    import os
+
+    have = os.environ.get("PYTHONWARNINGS", "")
+    if _TRACKER_FILTER not in have:
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [have, _TRACKER_FILTER]))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line.
 
@@ -35,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv
+    _quiet_resource_tracker()
     try:
         parser = build_parser()
         _refuse_unknown_options(parser, argv)
