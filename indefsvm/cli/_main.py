@@ -12,7 +12,6 @@ from ._args import _resolve_defaults
 from ._errors import EXIT_INTERRUPTED, EXIT_PIPE, _error_line
 from ._parser import build_parser
 
-
 #: the resource tracker's words at the end of a run that Ctrl-C interrupted with worker
 #: processes (compare --n-jobs 2): "leaked semlock objects to clean up", with install paths
 _TRACKER_FILTER = "ignore:resource_tracker:UserWarning"
