@@ -338,12 +338,19 @@ def test_advanced_shift_is_a_shift_of_the_kept_directions():
     K = (U * lam) @ U.T
     K = (K + K.T) / 2
     a = AdvancedShiftEigenvalues().fit(K)
-    # auto: |lam| > |lam_min| = 2 keeps 3 and 5, each lifted by 2; the rest is the null space
-    assert a.rank_ == 2 and np.isclose(a.shift_, 2.0)
+    # auto: the directions amplified in a test row ((lam + s) / lam) at most 10 times as
+    # much as lam = 5's (1.4): -2, -0.5, 0.3, 1, 3 and 5, each lifted by s = 2; 0.01 and
+    # 0.02 (amplified 201 and 101 times) are the null space
+    assert a.rank_ == 6 and np.isclose(a.shift_, 2.0)
+    assert np.isclose(a.amplification_, 2.3 / 0.3)
     Kt = a.fit_transform(K)
-    assert np.allclose(np.sort(np.linalg.eigvalsh(Kt)), [0] * 6 + [5.0, 7.0], atol=1e-10)
+    assert np.allclose(np.sort(np.linalg.eigvalsh(Kt)), [0, 0, 0, 1.5, 2.3, 3, 5, 7],
+                       atol=1e-10)
     assert np.allclose(a.transform(K), Kt, atol=1e-10)  # training rows: the fixed kernel
-    b = AdvancedShiftEigenvalues(rank=8).fit(K)
+    # every direction: 0.01 is amplified 201 times in a test row, which is said
+    with pytest.warns(UserWarning, match=r"rank=8 keeps the direction of eigenvalue 0\.01, "
+                                         r"which the transform of test rows amplifies 201"):
+        b = AdvancedShiftEigenvalues(rank=8).fit(K)
     assert np.allclose(np.sort(np.linalg.eigvalsh(b.fit_transform(K))), np.sort(lam + 2.0))
     c = AdvancedShiftEigenvalues(rank=0.5).fit(K)  # 5 + 3 of sum |lam| = 11.83 is over half
     assert c.rank_ == 2

@@ -180,6 +180,11 @@ class ShiftEigenvalues(_KernelFix):
         return self.K_fit_ + self.shift_ * np.eye(self.n_train_)
 
 
+#: rank="auto" of the advanced shift keeps the directions whose test-row transform
+#: (lam + s) / lam amplifies at most CONDITION times as much as the largest eigenvalue's
+CONDITION = 10.0
+
+
 class AdvancedShiftEigenvalues(_EigenFix):
     """The advanced shift: a low-rank approximation, then the shift applied to the kept
     directions only (Muench, Raab, Biehl & Schleif 2020), with the consistent transform of
@@ -200,15 +205,16 @@ class AdvancedShiftEigenvalues(_EigenFix):
     Parameters
     ----------
     rank : "auto", int or float, default="auto"
-        ``"auto"``: the directions with ``|lam| > |lam_min|``, those above the level of the
-        most negative eigenvalue, below which the spectrum cannot be told apart from the
-        indefiniteness (all of them when ``K`` is PSD). When no positive eigenvalue lies
-        above that level (the most negative eigenvalue is also the largest in size, as for
-        many sigmoid kernels) those would be the most negative direction alone, shifted to
-        0: "auto" then keeps every direction down to the smallest positive eigenvalue, so
-        the fixed kernel is never zero. An integer: that many directions.
-        A float in (0, 1]: the fewest directions (of largest ``|lam|``) holding that share
-        of ``sum |lam|``.
+        ``"auto"``: the directions whose test-row transform amplifies at most 10 times as
+        much as the largest eigenvalue's (all of them above the zero threshold when ``K``
+        is PSD). The transform of a test row multiplies its component along direction
+        ``j`` by ``(lam_j + s) / lam_j``; the small eigenvalues' directions -- noise in a
+        new sample -- would be amplified ``s / |lam|`` times (a rank down to the smallest
+        positive eigenvalue trained sigmoid kernels of Gaussian classes to 100 % and tested
+        them at 39-58 %). An integer: that many directions. A float in (0, 1]: the fewest
+        directions (of largest ``|lam|``) holding that share of ``sum |lam|``. A rank whose
+        kept directions are amplified more than 100 times as much as the largest
+        eigenvalue's is warned of, with the figure (``amplification_``).
     centered : bool, default=False
         Centre with the training means first.
 
@@ -220,6 +226,9 @@ class AdvancedShiftEigenvalues(_EigenFix):
         Directions kept.
     shift_ : float
         ``s``.
+    amplification_ : float
+        ``max |(lam_k + s) / lam_k|`` over the kept directions: how much the transform of a
+        test row can amplify one of its components.
     projector_ : ndarray of shape (n_train, n_train)
         ``U_k diag((lam_k + s) / lam_k) U_k'``.
     n_train_ : int
@@ -277,17 +286,22 @@ class AdvancedShiftEigenvalues(_EigenFix):
         order = np.argsort(-np.abs(lam), kind="stable")
         mag = np.abs(lam[order])
         usable = int(np.count_nonzero(mag > self.tol_))
+        shift = self._shift_of(lam)
+        # a test row's component along direction j is multiplied by d_j = (lam_j + s) / lam_j;
+        # the largest eigenvalue's direction is the least amplified
+        usable_mask = np.abs(lam) > self.tol_
+        ratio = np.where(usable_mask, (lam + shift) / np.where(usable_mask, lam, 1.0), 0.0)
+        top = float(lam.max())
+        best = (top + shift) / top if top > self.tol_ else np.inf
         if auto:
-            floor = max(-float(lam[0]), self.tol_)
-            k = int(np.count_nonzero(mag > floor))
-            if not np.any(lam[order[:k]] + self._shift_of(lam) > self.tol_):
-                # nothing positive above |lam_min| (the most negative eigenvalue is also the
-                # largest in size, as for many sigmoid kernels): the directions above the
-                # level would be that one alone, shifted to 0 -- a zero kernel. Keep the
-                # positive part of the spectrum instead, and the most negative direction
-                # (which the shift takes to 0).
-                pos = lam[order] > self.tol_
-                k = int(np.flatnonzero(pos).max()) + 1 if pos.any() else k
+            # the directions amplified at most CONDITION times as much as the least
+            # amplified one. Keeping every direction down to the smallest positive eigenvalue
+            # (the rule before, where nothing positive lay above |lam_min|, as for many
+            # sigmoid kernels) trained to 100 % and tested at 39-58 % on six-dimensional
+            # Gaussian classes (ShiftEigenvalues: 73-90 %), 70 % in 5-fold CV on heart
+            # (now 83 %): the small eigenvalues' directions, noise in a test row, were
+            # amplified by s / |lam|
+            k = int(np.count_nonzero(usable_mask & (np.abs(ratio) <= CONDITION * best)))
         elif isinstance(r, (int, np.integer)):
             k = int(r)
         elif r <= 1:
@@ -302,9 +316,20 @@ class AdvancedShiftEigenvalues(_EigenFix):
         self.rank_ = int(keep.size)
         # the shift of the whole spectrum (Muench et al. estimate lam_min by a von Mises
         # iteration), applied to the kept directions only
-        self.shift_ = self._shift_of(lam)
+        self.shift_ = shift
         d = np.zeros_like(lam)
         d[keep] = (lam[keep] + self.shift_) / lam[keep]
+        self.amplification_ = float(np.max(np.abs(d))) if keep.size else 0.0
+        if not auto and self.amplification_ > 10 * CONDITION * best:
+            from .._warn import warn
+
+            j = keep[int(np.argmax(np.abs(d[keep])))]
+            warn(f"rank={r!r} keeps the direction of eigenvalue {lam[j]:.4g}, which the "
+                 f"transform of test rows amplifies {self.amplification_:.3g} times ((lam + s)"
+                 f" / lam, s = {self.shift_:.4g}; the largest eigenvalue's {best:.3g} times): "
+                 "test rows' noise there outweighs the rest and predictions of new samples "
+                 f"suffer. rank='auto' keeps the directions amplified at most {CONDITION:g} "
+                 "times as much as the largest eigenvalue's.", UserWarning, stacklevel=4)
         return d
 
 
