@@ -113,3 +113,21 @@ def test_check_multiclass_file_reports_every_pair_of_classes(tmp_path, capsys):
     assert "Kernel check" in captured.out and "left out" not in captured.err
     for a, b in ((0, 1), (0, 2), (1, 2)):
         assert f"classes {a} vs {b}: c'Kc" in captured.out
+
+
+def test_fit_says_a_counter_intuitive_two_class_model(capsys):
+    # fit trained a w'Mw < 0 model without a word where check had said "keep C <= 1"
+    import indefsvm as isvm
+
+    argv = ["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.5", "--coef0",
+            "1", "-C", "10", "--cv", "0"]
+    X, y = ds.load_heart(return_X_y=True)
+    svm = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.5, coef0=1.0, C=10).fit(X, y)
+    assert isvm.sanity_report(svm, X, y).wMw < 0  # the case this test is about
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "indefsvm: warning: w'Mw <= 0" in err and "--remedy flip" in err
+    # a sensible one says nothing of it
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "-C", "10", "--cv", "0"]) == 0
+    assert "w'Mw <= 0" not in capsys.readouterr().err

@@ -110,6 +110,8 @@ def _fit_smo(args, model, X, y, desc, precomputed) -> int:
         seconds, messages = fit_saved(args, model, X, y, always=Warning,
                                       keep=(ConvergenceWarning, UserWarning))
     scores = _family.training_scores(model, X, y)
+    if args.remedy is None and model is clf:  # (a pipeline's SVM reads other rows than X)
+        _say_counter_intuitive(args, clf, X)
     rows = _pair_rows(getattr(clf, "svc_", clf))  # the Krein SVM's SVM on the flipped kernel
     params = ({} if args.remedy is not None and precomputed and not args.distances
               else _fitted_params(model))
@@ -130,6 +132,27 @@ def _fit_smo(args, model, X, y, desc, precomputed) -> int:
     }, seconds=seconds, scores=scores, messages=messages)
     return finish(args, X, y, precomputed, seconds, summary,
                   lambda: _print_svc(args, X, y, desc, precomputed, model, rows, summary))
+
+
+def _say_counter_intuitive(args, clf, X) -> None:
+    """A two-class SVM whose w'Mw is <= 0 is said after the fit (it was trained without a
+    word where check had said to keep C lower): with v = y * alpha on the support vectors,
+    w'Mw has the sign of v'Kv = sum_j v_j (f(x_j) - b), the decision values of the support
+    vectors -- no kernel matrix recomputed (Haasdonk 2005, §7.4)."""
+    classes = getattr(clf, "classes_", None)
+    if (classes is None or len(classes) != 2 or not hasattr(clf, "dual_coef_")
+            or not hasattr(clf, "support_") or clf.support_.size == 0):
+        return
+    v = np.asarray(clf.dual_coef_.toarray() if hasattr(clf.dual_coef_, "toarray")
+                   else clf.dual_coef_, dtype=np.float64)[0]
+    rows = X[clf.support_]
+    f = np.asarray(clf.decision_function(rows), dtype=np.float64) - float(clf.intercept_[0])
+    vKv = float(v @ f)
+    if vKv <= 0:
+        print(f"indefsvm: warning: w'Mw <= 0 (v'Kv = {vKv:.4g} for v = y * alpha): a "
+              "counter-intuitive solution, w and Mw on opposite sides of the decision line "
+              "(Haasdonk 2005, §7.4). Lower -C ('indefsvm check' lists the C that keep w'Mw "
+              "> 0) or give --remedy flip.", file=sys.stderr)
 
 
 def _print_svc(args, X, y, desc, precomputed, model, rows, summary) -> None:
