@@ -71,8 +71,8 @@ def write_html(path, *, title, kernel_report, model, sanity, data_desc,
         f"<td>{r.n_bounded}</td><td>{r.n_concave_steps}</td></tr>"
         for k, r in enumerate(results))
     check = (kernel_report._repr_html_() if kernel_report is not None else
-             "<p>Not recomputed for a saved model: <code>indefsvm check</code> on the "
-             "training data checks the kernel.</p>")
+             "<p>Not computed for a landmark model, which never forms its kernel: "
+             "<code>indefsvm check</code> on the training data checks it.</p>")
     training = (f"""<table><tr><th>problem</th><th>status</th><th>iterations</th>
 <th>objective F(alpha)</th><th>KKT gap m - M</th><th>#SV</th><th>#bounded SV</th>
 <th>concave steps</th></tr>

@@ -50,7 +50,11 @@ def test_report_model_data_checks_the_saved_dual_as_python_does(tmp_path, heart,
     assert _value(out, "KKT gap m - M") == pytest.approx(ref.kkt_gap, rel=1e-2, abs=1e-6)
     assert f"training accuracy {100 * clf.score(X, y):.2f} %" in out
     page = (tmp_path / "indefsvm-report-m.html").read_text()
-    assert "Sanity report" in page and "Not recomputed for a saved model" in page
+    # the kernel check of the model's kernel on its data, as report FILE's page has it (it
+    # was left out)
+    assert "Sanity report" in page and "Kernel check" in page
+    ref_check = isvm.check_kernel(K, y)
+    assert f"{ref_check.lam_min:.4g}" in out and "Kernel check" in out
 
 
 def test_report_model_data_for_series_distances_and_remedies(tmp_path, capsys):

@@ -189,10 +189,14 @@ def _run_model(args) -> int:
     # a classifier's accuracy, a regression's error and R^2, a one-class SVM's outliers
     scores = "; ".join(" ".join(line.split())
                        for line in _family.score_lines(_family.training_scores(model, X, y)))
+    kernel_report = _saved_kernel_report(args, model, X, y)
     steps = _steps(model)
     print(f"model       {args.file}: {steps}")
     print(f"data        {args.data}: {len(y)} samples, the model's training data")
     print()
+    if kernel_report is not None:
+        print(kernel_report)
+        print()
     print(sanity)
     print()
     print(scores)
@@ -201,10 +205,39 @@ def _run_model(args) -> int:
     text = (f"model {args.file} ({steps}) on its training data {args.data}: {len(y)} "
             f"samples; {scores}")
     atomic_write(path, lambda tmp: write_html(
-        tmp, title=f"indefsvm report: {os.path.basename(args.file)}", kernel_report=None,
+        tmp, title=f"indefsvm report: {os.path.basename(args.file)}",
+        kernel_report=kernel_report,
         model=_solver(model), sanity=sanity, data_desc=text))
     print(f"\nHTML report written to {path}")
     return 0
+
+
+def _saved_kernel_report(args, model, X, y):
+    """The kernel check of a saved model's kernel on its training data -- the kernel before
+    any fix (a report page of report MODEL DATA left it out, where report FILE has it):
+    --scale's scaler applied, then a distance or feature kernel, a precomputed kernel as
+    given, or the SVM's own kernel recomputed. None for a landmark model (NystroemSVC: its
+    kernel is never formed)."""
+    from sklearn.preprocessing import MinMaxScaler
+
+    from .._feature_kernel import FeatureKernel
+    from ..diagnostics import check_kernel
+    from ..distances import DistanceKernel
+    from ..svm._dual import training_kernel
+
+    steps = [step for _, step in model.steps] if hasattr(model, "steps") else [model]
+    rows = X
+    if type(steps[0]) is MinMaxScaler:
+        rows, steps = steps[0].transform(rows), steps[1:]
+    if type(steps[0]) in (DistanceKernel, FeatureKernel):
+        K = steps[0].transform(rows)
+    elif len(steps) == 1 and hasattr(steps[0], "shape_fit_") and hasattr(steps[0], "support_"):
+        K = training_kernel(steps[0], rows)
+    else:
+        return None
+    classes = hasattr(_svc(model), "classes_")
+    return check_kernel(np.asarray(K, dtype=np.float64), y if classes else None,
+                        n_jobs=args.n_jobs, verbose=args.verbose)
 
 
 def add_parser(sub) -> None:
