@@ -304,3 +304,20 @@ def test_a_frame_keeps_its_own_convergence_warning(monkeypatch):
     (frame,) = ex.to_dict()["frames"]
     assert frame["converged"] is False
     assert "max_iter" in frame["convergence_warning"]
+
+
+def test_the_page_opens_on_a_frame_whose_plane_shows_the_idea():
+    # the default first frame was near-degenerate: in-plane w'Mw = 7.5e-7 under the heading
+    # "w and Mw lie on the same side"; on heart's sigmoid kernel the plane's w'Mw had the
+    # other sign than the model's. The opening frame is sensible and its plane says so
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    ex = isvm.explore(X, y, kernel="sigmoid")
+    g = ex.grid
+    sizes = [len(v) for v in g["params"].values()] + [len(g["C"])]
+    idx = ex.start["idx"]
+    flat = 0
+    for k, s in zip(idx[:-1], sizes[:-1], strict=True):
+        flat = flat * s + k
+    f = ex._frames[(flat * len(g["remedies"])) * sizes[-1] + idx[-1]]
+    assert f["sanity_verdict"] == "sensible" and f["w_M_w"] > 0
+    assert f["plane_w_M_w"] > 0.01 * f["w_M_w"]

@@ -63,6 +63,15 @@ HIDEABLE = ("spectrum", "plane", "input", "readouts", "caption", "controls", "ke
             "remedy", "sets", "classes")
 
 
+def _shows_the_idea(frame: dict) -> bool:
+    """The plane drawn tells the frame's story: its in-plane w'Mw has the sign of the whole
+    w'Mw and is not lost in rounding against it (at least 1 % of it)."""
+    whole, plane = frame.get("w_M_w"), frame.get("plane_w_M_w")
+    if whole is None or plane is None or not np.isfinite(whole) or not np.isfinite(plane):
+        return False
+    return (plane > 0) == (whole > 0) and abs(plane) >= 0.01 * abs(whole)
+
+
 class Explorer:
     """The frames of :func:`explore` and the page that shows them.
 
@@ -148,8 +157,10 @@ class Explorer:
     @property
     def start(self) -> dict:
         """The frame the page opens on: of the first remedy's frames (``"none"`` by
-        default), a sensible model (``w'Mw > 0``) with the highest training accuracy, the
-        one nearest the middle of the grid among equals.
+        default), a sensible model (``w'Mw > 0``) whose plane shows it (the in-plane w'Mw
+        of the sign of the whole one and at least 1 % of it: a frame of in-plane w'Mw =
+        7.5e-7 opened on "w and Mw lie on the same side" over a near-zero w), with the
+        highest training accuracy, the one nearest the middle of the grid among equals.
 
         Returns
         -------
@@ -173,7 +184,8 @@ class Explorer:
                 idx.append(rest % s)
                 rest //= s
             idx = idx[::-1] + [c]
-            key = (f.get("sanity_verdict") == "sensible", f.get("train_accuracy", 0.0),
+            key = (f.get("sanity_verdict") == "sensible", _shows_the_idea(f),
+                   f.get("train_accuracy", 0.0),
                    -sum(abs(a - m) for a, m in zip(idx, mid, strict=True)))
             if best_key is None or key > best_key:
                 best, best_key = idx, key
