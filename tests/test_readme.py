@@ -10,7 +10,7 @@ def test_first_lines_are_the_two_commands():
     text = README.read_text()
     block = text.split("```bash\n", 1)[1].split("```", 1)[0].strip().splitlines()
     assert block[0].startswith("pip install . && indefsvm fit --dataset heart")
-    assert block[1] == 'pip install ".[test]" && pytest'
+    assert block[1] == 'pip install ".[test]" && ruff check && pytest'
     ci = (README.parent / ".ci" / "run").read_text()
     assert block[1] in ci.splitlines()
 
