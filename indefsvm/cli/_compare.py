@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 
 import numpy as np
 
@@ -226,16 +227,10 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
         line += f" --remedy {remedy_option(method)}"
     if args.balanced:  # the weights the comparison's SVMs had
         line += " --class-weight balanced"
-    return line + f" -C {_number(params['C'])} --save {_save_name(args)}"
-
-
-def _save_name(args) -> str:
-    """The model file the printed fit command saves to: the user's own --save where given
-    (compare --search --save best.skops printed '--save model.skops')."""
-    import shlex
-
-    save = getattr(args, "save", None)
-    return shlex.quote(save) if save else "model.skops"
+    # the user's own --save where given (compare --search --save best.skops printed
+    # '--save model.skops')
+    save = shlex.quote(args.save) if getattr(args, "save", None) else "model.skops"
+    return line + f" -C {_number(params['C'])} --save {save}"
 
 
 def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str,
