@@ -309,3 +309,22 @@ def test_interruptible_tridiagonalisation_equals_lapack_dsytrd(n):
     if n > 1:
         with pytest.raises(ValueError, match="Fortran"):
             tridiagonalize(np.array(K, order="C"))
+
+
+@pytest.mark.parametrize("rank", [1, 3, 8])
+def test_ldl_lanczos_spectrum_of_low_rank_psd_kernels(rank):
+    # before: the LDL + Lanczos path returned lambda_min = NaN on low-rank PSD kernels (6 of 54
+    # planted cases), called them indefinite, and the verdict could change between calls
+    rng = np.random.default_rng(rank)
+    A = rng.normal(size=(700, rank))
+    K = A @ A.T
+    runs = [isvm.diagnostics.spectrum(K, method="ldl") for _ in range(2)]
+    for sp_ in runs:
+        assert np.isfinite(sp_.lam_min) and np.isfinite(sp_.lam_max)
+        assert sp_.n_neg == 0 and sp_.is_psd, sp_
+        assert sp_.lam_min >= -1e-8 * sp_.lam_max
+    assert runs[0].to_dict() == runs[1].to_dict()
+    dense = isvm.diagnostics.spectrum(K, method="dense")
+    assert dense.n_neg == 0
+    assert runs[0].lam_max == pytest.approx(dense.lam_max, rel=1e-8)
+

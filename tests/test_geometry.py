@@ -182,3 +182,44 @@ def test_hull_classifier_speaks_scikit_learns_language():
     with pytest.raises(ValueError, match="Only binary classification is supported"):
         isvm.ConvexHullClassifier().fit(X, np.arange(20) % 3)
     assert not isvm.ConvexHullClassifier().__sklearn_tags__().classifier_tags.multi_class
+
+
+def test_sparse_inputs_to_kernels_check_kernel_and_the_hull_classifier(heart):
+    # before: "setting an array element with a sequence"
+    import scipy.sparse as sp
+
+    X, y = heart
+    Xs = sp.csr_matrix(X)
+    np.testing.assert_array_equal(isvm.kernel_matrix(Xs, kernel="rbf", gamma=0.1),
+                                  isvm.kernel_matrix(X, kernel="rbf", gamma=0.1))
+    dense = isvm.check_kernel(X=X, y=y, kernel="sigmoid", gamma=0.05, coef0=-1.0)
+    sparse = isvm.check_kernel(X=sp.csc_array(X), y=y, kernel="sigmoid", gamma=0.05, coef0=-1.0)
+    assert sparse.to_dict() == dense.to_dict()
+    ch = isvm.ConvexHullClassifier(kernel="rbf", gamma=0.1)
+    np.testing.assert_array_equal(ch.fit(Xs, y).predict(Xs), ch.fit(X, y).predict(X))
+
+
+
+def test_hull_classifier_input_checks(heart):
+    import pandas as pd
+
+    X, y = heart
+    with pytest.raises(ValueError, match="[Cc]omplex"):
+        isvm.ConvexHullClassifier(kernel="rbf").fit(X.astype(complex), y)
+    with pytest.raises(ValueError, match="0 feature"):
+        isvm.ConvexHullClassifier(kernel="rbf").fit(np.zeros((10, 0)), y[:10])
+    # before: a DataFrame with its columns reordered changed 30 of 60 predictions silently
+    df = pd.DataFrame(X, columns=[f"c{i}" for i in range(X.shape[1])])
+    model = isvm.ConvexHullClassifier(kernel="rbf", gamma=0.1).fit(df, y)
+    with pytest.warns(UserWarning, match="feature names"):  # scikit-learn's own notice
+        plain = model.predict(X)
+    np.testing.assert_array_equal(model.predict(df), plain)
+    with pytest.raises(ValueError, match="feature names"):
+        model.predict(df[df.columns[::-1]])
+    # before: NaN kernel rows predicted the first class
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.1)
+    pre = isvm.ConvexHullClassifier(kernel="precomputed").fit(K, y)
+    K[0, 3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        pre.predict(K)
+

@@ -302,3 +302,42 @@ def test_the_nystroem_fit_estimate_holds_the_peak_it_measures(sparse):
     """, limit_mib=4096)
     measured, said = got["result"]
     assert measured <= said <= 3 * measured + 2**28, (measured / 2**20, said / 2**20)
+
+
+def test_check_kernel_too_large_for_memory_says_so_before_allocating(tmp_path):
+    # before: `indefsvm check` on 40 000 samples was killed by the OOM killer after 67 s
+    from indefsvm._validation import available_memory
+
+    avail = available_memory()
+    if avail is None:
+        pytest.skip("no /proc/meminfo here: the memory check cannot know what is available")
+    n = int(np.sqrt(avail / 16.0) * 1.5) + 1  # 16 n^2 bytes: over what is available
+    X = np.random.default_rng(0).normal(size=(n, 2))
+    # the dense method asked for explicitly (above 5 000 samples "auto" is matrix-free now,
+    # and needs no n x n memory at all)
+    with pytest.raises(MemoryError, match=r"needs about .* GiB .* available.*method='slq'"):
+        isvm.check_kernel(X=X, kernel="rbf", method="dense")
+    import subprocess
+    import sys
+
+    from sklearn.datasets import dump_svmlight_file
+
+    path = tmp_path / "big.libsvm"
+    dump_svmlight_file(X, np.where(X[:, 0] > 0, 1, -1), str(path), zero_based=False)
+    proc = subprocess.run([sys.executable, "-m", "indefsvm", "check", str(path), "--method",
+                           "dense"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("indefsvm: error:") and "GiB" in last and "available" in last
+    assert "Traceback" not in proc.stderr
+
+
+
+def test_a_cache_size_beyond_memory_is_not_allocated_up_front(heart):
+    # columns are allocated as they are filled (never more than n of them): a cache_size of
+    # a petabyte costs what the problem needs, not an out-of-memory kill
+    X, y = heart
+    big = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, cache_size=1e9).fit(X, y)
+    small = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1).fit(X, y)
+    np.testing.assert_array_equal(big.dual_coef_, small.dual_coef_)
+

@@ -145,3 +145,73 @@ def test_estimator_with_each_solver(sonar, solver):
     assert clf.converged_ and clf.fit_status_ == 0 and clf.intercept_[0] == 0.0
     assert clf.alpha_.shape == (len(y),) and clf.history_.shape[1] == 2
     assert np.mean(clf.predict(X) == ref.predict(X)) >= 0.97
+
+
+def _lsvm_kkt(K, y, nu, u):
+    """max_i |min(Q_ii u_i, (Qu - e)_i)| for Q = I/nu + DKD: 0 exactly at the solution."""
+    Q = np.outer(y, y) * K + np.eye(len(y)) / nu
+    g = Q @ u - 1.0
+    return float(np.max(np.abs(np.minimum(np.diagonal(Q) * u, g))))
+
+
+
+def test_lsvm_converged_means_a_kkt_point_whatever_the_scale(heart):
+    # before: lsvm(K * 1e6, y, nu=1e-6) said "converged" after one iteration with a KKT
+    # residual of 0.377 -- its criterion was one step moving less than tol, in the units of u
+    X, y = heart
+    K = isvm.kernel_matrix(np.c_[X, -np.ones(len(y))], kernel="rbf", gamma=0.05)
+    plain = lsvm(K, y, nu=1.0, tol=1e-6)
+    scaled = lsvm(K * 1e6, y, nu=1e-6, tol=1e-6)
+    for res, k, nu in ((plain, K, 1.0), (scaled, K * 1e6, 1e-6)):
+        assert res.converged
+        assert _lsvm_kkt(k, y, nu, res.alpha) <= 1e-6
+        assert res.kkt_gap == pytest.approx(_lsvm_kkt(k, y, nu, res.alpha), abs=1e-12)
+    # the same problem scaled: u scales by 1e-6
+    np.testing.assert_allclose(scaled.alpha * 1e6, plain.alpha, rtol=1e-4, atol=1e-6)
+
+
+
+def test_lsvm_does_not_diverge_on_indefinite_kernels_with_positive_definite_q():
+    # before: with nu = 0.9 / |lambda_min| (Q positive definite, our own check passes) the
+    # iteration with step 1.9 / nu diverged in 61 of 200 random 4 x 4 cases (alpha ~ 1e164
+    # or inf, "increase max_iter")
+    rng = np.random.default_rng(0)
+    n_indefinite = 0
+    for _ in range(200):
+        A = rng.normal(size=(4, 4))
+        K = (A + A.T) / 2
+        y = np.array([1.0, 1.0, -1.0, -1.0])
+        lam = np.linalg.eigvalsh(np.outer(y, y) * K)[0]
+        if lam >= 0:
+            continue
+        n_indefinite += 1
+        nu = 0.9 / abs(lam)
+        res = lsvm(K, y, nu=nu, tol=1e-8, max_iter=200_000)
+        assert np.all(np.isfinite(res.alpha)) and np.all(res.alpha >= 0)
+        assert res.converged, res
+        assert _lsvm_kkt(K, y, nu, res.alpha) <= 1e-8
+    assert n_indefinite > 150
+
+
+
+def test_lsvm_through_the_estimator_on_an_indefinite_kernel(heart):
+    X, y = heart
+    clf = isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.05, coef0=-1.0, solver="lsvm", C=0.004)
+    clf.fit(X, y)
+    assert clf.converged_ and clf.kkt_gap_ <= clf.tol
+    assert np.all(np.isfinite(clf.alpha_)) and np.all(np.isfinite(clf.decision_function(X)))
+
+
+
+def test_munk_stall_is_reported_as_a_stall_at_its_iteration():
+    # before: "stalled at max_iter=100000" after stopping at iteration 499
+    rng = np.random.default_rng(4)
+    X = rng.random((40, 3))
+    y = np.where(X[:, 0] > 0.5, 1.0, -1.0)
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.5)
+    with pytest.warns(isvm.ConvergenceWarning) as rec:
+        res = isvm.solvers.munk(K, y, C=100.0, tol=1e-12, ftol=1e-6)
+    assert res.status == "stalled" and not res.converged and res.n_iter < 100_000
+    msg = str(rec[0].message)
+    assert f"stalled at iteration {res.n_iter}" in msg and "max_iter=100000" in msg
+

@@ -164,3 +164,35 @@ def test_sanity_report_input_errors(heart):
         sanity_report_from_alpha(np.eye(2), [1, -1], [2.0, 2.0], C=1.0)
     with pytest.raises(ValueError, match="all zero"):
         sanity_report_from_alpha(np.eye(2), [1, -1], [0.0, 0.0], C=1.0)
+
+
+@pytest.mark.parametrize("kw", [{"solver": "kernel_adatron"}, {"fit_intercept": False},
+                                {"solver": "munk", "max_iter": 400_000, "tol": 1e-2}])
+def test_sanity_report_of_models_without_the_bias(heart, kw):
+    # before: every no-bias model was "not a stationary point, raise max_iter", converged or
+    # not -- the report checked the conditions of the problem with the bias
+    X, y = heart
+    clf = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, **kw).fit(X, y)
+    assert clf.converged_
+    rep = isvm.sanity_report(clf, X, y)
+    assert rep.is_stationary, rep
+    assert rep.b == 0.0 and "without the bias" in str(rep)
+    # the same figure recomputed here, by the solvers' documented definition:
+    # max_t Q_tt |a_t - clip(a_t - g_t / Q_tt, 0, C)| (rbf: Q_tt = 1)
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.1)
+    a = clf.alpha_
+    grad = y * (K @ (y * a)) - 1.0
+    resid = np.max(np.abs(a - np.clip(a - grad, 0.0, clf.C)))
+    assert rep.kkt_gap == pytest.approx(resid, rel=1e-9, abs=1e-12)
+    assert rep.kkt_gap <= clf.tol
+    assert rep.kkt_gap == pytest.approx(clf.kkt_gap_, rel=1e-6, abs=1e-9)
+
+
+
+def test_sanity_report_of_an_lsvm_model_says_why_not(heart):
+    # before: "alpha must satisfy 0 <= alpha <= C", about a bound the model does not have
+    X, y = heart
+    clf = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, solver="lsvm").fit(X, y)
+    with pytest.raises(ValueError, match="Lagrangian SVM.*kkt_gap_"):
+        isvm.sanity_report(clf, X, y)
+

@@ -332,3 +332,35 @@ def test_crafted_models_that_loaded_are_refused_naming_the_file(tmp_path, capsys
         assert str(info.value).startswith(f"{path}: {said}"), str(info.value)
         assert main(["predict", path, heart]) == 1
         assert capsys.readouterr().err.startswith(f"indefsvm: error: {path}: ")
+
+
+def _fitted_models(X, y):
+    yr = X[:, 0] + 0.1 * X[:, 1]
+    return [
+        (isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.05, coef0=-1.0).fit(X, y), X),
+        (isvm.IndefiniteNuSVC(nu=0.3, gamma=0.1).fit(X, y), X),
+        (isvm.IndefiniteSVR(kernel="rbf", gamma=0.1).fit(X, yr), X),
+        (isvm.IndefiniteOneClassSVM(gamma=0.1, nu=0.2).fit(X), X),
+        (isvm.ConvexHullClassifier(kernel="rbf", gamma=0.1).fit(X, y), X),
+    ]
+
+
+
+def test_models_survive_pickle_joblib_and_skops(heart, tmp_path):
+    import pickle
+
+    import joblib
+    import skops.io as sio
+
+    X, y = heart
+    for model, Xp in _fitted_models(X, y):
+        ref = model.predict(Xp)
+        again = pickle.loads(pickle.dumps(model))
+        np.testing.assert_array_equal(again.predict(Xp), ref)
+        joblib.dump(model, tmp_path / "m.joblib")
+        np.testing.assert_array_equal(joblib.load(tmp_path / "m.joblib").predict(Xp), ref)
+        sio.dump(model, tmp_path / "m.skops")
+        trusted = sio.get_untrusted_types(file=tmp_path / "m.skops")
+        np.testing.assert_array_equal(
+            sio.load(tmp_path / "m.skops", trusted=trusted).predict(Xp), ref)
+

@@ -308,3 +308,45 @@ def test_estimator_on_sparse_input_matches_dense():
         assert s.objective_ == pytest.approx(d.objective_, rel=1e-6)
         np.testing.assert_allclose(s.decision_function(sp.csr_matrix(X)),
                                    d.decision_function(X), atol=1e-4)
+
+
+def _smo_gap(K, y, alpha, C):
+    """m - M of (21) recomputed from scratch."""
+    g = -y * (y * (K @ (y * alpha)) - 1.0)
+    up = ((alpha < C) & (y > 0)) | ((alpha > 0) & (y < 0))
+    low = ((alpha < C) & (y < 0)) | ((alpha > 0) & (y > 0))
+    return float(g[up].max() - g[low].min())
+
+
+
+def test_smo_with_an_unreachable_tol_stops_at_the_reachable_gap():
+    # before: shrinking on an indefinite K with tol below float64's reach spun on the shrunk
+    # set until max_iter (10^7 iterations) and returned a point with gap 4.9e6 (3e-9 without
+    # shrinking)
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(80, 3))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=80) > 0, 1.0, -1.0)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=1.0, coef0=-0.5)
+    runs = {}
+    for shrinking in (True, False):
+        with pytest.warns(isvm.ConvergenceWarning, match="stalled|max_iter") as rec:
+            res = isvm.solvers.smo(K, y, C=1e8, tol=1e-13, shrinking=shrinking)
+        runs[shrinking] = res
+        assert res.n_iter < 2_000_000
+        gap = _smo_gap(K, y, res.alpha, 1e8)
+        assert abs(gap - res.kkt_gap) <= 1e-6 * max(1.0, abs(gap))
+        if not res.converged:
+            assert res.status.startswith("stalled")
+            assert any("stalled" in str(w.message) for w in rec)
+    gaps = {s: _smo_gap(K, y, r.alpha, 1e8) for s, r in runs.items()}
+    # shrinking reaches what the unshrunk loop reaches (within the float64 noise of C = 1e8)
+    assert gaps[True] <= max(1e-6, 100 * gaps[False]), gaps
+
+
+
+def test_smo_finite_c_with_a_huge_objective_is_not_called_unbounded():
+    # before: "C = inf ... give a finite C" for C = 1 once the objective dropped below -1e300
+    res = isvm.solvers.smo(np.array([[-3e300, 0.0], [0.0, -3e300]]), np.array([1, -1]), C=1.0)
+    np.testing.assert_array_equal(res.alpha, [1.0, 1.0])
+    assert res.converged and np.isfinite(res.objective) and res.objective < -1e300
+

@@ -24,6 +24,7 @@ import joblib
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits, make_classification
+from test_saved_models import _fitted_models
 from threadpoolctl import threadpool_limits
 
 import indefsvm as isvm
@@ -752,3 +753,19 @@ def test_the_entry_points_size_their_blas_and_no_helper_took_the_decorator():
                     and obj.__module__ == mod.__name__:
                 carriers.append(name)
     assert carriers and not [c for c in carriers if c.startswith("_")], carriers
+
+
+def test_one_model_predicts_from_eight_threads_at_once(heart):
+    from concurrent.futures import ThreadPoolExecutor
+
+    X, y = heart
+    for model, Xp in _fitted_models(X, y)[:3]:
+        ref = model.decision_function(Xp) if hasattr(model, "decision_function") \
+            else model.predict(Xp)
+        call = model.decision_function if hasattr(model, "decision_function") \
+            else model.predict
+        with ThreadPoolExecutor(8) as pool:
+            outs = list(pool.map(call, [Xp] * 32))
+        for out in outs:
+            np.testing.assert_array_equal(out, ref)
+
