@@ -23,3 +23,14 @@ def global_random_seed():
     """scikit-learn's fixture of the same name (its default seed), for its own SVM tests run
     against ours in test_sklearn_svm_suite.py."""
     return 42
+
+
+@pytest.fixture
+def heart_model(tmp_path):
+    """A model file of 'indefsvm fit --dataset heart --save' (the command line's defaults)."""
+    from indefsvm.cli import main
+
+    model = tmp_path / "m.skops"
+    assert main(["fit", "--dataset", "heart", "--cv", "0", "--quiet", "--save",
+                 str(model)]) == 0
+    return model

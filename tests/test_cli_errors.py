@@ -16,6 +16,7 @@ from sklearn.datasets import dump_svmlight_file
 
 import indefsvm as isvm
 import indefsvm.datasets as ds
+from indefsvm.cli import main
 
 CLI = [sys.executable, "-m", "indefsvm"]
 
@@ -289,3 +290,16 @@ def test_a_warning_no_command_caught_is_one_line_of_ours(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "indefsvm: warning: compare_remedies: the fixed kernel was zero or constant" in err
     assert "DegenerateKernelWarning" not in err and ".py:" not in err
+
+
+def test_one_dimensional_arrays_and_libsvm_labels_are_data_errors(tmp_path, heart_model,
+                                                                  capsys):
+    np.save(tmp_path / "v.npy", np.ones(270))
+    assert main(["predict", str(heart_model), str(tmp_path / "v.npy")]) == 1
+    err = capsys.readouterr().err
+    assert "1-D array" in err and "internal error" not in err
+    np.save(tmp_path / "K.npy", np.eye(270))
+    assert main(["fit", str(tmp_path / "K.npy"), "--labels",
+                 isvm.datasets.data_path("heart_scale"), "--cv", "0"]) == 1
+    assert "looks like a LIBSVM data file" in capsys.readouterr().err
+

@@ -8,6 +8,8 @@ blocking forever after all the work, ``/dev/full`` errors without the file's nam
 """
 
 import os
+import stat
+import threading
 
 import numpy as np
 import pytest
@@ -249,4 +251,45 @@ def test_fifo_reader_that_opens_late_gets_the_whole_output(data, tmp_path):
     assert _fit(data, fifo) == 0
     reader.join(timeout=30)
     assert got and got[0][:2] == b"PK"  # the whole model, not an early end of file
+
+
+def test_output_through_a_symlink_writes_its_target(tmp_path, heart_model, capsys):
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    assert main(["predict", str(heart_model), isvm.datasets.data_path("heart_scale"),
+                 "--out", str(link)]) == 0
+    assert link.is_symlink()
+    assert len(target.read_text().splitlines()) == 270
+
+
+
+def test_output_to_a_fifo_writes_into_it(tmp_path, heart_model):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo).read()), daemon=True)
+    reader.start()
+    assert main(["predict", str(heart_model), isvm.datasets.data_path("heart_scale"),
+                 "--out", str(fifo)]) == 0
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
+    assert len(got[0].splitlines()) == 270
+
+
+
+def test_save_into_a_symlink_keeps_the_link(tmp_path):
+    target = tmp_path / "model.skops"
+    target.write_bytes(b"")
+    link = tmp_path / "latest.skops"
+    link.symlink_to(target)
+    assert main(["fit", "--dataset", "heart", "--cv", "0", "--no-search", "--quiet", "--save",
+                 str(link)]) == 0
+    assert link.is_symlink() and target.stat().st_size > 0
+    np.testing.assert_array_equal(  # the model reads back through the link
+        isvm.IndefiniteSVC().fit(*isvm.datasets.load_heart(return_X_y=True)).support_,
+        __import__("skops.io", fromlist=["load"]).load(
+            link, trusted=["indefsvm.svm._classes.IndefiniteSVC",
+                           "indefsvm.solvers._result.SolverResult"]).support_)
 

@@ -182,3 +182,23 @@ def test_square_input_cell(entry, form, M):
     ref = call(_as_float64(M))
     np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(ref, dtype=float),
                                rtol=1e-12, atol=1e-12, err_msg=f"{entry} on {form}")
+
+
+def test_complex_inputs_are_refused_by_name():
+    import warnings
+
+    from indefsvm.remedies import FlipEigenvalues
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(20, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning: an error instead
+        with pytest.raises(ValueError, match="(?i)complex"):
+            isvm.IndefiniteSVC(kernel="precomputed").fit(K + 0j, y)
+        with pytest.raises(ValueError, match="(?i)complex"):
+            FlipEigenvalues().fit(K).transform(K[:3] + 1j)
+        with pytest.raises(ValueError, match="sample_weight is complex"):
+            isvm.IndefiniteSVC(kernel="precomputed").fit(K, y, sample_weight=np.ones(20) + 0j)
+

@@ -1,6 +1,7 @@
 """``indefsvm.load_model``: a command-line model file in Python, with the command line's
 checks -- a series or strings model vouches for every field (issue 46, item 4; issue 45)."""
 
+
 import numpy as np
 import pytest
 import skops.io as sio
@@ -68,3 +69,41 @@ def test_load_model_names_a_missing_file(tmp_path):
 def test_load_model_names_a_path_that_is_no_path():
     with pytest.raises(TypeError, match="path must be the model file's path .* got ndarray"):
         isvm.load_model(np.zeros(3))
+
+
+def _tamper(src, dst, edit):
+    """Load a model file, change it, save it again (as a crafted file would be)."""
+    import skops.io as sio
+
+    from indefsvm.cli import TRUSTED_TYPES
+
+    model = sio.load(src, trusted=list(TRUSTED_TYPES) + sio.get_untrusted_types(file=src))
+    edit(model)
+    sio.dump(model, dst)
+
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda m: m._dual_coef_.__setitem__((0, 0), np.nan), "NaN or infinite"),
+    (lambda m: m.support_.__setitem__(0, -5), "support indices outside"),
+    (lambda m: setattr(m, "degree", 2**40), "degree"),
+])
+def test_crafted_model_files_are_refused(tmp_path, heart_model, capsys, edit, match):
+    bad = tmp_path / "bad.skops"
+    _tamper(heart_model, bad, edit)
+    assert main(["predict", str(bad), isvm.datasets.data_path("heart_scale")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("indefsvm: error:") and match in err and "internal error" not in err
+
+
+
+def test_a_scikit_learn_svc_file_is_not_one_of_ours(tmp_path, capsys):
+    import skops.io as sio
+    from sklearn.svm import SVC
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    sio.dump(SVC().fit(X, y), tmp_path / "svc.skops")
+    assert main(["predict", str(tmp_path / "svc.skops"),
+                 isvm.datasets.data_path("heart_scale")]) == 1
+    assert "sklearn.svm._classes.SVC, not an SVM of indefsvm" in capsys.readouterr().err
+

@@ -486,3 +486,21 @@ def test_a_kernel_parameter_given_as_an_option_and_in_kernel_params_is_refused(m
     other = make(kernel="rbf", gamma=1).fit(X, y)
     out = "transform" if hasattr(one, "transform") else "decision_function"
     np.testing.assert_allclose(getattr(one, out)(X[:5]), getattr(other, out)(X[:5]))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda X, y, K: isvm.check_kernel(X=X * 1e200, kernel="rbf", method="slq"),
+     "squares overflow"),
+    (lambda X, y, K: isvm.compare_remedies(K, y, D=np.ones((5, 5))), "D has shape"),
+    (lambda X, y, K: isvm.check_kernel(X=X, kernel="rbf", method="slq", random_state="x"),
+     "random_state must be"),
+    (lambda X, y, K: isvm.IndefiniteOneClassSVM().fit(X, sample_weight=np.full(270, 1e300)),
+     "sample_weight reaches"),
+])
+def test_clear_messages_instead_of_internal_errors(call, match):
+    # IndexError, a SeedSequence TypeError, "the kernel has values that are not finite"
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    with pytest.raises(ValueError, match=match):
+        call(X, y, K)
+

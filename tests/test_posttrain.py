@@ -196,3 +196,27 @@ def test_sanity_report_of_an_lsvm_model_says_why_not(heart):
     with pytest.raises(ValueError, match="Lagrangian SVM.*kkt_gap_"):
         isvm.sanity_report(clf, X, y)
 
+
+@pytest.mark.parametrize("make, y_kind", [
+    (lambda: isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.5, coef0=1, C=100, max_iter=5),
+     "class"),
+    (lambda: isvm.IndefiniteSVR(kernel="sigmoid", gamma=0.5, coef0=1, C=100, max_iter=5),
+     "target"),
+])
+def test_sanity_report_never_calls_a_non_stationary_point_a_local_minimum(make, y_kind):
+    # "not a stationary point (gap 376)" and "local minimum: yes (strict)" in one report
+    import warnings
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    if y_kind == "target":
+        y = X[:, 0] + 0.1 * X[:, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", isvm.ConvergenceWarning)
+        model = make().fit(X, y)
+    rep = isvm.sanity_report(model, X, y)
+    assert not rep.is_stationary
+    assert rep.is_local_min is None and rep.min_curvature is None
+    text = str(rep)
+    assert "Strict local minimum" not in text and "yes (strict)" not in text
+    assert "not a stationary point" in text
+

@@ -418,3 +418,28 @@ def test_a_fitted_krein_svm_keeps_no_n_by_n_array():
     assert np.allclose(clf.decision_function(X), svm.decision_function(reference.transform(K)),
                        atol=1e-6)
     assert len(pickle.dumps(clf)) < 8 * 120 * 120
+
+
+@pytest.mark.parametrize("rows", [np.full((2, 30), np.nan), np.full((2, 30), np.inf),
+                                  np.ones((2, 30)) + 1j])
+def test_krein_svc_refuses_bad_kernel_rows(rows):
+    # predict(np.full((2, 30), nan)) -> [-1 -1]
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    krein = isvm.KreinSVC(kernel="precomputed").fit(K, y)
+    with pytest.raises(ValueError, match="X"):
+        krein.predict(rows)
+
+
+
+def test_square_kernel_keeps_its_own_copy():
+    from indefsvm.remedies import SquareKernel
+
+    K = isvm.kernel_matrix(np.random.default_rng(2).normal(size=(10, 2)), kernel="rbf")
+    sq = SquareKernel().fit(K)
+    before = sq.transform(K[:2]).copy()
+    K *= 7  # the caller changes its array after fit
+    np.testing.assert_allclose(sq.transform(K[:2] / 7), before, rtol=1e-12)
+
