@@ -4,6 +4,10 @@ import json
 import subprocess
 import sys
 
+import numpy as np
+import pytest
+
+import indefsvm as isvm
 import indefsvm.datasets as ds
 from indefsvm.cli import main
 
@@ -131,3 +135,65 @@ def test_fit_says_a_counter_intuitive_two_class_model(capsys):
     assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
                  "--coef0", "-0.5", "-C", "10", "--cv", "0"]) == 0
     assert "w'Mw <= 0" not in capsys.readouterr().err
+
+
+def test_cli_check_shows_class_pairs_with_integer_labels(tmp_path, capsys):
+    # the command line dropped multi-class labels ("left out") where Python reports every
+    # pair, and printed labels 0, 1, 2 as 0.0, 1.0, 2.0
+    import json
+
+    from indefsvm.cli import main
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(45, 3))
+    y = np.repeat([0, 1, 2], 15)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    np.save(tmp_path / "K.npy", K)
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    assert main(["check", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    d = json.loads(captured.out)
+    assert "left out" not in captured.err
+    assert [p["classes"] for p in d["pairs"]] == [["0", "1"], ["0", "2"], ["1", "2"]]
+    ref = isvm.check_kernel(K, y)
+    assert [p["class_mean_sqdist"] for p in d["pairs"]] == pytest.approx(
+        [p["class_mean_sqdist"] for p in ref.pairs])
+    assert main(["check", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt")]) == 0
+    assert "classes 0 vs 1" in capsys.readouterr().out
+    assert main(["fit", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--cv", "0", "--json"]) == 0
+    fit = json.loads(capsys.readouterr().out)
+    assert fit["problems"][0]["pair"] == ["0", "1"]
+    # LIBSVM labels (+1 / -1, read as floats) print as integers too
+    assert main(["fit", "--dataset", "heart", "--cv", "0"]) == 0
+    assert "pair        -1 vs 1" in capsys.readouterr().out
+
+
+
+def test_version_and_help_import_neither_sklearn_nor_scipy(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom indefsvm.cli import main\n"
+            "for argv in (['--version'], ['--help'], ['fit', '--help']):\n"
+            "    assert main(argv) == 0\n"
+            "heavy = sorted(m for m in ('sklearn', 'scipy') if m in sys.modules)\n"
+            "print('HEAVY', heavy)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=tmp_path, check=True).stdout
+    assert "HEAVY []" in out
+    assert "indefsvm 0.1.0" in out and "--distances" in out
+
+
+
+def test_cli_report_states_training_and_cv_accuracy(tmp_path, capsys):
+    from indefsvm.cli import main
+
+    assert main(["report", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "--cv", "3", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "training accuracy" in out and "3-fold CV accuracy" in out
+    (page,) = tmp_path.glob("*.html")
+    assert "3-fold CV accuracy" in page.read_text()
+

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file
+from test_cli_files import _heart_files
 
 import indefsvm as isvm
 import indefsvm.datasets as ds
@@ -302,4 +303,66 @@ def test_one_dimensional_arrays_and_libsvm_labels_are_data_errors(tmp_path, hear
     assert main(["fit", str(tmp_path / "K.npy"), "--labels",
                  isvm.datasets.data_path("heart_scale"), "--cv", "0"]) == 1
     assert "looks like a LIBSVM data file" in capsys.readouterr().err
+
+
+def test_output_closed_by_its_reader_ends_quietly(tmp_path):
+    # "indefsvm ... | head" printed "error: [Errno 32] Broken pipe" and exit status 1. The
+    # reader is gone before the command writes anything (its end of the pipe is closed
+    # first), so the broken pipe is certain -- no race on how much a pipe buffers.
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    proc = subprocess.Popen([sys.executable, "-m", "indefsvm", "fit", "--dataset", "heart",
+                             "--cv", "0"], stdout=write_end, stderr=subprocess.PIPE,
+                            cwd=tmp_path)
+    os.close(write_end)
+    _, err = proc.communicate(timeout=120)
+    err = err.decode()
+    assert proc.returncode == 141, err
+    assert "Broken pipe" not in err and "Traceback" not in err and "error" not in err
+
+
+
+def test_broken_pipe_exit_status(monkeypatch, capsys):
+    from indefsvm import cli
+
+    def boom(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli._check, "run", boom)
+    monkeypatch.setattr(cli._main.os, "dup2", lambda *a: None)  # keep pytest's stdout
+    assert cli.main(["check", "--dataset", "heart"]) == cli.EXIT_PIPE == 141
+    assert capsys.readouterr().err == ""
+
+
+
+def test_cli_predict_with_the_wrong_kind_of_input_says_what_the_model_needs(tmp_path, capsys):
+    from indefsvm.cli import main
+    from indefsvm.datasets import data_path
+
+    X, y, K = _heart_files(tmp_path)
+    main(["fit", str(tmp_path / "K.csv"), "--labels", str(tmp_path / "y.txt"), "--cv", "0",
+          "--quiet", "--save", str(tmp_path / "k.skops")])
+    main(["fit", "--dataset", "heart", "--cv", "0", "--quiet", "--save",
+          str(tmp_path / "f.skops")])
+    capsys.readouterr()
+    # LIBSVM features to a precomputed-kernel model
+    assert main(["predict", str(tmp_path / "k.skops"), data_path("heart_scale")]) == 1
+    err = capsys.readouterr().err
+    assert "LIBSVM feature file" in err and "kernel rows k(x, x_train), 270 columns" in err
+    # kernel rows to a feature model
+    assert main(["predict", str(tmp_path / "f.skops"), str(tmp_path / "K.csv")]) == 1
+    assert "kernel rows? this model computes its kernel" in capsys.readouterr().err
+
+
+
+def test_cli_names_an_unsupported_format_and_the_supported_ones(tmp_path, capsys):
+    from indefsvm.cli import main
+
+    (tmp_path / "data.xlsx").write_bytes(b"PK\x03\x04")
+    assert main(["fit", str(tmp_path / "data.xlsx")]) == 1
+    err = capsys.readouterr().err
+    assert "Excel files are not read" in err and "CSV / TSV" in err and "LIBSVM" in err
 

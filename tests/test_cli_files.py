@@ -293,3 +293,66 @@ def test_save_into_a_symlink_keeps_the_link(tmp_path):
             link, trusted=["indefsvm.svm._classes.IndefiniteSVC",
                            "indefsvm.solvers._result.SolverResult"]).support_)
 
+
+def _heart_files(tmp_path):
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with open(tmp_path / "heart.csv", "w") as fh:
+        fh.write(",".join([f"f{i}" for i in range(13)] + ["label"]) + "\n")
+        for row, label in zip(X, y, strict=True):
+            fh.write(",".join(f"{v:.17g}" for v in row) + f",{int(label)}\n")
+    with open(tmp_path / "heart.tsv", "w") as fh:
+        for row, label in zip(X, y, strict=True):
+            fh.write(f"{int(label)}\t" + "\t".join(f"{v:.17g}" for v in row) + "\n")
+    K = isvm.kernel_matrix(X, kernel="rbf", gamma=0.1)
+    np.savetxt(tmp_path / "K.csv", K, delimiter=",")
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    return X, y, K
+
+
+
+def test_cli_reads_csv_and_tsv_features_and_csv_kernels(tmp_path, capsys):
+    # "label 'f0,f1,...' is not a number": CSV files went to the LIBSVM reader
+    import json
+
+    from indefsvm.cli import main
+
+    X, y, K = _heart_files(tmp_path)
+    want = isvm.IndefiniteSVC().fit(X, y).score(X, y)
+    for argv in ([str(tmp_path / "heart.csv")],
+                 [str(tmp_path / "heart.tsv"), "--label-column", "0"],
+                 [str(tmp_path / "heart.csv"), "--label-column", "label"],
+                 [str(tmp_path / "heart.csv"), "--label-column", "-1"]):
+        assert main(["fit", *argv, "--cv", "0", "--no-search", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["n_features"] == 13 and out["training_accuracy"] == pytest.approx(want)
+    assert main(["fit", str(tmp_path / "K.csv"), "--labels", str(tmp_path / "y.txt"),
+                 "--no-search", "--cv", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ref = isvm.IndefiniteSVC(kernel="precomputed").fit(K, y)
+    assert out["training_accuracy"] == pytest.approx(ref.score(K, y))
+    # predict on CSV features, with the label column for the accuracy
+    assert main(["fit", str(tmp_path / "heart.csv"), "--cv", "0", "--no-search", "--quiet",
+                 "--save", str(tmp_path / "m.skops")]) == 0
+    assert main(["predict", str(tmp_path / "m.skops"), str(tmp_path / "heart.tsv"),
+                 "--label-column", "0"]) == 0
+    assert f"{100 * want:.2f} %" in capsys.readouterr().err
+
+
+
+@pytest.mark.parametrize("argv, code, match", [
+    (["fit", "{d}/heart.tsv", "--cv", "0"], 1, "give --label-column INDEX"),
+    (["fit", "{d}/heart.csv", "--label-column", "age", "--cv", "0"], 1, "has no column 'age'"),
+    (["fit", "{d}/heart.csv", "--label-column", "20", "--cv", "0"], 1, "not one of them"),
+    (["fit", "{d}/K.csv", "--labels", "{d}/y.txt", "--gamma", "0.5"], 2,
+     "--gamma does not apply to"),
+    (["check", "{d}/K.csv", "--labels", "{d}/y.txt", "--kernel", "sigmoid", "--coef0", "1"], 2,
+     "--kernel --coef0 do not apply to"),
+])
+def test_cli_table_errors_and_options_that_do_not_apply(tmp_path, capsys, argv, code, match):
+    from indefsvm.cli import main
+
+    _heart_files(tmp_path)
+    assert main([a.format(d=tmp_path) for a in argv]) == code
+    err = capsys.readouterr().err
+    assert err.startswith("indefsvm: error:") and match in err
+

@@ -360,3 +360,12 @@ def test_ctrl_c_of_a_parallel_search_says_interrupted_and_nothing_after(tmp_path
     _, err = proc.communicate(timeout=90)
     assert proc.returncode == 130, err
     assert err.strip() == "indefsvm: interrupted", err
+
+
+def test_cli_warns_about_options_the_kernel_does_not_take(capsys):
+    from indefsvm.cli import main
+
+    assert main(["fit", "--dataset", "heart", "--kernel", "rbf", "--coef0", "1",
+                 "--cv", "0"]) == 0
+    assert "--coef0 does not apply to --kernel rbf" in capsys.readouterr().err
+

@@ -353,3 +353,88 @@ def test_ldl_on_a_low_rank_psd_kernel_avoids_the_slow_lanczos_mode(monkeypatch):
     assert abs(ldl.lam_min - dense.lam_min) <= ldl.tol
     assert ldl.lam_max == pytest.approx(dense.lam_max, rel=1e-10)
 
+
+def test_smallest_eigenvalue_fallbacks_agree_with_dense(monkeypatch):
+    import scipy.linalg as sla
+    from scipy.sparse.linalg import ArpackNoConvergence
+
+    from indefsvm.solvers import _nqp
+
+    rng = np.random.default_rng(0)
+    B = rng.normal(size=(120, 120))
+    Q = B @ B.T / 120 + np.eye(120)
+    L = np.ascontiguousarray(sla.cholesky(Q, lower=False))
+    want = np.linalg.eigvalsh(Q)[0]
+    assert _nqp._smallest_eigenvalue(L) == pytest.approx(want, rel=1e-6)
+
+    def fail(*a, **k):
+        raise ArpackNoConvergence("no", np.array([]), np.array([]))
+
+    monkeypatch.setattr(_nqp, "_DENSE_FIRST", 10)  # Lanczos first, as for large n
+    assert _nqp._smallest_eigenvalue(L) == pytest.approx(want, rel=1e-6)
+    monkeypatch.setattr(_nqp, "eigsh", fail)
+    assert _nqp._smallest_eigenvalue(L) == pytest.approx(want, rel=1e-10)  # dense
+    monkeypatch.setattr(_nqp, "_DENSE_FALLBACK", 10)
+    # Gershgorin: a lower bound, positive here (diagonally dominant Q)
+    D = np.diag(np.full(120, 10.0)) + 0.01 * (B + B.T) / 2
+    LD = np.ascontiguousarray(sla.cholesky(D, lower=False))
+    g = _nqp._smallest_eigenvalue(LD)
+    assert 0 < g <= np.linalg.eigvalsh(D)[0]
+    with pytest.raises(ValueError, match="solver='smo'"):
+        _nqp._smallest_eigenvalue(L)
+
+
+
+@pytest.mark.parametrize("kernel", ["sigmoid", "rbf", "polynomial", "l1_gaussian"])
+def test_check_kernel_uses_the_estimators_defaults(kernel):
+    # check_kernel(X=..., kernel="sigmoid") checked tanh(x'z / d + 1) while IndefiniteSVC
+    # trained tanh(gamma_scale x'z + 0): the same data gave two different c'Kc
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    rep = isvm.check_kernel(X=X, y=y, kernel=kernel, wmw_C=None)
+    clf = isvm.IndefiniteSVC(kernel=kernel).fit(X, y)
+    fitted = clf._kernel_params_fitted
+    assert {k: v for k, v in rep.kernel.items() if k != "kernel"} == fitted
+    K = isvm.kernel_matrix(X, kernel=kernel, **fitted)
+    assert rep.class_mean_sqdist == pytest.approx(
+        isvm.diagnostics.class_mean_sqdist(K, y), rel=1e-12)
+    # the report says which parameters it used
+    assert all(k in str(rep).splitlines()[0] for k in fitted)
+
+
+
+def test_check_kernel_matrix_free_uses_the_same_defaults():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    dense = isvm.check_kernel(X=X, y=y, kernel="sigmoid", wmw_C=None)
+    free = isvm.check_kernel(X=X, y=y, kernel="sigmoid", method="slq", random_state=0)
+    assert free.kernel == dense.kernel
+    assert free.class_mean_sqdist == pytest.approx(dense.class_mean_sqdist, rel=1e-10)
+
+
+
+def test_every_result_has_its_three_views():
+    # the house's results: __str__ for people, to_dict() for machines (JSON), _repr_html_
+    # for notebooks. Spectrum, Signature, CPDResult, EtaScan, SigmoidRegion and SolverResult
+    # had no _repr_html_: a notebook showed their repr, a dataclass's fields and arrays
+    import html
+    import json
+
+    from indefsvm import diagnostics as dg
+    from indefsvm import solvers
+
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(20, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = np.tanh(X @ X.T / 3 - 0.5)
+    results = [dg.spectrum(K), dg.signature(K), dg.cpd_test(K), dg.eta_scan(K, y),
+               dg.sigmoid_region(X, 0.3, -0.5, y), solvers.smo(K, y.astype(float)),
+               isvm.check_kernel(K, y),
+               isvm.sanity_report(isvm.IndefiniteSVC(kernel="precomputed").fit(K, y), K, y)]
+    for res in results:
+        text = str(res)
+        assert text and not text.startswith(type(res).__name__ + "("), type(res).__name__
+        json.dumps(res.to_dict(), allow_nan=False)
+        page = res._repr_html_()
+        # the text's first line, escaped, is in the notebook's view
+        first = text.splitlines()[0].split(":")[0]
+        assert html.escape(first) in page, (type(res).__name__, first, page[:200])
+

@@ -1,6 +1,7 @@
 """IndefiniteSVC: agreement with SVC, multi-class layout, kernels given three ways, warnings and
 errors."""
 
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris
@@ -196,3 +197,23 @@ def test_every_estimator_with_max_iter_says_whether_it_converged(name):
     assert hasattr(stopped, "converged_") and not stopped.converged_
     kw.pop("max_iter")
     assert bool(cls(**kw).fit(X, y).converged_) is True
+
+
+@pytest.mark.parametrize("make", [
+    lambda: isvm.IndefiniteSVC(max_iter=2),
+    lambda: isvm.IndefiniteSVR(max_iter=2),
+    lambda: isvm.KernelLogisticRegression(max_iter=1),
+    lambda: isvm.IndefiniteSVC(solver="munk", kernel="rbf", max_iter=2),
+])
+def test_warnings_point_at_the_callers_line(make):
+    # the ConvergenceWarning named _interrupt.py (the fit wrapper), not the user's line
+    import warnings
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make().fit(X, y)
+    conv = [w for w in caught if issubclass(w.category, isvm.ConvergenceWarning)]
+    assert conv
+    assert all(w.filename == __file__ for w in conv), [w.filename for w in conv]
+

@@ -99,3 +99,18 @@ def test_the_explorer_page_is_saved_whole_through_a_link(tmp_path):
     assert ex.save(link) == link
     assert link.is_symlink() and target.read_text().startswith("<!DOCTYPE html>")
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".indefsvm-")]
+
+
+def test_files_written_honour_the_umask(tmp_path):
+    import os
+
+    from indefsvm.cli import main
+
+    old = os.umask(0o022)
+    try:
+        assert main(["fit", "--dataset", "heart", "--cv", "0", "--quiet", "--save",
+                     str(tmp_path / "m.skops")]) == 0
+    finally:
+        os.umask(old)
+    assert (tmp_path / "m.skops").stat().st_mode & 0o777 == 0o644
+

@@ -216,3 +216,31 @@ def test_exit_after_an_interrupted_eigendecomposition_does_not_hang(tmp_path, se
     assert "indefsvm: waiting for the interrupted eigh" in err
     assert "Traceback" not in err
     assert proc.returncode == (130 if second_ctrl_c else 0)
+
+
+def test_ctrl_c_while_the_command_line_loads(monkeypatch, capsys):
+    import builtins
+
+    from indefsvm import _entry
+
+    real = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "cli" or name.endswith(".cli"):
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)
+
+    exits = []
+    # the real one ends the process (os._exit) -- here, pytest's
+    monkeypatch.setattr(_entry, "_exit_now", exits.append)
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert _entry.main() == 130
+    assert exits == [130]
+    assert capsys.readouterr().err == "indefsvm: interrupted\n"
+    # the command's own Ctrl-C handler does not outlive it in the caller's process: left
+    # there, a later Ctrl-C test of the suite counted as a second one and ended pytest (130)
+    assert signal.getsignal(signal.SIGINT) is before
+

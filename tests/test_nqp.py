@@ -215,3 +215,16 @@ def test_munk_stall_is_reported_as_a_stall_at_its_iteration():
     msg = str(rec[0].message)
     assert f"stalled at iteration {res.n_iter}" in msg and "max_iter=100000" in msg
 
+
+def test_lsvm_on_a_psd_kernel_with_clustered_eigenvalues_falls_back():
+    # ARPACK did not converge on Q^{-1} (the rbf kernel's eigenvalues cluster at 0) and its
+    # ArpackNoConvergence escaped from fit
+    from sklearn.datasets import make_moons
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = make_moons(600, noise=0.1, random_state=0)
+    X = StandardScaler().fit_transform(X)
+    clf = isvm.IndefiniteSVC(kernel="rbf", gamma=2, C=10, solver="lsvm").fit(X, y)
+    assert clf.converged_
+    assert clf.score(X, y) > 0.95
+

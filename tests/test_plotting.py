@@ -9,6 +9,7 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from test_posttrain import _indefinite_kernel
 
 import indefsvm as isvm  # noqa: E402
 from indefsvm.cli import main  # noqa: E402
@@ -154,3 +155,44 @@ def test_plots_refuse_what_they_cannot_draw():
     fig, axes = plt.subplots(1, 2)
     assert plotting.plot_remedies(cmp, K, axes=axes) is fig  # an ndarray pair still works
     plt.close("all")
+
+
+def test_plot_spectrum_takes_a_matrix_and_plot_pe_geometry_says_what_it_needs():
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from indefsvm.plotting import plot_pe_geometry, plot_spectrum
+
+    K, y = _indefinite_kernel()
+    fig = plot_spectrum(K[:60, :60])
+    assert "signature" in fig.axes[0].get_title()
+    fig = plot_spectrum(isvm.diagnostics.spectrum(K[:60, :60]))
+    assert "signature" in fig.axes[0].get_title()
+    X3 = np.random.default_rng(0).normal(size=(10, 3))
+    ch = isvm.ConvexHullClassifier(kernel="pseudo_euclidean", kernel_params={"p": 2})
+    yy = np.where(X3[:, 0] > 0, 1, -1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # w'Mw of random points, not the point
+        ch.fit(X3, yy)
+    with pytest.raises(ValueError, match=r"Z must have shape \(n, 2\)"):
+        plot_pe_geometry(ch, X3, yy)
+
+
+
+def test_plot_remedies_axes_start_at_zero_and_keep_the_top_eigenvalue():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from indefsvm.plotting import plot_remedies
+
+    K, y = _indefinite_kernel()
+    K, y = K[:90, :90], y[:90]
+    cmp = isvm.compare_remedies(K, y, cv=3, random_state=0, methods=["square", "flip"])
+    fig = plot_remedies(cmp, K)
+    ax1, ax2 = fig.axes
+    assert ax2.get_xlim()[0] == 0
+    top = max(np.max(np.asarray(line.get_ydata())) for line in ax1.get_lines())
+    assert ax1.get_ylim()[1] > top
+

@@ -220,3 +220,63 @@ def test_sanity_report_never_calls_a_non_stationary_point_a_local_minimum(make, 
     assert "Strict local minimum" not in text and "yes (strict)" not in text
     assert "not a stationary point" in text
 
+
+def _indefinite_kernel():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    return isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5), y
+
+
+
+def _same_report(rep, ref):
+    """The same report, its float figures to 1e-9 (a pipeline's report sees transform(K),
+    equal to fit_transform(K) to rounding: which BLAS path runs depends on the threads)."""
+    got, want = rep.to_dict(), ref.to_dict()
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        if isinstance(value, float):
+            assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+        else:
+            assert got[key] == value, key
+
+
+
+@pytest.mark.parametrize("fix", ["clip", "flip", "shift", "square"])
+def test_sanity_report_of_a_remedy_pipeline(fix):
+    # sanity_report refused the pipelines the library recommends
+    from sklearn.pipeline import make_pipeline
+
+    from indefsvm.remedies import (
+        ClipEigenvalues,
+        FlipEigenvalues,
+        ShiftEigenvalues,
+        SquareKernel,
+    )
+
+    K, y = _indefinite_kernel()
+    step = {"clip": ClipEigenvalues, "flip": FlipEigenvalues, "shift": ShiftEigenvalues,
+            "square": SquareKernel}[fix]()
+    pipe = make_pipeline(step, isvm.IndefiniteSVC(kernel="precomputed", C=10)).fit(K, y)
+    rep = isvm.sanity_report(pipe, K, y)
+    # the same as the report of the SVM on the kernel it was trained on
+    Kt = type(step)().fit_transform(K)
+    ref = isvm.sanity_report(pipe[-1], Kt, y)
+    _same_report(rep, ref)
+    assert rep.is_stationary
+
+
+
+def test_sanity_report_of_a_distance_pipeline_and_of_krein_svc():
+    from sklearn.pipeline import make_pipeline
+
+    X, y = isvm.datasets.make_cbf(45, length=40, random_state=0)
+    D = isvm.pairwise_distances(X, metric="dtw")
+    pipe = make_pipeline(isvm.DistanceKernel(), isvm.IndefiniteSVC(kernel="precomputed"))
+    rep = isvm.sanity_report(pipe.fit(D, y), D, y)
+    assert type(rep).__name__ == "PairwiseSanityReport"
+    K, yb = _indefinite_kernel()
+    krein = isvm.KreinSVC(kernel="precomputed", C=10).fit(K, yb)
+    rk = isvm.sanity_report(krein, K, yb)
+    Kf = isvm.remedies.FlipEigenvalues().fit_transform(K)
+    _same_report(rk, isvm.sanity_report(krein.svc_, Kf, yb))
+    assert rk.wMw > 0  # the flipped kernel is PSD: w'Mw = w'w > 0
+

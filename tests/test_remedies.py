@@ -9,6 +9,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
+from test_posttrain import _indefinite_kernel
 
 import indefsvm as isvm
 from indefsvm.remedies import (
@@ -442,4 +443,41 @@ def test_square_kernel_keeps_its_own_copy():
     before = sq.transform(K[:2]).copy()
     K *= 7  # the caller changes its array after fit
     np.testing.assert_allclose(sq.transform(K[:2] / 7), before, rtol=1e-12)
+
+
+def test_compare_is_readable(capsys):
+    # "fold spread" unexplained, k-NN with a "#SV", one-class methods unflagged
+    # the identity kernel: every test row is 0, so an SVM's decision is its bias alone and
+    # it predicts one class on every fold
+    K = np.eye(60)
+    y = np.r_[np.ones(40), -np.ones(20)]
+    cmp = isvm.compare_remedies(K, y, cv=3, random_state=0)
+    text = str(cmp)
+    knn = next(line for line in text.splitlines() if line.startswith("k-NN"))
+    assert "#SV" not in knn and " k " in knn
+    assert "indefinite SVM" in cmp.one_class
+    assert "FAILED: one class" in text and any("one class predicted" in n for n in cmp.notes)
+    assert cmp.to_dict()["one_class"] == cmp.one_class
+    # the rule says what it is and in which unit
+    from indefsvm.remedies._compare import _recommend
+
+    errors = {"indefinite SVM": np.array([0.2, 0.3, 0.1]),
+              "flip": np.array([0.21, 0.28, 0.12])}
+    rec = _recommend(errors, "one-se")
+    assert "standard error of the paired per-fold differences" in rec and "points" in rec
+    assert "keep the indefinite" in rec
+    rec = _recommend(errors)  # the default: the lowest mean error
+    assert "the lowest mean error" in rec and "points" in rec
+
+
+
+def test_compare_remedies_logs_each_fold(caplog):
+    import logging
+
+    K, y = _indefinite_kernel()
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.compare_remedies(K[:90, :90], y[:90], cv=3, random_state=0, methods=["flip"],
+                              verbose=True)
+    folds = [r for r in caplog.records if r.getMessage().startswith("compare_remedies: fold")]
+    assert [r.args[0] for r in folds] == [1, 2, 3]
 

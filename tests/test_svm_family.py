@@ -5,6 +5,7 @@ same run (PSD kernels), and a KKT gap of the general dual recomputed here from t
 matrix (indefinite kernels).
 """
 
+
 import numpy as np
 import pytest
 from sklearn import svm
@@ -402,3 +403,22 @@ def test_kernel_rows_of_the_wrong_width_say_what_the_columns_are():
     # vectors keep scikit-learn's message as it is
     with pytest.raises(ValueError, match=r"expecting 13 features as input\.$"):
         isvm.IndefiniteSVC().fit(X, y).predict(X[:, :10])
+
+
+def test_probability_true_says_where_probabilities_live():
+    with pytest.raises(TypeError, match=r"CalibratedClassifierCV\(IndefiniteSVC\(\.\.\.\), "
+                                        "ensemble=False"):
+        isvm.IndefiniteSVC(probability=True)
+    with pytest.raises(TypeError, match=r"CalibratedClassifierCV\(IndefiniteNuSVC"):
+        isvm.IndefiniteNuSVC(probability=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'gama'"):
+        isvm.IndefiniteSVC(gama=1.0)
+    # get_params / clone are unchanged
+    import inspect
+
+    from sklearn.base import clone
+
+    clf = isvm.IndefiniteSVC(C=3.0)
+    assert clone(clf).C == 3.0
+    assert list(inspect.signature(isvm.IndefiniteSVC).parameters)[:2] == ["kernel", "C"]
+

@@ -95,3 +95,13 @@ def test_help_says_what_the_code_does(tmp_path, capsys):
     np.save(tmp_path / "K.npy", np.eye(4))
     assert main(["check", str(tmp_path / "K.npy"), "--kernel", "sigmoid"]) == 2
     assert "--kernel does not apply" in capsys.readouterr().err
+
+
+def test_cli_name_lists_match_the_library():
+    from indefsvm import cli
+    from indefsvm.datasets import DATASETS
+    from indefsvm.kernels import KERNELS
+
+    assert set(cli.DATASET_NAMES) == set(DATASETS)
+    assert set(cli.KERNEL_NAMES) == set(KERNELS)
+
