@@ -20,6 +20,9 @@ from ._table import LABEL_NAMES, number, plain_name, text_lines, unpadded, warn_
 
 _NUMERIC = ("numeric", "real", "integer")
 
+#: what a missing feature value ('?') is told
+_MISSING = "SVMs take no missing values: impute them first (Weka's ReplaceMissingValues)."
+
 
 def is_arff(path) -> bool:
     """Whether ``path`` is named as an ARFF file (``.arff``, also compressed: ``.arff.gz``)."""
@@ -162,6 +165,26 @@ def read_header(lines: list, path: str) -> tuple[list, int]:
     raise DataFileError(path, None, "has no @data line: is it an ARFF file?")
 
 
+def _sparse_entries(text: str, n: int, path: str, lineno: int) -> dict:
+    """``{index: value as text, or None for '?'}`` of a sparse row ``{index value, ...}`` of
+    ``n`` attributes (a later entry of an index replaces an earlier one)."""
+    if not text.endswith("}"):
+        raise DataFileError(path, lineno, "a sparse row {index value, ...} has no closing "
+                            "'}' (instance weights are not read).")
+    entries = {}
+    inner = text[1:-1].strip()
+    for item, _ in (_split(inner, path, lineno) if inner else []):
+        index, _, value = item.strip().partition(" ")
+        if not index.isdigit() or int(index) >= n:
+            raise DataFileError(path, lineno, f"{item!r}: a sparse row's entries are 'index "
+                                f"value', the index from 0 to {n - 1}.")
+        value = value.strip()
+        if value[:1] in ("'", '"') and value.endswith(value[0]) and len(value) > 1:
+            value = value[1:-1]
+        entries[int(index)] = None if value == "?" else value
+    return entries
+
+
 def _rows(lines: list, start: int, attrs: list, path: str):
     """(line number, fields as strings or None for '?', sparse) of each data row; a sparse
     row's omitted values are '0' (for a nominal attribute: its first value)."""
@@ -172,20 +195,9 @@ def _rows(lines: list, start: int, attrs: list, path: str):
             continue
         lineno = k + 1
         if text.startswith("{"):
-            if not text.endswith("}"):
-                raise DataFileError(path, lineno, "a sparse row {index value, ...} has no "
-                                    "closing '}' (instance weights are not read).")
             row = ["0" if a.kind != "nominal" else a.values[0] for a in attrs]
-            inner = text[1:-1].strip()
-            for item, _ in (_split(inner, path, lineno) if inner else []):
-                index, _, value = item.strip().partition(" ")
-                if not index.isdigit() or int(index) >= n:
-                    raise DataFileError(path, lineno, f"{item!r}: a sparse row's entries are "
-                                        f"'index value', the index from 0 to {n - 1}.")
-                value = value.strip()
-                if value[:1] in ("'", '"') and value.endswith(value[0]) and len(value) > 1:
-                    value = value[1:-1]
-                row[int(index)] = None if value == "?" else value
+            for index, value in _sparse_entries(text, n, path, lineno).items():
+                row[index] = value
             yield lineno, row, True
             continue
         if "'" not in text and '"' not in text:
@@ -390,7 +402,7 @@ def read_arff(path: str, label_column=None, *, need_labels: bool = True,
             names.append(a.name)
             columns.append((k, None))
     _say_nominal(path, attrs, keep, note)
-    missing = "SVMs take no missing values: impute them first (Weka's ReplaceMissingValues)."
+    missing = _MISSING
     if not nominal:
         missing += (" If each row is a series, the UCR archive pads the shorter ones with '?' "
                     "at the end: add --metric dtw.")
@@ -463,23 +475,10 @@ def _sparse_features(path, lines, start, attrs, keep, label):
     if label is not None:
         default = attrs[label].values[0] if attrs[label].kind == "nominal" else "0"
     indptr, indices, data, values, linenos = [0], [], [], [], []
-    missing = "SVMs take no missing values: impute them first (Weka's ReplaceMissingValues)."
+    missing = _MISSING
     for lineno, text in _data_lines(lines, start):
-        entries = {}
         if text.startswith("{"):
-            if not text.endswith("}"):
-                raise DataFileError(path, lineno, "a sparse row {index value, ...} has no "
-                                    "closing '}' (instance weights are not read).")
-            inner = text[1:-1].strip()
-            for item, _ in (_split(inner, path, lineno) if inner else []):
-                index, _, value = item.strip().partition(" ")
-                if not index.isdigit() or int(index) >= n:
-                    raise DataFileError(path, lineno, f"{item!r}: a sparse row's entries are "
-                                        f"'index value', the index from 0 to {n - 1}.")
-                value = value.strip()
-                if value[:1] in ("'", '"') and value.endswith(value[0]) and len(value) > 1:
-                    value = value[1:-1]
-                entries[int(index)] = None if value == "?" else value
+            entries = _sparse_entries(text, n, path, lineno)
         else:
             # a dense row among sparse ones: its values, read the same way
             _, row, _ = next(_rows(lines, lineno - 1, attrs, path))

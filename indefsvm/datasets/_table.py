@@ -56,7 +56,7 @@ def check_rereadable(path: str, what: str = "data file") -> None:
                         "file.")
 
 
-def open_bytes(path, factor: float | None = None):
+def open_bytes(path):
     """The file opened for reading bytes, decompressed when its name ends in .gz, .bz2 or
     .xz (gzip, bzip2, xz: Python's own modules). A compressed file that is not what its
     name says, or that ends early, raises DataFileError naming it wherever it is read."""
@@ -76,9 +76,7 @@ def open_bytes(path, factor: float | None = None):
         import lzma
 
         fh = lzma.open(path, "rb")
-    factor = factor or TEXT_FACTOR
-    return io.BufferedReader(_Decompressed(fh, path, _text_room(factor), factor),
-                             buffer_size=1 << 16)
+    return io.BufferedReader(_Decompressed(fh, path, _text_room()), buffer_size=1 << 16)
 
 
 #: a text file read whole takes about this many times its bytes while it is read: the
@@ -155,10 +153,9 @@ class _Decompressed(io.RawIOBase):
     that stops with the file's name once it has unpacked more than ``room`` bytes: a few MB
     of gzip can unpack to GBs (a 2.7 MB .csv.gz held 1.9 GB of rows)."""
 
-    def __init__(self, fh, path, room=None, factor: float = TEXT_FACTOR):
+    def __init__(self, fh, path, room=None):
         super().__init__()
         self._fh, self._path, self._room, self._total = fh, path, room, 0
-        self._factor = factor
 
     def readable(self) -> bool:
         return True
@@ -179,8 +176,7 @@ class _Decompressed(io.RawIOBase):
                                 "first.") from None
         self._total += len(data)
         if self._room is not None and self._total > self._room:
-            raise _too_big(self._path, self._total, self._room, unpacked=True,
-                           factor=self._factor)
+            raise _too_big(self._path, self._total, self._room, unpacked=True)
         buffer[:len(data)] = data
         return len(data)
 
@@ -189,11 +185,10 @@ class _Decompressed(io.RawIOBase):
         super().close()
 
 
-def open_text(path, *, errors: str = "strict", newline: str | None = None,
-              factor: float | None = None):
+def open_text(path, *, errors: str = "strict", newline: str | None = None):
     """The file opened as UTF-8 text (a byte-order mark dropped), decompressed as
-    :func:`open_bytes` does (``factor``: how many times its bytes the reader keeps)."""
-    return io.TextIOWrapper(open_bytes(path, factor), encoding="utf-8-sig", errors=errors,
+    :func:`open_bytes` does."""
+    return io.TextIOWrapper(open_bytes(path), encoding="utf-8-sig", errors=errors,
                             newline=newline)
 
 
