@@ -3,6 +3,7 @@ choice is right on real tasks.
 
     python benchmarks/bench_search.py cost       # 200-sample kernels, a few repeats
     python benchmarks/bench_search.py cost --features   # the bundled feature sets
+    python benchmarks/bench_search.py cost --dtw   # aeon's 6-, 9- and 10-class DTW tasks
     python benchmarks/bench_search.py evidence   # every real task (several minutes)
 
 ``cost``: a full search -- 7 gamma x 5 C x every method x 5 folds -- against
@@ -89,6 +90,29 @@ def _class_sets():
     return out
 
 
+def _dtw_class_sets(folder):
+    """The many-class DTW tasks aeon ships (official training splits; full-window DTW on
+    JapaneseVowels' short unequal series, a 10 % band on the long ones): OSULeaf (6 classes,
+    200 x 427), JapaneseVowels (9 classes, 270 multivariate series of 7-29 points) and ACSF1
+    (10 classes, 100 x 1 460). Read from aeon's installed data folder, or ``--aeon-data``."""
+    if folder is None:
+        try:
+            import aeon.datasets as ad
+        except ImportError:
+            sys.exit("cost --dtw needs aeon's data: pip install aeon, or pass --aeon-data DIR "
+                     "(the aeon/datasets/data folder of its wheel)")
+        folder = os.path.join(os.path.dirname(ad.__file__), "data")
+    out = []
+    for name, window in (("OSULeaf", 0.1), ("JapaneseVowels", None), ("ACSF1", 0.1)):
+        path = os.path.join(folder, name, f"{name}_TRAIN.ts")
+        data = isvm.datasets.load_file(path, objects="series")
+        X, y = data.X, data.y
+        D = isvm.PairwiseDistances("dtw", window=window, n_jobs=-1).fit_transform(X)
+        out.append((f"{name}, DTW ({len(np.unique(y))} classes, {D.shape[0]})", D,
+                    np.asarray(y)))
+    return out
+
+
 def _feature_sets():
     """Bundled feature sets with the kernels the docs use on them: the search takes the
     features and a FeatureKernel (each fold computes its own kernels)."""
@@ -125,7 +149,9 @@ def cost(args):
     _quiet()
     rows = []
     sets = (_feature_sets() if args.features else
-            [(*t, None) for t in (_class_sets() if args.classes else _cost_sets())])
+            [(*t, None) for t in (_class_sets() if args.classes else
+                                  _dtw_class_sets(args.aeon_data) if args.dtw else
+                                  _cost_sets())])
     for name, D, y, kernel in sets:
         tf = isvm.DistanceKernel() if kernel is None else kernel
         g0 = tf.fit(D).gamma_
@@ -139,7 +165,7 @@ def cost(args):
             t = time.perf_counter()
             isvm.RemedySearchCV(kernel=tf, cv=5, random_state=0).fit(D, y)
             t_search.append(time.perf_counter() - t)
-        if not args.classes:
+        if not (args.classes or args.dtw):
             t = time.perf_counter()
             _naive(D, y, gammas, cv, kernel)
             t_naive.append(time.perf_counter() - t)
@@ -155,7 +181,8 @@ def cost(args):
               f"(every method by its own GridSearchCV: {nv:6.1f} s, {nv / p:4.1f}x)",
               flush=True)
     _save("search_cost_features.json" if args.features else
-          "search_cost_classes.json" if args.classes else "search_cost.json",
+          "search_cost_classes.json" if args.classes else
+          "search_cost_dtw_classes.json" if args.dtw else "search_cost.json",
           {"cpu": cpu_name(), "rows": rows})
 
 
@@ -375,6 +402,10 @@ def main():
                    help="2, 6 and 10 classes of generated data instead of the two real sets")
     s.add_argument("--features", action="store_true",
                    help="the bundled feature sets with FeatureKernel (the search on features)")
+    s.add_argument("--dtw", action="store_true",
+                   help="aeon's 6-, 9- and 10-class DTW tasks (OSULeaf, JapaneseVowels, ACSF1)")
+    s.add_argument("--aeon-data", default=None,
+                   help="aeon's datasets/data folder when aeon is not installed")
     s = sub.add_parser("evidence")
     s.add_argument("--only", nargs="*", help="task names (the table is then not saved)")
     s.add_argument("--n-jobs", type=int, default=1)
