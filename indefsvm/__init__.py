@@ -16,8 +16,9 @@ check_kernel, KernelReport, diagnostics
     ``diagnostics.check_distances`` for a distance matrix (Euclidean? metric? which gamma?).
 sanity_report, SanityReport
     Is a trained model a sensible classifier? w'Mw, bounded SVs, KKT, second order.
-pairwise_distances, PairwiseDistances, DistanceKernel, distances
-    Objects to distances (DTW, Levenshtein, ...) to distance-substitution kernels.
+pairwise_distances, PairwiseDistances, DistanceKernel, register_metric, distances
+    Objects to distances (DTW, Levenshtein, ...) to distance-substitution kernels; a new
+    distance is one ``register_metric`` call.
 remedies, KreinSVC, RemedySearchCV, compare_remedies
     What to do with an indefinite kernel: spectrum fixes, the Krein SVM, a search that
     chooses a remedy with its kernel parameter and C and refits it, a comparison.
@@ -53,7 +54,7 @@ _NAMES = {
     "KernelReport": ".diagnostics", "SanityReport": ".diagnostics",
     "check_kernel": ".diagnostics", "sanity_report": ".diagnostics",
     "DistanceKernel": ".distances", "PairwiseDistances": ".distances",
-    "pairwise_distances": ".distances",
+    "pairwise_distances": ".distances", "register_metric": ".distances",
     "ConvergenceWarning": ".exceptions", "DistanceMatrixWarning": ".exceptions",
     "DegenerateKernelWarning": ".exceptions",
     "UnboundedObjectiveError": ".exceptions",
@@ -119,6 +120,7 @@ __all__ = [
     "load_model",
     "kernels",
     "pairwise_distances",
+    "register_metric",
     "remedies",
     "sanity_report",
     "solvers",

@@ -26,6 +26,7 @@ def expected_failed_checks(estimator) -> dict[str, str]:
     ``estimator`` is expected to fail (``check_estimator(estimator,
     expected_failed_checks=expected_failed_checks(estimator))``)."""
     from ._feature_kernel import FeatureKernel
+    from ._metrics import objects_of
     from .distances import PairwiseDistances, RandomDistanceFeatures
     from .klr import KernelLogisticRegression
     from .nystroem import NystroemSVC
@@ -52,7 +53,7 @@ def expected_failed_checks(estimator) -> dict[str, str]:
             out["check_sample_weights_not_overwritten"] = "(19) takes one C; weights refused"
         return out
     if isinstance(estimator, (PairwiseDistances, RandomDistanceFeatures)) and \
-            estimator.metric == "dtw":
+            objects_of(estimator.metric) == "series":
         # DTW compares series of any lengths: transform takes series of another length than
         # fit's, so there is no fixed n_features_in_ to enforce (lists of unequal series
         # are the common input)

@@ -9,12 +9,10 @@ import os
 
 import numpy as np
 
+from ._metrics import object_metrics
 from .exceptions import DataFileError
 
 __all__ = ["TRUSTED_TYPES", "load_model", "model_input"]
-
-#: the metrics of series and strings a model file may hold (those of the command line)
-OBJECT_METRICS = ("dtw", "levenshtein")
 
 #: model files are skops files: they load without running arbitrary code, and only the
 #: types listed here are accepted from them
@@ -328,8 +326,11 @@ def _check_model(model, path: str) -> None:
         if type(model) is NystroemSVC:
             metric = getattr(model, "metric", None)
             if metric is not None and (not isinstance(metric, str)
-                                       or metric not in OBJECT_METRICS):
-                bad(f"compares objects with {metric!r}, not a metric of the command line")
+                                       or metric not in object_metrics()):
+                bad(f"compares objects with {metric!r}, not a metric of the command line"
+                    + (" (a registered metric: register it again, with "
+                       "indefsvm.register_metric, before loading)"
+                       if isinstance(metric, str) else ""))
             model._check_fitted_state()
             return
         # the SVMs of LIBSVM's family (fit --svm-type), and the Krein SVM

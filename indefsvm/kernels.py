@@ -862,8 +862,19 @@ def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", *, device=None,
     Y : {array-like, sparse matrix} of shape (n_samples_Y, n_features), optional
         ``None`` means ``X``.
     kernel : str or callable, default="rbf"
-        A name from :data:`KERNELS` (aliases ``"poly"``, ``"gaussian"``) or a callable
-        ``kernel(X, Y, **params)`` returning an (n_samples_X, n_samples_Y) array.
+        A name from :data:`KERNELS` (aliases ``"poly"``, ``"gaussian"``), ``"gak"``, or a
+        callable ``kernel(X, Y, **params)`` returning an (n_samples_X, n_samples_Y) array.
+        ``"gak"``: the global alignment kernel of series (Cuturi et al. 2007; Cuturi 2011,
+        eq. 4), normalised, ``k(x, y) / sqrt(k(x, x) k(y, y))`` in [0, 1]: ``X`` and ``Y``
+        are series as :func:`~indefsvm.pairwise_distances` takes them for ``"dtw"`` (any
+        lengths, several channels). Its parameters: ``sigma``, the local Gaussian kernel's
+        bandwidth (None: :func:`~indefsvm.distances.gak_sigma` of ``Y``, else of ``X`` --
+        Cuturi's rule, the median distance between points times the square root of the
+        median length); ``window``, a triangular band (Cuturi 2011, section 2.3) of radius
+        ``floor(window * max(len_x, len_y))`` (None: no band; pairs whose lengths differ by
+        more get 0); ``n_jobs``, threads. Computed by a compiled dynamic programme whose rows
+        are carried as a logarithm and scaled values, so it is finite at any length. Positive
+        definite without a band, and with one on series of one length.
     device : {"cpu", "cuda"} or None, default=None
         ``"cuda"`` (or CuPy input): compute on a CUDA device through CuPy (``pip install
         "indefsvm[gpu]"``), for linear, polynomial, rbf, sigmoid, l1_gaussian and
@@ -899,6 +910,13 @@ def kernel_matrix(X, Y=None, kernel: str | Callable = "rbf", *, device=None,
                  "Compute it in blocks of rows (kernel_matrix(X[i:j], Y)), or train on "
                  "landmarks (NystroemSVC, KreinNystroem) and check it matrix-free "
                  "(check_kernel(X=X, kernel=..., method='slq')).")
+    if isinstance(kernel, str) and kernel not in KERNELS:
+        # a kernel of objects in the metric table (the global alignment kernel of series)
+        from .distances._pairwise import metric_kernel
+
+        K = metric_kernel(kernel, X, Y, params)
+        if K is not None:
+            return K
     if callable(kernel):
         if objects_of_a_callable(kernel, X) or objects_of_a_callable(kernel, Y):
             # strings, graphs, series of several lengths: the callable reads them as given

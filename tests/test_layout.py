@@ -295,3 +295,43 @@ def test_below_the_command_line_warnings_go_through_the_librarys_holders():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found += [f"{name}:{line}" for line in _process_warning_calls(tree)]
     assert found == []
+
+
+def _metric_name_comparisons(tree, names) -> list:
+    """Lines comparing something with a metric's name (``== "dtw"``, ``in ("dtw", ...)``)."""
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or not any(
+                isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) for op in node.ops):
+            continue
+        literals = []
+        for side in (node.left, *node.comparators):
+            elts = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+            literals += [e.value for e in elts if isinstance(e, ast.Constant)
+                         and isinstance(e.value, str)]
+        if names & set(literals):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_reader_of_metric_name_comparisons_sees_them():
+    tree = ast.parse("a == 'dtw'\nb in ('x', 'levenshtein')\n'dtw' != c\nd == 'rbf'\n"
+                     "e not in ['cityblock']\n")
+    assert _metric_name_comparisons(tree, {"dtw", "levenshtein", "cityblock"}) == [1, 2, 3, 5]
+
+
+def test_no_metric_name_is_compared_outside_the_metric_table():
+    """What a metric compares, which parameters it takes, whether it has a device form: the
+    metric table (``indefsvm._metrics``) says, so that a new distance is one row -- no module
+    asks ``metric == "dtw"``. (Inside a metric's own compiled or device function its name is
+    not compared either: each row names its own function.)"""
+    from indefsvm._metrics import REGISTRY
+
+    names = set(REGISTRY)
+    found = []
+    for name, path in _modules().items():
+        if name == "indefsvm._metrics":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{name}:{line}" for line in _metric_name_comparisons(tree, names)]
+    assert found == []

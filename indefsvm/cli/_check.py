@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 
+from .._metrics import object_metrics, objects_of
 from ._args import (
     N_JOBS_HELP,
     WINDOW_HELP,
@@ -172,7 +173,7 @@ def _run_objects(args) -> int:
     if m < 3:
         raise CLIError(f"{args.file}: {n} objects; the check needs at least 3.", EXIT_USAGE)
     params = {"window": args.window} if args.window is not None else None
-    _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: the {m} x {m} "
+    _say(args, f"{n} {objects_of(args.metric)}: the {m} x {m} "
                f"{args.metric} distances of "
                + ("all of them" if m == n else f"{m} drawn at random (--sample)"))
     rep = check_distances(X=X, y=y, metric=args.metric, metric_params=params, n_landmarks=m,
@@ -220,7 +221,7 @@ def add_parser(sub) -> None:
         "series and strings",
         "FILE holds one series or string per line (the layout of fit --metric; labels "
         "optional, --label-column none for a file without them)")
-    obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
+    obj.add_argument("--metric", choices=object_metrics(), default=None,
                      help="check the DTW (series) or Levenshtein (strings) distances of the "
                           "objects in FILE: metric, Euclidean, the gamma profile, the "
                           "landmarks a model needs, and the fit command with these options")

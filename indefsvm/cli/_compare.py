@@ -9,6 +9,7 @@ import shlex
 import numpy as np
 
 from .._files import atomic_write, check_output_file, check_page_out, page_path
+from .._metrics import object_metrics
 from ..exceptions import DataFileError
 from ._args import (
     DISTANCE_KINDS,
@@ -489,10 +490,9 @@ def add_parser(sub) -> None:
         "--metric): the remedies are compared on the exact distance kernel of a stratified "
         f"subsample of at most {COMPARE_OBJECTS} objects, and --search --save refits the "
         "choice as a landmark model (krein, flip or clip) on all of them")
-    obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
+    obj.add_argument("--metric", choices=object_metrics(), default=None,
                      help="the objects' distances: DTW (series) or Levenshtein (strings)")
-    obj.add_argument("--window", type=_window, default=None, metavar="W",
-                     help=WINDOW_HELP)
+    obj.add_argument("--window", type=_window, default=None, metavar="W", help=WINDOW_HELP)
     obj.add_argument("--nystroem", type=int, default=None, metavar="M",
                      help="landmarks of the model saved or printed (default min(n, 300))")
     compare.add_argument("--json", action="store_true", help="print JSON instead of text")

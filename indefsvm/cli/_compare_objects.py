@@ -4,6 +4,7 @@ that a choice becomes on all of them."""
 
 from __future__ import annotations
 
+from .._metrics import objects_of
 from ._errors import EXIT_USAGE, CLIError
 from ._progress import _say
 
@@ -45,7 +46,7 @@ def objects_block(args):
                        f"{args.file}.", EXIT_USAGE)
     args.objects, args.objects_y, args.n_objects = X, y, n
     m = min(n, COMPARE_OBJECTS)
-    _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: the remedies are "
+    _say(args, f"{n} {objects_of(args.metric)}: the remedies are "
                f"compared on the exact {args.metric} kernel of "
                + ("all of them" if m == n else f"a stratified subsample of {m}")
                + " (all their distances)")

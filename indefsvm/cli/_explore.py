@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from .._files import check_output_file
+from .._metrics import object_metrics, objects_of
 from .._remedies import drawn_options
 from ._args import (
     KERNEL_NAMES,
@@ -146,7 +147,7 @@ def _objects(args):
     X, y = _two_classes(args, X, y, False)
     X, y = _subsample(args, X, y, False)
     choose_window(args, X, y)  # --window auto: learned on the page's objects
-    kind = "series" if args.metric == "dtw" else "strings"
+    kind = objects_of(args.metric)
     band = "" if args.window is None else f", window {args.window:g}"
     _say(args, f"{len(y)} {kind}: the {len(y)} x {len(y)} {args.metric} distances{band}")
     D = pairwise_distances(X, metric=args.metric,
@@ -279,7 +280,7 @@ def add_parser(sub) -> None:
     p.add_argument("--out", default="explore.html", metavar="PAGE.html", type=path_name,
                    help="the page to write (default explore.html)")
     obj = p.add_argument_group("series and strings")
-    obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
+    obj.add_argument("--metric", choices=object_metrics(), default=None,
                      help="FILE holds one series or string per line with its label (the "
                           "layout of fit --metric): the page explores the kernel "
                           "DistanceKernel(kind='rbf', gamma='median') of their distances, "

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 
 from .._files import check_output_file
+from .._metrics import object_metrics
 from . import _family
 from ._args import (
     DISTANCE_KINDS,
@@ -338,7 +339,7 @@ def add_parser(sub) -> None:
         "with a header row as pandas' to_csv writes it (its index column skipped; the label "
         "column by --label-column NAME or named label, y, class or target); only the "
         "distances to the --nystroem M landmarks are computed")
-    obj.add_argument("--metric", choices=["dtw", "levenshtein"], default=None,
+    obj.add_argument("--metric", choices=object_metrics(), default=None,
                      help="train NystroemSVC on the distances of series (dtw) or strings "
                           "(levenshtein) with --nystroem M landmarks (default min(n, 300)); "
                           "--kernel then one of rbf "

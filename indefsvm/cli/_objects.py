@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._metrics import objects_of, takes
 from ._args import NYSTROEM_REMEDIES
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _say_note
-
-#: the metrics the command line trains on
-METRICS = ("dtw", "levenshtein")
 
 #: the training accuracy of fit --metric is measured on at most this many objects
 TRAIN_SCORE_MAX = 10_000
@@ -29,7 +27,7 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
     from ._io import refuse_model_file
 
     refuse_model_file(path)
-    data = read_file(path, objects="series" if metric == "dtw" else "strings",
+    data = read_file(path, objects=objects_of(metric),
                      label_column=label_column, need_labels=need_labels, words=OPTION_WORDS,
                      note=_say_note)
     if data.y is None and need_labels:
@@ -42,15 +40,15 @@ def check_metric_file(args, labelled: bool = True) -> None:
     """--metric needs a FILE of objects; --window goes with DTW only."""
     if args.file is None:
         raise CLIError(f"--metric {args.metric} needs a FILE of "
-                       f"{'series' if args.metric == 'dtw' else 'strings'}, one per line"
+                       f"{objects_of(args.metric)}, one per line"
                        + (" with its label." if labelled else "."), EXIT_USAGE)
     from ._args import refuse_format_options
 
     refuse_format_options(args, args.file, "a file of "
-                          f"{'series' if args.metric == 'dtw' else 'strings'}",
+                          f"{objects_of(args.metric)}",
                           ("--label-column",))
-    if args.window is not None and args.metric != "dtw":
-        raise CLIError("--window is DTW's band; drop it with --metric levenshtein.",
+    if args.window is not None and not takes(args.metric, "window"):
+        raise CLIError(f"--window is DTW's band; drop it with --metric {args.metric}.",
                        EXIT_USAGE)
     if isinstance(args.window, (str, tuple)):
         # --window auto or a list: learned once the series are read (choose_window); until
@@ -190,7 +188,7 @@ def fit(args, search) -> int:
     args.landmarks_default = not given
     args.search_result = search(args, X, y)  # said there, as fit's search is
     model = model_of(args)
-    _say(args, f"{n} {'series' if args.metric == 'dtw' else 'strings'}: distances to "
+    _say(args, f"{n} {objects_of(args.metric)}: distances to "
                f"{args.nystroem} "
                f"{'random objects' if args.features == 'd2ke' else 'landmarks'} ({args.metric}"
                + (f", window {args.window:g}" if args.window is not None else "") + ")")
@@ -220,7 +218,7 @@ def fit(args, search) -> int:
     }, seconds=seconds, scores={"training_accuracy": train_acc}, messages=messages)
 
     def head():
-        print(f"data        {args.file}: {n} {'series' if args.metric == 'dtw' else 'strings'}"
+        print(f"data        {args.file}: {n} {objects_of(args.metric)}"
               f", {len(model.classes_)} classes")
         print(f"model       NystroemSVC(metric={args.metric}"
               + (f", window={args.window:g}" if args.window is not None else "")

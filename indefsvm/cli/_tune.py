@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from .._metrics import objects_of
 from . import _family
 from ._progress import _bar, _say
 
@@ -187,7 +188,7 @@ def search_objects(args, X, y) -> dict | None:
     if not (want_C or want_gamma):
         return None
     n, m = len(y), min(len(y), SEARCH_OBJECTS)
-    what = "series" if args.metric == "dtw" else "strings"
+    what = objects_of(args.metric)
     searched = " and ".join(p for p, on in (("C", want_C), ("gamma", want_gamma)) if on)
     _say(args, f"search: {searched} on the exact {args.metric} kernel of "
                + (f"all {n} {what}" if m == n else

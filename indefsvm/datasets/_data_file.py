@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
+from .._metrics import objects_of
 from .._validation import POS_INT, options_checked
 from ..exceptions import DataFileError
 from ._table import warn_note
@@ -318,8 +319,7 @@ def _objects_file(path, objects, labels, distances, label_column, given, need_la
     if is_ts(path) and objects != "series":
         raise ParameterError(f"{path}: a .ts file holds series; use --metric dtw.")
     refuse_format_params(given, path, f"a file of {objects}", ("label_column",), words)
-    X, y = read_objects(path, "dtw" if objects == "series" else "levenshtein", label_column,
-                        need_labels=need_labels, note=note)
+    X, y = read_objects(path, objects, label_column, need_labels=need_labels, note=note)
     form = ("TS" if is_ts(path) else "ARFF" if is_arff(path) else "text")
     return DataFile(X, y, objects, form, path)
 
@@ -461,14 +461,14 @@ def _objects_rows(path, model, labels, label_column, given, name, words, note) -
                              f"{words['labels']}.")
     from ._ts import is_ts
 
-    kind = "series" if model.metric == "dtw" else "strings"
+    kind = objects_of(model.metric)
     if is_ts(path) and kind != "series":
         raise ParameterError(f"{path}: a .ts file holds series; use --metric dtw.")
     refuse_format_params(given, path, f"a file of {kind}", ("label_column",), words)
     objs = getattr(getattr(model, "nystroem_", None), "components_", None)
     length = objs.shape[1] if isinstance(objs, np.ndarray) and objs.ndim == 2 else None
-    X, y = read_objects(path, model.metric,
-                        label_column_for(path, model.metric, length, label_column, note=note),
+    X, y = read_objects(path, kind,
+                        label_column_for(path, kind, length, label_column, note=note),
                         need_labels=False, classes_checked=True, note=note)
     if y is not None:
         # a first value that is a series' first point is no class (and would shift every

@@ -43,10 +43,12 @@ def _labels(raw: list):
     return arr
 
 
-def read_objects(path: str, metric: str, label_column: str | None, *,
+def read_objects(path: str, kind: str, label_column: str | None, *,
                  need_labels: bool = True, classes_checked: bool = False, note=warn_note):
-    """(objects, labels or None) of a file of series (one per line, numbers separated by
-    commas, spaces or tabs) or of strings (one per line), the label first (UCR's layout),
+    """(objects, labels or None) of a file of series (``kind="series"``: one per line, numbers
+    separated by
+    commas, spaces or tabs) or of strings (``"strings"``: one per line), the label first
+    (UCR's layout),
     last, or none; a CSV / TSV with a header row, as pandas' ``to_csv`` writes one (an index
     column, then named columns: the label by name, ``label_column`` or one of
     :data:`~indefsvm.datasets._table.LABEL_NAMES`); an aeon / sktime ``.ts`` file of series.
@@ -63,7 +65,7 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
     if is_arff(path):
         # Weka's format, the UCR archive's other one: the class attribute, not a first value
         X, y, _ = read_arff(path, label_column, need_labels=need_labels,
-                            objects="series" if metric == "dtw" else "strings", note=note)
+                            objects=kind, note=note)
         return X, y
     if label_column is not None:
         label_column = {"0": "first", "-1": "last"}.get(label_column, label_column)
@@ -85,9 +87,9 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
                             "'fasta'): print(label_of(r.description), str(r.seq), "
                             "sep='\\t'); to predict, one SEQUENCE per line with "
                             "--label-column none.")
-    table = _header(lines, metric)
+    table = _header(lines, kind)
     if table is not None:
-        objects, labels = _read_table(path, lines, metric, label_column, *table,
+        objects, labels = _read_table(path, lines, kind, label_column, *table,
                                       need_labels=need_labels, note=note)
         label_column = "none" if labels is None else "table"
     else:
@@ -102,7 +104,7 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
             if not line.strip():
                 raise DataFileError(path, k, "is empty: every line holds one object (and "
                                     "its label).")
-            if metric == "levenshtein":
+            if kind == "strings":
                 text, label = _split_string(path, k, line, label_column)
                 objects.append(text)
             else:
@@ -117,9 +119,9 @@ def read_objects(path: str, metric: str, label_column: str | None, *,
                  "shorter series (read as series of their own lengths; DTW compares "
                  "unequal lengths).")
     y = None if label_column == "none" else _labels(labels)
-    if y is not None and metric == "dtw" and label_column == "first" and not classes_checked:
+    if y is not None and kind == "series" and label_column == "first" and not classes_checked:
         _refuse_continuous_labels(path, y, lines)
-    if metric == "dtw":
+    if kind == "series":
         lengths = {len(v) for v in objects}
         if len(lengths) == 1:
             objects = np.asarray(objects)  # equal lengths: one array
@@ -142,7 +144,7 @@ def _refuse_continuous_labels(path, y, lines) -> None:
                         f"are whole numbers or words; these first values are not); {hint}.")
 
 
-def _header(lines, metric):
+def _header(lines, kind):
     """(header fields, delimiter) when the first line is a header row -- an empty first field
     (pandas' index column), a field named as a label column, or (series) two fields that are
     not numbers -- else None."""
@@ -162,12 +164,12 @@ def _header(lines, metric):
     pandas_index = names[0] == "" and bool(second) and second[0].strip().isdigit()
     labelled = any(f in LABEL_NAMES for f in names)
     words = sum(not is_number(f) for f in fields)
-    if pandas_index or labelled or (metric == "dtw" and words >= 2):
+    if pandas_index or labelled or (kind == "series" and words >= 2):
         return fields, delim
     return None
 
 
-def _read_table(path, lines, metric, label_column, header, delim, *, need_labels=True,
+def _read_table(path, lines, kind, label_column, header, delim, *, need_labels=True,
                 note=warn_note):
     """The rows of a file with a header row: (objects, labels or None; None also when no
     column is named as labels and none are needed)."""
@@ -204,7 +206,7 @@ def _read_table(path, lines, metric, label_column, header, delim, *, need_labels
         note(f"{path}: column 1 ({names[0] or 'unnamed'}) is an index, as pandas writes one: "
              "not read as data.")
     keep = [k for k in range(len(names)) if k not in (index, label)]
-    if metric == "levenshtein" and len(keep) != 1:
+    if kind == "strings" and len(keep) != 1:
         raise DataFileError(path, 1, f"has {len(keep)} columns besides the label and the "
                             f"index ({', '.join(names[k] for k in keep[:6])}); strings need "
                             "one: keep the text column and the label.")
@@ -222,7 +224,7 @@ def _read_table(path, lines, metric, label_column, header, delim, *, need_labels
                 raise DataFileError(path, k, f"has an empty label (column {names[label]}).")
             check_label(_label(row[label]), path, k, names[label])
             labels.append(_label(row[label]))
-        if metric == "levenshtein":
+        if kind == "strings":
             text = row[keep[0]]
             if not text:
                 raise DataFileError(path, k, "holds an empty string.")
@@ -311,7 +313,7 @@ def _count_points(line: str, label_column: str) -> int:
     return len([t for t in _SPLIT.split(line.strip()) if t]) - (label_column != "none")
 
 
-def label_column_for(path: str, metric: str, length: int | None, given, *,
+def label_column_for(path: str, kind: str, length: int | None, given, *,
                      note=warn_note) -> str | None:
     """The label column of a file of objects to predict: what the user gave, else the first
     value -- unless every line of a series file holds exactly as many values as the model's
@@ -323,9 +325,9 @@ def label_column_for(path: str, metric: str, length: int | None, given, *,
         head = text_lines(path)[:2]
     except (OSError, UnicodeDecodeError):
         return "first"  # read_objects says what is wrong
-    if head and _header(head, metric) is not None:
+    if head and _header(head, kind) is not None:
         return None  # a header row names the columns
-    if metric != "dtw" or length is None:
+    if kind != "series" or length is None:
         return "first"
     try:
         lines = [ln for ln in text_lines(path) if ln.strip()]

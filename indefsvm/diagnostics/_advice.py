@@ -5,6 +5,7 @@ command line) that acts on it. The reports themselves (``report``) only hold and
 
 from __future__ import annotations
 
+from .._metrics import object_metrics
 from .report import DistanceReport, KernelReport, _negligible_text, _profile_at, pct
 from .spectrum import indefiniteness
 
@@ -473,7 +474,7 @@ def distance_recommendation(r: DistanceReport) -> str:
         py_params = f", metric_params={params!r}" if params else ""
         cli_opts = "".join(f" --{k} {v:g}" if isinstance(v, float) else f" --{k} {v}"
                            for k, v in params.items())
-        cli = r.metric in ("dtw", "levenshtein")
+        cli = r.metric in object_metrics()
         data = _cli_data(r, f"FILE --metric {r.metric}{cli_opts}")
         return (f"Recommendation: train on distances to landmarks: "
                 f"indefsvm.NystroemSVC(metric={r.metric!r}{py_params}, n_components={comps}, "

@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from .._logging import enable, logger
+from .._metrics import objects_of
 from .._threads import sized_by
 from .._validation import (
     N_JOBS,
@@ -492,7 +493,7 @@ def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport
         rep.nystroem_landmarks = negative_rank([(lam, np.ones_like(lam))], tol)
     rep.metric = metric if isinstance(metric, str) else getattr(metric, "__name__", "callable")
     rep.metric_params = dict(metric_params or {})
-    if metric == "dtw":  # of the sampled series (the others are never packed twice)
+    if objects_of(metric) == "series":  # of the sampled series (the others are never packed twice)
         rep.series_levels = series_levels(X[idx] if isinstance(X, np.ndarray)
                                           else [X[i] for i in idx])
     rep.notes = distance_notes(rep)

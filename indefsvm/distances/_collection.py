@@ -8,9 +8,10 @@ import re
 
 import numpy as np
 
+from .._metrics import objects_of
 from .._warn import Muted
 from ._objects import as_objects, as_series, as_strings, as_vectors, from_pandas
-from ._pairwise import _check_params, _check_window, pairwise_distances
+from ._pairwise import _check_params, pairwise_distances
 
 #: distances per block of rows (rows x landmarks): a block of DTW distances takes about a
 #: second on one core, so progress and Ctrl-C are seen between blocks as well as inside them
@@ -29,19 +30,20 @@ class Objects:
         self.n_channels = None
         # a DataFrame (a row an object) or a Series (an entry an object) as NumPy first: the
         # collection indexes and takes its objects by position
-        X = from_pandas(X, name, "one series" if metric == "dtw" else "values")
-        if metric == "dtw":
+        objects = objects_of(metric)
+        X = from_pandas(X, name, "one series" if objects == "series" else "values")
+        if objects == "series":
             # the checks: numbers, finite, not empty, channels agree
             self.n_channels = as_series(X, name).n_channels
             self.data = X if isinstance(X, np.ndarray) and X.dtype != object else list(X)
-        elif metric == "levenshtein":
+        elif objects == "strings":
             self.data = as_strings(X, name)
             empty = next((i for i, s in enumerate(self.data) if not s), None)
             if empty is not None:
                 raise ValueError(f"{name}[{empty}] is an empty string; remove it (an empty "
                                  "string is at the same distance, its length, from every "
                                  "string of that length: it carries no pattern).")
-        elif callable(metric):
+        elif objects == "objects":
             self.data = as_objects(X, name)
         else:
             self.data = as_vectors(X, name)
@@ -140,7 +142,5 @@ def check_metric(metric, params) -> None:
                          f"{metric!r}.")
     if params is not None and not isinstance(params, dict):
         raise ValueError(f"metric_params must be a dict; got {params!r}.")
-    # the edit weights are checked by _check_params; the band is checked here, at fit
-    params = _check_params(metric, dict(params or {}))
-    if metric == "dtw":
-        _check_window(params.get("window"))
+    # the band, the edit weights: each metric's own check, at fit
+    _check_params(metric, dict(params or {}))

@@ -6,43 +6,71 @@ from __future__ import annotations
 import numpy as np
 
 from .._device import Device
-
-#: the metrics with a device form
-DEVICE_METRICS = ("dtw", "euclidean", "cityblock")
+from .._metrics import device_metrics, get, resolve
 
 
 def check_device_metric(metric) -> None:
     """Refuse a metric without a device form, naming those that have one."""
-    if callable(metric) or metric not in DEVICE_METRICS:
+    if callable(metric) or metric not in device_metrics():
         shown = getattr(metric, "__name__", metric)
         raise ValueError(f"metric={shown!r} has no GPU form; device='cuda' computes "
-                         f"{list(DEVICE_METRICS)} (or use device='cpu').")
+                         f"{list(device_metrics())} (or use device='cpu').")
 
 
 def device_distances(device: Device, metric: str, params: dict, rows, landmarks):
     """``d(rows, landmarks)`` on ``device`` (float64, shape (len(rows), len(landmarks)));
     ``params`` checked already (``window``: None or a number in [0, 1])."""
-    from .._device._blocks import _l1
-    from ._objects import as_series, as_vectors
-
     check_device_metric(metric)
-    if metric == "dtw":
-        from .._device._dtw import dtw_block
+    return resolve(get(metric).device)(device, metric, params, rows, landmarks)
 
-        A, B = as_series(rows, "X"), as_series(landmarks, "landmarks")
-        if A.n_channels != B.n_channels:
-            raise ValueError(f"X has {A.n_channels} channels and the landmarks "
-                             f"{B.n_channels}; DTW compares series with the same channels.")
-        # the band was checked with the metric's parameters (pairwise_distances, Objects)
-        window = params.get("window")
-        return dtw_block(device, A, B, -1.0 if window is None else float(window))
+
+def dtw_distances(device: Device, metric: str, params: dict, rows, landmarks,
+                  progress=None):
+    """DTW's device form (``_device/dtw.cu``), one thread a pair."""
+    from .._device._dtw import dtw_block
+    from ._objects import as_series
+
+    A, B = as_series(rows, "X"), as_series(landmarks, "Y")
+    if A.n_channels != B.n_channels:
+        raise ValueError(f"X has {A.n_channels} channels and Y has {B.n_channels}; DTW "
+                         "compares series with the same channels.")
+    # the band was checked with the metric's parameters (pairwise_distances, Objects)
+    window = params.get("window")
+    return dtw_block(device, A, B, -1.0 if window is None else float(window),
+                     progress=progress)
+
+
+def _vectors_on(device: Device, metric: str, rows, landmarks):
+    from ._objects import as_vectors, same_width
+
+    A0, B0 = as_vectors(rows, "X"), as_vectors(landmarks, "Y")
+    same_width(A0, B0, metric)
+    return A0, B0, device.xp.asarray(A0), device.xp.asarray(B0)
+
+
+def euclidean_distances(device: Device, metric: str, params: dict, rows, landmarks,
+                        progress=None):
+    """The Euclidean distance as array code on the device."""
+    from ._objects import check_finite_distances
+
+    A0, B0, A, B = _vectors_on(device, metric, rows, landmarks)
     xp = device.xp
-    A = xp.asarray(as_vectors(rows, "X"))
-    B = xp.asarray(as_vectors(landmarks, "landmarks"))
-    if metric == "cityblock":
-        return _l1(xp, A, B)
     D2 = (A * A).sum(axis=1)[:, None] + (B * B).sum(axis=1)[None, :] - 2.0 * (A @ B.T)
-    return xp.sqrt(xp.maximum(D2, 0.0))
+    out = xp.sqrt(xp.maximum(D2, 0.0))
+    check_finite_distances(out, metric, A0, B0)
+    return out
+
+
+def cityblock_distances(device: Device, metric: str, params: dict, rows, landmarks,
+                        progress=None):
+    """The L1 distance as array code on the device."""
+    from .._device._blocks import _l1
+    from ._objects import check_finite_distances
+
+    A0, B0, A, B = _vectors_on(device, metric, rows, landmarks)
+    out = _l1(device.xp, A, B)
+    check_finite_distances(out, metric, A0, B0)
+    return out
 
 
 def object_blocks(X, m: int):

@@ -317,3 +317,19 @@ def as_objects(X, name: str = "X") -> list:
     if not out:
         raise ValueError(f"{name} is empty; give at least one object.")
     return out
+
+
+def same_width(A, B, metric) -> None:
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(f"X has {A.shape[1]} values per object and Y has {B.shape[1]}; "
+                         f"metric={metric!r} needs the same number.")
+
+
+def check_finite_distances(out, metric, A, B) -> None:
+    """scipy's (and the device's) sums overflow to inf without a word on values near 1e154
+    (euclidean squares them) or 1e308 (cityblock): refused, with the fix."""
+    if not np.all(np.isfinite(out)):
+        top = max(float(np.abs(A).max()), float(np.abs(B).max()))
+        raise ValueError(f"the {metric} distances overflow float64 on values up to "
+                         f"{top:.3g}; scale the vectors first (divide by a constant, or "
+                         "standardise each feature).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 from scipy.spatial.distance import cdist
@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .._device import is_device_array, resolve_device, to_numpy
 from .._logging import REPORT_EVERY, enable, logger
+from .._metrics import REGISTRY, get, objects_of, resolve, takes
 from .._tags import TrainingColumns
 from .._threads import effective_threads
 from .._validation import (
@@ -22,17 +23,37 @@ from .._validation import (
     options_checked,
 )
 from ._dtw import dtw_pairs
-from ._objects import as_objects, as_series, as_strings, as_vectors, from_pandas
+from ._objects import (
+    as_objects,
+    as_series,
+    as_strings,
+    as_vectors,
+    check_finite_distances,
+    from_pandas,
+    same_width,
+)
 
 __all__ = ["METRICS", "PairwiseDistances", "pairwise_distances"]
 
+class _MetricParams(Mapping):
+    """The metric table (``indefsvm._metrics``) as ``{name: the parameters it takes}``, read
+    live: a registered metric is in it."""
+
+    def __getitem__(self, name):
+        return REGISTRY[name].params
+
+    def __iter__(self):
+        return iter(REGISTRY)
+
+    def __len__(self):
+        return len(REGISTRY)
+
+    def __repr__(self):
+        return repr(dict(self))
+
+
 #: the metric names and the parameters each takes
-METRICS = {
-    "dtw": ("window",),
-    "levenshtein": ("weights",),
-    "euclidean": (),
-    "cityblock": (),
-}
+METRICS = _MetricParams()
 
 #: rows of strings given to rapidfuzz at a time (Ctrl-C and progress between blocks)
 _STRING_BLOCK = 256
@@ -104,18 +125,31 @@ _PEER_NAMES = {
 def _check_params(metric, params: dict) -> dict:
     if callable(metric):
         return params
-    if not isinstance(metric, str) or metric not in METRICS:
+    row = get(metric)
+    if row is None:
         raise ValueError(f"Unknown metric={metric!r}; choose one of {sorted(METRICS)} or give "
-                         "a callable d(a, b) -> float.")
-    unknown = sorted(set(params) - set(METRICS[metric]))
+                         "a callable d(a, b) -> float (or add one: "
+                         "indefsvm.register_metric).")
+    unknown = sorted(set(params) - set(row.params))
     if unknown:
-        takes = ", ".join(METRICS[metric]) or "no parameters"
+        takes = ", ".join(row.params) or "no parameters"
         peers = [_PEER_NAMES[p] for p in unknown if p in _PEER_NAMES and "window" in takes]
         raise ValueError(f"metric={metric!r} takes {takes}; got unknown parameter(s) "
                          f"{unknown}." + "".join(f" {p}" for p in peers))
-    if metric == "levenshtein":
-        _check_weights(params.get("weights"))  # at fit, not first at transform
+    check = resolve(row.check)
+    if check is not None:
+        check(dict(params))  # at fit, not first at transform
     return params
+
+
+def _dtw_params(params: dict) -> dict:
+    """DTW's band checked: ``window`` -1 (no band) or a share in [0, 1]."""
+    return {"window": _check_window(params.get("window"))}
+
+
+def _levenshtein_params(params: dict) -> dict:
+    """The edit weights checked and made whole numbers."""
+    return {"weights": _check_weights(params.get("weights"))}
 
 
 class _Progress:
@@ -133,23 +167,26 @@ class _Progress:
             logger.info("%s: %d of %d pairs, %.1f s", self.what, done, total, now - self.t0)
 
 
-def _dtw(X, Y, same, window, threads, progress):
+def _dtw(metric, X, Y, params, threads, progress):
+    same = Y is None
     A = as_series(X, "X")
     B = A if same else as_series(Y, "Y")
     if B.n_channels != A.n_channels:
         raise ValueError(f"X has {A.n_channels} channels and Y has {B.n_channels}; DTW "
                          "compares series with the same channels.")
     out = np.zeros((A.n, B.n))
-    dtw_pairs(A.points, A.offsets, B.points, B.offsets, same, window, out, threads, progress)
+    dtw_pairs(A.points, A.offsets, B.points, B.offsets, same,
+              _dtw_params(params)["window"], out, threads, progress)
     return out
 
 
-def _levenshtein(X, Y, same, weights, threads, progress):
+def _levenshtein(metric, X, Y, params, threads, progress):
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cdist as rf_cdist
 
+    weights = _levenshtein_params(params)["weights"]
     A = as_strings(X, "X")
-    B = A if same else as_strings(Y, "Y")
+    B = A if Y is None else as_strings(Y, "Y")
     out = np.empty((len(A), len(B)))
     for r0 in range(0, len(A), _STRING_BLOCK):
         r1 = min(len(A), r0 + _STRING_BLOCK)
@@ -157,6 +194,65 @@ def _levenshtein(X, Y, same, weights, threads, progress):
                               scorer_kwargs={"weights": weights}, dtype=np.int64,
                               workers=threads)
         progress(r1 * len(B), len(A) * len(B))
+    return out
+
+
+def _vectors(metric, X, Y, tiny_check: bool):
+    """scipy's ``cdist`` for the vector metrics of the table (its own metric names)."""
+    A = as_vectors(X, "X")
+    B = A if Y is None else as_vectors(Y, "Y")
+    same_width(A, B, metric)
+    if tiny_check:
+        _check_not_tiny(A, B)
+    out = cdist(A, B, metric=metric)
+    check_finite_distances(out, metric, A, B)
+    if Y is None:
+        np.fill_diagonal(out, 0.0)
+    return out
+
+
+def _euclidean(metric, X, Y, params, threads, progress):
+    return _vectors(metric, X, Y, tiny_check=True)
+
+
+def _cityblock(metric, X, Y, params, threads, progress):
+    return _vectors(metric, X, Y, tiny_check=False)
+
+
+def _as_kind(X, objects: str, name: str):
+    """Objects checked for their kind, as a registered metric's function receives them:
+    series as a list of float arrays (1-D, or (n_channels, length)), strings as a list,
+    vectors as a 2-D array."""
+    if objects == "strings":
+        return as_strings(X, name)
+    if objects == "vectors":
+        return as_vectors(X, name)
+    S = as_series(X, name)
+    return [S.points[a:b, 0] if S.n_channels == 1 else S.points[a:b].T
+            for a, b in zip(S.offsets[:-1], S.offsets[1:], strict=True)]
+
+
+def _checked_registered(metric, function, objects, X, Y, params, progress):
+    """A registered metric's function on objects checked for its kind; its result checked
+    (shape, finite, >= 0) and, for the training matrix, its diagonal set to 0."""
+    A = _as_kind(X, objects, "X")
+    B = A if Y is None else _as_kind(Y, objects, "Y")
+    if objects == "vectors":
+        same_width(A, B, metric)
+    out = np.array(function(A, B, **params), dtype=np.float64)
+    if out.shape != (len(A), len(B)):
+        raise ValueError(f"metric {metric!r} returned an array of shape {out.shape} for "
+                         f"{len(A)} and {len(B)} objects; a distance matrix is "
+                         f"({len(A)}, {len(B)}).")
+    bad = ~np.isfinite(out) | (out < 0)
+    if np.any(bad):
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(f"metric {metric!r} returned {float(out[i, j])!r} for X[{i}] and "
+                         f"{'X' if Y is None else 'Y'}[{j}]; a distance is a finite number "
+                         ">= 0.")
+    if Y is None:
+        np.fill_diagonal(out, 0.0)
+    progress(out.size, out.size)
     return out
 
 
@@ -220,17 +316,19 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
     Y : same as X, optional
         ``None``: ``X`` against itself -- each unordered pair is computed once and mirrored,
         and the diagonal is 0 (for a callable, ``d(x, x)`` is evaluated).
-    metric : {"dtw", "levenshtein", "euclidean", "cityblock"} or callable, default="dtw"
-        ``"dtw"``: dynamic time warping, the square root of the smallest sum of squared point
-        differences (squared Euclidean distances between points of several channels) along a
-        warping path (Sakoe & Chiba 1978), i.e. aeon's and tslearn's ``dtw`` with its square
-        root taken, so that ``window=0`` is the Euclidean distance. ``"levenshtein"``: the edit
-        distance with unit costs (Levenshtein 1966) over Unicode code points, computed by
-        rapidfuzz. ``"euclidean"``, ``"cityblock"``: scipy's. A callable ``d(a, b, **params)``
-        must return a finite number ``>= 0`` (an int or a float: a string or a bool is
-        refused); it is assumed symmetric when ``Y`` is None. (The landmark features of
-        ``KreinNystroem`` / ``NystroemSVC`` evaluate both orders and ``d(x, x)`` on their
-        landmarks and warn where the callable breaks those rules.)
+    metric : {"dtw", "levenshtein", "euclidean", "cityblock"}, str or callable, default="dtw"
+        A name of the metric table (a metric added by :func:`~indefsvm.register_metric` is
+        one), or a callable. ``"dtw"``: dynamic time warping, the square root of the
+        smallest sum of squared point differences (squared Euclidean distances between
+        points of several channels) along a warping path (Sakoe & Chiba 1978), i.e. aeon's
+        and tslearn's ``dtw`` with its square root taken, so that ``window=0`` is the
+        Euclidean distance. ``"levenshtein"``: the edit distance with unit costs
+        (Levenshtein 1966) over Unicode code points, computed by rapidfuzz. ``"euclidean"``,
+        ``"cityblock"``: scipy's. A callable ``d(a, b, **params)`` must return a finite
+        number ``>= 0`` (an int or a float: a string or a bool is refused); it is assumed
+        symmetric when ``Y`` is None. (The landmark features of ``KreinNystroem`` /
+        ``NystroemSVC`` evaluate both orders and ``d(x, x)`` on their landmarks and warn
+        where the callable breaks those rules.)
     n_jobs : int, optional
         Threads for DTW (OpenMP) and Levenshtein (rapidfuzz), processes for a callable
         (joblib); ``None`` is 1 unless a joblib context says otherwise, ``-1`` all cores. The
@@ -302,23 +400,23 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
         return device.xp.asarray(out) if on_device else out
     if callable(metric):
         return _callable(metric, X, Y, same, threads, params, progress)
-    if metric == "dtw":
-        return _dtw(X, Y, same, _check_window(params.get("window")), threads, progress)
-    if metric == "levenshtein":
-        return _levenshtein(X, Y, same, _check_weights(params.get("weights")), threads,
-                            progress)
-    A = as_vectors(X, "X")
-    B = A if same else as_vectors(Y, "Y")
-    if A.shape[1] != B.shape[1]:
-        raise ValueError(f"X has {A.shape[1]} values per object and Y has {B.shape[1]}; "
-                         f"metric={metric!r} needs the same number.")
-    if metric == "euclidean":
-        _check_not_tiny(A, B)
-    out = cdist(A, B, metric=metric)
-    _check_finite_distances(out, metric, A, B)
-    if same:
-        np.fill_diagonal(out, 0.0)
-    return out
+    row = get(metric)
+    if row.function is not None:
+        return _checked_registered(metric, row.function, row.objects, X, Y, params, progress)
+    return resolve(row.compute)(metric, X, Y, params, threads, progress)
+
+
+def metric_kernel(kernel: str, X, Y, params: dict) -> np.ndarray | None:
+    """``kernel_matrix(X, Y, kernel=name)`` for a kernel of the metric table (the global
+    alignment kernel): None when the table has no kernel of that name. ``params`` holds the
+    kernel's parameters and ``n_jobs`` (threads; the values do not depend on it)."""
+    row = get(kernel)
+    if row is None or row.kernel is None:
+        return None
+    params = dict(params)
+    threads = effective_threads(params.pop("n_jobs", None))
+    params = _check_params(kernel, params)
+    return resolve(row.kernel)(kernel, X, Y, params, threads, _Progress(False, kernel))
 
 
 def _check_not_tiny(A, B) -> None:
@@ -333,41 +431,13 @@ def _check_not_tiny(A, B) -> None:
                          "feature).")
 
 
-def _check_finite_distances(out, metric, A, B) -> None:
-    """scipy's (and the device's) sums overflow to inf without a word on values near 1e154
-    (euclidean squares them) or 1e308 (cityblock): refused, with the fix."""
-    if not np.all(np.isfinite(out)):
-        top = max(float(np.abs(A).max()), float(np.abs(B).max()))
-        raise ValueError(f"the {metric} distances overflow float64 on values up to "
-                         f"{top:.3g}; scale the vectors first (divide by a constant, or "
-                         "standardise each feature).")
-
-
 def _on_device(device, metric, X, Y, params, progress):
     """pairwise_distances on a CUDA device (the metrics with a device form)."""
     from ._device import check_device_metric
 
     check_device_metric(metric)
-    if metric == "dtw":
-        from .._device._dtw import dtw_block
-
-        window = _check_window(params.get("window"))
-        A = as_series(X, "X")
-        B = A if Y is None else as_series(Y, "Y")
-        if B.n_channels != A.n_channels:
-            raise ValueError(f"X has {A.n_channels} channels and Y has {B.n_channels}; DTW "
-                             "compares series with the same channels.")
-        out = to_numpy(dtw_block(device, A, B, window, progress=progress))
-    else:
-        from ._device import device_distances
-
-        A = as_vectors(X, "X")
-        B = A if Y is None else as_vectors(Y, "Y")
-        if A.shape[1] != B.shape[1]:
-            raise ValueError(f"X has {A.shape[1]} values per object and Y has "
-                             f"{B.shape[1]}; metric={metric!r} needs the same number.")
-        out = to_numpy(device_distances(device, metric, params, A, B))
-        _check_finite_distances(out, metric, A, B)
+    out = to_numpy(resolve(get(metric).device)(device, metric, params, X,
+                                               X if Y is None else Y, progress=progress))
     if Y is None:
         # each pair once, mirrored, and the diagonal 0 (as on the CPU)
         _mirror_upper(out)
@@ -448,7 +518,7 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
     def _params(self) -> dict:
         params = dict(self.metric_params or {})
         if self.window is not None:
-            if self.metric != "dtw":
+            if not takes(self.metric, "window"):
                 raise ValueError(f"window is a parameter of metric='dtw'; got window="
                                  f"{self.window!r} with metric={self.metric!r}.")
             if "window" in params:
@@ -465,21 +535,21 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
         (sparse, complex, empty, 1-D, NaN); the Euclidean and city-block metrics remember the
         number of features. Lists (series of several lengths, strings) are checked by ours;
         pandas Series (and, but for the vector metrics' feature names, DataFrames) as NumPy."""
-        if self.metric in ("dtw", "levenshtein") or callable(self.metric) or getattr(
-                X, "ndim", None) == 1:
-            X = from_pandas(X, "X", "one series" if self.metric == "dtw" else "values")
-        if self.metric == "levenshtein":
+        objects = objects_of(self.metric)
+        if objects in ("series", "strings", "objects") or getattr(X, "ndim", None) == 1:
+            X = from_pandas(X, "X", "one series" if objects == "series" else "values")
+        if objects == "strings":
             as_strings(X, "X")
             return X
-        if callable(self.metric):
+        if objects == "objects":
             as_objects(X, "X")
             return X
         if not isinstance(X, (list, tuple)):
-            if self.metric == "dtw":
+            if objects == "series":
                 X = check_array(X, dtype=np.float64, allow_nd=True)
             else:
                 X = validate_data(self, X, dtype=np.float64, reset=reset, allow_nd=True)
-        as_series(X, "X") if self.metric == "dtw" else as_vectors(X, "X")
+        as_series(X, "X") if objects == "series" else as_vectors(X, "X")
         return X
 
     #: one distance column per training object (get_feature_names_out:
@@ -544,8 +614,9 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.string = self.metric == "levenshtein"
-        tags.input_tags.two_d_array = self.metric != "levenshtein"
-        tags.input_tags.three_d_array = self.metric == "dtw"
+        objects = objects_of(self.metric)
+        tags.input_tags.string = objects == "strings"
+        tags.input_tags.two_d_array = objects != "strings"
+        tags.input_tags.three_d_array = objects == "series"
         tags.requires_fit = True
         return tags

@@ -19,6 +19,7 @@ from .. import _constraints as _c
 from .._device import DEVICES, resolve_fitted, to_numpy
 from .._feature_map import FeatureMap
 from .._interrupt import unfitted_on_interrupt
+from .._metrics import get, objects_of
 from .._threads import effective_threads
 from .._validation import check_seed
 from ._collection import Objects, check_metric
@@ -29,6 +30,12 @@ __all__ = ["RandomDistanceFeatures"]
 #: objects: their distances to a long object then read its local patterns)
 MAX_RANDOM_LENGTH = 25
 
+
+
+def _draws_random(metric) -> bool:
+    """The metric table says random objects of its kind are drawn (series, strings)."""
+    row = get(metric)
+    return row is not None and row.random_objects
 
 class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, FeatureMap,
                              BaseEstimator):
@@ -147,7 +154,7 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
             raise ValueError(f"max_length must be a positive integer; got "
                              f"{self.max_length!r}.")
         if self.max_length is not None and (self.random_objects == "data"
-                                            or self.metric not in ("dtw", "levenshtein")):
+                                            or not _draws_random(self.metric)):
             # objects sampled from the data keep their own lengths: it was taken and unused
             why = ("random_objects='data' samples the training objects" if
                    self.random_objects == "data" else
@@ -162,10 +169,10 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         from ._objects import as_series
 
         R = int(self.n_components)
-        if self.random_objects == "data" or self.metric not in ("dtw", "levenshtein"):
+        if self.random_objects == "data" or not _draws_random(self.metric):
             idx = rng.choice(len(objs), size=R, replace=R > len(objs))
             return objs.take(idx)
-        if self.metric == "dtw":
+        if objects_of(self.metric) == "series":
             S = as_series(objs.data, "X")
             lengths = S.lengths
             top = self.max_length or max(1, min(MAX_RANDOM_LENGTH, int(np.median(lengths))))
@@ -213,9 +220,10 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
         common mistakes (sparse, complex, object, empty, 1-D, NaN); vectors remember their
         number of features. Lists (series of several lengths, strings) and the objects of a
         callable are checked by ours (Objects)."""
-        if isinstance(X, (list, tuple)) or self.metric == "levenshtein" or callable(self.metric):
+        objects = objects_of(self.metric)
+        if isinstance(X, (list, tuple)) or objects in ("strings", "objects"):
             return X
-        if self.metric == "dtw":
+        if objects == "series":
             # series of any length: no fixed number of features
             return check_array(X, dtype=np.float64, allow_nd=True)
         return validate_data(self, X, dtype=np.float64, reset=reset, allow_nd=True)

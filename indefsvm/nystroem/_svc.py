@@ -20,6 +20,7 @@ from .._dual import DualProblems, check_label_digest, check_training_labels, lab
 from .._fitted import forget
 from .._interrupt import unfitted_on_interrupt
 from .._logging import REPORT_EVERY, enable, logger
+from .._metrics import objects_of
 from .._remedies import landmark_options
 from .._tags import PairwiseInput
 from .._threads import sized_blas
@@ -815,7 +816,7 @@ default="uniform"
                     "has a gamma or a scale that is not a finite number (gamma > 0)")
             require(used <= n_obj, "uses more features than it has random objects")
         for k, o in enumerate(objs):
-            ok = isinstance(o, str) if self.metric == "levenshtein" else (
+            ok = isinstance(o, str) if objects_of(self.metric) == "strings" else (
                 isinstance(o, np.ndarray) and o.dtype.kind == "f" and np.all(np.isfinite(o)))
             require(ok, f"has a landmark {k} that {self.metric} cannot compare")
 

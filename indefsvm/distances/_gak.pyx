@@ -1,0 +1,212 @@
+# cython: language_level=3
+"""The global alignment kernel between many pairs of series, on OpenMP threads (private).
+
+Cuturi, Vert, Birkenes & Matsui (2007), Cuturi (2011): the sum over every alignment of two
+series of the product of a local kernel along it, ``k(x, y) = M(|x|, |y|)`` with
+
+    M(i, j) = kappa(x_i, y_j) * (M(i-1, j-1) + M(i-1, j) + M(i, j-1)),  M(0, 0) = 1,
+    kappa = g / (2 - g),  g = w(i, j) * exp(-|x_i - y_j|^2 / (2 sigma^2)),
+
+(Cuturi 2011, eq. 4 and the local kernel of his section 2.3, whose ``kappa / (1 + kappa) =
+g / 2`` is positive definite), ``w(i, j) = 1 - |i - j| / T`` for ``|i - j| < T`` and 0 beyond
+(his triangular kernel; no band: w = 1). The sums reach e^-10^4 on series of a few hundred
+points, far below float64: each row of M is carried as its largest value's logarithm plus
+values scaled to at most 1 (the scaled forward recursion of hidden Markov models), so the
+result is ``log k`` -- finite at any length -- and the normalisation ``log k(x, y) - (log
+k(x, x) + log k(y, y)) / 2`` is done on logarithms by the caller. Series are packed as for
+DTW (``_dtw.pyx``): one ``(total_points, n_channels)`` array and ``offsets``.
+"""
+
+from cython.parallel cimport prange, threadid
+from libc.math cimport INFINITY, exp, log
+from cpython.exc cimport PyErr_CheckSignals
+
+import numpy as np
+
+
+cdef int _interrupted() noexcept with gil:
+    """1 when Ctrl-C is pending (the exception is caught here and raised by the caller)."""
+    try:
+        PyErr_CheckSignals()
+    except BaseException:  # KeyboardInterrupt, or whatever a signal handler raised
+        return 1
+    return 0
+
+
+cdef double _log_gak(const double* a, Py_ssize_t la, const double* b, Py_ssize_t lb,
+                     Py_ssize_t d, double inv2s2, Py_ssize_t T, double* prev, double* cur,
+                     bint watch, int* stop) noexcept nogil:
+    """log k(a, b), unnormalised; -inf where no alignment lies in the band (|la - lb| >= T).
+
+    Row i of M runs over the points j of ``b`` with |i - j| < T (all of them when T <= 0).
+    Buffers hold lb + 1 cells; cell j of a row is at index j + 1, index 0 is the boundary
+    column. ``watch`` (the main thread only) looks at Ctrl-C every ~1.6e7 cells and sets
+    ``stop``; every thread gives up its pair when ``stop`` is set."""
+    cdef Py_ssize_t i, j, c, lo, hi, cells = 0
+    cdef double g, v, left, smax, inv, diff, cost, logscale = 0.0
+    cdef double invT = 1.0 / T if T > 0 else 0.0
+    cdef double* tmp
+    cdef const double* pa
+    cdef const double* pb
+    if la == 0 or lb == 0 or (T > 0 and (la - lb >= T or lb - la >= T)):
+        return -INFINITY
+    # the virtual row -1: only M(-1, -1) = 1
+    for j in range(lb + 1):
+        prev[j] = 0.0
+        cur[j] = 0.0
+    prev[0] = 1.0
+    for i in range(la):
+        if cells > 16777216:
+            cells = 0
+            if stop[0] or (watch and _interrupted()):
+                stop[0] = 1
+                return -INFINITY
+        lo = 0
+        hi = lb - 1
+        if T > 0:
+            lo = i - T + 1
+            if lo < 0:
+                lo = 0
+            hi = i + T - 1
+            if hi > lb - 1:
+                hi = lb - 1
+        cells += (hi - lo + 1) * d
+        pa = a + i * d
+        # the cell left of the band (and the boundary column) hold no alignment
+        cur[lo] = 0.0
+        cur[0] = 0.0
+        left = 0.0
+        smax = 0.0
+        for j in range(lo, hi + 1):
+            pb = b + j * d
+            if d == 1:
+                diff = pa[0] - pb[0]
+                cost = diff * diff
+            else:
+                cost = 0.0
+                for c in range(d):
+                    diff = pa[c] - pb[c]
+                    cost = cost + diff * diff
+            g = exp(-cost * inv2s2)
+            if T > 0:
+                g = g * (1.0 - (i - j if i >= j else j - i) * invT)
+            v = g / (2.0 - g) * (prev[j] + prev[j + 1] + left)
+            cur[j + 1] = v
+            left = v
+            if v > smax:
+                smax = v
+        # the band moves right by one cell a row: the next row may read the cell right of
+        # this row's band, which must not hold a value of an older row
+        if hi + 2 <= lb:
+            cur[hi + 2] = 0.0
+        if smax <= 0.0:
+            return -INFINITY  # every alignment so far underflowed: k is 0 to float64
+        inv = 1.0 / smax
+        for j in range(lo, hi + 1):
+            cur[j + 1] = cur[j + 1] * inv
+        logscale = logscale + log(smax)
+        tmp = prev
+        prev = cur
+        cur = tmp
+    if prev[lb] <= 0.0:
+        return -INFINITY
+    return log(prev[lb]) + logscale
+
+
+cdef inline Py_ssize_t _row_of(const Py_ssize_t* starts, Py_ssize_t n,
+                               Py_ssize_t p) noexcept nogil:
+    """The row s with starts[s] <= p < starts[s + 1] (binary search; rows may be empty)."""
+    cdef Py_ssize_t lo = 0, hi = n - 1, mid
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= p:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+cdef inline Py_ssize_t _band(double window, Py_ssize_t la, Py_ssize_t lb) noexcept nogil:
+    """T of the triangular weights: floor(window * max(la, lb)) + 1 cells either side of
+    the diagonal reach w > 0; window < 0: no band (T = 0)."""
+    cdef Py_ssize_t L = la if la > lb else lb
+    if window < 0.0:
+        return 0
+    # the 1e-9 keeps products such as 0.1 * 400 = 40 from rounding down to 39
+    return <Py_ssize_t>(window * L + 1e-9) + 1
+
+
+def log_gak_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA,
+                  const double[:, ::1] B, const Py_ssize_t[::1] offB, int mode,
+                  double sigma, double window, double[:, ::1] out, int n_threads=1,
+                  progress=None):
+    """Fill ``out`` with unnormalised ``log k`` of series of A against series of B.
+
+    ``mode`` 0: every pair, ``out[s, t]``; 1 (B is A): the pairs s < t, mirrored, and
+    the diagonal; 2: each series of A against itself, ``out[s, 0]``. Pairs are dealt to
+    ``n_threads`` threads (dynamic schedule) in rounds of about 10^8 cells per thread;
+    between rounds Ctrl-C is checked and ``progress(done, total)`` is called when given. A
+    pair's value does not depend on the thread that computed it."""
+    cdef Py_ssize_t nA = offA.shape[0] - 1, nB = offB.shape[0] - 1, d = A.shape[1]
+    cdef Py_ssize_t p, p0, p1, s, t, la, lb, n_pairs, maxlen = 1, k, tid
+    cdef int nt = n_threads if n_threads > 1 else 1
+    cdef double inv2s2 = 1.0 / (2.0 * sigma * sigma)
+    cdef double* bufp
+    for k in range(nA):
+        maxlen = max(maxlen, offA[k + 1] - offA[k])
+    for k in range(nB):
+        maxlen = max(maxlen, offB[k + 1] - offB[k])
+    starts = np.zeros(nA + 1, dtype=np.intp)
+    if mode == 1:
+        starts[1:] = np.cumsum(np.arange(nA, 0, -1, dtype=np.intp))  # t >= s
+    elif mode == 2:
+        starts[1:] = np.arange(1, nA + 1, dtype=np.intp)
+    else:
+        starts[1:] = np.cumsum(np.full(nA, nB, dtype=np.intp))
+    cdef Py_ssize_t[::1] sv = starts
+    n_pairs = starts[nA]
+    if n_pairs == 0:
+        return
+    cdef int stop = 0
+    lenA = np.diff(np.asarray(offA))
+    lenB = np.diff(np.asarray(offB))
+    mean_cells = float(np.mean(lenA)) * float(np.mean(lenB) if mode != 2 else np.mean(lenA))
+    cdef Py_ssize_t round_size = max(nt, <Py_ssize_t>(nt * 1e8 / max(mean_cells, 1.0)))
+    buf = np.empty((nt, 2 * (maxlen + 1)), dtype=np.float64)
+    cdef double[:, ::1] bv = buf
+    p0 = 0
+    while p0 < n_pairs:
+        p1 = min(n_pairs, p0 + round_size)
+        with nogil:
+            for p in prange(p0, p1, num_threads=nt, schedule="dynamic", chunksize=1):
+                tid = threadid()
+                bufp = &bv[tid, 0]
+                s = _row_of(&sv[0], nA, p)
+                if mode == 2:
+                    t = s
+                elif mode == 1:
+                    t = p - sv[s] + s
+                else:
+                    t = p - sv[s]
+                la = offA[s + 1] - offA[s]
+                if mode == 0:
+                    lb = offB[t + 1] - offB[t]
+                    out[s, t] = _log_gak(&A[offA[s], 0], la, &B[offB[t], 0], lb, d, inv2s2,
+                                         _band(window, la, lb), bufp, bufp + maxlen + 1,
+                                         tid == 0, &stop)
+                else:
+                    lb = offA[t + 1] - offA[t]
+                    out[s, t if mode == 1 else 0] = _log_gak(
+                        &A[offA[s], 0], la, &A[offA[t], 0], lb, d, inv2s2,
+                        _band(window, la, lb), bufp, bufp + maxlen + 1, tid == 0, &stop)
+        if stop:
+            raise KeyboardInterrupt
+        if mode == 1:
+            for p in range(p0, p1):
+                s = _row_of(&sv[0], nA, p)
+                t = p - sv[s] + s
+                out[t, s] = out[s, t]
+        PyErr_CheckSignals()
+        if progress is not None:
+            progress(p1, n_pairs)
+        p0 = p1

@@ -1,0 +1,160 @@
+"""The global alignment kernel (``kernel_matrix(series, kernel="gak")``, ``metric="gak"``)
+against a plain log-domain dynamic programme (Cuturi 2011, eq. 4, his triangular kernel),
+its positive definiteness, and long series."""
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.distances import gak_sigma
+
+
+def _log_gak_ref(x, y, sigma, window=None):
+    """Cuturi's recursion cell by cell, every sum a logaddexp: log k(x, y), unnormalised."""
+    # (n_channels, length) series as (length, n_channels) points
+    x = np.asarray(x, float).reshape(1, -1).T if np.ndim(x) == 1 else np.asarray(x, float).T
+    y = np.asarray(y, float).reshape(1, -1).T if np.ndim(y) == 1 else np.asarray(y, float).T
+    n, m = len(x), len(y)
+    T = 0 if window is None else int(np.floor(window * max(n, m) + 1e-9)) + 1
+    L = np.full((n + 1, m + 1), -np.inf)
+    L[0, 0] = 0.0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            if T and abs(i - j) >= T:
+                continue
+            lg = -np.sum((x[i - 1] - y[j - 1]) ** 2) / (2 * sigma**2)
+            if T:
+                lg += np.log(1 - abs(i - j) / T)
+            lk = lg - np.log(2 - np.exp(lg))
+            L[i, j] = lk + np.logaddexp.reduce([L[i - 1, j - 1], L[i - 1, j], L[i, j - 1]])
+    return L[n, m]
+
+
+def _normalised_ref(X, Y, sigma, window=None):
+    sx = [_log_gak_ref(a, a, sigma, window) for a in X]
+    sy = [_log_gak_ref(b, b, sigma, window) for b in Y]
+    return np.array([[_log_gak_ref(a, b, sigma, window) - (sx[i] + sy[j]) / 2
+                      for j, b in enumerate(Y)] for i, a in enumerate(X)])
+
+
+def _log(K):
+    with np.errstate(divide="ignore"):  # k = 0 where no alignment lies in the band
+        return np.log(K)
+
+
+def _random_series(n, lengths, channels=1, seed=0):
+    rng = np.random.default_rng(seed)
+    out = []
+    for L in rng.integers(lengths[0], lengths[1] + 1, size=n):
+        walk = np.cumsum(rng.normal(size=(channels, L)), axis=1)
+        out.append(walk[0] if channels == 1 else walk)
+    return out
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("window", [None, 0.3, 0.0])
+def test_gak_equals_a_plain_log_domain_programme(channels, window):
+    S = _random_series(7, (5, 25), channels, seed=channels)
+    sigma = 1.7
+    ref = _normalised_ref(S, S, sigma, window)
+    got = _log(isvm.kernel_matrix(S, kernel="gak", sigma=sigma, window=window))
+    finite = np.isfinite(ref)
+    if window is not None:
+        # pairs whose lengths differ by the band or more have no alignment in it: k = 0
+        assert not finite.all() or window == 0.3
+    np.testing.assert_array_equal(np.isfinite(got), finite)
+    np.testing.assert_allclose(got[finite], ref[finite], rtol=0, atol=1e-8)
+    # X against other series: the same values as each pair's entry of the square matrix
+    T = _random_series(4, (5, 25), channels, seed=9)
+    ref2 = _normalised_ref(S, T, sigma, window)
+    got2 = _log(isvm.kernel_matrix(S, T, kernel="gak", sigma=sigma, window=window))
+    np.testing.assert_array_equal(np.isfinite(got2), np.isfinite(ref2))
+    ok = np.isfinite(ref2)
+    np.testing.assert_allclose(got2[ok], ref2[ok], rtol=0, atol=1e-8)
+
+
+def test_gak_is_positive_definite_on_random_series():
+    for S in (_random_series(60, (30, 30), seed=1), _random_series(60, (10, 50), seed=2),
+              _random_series(40, (20, 20), channels=2, seed=3)):
+        for window in (None, 0.1):
+            if window is not None and len({np.shape(s)[-1] for s in S}) > 1:
+                continue  # a band over series of several lengths is one T a pair
+            K = isvm.kernel_matrix(S, kernel="gak", window=window)
+            np.testing.assert_allclose(K, K.T, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(np.diag(K), 1.0, rtol=0, atol=1e-12)
+            lam = np.linalg.eigvalsh(K)
+            assert lam.min() >= -len(S) * np.finfo(float).eps * lam.max() * 10, lam.min()
+
+
+def test_gak_is_finite_on_long_series():
+    """Two series of 2 000 points: k(x, y) is about e^-3000 unnormalised (the linear-domain
+    programme gives 0, tslearn's NaN); the normalised value is a number in (0, 1)."""
+    rng = np.random.default_rng(0)
+    a, b = np.cumsum(rng.normal(size=(2, 2000)), axis=1)
+    K = isvm.kernel_matrix([a, b], kernel="gak")
+    assert np.all(np.isfinite(K)) and 0 < K[0, 1] < 1
+    np.testing.assert_allclose(np.diag(K), 1.0, atol=1e-12)
+    # its logarithm against the plain programme on a shorter pair of the same walk
+    s = 1.0 * gak_sigma([a[:60], b[:60]])
+    ref = _normalised_ref([a[:60]], [b[:60]], s)
+    got = np.log(isvm.kernel_matrix([a[:60]], [b[:60]], kernel="gak", sigma=s))
+    np.testing.assert_allclose(got, ref, atol=1e-8)
+
+
+def test_gak_sigma_is_cuturis_rule():
+    S = _random_series(5, (8, 8), seed=4)
+    P = np.concatenate(S)
+    d = np.abs(P[:, None] - P[None])[np.triu_indices(P.size, 1)]
+    assert gak_sigma(S) == pytest.approx(np.median(d[d > 0]) * np.sqrt(8), rel=1e-12)
+    # sigma None: the rule on the reference series (Y, else X)
+    T = _random_series(3, (8, 8), seed=5)
+    np.testing.assert_allclose(isvm.kernel_matrix(S, T, kernel="gak"),
+                               isvm.kernel_matrix(S, T, kernel="gak", sigma=gak_sigma(T)))
+
+
+def test_gak_refuses_what_it_cannot_take():
+    S = _random_series(3, (5, 9))
+    with pytest.raises(ValueError, match="sigma must be a number > 0"):
+        isvm.kernel_matrix(S, kernel="gak", sigma=0.0)
+    with pytest.raises(ValueError, match="window must be None"):
+        isvm.kernel_matrix(S, kernel="gak", window=2)
+    with pytest.raises(ValueError, match="takes sigma, window"):
+        isvm.kernel_matrix(S, kernel="gak", gamma=1.0)
+    with pytest.raises(ValueError, match="numeric series"):
+        isvm.kernel_matrix(["ab", "cd"], kernel="gak")
+
+
+def test_the_gak_metric_is_the_distance_its_kernel_induces():
+    S, y = isvm.datasets.make_cbf(40, length=(50, 70), random_state=0)
+    S = list(S)
+    s = gak_sigma(S)
+    K = isvm.kernel_matrix(S, kernel="gak", sigma=s)
+    D = isvm.pairwise_distances(S, metric="gak", sigma=s)
+    np.testing.assert_allclose(D, np.sqrt(np.maximum(2 - 2 * K, 0)), atol=1e-12)
+    # a Euclidean distance, as a positive-definite kernel's
+    rep = isvm.diagnostics.check_distances(D, y)
+    assert rep.euclidean is True
+    # the landmark model takes it by name, with its parameters
+    clf = isvm.NystroemSVC(metric="gak", metric_params={"sigma": s}, n_components=40,
+                           random_state=0).fit(S, y)
+    assert clf.score(S, y) > 0.9
+
+
+def test_ctrl_c_inside_one_long_pair_stops_the_call():
+    """Two series of 40 000 points: 1.6e9 cells a pair (seconds at any speed), so Ctrl-C
+    must be seen inside a pair's programme (every ~1.6e7 cells), not after it."""
+    import _thread
+    import threading
+    import time
+
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(2, 40_000))
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            isvm.kernel_matrix([a], [b], kernel="gak", sigma=1.0)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - t0 < 4.0
