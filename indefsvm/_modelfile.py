@@ -44,6 +44,9 @@ TRUSTED_TYPES = (
     "indefsvm.remedies._spectrum_fix.AdvancedShiftEigenvalues",
     "indefsvm.remedies._spectrum_fix.SquareKernel",
     "indefsvm.remedies._krein.KreinSVC",
+    # compare --search --save choosing "features": the kernel rows' features, their kernel
+    "indefsvm.remedies._features.SimilarityKernel",
+    "indefsvm.remedies._features.SimilarityFeatures",
     # fit --scale: each feature to [-1, 1] (svm-scale) in front of the model
     "sklearn.preprocessing._data.MinMaxScaler",
     # fit --remedy R on features: their kernel in front of the fix

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BY_NAME", "BY_OPTION", "DRAWN_BY_DEFAULT", "INDEF", "KNN", "KREIN", "NAMES",
+__all__ = ["BY_NAME", "BY_OPTION", "DRAWN_BY_DEFAULT", "FEATURES", "INDEF", "KNN", "KREIN",
+           "NAMES",
            "RemedyName", "drawn_options", "landmark_options", "remedy_options"]
 
 INDEF = "indefinite SVM"
 KNN = "k-NN"
 KREIN = "Krein SVM"
+FEATURES = "features"
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ NAMES = (
     RemedyName("RNE", "rne", remedy=True, landmark=False, drawn=True),
     # trains on the flipped kernel and maps the solution back: drawn as flip
     RemedyName(KREIN, "krein", remedy=True, landmark=True, drawn=False),
+    # a linear SVM on the kernel rows as features: no fix of the kernel, no single kernel
+    RemedyName(FEATURES, "features", remedy=False, landmark=False, drawn=False),
     RemedyName(KNN, "knn", remedy=False, landmark=False, drawn=False),
 )
 

@@ -179,7 +179,7 @@ def test_compare_search_with_distances_equals_the_python_search(files, capsys):
                               ).fit(D[:45, :45], y[:45])
     assert out["best_method"] == ref.best_method_
     assert out["best_params"] == {k: v for k, v in ref.best_params_.items() if k != "method"}
-    assert out["rule"] == "best" and len(out["methods"]) == 10
+    assert out["rule"] == "best" and len(out["methods"]) == len(isvm.remedies.METHODS) == 11
     (page,) = list((path / "page").glob("indefsvm-search-*.html"))
     assert "remedies searched" in page.read_text()
     assert main(["compare", "--distances", str(path / "D_train.npy"), "--labels",

@@ -22,6 +22,7 @@ from indefsvm.remedies import (
     SquareKernel,
 )
 from indefsvm.remedies._compare import choose_method
+from indefsvm.remedies._features import SimilarityKernel
 
 #: GridSearchCV weights its test scores by sample_weight since scikit-learn 1.7 (PR #30743);
 #: 1.6, the oldest the library supports, weighted the fits only, and is no reference there
@@ -45,7 +46,8 @@ def sigmoid():
 def _fixed(method):
     return {"clip": ClipEigenvalues(), "flip": FlipEigenvalues(), "shift": ShiftEigenvalues(),
             "advanced shift": AdvancedShiftEigenvalues(), "square": SquareKernel(),
-            "CNE": ClipEigenvalues(centered=True), "RNE": FlipEigenvalues(centered=True)}[method]
+            "CNE": ClipEigenvalues(centered=True), "RNE": FlipEigenvalues(centered=True),
+            "features": SimilarityKernel()}[method]
 
 
 def _manual(method, params, kernel=True):

@@ -326,7 +326,7 @@ def _objects_file(path, objects, labels, distances, label_column, given, need_la
 
 #: the kernel fixes a model file may hold in front of its SVM
 FIX_TYPES = ("ClipEigenvalues", "FlipEigenvalues", "ShiftEigenvalues",
-             "AdvancedShiftEigenvalues", "SquareKernel")
+             "AdvancedShiftEigenvalues", "SquareKernel", "SimilarityKernel")
 
 
 def model_input(model) -> tuple[bool, bool, int | None]:

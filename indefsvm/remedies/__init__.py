@@ -2,11 +2,13 @@
 transforms (clip, flip, shift, square; CNE / RNE when centred), the Krein-space SVM, the same
 at scale on Krein-space Nystroem features, and :func:`compare_remedies`, which tries them all
 on the same folds, and :class:`RemedySearchCV`, which searches them with their kernel parameter
-and C and refits the one it chooses."""
+and C and refits the one it chooses; :class:`SimilarityFeatures`, the kernel rows as features
+(the search's method "features" is a linear SVM on them)."""
 
 # the Nystroem estimators live in their own wing; re-exported here for code written before
 from ..nystroem import KreinNystroem, NystroemSVC
 from ._compare import RemedyComparison, compare_remedies, remedy_estimators
+from ._features import SimilarityFeatures
 from ._folds import KernelRanking
 from ._krein import KreinSVC
 from ._search import METHODS, RemedySearchCV
@@ -30,6 +32,7 @@ __all__ = [
     "RemedyComparison",
     "RemedySearchCV",
     "ShiftEigenvalues",
+    "SimilarityFeatures",
     "SquareKernel",
     "compare_remedies",
     "remedy_estimators",

@@ -296,7 +296,7 @@ def _task(X, y, classes, train, test, kernel, gamma, plan, knn, scorer, class_we
                     Kf, Rf = fix._fixed_kernel(), fix.transform(Kte)
                 t_fix = t_kernel + extra + time.perf_counter() - t
                 done[key] = (t_fix, _svm_path(Kf, Rf, y_idx, classes, w, Cs,
-                                              method != _INDEF, scorer, y_te, w_te))
+                                              BY_NAME[method].warm, scorer, y_te, w_te))
             t_fix, path = done[key]
             for index, params in group:
                 score, t_fit, t_score, n_sv, conv, one = path[params["C"]]
