@@ -199,3 +199,20 @@ def test_a_series_length_the_header_contradicts_is_named(tmp_path):
     path.write_text("@problemName l\n@equalLength false\n@classLabel true a b\n@data\n"
                     "1,2,3:a\n1,2:b\n")
     assert [len(s) for s in read_ts(str(path))[0]] == [3, 2]
+
+
+def test_percent_comments_in_the_header_are_comments(tmp_path):
+    # aeon's own UnitTest_TRAIN.ts opens with '%' lines (ARFF's comments): refused as "'%#'
+    # before @data" before, while aeon reads it
+    path = tmp_path / "unit.ts"
+    path.write_text("%# a cut down version of ChinaTown\n% the train set is the same\n%\n"
+                    "@problemName UnitTest\n@timeStamps false\n@univariate true\n"
+                    "@equalLength true\n@seriesLength 3\n@classLabel true 1 2\n@data\n"
+                    "1.0,2.0,3.0:1\n3.0,2.0,1.0:2\n")
+    X, y = read_ts(str(path))
+    np.testing.assert_array_equal(X, [[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
+    assert list(y) == [1, 2]
+    # a stray word before @data is still named with its line
+    path.write_text("@problemName u\nsomething\n@classLabel true 1\n@data\n1,2:1\n")
+    with pytest.raises(DataFileError, match=r"line 2: 'something' before @data.*# or %"):
+        read_ts(str(path))

@@ -41,7 +41,8 @@ def read_header(lines: list, path: str) -> tuple[dict, int]:
                   "equal": None}
     for k, line in enumerate(lines):
         text = line.strip()
-        if not text or text.startswith("#"):
+        # '%' too in the header: ARFF's comments, which aeon's own UnitTest file opens with
+        if not text or text.startswith(("#", "%")):
             continue
         key, _, value = text.partition(" ")
         low = key.lower()
@@ -50,7 +51,7 @@ def read_header(lines: list, path: str) -> tuple[dict, int]:
         if not low.startswith("@") or low not in _KEYS:
             raise DataFileError(path, k + 1, f"{key!r} before @data, where a .ts header has "
                                 "@problemName, @univariate, @classLabel, ... lines (comments "
-                                "start with #).")
+                                "start with # or %).")
         if low == "@timestamps" and _flag(value, key, path, k + 1):
             raise DataFileError(path, k + 1, "@timeStamps true: series of (time, value) pairs "
                                 "are not read; write the values alone, one a point.")
