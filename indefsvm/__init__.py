@@ -19,9 +19,10 @@ sanity_report, SanityReport
 pairwise_distances, PairwiseDistances, DistanceKernel, register_metric, distances
     Objects to distances (DTW, Levenshtein, ...) to distance-substitution kernels; a new
     distance is one ``register_metric`` call.
-remedies, KreinSVC, RemedySearchCV, compare_remedies
+remedies, KreinSVC, RemedySearchCV, SeriesSearchCV, compare_remedies
     What to do with an indefinite kernel: spectrum fixes, the Krein SVM, a search that
-    chooses a remedy with its kernel parameter and C and refits it, a comparison.
+    chooses a remedy with its kernel parameter and C and refits it, a comparison; for
+    series, a search of DTW's methods and the global alignment kernel on the same folds.
 KreinNystroem, NystroemSVC
     The same at 10^5 - 10^6 points: Krein-space Nystroem features (K ~ Phi S Phi') and a
     linear SVM on them (krein, flip or clip).
@@ -64,7 +65,7 @@ _NAMES = {
     "KernelLogisticRegression": ".klr",
     "KreinSVC": ".remedies", "compare_remedies": ".remedies",
     "KreinNystroem": ".nystroem", "NystroemSVC": ".nystroem",
-    "RemedySearchCV": ".remedies",
+    "RemedySearchCV": ".remedies", "SeriesSearchCV": ".remedies",
     "IndefiniteNuSVC": ".svm", "IndefiniteOneClassSVM": ".svm", "IndefiniteSVC": ".svm",
     "IndefiniteSVR": ".svm", "IndefiniteNuSVR": ".svm",
     "load_model": "._modelfile",
@@ -106,6 +107,7 @@ __all__ = [
     "NystroemSVC",
     "PairwiseDistances",
     "RemedySearchCV",
+    "SeriesSearchCV",
     "KernelReport",
     "SanityReport",
     "UnboundedObjectiveError",

@@ -30,7 +30,7 @@ def expected_failed_checks(estimator) -> dict[str, str]:
     from .distances import PairwiseDistances, RandomDistanceFeatures
     from .klr import KernelLogisticRegression
     from .nystroem import NystroemSVC
-    from .remedies import KreinSVC, RemedySearchCV
+    from .remedies import KreinSVC, RemedySearchCV, SeriesSearchCV
     from .svm import (
         IndefiniteNuSVC,
         IndefiniteNuSVR,
@@ -60,6 +60,11 @@ def expected_failed_checks(estimator) -> dict[str, str]:
         why = "DTW takes series of any length: no fixed number of features"
         return {"check_n_features_in_after_fitting": why, "check_n_features_in": why,
                 "check_transformer_general": why}
+    if isinstance(estimator, SeriesSearchCV):
+        # series of any length: predict takes series of another length than fit's
+        why = "series of any length: no fixed number of features"
+        return {"check_n_features_in_after_fitting": why, "check_n_features_in": why,
+                "check_classifiers_train": why}
     if isinstance(estimator, NystroemSVC):
         # the landmarks are drawn from the rows: repeating or removing rows changes them
         why = "landmarks are drawn from the rows, which the check repeats or removes"

@@ -122,3 +122,27 @@ def test_knn_distances_without_knn_are_refused(tmp_path, capsys):
     assert main(["compare", str(tmp_path / "D.npy"), "--distances", "--labels",
                  str(tmp_path / "y.txt"), "--methods", "flip", "--cv", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["methods"] == ["indefinite SVM", "flip"]
+
+
+def test_the_features_method_is_trained_by_the_command_it_is_given(tmp_path, capsys):
+    # compare recommending "features" printed 'fit --remedy features', which fit refuses:
+    # no fix trains it; the search of that method trains and saves it
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    np.save(tmp_path / "K.npy", K)
+    np.save(tmp_path / "y.npy", y)
+    data = [str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.npy")]
+    assert main(["compare", *data, "--methods", "svm,features", "--cv", "3"]) == 0
+    line = next(t for t in capsys.readouterr().out.splitlines() if t.startswith("To train"))
+    assert "Recommendation" not in line and "--remedy" not in line
+    assert line.endswith("--search --methods features --save model.skops")
+    out = tmp_path / "features.skops"
+    argv = line.split(": ", 1)[1].split()[2:-1] + [str(out)]
+    assert main(["compare", *argv, "--cv", "3"]) == 0
+    assert "Chosen (best rule): features" in capsys.readouterr().out
+    # the file holds the features' kernel and the SVM on it, as the table builds them
+    model = isvm.load_model(str(out))
+    fix, svm = (step for _, step in model.steps)
+    assert type(fix).__name__ == "SimilarityKernel"
+    ref = isvm.RemedySearchCV(methods=["features"], param_grid={"C": [svm.C]}).fit(K, y)
+    np.testing.assert_array_equal(model.predict(K), ref.predict(K))

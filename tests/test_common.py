@@ -20,6 +20,7 @@ from indefsvm import (
     NystroemSVC,
     PairwiseDistances,
     RemedySearchCV,
+    SeriesSearchCV,
 )
 from indefsvm._checks import expected_failed_checks
 from indefsvm.distances import RandomDistanceFeatures
@@ -74,6 +75,10 @@ ESTIMATORS = [
     # features, their kernel (and gamma's grid) by FeatureKernel
     RemedySearchCV(kernel=FeatureKernel(), methods=["indefinite SVM", "flip", "k-NN"],
                    param_grid={"C": [1.0]}, cv=2, random_state=0),
+    # series: DTW's search and the alignment kernel's on the same folds (one sigma, two
+    # folds: the checks fit it dozens of times)
+    SeriesSearchCV(gak_sigmas=(1.0,), cv=2),
+    SeriesSearchCV(),
     # every public estimator with its default parameters (issue 46, item 1)
     ClipEigenvalues(),
     FlipEigenvalues(),

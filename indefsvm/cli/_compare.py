@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 
 import numpy as np
 
@@ -21,19 +20,17 @@ from ._args import (
     _float_list,
     _kernel_params,
     _n_jobs,
-    _number,
     _positive_int,
     _window,
-    data_args,
     path_name,
     seed,
 )
 from ._compare_objects import (
     COMPARE_OBJECTS,
+    fit_command,
     landmark_remedies,
     landmarks_of,
     objects_block,
-    objects_command,
     objects_model,
 )
 from ._errors import EXIT_USAGE, CLIError, _cli_wording
@@ -202,36 +199,6 @@ def _methods(text: str) -> list:
     if not out:
         raise argparse.ArgumentTypeError("give at least one method")
     return out
-
-
-def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
-    """The ``indefsvm fit`` command that trains ``method`` with ``params`` on the data of
-    this ``compare`` (or a sentence that says why no command does)."""
-    from ..remedies._methods import INDEF, KNN
-    from ._args import remedy_option
-    from ._tune import _takes_gamma
-
-    if getattr(args, "metric", None) is not None:
-        return objects_command(args, method, params)
-    if method == KNN:
-        return ("(k-NN has no 'indefsvm fit' model: scikit-learn's "
-                "KNeighborsClassifier(n_neighbors=k, metric='precomputed') on the distances "
-                "is that model)")
-    gamma = params.get("gamma", args.gamma) if args.distances else None
-    if not precomputed and not args.distances and _takes_gamma(args, False) and (
-            "gamma" in params or "--gamma" not in getattr(args, "explicit", [])):
-        # the gamma the search chose; or the kernel compared was the default rule's, which
-        # fit, without --gamma, would search
-        gamma = params.get("gamma", args.gamma)
-    line = f"indefsvm fit {data_args(args, gamma=gamma)}"
-    if method != INDEF:
-        line += f" --remedy {remedy_option(method)}"
-    if args.balanced:  # the weights the comparison's SVMs had
-        line += " --class-weight balanced"
-    # the user's own --save where given (compare --search --save best.skops printed
-    # '--save model.skops')
-    save = shlex.quote(args.save) if getattr(args, "save", None) else "model.skops"
-    return line + f" -C {_number(params['C'])} --save {save}"
 
 
 def _write_compare_page(args, cmp, K, desc, precomputed, stem: str, verb: str,

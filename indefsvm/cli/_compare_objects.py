@@ -4,6 +4,8 @@ that a choice becomes on all of them."""
 
 from __future__ import annotations
 
+import shlex
+
 from .._metrics import objects_of
 from ._errors import EXIT_USAGE, CLIError
 from ._progress import _say
@@ -119,3 +121,39 @@ def objects_model(args, method: str, params: dict):
     _say(args, f"refitting {method} on all {args.n_objects} objects: distances to "
                f"{shim.nystroem} landmarks")
     return model.fit(args.objects, args.objects_y)
+
+
+def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
+    """The ``indefsvm fit`` command that trains ``method`` with ``params`` on the data of
+    this ``compare`` (or a sentence that says why no command does)."""
+    from .._remedies import BY_NAME
+    from ..remedies._methods import INDEF, KNN
+    from ._args import _number, data_args, remedy_option
+    from ._tune import _takes_gamma
+
+    if getattr(args, "metric", None) is not None:
+        return objects_command(args, method, params)
+    if method == KNN:
+        return ("(k-NN has no 'indefsvm fit' model: scikit-learn's "
+                "KNeighborsClassifier(n_neighbors=k, metric='precomputed') on the distances "
+                "is that model)")
+    gamma = params.get("gamma", args.gamma) if args.distances else None
+    if not precomputed and not args.distances and _takes_gamma(args, False) and (
+            "gamma" in params or "--gamma" not in getattr(args, "explicit", [])):
+        # the gamma the search chose; or the kernel compared was the default rule's, which
+        # fit, without --gamma, would search
+        gamma = params.get("gamma", args.gamma)
+    # the user's own --save where given (compare --search --save best.skops printed
+    # '--save model.skops')
+    save = shlex.quote(args.save) if getattr(args, "save", None) else "model.skops"
+    if method != INDEF and not BY_NAME[method].remedy:
+        # the linear SVM on the kernel rows as features: no fix for fit --remedy; the
+        # search of that method trains and saves it
+        return (f"indefsvm compare {data_args(args, gamma=gamma)} --search --methods "
+                f"{BY_NAME[method].option} --save {save}")
+    line = f"indefsvm fit {data_args(args, gamma=gamma)}"
+    if method != INDEF:
+        line += f" --remedy {remedy_option(method)}"
+    if args.balanced:  # the weights the comparison's SVMs had
+        line += " --class-weight balanced"
+    return line + f" -C {_number(params['C'])} --save {save}"

@@ -12,6 +12,7 @@ from ._features import SimilarityFeatures
 from ._folds import KernelRanking
 from ._krein import KreinSVC
 from ._search import METHODS, RemedySearchCV
+from ._series_search import SeriesSearchCV
 from ._spectrum_fix import (
     AdvancedShiftEigenvalues,
     ClipEigenvalues,
@@ -31,6 +32,7 @@ __all__ = [
     "NystroemSVC",
     "RemedyComparison",
     "RemedySearchCV",
+    "SeriesSearchCV",
     "ShiftEigenvalues",
     "SimilarityFeatures",
     "SquareKernel",

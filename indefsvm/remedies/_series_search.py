@@ -1,0 +1,278 @@
+"""The search for series: DTW's kernel with its fixes, the similarities as features and
+k-NN, and the global alignment kernel, on the same folds (:class:`SeriesSearchCV`)."""
+
+from __future__ import annotations
+
+import numbers
+import time
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
+
+from .._logging import enable, logger
+from .._remedies import FEATURES, INDEF, KNN
+from .._threads import effective_threads
+from .._validation import N_JOBS, check_memory
+
+__all__ = ["SeriesSearchCV"]
+
+#: DP cells a second and a thread, measured (benchmarks/RESULTS.md): DTW one pair at a time
+#: (its lanes are faster), the alignment kernel
+DTW_CELLS_PER_S = 4e8
+GAK_CELLS_PER_S = 2e8
+
+#: the methods the search weighs on the alignment kernel (positive definite: no fix)
+GAK_METHODS = (INDEF, FEATURES, KNN)
+
+
+def _band_cells(lengths: np.ndarray, window) -> float:
+    """Mean cells of one pair's programme (the band's, or all of them)."""
+    L = float(np.mean(lengths))
+    if window is None:
+        return L * L
+    return L * min(L, 2.0 * np.floor(window * L) + 1.0)
+
+
+def _checked(X):
+    """Arrays through scikit-learn's checks first, for its wording of the common mistakes
+    (sparse, complex, object, empty, 1-D, NaN); lists of series (any lengths) and pandas
+    containers by the series' own checks."""
+    from ..distances._objects import from_pandas
+
+    X = from_pandas(X, "X", "one series")
+    if isinstance(X, (list, tuple)):
+        return X
+    return check_array(X, dtype=np.float64, allow_nd=True)
+
+
+class SeriesSearchCV(ClassifierMixin, BaseEstimator):
+    """A search over what a user of series would try, on the same folds, and the refit of
+    its choice.
+
+    Given labelled series (any lengths, one or several channels), it weighs
+
+    * DTW's distance kernel ``exp(-gamma d^2)`` with every method of the remedy table -- the
+      indefinite SVM, the spectrum fixes, the Krein SVM, the linear SVM on the kernel rows
+      as features, k-NN on the distances (:class:`~indefsvm.RemedySearchCV` on the DTW
+      matrix, with gamma, C and k);
+    * the global alignment kernel (Cuturi 2011) at each multiple of Cuturi's ``sigma`` in
+      ``gak_sigmas``, with the SVM on it, the features of its rows and k-NN on its distance
+      (positive definite: no fix is needed);
+
+    scores all of them on the same stratified folds, chooses the search of the best
+    cross-validated score (exact ties to DTW, then to the smaller sigma) and keeps its
+    refitted model. With ``verbose`` the cost is said before the work (the programmes'
+    cells and their estimated seconds).
+
+    Parameters
+    ----------
+    window : float or None, default=None
+        The band of DTW and of the alignment kernel's triangle, a share of the longer
+        series (None: none).
+    gak_sigmas : tuple of float, default=(0.5, 1.0, 2.0)
+        Multiples of Cuturi's sigma (:func:`~indefsvm.distances.gak_sigma`) at which the
+        alignment kernel is tried; ``()`` leaves it out.
+    cv : int or cross-validation splitter, default=5
+        An integer: stratified folds, shuffled with ``random_state``.
+    random_state : int or None, default=0
+        Shuffles the folds.
+    n_jobs : int, optional
+        Threads for the distances and kernels, workers for the searches.
+    verbose : bool, default=False
+        Say the cost before the work, and each search's best score.
+
+    Attributes
+    ----------
+    searches_ : dict
+        ``{name: fitted RemedySearchCV}``: ``"DTW"`` and ``"GAK x m"`` for each multiple.
+    best_search_name_ : str
+        The search chosen.
+    best_score_ : float
+        Its best cross-validated score (accuracy).
+    best_params_ : dict
+        Its best parameters, with ``"kernel"`` (``"DTW"`` or ``"GAK"``) and, for the
+        alignment kernel, ``"sigma"``.
+    sigma_ : float or None
+        The alignment kernel's sigma when it was chosen (None: DTW).
+    X_fit_ : array or list
+        The training series (new series are compared with them).
+    cost_ : dict
+        What was said before the work: ``dtw_cells``, ``gak_cells`` and ``seconds`` (the
+        estimated time of the distances and kernels on the threads used).
+    classes_ : ndarray
+        The class labels.
+
+    See Also
+    --------
+    indefsvm.RemedySearchCV : the search on one kernel or distance matrix.
+
+    Examples
+    --------
+    >>> import indefsvm as isvm
+    >>> S, y = isvm.datasets.make_cbf(30, random_state=0)
+    >>> search = isvm.SeriesSearchCV(gak_sigmas=(1.0,), cv=3).fit(S, y)
+    >>> sorted(search.searches_)
+    ['DTW', 'GAK x 1']
+    """
+
+    _parameter_constraints: dict = {
+        "window": [Interval(numbers.Real, 0, 1, closed="both"), None],
+        "gak_sigmas": [tuple, list],
+        "cv": ["cv_object"],
+        "random_state": ["random_state"],
+        "n_jobs": N_JOBS,
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, *, window=None, gak_sigmas=(0.5, 1.0, 2.0), cv=5, random_state=0,
+                 n_jobs=None, verbose=False):
+        self.window = window
+        self.gak_sigmas = gak_sigmas
+        self.cv = cv
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _check_sigmas(self):
+        ms = tuple(self.gak_sigmas)
+        if not all(isinstance(m, numbers.Real) and not isinstance(m, bool)
+                   and np.isfinite(m) and m > 0 for m in ms):
+            raise ValueError(f"gak_sigmas must be numbers > 0 (multiples of Cuturi's sigma); "
+                             f"got {self.gak_sigmas!r}.")
+        return ms
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Run every search on the same folds, choose, keep the refitted model.
+
+        Parameters
+        ----------
+        X : array-like or list
+            Series, as :func:`~indefsvm.pairwise_distances` takes them for ``"dtw"``.
+        y : array-like of shape (n_series,)
+            Class labels.
+
+        Returns
+        -------
+        self
+        """
+        from ..distances import DistanceKernel, gak_sigma, pairwise_distances
+        from ..distances._objects import as_series
+        from ..kernels import kernel_matrix
+        from ._search import RemedySearchCV
+
+        ms = self._check_sigmas()
+        if y is None:
+            raise ValueError("SeriesSearchCV requires y to be passed, but the target y is "
+                             "None (the labels of the series).")
+        X = _checked(X)
+        S = as_series(X, "X")
+        # scikit-learn's wording for NaN / infinity in y, and a column vector warned
+        y = column_or_1d(check_array(y, ensure_2d=False, dtype=None, input_name="y"),
+                         warn=True)
+        check_classification_targets(y)
+        if y.shape[0] != S.n:
+            raise ValueError(f"y must hold one label a series: {S.n} series, y of shape "
+                             f"{y.shape}.")
+        n = S.n
+        # the matrices held at once: the DTW matrix, a kernel, the searches' fold copies
+        check_memory(8.0 * n * n * 4, f"SeriesSearchCV on {n} series (about 4 matrices of "
+                     f"{n} x {n})", "Train on landmarks instead: NystroemSVC(metric='dtw' or "
+                     "'gak', n_components=1000).")
+        threads = effective_threads(self.n_jobs)
+        cells = _band_cells(S.lengths, self.window)
+        dtw_cells = n * (n - 1) / 2 * cells
+        gak_cells = len(ms) * n * (n + 1) / 2 * cells
+        seconds = (dtw_cells / DTW_CELLS_PER_S + gak_cells / GAK_CELLS_PER_S) / threads
+        self.cost_ = {"dtw_cells": dtw_cells, "gak_cells": gak_cells, "seconds": seconds}
+        talk = enable(self.verbose)
+        if talk:
+            logger.info("SeriesSearchCV: %d series; DTW %.3g cells and the alignment kernel "
+                        "%.3g cells at %d sigma(s): about %.0f s on %d thread(s), then %d "
+                        "searches of C and gamma on the same folds", n, dtw_cells, gak_cells,
+                        len(ms), seconds, threads, 1 + len(ms))
+        folds = (StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)
+                 if isinstance(self.cv, numbers.Integral) else self.cv)
+        searches, sigmas = {}, {}
+        t = time.perf_counter()
+        D = pairwise_distances(X, metric="dtw", window=self.window, n_jobs=self.n_jobs)
+        searches["DTW"] = RemedySearchCV(kernel=DistanceKernel(), cv=folds,
+                                         n_jobs=self.n_jobs).fit(D, y)
+        del D
+        s0 = gak_sigma(X) if ms else None
+        for m in ms:
+            K = kernel_matrix(X, kernel="gak", sigma=m * s0, window=self.window,
+                              n_jobs=self.n_jobs)
+            name = f"GAK x {m:g}"
+            searches[name] = RemedySearchCV(methods=list(GAK_METHODS), cv=folds,
+                                            n_jobs=self.n_jobs).fit(K, y)
+            sigmas[name] = m * s0
+        if talk:
+            for name, s in searches.items():
+                logger.info("SeriesSearchCV: %s: best %s, cross-validated accuracy %.4f",
+                            name, s.best_method_, s.best_score_)
+            logger.info("SeriesSearchCV: %.1f s", time.perf_counter() - t)
+        # the best score; exact ties to the first (DTW, then the smaller multiple)
+        best = max(searches, key=lambda k: (searches[k].best_score_,
+                                            -list(searches).index(k)))
+        self.searches_ = searches
+        self.best_search_name_ = best
+        self.best_score_ = float(searches[best].best_score_)
+        self.sigma_ = sigmas.get(best)
+        self.best_params_ = {"kernel": "DTW" if best == "DTW" else "GAK",
+                             **({} if self.sigma_ is None else {"sigma": self.sigma_}),
+                             **searches[best].best_params_}
+        self.classes_ = searches[best].classes_
+        self.X_fit_ = X
+        return self
+
+    def _rows(self, X):
+        from ..distances import pairwise_distances
+        from ..kernels import kernel_matrix
+
+        check_is_fitted(self, "searches_")
+        X = _checked(X)
+        if self.sigma_ is None:
+            return pairwise_distances(X, self.X_fit_, metric="dtw", window=self.window,
+                                      n_jobs=self.n_jobs)
+        return kernel_matrix(X, self.X_fit_, kernel="gak", sigma=self.sigma_,
+                             window=self.window, n_jobs=self.n_jobs)
+
+    def predict(self, X):
+        """Classes of new series by the chosen, refitted model.
+
+        Parameters
+        ----------
+        X : array-like or list
+            Series with the channels of the training series.
+
+        Returns
+        -------
+        ndarray of shape (n_series,)
+        """
+        R = self._rows(X)  # checks the model is fitted first
+        return self.searches_[self.best_search_name_].predict(R)
+
+    def decision_function(self, X):
+        """The chosen model's decision values on new series (an SVM method only).
+
+        Parameters
+        ----------
+        X : array-like or list
+            Series with the channels of the training series.
+
+        Returns
+        -------
+        ndarray
+        """
+        R = self._rows(X)
+        return self.searches_[self.best_search_name_].decision_function(R)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.three_d_array = True
+        return tags
