@@ -1,11 +1,14 @@
 """Issue 34: from a verdict to the model it recommends -- sanity reports for every model the
 library makes, and the command line training what it recommends."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
 import indefsvm as isvm
+from indefsvm.diagnostics._advice import recommendation
 
 # -- item 6: sanity for every model the library makes ---------------------------------------
 
@@ -469,3 +472,84 @@ def test_the_vote_of_many_pairs_is_libsvms():
         for i in range(300):
             votes[i, pos if dec[i, p] > 0 else (b if pos == a else a)] += 1
     assert np.array_equal(voter._labels_from_ovo(dec), voter.classes_[votes.argmax(axis=1)])
+
+
+def _report(wmw=None, mass=0.05, ratio=0.01, q=3):
+    sig = SimpleNamespace(p=50, q=q, negative_mass=mass, negative_ratio=ratio)
+    return SimpleNamespace(is_psd=False, is_cpd=False, signature=sig, negated_cpd=False,
+                           spectrum=SimpleNamespace(estimated=False),
+                           class_mean_sqdist=None, wmw_by_C=wmw, mass_thresholds=(0.01, 0.1),
+                           n=100, kernel=None, nystroem_landmarks=None)
+
+
+def test_recommendation_keeps_C_only_when_some_wmw_is_not_positive():
+    mixed = recommendation(_report({0.1: 0.5, 1.0: 0.2, 10.0: -0.1}))
+    assert "keep C <= 1" in mixed
+    small_but_positive = recommendation(_report({0.1: 0.5, 1.0: 0.2, 10.0: 0.3}))
+    assert "keep C" not in small_but_positive
+
+
+def test_recommendation_for_strongly_indefinite_says_the_method_matters():
+    assert "the choice of method matters" in recommendation(_report(mass=0.3))
+    assert "the choice of method matters" not in recommendation(_report(mass=0.05))
+
+
+def test_wmw_rule_reads_C_from_one_upwards():
+    # heart, sigmoid a = 1/13, r = 0: w'Mw > 0 at C = 1, <= 0 at C = 10 and 100 -> usable
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    rep = isvm.check_kernel(X=X, y=y, kernel="sigmoid", gamma=1 / 13, coef0=0.0)
+    assert rep.wmw_by_C[1.0] > 0 and rep.wmw_by_C[10.0] <= 0
+    assert rep.verdict != "unsuitable as it stands: use a remedy"
+
+
+def test_recommendation_zero_wmw_is_not_positive():
+    only_zero = recommendation(_report({1.0: 0.0}))
+    assert "every C tried gives w'Mw <= 0" in only_zero
+    zero_and_pos = recommendation(_report({0.1: 0.2, 1.0: 0.0}))
+    assert "keep C <= 0.1 (w'Mw > 0 there)" in zero_and_pos
+    assert "so also search the remedies on your folds" in zero_and_pos
+
+
+def test_recommendation_class_means_at_zero_distance():
+    r = _report()
+    r.class_mean_sqdist = 0.0
+    assert "class means are at c'Kc = 0 <= 0" in recommendation(r)
+    r.class_mean_sqdist = 0.5
+    assert "class means" not in recommendation(r)
+
+
+def test_recommendation_for_psd_and_cpd_kernels():
+    r = _report()
+    r.is_psd, r.is_cpd = True, False
+    assert recommendation(r) == ("Recommendation: train on K as it is; the SVM dual is "
+                                 "convex.")
+    r.is_psd, r.is_cpd = False, True
+    assert recommendation(r).endswith("convex on y'alpha = 0 (CPD).")
+
+
+def test_recommendation_for_slightly_and_moderately_indefinite():
+    slight = recommendation(_report(mass=0.001, ratio=0.001))
+    assert "(negative mass 0.1 %: slightly indefinite; clip and flip change little" in slight
+    moderate = recommendation(_report(mass=0.05, ratio=0.01))
+    assert moderate.startswith("Recommendation: train on K as it is with a sanity_report "
+                               "(negative mass 5 %), and search the remedies on your folds")
+
+
+def test_pct_never_rounds_a_small_share_to_zero():
+    from indefsvm.diagnostics.report import pct
+
+    assert pct(0) == "0 %"
+    assert pct(0.000138) == "0.0138 %"
+    assert pct(0.5) == "50 %"
+
+
+def test_class_means_at_zero_distance_are_called_unsuitable_per_pair():
+    # K = ee': every difference of class means has c'Kc = (sum c)^2 = 0 exactly
+    y = np.array([0, 0, 1, 1, 2, 2])
+    rep = isvm.check_kernel(np.ones((6, 6)), y, wmw_C=None)
+    text = str(rep)
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        assert f"Classes {a} vs {b}: c'Kc = 0 <= 0, every solution of this pair" in text
+        assert f"classes {a} vs {b}: c'Kc / opposite eta <= 0" in text
+    two = isvm.check_kernel(np.ones((4, 4)), [0, 0, 1, 1], wmw_C=None)
+    assert "Squared distance of the class means c'Kc = 0 <= 0" in str(two)

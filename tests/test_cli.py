@@ -197,3 +197,40 @@ def test_cli_report_states_training_and_cv_accuracy(tmp_path, capsys):
     (page,) = tmp_path.glob("*.html")
     assert "3-fold CV accuracy" in page.read_text()
 
+
+@pytest.mark.parametrize("extra", [[], ["--nystroem", "40"]])
+def test_fit_prints_and_saves_before_cross_validating(tmp_path, monkeypatch, capsys, extra):
+    import skops.io as sio
+
+    import indefsvm.cli._models as models_module
+    from indefsvm.cli import TRUSTED_TYPES
+
+    m = tmp_path / "m.skops"
+    seen = {}
+
+    def interrupted_cv(args, X, y, precomputed, *rest, **kwargs):
+        # what a user sees when the folds begin: the result, and the model on disk
+        seen["out"] = capsys.readouterr().out
+        seen["saved"] = m.exists()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(models_module, "_cross_validate", interrupted_cv)
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
+                 "--coef0", "-0.5", "--save", str(m), *extra]) == 130
+    assert seen["saved"]
+    assert "training accuracy" in seen["out"] and f"model saved to {m}" in seen["out"]
+    model = sio.load(m, trusted=[t for t in sio.get_untrusted_types(file=m)
+                                 if t in TRUSTED_TYPES])
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    assert model.score(X, y) > 0.8
+
+
+def test_cross_validation_logs_each_fold_without_a_terminal(capsys):
+    assert main(["fit", "--dataset", "heart", "--cv", "3"]) == 0
+    captured = capsys.readouterr()
+    for k in (1, 2, 3):
+        assert f"indefsvm: fold {k} of 3: accuracy " in captured.err
+    out = captured.out.splitlines()
+    # the CV line comes after the result it cross-validates
+    assert [i for i, line in enumerate(out) if line.startswith("training accuracy")][0] < [
+        i for i, line in enumerate(out) if line.startswith("3-fold CV accuracy")][0]

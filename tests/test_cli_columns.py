@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_cli_errors import _run
 
 import indefsvm as isvm
 from indefsvm.cli import main
@@ -105,3 +106,13 @@ def test_a_model_saved_without_names_reads_by_position(tmp_path, capsys):
     code, out, _ = _predict(capsys, model, tmp_path / "named.csv")
     assert code == 0
     assert out.split() == [str(v) for v in isvm.load_model(str(model)).predict(X)]
+
+
+def test_header_row_then_an_empty_line(tmp_path, capsys):
+    path = tmp_path / "s.csv"
+    path.write_text(",label\n\n0\n")
+    code, _, err = _run(capsys, ["fit", str(path), "--metric", "dtw", "--cv", "0", "--quiet"])
+    assert code == 1
+    # before: "internal error (IndexError: list index out of range)"
+    assert "internal error" not in err
+    assert err.splitlines()[-1].startswith(f"indefsvm: error: {path}, line 2: is empty")

@@ -230,3 +230,72 @@ def test_tl1_kernel_on_the_command_line(files, capsys):
     assert main(["fit", str(path / "D_train.npy"), "--labels", str(path / "y_train.txt"),
                  "--distances", "--kernel", "tl1", "--rho", "2"]) == 2
     assert "--rho is the radius" in capsys.readouterr().err
+
+
+def _line_distances(n=8):
+    return np.abs(np.subtract.outer(np.arange(float(n)), np.arange(float(n))))
+
+
+def test_check_distances_of_identical_objects_from_the_command_line(tmp_path, capsys):
+    f = tmp_path / "D.txt"
+    np.savetxt(f, np.zeros((4, 4)))
+    assert main(["check", str(f), "--distances"]) == 0
+    assert "every distance between two objects is 0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("option", [["--method", "slq"], ["--probes", "8"], ["--steps", "20"],
+                                    ["--gamma", "0.5"], ["--kernel", "laplacian"]])
+def test_check_distances_refuses_options_it_would_ignore(tmp_path, capsys, option):
+    f = tmp_path / "D.txt"
+    np.savetxt(f, np.abs(np.subtract.outer(np.arange(5.0), np.arange(5.0))))
+    assert main(["check", str(f), "--distances", *option]) == 2
+    assert f"{option[0]} does not apply to 'check --distances'" in capsys.readouterr().err
+
+
+def test_compare_help_shows_the_old_distances_form_with_its_file():
+    from indefsvm.cli import build_parser
+
+    text = build_parser()._subparsers._group_actions[0].choices["compare"].format_usage()
+    assert "[--distances [FILE]]" in text and "[--distances ]" not in text
+
+
+def test_a_huge_distance_file_is_an_error_not_a_model_at_chance(tmp_path, capsys):
+    np.save(tmp_path / "D.npy", _line_distances(20) * 1e160)
+    np.savetxt(tmp_path / "y.txt", (np.arange(20) > 9).astype(int), fmt="%d")
+    assert main(["fit", str(tmp_path / "D.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--distances", "--cv", "0"]) == 1
+    assert "their squares overflow float64" in capsys.readouterr().err
+
+
+def test_distances_that_are_not_symmetric_are_named_by_their_file(tmp_path, capsys):
+    # the message named "X (training distances)", a Python name the user never wrote
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    D = isvm.pairwise_distances(X[:60])
+    D[0, 1] += 0.5
+    np.save(tmp_path / "A.npy", D)
+    np.savetxt(tmp_path / "y.txt", y[:60], fmt="%d")
+    files = [str(tmp_path / "A.npy"), "--labels", str(tmp_path / "y.txt"), "--distances"]
+    for argv in (["fit", *files, "--cv", "0"], ["compare", *files, "--cv", "3"],
+                 ["report", *files, "--cv", "0", "--out", str(tmp_path)]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert f"{tmp_path / 'A.npy'} is not symmetric: max |D - D.T| = 0.5" in err, argv
+    # check reads them as they are and says what is wrong
+    assert main(["check", *files, "--quiet"]) == 0
+    assert "make D a distance first" in capsys.readouterr().out
+    # negative entries: the advice in the options' words, not kernel='precomputed'
+    D[0, 1] = D[1, 0] = -1.0
+    np.save(tmp_path / "A.npy", D)
+    assert main(["fit", *files, "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "Then drop --distances" in err and "kernel='precomputed'" not in err
+    np.save(tmp_path / "D.npy", isvm.pairwise_distances(X[:60]))
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", str(tmp_path / "D.npy"), *files[1:], "--cv", "0", "-C", "1",
+                 "--save", model, "--quiet"]) == 0
+    np.save(tmp_path / "rows.npy", D[:5])
+    capsys.readouterr()
+    assert main(["predict", model, str(tmp_path / "rows.npy")]) == 1
+    err = capsys.readouterr().err
+    assert (f"rows.npy: the smallest is -1 at row 0, column 1; distances are >= 0. {model} "
+            "was trained on distances") in err

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (heart_kernel is a fixture imported from test_load_file.py)
 """The command line as a newcomer meets it: every mistake gives one line and an exit status.
 
 Each case runs ``indefsvm`` as a subprocess (as a user types it) and checks that stderr holds
@@ -9,11 +10,15 @@ import os
 import signal
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file
+from sklearn.model_selection import GridSearchCV
+from sklearn.neighbors import KNeighborsClassifier
 from test_cli_files import _heart_files
+from test_load_file import heart_kernel  # noqa: F401, F811 (a fixture)
 
 import indefsvm as isvm
 import indefsvm.datasets as ds
@@ -366,3 +371,71 @@ def test_cli_names_an_unsupported_format_and_the_supported_ones(tmp_path, capsys
     err = capsys.readouterr().err
     assert "Excel files are not read" in err and "CSV / TSV" in err and "LIBSVM" in err
 
+
+def _run(capsys, argv):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_compare_on_a_few_samples_shows_no_traceback(tmp_path, capsys):
+    path = tmp_path / "six.csv"
+    path.write_text("0,0.12\n1,-0.13\n0,0.64\n1,0.10\n0,-0.53\n1,0.36\n")
+    code, out, err = _run(capsys, ["compare", str(path), "--label-column", "0", "--cv", "2"])
+    assert code == 0
+    assert "Traceback" not in err and "Scoring failed" not in err
+    assert "k = 1, not searched" in out
+    four = tmp_path / "four.csv"
+    four.write_text("0,0.12\n1,-0.13\n0,0.64\n1,0.10\n")
+    code, out, err = _run(capsys, ["compare", str(four), "--label-column", "0", "--cv", "2",
+                                   "--C-grid", "0.1,1"])
+    assert code == 2
+    last = err.splitlines()[-1]  # after the announcement of the comparison
+    assert last.startswith("indefsvm: error: --C-grid: the inner search of C") and \
+        "with --cv 2" in last and "(--C-grid 0.1)" in last and err.count("error") == 1
+
+
+def test_a_warning_that_carries_a_traceback_is_one_line(capsys):
+    from indefsvm.cli._main import _SAID, _warning_line
+
+    # scikit-learn's own warning: a search whose k exceeds a training fold
+    X = np.arange(8.0).reshape(-1, 1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        GridSearchCV(KNeighborsClassifier(), {"n_neighbors": [9]}, cv=2).fit(X, np.arange(8) % 2)
+    said = [w for w in caught if "Traceback (most recent call last)" in str(w.message)]
+    assert said, [str(w.message)[:80] for w in caught]
+    _SAID.clear()
+    for w in said:
+        _warning_line(w.message, w.category, w.filename, w.lineno)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "File " not in err
+    lines = err.splitlines()
+    assert lines and all(ln.startswith("indefsvm: warning: ") for ln in lines)
+    assert "ValueError: Expected n_neighbors <= n_samples_fit" in lines[0]
+    # the same text is said once
+    assert len(lines) == len(set(lines))
+
+
+def test_a_data_error_in_compare_search_is_exit_1_not_a_usage_error(tmp_path, heart_kernel,
+                                                                     capsys):
+    K, y = heart_kernel
+    K = K.copy()
+    K[0, 1] += 1.0  # not symmetric: the data's fault, not the options'
+    np.save(tmp_path / "K.npy", K)
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    assert main(["compare", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.txt"),
+                 "--search", "--C-grid", "1"]) == 1
+    assert "symmetric" in capsys.readouterr().err
+
+
+def test_too_few_samples_for_the_folds_suggest_folds_that_run(tmp_path, capsys):
+    path = tmp_path / "tiny.libsvm"
+    path.write_text("1 1:1 2:3\n-1 1:2\n1 3:1\n1 2:2\n-1 1:1\n-1 2:1\n1 1:3\n")
+    assert main(["fit", str(path), "--cv", "5"]) == 2
+    assert "use --cv 3 or fewer, or --cv 0." in capsys.readouterr().err
+    path.write_text("1 1:1 2:3\n-1 1:2\n1 3:1\n")
+    assert main(["fit", str(path), "--cv", "2"]) == 2
+    err = capsys.readouterr().err
+    # --cv 1 is no cross-validation, and refused as such: not offered
+    assert "use --cv 0." in err and "--cv 1" not in err

@@ -6,6 +6,7 @@ import re
 import numpy as np
 import pytest
 from sklearn.datasets import make_moons
+from test_cli_errors import _run
 
 import indefsvm as isvm
 from indefsvm.cli import main
@@ -190,3 +191,39 @@ def test_strings_explore_and_the_options_that_do_not_apply(tmp_path, capsys):
                      "--out", str(out)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("indefsvm: error:") and match in err[0]
+
+
+HUGE = np.random.default_rng(1).normal(size=(8, 2)) * 1e160
+
+
+def test_explore_says_each_warning_once(tmp_path, capsys):
+    # a polynomial kernel of a constant X is constant: clip and flip warn at each of the
+    # page's frames (eighteen lines before), the command says each once. (The fuzzer's case
+    # was features near 1e-300, whose products underflow: those are refused now.)
+    X = np.ones((8, 2))
+    path = tmp_path / "tiny.csv"
+    np.savetxt(path, np.c_[np.arange(8) % 2, X], delimiter=",")
+    code, _, err = _run(capsys, ["explore", str(path), "--label-column", "0", "--kernel",
+                                 "polynomial", "--quiet", "--out", str(tmp_path / "e.html")])
+    assert code == 0
+    lines = [ln for ln in err.splitlines() if ln.startswith("indefsvm: warning:")]
+    assert lines and len(lines) == len(set(lines))
+
+
+def test_explore_says_the_scale_rule_overflows_and_tl1_still_draws(tmp_path, capsys):
+    y = np.arange(8) % 2
+    # gamma's "scale" rule was 1 / inf = 0, and the grid's three gammas 0: "param_grid
+    # ['gamma'] lists a value twice: [0.0, 0.0, 0.0]"
+    with pytest.raises(ValueError, match=r"gamma's 'scale' rule .* is 0 here: the variance "
+                                         r"of X \(values up to 1\.3e\+160\) overflows"):
+        isvm.explore(HUGE, y, kernel="l1_gaussian")
+    # tl1 has no gamma: its page is drawn (frames only: no live sliders around a gamma)
+    ex = isvm.explore(HUGE, y, kernel="tl1", C=[1.0], remedies=["none"])
+    assert len(ex.frames) == 3 and ex.live is False
+    assert isvm.explore(HUGE / 1e160, y, kernel="tl1", C=[1.0], remedies=["none"]).live
+    # the command line names its own option for scaling
+    path = tmp_path / "huge.csv"
+    np.savetxt(path, np.c_[y, HUGE], delimiter=",")
+    code, _, err = _run(capsys, ["check", str(path), "--label-column", "0", "--kernel",
+                                 "sigmoid", "--quiet"])
+    assert code == 1 and err.rstrip().endswith("Scale the features first (--scale).")

@@ -356,3 +356,59 @@ def test_cli_table_errors_and_options_that_do_not_apply(tmp_path, capsys, argv, 
     err = capsys.readouterr().err
     assert err.startswith("indefsvm: error:") and match in err
 
+
+def test_report_out_needs_an_existing_parent_as_save_does(tmp_path, capsys):
+    out = tmp_path / "missing" / "reports"
+    assert main(["report", "--dataset", "heart", "--cv", "0", "--out", str(out)]) == 2
+    assert f"the folder {out.parent} does not exist" in capsys.readouterr().err
+    assert not out.parent.exists()
+    # a new folder in an existing one is made, as before
+    assert main(["report", "--dataset", "heart", "--cv", "0", "--out",
+                 str(tmp_path / "reports"), "--quiet"]) == 0
+    assert any((tmp_path / "reports").glob("*.html"))
+
+
+def test_an_unwritable_output_is_said_before_the_work_naming_the_option(tmp_path, capsys,
+                                                                         monkeypatch):
+    import indefsvm.remedies
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+
+    def refuse(*a, **k):
+        raise PermissionError(13, "Permission denied")
+
+    import tempfile as _tempfile
+
+    real = _tempfile.mkstemp
+    monkeypatch.setattr(_tempfile, "mkstemp", lambda *a, dir=None, **k: refuse() if str(
+        dir).startswith(str(locked)) else real(*a, dir=dir, **k))
+    monkeypatch.setattr(indefsvm.remedies, "RemedySearchCV", refuse)
+    assert main(["fit", "--dataset", "heart", "--cv", "0", "--save",
+                 str(locked / "m.skops")]) == 1
+    err = capsys.readouterr().err
+    assert f"--save {locked / 'm.skops'}: cannot write in {locked}" in err and ".tmp" not in err
+    assert main(["compare", "--dataset", "heart", "--search", "--out",
+                 str(locked / "pages")]) == 1
+    assert f"--out {locked / 'pages'}: cannot write in {locked}" in capsys.readouterr().err
+
+
+def test_a_dash_is_standard_output_not_a_file_named_dash(tmp_path, capsys, monkeypatch):
+    # "--out -" wrote a file named "-", and report --out - made a folder of that name
+    monkeypatch.chdir(tmp_path)
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", "--dataset", "heart", "-C", "1", "--gamma", "0.1", "--cv", "0",
+                 "--save", model, "--quiet"]) == 0
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    data = tmp_path / "h.csv"
+    np.savetxt(data, np.c_[X, y], delimiter=",", header=",".join(
+        [f"f{k}" for k in range(13)] + ["label"]), comments="")
+    capsys.readouterr()
+    assert main(["predict", model, str(data), "--out", "-"]) == 0
+    assert len(capsys.readouterr().out.split()) == 270  # the predictions, on stdout
+    for argv in (["fit", "--dataset", "heart", "--cv", "0", "--save", "-"],
+                 ["report", "--dataset", "heart", "--cv", "0", "--out", "-"],
+                 ["explore", "--out", "-"]):
+        assert main(argv) == 2
+        assert "standard output cannot hold this file" in capsys.readouterr().err
+    assert not os.path.lexists(tmp_path / "-")

@@ -278,3 +278,15 @@ def test_the_landmarks_of_recommended_fit_lines():
     # 500 landmarks of 500 objects: more than a 5-fold CV's 400 training objects
     assert _cli_landmarks(500, 500) == " --nystroem 500 --cv 0"
     assert _cli_landmarks(500, 400) == " --nystroem 400"
+
+
+def test_strings_labelled_with_a_space_are_told_why_that_is_no_label(tmp_path, capsys):
+    path = tmp_path / "s.txt"
+    path.write_text("0 GGCGTCC\n1 CGGTGGG\n")
+    assert main(["fit", str(path), "--metric", "levenshtein", "--nystroem", "1"]) == 1
+    err = capsys.readouterr().err
+    assert ("line 1: has no label ('0' then a space: a string may hold spaces, so only a tab "
+            "or a comma ends the label): write LABEL<TAB>STRING") in err
+    path.write_text("GGCGTCC\nCGGTGGG\n")  # no label and no space: the plain advice
+    assert main(["fit", str(path), "--metric", "levenshtein", "--nystroem", "1"]) == 1
+    assert "line 1: has no label: write LABEL<TAB>STRING" in capsys.readouterr().err

@@ -2,11 +2,13 @@
 is bounded before it is parsed, and the suite's own configuration knows the marks it meets
 (issue 46, items 5, 11, 13 and 15)."""
 
+import json
 import os
 import time
 import zipfile
 
 import pytest
+from test_cli_errors import _run
 
 import indefsvm as isvm
 from indefsvm.cli import main
@@ -46,7 +48,6 @@ def test_negative_numbers_and_attached_short_values_stay_values(capsys):
     assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01",
                  "--coef0", "-0.5", "-C10", "--class-weight=-1:2", "--cv", "0",
                  "--quiet", "--json"]) == 0
-    import json
 
     out = json.loads(capsys.readouterr().out)
     assert out["C"] == 10.0
@@ -369,3 +370,36 @@ def test_cli_warns_about_options_the_kernel_does_not_take(capsys):
                  "--cv", "0"]) == 0
     assert "--coef0 does not apply to --kernel rbf" in capsys.readouterr().err
 
+
+@pytest.mark.parametrize("command", ["fit", "check", "compare", "explore"])
+def test_a_negative_seed_names_the_option(command, capsys):
+    # "--random-state must be an int in the range [0, 4294967295], an instance of
+    # 'numpy.random.mtrand.RandomState' or None" -- an option the command line does not have
+    code, _, err = _run(capsys, [command, "--dataset", "heart", "--seed", "-1"])
+    assert code == 2
+    assert err.startswith("indefsvm: error: argument --seed: expected a whole number from 0 "
+                          "to 4294967295; got -1")
+
+
+def _fit_json(argv, capsys):
+
+    assert main(argv + ["--cv", "0", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_nystroem_honours_the_radius_of_the_tl1_kernel(capsys):
+    base = ["fit", "--dataset", "heart", "--kernel", "tl1", "--nystroem", "50"]
+    a = _fit_json(base + ["--rho", "0.5"], capsys)
+    b = _fit_json(base + ["--rho", "100"], capsys)
+    assert a["kernel_params"]["rho"] == 0.5 and b["kernel_params"]["rho"] == 100.0
+    # the library's model with that radius
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    ref = isvm.NystroemSVC(kernel="tl1", kernel_params={"rho": 0.5}, n_components=50,
+                           random_state=0).fit(X, y)
+    assert a["training_accuracy"] == pytest.approx(ref.score(X, y))
+    assert a["training_accuracy"] != b["training_accuracy"]
+
+
+def test_nystroem_refuses_the_cache_size_of_the_smo(capsys):
+    assert main(["fit", "--dataset", "heart", "--nystroem", "50", "--cache-size", "100"]) == 2
+    assert "--cache-size is an option of the SMO solver" in capsys.readouterr().err

@@ -189,3 +189,34 @@ def test_out_ending_in_html_is_the_page_itself(tmp_path, heart, capsys):
     assert main(["report", *common, "--out", str(data)]) == 2
     err = capsys.readouterr().err
     assert "is a file; give a folder, or a file name ending in .html" in err
+
+
+def test_report_model_data_mistakes_are_one_line_not_an_internal_error(tmp_path, capsys):
+    # read_data_for named the model file args.model, which report MODEL DATA does not have
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    data = tmp_path / "heart.libsvm"
+    from sklearn.datasets import dump_svmlight_file
+
+    dump_svmlight_file(X, y, str(data), zero_based=False)
+    model = str(tmp_path / "m.skops")
+    assert main(["fit", str(data), "-C", "1", "--gamma", "0.1", "--cv", "0", "--save", model,
+                 "--quiet"]) == 0
+    np.save(tmp_path / "D.npy", isvm.pairwise_distances(X))
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    capsys.readouterr()
+    assert main(["report", model, str(tmp_path / "D.npy"), "--distances", "--labels",
+                 str(tmp_path / "y.txt"), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{model} was not trained on distances" in err and "internal error" not in err
+    series = tmp_path / "s.txt"
+    S, ys = isvm.datasets.make_cbf(30, random_state=0)
+    series.write_text("".join(f"{c}," + ",".join(f"{v:.4f}" for v in s) + "\n"
+                              for s, c in zip(S, ys, strict=True)))
+    smodel = str(tmp_path / "s.skops")
+    assert main(["fit", str(series), "--metric", "dtw", "--nystroem", "10", "-C", "1",
+                 "--gamma", "median", "--cv", "0", "--save", smodel, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", smodel, str(series), "--labels", str(tmp_path / "y.txt"),
+                 "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{smodel} was trained on dtw distances" in err and "internal error" not in err

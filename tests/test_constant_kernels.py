@@ -131,3 +131,22 @@ def test_cli_fit_prints_the_warning_and_keeps_it_in_json(capsys):
     code = main(["fit", "--dataset", "heart", "--gamma", "0", "--no-search", "--cv", "0"])
     out = capsys.readouterr().out
     assert code == 0 and "warning: kernel='rbf': gamma=0 makes" in out
+
+
+@pytest.mark.parametrize("K", [np.zeros((6, 6)), np.ones((6, 6)),
+                               np.add.outer(np.arange(6.0), np.arange(6.0))])
+def test_check_says_a_kernel_constant_on_the_samples_predicts_one_class(K):
+    # K = u e' + e u': K v is constant for every v with e'v = 0 (every SVM with a bias)
+    y = np.arange(6) % 2
+    rep = isvm.check_kernel(K, y)
+    rec = next(n for n in rep.notes if n.startswith("Recommendation"))
+    assert rec.startswith("Recommendation: do not train on K as it is: its centred form "
+                          "J K J is zero (signature (0, 0, 6)")
+    v = np.where(y == 1, 1.0, -1.0)
+    assert np.ptp(K @ v) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_check_of_a_useful_kernel_keeps_its_recommendation():
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    rep = isvm.check_kernel(X=X, kernel="rbf", gamma=0.5)
+    assert "do not train" not in rep.notes[-2]

@@ -242,3 +242,16 @@ def test_files_without_a_header_have_their_semicolons_found(tmp_path, capsys):
     words = tmp_path / "w.csv"
     words.write_text("a,b;c,label\n1,2,x\n")
     assert delimiter_of(str(words)) == ","
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".txt"])
+def test_semicolon_separated_files_are_read(tmp_path, suffix, capsys):
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    f = tmp_path / f"heart{suffix}"
+    f.write_text("a;b;c;label\n" + "".join(f"{r[0]};{r[1]};{r[2]};{int(c)}\n"
+                                           for r, c in zip(X, y, strict=True)))
+    assert main(["fit", str(f), "--cv", "0", "--quiet", "--json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_samples"] == 270 and out["n_features"] == 3

@@ -5,6 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 
+import indefsvm as isvm
 import indefsvm.datasets as ds
 
 SHA256 = {
@@ -78,3 +79,44 @@ def test_loader_flags_are_booleans_and_classes_need_samples():
         ds.make_motif_strings(9, n_classes=10)
     X, y = ds.make_motif_strings(9, n_classes=9, random_state=0)
     assert sorted(set(y)) == list(range(9))
+
+
+def test_the_generators_check_their_arguments_and_say_too_big_before_the_work():
+    # make_cbf(noise=-1) and noise=nan were taken (NaN series), n_samples=10**9 ran for
+    # minutes towards a terabyte, random_state=-1 said numpy's "expected non-negative
+    # integer", and make_motif_strings(length=5) said "'int' object is not iterable"
+    from indefsvm.datasets import make_cbf, make_motif_strings
+
+    for noise in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match=r"^noise must be a finite standard deviation"):
+            make_cbf(6, noise=noise)
+    with pytest.raises(MemoryError, match=r"^1000000000 series of up to 128 points needs "
+                                          r"about 953\.7 GiB"):
+        make_cbf(10**9)
+    with pytest.raises(ValueError, match=r"^random_state must be None, a whole number >= 0"):
+        make_cbf(6, random_state=-1)
+    with pytest.raises(ValueError, match=r"^length must be a whole number >= 16 or a range "
+                                         r"\(low, high\) of them; got \(20, 10\)"):
+        make_cbf(6, length=(20, 10))
+    X, y = make_motif_strings(9, length=5, motif_length=4, n_mutations=0, random_state=0)
+    assert all(len(x) == 9 for x in X)  # one background length, 5, and the motif's 4
+    with pytest.raises(MemoryError, match=r"strings of up to .* letters needs about"):
+        make_motif_strings(10**10)
+    with pytest.raises(ValueError, match=r"^n_mutations must be a whole number >= 0"):
+        make_motif_strings(9, n_mutations=-1)
+    # the defaults and the documented forms are as before
+    X, y = make_cbf(6, length=(60, 80), random_state=0)
+    assert len(X) == 6 and all(60 <= len(x) <= 80 for x in X)
+
+
+def test_bundled_feature_sets_load_as_frames():
+    pd = pytest.importorskip("pandas")
+    b = isvm.datasets.load_heart(as_frame=True)
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    assert isinstance(b.data, pd.DataFrame) and isinstance(b.target, pd.Series)
+    assert list(b.data.columns) == [f"x{j}" for j in range(1, 14)] == b.feature_names
+    np.testing.assert_array_equal(b.data.to_numpy(), X)
+    np.testing.assert_array_equal(b.frame["target"].to_numpy(), y)
+    Xs, ys = isvm.datasets.load_sonar(return_X_y=True, as_frame=True)
+    assert Xs.shape == (208, 60) and ys.name == "target"
+    assert isvm.datasets.load_breast_cancer_683(as_frame=True).frame.shape == (683, 11)

@@ -9,7 +9,9 @@ operator). ``tests/test_gpu.py`` runs the same on a real device where there is o
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import re
 import signal
 import sys
 import threading
@@ -533,3 +535,24 @@ def test_decomposition_emulated_launch_source_is_the_package_file():
 
     text = resources.files("indefsvm._device").joinpath("dtw.cu").read_text()
     assert source() == text and "ix_dtw_pairs" in text
+
+
+@pytest.mark.parametrize("make", [
+    lambda: isvm.NystroemSVC(n_components=40, device="cuda", random_state=0),
+    lambda: isvm.KreinNystroem(n_components=40, device="cuda", random_state=0),
+])
+def test_a_model_fitted_on_a_gpu_says_how_to_use_it_without_one(make, monkeypatch):
+    import indefsvm._device as device
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    monkeypatch.setattr(device, "_EMULATE", True)  # the CUDA path on NumPy
+    model = make().fit(X, y)
+    monkeypatch.setattr(device, "_EMULATE", False)  # then moved to a machine without CuPy
+    apply = model.predict if hasattr(model, "predict") else model.transform
+    if importlib.util.find_spec("cupy") is None:
+        with pytest.raises(device.DeviceError, match=re.escape(".set_params(device='cpu')")):
+            apply(X[:5])
+    model.set_params(device="cpu")
+    ref = make().set_params(device="cpu").fit(X, y)
+    want = ref.predict(X[:5]) if hasattr(ref, "predict") else ref.transform(X[:5])
+    np.testing.assert_allclose(apply(X[:5]), want, rtol=1e-5, atol=1e-6)

@@ -1,6 +1,8 @@
 """Suitability diagnostics against the papers' worked examples and brute force."""
 
 import json
+import warnings
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from indefsvm.diagnostics import (
     signature,
     spectrum,
 )
+from indefsvm.kernels import kernel_matrix
 from indefsvm.solvers import smo
 
 
@@ -438,3 +441,270 @@ def test_every_result_has_its_three_views():
         first = text.splitlines()[0].split(":")[0]
         assert html.escape(first) in page, (type(res).__name__, first, page[:200])
 
+
+def test_eta_scan_default_atol_is_four_eps_of_the_largest_diagonal():
+    K = np.array([[3.0, 1.0, 0.0], [1.0, -5.0, 2.0], [0.0, 2.0, 1.0]])
+    assert eta_scan(K).atol == 4.0 * np.finfo(np.float64).eps * 5.0
+
+
+def test_sigmoid_case_4_without_labels_has_no_pair_count():
+    X = np.random.default_rng(0).standard_normal((20, 3))
+    reg = sigmoid_region(X, a=-0.5, r=-1.0)
+    assert reg.case == 4 and reg.thm7_pairs is None
+
+
+def test_not_cpd_note_gives_the_share_of_the_largest_eigenvalue():
+    K = np.diag([4.0, 1.0, -1.0, 2.0])
+    sp = spectrum(K)
+    note = cpd_test(K).note
+    assert f"({100 * abs(sp.restricted_min) / sp.scale:.3g} % of max |lambda|)" in note
+
+
+def test_wmw_with_a_small_alpha_sum_is_computed_not_zeroed():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = kernel_matrix(X, kernel="sigmoid", gamma=1 / 13, coef0=0.0)
+    rep = isvm.check_kernel(K, y, wmw_C=(0.001,))
+    clf = isvm.IndefiniteSVC(kernel="precomputed", C=0.001).fit(K, y)
+    v = np.zeros(K.shape[0])
+    v[clf.support_] = clf.dual_coef_[0]
+    s = np.abs(v).sum()
+    assert s < 1.0
+    assert rep.wmw_by_C[0.001] == pytest.approx((2.0 / s) ** 2 * (v @ K @ v), rel=1e-3)
+    assert rep.wmw_by_C[0.001] != 0.0
+
+
+def test_report_text_shows_the_figures_it_holds():
+    X = np.random.default_rng(0).standard_normal((80, 3))
+    y = (X[:, 0] > 0).astype(int)
+    kw = dict(kernel="sigmoid", gamma=0.5, coef0=-1.0)
+    rep = isvm.check_kernel(X=X, y=y, **kw)
+    text = str(rep)
+    assert text.startswith("Kernel check (kernel=sigmoid, gamma=0.5, coef0=-1.0)\n")
+    assert f"{rep.lam_min:.4g} / {rep.lam_max:.4g}" in text
+    sig = rep.signature
+    assert f"({sig.p}, {sig.q}, {sig.z})" in text
+    assert ", ".join(f"C={c:g}: {v:.3g}" for c, v in rep.wmw_by_C.items()) in text
+    scale = rep.spectrum.scale
+    from indefsvm.diagnostics.report import pct
+
+    assert (f"K is not PSD: lambda_min = {rep.lam_min:.4g}, {pct(abs(rep.lam_min) / scale)} "
+            f"of max |lambda| = {scale:.4g}.") in text
+    est = isvm.check_kernel(X=X, y=y, method="slq", random_state=0, **kw)
+    t2 = str(est)
+    iv = est.spectrum.intervals
+    s2 = est.signature
+    assert (f"~{est.lam_min:.4g} [{iv['lam_min'][0]:.4g}, {iv['lam_min'][1]:.4g}] / "
+            f"~{est.lam_max:.4g} [{iv['lam_max'][0]:.4g}, {iv['lam_max'][1]:.4g}]") in t2
+    assert (f"(~{s2.p} [{s2.intervals['p'][0]}, {s2.intervals['p'][1]}], "
+            f"~{s2.q} [{s2.intervals['q'][0]}, {s2.intervals['q'][1]}], ~{s2.z})") in t2
+    lo, hi = s2.intervals["negative_mass"]
+    assert f"~{pct(s2.negative_mass)} [{pct(lo)}, {pct(hi)}]" in t2
+    assert (f"Estimates (matrix-free, slq): lambda_min in [{iv['lam_min'][0]:.4g}, "
+            f"{iv['lam_min'][1]:.4g}], lambda_max in [{iv['lam_max'][0]:.4g}, "
+            f"{iv['lam_max'][1]:.4g}], q in {iv['n_neg']}, negative mass in "
+            f"[{pct(lo)}, {pct(hi)}]") in t2
+    assert "slq (figures with ~ are estimates, [interval])" in t2
+
+
+def test_report_to_dict_keeps_plain_kernel_parameters_and_names_the_rest():
+    def my_kernel(A, B):
+        return A @ B.T
+
+    X = np.random.default_rng(0).standard_normal((20, 2))
+    d = isvm.check_kernel(X=X, kernel=my_kernel, wmw_C=None).to_dict()
+    assert isinstance(d["kernel"]["kernel"], str) and "my_kernel" in d["kernel"]["kernel"]
+    d2 = isvm.check_kernel(X=X, kernel="rbf", gamma=0.5, wmw_C=None).to_dict()
+    assert d2["kernel"]["kernel"] == "rbf" and d2["kernel"]["gamma"] == 0.5
+
+
+@pytest.mark.parametrize("mass, ratio, want", [
+    (0.0099, 0.01, "slightly"), (0.01, 0.01, "moderately"), (0.1, 0.01, "moderately"),
+    (0.1001, 0.01, "strongly"), (0.005, 0.0999, "slightly"), (0.005, 0.1, "moderately"),
+    (0.005, 0.4999, "moderately"), (0.005, 0.5, "strongly"), (0.2, 0.2, "strongly"),
+    (None, 0.0999, "moderately"), (None, 0.1, "strongly"),
+])
+def test_indefiniteness_grades_on_the_thresholds(mass, ratio, want):
+    from indefsvm.diagnostics.spectrum import indefiniteness
+
+    sig = SimpleNamespace(q=2, negative_mass=mass, negative_ratio=ratio)
+    assert indefiniteness(sig, (0.01, 0.1)) == f"{want} indefinite"
+    assert indefiniteness(SimpleNamespace(q=0, negative_mass=0.0, negative_ratio=0.0),
+                          (0.01, 0.1)).startswith("Euclidean")
+
+
+@pytest.mark.parametrize("good", [(0.0, 0.0), (0.0, 1.0), (0.3, 0.3), (1.0, 1.0)])
+def test_mass_thresholds_inclusive_bounds_are_accepted(good):
+    from indefsvm.diagnostics.suitability import _check_thresholds
+
+    assert _check_thresholds(good) == good
+
+
+@pytest.mark.parametrize("bad", [(-0.1, 0.5), (0.5, 0.4), (0.2, 1.1), ("a", 0.2), (0.1,)])
+def test_mass_thresholds_out_of_order_or_range_are_refused(bad):
+    from indefsvm.diagnostics.suitability import _check_thresholds
+
+    with pytest.raises(ValueError, match="mass_thresholds"):
+        _check_thresholds(bad)
+
+
+@pytest.mark.parametrize("a, r, case", [(0.5, -1.0, 1), (0.5, 0.0, 2), (0.5, 1.0, 2),
+                                        (-0.5, 1.0, 3), (-0.5, 0.0, 4), (-0.5, -1.0, 4),
+                                        (0.0, -1.0, 0), (0.0, 1.0, 0)])
+def test_sigmoid_cases_on_the_axes(a, r, case):
+    X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    reg = sigmoid_region(X, a=a, r=r)
+    assert reg.case == case
+    assert reg.max_arg == pytest.approx(max(a * float(x @ x) + r for x in X))
+
+
+def test_eta_scan_of_one_sample_has_no_pair():
+    r = eta_scan([[2.0]], y=[1])
+    assert (r.n_pairs, r.n_negative, r.fraction) == (0, 0, 0.0)
+    assert r.worst_pair is None and np.isnan(r.worst_eta)
+    assert (r.n_cross_nonpositive, r.n_cross_pairs) == (0, 0)
+
+
+def test_eta_scan_counts_and_worst_pair_by_brute_force():
+    rng = np.random.default_rng(12)
+    B = rng.standard_normal((9, 9))
+    K = B + B.T
+    y = rng.integers(0, 2, 9)
+    r = eta_scan(K, y)
+    etas = {(i, j): K[i, i] + K[j, j] - 2 * K[i, j] for i in range(9) for j in range(i + 1, 9)}
+    assert r.n_pairs == 36 and r.n_negative == sum(e < -r.atol for e in etas.values())
+    assert r.fraction == r.n_negative / 36
+    assert r.n_cross_pairs == sum(y[i] != y[j] for i, j in etas)
+    assert r.n_cross_nonpositive == sum(y[i] != y[j] and e <= r.atol
+                                        for (i, j), e in etas.items())
+    worst = min(etas, key=lambda p: (etas[p], p))
+    assert r.worst_pair == worst and r.worst_eta == etas[worst]
+    with pytest.raises(ValueError, match=r"y must have shape \(9,\)"):
+        eta_scan(K, y[:8])
+    with pytest.raises(ValueError, match=r"y must have shape \(9,\)"):
+        eta_scan(K, y[None, :])
+
+
+def _tanh_kernel(n=40):
+    X = np.random.default_rng(0).normal(size=(n, 3))
+    return np.tanh(X @ X.T - 0.2), (X[:, 0] > 0).astype(int)
+
+
+def test_the_check_of_one_sample_is_strict_json_and_says_why_it_is_cpd():
+    # before: to_dict() held worst_eta = NaN (json.dumps(allow_nan=False) failed, and the
+    # command line's --json printed NaN, which is not JSON), the eta line read "smallest eta
+    # nan at None" and the CPD note "its smallest eigenvalue is 0 > 0"
+    report = isvm.check_kernel(np.array([[2.0]]))
+    json.dumps(report.to_dict(), allow_nan=False)
+    text = str(report)
+    assert "0 > 0" not in text
+    assert "K is CPD trivially: with one sample the complement of e is {0}" in text
+    assert report.is_psd and report.lam_min == 2.0
+    scan = eta_scan(np.array([[2.0]]))
+    assert str(scan) == "eta: no pair to scan (0 pairs)"
+    assert scan.to_dict()["worst_eta"] is None
+    json.dumps(scan.to_dict(), allow_nan=False)
+
+
+def test_the_ldl_check_of_the_zero_kernel_is_psd(capfd):
+    # before: ARPACK started on the zero operator, LAPACK printed "On entry to DLASCL
+    # parameter number 4 had an illegal value" six times, and the report said "K is not PSD:
+    # lambda_min = nan" -- of a kernel whose every eigenvalue is exactly 0
+    report = isvm.check_kernel(np.zeros((6, 6)), method="ldl")
+    dense = isvm.check_kernel(np.zeros((6, 6)), method="dense")
+    assert report.is_psd and dense.is_psd
+    assert (report.lam_min, report.lam_max) == (0.0, 0.0)
+    assert (report.signature.p, report.signature.q, report.signature.z) == (0, 0, 6)
+    json.dumps(report.to_dict(), allow_nan=False)
+    assert "nan" not in str(report).lower()
+    assert "DLASCL" not in capfd.readouterr().err
+
+
+def test_a_zero_threshold_of_zero_is_not_printed_as_minus_zero():
+    # "lambda_min = 0 >= -0 (zero threshold)"
+    text = str(isvm.check_kernel(np.zeros((4, 4))))
+    assert ">= -0 " not in text
+    assert "lambda_min = 0 >= 0 (zero threshold)" in text
+
+
+@pytest.mark.parametrize("factor", [1e305, 1e-300, 1e-315])
+def test_every_method_reads_a_kernel_far_from_1_as_the_same_kernel(factor):
+    # a positive factor changes no eigenvalue's sign. Before: the LDL' method called the
+    # tanh kernel at 1e-300 "Euclidean (no negative direction)" with signature (30, 0), and
+    # (1, 0) at 1e-315, for the (30, 29) it has at 1 (its pivots and Ritz values lost their
+    # digits); the dense method's figures at 1e-315 came from subnormal arithmetic
+    K, y = _tanh_kernel(60)
+    truth = isvm.check_kernel(K, y, method="dense")
+    assert (truth.signature.p, truth.signature.q) == (30, 29)
+    for method in ("dense", "ldl"):
+        r = isvm.check_kernel(K * factor, y, method=method)
+        assert (r.signature.p, r.signature.q) == (30, 29), method
+        assert r.verdict == truth.verdict, method
+        assert r.lam_min == pytest.approx(truth.lam_min * factor, rel=1e-6), method
+        json.dumps(r.to_dict(), allow_nan=False)
+    for method in ("lanczos", "slq"):
+        r = isvm.check_kernel(K * factor, y, method=method, random_state=0)
+        lo, hi = r.signature.intervals["q"]
+        assert lo <= 29 <= hi, method
+        assert r.lam_min == pytest.approx(truth.lam_min * factor, rel=1e-3), method
+
+
+@pytest.mark.parametrize("method", ["dense", "ldl", "lanczos", "slq"])
+def test_eigenvalues_past_float64_are_refused_not_read_as_psd(method):
+    # the tanh kernel at 1e307: its largest eigenvalue (2.2e308) is past float64. Before: the
+    # dense method read it as inf and said "PSD" (lambda_min = -4.4e307 >= -inf), or failed
+    # inside SciPy ("array must not contain infs or NaNs"); the others warned of overflows
+    K, y = _tanh_kernel(60)
+    with pytest.raises(ValueError, match=r"^K's eigenvalues pass float64's range: the largest "
+                                         r"\|eigenvalue\| is about 6\.\d*e\+308"):
+        isvm.check_kernel(K * 2e307, method=method, random_state=0)
+
+
+def test_entries_whose_eta_overflows_are_refused_before_the_work():
+    # eta = K_ii + K_jj - 2 K_ij = -2e308 and c'Kc overflowed (numpy's "overflow encountered
+    # in matmul"); the eigenvalues (+-1e308) themselves are within float64
+    K = np.array([[0.0, 1e308], [1e308, 0.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", isvm.DistanceMatrixWarning)
+        with pytest.raises(ValueError, match=r"^K's entries reach 1e\+308: eta"):
+            isvm.check_kernel(K, [0, 1])
+    with pytest.raises(ValueError, match=r"^K's entries reach 1e\+308"):
+        eta_scan(K)
+
+
+def test_the_default_w_Mw_grid_leaves_out_the_C_that_overflow_and_says_so():
+    # the tanh kernel at 1e305 with labels: the SVM at C = 1 ... 100 overflows, and the
+    # whole check failed with "the kernel has values that are not finite" (they are finite)
+    K, y = _tanh_kernel()
+    r = isvm.check_kernel(K * 1e305, y)
+    assert 0.1 in r.wmw_by_C and max(r.wmw_by_C) == 0.1
+    # C = 0.1 is already a large C there: the powers of ten below it are tried (from 1e-303,
+    # C = 100 on the kernel at 1) until one has w'Mw > 0 -- C = 1e-305 is C = 1 on K, the
+    # largest of K's grid with w'Mw > 0 (test_metamorphic: the verdict follows the scale)
+    assert r.wmw_by_C[1e-305] > 0 and r.verdict == isvm.check_kernel(K, y).verdict
+    assert r.wmw_by_C[1e-305] == pytest.approx(1e305 * isvm.check_kernel(K, y).wmw_by_C[1.0],
+                                               rel=1e-6)
+    assert ("w'Mw was not computed at C = 1, 10, 100 of the default grid: with kernel "
+            "values up to 1e+305") in str(r)
+    # the figure at C = 0.1 is the estimator's: 4 u'Ku, u = y alpha / sum(alpha)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", isvm.ConvergenceWarning)  # tol 1e-3 below 1e305's ulp
+        svm = isvm.IndefiniteSVC(kernel="precomputed", C=0.1).fit(K * 1e305, y)
+    u = np.zeros(40)
+    u[svm.support_] = svm.dual_coef_[0] / np.abs(svm.dual_coef_[0]).sum()
+    assert r.wmw_by_C[0.1] == pytest.approx(4.0 * u @ (K * 1e305) @ u, rel=1e-6)
+    # a grid the caller gave is not trimmed: its error names the parameter
+    with pytest.raises(ValueError, match=r"^wmw_C: The dual coefficients or intercepts are "
+                                         r"not finite: C = 100 is too large for this kernel"):
+        isvm.check_kernel(K * 1e305, y, wmw_C=(100.0,))
+
+
+def test_an_undecided_verdict_says_undecided_in_the_table_and_the_dict():
+    A = np.random.default_rng(0).normal(size=(500, 230))
+    rep = isvm.check_kernel(A @ A.T, method="slq", random_state=0)
+    assert rep.verdict == "undecided at this accuracy"
+    assert rep.is_psd is None and rep.to_dict()["is_psd"] is None
+    row = next(line for line in str(rep).splitlines() if line.startswith("PSD / CPD / CPSD"))
+    assert "undecided" in row and "False" not in row.split("PSD / CPD / CPSD")[1].split("/")[0]
+    # decided kernels keep their booleans
+    dense = isvm.check_kernel(A @ A.T, method="dense")
+    assert dense.is_psd is True

@@ -8,6 +8,8 @@ import pytest
 
 import indefsvm as isvm
 from indefsvm.diagnostics import check_distances, triangle_violations
+from indefsvm.diagnostics import distances as dist_mod
+from indefsvm.diagnostics.distances import _wilson
 
 
 def _euclid(X):
@@ -225,3 +227,101 @@ def test_series_not_z_normalised_are_said_with_their_levels_and_scales():
     words = ["abc", "abd", "xbd", "xyz"]
     assert isvm.diagnostics.check_distances(X=words, metric="levenshtein").series_levels \
         is None
+
+
+@pytest.mark.parametrize("k, m", [(0, 10), (3, 10), (50, 200), (199, 200), (7, 7)])
+def test_wilson_interval_against_its_formula(k, m):
+    """The 95 % Wilson score interval, term by term (``half = z sqrt(...) / den``)."""
+    z, p = 1.96, k / m
+    den = 1 + z * z / m
+    centre = (p + z * z / (2 * m)) / den
+    half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / den
+    lo, hi = _wilson(k, m)
+    assert lo == pytest.approx(max(0.0, centre - half), abs=1e-15)
+    assert hi == pytest.approx(min(1.0, centre + half), abs=1e-15)
+    assert 0.0 <= lo <= p <= hi <= 1.0
+
+
+@pytest.mark.parametrize("D, exact", [
+    # two violated inequalities, both on pairs with the last point
+    (np.array([[0.0, 1.0, 1.0, 3.0], [1.0, 0.0, 1.0, 3.0], [1.0, 1.0, 0.0, 1.0],
+               [3.0, 3.0, 1.0, 0.0]]), 2 / 12),
+    # one long pair, {0, 3}: violated through both other points
+    (np.array([[0.0, 1.0, 1.0, 3.0], [1.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0, 1.0],
+               [3.0, 1.0, 1.0, 0.0]]), 2 / 12),
+])
+def test_sampled_triangles_are_uniform_over_pairs_and_thirds(D, exact):
+    """``i``, ``j = rng.integers(0, n - 1)`` and ``k = rng.integers(0, n - 2)``: every pair
+    and every third point is drawn with the same chance. On four points whose violated
+    inequalities sit on a few pairs, the sampled share estimates the exact one."""
+    share0, _, total, _ = triangle_violations(D)
+    assert total == 12 and share0 == pytest.approx(exact)
+    share, (lo, hi), count, worst = triangle_violations(D, exact_max=2, n_samples=200_000)
+    assert count == 200_000 and lo <= exact <= hi
+    assert abs(share - exact) < 0.005
+    assert worst == pytest.approx(1 / 3)
+    assert abs(share - share0) < 0.005
+
+
+def test_fewer_than_three_objects_have_no_triangle():
+    """``return 0.0, None, 0, 0.0`` for n < 3."""
+    assert triangle_violations(np.array([[0.0, 2.0], [2.0, 0.0]])) == (0.0, None, 0, 0.0)
+
+
+def test_check_distances_symmetrises_an_asymmetric_matrix():
+    """``S = (D + D.T) / 2 if asym > atol else D``: the figures of an asymmetric D are those
+    of its symmetric part (and the verdict says it is not a distance matrix)."""
+    rng = np.random.default_rng(1)
+    P = rng.normal(size=(12, 3))
+    D = np.sqrt(((P[:, None] - P[None]) ** 2).sum(-1))
+    E = np.triu(rng.uniform(0, 0.3, size=(12, 12)), 1)
+    A = D + E - E.T  # (A + A.T) / 2 = D
+    ra, rd = isvm.diagnostics.check_distances(A), isvm.diagnostics.check_distances(D)
+    assert ra.verdict == "not a distance matrix" and not ra.symmetric
+    assert ra.gamma_median == pytest.approx(rd.gamma_median)
+    assert ra.negative_mass == pytest.approx(rd.negative_mass, abs=1e-12)
+    assert ra.triangle_violations == rd.triangle_violations
+
+
+def test_check_distances_asks_for_four_matrices_of_memory(monkeypatch):
+    """``check_memory(8.0 * 4 * n * n, ...)``: the working set is four float64 n x n
+    matrices."""
+    asked = []
+    monkeypatch.setattr(dist_mod, "check_memory", lambda b, *a: asked.append(b))
+    isvm.diagnostics.check_distances(np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0],
+                                               [2.0, 1.0, 0.0]]))
+    assert asked == [8.0 * 4 * 9]
+
+
+def test_exact_triangle_count_with_a_negative_diagonal():
+    """``mask[k, :] = False``: the third point is never one of the pair (a negative
+    ``D_kk`` would otherwise count ``d_kj > d_kk + d_kj``)."""
+    D = np.array([[-1.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
+    assert triangle_violations(D)[0] == 0.0
+
+
+def test_gamma_profile_with_zero_negligible_mass():
+    """``if m > negligible``: a gamma whose negative mass is exactly the threshold counts
+    as negligible (a Euclidean distance: every mass is 0)."""
+    rng = np.random.default_rng(3)
+    P = rng.normal(size=(15, 2))
+    D = np.sqrt(((P[:, None] - P[None]) ** 2).sum(-1))
+    rep = isvm.diagnostics.check_distances(D, negligible=0.0)
+    gammas = [g for g, _ in rep.gamma_profile]
+    assert all(m == 0.0 for _, m in rep.gamma_profile)
+    assert rep.gamma_negligible_below == max(gammas)
+    assert rep.gamma_negligible_above == min(gammas)
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_check_distances_of_identical_objects_says_so(n):
+    rep = isvm.diagnostics.check_distances(np.zeros((n, n)))
+    assert rep.gamma_median is None
+    assert any("every distance between two objects is 0" in note for note in rep.notes)
+    assert "Distance check" in str(rep)
+
+
+def test_no_triangle_sample_is_refused_by_name():
+    D = 1.0 - np.eye(500)
+    with pytest.raises(ValueError, match="n_triangle_samples must be a whole number >= 1"):
+        isvm.diagnostics.check_distances(D, n_triangle_samples=0)

@@ -7,11 +7,15 @@ import numpy as np
 import pytest
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import make_pipeline
+from test_cli_distances import _line_distances
+from test_cli_explore import HUGE
+from test_diagnostics import _tanh_kernel
 
 import indefsvm as isvm
 from helpers import two_class_series
 from indefsvm import DistanceKernel, PairwiseDistances, pairwise_distances
 from indefsvm.distances import median_gamma
+from indefsvm.remedies import SquareKernel
 
 # -- references: the textbook dynamic programmes, written independently of the library ---------
 
@@ -548,3 +552,243 @@ def test_other_libraries_names_of_the_band_are_named(params, said):
     with pytest.raises(ValueError, match="got unknown parameter") as info:
         isvm.pairwise_distances(["ab", "cd"], metric="levenshtein", **params)
     assert "window" not in str(info.value).split(";", 1)[1]  # no band for strings
+
+
+def test_distance_kernel_degree_and_origin_bounds():
+    """``not 1 <= self.degree <= 64``, ``self.origin >= n``, the origin's type test."""
+    D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
+    for deg in (1, 64):
+        isvm.DistanceKernel("polynomial", degree=deg, gamma=0.01).fit(D)
+    for deg in (0, 65):
+        with pytest.raises(ValueError, match="The 'degree' parameter of DistanceKernel"):
+            isvm.DistanceKernel("polynomial", degree=deg).fit(D)
+    isvm.DistanceKernel("linear", origin=2).fit(D)
+    with pytest.raises(ValueError, match="not the index of a training object"):
+        isvm.DistanceKernel("linear", origin=3).fit(D)
+    for bad in (1.0, -1, "first"):
+        with pytest.raises(ValueError, match="The 'origin' parameter of DistanceKernel"):
+            isvm.DistanceKernel("linear", origin=bad).fit(D)
+    with pytest.raises(ValueError, match="origin must be a number, not True"):
+        isvm.DistanceKernel("linear", origin=True).fit(D)
+
+
+def test_three_dimensional_arrays_are_flattened_series():
+    """``A = A.reshape(A.shape[0], -1)``: (n, T, d) series for a lock-step metric."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 7, 2))
+    D = isvm.pairwise_distances(X, metric="euclidean")
+    flat = X.reshape(5, -1)
+    ref = np.sqrt(((flat[:, None, :] - flat[None, :, :]) ** 2).sum(-1))
+    np.testing.assert_allclose(D, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_distance_kernel_gamma_strings():
+    """``isinstance(self.gamma, str) and self.gamma == "median"``: another string is refused."""
+    D = np.array([[0.0, 1.0], [1.0, 0.0]])
+    with pytest.raises(ValueError, match="The 'gamma' parameter of DistanceKernel must be a "
+                       "str among {'median'}"):
+        isvm.DistanceKernel(gamma="scale").fit(D)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0)])
+def test_empty_vectors_are_refused(shape):
+    """``A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0``."""
+    with pytest.raises(ValueError, match="non-empty"):
+        isvm.pairwise_distances(np.zeros(shape), metric="euclidean")
+
+
+def test_median_rule_with_a_few_duplicates_and_small_distances():
+    """``if med <= 0``: a median below 1 is used as it is; only a zero median (duplicates
+    the majority) falls back to the positive distances."""
+    D = np.array([[0.0, 0.0, 0.5, 0.6],
+                  [0.0, 0.0, 0.5, 0.6],
+                  [0.5, 0.5, 0.0, 0.7],
+                  [0.6, 0.6, 0.7, 0.0]])
+    from indefsvm.distances import median_gamma
+
+    iu = np.triu_indices(4, 1)
+    assert median_gamma(D) == pytest.approx(1 / np.median(D[iu] ** 2))
+
+
+@pytest.mark.parametrize("weights", [(1, True, 1), (1, 1.5, 1), (1, 1)])
+def test_levenshtein_weights_each_condition(weights):
+    """``len(w) != 3 or not all(integral and not bool ...)``."""
+    with pytest.raises(ValueError, match="weights"):
+        isvm.pairwise_distances(["ab", "abc"], metric="levenshtein", weights=weights)
+
+
+def test_object_arrays_of_strings_are_strings():
+    """``X.dtype == object and X.size > 0 and isinstance(X.flat[0], str)``."""
+    with pytest.raises(ValueError, match="holds strings"):
+        isvm.pairwise_distances(np.array(["ab", "cd"], dtype=object), metric="dtw")
+
+
+def test_pairwise_distances_asks_memory_for_the_matrix(monkeypatch):
+    """``n_x = len(X) if ... and not isinstance(X, str)``: the memory check sees n_x x n_y."""
+    from indefsvm.distances import _pairwise
+
+    asked = []
+    monkeypatch.setattr(_pairwise, "check_memory", lambda b, *a: asked.append(b))
+    isvm.pairwise_distances(np.zeros((4, 2)), np.zeros((3, 2)), metric="euclidean")
+    assert asked == [8.0 * 4 * 3]
+
+
+def test_distance_progress_ends_at_the_total(caplog):
+    """``done = 0`` and ``progress(r1 * len(B), ...)``: with verbose the last line says
+    all pairs are done; without, nothing is logged (``verbose=False`` by default)."""
+    import logging
+
+    def l1(a, b):
+        return float(np.abs(np.asarray(a) - np.asarray(b)).sum())
+
+    X = np.array([[0.0], [1.0], [3.0]])
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.pairwise_distances(X, metric=l1)
+        isvm.pairwise_distances(["ab", "abc", "b"], metric="levenshtein")
+        assert not caplog.records
+        isvm.pairwise_distances(X, metric=l1, verbose=True)
+        isvm.pairwise_distances(["ab", "abc", "b"], metric="levenshtein", verbose=True)
+    msgs = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("l1 distances: 9 of 9 pairs") for m in msgs), msgs
+    assert any(m.startswith("levenshtein distances: 9 of 9 pairs") for m in msgs), msgs
+
+
+def test_object_arrays_of_objects_take_the_list_path():
+    """``X.dtype != object``: a 1-D object array of arrays is a list of objects (series of
+    different lengths for DTW, vectors for the lock-step metrics)."""
+    S = np.empty(2, dtype=object)
+    S[0], S[1] = np.zeros(3), np.ones(5)
+    D = isvm.pairwise_distances(S, metric="dtw")
+    assert D.shape == (2, 2) and D[0, 1] > 0
+    V = np.empty(2, dtype=object)
+    V[0], V[1] = np.zeros(3), np.ones(3)
+    np.testing.assert_allclose(isvm.pairwise_distances(V, metric="euclidean")[0, 1],
+                               np.sqrt(3))
+
+
+def test_euclidean_distances_that_overflow_are_refused():
+    # scipy's cdist returned inf without a word; NystroemSVC then said "Input X contains
+    # infinity", of an X that holds none
+    with pytest.raises(ValueError, match=r"the euclidean distances overflow float64 on "
+                                         r"values up to 1\.3e\+160; scale the vectors"):
+        isvm.pairwise_distances(HUGE, metric="euclidean")
+    with pytest.raises(ValueError, match="the cityblock distances overflow"):
+        isvm.pairwise_distances(HUGE * 1e148, metric="cityblock")
+    assert np.all(np.isfinite(isvm.pairwise_distances(HUGE, metric="cityblock")))
+
+
+def test_a_dtw_window_in_points_is_told_the_share():
+    # tslearn's sakoe_chiba_radius counts points: window=3 was refused without saying so
+    with pytest.raises(ValueError, match=r"got 3\. A band of 3 points is window=3 / the "
+                                         r"series length \(tslearn's sakoe_chiba_radius"):
+        isvm.pairwise_distances(np.zeros((3, 10)), metric="dtw", window=3)
+
+
+def test_distances_and_the_square_kernel_refuse_values_whose_squares_underflow():
+    # DTW and euclidean distances of values near 1e-200 came out 0 (near 1e-160: a relative
+    # error of 3e-5 to 5e-5), and SquareKernel of a kernel near 1e-170 was 0 -- each without
+    # a word, where their overflows were refused. cityblock squares nothing: it is exact.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(6, 3))
+    series = [rng.normal(size=9) for _ in range(4)]
+    with pytest.raises(ValueError, match=r"^X has values of at most 1\.96e-160: DTW's squared "
+                                         r"differences underflow float64"):
+        isvm.pairwise_distances([s * 1e-160 for s in series])
+    with pytest.raises(ValueError, match=r"^the euclidean distances underflow float64"):
+        isvm.pairwise_distances(X * 1e-200, metric="euclidean")
+    D = isvm.pairwise_distances(X * 1e-200, metric="cityblock")
+    np.testing.assert_allclose(D / 1e-200, isvm.pairwise_distances(X, metric="cityblock"),
+                               rtol=1e-12)
+    # one step inside: DTW of series near 1e-140 is that of the series, times 1e-140
+    np.testing.assert_allclose(isvm.pairwise_distances([s * 1e-140 for s in series]) / 1e-140,
+                               isvm.pairwise_distances(series), rtol=1e-12)
+    np.testing.assert_array_equal(isvm.pairwise_distances([np.zeros(3), np.zeros(4)]),
+                                  np.zeros((2, 2)))  # all zero: exact, not refused
+    K, _ = _tanh_kernel(10)
+    with pytest.raises(ValueError, match=r"^SquareKernel: K K would underflow"):
+        SquareKernel().fit_transform(K * 1e-170)
+    np.testing.assert_allclose(SquareKernel().fit_transform(K * 1e-140) / 1e-280,
+                               SquareKernel().fit_transform(K), rtol=1e-12)
+
+
+def _dtw_dp(a, b):
+    n, m = len(a), len(b)
+    C = np.full((n + 1, m + 1), np.inf)
+    C[0, 0] = 0.0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            C[i, j] = (a[i - 1] - b[j - 1]) ** 2 + min(C[i - 1, j], C[i, j - 1],
+                                                         C[i - 1, j - 1])
+    return np.sqrt(C[n, m])
+
+
+def test_edit_weights_that_make_an_asymmetric_distance_are_refused():
+    with pytest.raises(ValueError, match="insertion and deletion must cost the same"):
+        isvm.pairwise_distances(["ab", "abcd"], metric="levenshtein", weights=(2, 1, 1))
+    with pytest.raises(ValueError, match="insertion and deletion must cost the same"):
+        isvm.PairwiseDistances("levenshtein", metric_params={"weights": (1, 3, 1)}).fit(
+            ["ab", "abcd"])
+
+
+@pytest.mark.parametrize("big", [2**62, 2**70])
+def test_edit_weights_too_large_for_64_bit_distances_are_refused(big):
+    with pytest.raises(ValueError, match="at most 2\\*\\*31 - 1"):
+        isvm.pairwise_distances(["ab", "abcd"], metric="levenshtein", weights=(big, big, 1))
+
+
+def test_equal_insertion_and_deletion_weights_give_the_plain_dynamic_programme():
+    def dp(a, b, ins, sub):
+        d = np.zeros((len(a) + 1, len(b) + 1))
+        d[:, 0] = np.arange(len(a) + 1) * ins
+        d[0, :] = np.arange(len(b) + 1) * ins
+        for i in range(1, len(a) + 1):
+            for j in range(1, len(b) + 1):
+                d[i, j] = min(d[i - 1, j] + ins, d[i, j - 1] + ins,
+                              d[i - 1, j - 1] + (a[i - 1] != b[j - 1]) * sub)
+        return d[-1, -1]
+
+    words = ["ab", "abcd", "bcd", "xbcy", ""]
+    D = isvm.pairwise_distances(words, metric="levenshtein", weights=(2, 2, 3))
+    ref = np.array([[dp(a, b, 2, 3) for b in words] for a in words])
+    np.testing.assert_array_equal(D, ref)
+    np.testing.assert_array_equal(D, D.T)
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e-170])
+@pytest.mark.parametrize("make", [lambda D: isvm.DistanceKernel().fit(D),
+                                  lambda D: isvm.DistanceKernel("linear").fit_transform(D),
+                                  lambda D: isvm.diagnostics.check_distances(D)])
+def test_distances_whose_squares_leave_float64_are_refused_with_the_fix(scale, make):
+    with pytest.raises(ValueError, match="(Divide|Multiply) the distances by a constant"):
+        make(_line_distances() * scale)
+
+
+@pytest.mark.parametrize("scale", [1e140, 1e-140])
+def test_the_median_rule_kernel_is_the_same_at_any_representable_scale(scale):
+    D = _line_distances()
+    np.testing.assert_allclose(isvm.DistanceKernel().fit_transform(D * scale),
+                               isvm.DistanceKernel().fit_transform(D), rtol=1e-12)
+
+
+def test_dtw_of_huge_values_or_of_numbers_written_as_text_is_refused():
+    with pytest.raises(ValueError, match="squared differences overflow"):
+        isvm.pairwise_distances([np.array([1e155, 0.0]), np.array([0.0, 1.0])], metric="dtw")
+    for X in ([["1", "2"], ["3", "4"]], [np.array(["1", "2"]), np.array(["3"])]):
+        with pytest.raises(ValueError, match="holds text \\('1'\\); DTW compares numeric"):
+            isvm.pairwise_distances(X, metric="dtw")
+
+
+def test_dtw_holds_no_index_array_per_pair():
+    import tracemalloc
+
+    X = np.random.default_rng(0).normal(size=(1500, 3))
+    tracemalloc.start()
+    try:
+        D = isvm.pairwise_distances(X, metric="dtw")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.3 * D.nbytes, peak / D.nbytes  # was 3 x: two index arrays of n^2 / 2
+    # the same distances as the plain dynamic programme, in both triangles
+    i, j = 3, 7
+    assert D[i, j] == pytest.approx(_dtw_dp(X[i], X[j])) and D[j, i] == D[i, j]

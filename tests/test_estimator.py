@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 from sklearn.svm import SVC
+from test_diagnostics import _tanh_kernel
 
 import indefsvm as isvm
 from helpers import dual_objective, kkt_gap
@@ -217,3 +218,49 @@ def test_warnings_point_at_the_callers_line(make):
     assert conv
     assert all(w.filename == __file__ for w in conv), [w.filename for w in conv]
 
+
+def test_an_svm_whose_C_overflows_on_a_large_finite_kernel_blames_C():
+    K, y = _tanh_kernel()
+    with pytest.raises(ValueError, match=r"C = 100 is too large for this kernel, whose values "
+                                         r"reach 1e\+305 .* 40 samples"):
+        isvm.IndefiniteSVC(kernel="precomputed", C=100.0).fit(K * 1e305, y)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_decision_values_that_overflow_at_prediction_are_refused(n_classes):
+    # a polynomial SVM asked about features near 1e160: (gamma x's + c)^3 overflowed, the
+    # decision values were inf - inf = NaN, and predict chose a class from NaN. Fitting
+    # refuses such features; predicting now does too, naming the sample. The Krein SVM and
+    # kernel logistic regression refused them already (their kernel_matrix checks).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int) if n_classes == 2 else np.arange(60) % 3
+    model = isvm.IndefiniteSVC(kernel="poly").fit(X, y)
+    for method in (model.predict, model.decision_function):
+        with pytest.raises(ValueError, match=r"^The decision values of sample 0 of X are not "
+                                             r"finite: the polynomial kernel of its features"):
+            method(X[:4] * 1e160)
+    np.testing.assert_array_equal(model.predict(X[:4] * 1e-200), model.predict(X[:4] * 0.0))
+
+
+def test_series_given_to_an_svm_point_to_the_distance_pipeline():
+    S, labels = isvm.datasets.make_cbf(20, length=(60, 80), random_state=0)
+    with pytest.raises(ValueError, match="PairwiseDistances\\('dtw'\\), DistanceKernel\\(\\)"):
+        isvm.IndefiniteSVC().fit(S, labels)
+
+
+def test_predict_proba_is_absent_but_says_where_probabilities_are():
+    # VotingClassifier(voting="soft") with an IndefiniteSVC met Python's "'IndefiniteSVC'
+    # object has no attribute 'predict_proba'"; hasattr stays False (scikit-learn's duck
+    # typing) and the error names CalibratedClassifierCV, as the probability keyword does
+    from sklearn.ensemble import VotingClassifier
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    for est in (isvm.IndefiniteSVC(), isvm.IndefiniteNuSVC(), isvm.NystroemSVC()):
+        assert not hasattr(est, "predict_proba")
+    vote = VotingClassifier([("svm", isvm.IndefiniteSVC()), ("lr", LogisticRegression())],
+                            voting="soft").fit(X, y)
+    with pytest.raises(AttributeError, match=r"^IndefiniteSVC has no predict_proba: .* "
+                                             r"CalibratedClassifierCV\(IndefiniteSVC\(\.\.\.\)"):
+        vote.predict(X)

@@ -134,3 +134,24 @@ def test_frames_are_logged_only_when_verbose(caplog, tmp_path, capsys):
                      "--verbose", "--out", str(tmp_path / "p.html")]) == 0
     assert [r.getMessage()[:21] for r in caplog.records
             if "explore: frame" in r.getMessage()] == ["explore: frame 1 of 1"]
+
+
+def test_explore_on_features_near_1e150():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(8, 2)) * 1e150
+    y = np.arange(8) % 2
+    # the page's frames each carry a sanity report of a linear-kernel SVM (before: an
+    # OverflowError, "internal error" on the command line)
+    ex = isvm.explore(X, y, kernel="linear", C=[1.0], remedies=["none"])
+    assert ex.frames and all(np.isfinite(f["w_M_w"]) for f in ex.frames)
+
+
+def test_explore_of_tiny_features_draws_tl1_and_names_the_underflow_of_the_others():
+    # tl1 has no gamma and needs no variance: its page is drawn (without live sliders, which
+    # centre gamma on the scale rule); the sigmoid's gamma rule cannot be computed, said so
+    X = np.random.default_rng(0).normal(size=(8, 2)) * 1e-200
+    y = np.arange(8) % 2
+    page = isvm.explore(X, y, kernel="tl1", C=[1.0], remedies=["none"])
+    assert len(page.frames) == 3 and page.live is False  # tl1's three rho
+    with pytest.raises(ValueError, match=r"gamma's 'scale' rule .* underflows float64"):
+        isvm.explore(X, y, kernel="sigmoid", C=[1.0], remedies=["none"])

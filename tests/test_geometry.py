@@ -1,13 +1,19 @@
 """Convex-hull classifier (CH-DU) and the SVM <-> CH conversions (seed 003)."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import minimize
+from test_diagnostics import _tanh_kernel
 
 import indefsvm as isvm
 from indefsvm.geometry import ch_to_svm, svm_to_ch
-from indefsvm.solvers import convex_hull_dual, random_feasible_hull_weights
+from indefsvm.solvers import (
+    convex_hull_dual,
+    random_feasible_hull_weights,
+)
 
 
 def _ch_reference(K, y, mu):
@@ -223,3 +229,43 @@ def test_hull_classifier_input_checks(heart):
     with pytest.raises(ValueError, match="NaN"):
         pre.predict(K)
 
+
+def test_random_feasible_hull_weights_refuses_an_infeasible_mu():
+    # mu = 0.01 for 15 points a class: the weights summed to 0.15, not 1 -- a point that is
+    # not in the set the function names
+    y = np.array([1.0] * 15 + [-1.0] * 15)
+    with pytest.raises(ValueError, match=r"mu=0\.01 is infeasible for the class \+1 of 15"):
+        random_feasible_hull_weights(y, 0.01, np.random.default_rng(0))
+    a = random_feasible_hull_weights(y, 1 / 15, np.random.default_rng(0))
+    assert a[y > 0].sum() == pytest.approx(1.0) and a[y < 0].sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("factor", [1e200, 1e300, 2.0**-300])
+def test_the_convex_hull_dual_of_a_kernel_far_from_1_is_the_same_problem(factor):
+    # a factor on K (and on tol, which is in K's units) changes the hulls' weights in
+    # nothing. Before: from about 1e155 the second-order selection squared gradients past
+    # float64, every candidate scored -inf, and the run "stalled" after 10 025 iterations at
+    # a relative KKT gap of 1.49 with another objective (0.43 for -0.43)
+    from indefsvm.solvers import convex_hull_dual
+
+    K, y01 = _tanh_kernel()
+    y = np.where(y01 == 1, 1.0, -1.0)
+    ref = convex_hull_dual(K, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = convex_hull_dual(K * factor, y, tol=1e-6 * factor)
+    assert res.converged and res.n_iter == ref.n_iter
+    np.testing.assert_allclose(res.alpha, ref.alpha, atol=1e-12)
+    assert res.objective / factor == pytest.approx(ref.objective, rel=1e-12)
+    assert res.b / factor == pytest.approx(ref.b, rel=1e-12)
+
+
+def test_a_stalled_convex_hull_dual_says_stalled_not_max_iter():
+    # tol = 1e-300 is below float64's resolution: the run stalls after some 10 000
+    # iterations (max_iter is 10 000 000), and the warning said "stopped at
+    # max_iter=10000000 ... Increase max_iter"
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with pytest.warns(isvm.ConvergenceWarning, match=r"^CH-DU stalled at a KKT gap m - M of "
+                                                     r".* \(or scale the kernel\)\.$"):
+        model = isvm.ConvexHullClassifier(kernel="rbf", tol=1e-300).fit(X, y)
+    assert model.result_.n_iter < 100_000 and not model.result_.converged

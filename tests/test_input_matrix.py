@@ -202,3 +202,86 @@ def test_complex_inputs_are_refused_by_name():
         with pytest.raises(ValueError, match="sample_weight is complex"):
             isvm.IndefiniteSVC(kernel="precomputed").fit(K, y, sample_weight=np.ones(20) + 0j)
 
+
+def test_a_one_sample_kernel_is_a_kernel_and_an_empty_one_is_refused():
+    from indefsvm._validation import check_kernel_matrix
+
+    np.testing.assert_array_equal(check_kernel_matrix([[2.5]]), [[2.5]])
+    with pytest.raises(ValueError, match="empty"):
+        check_kernel_matrix(np.zeros((0, 0)))
+
+
+def test_non_finite_kernel_message_names_row_and_column():
+    from indefsvm._validation import check_kernel_matrix
+
+    K = np.eye(6)
+    K[2, 5] = K[5, 2] = np.nan
+    with pytest.raises(ValueError, match=r"first at row 2, column 5"):
+        check_kernel_matrix(K)
+
+
+def test_labels_of_the_wrong_length_are_refused_with_both_lengths():
+    from indefsvm._validation import check_binary_labels
+
+    with pytest.raises(ValueError, match="y has 3 entries but there are 2 samples"):
+        check_binary_labels([1, -1, 1], 2)
+
+
+def test_symmetry_threshold_is_1e_10_of_the_largest_entry():
+    from indefsvm._validation import check_kernel_matrix
+
+    check_kernel_matrix([[1.0, 0.0], [0.9e-10, 1.0]])
+    with pytest.raises(ValueError, match="not symmetric"):
+        check_kernel_matrix([[1.0, 0.0], [1.5e-10, 1.0]])
+
+
+def test_bad_labels_message_lists_the_first_five_values():
+    from indefsvm._validation import check_binary_labels
+
+    with pytest.raises(ValueError, match=r"got values \[-3\.0, -2\.0, 0\.0, 2\.0, 3\.0\]\)"):
+        check_binary_labels([-3, -2, 0, 2, 3, 4, 5], 7)
+
+
+def test_messages_name_a_type_with_its_article():
+    # "sanity_report of a IndefiniteSVC", "got a int", "is a bytes": read as typos
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with pytest.raises(ValueError, match="sanity_report of an IndefiniteSVC needs"):
+        isvm.sanity_report(isvm.IndefiniteSVC().fit(X, y), X, None)
+    with pytest.raises(ValueError, match="got an int"):
+        isvm.pairwise_distances(5, metric="levenshtein")
+    with pytest.raises(ValueError, match=r"X\[0\] is a bytes object"):
+        isvm.pairwise_distances([b"ab", "c"], metric="levenshtein")
+
+
+def test_a_meta_estimator_slicing_rows_of_a_kernel_is_told_what_works():
+    # CalibratedClassifierCV(IndefiniteSVC(kernel="precomputed")).fit(K, y) slices K's rows
+    # only and fit met (180 x 270): "Precomputed matrix must be a square matrix" (scikit-
+    # learn's SVC says the same and no more); the two routes that work are named, and agree
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.pipeline import make_pipeline
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=0.5)
+    with pytest.raises(ValueError, match=r"Precomputed matrix must be a square matrix\. Input "
+                                         r"is a 180x270 matrix\. .*CalibratedClassifierCV.* "
+                                         r"give it the features and a kernel name"):
+        CalibratedClassifierCV(isvm.IndefiniteSVC(kernel="precomputed"), cv=3).fit(K, y)
+    sig = {"gamma": 0.01, "coef0": 0.5}
+    named = CalibratedClassifierCV(isvm.IndefiniteSVC(kernel="sigmoid", **sig), cv=3).fit(X, y)
+    piped = CalibratedClassifierCV(make_pipeline(isvm.FeatureKernel("sigmoid", **sig),
+                                                 isvm.IndefiniteSVC(kernel="precomputed")),
+                                   cv=3).fit(X, y)
+    # what the two routes promise, not two arithmetics' last bits: the pipeline's kernel is
+    # the named one to rounding (the compiled sigmoid and NumPy's differ by an ulp), and
+    # every fold's SMO stops at a stationary point within its tol -- two such points (108
+    # and 105 iterations on one machine) give decision values that differ by O(tol), so
+    # the calibrated probabilities agree to a few tol, no closer
+    np.testing.assert_allclose(isvm.FeatureKernel("sigmoid", **sig).fit_transform(X), K,
+                               rtol=1e-12, atol=1e-14)
+    for model in (named, piped):
+        for calibrated in model.calibrated_classifiers_:
+            svm = calibrated.estimator
+            svm = svm[-1] if hasattr(svm, "steps") else svm
+            assert svm.converged_ and svm.kkt_gap_ <= svm.tol
+    tol = isvm.IndefiniteSVC().tol
+    np.testing.assert_allclose(piped.predict_proba(X), named.predict_proba(X), atol=10 * tol)

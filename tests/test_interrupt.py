@@ -10,6 +10,7 @@ import time
 import numpy as np
 import pytest
 
+import indefsvm as isvm
 from helpers import interrupted_after, stopped_at_line
 
 SCRIPT = textwrap.dedent(
@@ -244,3 +245,42 @@ def test_ctrl_c_while_the_command_line_loads(monkeypatch, capsys):
     # there, a later Ctrl-C test of the suite counted as a second one and ended pytest (130)
     assert signal.getsignal(signal.SIGINT) is before
 
+
+def test_ctrl_c_is_seen_inside_one_long_dtw_pair():
+    import signal
+    import threading
+    import time
+
+    a, b = np.random.default_rng(0).normal(size=(2, 40_000))  # one pair, ~3 s on one core
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            isvm.pairwise_distances([a, b], metric="dtw", n_jobs=1)
+        took = time.perf_counter() - t0
+    finally:
+        timer.cancel()
+    assert took < 2.0  # one pair takes ~3.5 s idle, longer under load
+
+
+def test_ctrl_c_stops_the_search_inside_an_eigendecomposition():
+    import signal
+    import threading
+    import time
+
+    B = np.random.default_rng(0).normal(size=(7000, 7000))
+    K, y = B + B.T, np.arange(7000) % 2
+    del B
+    search = isvm.RemedySearchCV(param_grid={"C": [1.0]}, cv=2, methods=["clip"])
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            search.fit(K, y)
+        took = time.perf_counter() - t0
+    finally:
+        timer.cancel()
+    assert took < 2.0  # one eigh of the 3 500 training rows takes ~3.5 s idle, more loaded
+    assert not hasattr(search, "best_method_")  # left unfitted

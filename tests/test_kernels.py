@@ -4,15 +4,17 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from test_cli_explore import HUGE
 
 import indefsvm as isvm
 from indefsvm import kernels
 from indefsvm._solvers._kcache import KernelCache
-from indefsvm.kernels import _COMPILED_KIND
+from indefsvm.kernels import _COMPILED_KIND, l1_gaussian
 
 rng = np.random.default_rng(0)
 X = rng.uniform(-1, 1, (7, 4))
@@ -334,3 +336,83 @@ def test_gamma_scale_variance_of_large_data_is_numpys_without_its_temporary():
     assert kernels.resolve_gamma("scale", big) == pytest.approx(1.0 / (15 * big.var()),
                                                                 rel=1e-9)
     assert kernels.resolve_gamma("scale", np.zeros((300_001, 15))) == 1.0
+
+
+@pytest.mark.parametrize("kernel", ["linear", "polynomial", "rbf", "sigmoid"])
+def test_kernels_of_features_whose_products_overflow_say_so(kernel):
+    # before: "K contains NaN or infinity (first at row 0, column 0); fix the kernel or the
+    # data that produced it" (rbf, sigmoid) or "has values that are not finite (an
+    # overflow)" -- now the features, their largest value and the fix
+    with pytest.raises(ValueError, match=r"X has values up to 1\.3e\+160: the "
+                                         f"{kernel} kernel multiplies features, and their "
+                                         r"products overflow float64 .* Scale the features"):
+        # (the linear kernel takes no gamma: given one, that is what is said)
+        isvm.check_kernel(X=HUGE, kernel=kernel, **({} if kernel == "linear" else {"gamma": 1.0}))
+    # one step inside float64: the kernel is computed
+    small = HUGE / 1e160 * 1e150
+    assert np.all(np.isfinite(isvm.kernel_matrix(small, kernel="linear")))
+
+
+def test_a_kernel_matrix_too_big_is_said_before_the_work():
+    # NumPy's "Unable to allocate 7.28 TiB", after the inputs' checks; now the figure and
+    # what works at that size, before any work
+    with pytest.raises(MemoryError, match=r"A 1000000 x 1000000 kernel matrix needs about "
+                                          r"7450\.6 GiB .* train on landmarks"):
+        isvm.kernel_matrix(np.zeros((10**6, 2)))
+
+
+def test_l1_gaussian_of_far_points_is_zero_without_an_overflow_warning():
+    # (gamma d) d overflows to inf where gamma d^2 > 1.8e308, and exp(-inf) = 0 is the
+    # kernel's value in float64; numpy's "overflow encountered in multiply" leaked out
+    X = np.array([[0.0, 1e300], [1.0, -1e300]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        K = l1_gaussian(X)
+    np.testing.assert_array_equal(K, np.eye(2))
+    # a gamma small enough for the product to stay finite keeps its value: exp(-1)
+    K = l1_gaussian(np.array([[0.0], [1e155]]), gamma=1e-310)
+    assert K[0, 1] == pytest.approx(np.exp(-1.0), rel=1e-6)
+
+
+def test_pseudo_euclidean_without_p_says_how_check_kernel_takes_it():
+    X = np.random.default_rng(0).normal(size=(10, 3))
+    with pytest.raises(ValueError, match=r"check_kernel: p=\.\.\."):
+        isvm.check_kernel(X=X, kernel="pseudo_euclidean")
+    assert isvm.check_kernel(X=X, kernel="pseudo_euclidean", p=2).signature.q >= 1
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf", "poly", "sigmoid", "l1_gaussian"])
+def test_features_whose_products_underflow_are_refused_by_name(kernel):
+    # features near 1e-160: gamma="scale" was 1 / subnormal = inf ("gamma must be a finite
+    # number; got inf", a gamma nobody gave); near 1e-200 the variance was 0, gamma fell
+    # back to 1 and the kernel was constant: every SVM predicted one class, without a word.
+    # The linear kernel's products were 0 there too. One step inside, all is as before.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int)
+    for factor in (1e-160, 1e-200):
+        with pytest.raises(ValueError, match=r"underflow"):
+            isvm.IndefiniteSVC(kernel=kernel).fit(X * factor, y)
+    with pytest.raises(ValueError, match=r"^X has values of at most 2\.4e-160: the kernel "
+                                         r"multiplies features"):
+        isvm.IndefiniteSVC(kernel=kernel, gamma=1e305).fit(X * 1e-160, y)
+    if kernel != "linear":  # gamma="scale" makes these kernels scale-free
+        np.testing.assert_array_equal(
+            isvm.IndefiniteSVC(kernel=kernel).fit(X * 1e-140, y).predict(X * 1e-140),
+            isvm.IndefiniteSVC(kernel=kernel).fit(X, y).predict(X))
+    if kernel in ("rbf", "sigmoid"):
+        with pytest.raises(ValueError, match=r"gamma's 'scale' rule .* the variance of X "
+                                             r"\(values of at most 2\.4e-200\) underflows"):
+            isvm.IndefiniteSVC(kernel=kernel).fit(X * 1e-200, y)
+    if kernel in ("linear", "poly", "sigmoid"):
+        with pytest.raises(ValueError, match=r"^X has values of at most 2\.4e-200: the .* "
+                                             r"kernel multiplies features, and their products "
+                                             r"underflow"):
+            isvm.kernel_matrix(X * 1e-200, kernel=kernel)
+    else:
+        # exp(-gamma d^2) with gamma = 1 on such features is 1 to the last digit: its value
+        K = isvm.kernel_matrix(X * 1e-200, kernel=kernel, gamma=1.0)
+        np.testing.assert_array_equal(K, np.ones((60, 60)))
+    # a constant X keeps scikit-learn's rule (gamma = 1): its variance is 0, not lost
+    model = isvm.IndefiniteSVC().fit(np.ones((6, 2)), [0, 1] * 3)
+    assert model.predict(np.ones((1, 2)))[0] in (0, 1)

@@ -6,6 +6,8 @@ an import anywhere in a module -- at its top or inside a function -- is an edge.
 
 import ast
 import inspect
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -335,3 +337,34 @@ def test_no_metric_name_is_compared_outside_the_metric_table():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found += [f"{name}:{line}" for line in _metric_name_comparisons(tree, names)]
     assert found == []
+
+
+def test_dir_of_the_package_lists_its_public_names_only():
+    names = dir(isvm)
+    assert "importlib" not in names and "_NAMES" not in names
+    assert {"IndefiniteSVC", "check_kernel", "NystroemSVC", "__version__"} <= set(names)
+
+
+def test_the_documented_modules_are_reached_from_the_package():
+    # the docs write indefsvm.exceptions.DataFileError and indefsvm.explorer.Explorer: after
+    # "import indefsvm" alone they were AttributeErrors (the lazy import knew nine modules)
+    code = ("import indefsvm as i; print(i.exceptions.DataFileError.__name__, "
+            "i.explorer.Explorer.__name__, i.klr.__name__, i.svm.IndefiniteSVC.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=str(Path(__file__).parent))
+    assert out.stdout.split() == ["DataFileError", "Explorer", "indefsvm.klr",
+                                  "IndefiniteSVC"]
+
+
+#: the words of the review campaigns whose findings had files of their own
+CAMPAIGNS = ("potholes", "probe", "findings", "survivors", "newcomer", "reliability",
+             "review", "issue")
+
+
+def test_no_test_file_is_named_after_a_campaign():
+    """A test lives in the file of its subject (``test_check_distances`` in
+    ``test_distance_check.py``), never in one named after the review that found it."""
+    tests = Path(__file__).parent
+    named = [p.name for p in tests.glob("test_*.py")
+             if any(word in p.stem for word in CAMPAIGNS)]
+    assert named == []

@@ -5,13 +5,16 @@ command line's own reading, and with ``like=`` against the models' predictions."
 from __future__ import annotations
 
 import gzip
+import json
 import os
+import re
 
 import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file
 
 import indefsvm as isvm
+from indefsvm.cli import main
 from indefsvm.datasets import DataFile, load_file
 from indefsvm.exceptions import DataFileError
 
@@ -318,3 +321,223 @@ def test_a_file_of_classic_mac_line_ends_is_read_line_by_line(tmp_path):
     strings = tmp_path / "w.tsv"
     strings.write_bytes(b"1\tabc\r2\tabd\r")
     assert load_file(strings, objects="strings").X == ["abc", "abd"]
+
+
+@pytest.fixture
+def kernel_file(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    np.save(tmp_path / "K.npy", X @ X.T)
+    return tmp_path / "K.npy", y
+
+
+@pytest.fixture
+def heart_kernel():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    return isvm.kernel_matrix(X[:80], kernel="sigmoid", gamma=0.01, coef0=-0.5), y[:80]
+
+
+@pytest.mark.parametrize("how", ["header=False", "index=False", "default"])
+def test_labels_written_by_pandas_are_read_as_the_labels(kernel_file, tmp_path, how, capsys):
+    pd = pytest.importorskip("pandas")
+    K, y = kernel_file
+    s = pd.Series(y, name="label")
+    f = tmp_path / "y.csv"
+    {"header=False": lambda: s.to_csv(f, header=False),
+     "index=False": lambda: s.to_csv(f, index=False),
+     "default": lambda: s.to_csv(f)}[how]()
+    assert main(["fit", str(K), "--labels", str(f), "--cv", "0", "--json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["problems"]) == 1  # two classes, not 60
+    assert out["training_accuracy"] > 0.9
+
+
+def test_a_labels_file_with_as_many_labels_as_samples_is_a_warning(kernel_file, tmp_path,
+                                                                    capsys):
+    K, _ = kernel_file
+    f = tmp_path / "y.txt"
+    f.write_text("".join(f"{i % 40}\n" for i in range(60)))
+    assert main(["fit", str(K), "--labels", str(f), "--cv", "0", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {f} holds 40 different labels for 60 samples" in err
+
+
+def test_two_columns_that_are_not_an_index_are_refused(kernel_file, tmp_path, capsys):
+    K, y = kernel_file
+    f = tmp_path / "y.csv"
+    f.write_text("".join(f"{v},{v}\n" for v in y))
+    assert main(["fit", str(K), "--labels", str(f), "--cv", "0"]) == 1
+    assert "first is not a row index" in capsys.readouterr().err
+
+
+def test_plain_and_string_labels_are_read_as_before(kernel_file, tmp_path, capsys):
+    K, y = kernel_file
+    f = tmp_path / "y.txt"
+    f.write_text("".join(("cat\n" if v else "dog\n") for v in y))
+    assert main(["fit", str(K), "--labels", str(f), "--cv", "0", "--quiet"]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_a_square_numeric_csv_without_labels_is_said_to_look_like_a_kernel(tmp_path, capsys):
+    X = np.random.default_rng(0).normal(size=(30, 4))
+    f = tmp_path / "K.csv"
+    np.savetxt(f, X @ X.T, delimiter=",")
+    assert main(["fit", str(f), "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "is a square matrix of numbers (30 x 30)" in err and "--labels FILE" in err
+    assert "cannot be found by name" not in err
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".npy"])
+def test_features_with_a_labels_file_train_on_the_features(tmp_path, suffix, capsys):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 7))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    f = tmp_path / f"X{suffix}"
+    if suffix == ".csv":
+        np.savetxt(f, X, delimiter=",")
+    else:
+        np.save(f, X)
+    yf = tmp_path / "y.txt"
+    np.savetxt(yf, y, fmt="%d")
+    m = tmp_path / "m.skops"
+    assert main(["fit", str(f), "--labels", str(yf), "--kernel", "rbf", "--gamma", "0.1",
+                 "-C", "3", "--cv", "0", "--save", str(m), "--json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_samples"] == 120 and out["n_features"] == 7
+    # the same model as the library's on these features
+    ref = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1, C=3).fit(X, y)
+    assert out["training_accuracy"] == pytest.approx(ref.score(X, y))
+    pred = tmp_path / "p.txt"
+    assert main(["predict", str(m), str(f), "--out", str(pred), "--quiet"]) == 0
+    np.testing.assert_array_equal(np.loadtxt(pred), ref.predict(X))
+
+
+def test_an_empty_labels_file_is_a_count_error_not_a_crash(kernel_file, tmp_path, capsys):
+    K, _ = kernel_file
+    f = tmp_path / "y.txt"
+    f.write_text("\n")
+    assert main(["fit", str(K), "--labels", str(f), "--cv", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "has 0 labels for 60 samples" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("suffix", [".npy", ".txt"])
+def test_a_matrix_file_with_nan_is_named_with_its_line(tmp_path, heart_kernel, capsys, suffix):
+    K, y = heart_kernel
+    K = K.copy()
+    K[2, 2] = np.nan
+    f = tmp_path / f"K{suffix}"
+    np.save(f, K) if suffix == ".npy" else np.savetxt(f, K)
+    np.savetxt(tmp_path / "y.txt", y, fmt="%d")
+    assert main(["fit", str(f), "--labels", str(tmp_path / "y.txt")]) == 1
+    err = capsys.readouterr().err
+    where = f"{f}: " if suffix == ".npy" else f"{f}, line 3: "
+    assert err.startswith(f"indefsvm: error: {where}holds nan at row 2, column 2")
+
+
+def test_an_object_npy_is_not_called_a_libsvm_file(tmp_path, capsys):
+    f = tmp_path / "K.npy"
+    np.save(f, np.array([[1, "a"], [2, "b"]], dtype=object), allow_pickle=True)
+    (tmp_path / "y.txt").write_text("0\n1\n")
+    assert main(["fit", str(f), "--labels", str(tmp_path / "y.txt")]) == 1
+    err = capsys.readouterr().err
+    assert "holds Python objects (dtype object)" in err and "LIBSVM" not in err
+
+
+def test_a_csv_written_by_pandas_with_its_index_trains_the_same_model(tmp_path, capsys):
+    # DataFrame.to_csv() writes the row index as an unnamed first column: read as a feature
+    # it made a 14-feature model of the heart data at 55 % training accuracy
+    import pandas as pd
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    df = pd.DataFrame(X, columns=[f"f{k}" for k in range(X.shape[1])]).assign(label=y)
+    df.to_csv(tmp_path / "plain.csv", index=False)
+    df.to_csv(tmp_path / "indexed.csv")  # pandas' default: the index too
+    outs = []
+    for name in ("plain", "indexed"):
+        model = tmp_path / f"{name}.skops"
+        assert main(["fit", str(tmp_path / f"{name}.csv"), "-C", "1", "--gamma", "0.1",
+                     "--cv", "0", "--save", str(model), "--json"]) == 0
+        cap = capsys.readouterr()
+        outs.append(json.loads(cap.out))
+        # the data to predict are read by the same rule
+        assert main(["predict", str(model), str(tmp_path / "indexed.csv")]) == 0
+        assert "accuracy" in capsys.readouterr().err
+    assert outs[1]["n_features"] == outs[0]["n_features"] == 13
+    assert outs[1]["training_accuracy"] == outs[0]["training_accuracy"]
+    assert "column 1 (unnamed) is an index" in cap.err
+
+
+def test_an_index_column_is_skipped_only_when_it_is_one(tmp_path):
+    from indefsvm.datasets._table import read_features
+
+    notes = []
+    (tmp_path / "a.csv").write_text(",x,label\n0,1.5,a\n1,2.5,b\n")
+    X, y, names = read_features(str(tmp_path / "a.csv"), ",", note=notes.append)
+    assert X.tolist() == [[1.5], [2.5]] and names == ["x"] and len(notes) == 1
+    # an unnamed first column of measurements is a feature, and said nothing of
+    (tmp_path / "b.csv").write_text(",x,label\n0.5,1.5,a\n1.5,2.5,b\n")
+    X, _, _ = read_features(str(tmp_path / "b.csv"), ",", note=notes.append)
+    assert X.shape == (2, 2) and len(notes) == 1
+    # the first column named as the labels stays the labels
+    (tmp_path / "c.csv").write_text(",x,z\n0,1.5,1\n1,2.5,2\n")
+    X, y, _ = read_features(str(tmp_path / "c.csv"), ",", label_column="0",
+                            note=notes.append)
+    assert y.tolist() == [0, 1] and X.tolist() == [[1.5, 1], [2.5, 2]] and len(notes) == 1
+
+
+@pytest.mark.parametrize("content, said", [
+    (b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4, "is not a text file (it holds NUL"),
+    ("label,a\n1,0.5\n-1,0.25\n".encode("utf-16"), "is UTF-16 text"),
+    ("label,a\n1,0.5\n-1,0.25\n".encode("utf-16-le"), "is UTF-16 text"),
+], ids=["binary", "utf16-bom", "utf16-le"])
+@pytest.mark.parametrize("extra", [[], ["--metric", "dtw", "--nystroem", "2"]])
+def test_a_binary_or_utf16_file_is_named_as_such(tmp_path, capsys, content, said, extra):
+    # it was read as text: a label of garbled bytes, or "not UTF-8 text (invalid start byte)"
+    path = tmp_path / "data.csv"
+    path.write_bytes(content)
+    assert main(["fit", str(path), "--cv", "0", *extra]) == 1
+    err = capsys.readouterr().err
+    assert said in err and len(err.splitlines()) == 1
+    with pytest.raises(isvm.exceptions.DataFileError, match=re.escape(said)):
+        isvm.datasets.load_libsvm(str(path))
+
+
+@pytest.mark.parametrize("row, said", [
+    ("5.0,,1", "line 3: column b: an empty value (missing?) is not a number; features must "
+               "be numbers: impute the missing values first."),
+    ("5.0,red,1", "line 3: column b: 'red' is not a number; features must be numbers: encode "
+                  "a column of categories as numbers first, one column per category "
+                  "(pandas.get_dummies), or drop it."),
+    # NaN and infinity written out parse as numbers: the line and column are named too
+    ("5.0,NaN,1", "line 3: column b: 'NaN' is NaN or infinity, among the features"),
+    ("5.0,1.0,inf", "line 3: column c: 'inf' is NaN or infinity, among the features"),
+])
+def test_a_feature_that_is_no_number_is_named_with_its_fix(tmp_path, row, said):
+    from indefsvm.datasets._table import read_features
+    from indefsvm.exceptions import DataFileError
+
+    (tmp_path / "f.csv").write_text(f"a,b,c,label\n1.0,2.0,3.0,0\n{row},1\n")
+    with pytest.raises(DataFileError) as info:
+        read_features(str(tmp_path / "f.csv"), ",")
+    assert said in str(info.value)
+
+
+def test_label_column_first_and_last_read_a_feature_file_as_they_read_a_series_file(tmp_path):
+    from indefsvm.datasets._table import read_features
+
+    (tmp_path / "f.csv").write_text("1.5,2.5,0\n3.5,4.5,1\n")
+    X, y, _ = read_features(str(tmp_path / "f.csv"), ",", label_column="last")
+    assert X.tolist() == [[1.5, 2.5], [3.5, 4.5]] and y.tolist() == [0, 1]
+    X, y, _ = read_features(str(tmp_path / "f.csv"), ",", label_column="first")
+    assert X.tolist() == [[2.5, 0], [4.5, 1]] and y.tolist() == [1.5, 3.5]
+    # a column named "last" is that column
+    (tmp_path / "g.csv").write_text("last,b,c\n7,2.5,0\n8,4.5,1\n")
+    _, y, _ = read_features(str(tmp_path / "g.csv"), ",", label_column="last")
+    assert y.tolist() == [7, 8]

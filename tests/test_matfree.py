@@ -5,6 +5,7 @@ import os
 import signal
 import threading
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -478,3 +479,106 @@ def test_ritz_interval_holds_the_truth_on_a_nearly_dependent_krylov_basis():
     assert rep.verdict in ("PSD", "undecided at this accuracy")
     assert rep.spectrum.intervals["n_neg"][0] == 0
 
+
+@pytest.mark.parametrize("k", [-1000, -600, 600, 1000])
+def test_matrix_free_spectrum_of_a_kernel_scaled_by_2_to_the_k(k):
+    # the Lanczos recurrences square their products: near 1e-300 the estimates came out
+    # (p, q) = (31, 8) where the kernel has (21, 18) and near 1e300 they overflowed; now run
+    # on K / s (s a power of two) and scaled back, the same figures to the last bit
+    from indefsvm.diagnostics import spectrum
+
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    K = np.tanh(0.5 * X @ X.T - 0.3) / 2.0  # max |K_ij| in [1/4, 1/2]: no scaling of its own
+    ref = spectrum(K, method="slq", random_state=0)
+    truth = spectrum(K, method="dense")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        sp = spectrum(K * 2.0**k, method="slq", random_state=0)
+    assert (sp.n_neg, sp.n_pos, sp.negative_mass) == (ref.n_neg, ref.n_pos, ref.negative_mass)
+    assert sp.lam_min == ref.lam_min * 2.0**k and sp.tol == ref.tol * 2.0**k
+    for key in ("lam_min", "lam_max", "restricted_min", "restricted_max"):
+        assert sp.intervals[key] == [v * 2.0**k for v in ref.intervals[key]]
+        assert sp.intervals[key][0] <= getattr(truth, key) * 2.0**k <= sp.intervals[key][1]
+    for key in ("n_neg", "n_pos", "negative_mass"):
+        assert sp.intervals[key] == ref.intervals[key]
+    assert sp.intervals["n_neg"][0] <= truth.n_neg <= sp.intervals["n_neg"][1]
+
+
+def test_check_kernel_matrix_free_of_a_small_kernel_near_1e200():
+    # eight samples, entries near 1e200: "overflow encountered in matmul" before
+    X = np.random.default_rng(0).normal(size=(8, 3))
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1)) * 1e100
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        rep = isvm.check_kernel(-0.5 * D**2, np.arange(8) % 2, method="slq", random_state=0)
+    assert np.isfinite(rep.lam_min) and rep.lam_min < 0
+
+
+def test_matrix_free_spectrum_of_a_constant_kernel():
+    # J K J = 0 exactly: the Lanczos runs went on normalising the 1e-32 that centring leaves,
+    # and the Ritz step said lambda_min in [-2.8e124, -2.3e124] (the truth: -45.6), p = q = 1
+    # and a negative mass of 100 %
+    from indefsvm.diagnostics import spectrum
+
+    K = np.full((60, 60), -0.76)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        sp = spectrum(K, method="slq", random_state=0)
+    lo, hi = sp.intervals["lam_min"]
+    assert lo <= -0.76 * 60 <= hi and hi - lo < 1e-3
+    assert (sp.n_pos, sp.n_neg) == (0, 0)
+    assert sp.intervals["n_pos"] == [0, 0] and sp.intervals["n_neg"] == [0, 0]
+    assert sp.negative_mass == 0.0
+    rep = isvm.check_kernel(K, np.arange(60) % 2, method="slq", random_state=0)
+    assert rep.notes[-2].startswith("Recommendation: do not train on K as it is: its centred")
+
+
+def test_matrix_free_check_of_a_linear_kernel_of_features_near_1e_100():
+    # K near 1e-200: every beta^2 underflowed to 0; the estimate said (p, q) = (59, 0) where
+    # the kernel has rank 5, and its lambda_max interval missed the truth by a factor of 5
+    X = np.random.default_rng(0).normal(size=(60, 5)) * 1e-100
+    dense = isvm.check_kernel(X=X, kernel="linear", method="dense")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        est = isvm.check_kernel(X=X, kernel="linear", method="slq", random_state=0)
+    iv = est.spectrum.intervals
+    for key in ("lam_min", "lam_max", "restricted_min", "restricted_max"):
+        assert iv[key][0] <= getattr(dense.spectrum, key) <= iv[key][1], key
+    assert iv["n_pos"][0] <= dense.signature.p <= iv["n_pos"][1]
+    assert est.signature.p <= 10
+
+
+def _one_localized_negative_pair(n=300, rank=15):
+    """A rank-15 PSD kernel plus two samples whose 2 x 2 block [[1, 1.6], [1.6, 1]] has the
+    eigenvector (e_3 - e_7) / sqrt 2 with eigenvalue -0.6: a Rademacher probe sees it with
+    weight 0 or 2, one time in two each."""
+    V = np.random.default_rng(0).normal(size=(n, rank))
+    V[[3, 7]] = 0.0
+    K = V @ V.T
+    K[3, 3] = K[7, 7] = 1.0
+    K[3, 7] = K[7, 3] = 1.6
+    return K
+
+
+def test_matrix_free_intervals_hold_a_localized_negative_pair():
+    # the old probes (all Rademacher) missed the pair on seeds 4 and 8 of these: their Krylov
+    # spaces closed without it, and the mass interval was [0, 0] around a truth of 1.4e-4
+    from indefsvm.diagnostics.spectrum import spectrum
+
+    K = _one_localized_negative_pair()
+    n = K.shape[0]
+    J = np.eye(n) - 1.0 / n
+    lam = np.linalg.eigvalsh(J @ K @ J)
+    tol = n * np.finfo(float).eps * np.abs(lam).max()
+    neg, pos = -lam[lam < -tol].sum(), lam[lam > tol].sum()
+    truth = neg / (neg + pos)
+    for seed in range(12):
+        sp = spectrum(K, method="lanczos", random_state=seed)
+        lo, hi = sp.intervals["negative_mass"]
+        assert lo <= truth <= hi, (seed, lo, hi, truth)
+        q_lo, q_hi = sp.intervals["n_neg"]
+        assert q_lo <= 1 <= q_hi, seed
+        r_lo, r_hi = sp.intervals["restricted_min"]
+        assert r_lo <= lam.min() <= r_hi + 1e-9, seed
+        # a proven negative eigenvalue is a floor of the negative sum: the interval is not 0
+        assert lo > 0.5 * truth, seed

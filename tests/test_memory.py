@@ -21,6 +21,7 @@ import pytest
 
 import indefsvm as isvm
 from indefsvm import remedies
+from indefsvm.cli import main
 from indefsvm.distances import DistanceKernel, median_gamma
 from indefsvm.kernels import kernel_matrix
 
@@ -341,3 +342,95 @@ def test_a_cache_size_beyond_memory_is_not_allocated_up_front(heart):
     small = isvm.IndefiniteSVC(kernel="rbf", gamma=0.1).fit(X, y)
     np.testing.assert_array_equal(big.dual_coef_, small.dual_coef_)
 
+
+def test_memory_message_gives_both_figures_in_gigabytes(monkeypatch):
+    import indefsvm._validation as v
+
+    monkeypatch.setattr(v, "available_memory", lambda: 1.5 * 2**30)
+    with pytest.raises(MemoryError, match=r"needs about 6\.0 GiB of memory and 1\.5 GiB are "
+                                          r"available\. do less"):
+        v.check_memory(6 * 2**30, "the thing", "do less")
+    v.check_memory(1.4 * 2**30, "the thing", "do less")   # fits: no error
+
+
+def test_available_memory_reads_memavailable_in_kibibytes(monkeypatch):
+    import io
+
+    import indefsvm._validation as v
+
+    text = "MemTotal:  9999 kB\nMemFree:  1 kB\nMemAvailable:    2048 kB\n"
+    monkeypatch.setattr(v, "open", lambda *a, **k: io.StringIO(text), raising=False)
+    assert v.available_memory() == 2048 * 1024.0
+    monkeypatch.setattr(v, "open", lambda *a, **k: io.StringIO("MemTotal: 1 kB\n"),
+                        raising=False)
+    assert v.available_memory() is None
+
+
+def test_the_feature_space_report_peaks_no_higher_than_the_fit():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60_000, 10))
+    y = (X[:, 0] > 0).astype(int)
+    tracemalloc.start()
+    try:
+        # 500 landmarks: the features (120 MB of float32) dominate both peaks; the float64
+        # copy the report used to make was 1.39x the fit's peak here
+        clf = isvm.NystroemSVC(kernel="rbf", n_components=500, random_state=0).fit(X, y)
+        fit_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        rep = isvm.sanity_report(clf, X, y)
+        report_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert rep.is_stationary
+    # the features (float32, as fit holds them) and blocks of float64: not a float64 copy
+    assert report_peak <= 1.2 * fit_peak, (report_peak / 2**20, fit_peak / 2**20)
+
+
+@pytest.mark.parametrize("command", ["compare", "report"])
+def test_a_command_too_big_for_the_memory_is_refused_before_the_work(
+        monkeypatch, tmp_path, capsys, command):
+    import indefsvm._validation as validation
+    import indefsvm.diagnostics
+    import indefsvm.remedies
+
+    # 270 samples need a few MB: say only 1 MB is available
+    monkeypatch.setattr(validation, "available_memory", lambda: 2.0**20)
+
+    def no_work(*a, **k):
+        raise AssertionError("the work started")
+
+    monkeypatch.setattr(indefsvm.remedies, "compare_remedies", no_work)
+    monkeypatch.setattr(indefsvm.diagnostics, "check_kernel", no_work)
+    argv = [command, "--dataset", "heart", "--kernel", "sigmoid", "--gamma", "0.01"]
+    if command == "report":
+        argv += ["--out", str(tmp_path), "--cv", "0"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"indefsvm: error: indefsvm {command} on 270 samples needs about " in err
+    assert "GiB" in err and "nothing was computed" in err
+    assert "indefsvm fit --dataset heart --nystroem 100 --kernel sigmoid --gamma 0.01" in err
+
+
+def test_the_estimate_of_compare_counts_the_folds_that_run_at_once(monkeypatch, capsys):
+    import indefsvm._validation as validation
+
+    n = 270
+    one = 8.0 * n * n
+    # room for the kernel, the distances and one fold, not for two folds at once
+    monkeypatch.setattr(validation, "available_memory", lambda: one * 5.0)
+    assert main(["compare", "--dataset", "heart", "--cv", "2", "--quiet"]) == 0
+    capsys.readouterr()
+    # 270 samples run one fold at a time whatever --n-jobs says (joblib_workers: below
+    # SMALL_ROWS one worker), so the figure is one fold's
+    assert main(["compare", "--dataset", "heart", "--cv", "2", "--n-jobs", "2"]) == 0
+    capsys.readouterr()
+    # where two workers would run (two idle cores, the small-work rule lowered), two folds
+    # at once are counted, and refused before the work
+    from indefsvm import _threads
+
+    monkeypatch.setattr(_threads, "idle_cores", lambda: 2)
+    monkeypatch.setattr(_threads, "SMALL_ROWS", 0)
+    assert main(["compare", "--dataset", "heart", "--cv", "2", "--n-jobs", "2"]) == 1
+    assert "needs about" in capsys.readouterr().err

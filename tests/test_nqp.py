@@ -9,7 +9,12 @@ from scipy.optimize import minimize
 import indefsvm as isvm
 from helpers import random_indefinite
 from indefsvm.exceptions import ConvergenceWarning, UnboundedObjectiveError
-from indefsvm.solvers import kernel_adatron, lsvm, m3, munk
+from indefsvm.solvers import (
+    kernel_adatron,
+    lsvm,
+    m3,
+    munk,
+)
 
 
 @pytest.fixture(scope="module")
@@ -228,3 +233,40 @@ def test_lsvm_on_a_psd_kernel_with_clustered_eigenvalues_falls_back():
     assert clf.converged_
     assert clf.score(X, y) > 0.95
 
+
+def _gaussian(n=10, seed=0):
+    X = np.random.default_rng(seed).normal(size=(n, 2))
+    return np.exp(-((X[:, None] - X[None]) ** 2).sum(-1)), np.array([1.0, -1.0] * (n // 2))
+
+
+def test_munk_reaches_the_optimum_when_a_point_has_a_zero_row():
+    # a point whose row of its own class's block is zero: the update divides by 0 and left
+    # it at its start (0.5); MUNK "stalled" with "multiplicative updates slow down near the
+    # solution" at F = -6.59, the optimum being -7.09 (alpha_0 = C). Kernel-Adatron, a
+    # different algorithm on the same problem (4), is the reference.
+    K, y = _gaussian()
+    K[0, :] = K[:, 0] = 0.0
+    for C in (1.0, 0.3):
+        res = munk(K, y, C=C, tol=1e-8)
+        ref = kernel_adatron(K, y, C=C, tol=1e-8)
+        assert res.converged
+        assert res.objective == pytest.approx(ref.objective, rel=1e-9)
+        np.testing.assert_allclose(res.alpha, ref.alpha, atol=1e-6)
+        assert res.alpha[0] == C
+    res = munk(np.zeros((10, 10)), y, C=1.0)
+    assert res.converged and np.all(res.alpha == 1.0) and res.objective == -10.0
+
+
+def test_munk_without_C_on_a_zero_diagonal_is_unbounded_by_name():
+    # before: "stalled ... try solver='kernel_adatron'" (a zero row), or "objective nan
+    # after 9 iterations" (a zero diagonal): the problem is unbounded along alpha_i
+    K, y = _gaussian()
+    K[np.diag_indices(10)] = 0.0
+    K[3, 3] = 0.0
+    with pytest.raises(UnboundedObjectiveError, match=r"^MUNK: problem \(4\) is unbounded "
+                                                      r"below .* K\[0, 0\] = 0"):
+        munk(K, y)
+    with pytest.raises(UnboundedObjectiveError, match="Kernel-Adatron"):
+        kernel_adatron(K, y)  # the reference says the same
+    assert munk(K, y, C=1.0, tol=1e-8).objective == pytest.approx(
+        kernel_adatron(K, y, C=1.0, tol=1e-8).objective, rel=1e-9)

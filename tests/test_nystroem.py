@@ -829,3 +829,177 @@ def test_an_array_of_landmarks_sets_m_and_a_different_n_components_is_refused():
     a = NystroemSVC(landmarks=idx, random_state=0).fit(X, y)
     b = NystroemSVC(n_components=25, landmarks=list(idx), random_state=0).fit(X, y)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_stability_threshold_keeps_a_direction_at_the_threshold():
+    """``stable = ratio <= float(self.stability)``: a direction whose extension ratio equals
+    the threshold is kept."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(400, 5))
+    kw = dict(kernel="sigmoid", n_components=60, gamma=0.3, coef0=-1.0, random_state=0)
+    ny = isvm.KreinNystroem(**kw, stability=1e300).fit(X)  # every direction, every ratio
+    worst = float(np.max(ny.extension_ratio_))
+    at = isvm.KreinNystroem(**kw, stability=worst).fit(X)
+    assert at.n_unstable_ == 0
+    below = isvm.KreinNystroem(**kw, stability=np.nextafter(worst, 0)).fit(X)
+    assert below.n_unstable_ >= 1
+
+
+@pytest.mark.parametrize("idx, match", [
+    (np.array([[0, 1], [2, 3]]), "landmarks"),
+    (np.array([], dtype=int), "landmarks"),
+    (np.array([0.0, 1.0]), "landmarks"),
+])
+def test_landmark_indices_are_checked_one_condition_at_a_time(idx, match):
+    """``idx.ndim != 1 or idx.size == 0 or not integer``: each condition alone refuses."""
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    with pytest.raises(ValueError, match=match):
+        isvm.KreinNystroem(n_components=2, landmarks=idx).fit(X)
+
+
+def test_nystroem_svc_defaults_are_svcs():
+    """``coef0: float = 0.0`` and the other kernel defaults: those of scikit-learn's SVC."""
+    from sklearn.svm import SVC
+
+    ours, theirs = isvm.NystroemSVC().get_params(), SVC().get_params()
+    for key in ("C", "coef0", "degree", "tol", "decision_function_shape", "break_ties"):
+        assert ours[key] == theirs[key], key
+    # gamma=None, as scikit-learn's Nystroem: SVC's "scale" for vectors (the median rule
+    # with a metric)
+    assert ours["gamma"] is None and isvm.NystroemSVC()._gamma() == theirs["gamma"]
+
+
+def test_nystroem_svc_log_lines_say_the_truth(caplog):
+    """The features line: rows x columns, their MB and a duration."""
+    import logging
+    import re
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        clf = isvm.NystroemSVC(n_components=40, random_state=0, verbose=True).fit(X, y)
+    cols = clf.nystroem_.n_components_
+    line = next(r.getMessage() for r in caplog.records
+                if r.getMessage().startswith("features:"))
+    m = re.match(r"features: (\d+) x (\d+) float32 \((\d+) MB\), ([\d.]+) s", line)
+    assert m and int(m[1]) == 300 and int(m[2]) == cols
+    assert int(m[3]) == round(300 * cols * 4 / 2**20) and float(m[4]) < 60
+    ny = next(r.getMessage() for r in caplog.records if r.getMessage().startswith("Nystroem:"))
+    assert float(ny.rsplit(", ", 1)[1].rstrip(" s")) < 60
+
+
+def test_nystroem_svc_refuses_features_beyond_float32():
+    # a linear kernel of inputs near 1e40: the float32 features were inf, and the linear
+    # stage's rho "invalid value encountered in matmul" (NaN); now refused with the fix
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match=r"the features of rows 0 to 59 pass float32's "
+                                         r"range .* Scale the features first"):
+        isvm.NystroemSVC(kernel="linear", n_components=10, random_state=0).fit(X * 1e40, y)
+    # inside float32 (features near 1e20) it trains: the labels are the sign of the first
+    # input, and C x 1e40 makes it a hard margin
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        big = isvm.NystroemSVC(kernel="linear", n_components=10, random_state=0).fit(
+            X * 1e20, y)
+        assert np.all(np.isfinite(big.decision_function(X * 1e20)))
+    assert big.score(X * 1e20, y) == 1.0
+
+
+def _three_classes():
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2], 30)
+    X = rng.normal(size=(90, 3))
+    X[:, 0] += 2 * y
+    return X, y
+
+
+@pytest.mark.parametrize("make", [
+    lambda: isvm.NystroemSVC(kernel="rbf", n_components=30, random_state=0),
+    lambda: isvm.IndefiniteSVC(kernel="rbf")])
+def test_a_class_with_no_weight_is_refused_as_by_the_smo_classifier(make):
+    X, y = _three_classes()
+    sw = np.where(y == 2, 0.0, 1.0)
+    with pytest.raises(ValueError, match="class 2 has no sample with a positive weight"):
+        make().fit(X, y, sample_weight=sw)
+    with pytest.raises(ValueError, match="class_weight of class 0 is -1"):
+        make().set_params(class_weight={0: -1}).fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [isvm.NystroemSVC, isvm.KreinNystroem])
+def test_a_negative_gamma_is_refused_for_distance_like_kernels(cls):
+    X, y = _three_classes()
+    with pytest.raises(ValueError, match="gamma must be >= 0 for kernel='rbf'"):
+        cls(kernel="rbf", gamma=-1, n_components=20).fit(X, y)
+    # the sigmoid's negative slope stays allowed
+    cls(kernel="sigmoid", gamma=-0.1, coef0=1.0, n_components=20, random_state=0).fit(X, y)
+
+
+def test_a_tiny_c_converges_as_the_smo_does():
+    X, y = _three_classes()
+    yb = (y > 0).astype(int)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ConvergenceWarning
+        clf = isvm.NystroemSVC(kernel="rbf", n_components=40, C=1e-8, random_state=0)
+        clf.fit(X, yb)
+    # passes, not seconds: it took the whole budget of 100 000 before
+    assert clf.converged_ and clf.n_iter_[0] < 1000
+    # every multiplier at its bound, as the SMO's solution at that C: the same decisions
+    ref = isvm.IndefiniteSVC(kernel="rbf", C=1e-8).fit(X, yb)
+    assert np.mean(clf.predict(X) == ref.predict(X)) > 0.9
+
+
+def test_the_warning_names_the_condition_that_failed():
+    from indefsvm.solvers import linear_svc
+
+    Z = np.random.default_rng(0).normal(size=(200, 5)).astype(np.float32)
+    yy = np.where(Z[:, 0] > 0, 1.0, -1.0)
+    res = linear_svc(Z, yy, C=1e-8, max_iter=1)
+    assert not res.converged
+    X, y = _three_classes()
+    with pytest.warns(isvm.ConvergenceWarning, match=r"KKT gap m - M is .* > tol|y'alpha"):
+        isvm.NystroemSVC(kernel="rbf", n_components=40, C=100.0, max_iter=1,
+                         random_state=0).fit(X, (y > 0).astype(int))
+
+
+def test_verbose_feature_blocks_log_every_few_seconds_not_each(monkeypatch, caplog):
+    import logging
+
+    import indefsvm.nystroem._blocks as blocks
+
+    monkeypatch.setattr(blocks, "_BLOCK_BYTES", 8 * 50 * 256)  # 256 rows a block
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(25_600, 5))
+    y = (X[:, 0] > 0).astype(int)
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.NystroemSVC(kernel="rbf", n_components=50, random_state=0, verbose=True).fit(X, y)
+    steps = [r for r in caplog.records if r.getMessage().startswith("NystroemSVC: step")]
+    # 100 blocks of features and one problem: the last block and the problem, not 101 lines
+    assert 2 <= len(steps) <= 10
+    assert steps[-1].args[0] == steps[-1].args[1] == 101
+
+
+def test_the_fit_bar_shows_the_solvers_passes(monkeypatch):
+    import io
+    import logging
+    from types import SimpleNamespace
+
+    from tqdm import tqdm
+
+    import indefsvm.cli._progress as progress
+
+    monkeypatch.setattr(progress, "_bar", lambda args, total, desc, unit="fold": tqdm(
+        total=total, file=io.StringIO()))
+    args = SimpleNamespace(quiet=False, verbose=False)
+    log = logging.getLogger("indefsvm")
+    with progress._LogBar(args, 1, "fit", "NystroemSVC: step", "step",
+                          detail=": pass ") as bar:
+        log.info("NystroemSVC: step %d of %d (features of rows up to %d)", 12, 13, 10**6)
+        log.info("%s: pass %d, gap %.3g, %d of %d rows active, %.1f s", "linear SVM", 4321,
+                 0.02, 5000, 10**6, 12.0)
+        assert bar._bar.n == 12 and bar._bar.total == 13
+        assert "pass 4321, gap 0.02" in str(bar._bar.postfix)

@@ -1,6 +1,8 @@
 """Nystroem features and the SVM on them from a metric's distances: series, strings, any
 callable, with only the distances to the landmarks computed."""
 
+import re
+
 import numpy as np
 import pytest
 from sklearn.pipeline import make_pipeline
@@ -280,3 +282,20 @@ def test_features_too_big_for_memory_are_refused_before_any_distance(cbf, monkey
                                           r"\(the 120 x 10 float32 features, .*\) needs"):
         clf.fit(S, y)
     assert calls == [] and not hasattr(clf, "nystroem_")
+
+
+@pytest.mark.parametrize("features, fitted_on", [("nystroem", "its landmarks"),
+                                                 ("d2ke", "its random series")])
+def test_series_of_other_channels_are_named_against_the_model(features, fitted_on):
+    # the distance's own words were "X has 2 channels and Y has 3", Y being the model's
+    # landmarks, a name the user never gave
+    rng = np.random.default_rng(0)
+    model = isvm.NystroemSVC(metric="dtw", n_components=5, features=features,
+                             random_state=0).fit(rng.normal(size=(20, 3, 15)),
+                                                 np.arange(20) % 2)
+    for X, k in ((rng.normal(size=(4, 2, 15)), 2), (list(rng.normal(size=(4, 15))), 1)):
+        with pytest.raises(ValueError, match=re.escape(
+                f"X holds series of {k} channel(s); the model was fitted on series of 3 "
+                f"({fitted_on})")):
+            model.predict(X)
+    assert model.predict(rng.normal(size=(4, 3, 11))).shape == (4,)  # other lengths: fine

@@ -196,3 +196,64 @@ def test_plot_remedies_axes_start_at_zero_and_keep_the_top_eigenvalue():
     top = max(np.max(np.asarray(line.get_ydata())) for line in ax1.get_lines())
     assert ax1.get_ylim()[1] > top
 
+
+def test_spectrum_plot_of_a_zero_kernel():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from indefsvm.plotting import plot_spectrum
+
+    # the symlog axis had a linear band of width 0 ("'linthresh' must be positive")
+    fig = plot_spectrum(isvm.check_kernel(np.zeros((5, 5))))
+    assert fig.axes[0].get_yscale() == "linear"
+
+
+def test_plots_and_geometry_name_their_wrong_inputs():
+    # each came out as another library's error (IndexError, AttributeError 'alpha', numpy's
+    # "cannot reshape array of size 120000 into shape (200,200)", matplotlib's "Input z must
+    # be at least a (2, 2) shaped array"), or as a figure or a point that was silently wrong
+    # (a 5 x 5 kernel drawn for a 30-sample comparison, M of another dimension, an empty hull
+    # for mu below 1/m, an SVM point with alpha > C)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sklearn.exceptions import NotFittedError
+
+    from indefsvm import geometry, plotting
+
+    rng = np.random.default_rng(2)
+    Z = rng.normal(size=(30, 2))
+    y = (Z[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match=r"^history must be \(iteration, objective\) rows"):
+        plotting.plot_convergence(np.array([1.0, 2.0]))
+    with pytest.raises(NotFittedError, match="IndefiniteSVC instance is not fitted"):
+        plotting.plot_pe_geometry(isvm.IndefiniteSVC(), Z, y)
+    three = isvm.IndefiniteSVC(kernel="sigmoid").fit(Z, np.arange(30) % 3)
+    with pytest.raises(ValueError, match=r"draws one binary SVM .* the model has 3 classes"):
+        plotting.plot_pe_geometry(three, Z, np.arange(30) % 3)
+    two = isvm.IndefiniteSVC(kernel="pseudo_euclidean", kernel_params={"p": 1}).fit(Z, y)
+    for grid in (0, 1, 2.5):
+        with pytest.raises(ValueError, match=r"^grid must be an integer >= 2"):
+            plotting.plot_pe_geometry(two, Z, y, grid=grid)
+    assert plotting.plot_pe_geometry(two, Z, y, grid=2) is not None
+    K = np.tanh(Z @ Z.T - 0.2)
+    cmp = isvm.compare_remedies(K, y, cv=3, methods=["flip"])
+    with pytest.raises(ValueError, match=r"^K must be the 30 x 30 kernel the comparison"):
+        plotting.plot_remedies(cmp, K[:5, :5])
+    with pytest.raises(ValueError, match=r"^M must be the \(2, 2\) signature matrix"):
+        geometry.pe_plane_coordinates(Z, np.eye(3))
+    with pytest.raises(ValueError, match=r"^mu must be at least 1/m = 0\.2 for 5 points"):
+        geometry.reduced_hull(Z[:5], 0.01)
+    with pytest.raises(ValueError, match=r"^n_directions must be a positive integer"):
+        geometry.reduced_hull(Z[:5], 0.5, n_directions=0)
+    # mu >= 1 is the hull itself: its vertices are among the points
+    hull = geometry.reduced_hull(Z[:5], 3.0, n_directions=8)
+    assert all(np.any(np.all(np.isclose(Z[:5], v), axis=1)) for v in hull)
+    with pytest.raises(ValueError, match=r"^alpha must be a feasible point of the SVM dual"):
+        geometry.svm_to_ch(np.ones(30), 0.5)
+    abar, mu = geometry.svm_to_ch(np.full(4, 0.5), 1.0)
+    assert abar.tolist() == [0.5] * 4 and mu == 1.0  # 2 alpha / sum alpha, 2 C / sum alpha
+    import matplotlib.pyplot as plt
+
+    plt.close("all")

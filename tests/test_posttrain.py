@@ -280,3 +280,54 @@ def test_sanity_report_of_a_distance_pipeline_and_of_krein_svc():
     _same_report(rk, isvm.sanity_report(krein.svc_, Kf, yb))
     assert rk.wMw > 0  # the flipped kernel is PSD: w'Mw = w'w > 0
 
+
+def test_wmw_of_a_huge_kernel_and_tiny_alpha_does_not_overflow():
+    # (2 / s)^2 overflowed (OverflowError) for s = sum(alpha) ~ 1e-300, the dual variables of
+    # a linear kernel of features ~ 1e150; w'Mw scales as c for K -> c K, alpha -> alpha / c
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(10, 3))
+    y = np.where(np.arange(10) % 2, 1.0, -1.0)
+    K = X @ X.T
+    clf = isvm.IndefiniteSVC(kernel="precomputed", C=1.0).fit(K, y)
+    alpha = np.zeros(10)
+    alpha[clf.support_] = np.abs(clf.dual_coef_[0])
+    ref = sanity_report_from_alpha(K, y, alpha, 1.0, b=float(clf.intercept_[0]))
+    c = 1e300
+    rep = sanity_report_from_alpha(K * c, y, alpha / c, 1.0 / c,
+                                   b=float(clf.intercept_[0]))
+    assert rep.wMw == pytest.approx(ref.wMw * c, rel=1e-10)
+    assert rep.margin == pytest.approx(ref.margin / np.sqrt(c), rel=1e-10)
+
+
+def test_every_sanity_report_has_a_verdict():
+    # generic code reads one attribute, whatever the model: the classifier's reading per pair
+    from sklearn.datasets import load_iris
+
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    Xi, yi = load_iris(return_X_y=True)
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(60, 2))
+    models = [
+        (isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5), X, y),
+        (isvm.IndefiniteSVC(), Xi, yi),
+        (isvm.NystroemSVC(kernel="sigmoid", gamma=0.01, coef0=-0.5, n_components=80,
+                          random_state=0), X, y),
+        (isvm.IndefiniteSVR(), Z, Z[:, 0] + 0.1 * Z[:, 1]),
+        (isvm.IndefiniteOneClassSVM(nu=0.2, gamma=0.5), Z, None),
+    ]
+    allowed = {"sensible", "not stationary", "counter-intuitive", "undecided"}
+    for est, A, b in models:
+        rep = isvm.sanity_report(est.fit(A, b), A, b)
+        assert rep.verdict in allowed and rep.to_dict()["verdict"] == rep.verdict
+        if hasattr(rep, "reports"):  # one-vs-one: the worst pair decides
+            want = ("sensible" if all(r.verdict == "sensible" for r in rep.reports) else
+                    "not stationary" if any(not r.is_stationary for r in rep.reports)
+                    else "counter-intuitive")
+        elif hasattr(rep, "problems"):  # the landmark model: each problem's w'Mw reading
+            rel = [p["wMw_relative"] for p in rep.problems]
+            want = ("not stationary" if not rep.is_stationary else "counter-intuitive"
+                    if min(rel) < -1e-4 else "sensible" if min(rel) > 1e-4 else "undecided")
+        else:
+            want = ("not stationary" if not rep.is_stationary else
+                    "sensible" if rep.wMw > 0 else "counter-intuitive")
+        assert rep.verdict == want, type(est).__name__

@@ -14,13 +14,21 @@ import os
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import indefsvm as isvm
 from indefsvm.diagnostics import signature, spectrum
-from indefsvm.solvers import kernel_adatron, lsvm, m3, munk, smo
+from indefsvm.solvers import (
+    kernel_adatron,
+    lsvm,
+    m3,
+    munk,
+    random_feasible_alpha,
+    smo,
+)
 from indefsvm.solvers._smo import solve_dual
 
 # a fixed, small number in CI; benchmarks/property_soak.py raises it
@@ -230,3 +238,14 @@ def test_signature_invariant_under_permutation_and_scaling(K, seed, scale):
     moved = signature(spectrum(K[np.ix_(perm, perm)] * scale))
     assert (base.p, base.q, base.z) == (moved.p, moved.q, moved.z)
     assert abs(base.negative_mass - moved.negative_mass) <= 1e-9
+
+
+def test_random_feasible_alpha_with_C_zero_is_the_zero_point():
+    # 0 / 0: NaN entries and "invalid value encountered in scalar divide"
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = random_feasible_alpha(y, 0.0, np.random.default_rng(0))
+    np.testing.assert_array_equal(a, np.zeros(4))
+    with pytest.raises(ValueError, match="C must be >= 0"):
+        random_feasible_alpha(y, -1.0, np.random.default_rng(0))

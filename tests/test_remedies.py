@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (heart_kernel is a fixture imported from test_load_file.py)
 """Spectrum fixes, the Krein SVM and compare_remedies, against independent references."""
 
 import json
@@ -7,12 +8,16 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
+from test_diagnostics import _tanh_kernel
+from test_load_file import heart_kernel  # noqa: F401 (a fixture)
 from test_posttrain import _indefinite_kernel
 
 import indefsvm as isvm
 from indefsvm.remedies import (
+    AdvancedShiftEigenvalues,
     ClipEigenvalues,
     FlipEigenvalues,
     KreinSVC,
@@ -481,3 +486,94 @@ def test_compare_remedies_logs_each_fold(caplog):
     folds = [r for r in caplog.records if r.getMessage().startswith("compare_remedies: fold")]
     assert [r.args[0] for r in folds] == [1, 2, 3]
 
+
+def _sigmoid(n, seed=0):
+    X = np.random.default_rng(seed).normal(size=(n, 2))
+    return isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.5, coef0=-0.2)
+
+
+def test_compare_remedies_searches_only_the_k_an_inner_training_fold_holds():
+    # 6 + 6 samples, 2 outer folds of 3 + 3 training samples, 3 inner folds: each inner
+    # training fold holds 4 samples, so k is 1 or 3
+    # (before: 1 ... 9 were tried, the larger failed inside scikit-learn's search with a
+    # traceback in a warning, and scored NaN)
+    K, y = _sigmoid(12), np.arange(12) % 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no FitFailed / Scoring failed / NaN-score warning
+        cmp = isvm.compare_remedies(K, y, cv=2, methods=["k-NN"])
+    d = np.diag(K)
+    D = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0.0))
+    for (tr, _), k in zip(StratifiedKFold(2).split(K, y), cmp.chosen["k-NN"], strict=True):
+        ref = GridSearchCV(KNeighborsClassifier(metric="precomputed"),
+                           {"n_neighbors": [1, 3]}, cv=StratifiedKFold(3)).fit(
+            D[np.ix_(tr, tr)], y[tr])
+        assert k == ref.best_params_["n_neighbors"]
+
+
+def test_compare_remedies_with_one_sample_of_a_class_in_a_training_fold():
+    # 2 + 2 samples and cv = 2: a training fold holds one sample of each class, so no inner
+    # cross-validation exists -- a grid of C is refused (before: scikit-learn's "n_splits=2
+    # cannot be greater than the number of members in each class"), one C is used, k = 1
+    K, y = _sigmoid(4), np.array([0, 1, 0, 1])
+    with pytest.raises(ValueError, match=r"param_grid: the inner search of C needs two "
+                                         r"samples .* class 0\. Give one C"):
+        isvm.compare_remedies(K, y, cv=2, param_grid={"C": [0.1, 1, 10]})
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=isvm.DegenerateKernelWarning)
+        cmp = isvm.compare_remedies(K, y, cv=2, param_grid={"C": [10.0]})
+    assert all(c == [10.0, 10.0] for m, c in cmp.chosen.items() if m != "k-NN")
+    assert cmp.chosen["k-NN"] == [1, 1]
+    assert any(n.startswith("k = 1, not searched: a training fold holds one sample of "
+                            "class 0") for n in cmp.notes)
+
+
+def test_advanced_shift_of_a_zero_kernel_is_zero_not_nan():
+    # every eigenvalue 0: the one direction it kept was 0 / 0 = NaN before
+    with pytest.warns(isvm.DegenerateKernelWarning, match="zero"):
+        M = AdvancedShiftEigenvalues().fit_transform(np.zeros((5, 5)))
+    assert np.array_equal(M, np.zeros((5, 5)))
+
+
+def test_the_default_comparison_of_a_huge_kernel_leaves_square_out_and_says_so(tmp_path, capsys):
+    # K near 1e300: SquareKernel's K K overflows, and the whole comparison failed with its
+    # error -- in the command line too. Now the other methods are compared, and a note says
+    # why square is not among them; square asked for by name still fails by name.
+    from indefsvm.cli import main
+
+    K, y = _tanh_kernel()
+    for factor, word in ((1e300, "overflow"), (1e-170, "underflow")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", isvm.ConvergenceWarning)
+            cmp = isvm.compare_remedies(K * factor, y, cv=3)
+        assert "square" not in cmp.methods and "flip" in cmp.methods
+        assert any(n.startswith(f"square was left out: K K would {word} float64")
+                   for n in cmp.notes)
+    with pytest.raises(ValueError, match=r"^SquareKernel: K K would overflow"):
+        isvm.compare_remedies(K * 1e300, y, cv=3, methods=["square"])
+    np.save(tmp_path / "K.npy", K * 1e300)
+    np.save(tmp_path / "y.npy", y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", isvm.ConvergenceWarning)
+        code = main(["compare", str(tmp_path / "K.npy"), "--labels", str(tmp_path / "y.npy"),
+                     "--cv", "3"])
+    out = capsys.readouterr().out
+    assert code == 0 and "square was left out" in out
+
+
+def test_the_comparison_says_which_matrix_each_figure_is_of(heart_kernel):
+    K, y = heart_kernel
+    text = str(isvm.compare_remedies(K, y, cv=2, methods=["clip"]))
+    assert "lambda_min / lambda_max of K" in text and "centred J K J: (p, q)" in text
+
+
+def test_the_k_nn_distances_of_compare_remedies_are_checked_as_distances():
+    # they were checked as a kernel: "D must be a square (n_samples, n_samples) kernel matrix"
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    X, y = X[:60], y[:60]
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    D = isvm.pairwise_distances(X)
+    with pytest.raises(ValueError, match=r"D \(the k-NN distances\) must be a square"):
+        isvm.compare_remedies(K, y, D=D[:10], cv=3)
+    D[0, 1] = D[1, 0] = -1.0
+    with pytest.raises(ValueError, match=r"D \(the k-NN distances\): the smallest is -1 "):
+        isvm.compare_remedies(K, y, D=D, cv=3)

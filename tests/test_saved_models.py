@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import skops.io as sio
+from test_cli_distances import _line_distances
 
 import indefsvm as isvm
 from indefsvm.cli import TRUSTED_TYPES, main
@@ -364,3 +365,109 @@ def test_models_survive_pickle_joblib_and_skops(heart, tmp_path):
         np.testing.assert_array_equal(
             sio.load(tmp_path / "m.skops", trusted=trusted).predict(Xp), ref)
 
+
+def _saved(tmp_path, argv, name="m.skops"):
+    path = tmp_path / name
+    assert main(["fit", *argv, "--cv", "0", "--quiet", "--save", str(path)]) == 0
+    return path
+
+
+def ds_path(name):
+    return isvm.datasets.data_path(name)
+
+
+def _load(path):
+    import skops.io as sio
+
+    return sio.load(path, trusted=sio.get_untrusted_types(file=path))
+
+
+def _dump(model, path):
+    import skops.io as sio
+
+    sio.dump(model, path)
+    return path
+
+
+def test_an_array_whose_header_disagrees_with_its_size_is_refused_before_loading(tmp_path,
+                                                                                  capsys):
+    import zipfile
+
+    good = _saved(tmp_path, ["--dataset", "heart"])
+    bad = tmp_path / "bad.skops"
+    with zipfile.ZipFile(good) as zin, zipfile.ZipFile(bad, "w", zipfile.ZIP_DEFLATED) as zout:
+        done = False
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename.endswith(".npy") and not done:
+                # a header claiming a 1e6 x 1000 float64 array over the original bytes
+                head = {"descr": "<f8", "fortran_order": False, "shape": (10**6, 1000)}
+                import io
+
+                buf = io.BytesIO()
+                np.lib.format.write_array_header_1_0(buf, head)
+                data = b"\x93NUMPY\x01\x00" + buf.getvalue()[8:] + data[128:]
+                done = True
+            zout.writestr(info, data)
+    assert main(["predict", str(bad), ds_path("heart_scale")]) == 1
+    err = capsys.readouterr().err
+    assert "whose size disagrees" in err and "(1000000, 1000)" in err
+
+
+def test_a_model_file_larger_than_the_memory_is_refused_before_loading(tmp_path, monkeypatch,
+                                                                      capsys):
+    import indefsvm._validation as validation
+
+    good = _saved(tmp_path, ["--dataset", "heart"])
+    monkeypatch.setattr(validation, "available_memory", lambda: 1024.0)
+    assert main(["predict", str(good), ds_path("heart_scale")]) == 1
+    assert "unpacks to" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("change", ["other kernel", "precomputed", "huge degree", "nan gamma"])
+def test_a_nystroem_file_must_compute_its_features_with_its_own_kernel(tmp_path, capsys,
+                                                                       change):
+    kernel = "polynomial" if change == "huge degree" else "rbf"
+    model = _load(_saved(tmp_path, ["--dataset", "heart", "--kernel", kernel,
+                                    "--nystroem", "30"]))
+    ny = model.nystroem_
+    if change == "other kernel":
+        ny._name = "sigmoid"
+    elif change == "precomputed":
+        ny._name = "precomputed"
+    elif change == "huge degree":
+        ny._params["degree"] = 10**6
+    else:
+        ny._params["gamma"] = float("nan")
+    path = _dump(model, tmp_path / "changed.skops")
+    assert main(["predict", str(path), ds_path("heart_scale")]) == 1
+    err = capsys.readouterr().err
+    assert "indefsvm: error:" in err and "internal error" not in err
+    assert "fit the model again" in err
+
+
+@pytest.mark.parametrize("change", ["nan gamma", "unknown kind"])
+def test_a_distance_model_file_is_checked_before_it_predicts(tmp_path, capsys, change):
+    D = _line_distances(30) + np.random.default_rng(0).uniform(0, 0.1, (30, 30))
+    D = (D + D.T) / 2
+    np.fill_diagonal(D, 0)
+    np.save(tmp_path / "D.npy", D)
+    np.savetxt(tmp_path / "y.txt", (np.arange(30) > 14).astype(int), fmt="%d")
+    model = _load(_saved(tmp_path, [str(tmp_path / "D.npy"), "--labels",
+                                    str(tmp_path / "y.txt"), "--distances"]))
+    if change == "nan gamma":
+        model[0].gamma_ = float("nan")
+    else:
+        model[0].kind = "cosine"
+    path = _dump(model, tmp_path / "changed.skops")
+    assert main(["predict", str(path), str(tmp_path / "D.npy")]) == 1
+    err = capsys.readouterr().err
+    assert "distance kernel" in err and "internal error" not in err
+
+
+def test_one_vs_one_problems_must_name_the_models_classes(tmp_path, capsys):
+    model = _load(_saved(tmp_path, ["--dataset", "heart"]))
+    model._pairs = [(0, 5, 0)]
+    path = _dump(model, tmp_path / "changed.skops")
+    assert main(["predict", str(path), ds_path("heart_scale")]) == 1
+    assert "one-vs-one problems that do not match its 2 classes" in capsys.readouterr().err

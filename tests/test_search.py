@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (heart_kernel is a fixture imported from test_load_file.py)
 """RemedySearchCV: the search against GridSearchCV on the same folds, the refit against a
 manual refit, scikit-learn's composition (cross_val_score, Pipeline), the grid's contract,
 determinism; the advanced shift and the truncated L1 kernel."""
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
+from test_load_file import heart_kernel  # noqa: F401 (a fixture)
 
 import indefsvm as isvm
 from indefsvm.remedies import (
@@ -612,3 +614,204 @@ def test_a_kernel_whose_width_is_fixed_in_kernel_params_is_not_searched_over_gam
                                          r"that entry to search gamma"):
         isvm.RemedySearchCV(kernel=isvm.FeatureKernel("rbf", kernel_params={"gamma": 1.0}),
                             param_grid={"gamma": [0.1, 1.0]}, cv=3).fit(X, y)
+
+
+def test_n_neighbors_up_to_the_smallest_training_fold(sigmoid):
+    """``k > min_train``: k equal to the smallest training fold is allowed."""
+    K, y = sigmoid
+    K, y = K[:30, :30], y[:30]
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(K, y))
+    smallest = min(len(tr) for tr, _ in folds)
+    s = isvm.RemedySearchCV(methods=["k-NN"], param_grid={"n_neighbors": [smallest]}, cv=3,
+                            random_state=0).fit(K, y)
+    assert s.best_params_ == {"method": "k-NN", "n_neighbors": smallest}
+    with pytest.raises(ValueError, match="more than the"):
+        isvm.RemedySearchCV(methods=["k-NN"], param_grid={"n_neighbors": [smallest + 1]},
+                            cv=3, random_state=0).fit(K, y)
+
+
+@pytest.mark.parametrize("rank", [1.5, 0, -1, True, "half"])
+def test_rank_grid_values_are_checked_before_the_folds(sigmoid, rank):
+    K, y = sigmoid
+    with pytest.raises(ValueError, match=r"param_grid\['rank'\]"):
+        isvm.RemedySearchCV(methods=["advanced shift"], param_grid={"rank": [rank]}).fit(K, y)
+
+
+def test_probabilities_and_decisions_available_by_the_methods(sigmoid):
+    """Before fit, ``predict_proba`` exists only when k-NN may be chosen and
+    ``decision_function`` only when an SVM method may be; after fit, as the choice has."""
+    assert hasattr(isvm.RemedySearchCV(methods=["k-NN"]), "predict_proba")
+    assert not hasattr(isvm.RemedySearchCV(methods=["flip"]), "predict_proba")
+    assert hasattr(isvm.RemedySearchCV(methods=["flip"]), "decision_function")
+    assert not hasattr(isvm.RemedySearchCV(methods=["k-NN"]), "decision_function")
+    K, y = sigmoid
+    s = isvm.RemedySearchCV(methods=["k-NN"], param_grid={"n_neighbors": [5]}, cv=3,
+                            random_state=0).fit(K, y)
+    assert s.predict_proba(K[:4]).shape == (4, 2)
+    assert not hasattr(s, "decision_function")
+
+
+def test_label_count_must_match_the_matrix(sigmoid):
+    """``if y.shape[0] != X.shape[0]``."""
+    K, y = sigmoid
+    with pytest.raises(ValueError, match="270 rows"):
+        isvm.RemedySearchCV().fit(K, y[:-1])
+
+
+def test_class_weights_enter_every_fold_as_in_gridsearchcv(sigmoid):
+    """``C_pair = float(C) * w[idx]``: with class weights the indefinite SVM's fold scores
+    are still exactly GridSearchCV's."""
+    K, y = sigmoid
+    cw = {-1.0: 1.0, 1.0: 4.0}
+    s = isvm.RemedySearchCV(methods=["indefinite SVM"], param_grid={"C": [0.1, 1.0]},
+                            class_weight=cw, cv=3, random_state=0).fit(K, y)
+    gs = GridSearchCV(isvm.IndefiniteSVC(kernel="precomputed", class_weight=cw),
+                      {"C": [0.1, 1.0]}, cv=StratifiedKFold(3, shuffle=True, random_state=0)
+                      ).fit(K, y)
+    for f in range(3):
+        np.testing.assert_array_equal(s.cv_results_[f"split{f}_test_score"],
+                                      gs.cv_results_[f"split{f}_test_score"])
+
+
+@pytest.mark.parametrize("three", [False, True])
+def test_support_vector_counts_are_the_estimators(sigmoid, three):
+    """``sv[m[3][c != 0]] = True``: the comparison's #SV of the indefinite SVM is the mean
+    over the folds of ``IndefiniteSVC.support_`` sizes."""
+    K, y = sigmoid
+    if three:
+        y = np.where(np.arange(y.shape[0]) % 3 == 0, 2.0, y)
+    s = isvm.RemedySearchCV(methods=["indefinite SVM", "flip"], param_grid={"C": [1.0]},
+                            cv=3, random_state=0).fit(K, y)
+    folds = StratifiedKFold(3, shuffle=True, random_state=0).split(K, y)
+    sizes = [isvm.IndefiniteSVC(kernel="precomputed").fit(K[np.ix_(tr, tr)], y[tr])
+             .support_.shape[0] for tr, _ in folds]
+    assert s.comparison_.n_sv["indefinite SVM"] == pytest.approx(np.mean(sizes))
+    pipe = Pipeline([("fix", isvm.remedies.FlipEigenvalues()),
+                     ("svm", isvm.IndefiniteSVC(kernel="precomputed"))])
+    assert s.comparison_.n_sv["flip"] == pytest.approx(np.mean([
+        pipe.fit(K[np.ix_(tr, tr)], y[tr]).named_steps["svm"].support_.shape[0]
+        for tr, _ in StratifiedKFold(3, shuffle=True, random_state=0).split(K, y)]), abs=2)
+
+
+def test_search_warnings_point_at_the_callers_line(sigmoid, monkeypatch):
+    """``stacklevel``: the ConvergenceWarning of the search names this file."""
+    from indefsvm.remedies import _folds as _search  # the per-fold engine calls the solver
+
+    real = _search.solve_duals
+    monkeypatch.setattr(_search, "solve_duals",
+                        lambda *a, **k: real(*a, **{**k, "max_iter": 2}))
+    K, y = sigmoid
+    with pytest.warns(isvm.ConvergenceWarning) as rec:
+        isvm.RemedySearchCV(methods=["indefinite SVM"], param_grid={"C": [10.0]}, cv=3,
+                            random_state=0).fit(K, y)
+    assert any(r.filename == __file__ for r in rec)
+
+
+def test_search_fit_times_are_durations(sigmoid):
+    """``t1 - t0`` and ``t_fix + t_fit``: each candidate's fit time is positive and no
+    longer than the whole search."""
+    import time
+
+    K, y = sigmoid
+    t = time.perf_counter()
+    s = isvm.RemedySearchCV(methods=["indefinite SVM", "flip", "k-NN"],
+                            param_grid={"C": [0.1, 1.0]}, cv=3, random_state=0).fit(K, y)
+    wall = time.perf_counter() - t
+    res = s.cv_results_
+    assert np.all(res["mean_fit_time"] > 0) and np.all(res["mean_fit_time"] < wall)
+    assert np.all(res["mean_score_time"] >= 0) and np.all(res["mean_score_time"] < wall)
+    flip = [i for i, p in enumerate(res["params"]) if p["method"] == "flip"]
+    # flip's time holds its eigendecomposition on top of its solve
+    assert res["mean_fit_time"][flip].min() > 0
+
+
+def test_search_methods_must_be_a_list(sigmoid):
+    """``isinstance(self.methods, str) or not iterable``: one name as a string is refused."""
+    K, y = sigmoid
+    with pytest.raises(ValueError, match="methods must be a list"):
+        isvm.RemedySearchCV(methods="flip").fit(K, y)
+    with pytest.raises(ValueError, match="methods must be a list"):
+        isvm.RemedySearchCV(methods=3).fit(K, y)
+
+
+def test_search_log_names_the_fold(sigmoid, caplog):
+    import logging
+
+    K, y = sigmoid
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]}, cv=3, verbose=True,
+                            random_state=0).fit(K, y)
+    msgs = [r.getMessage() for r in caplog.records if "RemedySearchCV" in r.getMessage()]
+    assert [m.split("(fold ")[1].split(",")[0] for m in msgs] == ["1", "2", "3"]
+
+
+def test_a_training_fold_with_one_class(sigmoid):
+    """A fold whose training part holds one class scores NaN (with a warning), takes no
+    time, and is left out of the choice; every fold so: an error."""
+    K, y = sigmoid
+    one = np.flatnonzero(y == y[0])
+    other = np.flatnonzero(y != y[0])
+    folds = [(one[:60], np.r_[one[60:70], other[:10]]),
+             (np.r_[one[:80], other[:80]], np.r_[one[80:90], other[80:90]])]
+    with pytest.warns(UserWarning, match="1 of 2 training folds hold one class only"):
+        s = isvm.RemedySearchCV(methods=["indefinite SVM", "k-NN"],
+                                param_grid={"C": [1.0], "n_neighbors": [3]}, cv=folds).fit(K, y)
+    res = s.cv_results_
+    assert np.all(np.isnan(res["split0_test_score"])) and np.all(res["mean_fit_time"] < 0.5)
+    assert np.all(np.isnan(res["mean_test_score"]))
+    # the choice reads the second fold only
+    assert s.best_score_ == res["split1_test_score"][s.best_index_]
+    assert s.comparison_.cv == 1 and s.predict(K[:3]).shape == (3,)
+    with pytest.raises(ValueError, match="one class only"):
+        isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]},
+                            cv=[folds[0], folds[0]]).fit(K, y)
+
+
+def test_scoring_that_needs_probabilities_is_refused_with_what_works(heart_kernel):
+    K, y = heart_kernel
+    with pytest.raises(ValueError, match="scoring='neg_log_loss' needs probabilities"):
+        isvm.RemedySearchCV(scoring="neg_log_loss", param_grid={"C": [1.0]}, cv=2).fit(K, y)
+
+
+def test_a_list_of_grids_and_a_method_key_point_to_the_right_parameter(heart_kernel):
+    K, y = heart_kernel
+    with pytest.raises(ValueError, match="param_grid is one dict here"):
+        isvm.RemedySearchCV(param_grid=[{"C": [1.0]}], cv=2).fit(K, y)
+    with pytest.raises(ValueError, match="choose them with methods="):
+        isvm.RemedySearchCV(param_grid={"method": ["clip"]}, cv=2).fit(K, y)
+
+
+# on 80 Euclidean distances read as a kernel, the search's clip of some folds keeps nothing
+# (its own warning, a different one from the one this test counts)
+@pytest.mark.filterwarnings("ignore::indefsvm.exceptions.DegenerateKernelWarning")
+def test_distances_given_to_the_search_warn_once_with_the_searchs_fix():
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    D = isvm.pairwise_distances(X[:80], metric="euclidean")
+    with pytest.warns(isvm.DistanceMatrixWarning) as record:
+        isvm.RemedySearchCV(param_grid={"C": [1.0]}, cv=2).fit(D, y[:80])
+    messages = [str(w.message) for w in record if w.category is isvm.DistanceMatrixWarning]
+    assert len(messages) == 1
+    assert "RemedySearchCV(kernel=indefsvm.DistanceKernel())" in messages[0]
+
+
+def test_rows_of_the_wrong_width_tell_a_search_what_its_columns_are():
+    # as IndefiniteSVC(kernel="precomputed") says it: scikit-learn's "features" are columns
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    X, y = X[:60], y[:60]
+    K = isvm.kernel_matrix(X, kernel="sigmoid", gamma=0.01, coef0=-0.5)
+    search = isvm.RemedySearchCV(param_grid={"C": [1.0]}, cv=2, methods=["flip"]).fit(K, y)
+    with pytest.raises(ValueError, match=r"expecting 60 features as input: kernel rows "
+                                         r"\(n_samples, 60\), one column per training"):
+        search.predict(K[:, :5])
+    D = isvm.pairwise_distances(X)
+    search = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), param_grid={"C": [1.0]},
+                                 cv=2, methods=["flip"]).fit(D, y)
+    with pytest.raises(ValueError, match=r"input: distances \(n_samples, 60\)"):
+        search.predict(D[:, :5])
+    # and the other estimators of a precomputed kernel (NystroemSVC and the kernel logistic
+    # regression said scikit-learn's words only)
+    for est in (isvm.NystroemSVC(kernel="precomputed", n_components=20),
+                isvm.KernelLogisticRegression(kernel="precomputed"),
+                isvm.IndefiniteSVC(kernel="precomputed")):
+        with pytest.raises(ValueError, match=r"kernel rows \(n_samples, 60\), one column"):
+            est.fit(K, y).predict(K[:, :5])

@@ -158,3 +158,12 @@ def test_the_explorer_is_the_same_under_a_pandas_output_config():
     with sklearn.config_context(transform_output="pandas"):
         got = isvm.explore(X, y, kernel="sigmoid", remedies=("none", "flip", "clip"))
     assert got.to_dict() == ref.to_dict()
+
+
+def test_distance_kernel_takes_set_output():
+    pd = pytest.importorskip("pandas")
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    K = isvm.DistanceKernel().set_output(transform="pandas").fit_transform(D)
+    assert isinstance(K, pd.DataFrame)
+    assert list(K.columns) == [f"distancekernel{i}" for i in range(6)]
+    np.testing.assert_allclose(K.to_numpy(), isvm.DistanceKernel().fit_transform(D))

@@ -350,3 +350,40 @@ def test_smo_finite_c_with_a_huge_objective_is_not_called_unbounded():
     np.testing.assert_array_equal(res.alpha, [1.0, 1.0])
     assert res.converged and np.isfinite(res.objective) and res.objective < -1e300
 
+
+def test_default_max_iter_grows_with_the_samples_past_the_floor():
+    from indefsvm._validation import check_max_iter
+
+    assert check_max_iter(None, 10) == 10_000_000
+    assert check_max_iter(None, 300_000) == 30_000_000
+    assert check_max_iter(None, 300_000, default_per_sample=7, floor=5) == 2_100_000
+
+
+def test_a_C_whose_gradient_overflows_is_named():
+    # C = 1e300 on the heart data: the error blamed the kernel's values (finite here) and
+    # the inputs' size; it is C
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    with pytest.raises(ValueError, match=r"^The dual coefficients or intercepts are not "
+                                         r"finite: C = 1e\+300 is too large .* 270 samples"):
+        isvm.IndefiniteSVC(kernel="sigmoid", gamma=0.01, C=1e300).fit(X, y)
+
+
+def test_smo_on_a_kernel_near_1e300_selects_its_pairs_without_overflow():
+    # gradients near 1e300 square past float64 in the second-order selection (b^2 / a): every
+    # candidate scored -inf, the first was taken, and SMO "stalled" at a relative KKT gap of
+    # 1.6 -- "its steps fell below float64's resolution", which they had not. Such a scan is
+    # now redone on b / 2^k (the same order). The reference: the same problem at 1e100,
+    # where nothing overflows (C = 1 with K -> cK is the same problem for every large c: the
+    # bound holds nearly every alpha).
+    from indefsvm.solvers import smo
+
+    X = np.random.default_rng(3).normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    K = np.tanh(X @ X.T)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", isvm.ConvergenceWarning)  # tol 1e-3 is below 1e300's ulp
+        ref = smo(K * 1e100, y, C=1.0)
+        res = smo(K * 1e300, y, C=1.0)
+    assert res.kkt_gap / 1e300 < 1e-12
+    assert res.objective / 1e300 == pytest.approx(ref.objective / 1e100, rel=1e-9)
+    np.testing.assert_allclose(res.alpha, ref.alpha, atol=1e-9)

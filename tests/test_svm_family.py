@@ -422,3 +422,34 @@ def test_probability_true_says_where_probabilities_live():
     assert clone(clf).C == 3.0
     assert list(inspect.signature(isvm.IndefiniteSVC).parameters)[:2] == ["kernel", "C"]
 
+
+def test_a_one_class_svm_with_nu_1_says_why_it_has_no_offset():
+    # "The input data may contain large values and need to be preprocessed" -- of data near
+    # 1 (scikit-learn's OneClassSVM says the same). With nu = 1 every alpha is at its bound 1:
+    # no free support vector, none at 0, and the KKT conditions bound rho on one side only.
+    from sklearn.svm import OneClassSVM
+
+    X = np.random.default_rng(7).normal(size=(40, 3))
+    with pytest.raises(ValueError):
+        OneClassSVM(nu=1.0).fit(X)  # the reference fails on the same input
+    with pytest.raises(ValueError, match=r"^The dual coefficients or intercepts are not "
+                                         r"finite: nu=1 puts every sample at its upper bound"):
+        isvm.IndefiniteOneClassSVM(nu=1.0).fit(X)
+    assert np.isfinite(isvm.IndefiniteOneClassSVM(nu=0.999).fit(X).offset_[0])
+
+
+@pytest.mark.parametrize("make", [
+    lambda cw: isvm.IndefiniteSVC(class_weight=cw),
+    lambda cw: isvm.KreinSVC(class_weight=cw),
+    lambda cw: isvm.NystroemSVC(n_components=20, class_weight=cw),
+])
+def test_a_class_weight_of_a_class_the_labels_lack_is_named(make):
+    # scikit-learn's words name the classes there are ("The classes, ['no', 'yes'], are not
+    # in class_weight"), not the one the user mistyped
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] > 0, "yes", "no")
+    with pytest.raises(ValueError, match=r"class_weight names class 'maybe', which the "
+                       r"labels y do not hold; their classes are 'no', 'yes'\."):
+        make({"yes": 2.0, "maybe": 3.0}).fit(X, y)
+    assert make({"yes": 2.0}).fit(X, y).score(X, y) > 0.8  # a class left out weighs 1

@@ -121,3 +121,20 @@ def test_other_warnings_of_the_fits_are_shown_once_not_hidden(data):
     # line says each text once
     others = [str(x.message) for x in seen if x.category is RuntimeWarning]
     assert others == ["another library's remark"] * 9
+
+
+def test_a_long_search_is_said_with_its_projection_while_it_runs(monkeypatch, capsys):
+    # fit --restarts 300 searched 75 fits for 18 s with nothing on stderr (a search was said
+    # only for 1 000 samples or more): the first fit's time now projects the search, and
+    # one of ANNOUNCE_S seconds or more is said before the rest of it runs
+    from indefsvm.cli import _tune, main
+
+    monkeypatch.setattr(_tune, "ANNOUNCE_S", 0.0)
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--restarts", "2",
+                 "--cv", "0"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("indefsvm: search: 5 C x 5 gamma by 3-fold CV on 270 samples, 75 fits, "
+                     "about ") == 1
+    monkeypatch.setattr(_tune, "ANNOUNCE_S", 1e9)  # a search of seconds is not said
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--cv", "0"]) == 0
+    assert "search:" not in capsys.readouterr().err
