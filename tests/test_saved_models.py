@@ -116,6 +116,44 @@ def test_head_model_file_predicts_the_same_from_the_command_line(name, tmp_path)
     np.testing.assert_array_equal(pred, HEAD_EXPECTED[f"{name}_predict"])
 
 
+# -- the kinds 2026-11 had not, written at the sixth wave's HEAD (tests/data/models_2026_12) ---
+
+DEC = Path(__file__).parent / "data" / "models_2026_12"
+DEC_EXPECTED = np.load(DEC / "expected.npz")
+DEC_NAMES = ["features_heart_sigmoid", "series_cbf_gak"]
+
+
+def _dec_inputs(name):
+    """What each file predicts from: heart kernel rows against the 100 training rows, or CBF."""
+    if name == "features_heart_sigmoid":
+        return _head_inputs("remedy_heart_flip")
+    return _head_inputs("series_cbf_dtw")
+
+
+@pytest.mark.parametrize("name", DEC_NAMES)
+def test_december_model_file_loads_with_its_checks_and_predicts_the_same(name):
+    model = isvm.load_model(DEC / f"{name}.skops")
+    data = _dec_inputs(name)
+    np.testing.assert_array_equal(model.predict(data), DEC_EXPECTED[f"{name}_predict"])
+    np.testing.assert_allclose(model.decision_function(data),
+                               DEC_EXPECTED[f"{name}_decision"], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", DEC_NAMES)
+def test_december_model_file_predicts_the_same_from_the_command_line(name, tmp_path):
+    data = _dec_inputs(name)
+    path = tmp_path / ("x.txt" if name.startswith("series") else "x.npy")
+    if name.startswith("series"):
+        np.savetxt(path, data, fmt="%.17g")
+    else:
+        np.save(path, data)
+    out = tmp_path / "pred.txt"
+    assert main(["predict", str(DEC / f"{name}.skops"), str(path), "--out", str(out),
+                 "--quiet"]) == 0
+    pred = np.loadtxt(out, dtype=DEC_EXPECTED[f"{name}_predict"].dtype)
+    np.testing.assert_array_equal(pred, DEC_EXPECTED[f"{name}_predict"])
+
+
 # -- LIBSVM's family, fit --svm-type (tests/data/models_family_2026_11) -------------------------
 
 FAMILY = Path(__file__).parent / "data" / "models_family_2026_11"
