@@ -403,3 +403,63 @@ def test_nystroem_honours_the_radius_of_the_tl1_kernel(capsys):
 def test_nystroem_refuses_the_cache_size_of_the_smo(capsys):
     assert main(["fit", "--dataset", "heart", "--nystroem", "50", "--cache-size", "100"]) == 2
     assert "--cache-size is an option of the SMO solver" in capsys.readouterr().err
+
+
+# -- the option table (indefsvm.cli._options) ---------------------------------------------------
+
+
+def _flags_of(command):
+    import argparse
+
+    from indefsvm.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return {flag for action in sub.choices[command]._actions for flag in action.option_strings}
+
+
+def test_the_table_names_the_option_of_each_smo_parameter():
+    """The library's parameter names are turned into options from the table alone."""
+    from indefsvm.cli._options import option_of
+
+    fit = _flags_of("fit")
+    for param in ("C", "tol", "max_iter", "cache_size", "n_restarts", "class_weight", "gamma",
+                  "coef0", "degree"):
+        assert param in isvm.IndefiniteSVC().get_params() or param == "n_restarts"
+        assert option_of(param) in fit, param
+    assert option_of("kind") == "--kernel" and option_of("n_components") == "--nystroem"
+    assert option_of("no_such_parameter") is None
+
+
+def test_the_libsvm_letters_come_from_the_table_and_name_options_that_exist():
+    from indefsvm.cli._main import _LIBSVM_FLAGS
+
+    assert _LIBSVM_FLAGS["-c"] == "-C" and _LIBSVM_FLAGS["-m"] == "--cache-size"
+    assert _LIBSVM_FLAGS["-t"] == "--kernel" and _LIBSVM_FLAGS["-b"] == "--probability"
+    known = _flags_of("fit") | _flags_of("predict")
+    assert set(_LIBSVM_FLAGS.values()) <= known
+    assert len(_LIBSVM_FLAGS) == 12
+
+
+def test_a_library_rule_is_said_with_the_option_of_the_table(monkeypatch):
+    """A new row is all it takes for a library message about its parameter to name it."""
+    from indefsvm.cli import _errors, _options
+
+    assert _errors._option_rule("rtol must be > 0") == "--rtol must be > 0"
+    assert _errors._option_rule("cache_size must be > 0") == "--cache-size must be > 0"
+    assert _errors._option_rule("brand_new must be > 0") is None
+    monkeypatch.setitem(_options.OPTIONS, "brand-new",
+                        _options.Option(("--brand-new",), param="brand_new"))
+    assert _errors._option_rule("brand_new must be > 0") == "--brand-new must be > 0"
+
+
+def test_given_reads_the_defaults_of_the_table():
+    """An option counts as given when its value is not its row's default, switches included."""
+    from indefsvm.cli import build_parser
+    from indefsvm.cli._options import given
+
+    keys = ("restarts", "cache-size", "no-shrinking", "init", "wss")
+    args = build_parser().parse_args(["fit", "--dataset", "heart"])
+    assert given(args, *keys) == []
+    args = build_parser().parse_args(["fit", "--dataset", "heart", "--wss", "first_order",
+                                      "--no-shrinking", "--cache-size", "100"])
+    assert given(args, *keys) == ["--cache-size", "--no-shrinking", "--wss"]

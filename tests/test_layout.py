@@ -339,6 +339,30 @@ def test_no_metric_name_is_compared_outside_the_metric_table():
     assert found == []
 
 
+def _add_argument_calls(tree) -> list:
+    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument"]
+
+
+def test_the_reader_of_add_argument_calls_sees_them():
+    tree = ast.parse("p.add_argument('--x')\ng = p.add_argument_group('y')\n"
+                     "g.add_mutually_exclusive_group().add_argument('-q')\n")
+    assert _add_argument_calls(tree) == [1, 3]
+
+
+def test_no_option_is_added_outside_the_option_table():
+    """The command line's options are rows of one table (``indefsvm.cli._options``): a command
+    names the rows it takes, and only the table's builder calls ``add_argument``, so the
+    parameter an option feeds and its LIBSVM letter are written once."""
+    found = []
+    for name, path in _modules().items():
+        if name == "indefsvm.cli._options":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{name}:{line}" for line in _add_argument_calls(tree)]
+    assert found == []
+
+
 def test_dir_of_the_package_lists_its_public_names_only():
     names = dir(isvm)
     assert "importlib" not in names and "_NAMES" not in names

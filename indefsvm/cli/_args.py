@@ -8,6 +8,7 @@ import sys
 from .._remedies import BY_NAME as _REMEDY_NAMES
 from .._remedies import landmark_options, remedy_options
 from ._errors import EXIT_USAGE, CLIError
+from ._options import option
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
 DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
@@ -90,27 +91,21 @@ N_JOBS_HELP = ("threads (default 1; -1: all cores). Never more than the cores id
 
 
 def _add_n_jobs(p: argparse.ArgumentParser, help: str = N_JOBS_HELP) -> None:
-    p.add_argument("--n-jobs", type=_n_jobs, default=None, metavar="N", help=help)
+    option(p, "n-jobs", type=_n_jobs, metavar="N", help=help)
 
 
 def _add_device(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
-                   help=f"where {what}: cpu (default) or cuda, an NVIDIA GPU through CuPy "
-                        '(pip install "indefsvm[gpu]")')
+    option(p, "device", help=f"where {what}: cpu (default) or cuda, an NVIDIA GPU through CuPy "
+                             '(pip install "indefsvm[gpu]")')
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output")
     # one or the other: -q promises results only, --verbose adds the solver's log
     loud = g.add_mutually_exclusive_group()
-    loud.add_argument("-q", "--quiet", action="store_true",
-                      help="print results only: no announcements, no progress bar (-q as "
-                           "svm-train's)")
-    loud.add_argument("--verbose", action="store_true",
-                      help="log the solver's progress (iteration, objective, gap) every few "
-                           "seconds")
-    g.add_argument("--debug", action="store_true",
-                   help="show the Python traceback of an error instead of one line")
+    option(loud, "quiet")
+    option(loud, "verbose")
+    option(g, "debug")
 
 
 def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
@@ -118,58 +113,41 @@ def _add_data_args(p: argparse.ArgumentParser, *, labels_help: str,
     # FILE or --dataset, one of them (checked in _load: compare's old --distances FILE form
     # may name the data file itself)
     src = p.add_mutually_exclusive_group()
-    src.add_argument("file", nargs="?", metavar="FILE", type=path_name,
-                     help="LIBSVM, CSV / TSV or ARFF data file, or a precomputed kernel matrix "
-                          "(.npy, .npz or text with --labels, or LIBSVM's -t 4 file: label "
-                          "0:ID 1:k(x, x_1) ...), or with --distances a distance matrix")
-    src.add_argument("--dataset", choices=list(DATASET_NAMES) + list(DISTANCE_DATASETS),
-                     help="a bundled data set (protein213 is a distance matrix: with "
-                          "--distances)")
+    option(src, "file", type=path_name)
+    option(src, "dataset", choices=list(DATASET_NAMES) + list(DISTANCE_DATASETS))
     dist_help = ("FILE holds distances (DTW, edit, ...), not a kernel: the kernel is "
                  "exp(-gamma d^2) (--kernel rbf|laplacian|linear|polynomial), gamma by the "
                  "median rule unless --gamma is given")
     if legacy_distances:
         # 'compare --distances FILE' named the k-NN distances before --distances became the
         # flag of every command: that form still works, with a deprecation notice
-        p.add_argument("--distances", nargs="?", const=True, default=False, metavar="FILE",
-                       type=path_name,
-                       help=dist_help + "; the older form --distances FILE (FILE: the k-NN "
-                       "distances) still works, deprecated: use --knn-distances FILE")
+        option(p, "distances", nargs="?", const=True, default=False, metavar="FILE", type=path_name,
+               help=dist_help + "; the older form --distances FILE (FILE: the k-NN "
+               "distances) still works, deprecated: use --knn-distances FILE")
     else:
-        p.add_argument("--distances", action="store_true", help=dist_help)
-    p.add_argument("--labels", metavar="FILE", type=path_name, help=labels_help)
-    p.add_argument("--label-column", metavar="COL", default=None,
-                   help="CSV / TSV features: the label column, by name, index (0 first, -1 "
-                        "last) or first / last; default a column named label, y, class or "
-                        "target (ARFF: the class attribute, default so named or the last)")
-    p.add_argument("--n-features", type=int, default=None,
-                   help="number of features of a LIBSVM file (if its last ones are unused)")
-    p.add_argument("--zero-based", action="store_true",
-                   help="the LIBSVM file's indices start at 0 (scikit-learn's "
-                        "dump_svmlight_file default)")
+        option(p, "distances", action="store_true", help=dist_help)
+    option(p, "labels", type=path_name, help=labels_help)
+    option(p, "label-column",
+           help="CSV / TSV features: the label column, by name, index (0 first, -1 "
+                "last) or first / last; default a column named label, y, class or "
+                "target (ARFF: the class attribute, default so named or the last)")
+    option(p, "n-features", type=int)
+    option(p, "zero-based", help="the LIBSVM file's indices start at 0 (scikit-learn's "
+                                 "dump_svmlight_file default)")
     if scale:
-        p.add_argument("--scale", action="store_true",
-                       help="scale each feature to [-1, 1] by its range in the training data "
-                            "first, as LIBSVM's svm-scale does (a saved model keeps the "
-                            "scaling and predict applies it)")
+        option(p, "scale")
 
 
 def _add_kernel_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--kernel", default=None, choices=list(KERNEL_NAMES) + ["poly", "laplacian"],
-                   help="kernel name (default: rbf); refused with a kernel matrix FILE (the "
-                        "kernel is given); with "
-                        "--distances one of rbf, laplacian, linear, polynomial, tl1")
-    p.add_argument("--gamma", type=_number_or_keyword, default=None,
-                   help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto'; "
-                        "default 'scale'); with --distances a number or 'median' (default)")
-    p.add_argument("--coef0", type=float, default=None,
-                   help="the sigmoid's r, poly's coef0 (default 0; 1 with --distances)")
-    p.add_argument("--degree", type=int, default=None, help="polynomial degree (default 3)")
-    p.add_argument("--p", type=int, default=None, dest="pe_p",
-                   help="positive dimensions of the pseudo_euclidean kernel")
-    p.add_argument("--rho", type=float, default=None,
-                   help="truncation radius of the tl1 kernel max(rho - |x - z|_1, 0) "
-                        "(default 0.7 x the number of features)")
+    option(p, "kernel", choices=list(KERNEL_NAMES) + ["poly", "laplacian"],
+           help="kernel name (default: rbf); refused with a kernel matrix FILE (the "
+                "kernel is given); with "
+                "--distances one of rbf, laplacian, linear, polynomial, tl1")
+    option(p, "gamma", type=_number_or_keyword)
+    option(p, "coef0", type=float)
+    option(p, "degree", type=int)
+    option(p, "p", type=int)
+    option(p, "rho", type=float)
 
 
 def _class_weight(text: str):
@@ -209,26 +187,18 @@ def _class_weight(text: str):
 
 def _add_model_args(p: argparse.ArgumentParser, C_default: float | None = 1.0) -> None:
     _add_kernel_args(p)
-    p.add_argument("-C", "--C", type=float, default=C_default, dest="C",
-                   help="box bound C" + (f" (default {C_default:g})" if C_default is not None
-                                         else " (default: chosen by a small CV grid)"))
-    p.add_argument("--class-weight", type=_class_weight, default=None, metavar="W",
-                   help="per-class weights of C: 'balanced' (n / (n_classes n_c)), or "
-                        "LABEL:W,... as LIBSVM's -wi (class LABEL gets W x C; others 1; "
-                        "a first label with a minus sign: --class-weight=-1:2)")
-    p.add_argument("--tol", type=float, default=1e-3, help="KKT gap tolerance")
-    p.add_argument("--max-iter", type=int, default=None, help="iteration cap")
-    p.add_argument("--cache-size", type=float, default=200.0, help="kernel cache in MB")
-    p.add_argument("--wss", default="second_order", choices=["second_order", "first_order"],
-                   help="the SMO's working-set selection: LIBSVM's second-order rule "
-                        "(default), or the maximal violating pair")
-    p.add_argument("--init", default="zero", choices=["zero", "class_balanced"],
-                   help="the SMO's starting point: alpha = 0 (default), or each class's "
-                        "multipliers equal, the two classes' sums equal")
-    p.add_argument("--no-shrinking", action="store_true", help="disable shrinking")
-    p.add_argument("--restarts", type=_positive_int, default=0,
-                   help="random restarts (Lin & Lin 2003, Fig. 5)")
-    p.add_argument("--seed", type=seed, default=0, help="random seed")
+    option(p, "C", type=float, default=C_default, dest="C",
+           help="box bound C" + (f" (default {C_default:g})" if C_default is not None
+                                 else " (default: chosen by a small CV grid)"))
+    option(p, "class-weight", type=_class_weight)
+    option(p, "tol", type=float)
+    option(p, "max-iter", type=int)
+    option(p, "cache-size", type=float)
+    option(p, "wss")
+    option(p, "init")
+    option(p, "no-shrinking")
+    option(p, "restarts", type=_positive_int)
+    option(p, "seed", type=seed, default=0, help="random seed")
     _add_n_jobs(p, N_JOBS_HELP + " (series and strings with --metric: all cores by default)")
 
 

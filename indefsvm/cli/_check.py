@@ -23,6 +23,7 @@ from ._args import (
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scale_advice, scaled
+from ._options import option
 from ._progress import _PassBar, _say, _TimedBar
 
 #: check --metric: the distances among at most this many objects (--sample)
@@ -205,32 +206,24 @@ def add_parser(sub) -> None:
         "check", help="is this kernel usable in an SVM? (PSD/CPD tests, signature, eta scan)")
     _add_data_args(check, labels_help="labels of a precomputed kernel FILE (optional)")
     _add_kernel_args(check)
-    check.add_argument("--rtol", type=float, default=None,
-                       help="relative zero threshold of eigenvalues (default n * eps)")
-    check.add_argument("--method", default="auto",
-                       choices=["auto", "dense", "ldl", "lanczos", "slq"],
-                       help="auto: dense up to 5000 samples, matrix-free estimates (slq) above")
-    check.add_argument("--probes", type=_positive_int, default=None, metavar="M",
-                       help="matrix-free methods: random probes (default 24 for slq)")
-    check.add_argument("--steps", type=_positive_int, default=None, metavar="K",
-                       help="matrix-free methods: Lanczos steps, one pass over K each")
-    check.add_argument("--seed", type=seed, default=None,
-                       help="matrix-free methods: seed of the probes; --metric: of the "
-                            "sample and the sampled triangles (default 0)")
+    option(check, "rtol", type=float)
+    option(check, "method")
+    option(check, "probes", type=_positive_int)
+    option(check, "steps", type=_positive_int)
+    option(check, "seed", type=seed, default=None,
+           help="matrix-free methods: seed of the probes; --metric: of the "
+                "sample and the sampled triangles (default 0)")
     obj = check.add_argument_group(
         "series and strings",
         "FILE holds one series or string per line (the layout of fit --metric; labels "
         "optional, --label-column none for a file without them)")
-    obj.add_argument("--metric", choices=object_metrics(), default=None,
-                     help="check the DTW (series) or Levenshtein (strings) distances of the "
-                          "objects in FILE: metric, Euclidean, the gamma profile, the "
-                          "landmarks a model needs, and the fit command with these options")
-    obj.add_argument("--window", type=_window, default=None, metavar="W",
-                     help=WINDOW_HELP)
-    obj.add_argument("--sample", type=_positive_int, default=None, metavar="M",
-                     help="with --metric: the distances among M objects drawn at random are "
-                          "computed (all of them up to M; default 1000)")
-    check.add_argument("--json", action="store_true", help="print JSON instead of text")
+    option(obj, "metric", choices=object_metrics(),
+           help="check the DTW (series) or Levenshtein (strings) distances of the "
+                "objects in FILE: metric, Euclidean, the gamma profile, the "
+                "landmarks a model needs, and the fit command with these options")
+    option(obj, "window", type=_window, help=WINDOW_HELP)
+    option(obj, "sample", type=_positive_int)
+    option(check, "json")
     _add_n_jobs(check, N_JOBS_HELP + "; the matrix-free passes share the kernel's tiles "
                 "among them")
     _add_device(check, "the matrix-free check (--method slq or lanczos) computes the "

@@ -36,6 +36,7 @@ from ._compare_objects import (
 from ._errors import EXIT_USAGE, CLIError, _cli_wording
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel
+from ._options import option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 
@@ -417,51 +418,40 @@ def add_parser(sub) -> None:
     _add_data_args(compare, labels_help="labels of a precomputed kernel FILE (.npy or text)",
                    legacy_distances=True)
     _add_kernel_args(compare)
-    compare.add_argument("--knn-distances", metavar="FILE", default=None, type=path_name,
-                         help="distance matrix for the k-NN rule (default: from the kernel, or "
-                              "FILE itself with --distances)")
-    compare.add_argument("--cv", type=_positive_int, default=5, help="outer folds (default 5)")
-    compare.add_argument("--methods", type=_methods, default=None, metavar="M1,M2,...",
-                         help="the candidates, comma-separated: svm (the kernel as it is), "
-                              + ", ".join(REMEDIES) + ", knn (default: all; the indefinite "
-                              "SVM is always compared, as the reference)")
-    compare.add_argument("--C-grid", type=_float_list, default=None, dest="C_grid",
-                         metavar="C1,C2,...", help="choose C by inner CV from these values")
-    compare.add_argument("--search", action="store_true",
-                         help="search every remedy with C (and gamma, with --distances) by "
-                              "cross-validation and say which to use (RemedySearchCV)")
-    compare.add_argument("--gamma-grid", type=_float_list, default=None, dest="gamma_grid",
-                         metavar="G1,G2,...", help="with --search --distances: these gamma "
-                         "(default: the median rule times 4^-4 ... 4^2)")
-    compare.add_argument("--rule", choices=["best", "one-se"], default=None,
-                         help="with --search: the best mean score (default; the rule that did "
-                              "best on real tasks) or the one-standard-error rule on paired "
-                              "folds (prefers the cheaper method)")
-    compare.add_argument("--seed", type=seed, default=None,
-                         help="shuffle the samples into folds with this seed (default: no "
-                              "shuffling, stratified folds in file order, as "
-                              "RemedySearchCV() and compare_remedies() make them)")
-    compare.add_argument("--balanced", action="store_true",
-                         help="class weights n / (n_classes * n_c) in every SVM")
-    compare.add_argument("--n-jobs", type=_n_jobs, default=None,
-                         help="folds in parallel (joblib; default one at a time)")
-    compare.add_argument("--save", metavar="MODEL", type=path_name,
-                         help="with --search: save the chosen model, refitted on all the data "
-                              "(a .skops file for 'indefsvm predict')")
-    compare.add_argument("--out", type=path_name,
-                         help="also write an HTML page with a figure to this folder, or to "
-                              "this file when it ends in .html")
+    option(compare, "knn-distances", type=path_name)
+    option(compare, "cv", type=_positive_int, default=5, help="outer folds (default 5)")
+    option(compare, "methods", type=_methods,
+           help="the candidates, comma-separated: svm (the kernel as it is), "
+                + ", ".join(REMEDIES) + ", knn (default: all; the indefinite "
+                "SVM is always compared, as the reference)")
+    option(compare, "C-grid", type=_float_list)
+    option(compare, "search")
+    option(compare, "gamma-grid", type=_float_list)
+    option(compare, "rule")
+    option(compare, "seed", type=seed, default=None,
+           help="shuffle the samples into folds with this seed (default: no "
+                "shuffling, stratified folds in file order, as "
+                "RemedySearchCV() and compare_remedies() make them)")
+    option(compare, "balanced")
+    option(compare, "n-jobs", type=_n_jobs,
+           help="folds in parallel (joblib; default one at a time)")
+    option(compare, "save", type=path_name,
+           help="with --search: save the chosen model, refitted on all the data "
+                "(a .skops file for 'indefsvm predict')")
+    option(compare, "out", type=path_name,
+           help="also write an HTML page with a figure to this folder, or to "
+                "this file when it ends in .html")
     obj = compare.add_argument_group(
         "series and strings",
         "FILE holds one series or string per line with its label (the layout of fit "
         "--metric): the remedies are compared on the exact distance kernel of a stratified "
         f"subsample of at most {COMPARE_OBJECTS} objects, and --search --save refits the "
         "choice as a landmark model (krein, flip or clip) on all of them")
-    obj.add_argument("--metric", choices=object_metrics(), default=None,
-                     help="the objects' distances: DTW (series) or Levenshtein (strings)")
-    obj.add_argument("--window", type=_window, default=None, metavar="W", help=WINDOW_HELP)
-    obj.add_argument("--nystroem", type=int, default=None, metavar="M",
-                     help="landmarks of the model saved or printed (default min(n, 300))")
-    compare.add_argument("--json", action="store_true", help="print JSON instead of text")
+    option(obj, "metric", choices=object_metrics(),
+           help="the objects' distances: DTW (series) or Levenshtein (strings)")
+    option(obj, "window", type=_window, help=WINDOW_HELP)
+    option(obj, "nystroem", type=int,
+           help="landmarks of the model saved or printed (default min(n, 300))")
+    option(compare, "json")
     _common(compare)
     compare.set_defaults(func=run)

@@ -6,6 +6,7 @@ import argparse
 
 from .._files import OutputFileError
 from ..exceptions import DataFileError, UnboundedObjectiveError
+from ._options import option_of
 
 EXIT_DATA = 1
 EXIT_USAGE = 2
@@ -67,17 +68,6 @@ def _choice_hint(message: str) -> str:
     return ""
 
 
-#: the options of the estimators' parameters, where the command line spells them otherwise
-_OPTION_OF = {"C": "-C", "max_iter": "--max-iter", "cache_size": "--cache-size",
-              "n_restarts": "--restarts", "n_components": "--nystroem", "kind": "--kernel",
-              "class_weight": "--class-weight", "n_jobs": "--n-jobs"}
-
-
-#: the library's parameters that the command line takes as options of the same name
-_SAME_NAME = frozenset({"gamma", "coef0", "degree", "p", "rho", "tol", "nu", "epsilon", "rtol",
-                        "window", "weights"})
-
-
 def _option_rule(text: str) -> str | None:
     """A library rule about one parameter ("rtol must be ...") in the option's words
     ("--rtol must be ..."), or None when the message is about something else."""
@@ -87,11 +77,8 @@ def _option_rule(text: str) -> str | None:
     if match is None:
         return None
     name = match.group(1)
-    if name in _OPTION_OF:
-        return _OPTION_OF[name] + text[len(name):]
-    if name in _SAME_NAME:
-        return "--" + text
-    return None
+    flag = option_of(name)
+    return None if flag is None else flag + text[len(name):]
 
 
 def _cli_wording(message: str) -> str:
@@ -100,7 +87,7 @@ def _cli_wording(message: str) -> str:
 
     def option(match):
         name = match.group(1)
-        return _OPTION_OF.get(name, "--" + name.replace("_", "-"))
+        return option_of(name) or "--" + name.replace("_", "-")
 
     message = re.sub(r"The '(\w+)' parameter of \w+", option, message)
     # the library's messages that start with a parameter's name (the distances' rules)

@@ -23,6 +23,7 @@ from ._args import (
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scaled
+from ._options import option
 from ._progress import _LogBar, _say
 
 #: the data when none is given: two interleaved half moons in the plane (every panel of the
@@ -259,36 +260,27 @@ def add_parser(sub) -> None:
             action.help = ("FILE (or --dataset protein213) holds distances: the page explores "
                            "their kernel DistanceKernel(kind='rbf', gamma='median') as a "
                            "matrix (no --kernel)")
-    p.add_argument("--kernel", dest="explore_kernel", default=None,
-                   choices=list(KERNEL_NAMES) + ["poly"],
-                   help="kernel of the features (default sigmoid)")
-    p.add_argument("--grid", action="append", type=_grid_item, metavar="NAME=V1,V2,...",
-                   help="values of a kernel parameter, e.g. --grid gamma=0.1,1,10 --grid "
-                        "coef0=-1,0,1 (default: three values of each around its default)")
-    p.add_argument("-C", "--C", dest="C_grid", type=_float_list, default=None,
-                   metavar="C1,C2,...", help="values of C (default 0.1,1,10)")
-    p.add_argument("--remedies", default="none,clip,flip",
-                   help=f"comma-separated: {', '.join(('none',) + drawn_options())} (default "
-                        "none,clip,flip)")
-    p.add_argument("--classes", default=None, metavar="A,B",
-                   help="the two classes to show when the labels have more")
-    p.add_argument("--subsample", type=_positive_int, default=None, metavar="N",
-                   help="a stratified subsample of N points, or all of them when the data "
-                        "have fewer (the page draws every point; at most 1000)")
-    p.add_argument("--seed", type=seed, default=0, help="seed of --subsample")
-    p.add_argument("--title", default=None, help="the page's heading")
-    p.add_argument("--out", default="explore.html", metavar="PAGE.html", type=path_name,
-                   help="the page to write (default explore.html)")
+    option(p, "kernel", dest="explore_kernel", choices=list(KERNEL_NAMES) + ["poly"],
+           help="kernel of the features (default sigmoid)")
+    option(p, "grid", type=_grid_item)
+    option(p, "C", dest="C_grid", type=_float_list, default=None, metavar="C1,C2,...",
+           help="values of C (default 0.1,1,10)")
+    option(p, "remedies",
+           help=f"comma-separated: {', '.join(('none',) + drawn_options())} (default "
+                "none,clip,flip)")
+    option(p, "classes")
+    option(p, "subsample", type=_positive_int)
+    option(p, "seed", type=seed, default=0, help="seed of --subsample")
+    option(p, "title")
+    option(p, "out", default="explore.html", metavar="PAGE.html", type=path_name,
+           help="the page to write (default explore.html)")
     obj = p.add_argument_group("series and strings")
-    obj.add_argument("--metric", choices=object_metrics(), default=None,
-                     help="FILE holds one series or string per line with its label (the "
-                          "layout of fit --metric): the page explores the kernel "
-                          "DistanceKernel(kind='rbf', gamma='median') of their distances, "
-                          "computed for the page's points only")
-    obj.add_argument("--window", type=_window, default=None, metavar="W", help=WINDOW_HELP)
-    p.add_argument("--link", action="store_true",
-                   help="also print a link that opens the page in live mode, its state (points, "
-                        "kernel, parameters, C, remedy) in the link (2-D data, at most 200 "
-                        "points)")
+    option(obj, "metric", choices=object_metrics(),
+           help="FILE holds one series or string per line with its label (the "
+                "layout of fit --metric): the page explores the kernel "
+                "DistanceKernel(kind='rbf', gamma='median') of their distances, "
+                "computed for the page's points only")
+    option(obj, "window", type=_window, help=WINDOW_HELP)
+    option(p, "link")
     _common(p)
     p.set_defaults(func=run, n_jobs=None)  # (--window auto's search: the thread rule's cores)

@@ -9,6 +9,7 @@ import argparse
 import numpy as np
 
 from ._errors import EXIT_USAGE, CLIError
+from ._options import given, option
 
 #: --svm-type: LIBSVM's names, in the order of its -s numbers, and the estimators
 SVM_TYPES = {"c-svc": "IndefiniteSVC", "nu-svc": "IndefiniteNuSVC",
@@ -16,7 +17,7 @@ SVM_TYPES = {"c-svc": "IndefiniteSVC", "nu-svc": "IndefiniteNuSVC",
              "nu-svr": "IndefiniteNuSVR"}
 
 #: the options only C-SVC (IndefiniteSVC) takes, and those no other type does
-_SVC_ONLY = (("--restarts", "restarts", 0), ("--init", "init", "zero"))
+_SVC_ONLY = ("restarts", "init")
 
 
 def svm_type(text: str) -> str:
@@ -37,16 +38,9 @@ def add_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
         "LIBSVM's family", "the SVM that fit trains, as svm-train -s: the same SMO on the same "
         "kernels (features, a kernel FILE, or --distances)")
-    g.add_argument("-s", "--svm-type", type=svm_type, default="c-svc", metavar="TYPE",
-                   help="c-svc (0, default), nu-svc (1), one-class (2: an outlier detector; "
-                        "the labels are not read for training), epsilon-svr (3) or nu-svr "
-                        "(4: regression, the labels are real targets)")
-    g.add_argument("--nu", type=float, default=None,
-                   help="nu of nu-svc, one-class and nu-svr (default 0.5): a bound on the "
-                        "share of margin errors and of support vectors")
-    g.add_argument("--epsilon", type=float, default=None,
-                   help="the width of epsilon-svr's insensitive tube (default 0.1; LIBSVM's "
-                        "-p)")
+    option(g, "svm-type", type=svm_type)
+    option(g, "nu", type=float)
+    option(g, "epsilon", type=float)
 
 
 def classifies(args) -> bool:
@@ -86,18 +80,17 @@ def check(args) -> None:
     if args.C_given and not has_C(args):
         raise CLIError(f"-C does not apply to {kind}: nu takes its place (--nu, a share of "
                        "the samples between 0 and 1); drop -C.", EXIT_USAGE)
-    for opt, given in (("--remedy", args.remedy is not None),
+    for opt, is_given in (("--remedy", args.remedy is not None),
                        ("--nystroem", getattr(args, "nystroem", None) is not None),
                        ("--metric", getattr(args, "metric", None) is not None),
                        ("--device cuda", getattr(args, "device", "cpu") == "cuda")):
-        if given:
+        if is_given:
             raise CLIError(f"{opt} trains a classifier (C-SVC); --svm-type {kind} runs the "
                            "SMO on the kernel as it is (features, a kernel FILE or "
                            f"--distances): drop {opt}.", EXIT_USAGE)
-    for opt, attr, default in _SVC_ONLY:
-        if getattr(args, attr) != default:
-            raise CLIError(f"{opt} is an option of c-svc's SMO, not of {kind}: drop {opt}.",
-                           EXIT_USAGE)
+    for opt in given(args, *_SVC_ONLY):
+        raise CLIError(f"{opt} is an option of c-svc's SMO, not of {kind}: drop {opt}.",
+                       EXIT_USAGE)
     if args.class_weight is not None and kind != "nu-svc":
         raise CLIError(f"--class-weight weighs the classes of a classifier; {kind} has "
                        "none: drop --class-weight.", EXIT_USAGE)

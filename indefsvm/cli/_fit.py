@@ -25,6 +25,7 @@ from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
 from ._io import _check_class_weight, _check_classes, _load, scale_advice
 from ._models import _estimator, _fitted_params, _svc
+from ._options import option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 from ._tune import describe, search_objects, tune
@@ -320,18 +321,15 @@ def add_parser(sub) -> None:
     fit = sub.add_parser("fit", help="train an SVM and report the solution and accuracy")
     _add_data_args(fit, labels_help="labels of a precomputed kernel FILE (.npy or text)")
     _add_model_args(fit, C_default=None)
-    fit.add_argument("--no-search", action="store_true",
-                     help="fit -C 1 and the default gamma rule as they are: no search of C and "
-                          "gamma (giving both -C and --gamma also fits exactly those)")
-    fit.add_argument("--cv", type=_positive_int, default=None,
-                     help="cross-validation folds (default 5; 0: none; one-class: none)")
-    fit.add_argument("--save", metavar="MODEL", type=path_name,
-                     help="save the model (a .skops file)")
-    fit.add_argument("--json", action="store_true", help="print JSON instead of text")
-    fit.add_argument("--nystroem", type=_positive_int, default=None, metavar="M",
-                     help="train NystroemSVC on Krein-space Nystroem features with M "
-                          "landmarks (for 10^4 - 10^6 samples) instead of the SMO on the "
-                          "whole kernel")
+    option(fit, "no-search")
+    option(fit, "cv", type=_positive_int, default=None,
+           help="cross-validation folds (default 5; 0: none; one-class: none)")
+    option(fit, "save", type=path_name, help="save the model (a .skops file)")
+    option(fit, "json")
+    option(fit, "nystroem", type=_positive_int,
+           help="train NystroemSVC on Krein-space Nystroem features with M "
+                "landmarks (for 10^4 - 10^6 samples) instead of the SMO on the "
+                "whole kernel")
     obj = fit.add_argument_group(
         "series and strings", "FILE holds one series (numbers separated by commas, spaces or "
         "tabs) or one string per line, the label first (--label-column last, or a .ts "
@@ -339,30 +337,21 @@ def add_parser(sub) -> None:
         "with a header row as pandas' to_csv writes it (its index column skipped; the label "
         "column by --label-column NAME or named label, y, class or target); only the "
         "distances to the --nystroem M landmarks are computed")
-    obj.add_argument("--metric", choices=object_metrics(), default=None,
-                     help="train NystroemSVC on the distances of series (dtw) or strings "
-                          "(levenshtein) with --nystroem M landmarks (default min(n, 300)); "
-                          "--kernel then one of rbf "
-                          "(default), laplacian, linear, polynomial, tl1 and --gamma a number "
-                          "or median (default)")
-    obj.add_argument("--window", type=_window, default=None, metavar="W",
-                     help=WINDOW_HELP)
-    obj.add_argument("--landmarks", choices=["uniform", "kmedoids++", "kmeans++", "pivoted"],
-                     default="uniform",
-                     help="how the landmarks are picked: uniform (default); kmedoids++, D^2 "
-                          "seeding on the distances (--metric); kmeans++, D^2 seeding in "
-                          "input space (feature vectors, --nystroem M); pivoted (either), "
-                          "greedy pivoted Cholesky of the kernel, each next landmark the "
-                          "object represented worst")
-    obj.add_argument("--features", choices=["nystroem", "d2ke"], default="nystroem",
-                     help="d2ke: distances to M random objects (a positive-definite kernel) "
-                          "instead of Nystroem landmarks")
-    fit.add_argument("--remedy", default=None, choices=list(REMEDIES),
-                     help="train on a fixed kernel: a kernel FILE, --distances, or the "
-                          "--kernel of features (the model file keeps the training features "
-                          "and turns new ones into kernel rows); advanced-shift: Muench et "
-                          "al. 2020; cne / rne: clip / flip of the centred kernel; krein: "
-                          "the Krein SVM; with --nystroem M: krein (default), flip or clip")
+    option(obj, "metric", choices=object_metrics(),
+           help="train NystroemSVC on the distances of series (dtw) or strings "
+                "(levenshtein) with --nystroem M landmarks (default min(n, 300)); "
+                "--kernel then one of rbf "
+                "(default), laplacian, linear, polynomial, tl1 and --gamma a number "
+                "or median (default)")
+    option(obj, "window", type=_window, help=WINDOW_HELP)
+    option(obj, "landmarks")
+    option(obj, "features")
+    option(fit, "remedy", choices=list(REMEDIES),
+           help="train on a fixed kernel: a kernel FILE, --distances, or the "
+                "--kernel of features (the model file keeps the training features "
+                "and turns new ones into kernel rows); advanced-shift: Muench et "
+                "al. 2020; cne / rne: clip / flip of the centred kernel; krein: "
+                "the Krein SVM; with --nystroem M: krein (default), flip or clip")
     _family.add_args(fit)
     _add_device(fit, "a landmark model (--nystroem M, --metric) computes its features "
                      "and trains")

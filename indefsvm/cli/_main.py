@@ -10,6 +10,7 @@ import warnings
 from .._logging import logger
 from ._args import _resolve_defaults
 from ._errors import EXIT_INTERRUPTED, EXIT_PIPE, _error_line
+from ._options import letters
 from ._parser import build_parser
 
 #: the resource tracker's words at the end of a run that Ctrl-C interrupted with worker
@@ -213,10 +214,9 @@ def _refuse_spaced_list(sub, argv: list) -> None:
 
 
 #: svm-train's and svm-predict's one-letter options (LIBSVM's README) and this command line's
-#: names of them: a LIBSVM user types those first (-s, -q and -C are the same here)
-_LIBSVM_FLAGS = {"-t": "--kernel", "-d": "--degree", "-g": "--gamma", "-r": "--coef0",
-                 "-c": "-C", "-n": "--nu", "-p": "--epsilon", "-m": "--cache-size",
-                 "-e": "--tol", "-v": "--cv", "-w": "--class-weight", "-b": "--probability"}
+#: names of them, from the option table: a LIBSVM user types those first (-s, -q and -C are the
+#: same here)
+_LIBSVM_FLAGS = letters()
 #: svm-train -t: its kernel types by number
 _LIBSVM_KERNELS = {"0": "linear", "1": "polynomial", "2": "rbf", "3": "sigmoid"}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import _family
 from ._args import DISTANCE_KINDS, _extra_params
 from ._errors import EXIT_USAGE, CLIError, _cli_wording
+from ._options import given
 from ._progress import _bar, _say
 
 
@@ -83,14 +84,10 @@ def _remedy_estimator(args, precomputed: bool):
 
     method = REMEDIES[args.remedy]
     distances = bool(getattr(args, "distances", False))
-    for option, value, default in (("--restarts", args.restarts, 0),
-                                   ("--no-shrinking", args.no_shrinking, False),
-                                   ("--init", args.init, "zero"),
-                                   ("--wss", args.wss, "second_order")):
-        if value != default:
-            raise CLIError(f"{option} is not an option of --remedy {args.remedy} (the fixed "
-                           f"kernel is trained with the default SMO): drop {option}.",
-                           EXIT_USAGE)
+    for option in given(args, "restarts", "no-shrinking", "init", "wss"):
+        raise CLIError(f"{option} is not an option of --remedy {args.remedy} (the fixed "
+                       f"kernel is trained with the default SMO): drop {option}.",
+                       EXIT_USAGE)
     if not precomputed and not distances:
         if args.kernel == "pseudo_euclidean" and args.pe_p is None:
             raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
@@ -311,13 +308,8 @@ def _fitted_params(model) -> dict:
 def refuse_smo_options(args, flag: str) -> None:
     """The SMO's options, given with landmark features (``--nystroem``, ``--metric``), are
     refused: the linear SVM on the features has none of them."""
-    for option, value, default in (("--restarts", args.restarts, 0),
-                                   ("--cache-size", args.cache_size, 200.0),
-                                   ("--no-shrinking", args.no_shrinking, False),
-                                   ("--init", args.init, "zero"),
-                                   ("--wss", args.wss, "second_order")):
-        if value != default:
-            raise CLIError(f"{option} is an option of the SMO solver; {flag} trains a "
-                           "linear SVM on the features by coordinate descent: drop "
-                           f"{option}.", EXIT_USAGE)
+    for option in given(args, "restarts", "cache-size", "no-shrinking", "init", "wss"):
+        raise CLIError(f"{option} is an option of the SMO solver; {flag} trains a "
+                       "linear SVM on the features by coordinate descent: drop "
+                       f"{option}.", EXIT_USAGE)
 

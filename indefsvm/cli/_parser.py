@@ -7,6 +7,7 @@ import argparse
 from .. import __version__
 from . import _check, _compare, _explore, _fit, _predict, _report
 from ._errors import _Parser
+from ._options import option
 
 #: the commands, in the order of --help: each module has add_parser(sub) and run(args)
 COMMANDS = (_fit, _predict, _check, _compare, _report, _explore)
@@ -29,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
                      description="SVMs with indefinite kernels: train, diagnose, predict.",
                      epilog="exit status: 0 ok, 1 data or numerical error, 2 usage error, "
                             "130 interrupted, 141 output pipe closed")
-    parser.add_argument("--version", action="version", version=f"indefsvm {__version__}")
+    option(parser, "version", version=f"indefsvm {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     for command in COMMANDS:

@@ -18,6 +18,7 @@ from ._io import (
     is_model_file,
 )
 from ._modelfile import _load_model, model_input, placed
+from ._options import option
 from ._progress import _say
 
 
@@ -126,40 +127,29 @@ def _warn_unknown_labels(model, y, path) -> None:
 def add_parser(sub) -> None:
     """The ``predict`` sub-command and its options."""
     predict = sub.add_parser("predict", help="predict with a model saved by 'fit --save'")
-    predict.add_argument("model", metavar="MODEL", type=path_name,
-                         help="a model file written by fit --save")
-    predict.add_argument("data", metavar="DATA", type=path_name,
-                         help="the data in the form the model was trained on: a LIBSVM, CSV, "
-                              "TSV or ARFF features file (a CSV's label column, if any, gives the "
-                              "accuracy); series or strings, one per line, for a model of "
-                              "'fit --metric'; kernel rows k(x, x_train) (.npy, .npz, text, "
-                              "or svm-predict's 'label 0:? 1:k(x, x_1) ...' lines) for a "
-                              "precomputed-kernel model; distances to the training "
-                              "objects for a model of 'fit --distances'")
-    predict.add_argument("--labels", metavar="FILE", type=path_name,
-                         help="true labels of DATA (kernel rows), to print the accuracy")
-    predict.add_argument("--distances", action="store_true",
-                         help="DATA holds distances to the training objects (a model of "
-                              "'fit --distances'; such a model reads them without the flag)")
-    predict.add_argument("--zero-based", action="store_true",
-                         help="the LIBSVM file's indices start at 0")
-    predict.add_argument("--label-column", metavar="COL", default=None,
-                         help="CSV / TSV data: the column of true labels (name or index), to "
-                              "print the accuracy")
-    predict.add_argument("--decision-values", action="store_true",
-                         help="after each prediction, its decision values: one for two "
-                              "classes (> 0 means the class the header names) and for a "
-                              "one-class SVM (> 0: inside, +1), one per class (SVC's "
-                              "one-vs-rest votes and confidences) for more; a first line "
-                              "'labels ...' names the columns, as svm-predict -b 1 does")
-    predict.add_argument("--probability", action="store_true",
-                         help="after each prediction, the probability of each class under a "
-                              "'labels ...' header (svm-predict -b 1's layout), for a model "
-                              "that has probabilities; an SVM has none (it is refused, with "
-                              "what gives them)")
-    predict.add_argument("--out", metavar="FILE", type=path_name,
-                         help="write the predictions there (one per line) instead of stdout "
-                              "('-': stdout)")
+    option(predict, "model", type=path_name)
+    option(predict, "data", type=path_name,
+           help="the data in the form the model was trained on: a LIBSVM, CSV, "
+                "TSV or ARFF features file (a CSV's label column, if any, gives the "
+                "accuracy); series or strings, one per line, for a model of "
+                "'fit --metric'; kernel rows k(x, x_train) (.npy, .npz, text, "
+                "or svm-predict's 'label 0:? 1:k(x, x_1) ...' lines) for a "
+                "precomputed-kernel model; distances to the training "
+                "objects for a model of 'fit --distances'")
+    option(predict, "labels", type=path_name,
+           help="true labels of DATA (kernel rows), to print the accuracy")
+    option(predict, "distances", action="store_true",
+           help="DATA holds distances to the training objects (a model of "
+                "'fit --distances'; such a model reads them without the flag)")
+    option(predict, "zero-based", help="the LIBSVM file's indices start at 0")
+    option(predict, "label-column",
+           help="CSV / TSV data: the column of true labels (name or index), to "
+                "print the accuracy")
+    option(predict, "decision-values")
+    option(predict, "probability")
+    option(predict, "out", metavar="FILE", type=path_name,
+           help="write the predictions there (one per line) instead of stdout "
+                "('-': stdout)")
     _add_device(predict, "a landmark model computes its features and decision values")
     _common(predict)
     predict.set_defaults(func=run)

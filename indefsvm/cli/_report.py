@@ -22,6 +22,7 @@ from ._args import (
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _check_class_weight, _check_classes, _load, scaled
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
+from ._options import option
 from ._size import refuse_too_big
 
 
@@ -245,21 +246,20 @@ def add_parser(sub) -> None:
     report = sub.add_parser(
         "report", help="check the kernel, fit, and write a sanity report (text and HTML)")
     _add_data_args(report, labels_help="labels of a precomputed kernel FILE (.npy or text)")
-    report.add_argument(
-        "data", nargs="?", metavar="DATA",
-        help="with a model file as FILE (report MODEL DATA): the model's labelled training "
-             "data, in the form predict reads; the report checks the saved model's dual on "
-             "them, without refitting")
+    option(report, "data", nargs="?",
+           help="with a model file as FILE (report MODEL DATA): the model's labelled training "
+                "data, in the form predict reads; the report checks the saved model's dual on "
+                "them, without refitting")
     _add_model_args(report)
     report.set_defaults(C=None)  # 1 unless given: nu-SVC and one-class refuse -C
     _family.add_args(report)
-    report.add_argument("--remedy", default=None, choices=list(REMEDIES),
-                        help="fit on a fixed kernel and report that model (clip, flip, ... "
-                             "as fit --remedy: a kernel FILE, --distances or features)")
-    report.add_argument("--out", default=".", type=path_name,
-                        help="folder for the HTML file (default: .), or the file itself when "
-                             "it ends in .html")
-    report.add_argument("--cv", type=_positive_int, default=None,
-                        help="cross-validation folds of the accuracy (default 5; 0: none)")
+    option(report, "remedy", choices=list(REMEDIES),
+           help="fit on a fixed kernel and report that model (clip, flip, ... "
+                "as fit --remedy: a kernel FILE, --distances or features)")
+    option(report, "out", default=".", type=path_name,
+           help="folder for the HTML file (default: .), or the file itself when "
+                "it ends in .html")
+    option(report, "cv", type=_positive_int, default=None,
+           help="cross-validation folds of the accuracy (default 5; 0: none)")
     _common(report)
     report.set_defaults(func=run)

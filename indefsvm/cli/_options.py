@@ -1,0 +1,292 @@
+"""The command line's option table: one row per option, and the one place options are added.
+
+A row says an option's flags, the library parameter it feeds (``param``: the estimator's or
+the distance's keyword, so that a library message about ``cache_size`` is said as
+``--cache-size``), svm-train's one-letter flag for it (``letter``: LIBSVM's README), and the
+argparse keywords every command that takes it shares. A command adds an option by name with
+:func:`option`, giving only what differs there (its type, its default, its help); the parser
+is built from these rows and nothing else calls ``add_argument`` (a layout test holds that).
+The maps the error words need (parameter to option, LIBSVM letter to option) are read from the
+table, so an option's name is written once.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["OPTIONS", "Option", "given", "letters", "option", "option_of"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of the command line.
+
+    Parameters
+    ----------
+    flags : tuple of str
+        Its flags as argparse takes them (``("-C", "--C")``), or a positional's name.
+    param : str or None
+        The library parameter it feeds, where the library's messages name one.
+    letter : str or None
+        svm-train's or svm-predict's one-letter flag for the same thing.
+    kwargs : dict
+        The argparse keywords every command that takes the option shares.
+    """
+
+    flags: tuple[str, ...]
+    param: str | None = None
+    letter: str | None = None
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def dest(self) -> str:
+        """The attribute of the parsed arguments that holds the option's value."""
+        return self.kwargs.get("dest") or self.name.lstrip("-").replace("-", "_")
+
+    @property
+    def default(self):
+        """The value of an option not given (the row's default; False for a switch)."""
+        if "default" in self.kwargs:
+            return self.kwargs["default"]
+        return False if self.kwargs.get("action") == "store_true" else None
+
+    @property
+    def name(self) -> str:
+        """The flag the words use: ``-C`` where it has one, else its long flag."""
+        return (
+            "-C"
+            if "-C" in self.flags
+            else next((f for f in self.flags if f.startswith("--")), self.flags[0])
+        )
+
+
+#: the options, by their long flag without dashes
+OPTIONS: dict[str, Option] = {
+    "balanced": Option(("--balanced",),
+        kwargs=dict(action="store_true", help="class weights n / (n_classes * n_c) in every SVM")),
+    "C": Option(("-C", "--C"), param="C", letter="-c"),
+    "C-grid": Option(("--C-grid",),
+        kwargs=dict(default=None, dest="C_grid", metavar="C1,C2,...",
+                    help="choose C by inner CV from these values")),
+    "cache-size": Option(("--cache-size",), param="cache_size", letter="-m",
+        kwargs=dict(default=200.0, help="kernel cache in MB")),
+    "class-weight": Option(("--class-weight",), param="class_weight", letter="-w",
+        kwargs=dict(default=None, metavar="W",
+                    help="per-class weights of C: 'balanced' (n / (n_classes n_c)), or "
+                         "LABEL:W,... as LIBSVM's -wi (class LABEL gets W x C; others 1; a first"
+                         " label with a minus sign: --class-weight=-1:2)")),
+    "classes": Option(("--classes",),
+        kwargs=dict(default=None, metavar="A,B",
+                    help="the two classes to show when the labels have more")),
+    "coef0": Option(("--coef0",), param="coef0", letter="-r",
+        kwargs=dict(default=None,
+                    help="the sigmoid's r, poly's coef0 (default 0; 1 with --distances)")),
+    "cv": Option(("--cv",), letter="-v"),
+    "data": Option(("data",), kwargs=dict(metavar="DATA")),
+    "dataset": Option(("--dataset",),
+        kwargs=dict(help="a bundled data set (protein213 is a distance matrix: with --distances)")),
+    "debug": Option(("--debug",),
+        kwargs=dict(action="store_true",
+                    help="show the Python traceback of an error instead of one line")),
+    "decision-values": Option(("--decision-values",),
+        kwargs=dict(action="store_true",
+                    help="after each prediction, its decision values: one for two classes (> 0 "
+                         "means the class the header names) and for a one-class SVM (> 0: "
+                         "inside, +1), one per class (SVC's one-vs-rest votes and confidences) "
+                         "for more; a first line 'labels ...' names the columns, as svm-predict "
+                         "-b 1 does")),
+    "degree": Option(("--degree",), param="degree", letter="-d",
+        kwargs=dict(default=None, help="polynomial degree (default 3)")),
+    "device": Option(("--device",), kwargs=dict(choices=["cpu", "cuda"], default="cpu")),
+    "distances": Option(("--distances",)),
+    "epsilon": Option(("--epsilon",), param="epsilon", letter="-p",
+        kwargs=dict(default=None,
+                    help="the width of epsilon-svr's insensitive tube (default 0.1; LIBSVM's -p)")),
+    "features": Option(("--features",),
+        kwargs=dict(choices=["nystroem", "d2ke"], default="nystroem",
+                    help="d2ke: distances to M random objects (a positive-definite kernel) "
+                         "instead of Nystroem landmarks")),
+    "file": Option(("file",),
+        kwargs=dict(nargs="?", metavar="FILE",
+                    help="LIBSVM, CSV / TSV or ARFF data file, or a precomputed kernel matrix "
+                         "(.npy, .npz or text with --labels, or LIBSVM's -t 4 file: label 0:ID "
+                         "1:k(x, x_1) ...), or with --distances a distance matrix")),
+    "gamma": Option(("--gamma",), param="gamma", letter="-g",
+        kwargs=dict(default=None,
+                    help="kernel coefficient, the sigmoid's a (number, 'scale' or 'auto'; "
+                         "default 'scale'); with --distances a number or 'median' (default)")),
+    "gamma-grid": Option(("--gamma-grid",),
+        kwargs=dict(default=None, dest="gamma_grid", metavar="G1,G2,...",
+                    help="with --search --distances: these gamma (default: the median rule times"
+                         " 4^-4 ... 4^2)")),
+    "grid": Option(("--grid",),
+        kwargs=dict(action="append", metavar="NAME=V1,V2,...",
+                    help="values of a kernel parameter, e.g. --grid gamma=0.1,1,10 --grid "
+                         "coef0=-1,0,1 (default: three values of each around its default)")),
+    "init": Option(("--init",),
+        kwargs=dict(default="zero", choices=["zero", "class_balanced"],
+                    help="the SMO's starting point: alpha = 0 (default), or each class's "
+                         "multipliers equal, the two classes' sums equal")),
+    "json": Option(("--json",),
+        kwargs=dict(action="store_true", help="print JSON instead of text")),
+    "kernel": Option(("--kernel",), param="kind", letter="-t", kwargs=dict(default=None)),
+    "knn-distances": Option(("--knn-distances",),
+        kwargs=dict(metavar="FILE", default=None,
+                    help="distance matrix for the k-NN rule (default: from the kernel, or FILE "
+                         "itself with --distances)")),
+    "label-column": Option(("--label-column",), kwargs=dict(metavar="COL", default=None)),
+    "labels": Option(("--labels",), kwargs=dict(metavar="FILE")),
+    "landmarks": Option(("--landmarks",),
+        kwargs=dict(choices=["uniform", "kmedoids++", "kmeans++", "pivoted"], default="uniform",
+                    help="how the landmarks are picked: uniform (default); kmedoids++, D^2 "
+                         "seeding on the distances (--metric); kmeans++, D^2 seeding in input "
+                         "space (feature vectors, --nystroem M); pivoted (either), greedy "
+                         "pivoted Cholesky of the kernel, each next landmark the object "
+                         "represented worst")),
+    "link": Option(("--link",),
+        kwargs=dict(action="store_true",
+                    help="also print a link that opens the page in live mode, its state (points,"
+                         " kernel, parameters, C, remedy) in the link (2-D data, at most 200 "
+                         "points)")),
+    "max-iter": Option(("--max-iter",), param="max_iter",
+        kwargs=dict(default=None, help="iteration cap")),
+    "method": Option(("--method",),
+        kwargs=dict(default="auto", choices=["auto", "dense", "ldl", "lanczos", "slq"],
+                    help="auto: dense up to 5000 samples, matrix-free estimates (slq) above")),
+    "methods": Option(("--methods",), kwargs=dict(default=None, metavar="M1,M2,...")),
+    "metric": Option(("--metric",), kwargs=dict(default=None)),
+    "model": Option(("model",),
+        kwargs=dict(metavar="MODEL", help="a model file written by fit --save")),
+    "n-features": Option(("--n-features",),
+        kwargs=dict(default=None,
+                    help="number of features of a LIBSVM file (if its last ones are unused)")),
+    "n-jobs": Option(("--n-jobs",), param="n_jobs", kwargs=dict(default=None)),
+    "no-search": Option(("--no-search",),
+        kwargs=dict(action="store_true",
+                    help="fit -C 1 and the default gamma rule as they are: no search of C and "
+                         "gamma (giving both -C and --gamma also fits exactly those)")),
+    "no-shrinking": Option(("--no-shrinking",),
+        kwargs=dict(action="store_true", help="disable shrinking")),
+    "nu": Option(("--nu",), param="nu", letter="-n",
+        kwargs=dict(default=None,
+                    help="nu of nu-svc, one-class and nu-svr (default 0.5): a bound on the share"
+                         " of margin errors and of support vectors")),
+    "nystroem": Option(("--nystroem",), param="n_components",
+        kwargs=dict(default=None, metavar="M")),
+    "out": Option(("--out",)),
+    "p": Option(("--p",), param="p",
+        kwargs=dict(default=None, dest="pe_p",
+                    help="positive dimensions of the pseudo_euclidean kernel")),
+    "probability": Option(("--probability",), letter="-b",
+        kwargs=dict(action="store_true",
+                    help="after each prediction, the probability of each class under a 'labels "
+                         "...' header (svm-predict -b 1's layout), for a model that has "
+                         "probabilities; an SVM has none (it is refused, with what gives them)")),
+    "probes": Option(("--probes",),
+        kwargs=dict(default=None, metavar="M",
+                    help="matrix-free methods: random probes (default 24 for slq)")),
+    "quiet": Option(("-q", "--quiet"),
+        kwargs=dict(action="store_true",
+                    help="print results only: no announcements, no progress bar (-q as "
+                         "svm-train's)")),
+    "remedies": Option(("--remedies",), kwargs=dict(default="none,clip,flip")),
+    "remedy": Option(("--remedy",), kwargs=dict(default=None)),
+    "restarts": Option(("--restarts",), param="n_restarts",
+        kwargs=dict(default=0, help="random restarts (Lin & Lin 2003, Fig. 5)")),
+    "rho": Option(("--rho",), param="rho",
+        kwargs=dict(default=None,
+                    help="truncation radius of the tl1 kernel max(rho - |x - z|_1, 0) (default "
+                         "0.7 x the number of features)")),
+    "rtol": Option(("--rtol",), param="rtol",
+        kwargs=dict(default=None, help="relative zero threshold of eigenvalues (default n * eps)")),
+    "rule": Option(("--rule",),
+        kwargs=dict(choices=["best", "one-se"], default=None,
+                    help="with --search: the best mean score (default; the rule that did best on"
+                         " real tasks) or the one-standard-error rule on paired folds (prefers "
+                         "the cheaper method)")),
+    "sample": Option(("--sample",),
+        kwargs=dict(default=None, metavar="M",
+                    help="with --metric: the distances among M objects drawn at random are "
+                         "computed (all of them up to M; default 1000)")),
+    "save": Option(("--save",), kwargs=dict(metavar="MODEL")),
+    "scale": Option(("--scale",),
+        kwargs=dict(action="store_true",
+                    help="scale each feature to [-1, 1] by its range in the training data first,"
+                         " as LIBSVM's svm-scale does (a saved model keeps the scaling and "
+                         "predict applies it)")),
+    "search": Option(("--search",),
+        kwargs=dict(action="store_true",
+                    help="search every remedy with C (and gamma, with --distances) by "
+                         "cross-validation and say which to use (RemedySearchCV)")),
+    "seed": Option(("--seed",)),
+    "steps": Option(("--steps",),
+        kwargs=dict(default=None, metavar="K",
+                    help="matrix-free methods: Lanczos steps, one pass over K each")),
+    "subsample": Option(("--subsample",),
+        kwargs=dict(default=None, metavar="N",
+                    help="a stratified subsample of N points, or all of them when the data have "
+                         "fewer (the page draws every point; at most 1000)")),
+    "svm-type": Option(("-s", "--svm-type"),
+        kwargs=dict(default="c-svc", metavar="TYPE",
+                    help="c-svc (0, default), nu-svc (1), one-class (2: an outlier detector; the"
+                         " labels are not read for training), epsilon-svr (3) or nu-svr (4: "
+                         "regression, the labels are real targets)")),
+    "title": Option(("--title",), kwargs=dict(default=None, help="the page's heading")),
+    "tol": Option(("--tol",), param="tol", letter="-e",
+        kwargs=dict(default=0.001, help="KKT gap tolerance")),
+    "verbose": Option(("--verbose",),
+        kwargs=dict(action="store_true",
+                    help="log the solver's progress (iteration, objective, gap) every few "
+                         "seconds")),
+    "window": Option(("--window",), param="window", kwargs=dict(default=None, metavar="W")),
+    "wss": Option(("--wss",),
+        kwargs=dict(default="second_order", choices=["second_order", "first_order"],
+                    help="the SMO's working-set selection: LIBSVM's second-order rule (default),"
+                         " or the maximal violating pair")),
+    "zero-based": Option(("--zero-based",), kwargs=dict(action="store_true")),
+    "version": Option(("--version",), kwargs=dict(action="version")),
+}
+
+
+def option(container, key: str, **overrides) -> argparse.Action:
+    """Add the option ``key`` of :data:`OPTIONS` to a parser, group or exclusive group.
+
+    Parameters
+    ----------
+    container : argparse.ArgumentParser or argparse._ActionsContainer
+        Where the option goes.
+    key : str
+        Its row in :data:`OPTIONS`.
+    **overrides
+        argparse keywords of this command (``type``, ``default``, ``help``, ...); ``flags``
+        replaces the row's flags where a command takes fewer of them.
+
+    Returns
+    -------
+    argparse.Action
+    """
+    row = OPTIONS[key]
+    flags = overrides.pop("flags", row.flags)
+    return container.add_argument(*flags, **{**row.kwargs, **overrides})
+
+
+def option_of(param: str) -> str | None:
+    """The option that feeds the library parameter ``param`` (``cache_size``: ``--cache-size``),
+    or None when no option does."""
+    return next((row.name for row in OPTIONS.values() if row.param == param), None)
+
+
+def letters() -> dict[str, str]:
+    """svm-train's one-letter flags and the options that are them here (``-t``: ``--kernel``)."""
+    return {row.letter: row.name for row in OPTIONS.values() if row.letter}
+
+
+
+def given(args, *keys: str) -> list[str]:
+    """The options among ``keys`` whose parsed value differs from their row's default -- the
+    ones the user gave -- as their flags, in the order asked (so that "X does not apply" is
+    said from the table's defaults, written once)."""
+    rows = [OPTIONS[key] for key in keys]
+    return [row.name for row in rows if getattr(args, row.dest, row.default) != row.default]
