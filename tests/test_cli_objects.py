@@ -49,6 +49,49 @@ def test_series_fit_save_predict_equal_the_library(files, capsys):
     assert np.array_equal(np.array(capsys.readouterr().out.split(), dtype=int), pred)
 
 
+def test_the_alignment_kernels_sigma_reaches_the_model_and_the_printed_commands(files, capsys):
+    """--sigma (a row of the option table feeding metric_params) trains what the library
+    trains with metric_params={"sigma": ...}, and the commands printed to train again say it."""
+    d, S, y, _, _ = files
+    model = d / "gak.skops"
+    assert main(["fit", str(d / "series.txt"), "--metric", "gak", "--sigma", "2.5",
+                 "--window", "0.2", "--nystroem", "20", "-C", "1", "--gamma", "median",
+                 "--cv", "0", "--quiet", "--save", str(model)]) == 0
+    capsys.readouterr()
+    fitted = isvm.load_model(model)
+    assert fitted.metric_params == {"window": 0.2, "sigma": 2.5}
+    series = [np.round(s, 6) for s in S]
+    ref = isvm.NystroemSVC(metric="gak", metric_params={"window": 0.2, "sigma": 2.5},
+                           n_components=20, C=1.0, random_state=0, n_jobs=-1).fit(series, y)
+    np.testing.assert_allclose(fitted.decision_function(series), ref.decision_function(series),
+                               rtol=1e-9, atol=1e-9)
+    assert main(["compare", str(d / "series.txt"), "--metric", "gak", "--sigma", "2.5",
+                 "--methods", "krein", "--cv", "3"]) == 0
+    assert "--metric gak --sigma 2.5 " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["fit", "{series}", "--metric", "dtw", "--sigma", "1"],
+     "--sigma is the bandwidth of the global alignment kernel; drop it with --metric dtw."),
+    (["check", "{series}", "--metric", "levenshtein", "--sigma", "1"],
+     "--sigma is the bandwidth of the global alignment kernel; drop it with --metric "
+     "levenshtein."),
+    (["check", "--dataset", "heart", "--sigma", "1"],
+     "--sigma is the bandwidth of the global alignment kernel: it goes with --metric gak."),
+    (["check", "--dataset", "heart", "--window", "0.1"],
+     "--window is DTW's band (and the alignment kernel's): it goes with --metric dtw or gak."),
+    (["fit", "--dataset", "heart", "--sigma", "1"], "--sigma goes with --metric"),
+    (["compare", "--dataset", "heart", "--sigma", "1"], "--sigma goes with --metric"),
+    (["check", "{series}", "--metric", "gak", "--sigma", "-1"], "--sigma must be a number > 0"),
+])
+def test_a_distance_parameter_is_refused_where_it_does_not_apply(files, capsys, argv, said):
+    d = files[0]
+    argv = [a.replace("{series}", str(d / "series.txt")) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith(f"indefsvm: error: {said}"), err
+
+
 def test_strings_with_d2ke_and_cross_validation(files, capsys):
     d, _, _, X, ys = files
     assert main(["fit", str(d / "strings.tsv"), "--metric", "levenshtein", "--nystroem", "40",

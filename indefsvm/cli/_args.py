@@ -8,7 +8,7 @@ import sys
 from .._remedies import BY_NAME as _REMEDY_NAMES
 from .._remedies import landmark_options, remedy_options
 from ._errors import EXIT_USAGE, CLIError
-from ._options import option
+from ._options import metric_rows, option
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
 DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
@@ -245,6 +245,46 @@ def _kernel_params(args, X) -> dict:
 WINDOW_HELP = ("DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1); 'auto': learned, "
                "the window of least leave-one-out 1-NN error from 0 to 0.2 (the UCR "
                "archive's learned window), or from a list such as 0,0.05,0.1")
+
+
+def add_metric_options(group) -> None:
+    """The distance's parameters (the table's metric_params rows) of fit, check, compare and
+    explore: a new one is its row and one line here."""
+    option(group, "window", type=_window, help=WINDOW_HELP)
+    option(group, "sigma", type=float)
+
+
+def metric_params(args) -> dict | None:
+    """The ``metric_params`` of ``--metric``: the options of the table's metric_params rows
+    that were given (None when none was; the library validates their values)."""
+    params = {row.param: getattr(args, row.dest) for row in metric_rows()
+              if getattr(args, row.dest, None) is not None}
+    return params or None
+
+
+def metric_words(args) -> list[str]:
+    """The metric_params options given, as words of a printed command (``--window 0.1``)."""
+    return [word for row in metric_rows() if getattr(args, row.dest, None) is not None
+            for word in (row.name, f"{getattr(args, row.dest):g}")]
+
+
+def refuse_metric_params(args) -> None:
+    """A distance's parameter given with a metric that does not take it, or with no metric:
+    refused by one rule, from the metric table (which metrics take it) and the option table
+    (what it is)."""
+    from .._metrics import REGISTRY, takes
+
+    metric = getattr(args, "metric", None)
+    for row in metric_rows():
+        if getattr(args, row.dest, None) is None:
+            continue
+        if metric is None:
+            takers = " or ".join(n for n, m in REGISTRY.items() if row.param in m.params)
+            raise CLIError(f"{row.name} is {row.hint}: it goes with --metric {takers}.",
+                           EXIT_USAGE)
+        if not takes(metric, row.param):
+            raise CLIError(f"{row.name} is {row.hint}; drop it with --metric {metric}.",
+                           EXIT_USAGE)
 
 
 def _window(text: str):

@@ -9,7 +9,6 @@ import numpy as np
 from .._metrics import object_metrics, objects_of
 from ._args import (
     N_JOBS_HELP,
-    WINDOW_HELP,
     _add_data_args,
     _add_device,
     _add_kernel_args,
@@ -17,8 +16,11 @@ from ._args import (
     _common,
     _kernel_params,
     _positive_int,
-    _window,
+    add_metric_options,
     data_args,
+    metric_params,
+    metric_words,
+    refuse_metric_params,
     seed,
 )
 from ._errors import EXIT_USAGE, CLIError
@@ -44,8 +46,7 @@ def run(args) -> int:
                        "the CPU: drop --device.", EXIT_USAGE)
     if args.metric is not None:
         return _run_objects(args)
-    if args.window is not None:
-        raise CLIError("--window is DTW's band: it goes with --metric dtw.", EXIT_USAGE)
+    refuse_metric_params(args)
     if args.sample is not None:
         # taken and ignored before: a kernel or a distance matrix is checked whole
         whole = ("a distance matrix is checked whole" if args.distances else
@@ -173,7 +174,7 @@ def _run_objects(args) -> int:
     m = min(n, SAMPLE if args.sample is None else args.sample)
     if m < 3:
         raise CLIError(f"{args.file}: {n} objects; the check needs at least 3.", EXIT_USAGE)
-    params = {"window": args.window} if args.window is not None else None
+    params = metric_params(args)
     _say(args, f"{n} {objects_of(args.metric)}: the {m} x {m} "
                f"{args.metric} distances of "
                + ("all of them" if m == n else f"{m} drawn at random (--sample)"))
@@ -184,8 +185,7 @@ def _run_objects(args) -> int:
     if args.label_column is not None:
         words += ["--label-column", shlex.quote(args.label_column)]
     words += ["--metric", args.metric]
-    if args.window is not None:
-        words += ["--window", f"{args.window:g}"]
+    words += metric_words(args)
     rep.data_args = " ".join(words)
     rep.notes = distance_notes(rep)
     print(json.dumps(rep.to_dict(), indent=2) if args.json else rep)
@@ -221,7 +221,7 @@ def add_parser(sub) -> None:
            help="check the DTW (series) or Levenshtein (strings) distances of the "
                 "objects in FILE: metric, Euclidean, the gamma profile, the "
                 "landmarks a model needs, and the fit command with these options")
-    option(obj, "window", type=_window, help=WINDOW_HELP)
+    add_metric_options(obj)
     option(obj, "sample", type=_positive_int)
     option(check, "json")
     _add_n_jobs(check, N_JOBS_HELP + "; the matrix-free passes share the kernel's tiles "

@@ -13,7 +13,6 @@ from ..exceptions import DataFileError
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
-    WINDOW_HELP,
     _add_data_args,
     _add_kernel_args,
     _common,
@@ -21,7 +20,7 @@ from ._args import (
     _kernel_params,
     _n_jobs,
     _positive_int,
-    _window,
+    add_metric_options,
     path_name,
     seed,
 )
@@ -36,7 +35,7 @@ from ._compare_objects import (
 from ._errors import EXIT_USAGE, CLIError, _cli_wording
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel
-from ._options import option
+from ._options import given, option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 
@@ -69,10 +68,9 @@ def run(args) -> int:
                            "or clip to --methods.", EXIT_USAGE)
         data, y, desc, precomputed = objects_block(args)
     else:
-        if args.window is not None or args.nystroem is not None:
-            raise CLIError(f"{'--window' if args.window is not None else '--nystroem'} goes "
-                           "with --metric (series or strings); drop it or give --metric.",
-                           EXIT_USAGE)
+        for flag in given(args, "window", "sigma", "nystroem"):
+            raise CLIError(f"{flag} goes with --metric (series or strings); drop it or give "
+                           "--metric.", EXIT_USAGE)
         data, y, desc, precomputed = _load(args)
     labels, counts = np.unique(y, return_counts=True)
     _check_classes(y, args.cv)
@@ -449,7 +447,7 @@ def add_parser(sub) -> None:
         "choice as a landmark model (krein, flip or clip) on all of them")
     option(obj, "metric", choices=object_metrics(),
            help="the objects' distances: DTW (series) or Levenshtein (strings)")
-    option(obj, "window", type=_window, help=WINDOW_HELP)
+    add_metric_options(obj)
     option(obj, "nystroem", type=int,
            help="landmarks of the model saved or printed (default min(n, 300))")
     option(compare, "json")

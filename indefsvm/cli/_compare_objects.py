@@ -7,6 +7,7 @@ from __future__ import annotations
 import shlex
 
 from .._metrics import objects_of
+from ._args import metric_words
 from ._errors import EXIT_USAGE, CLIError
 from ._progress import _say
 
@@ -80,8 +81,7 @@ def objects_command(args, method: str, params: dict) -> str:
     if args.label_column is not None:
         words += ["--label-column", str(args.label_column)]
     words += ["--metric", args.metric]
-    if args.window is not None:
-        words += ["--window", f"{args.window:g}"]
+    words += metric_words(args)
     if args.nystroem is not None:
         # (not given: fit's own default, min(n, 300), is the same number, and its CV folds
         # then take the rule of their size)

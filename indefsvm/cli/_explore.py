@@ -12,13 +12,14 @@ from .._metrics import object_metrics, objects_of
 from .._remedies import drawn_options
 from ._args import (
     KERNEL_NAMES,
-    WINDOW_HELP,
     _add_data_args,
     _common,
     _float_list,
     _positive_int,
-    _window,
+    add_metric_options,
+    metric_params,
     path_name,
+    refuse_metric_params,
     seed,
 )
 from ._errors import EXIT_USAGE, CLIError
@@ -152,7 +153,7 @@ def _objects(args):
     band = "" if args.window is None else f", window {args.window:g}"
     _say(args, f"{len(y)} {kind}: the {len(y)} x {len(y)} {args.metric} distances{band}")
     D = pairwise_distances(X, metric=args.metric,
-                           **({} if args.window is None else {"window": args.window}))
+                           **(metric_params(args) or {}))
     K = DistanceKernel().fit_transform(D)
     desc = (f"{args.file}, {len(y)} {kind} ({args.metric} distances{band}; kernel: "
             "DistanceKernel(kind='rbf', gamma='median'))")
@@ -179,8 +180,7 @@ def run(args) -> int:
         X, y, desc = _objects(args)
         precomputed = True
     else:
-        if args.window is not None:
-            raise CLIError("--window is DTW's band: it goes with --metric dtw.", EXIT_USAGE)
+        refuse_metric_params(args)
         X, y, desc, precomputed = _data(args)
     kernel = "precomputed" if precomputed else args.kernel
     if precomputed and given is not None:
@@ -280,7 +280,7 @@ def add_parser(sub) -> None:
                 "layout of fit --metric): the page explores the kernel "
                 "DistanceKernel(kind='rbf', gamma='median') of their distances, "
                 "computed for the page's points only")
-    option(obj, "window", type=_window, help=WINDOW_HELP)
+    add_metric_options(obj)
     option(p, "link")
     _common(p)
     p.set_defaults(func=run, n_jobs=None)  # (--window auto's search: the thread rule's cores)

@@ -113,8 +113,10 @@ def _below_chance(args, y, summary: dict) -> str | None:
     if not acc < largest - 1e-12:
         return None
     if getattr(args, "metric", None) is not None:
-        command = f"indefsvm check {args.file} --metric {args.metric}" + (
-            f" --window {args.window:g}" if getattr(args, "window", None) is not None else "")
+        from ._args import metric_words
+
+        command = " ".join(["indefsvm check", args.file, "--metric", args.metric,
+                            *metric_words(args)])
     else:
         from ._args import data_args
 

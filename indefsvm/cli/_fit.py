@@ -12,20 +12,19 @@ from . import _family
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
-    WINDOW_HELP,
     _add_data_args,
     _add_device,
     _add_model_args,
     _common,
     _positive_int,
-    _window,
+    add_metric_options,
     path_name,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
 from ._io import _check_class_weight, _check_classes, _load, scale_advice
 from ._models import _estimator, _fitted_params, _svc
-from ._options import option
+from ._options import given, option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 from ._tune import describe, search_objects, tune
@@ -52,11 +51,10 @@ def run(args) -> int:
         from . import _objects
 
         return _objects.fit(args, _search_objects)
-    for opt in ("window", "landmarks", "features"):
+    for opt in ("window", "sigma", "landmarks", "features"):
         if opt == "landmarks" and args.nystroem is not None:
             continue  # the landmarks of features: checked with their estimator (_models)
-        if getattr(args, opt) != {"window": None, "landmarks": "uniform",
-                                  "features": "nystroem"}[opt]:
+        if given(args, opt):
             also = " or --nystroem M (features)" if opt == "landmarks" else ""
             raise CLIError(f"--{opt} goes with --metric (series or strings){also}; drop it "
                            f"or give --metric{also and ' or --nystroem'}.", EXIT_USAGE)
@@ -343,7 +341,7 @@ def add_parser(sub) -> None:
                 "--kernel then one of rbf "
                 "(default), laplacian, linear, polynomial, tl1 and --gamma a number "
                 "or median (default)")
-    option(obj, "window", type=_window, help=WINDOW_HELP)
+    add_metric_options(obj)
     option(obj, "landmarks")
     option(obj, "features")
     option(fit, "remedy", choices=list(REMEDIES),

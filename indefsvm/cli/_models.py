@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from . import _family
-from ._args import DISTANCE_KINDS, _extra_params
+from ._args import DISTANCE_KINDS, _extra_params, metric_params
 from ._errors import EXIT_USAGE, CLIError, _cli_wording
 from ._options import given
 from ._progress import _bar, _say
@@ -154,7 +154,7 @@ def model_of(args):
     from ..nystroem import NystroemSVC
 
     kind = {"poly": "polynomial"}.get(args.kernel, args.kernel)
-    params = {"window": args.window} if args.window is not None else None
+    params = metric_params(args)
     gamma = args.gamma if args.gamma not in ("scale", "auto", "median") else None
     return NystroemSVC(
         kind, metric=args.metric, metric_params=params, n_components=args.nystroem,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._metrics import objects_of, takes
+from .._metrics import objects_of
 from ._args import NYSTROEM_REMEDIES
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _say_note
@@ -42,14 +42,12 @@ def check_metric_file(args, labelled: bool = True) -> None:
         raise CLIError(f"--metric {args.metric} needs a FILE of "
                        f"{objects_of(args.metric)}, one per line"
                        + (" with its label." if labelled else "."), EXIT_USAGE)
-    from ._args import refuse_format_options
+    from ._args import refuse_format_options, refuse_metric_params
 
     refuse_format_options(args, args.file, "a file of "
                           f"{objects_of(args.metric)}",
                           ("--label-column",))
-    if args.window is not None and not takes(args.metric, "window"):
-        raise CLIError(f"--window is DTW's band; drop it with --metric {args.metric}.",
-                       EXIT_USAGE)
+    refuse_metric_params(args)
     if isinstance(args.window, (str, tuple)):
         # --window auto or a list: learned once the series are read (choose_window); until
         # then the model has no band

@@ -16,7 +16,7 @@ import argparse
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["OPTIONS", "Option", "given", "letters", "option", "option_of"]
+__all__ = ["OPTIONS", "Option", "given", "letters", "metric_rows", "option", "option_of"]
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,20 @@ class Option:
         svm-train's or svm-predict's one-letter flag for the same thing.
     kwargs : dict
         The argparse keywords every command that takes the option shares.
+    hint : str or None
+        What the option is, said where it does not apply (``--window is DTW's band ...``).
+    feeds : str or None
+        ``"metric_params"`` where ``param`` is a key of the distance's ``metric_params``
+        (``--window``, ``--sigma``): those are gathered, and refused for a metric that does
+        not take them, by one rule (``_args.metric_params``).
     """
 
     flags: tuple[str, ...]
     param: str | None = None
     letter: str | None = None
     kwargs: dict[str, Any] = field(default_factory=dict)
+    feeds: str | None = None
+    hint: str | None = None
 
     @property
     def dest(self) -> str:
@@ -240,12 +248,19 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(action="store_true",
                     help="log the solver's progress (iteration, objective, gap) every few "
                          "seconds")),
-    "window": Option(("--window",), param="window", kwargs=dict(default=None, metavar="W")),
+    "window": Option(("--window",), param="window", feeds="metric_params",
+        hint="DTW's band (and the alignment kernel's)", kwargs=dict(default=None, metavar="W")),
     "wss": Option(("--wss",),
         kwargs=dict(default="second_order", choices=["second_order", "first_order"],
                     help="the SMO's working-set selection: LIBSVM's second-order rule (default),"
                          " or the maximal violating pair")),
     "zero-based": Option(("--zero-based",), kwargs=dict(action="store_true")),
+    "sigma": Option(("--sigma",), param="sigma", feeds="metric_params",
+        hint="the bandwidth of the global alignment kernel",
+        kwargs=dict(default=None, metavar="S",
+                    help="the bandwidth of --metric gak, the global alignment kernel (default: "
+                         "the median distance between points of the series times sqrt of "
+                         "their median length, Cuturi 2011)")),
     "version": Option(("--version",), kwargs=dict(action="version")),
 }
 
@@ -282,6 +297,11 @@ def letters() -> dict[str, str]:
     """svm-train's one-letter flags and the options that are them here (``-t``: ``--kernel``)."""
     return {row.letter: row.name for row in OPTIONS.values() if row.letter}
 
+
+
+def metric_rows() -> list[Option]:
+    """The rows that feed a distance's ``metric_params`` (``--window``, ``--sigma``)."""
+    return [row for row in OPTIONS.values() if row.feeds == "metric_params"]
 
 
 def given(args, *keys: str) -> list[str]:
