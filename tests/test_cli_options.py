@@ -463,3 +463,16 @@ def test_given_reads_the_defaults_of_the_table():
     args = build_parser().parse_args(["fit", "--dataset", "heart", "--wss", "first_order",
                                       "--no-shrinking", "--cache-size", "100"])
     assert given(args, *keys) == ["--cache-size", "--no-shrinking", "--wss"]
+
+
+def test_the_readers_words_come_from_the_table():
+    """load_file's keywords the options feed, said as those options in the readers' refusals."""
+    from indefsvm.cli._args import OPTION_WORDS
+
+    assert OPTION_WORDS == {"labels": "--labels", "distances": "--distances",
+                            "label_column": "--label-column", "zero_based": "--zero-based",
+                            "n_features": "--n-features"}
+    # (a reader's keyword is not a library parameter: "labels must be" keeps its words)
+    from indefsvm.cli._errors import _option_rule
+
+    assert _option_rule("labels must be given") is None

@@ -8,7 +8,7 @@ import sys
 from .._remedies import BY_NAME as _REMEDY_NAMES
 from .._remedies import landmark_options, remedy_options
 from ._errors import EXIT_USAGE, CLIError
-from ._options import metric_rows, option
+from ._options import load_file_words, metric_rows, option
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
 DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
@@ -388,9 +388,7 @@ def _refuse_feature_options(args, path: str) -> None:
 
 
 #: the data readers' parameters in this command line's words (indefsvm.datasets._data_file)
-OPTION_WORDS = {"labels": "--labels", "distances": "--distances",
-                "label_column": "--label-column", "zero_based": "--zero-based",
-                "n_features": "--n-features"}
+OPTION_WORDS = load_file_words()
 
 
 def refuse_format_options(args, source: str, what: str, reads: tuple[str, ...] = ()) -> None:

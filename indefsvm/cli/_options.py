@@ -16,7 +16,8 @@ import argparse
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["OPTIONS", "Option", "given", "letters", "metric_rows", "option", "option_of"]
+__all__ = ["OPTIONS", "Option", "given", "letters", "load_file_words", "metric_rows", "option",
+           "option_of"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,9 @@ class Option:
     feeds : str or None
         ``"metric_params"`` where ``param`` is a key of the distance's ``metric_params``
         (``--window``, ``--sigma``): those are gathered, and refused for a metric that does
-        not take them, by one rule (``_args.metric_params``).
+        not take them, by one rule (``_args.metric_params``); ``"load_file"`` where it is a
+        keyword of :func:`indefsvm.datasets.load_file` (``--labels``, ``--zero-based``):
+        the readers' messages name those (:func:`load_file_words`).
     """
 
     flags: tuple[str, ...]
@@ -108,7 +111,7 @@ OPTIONS: dict[str, Option] = {
     "degree": Option(("--degree",), param="degree", letter="-d",
         kwargs=dict(default=None, help="polynomial degree (default 3)")),
     "device": Option(("--device",), kwargs=dict(choices=["cpu", "cuda"], default="cpu")),
-    "distances": Option(("--distances",)),
+    "distances": Option(("--distances",), param="distances", feeds="load_file"),
     "epsilon": Option(("--epsilon",), param="epsilon", letter="-p",
         kwargs=dict(default=None,
                     help="the width of epsilon-svr's insensitive tube (default 0.1; LIBSVM's -p)")),
@@ -144,8 +147,9 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(metavar="FILE", default=None,
                     help="distance matrix for the k-NN rule (default: from the kernel, or FILE "
                          "itself with --distances)")),
-    "label-column": Option(("--label-column",), kwargs=dict(metavar="COL", default=None)),
-    "labels": Option(("--labels",), kwargs=dict(metavar="FILE")),
+    "label-column": Option(("--label-column",), param="label_column", feeds="load_file",
+        kwargs=dict(metavar="COL", default=None)),
+    "labels": Option(("--labels",), param="labels", feeds="load_file", kwargs=dict(metavar="FILE")),
     "landmarks": Option(("--landmarks",),
         kwargs=dict(choices=["uniform", "kmedoids++", "kmeans++", "pivoted"], default="uniform",
                     help="how the landmarks are picked: uniform (default); kmedoids++, D^2 "
@@ -167,7 +171,7 @@ OPTIONS: dict[str, Option] = {
     "metric": Option(("--metric",), kwargs=dict(default=None)),
     "model": Option(("model",),
         kwargs=dict(metavar="MODEL", help="a model file written by fit --save")),
-    "n-features": Option(("--n-features",),
+    "n-features": Option(("--n-features",), param="n_features", feeds="load_file",
         kwargs=dict(default=None,
                     help="number of features of a LIBSVM file (if its last ones are unused)")),
     "n-jobs": Option(("--n-jobs",), param="n_jobs", kwargs=dict(default=None)),
@@ -254,7 +258,8 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(default="second_order", choices=["second_order", "first_order"],
                     help="the SMO's working-set selection: LIBSVM's second-order rule (default),"
                          " or the maximal violating pair")),
-    "zero-based": Option(("--zero-based",), kwargs=dict(action="store_true")),
+    "zero-based": Option(("--zero-based",), param="zero_based", feeds="load_file",
+        kwargs=dict(action="store_true")),
     "sigma": Option(("--sigma",), param="sigma", feeds="metric_params",
         hint="the bandwidth of the global alignment kernel",
         kwargs=dict(default=None, metavar="S",
@@ -290,7 +295,14 @@ def option(container, key: str, **overrides) -> argparse.Action:
 def option_of(param: str) -> str | None:
     """The option that feeds the library parameter ``param`` (``cache_size``: ``--cache-size``),
     or None when no option does."""
-    return next((row.name for row in OPTIONS.values() if row.param == param), None)
+    return next((row.name for row in OPTIONS.values()
+                 if row.param == param and row.feeds != "load_file"), None)
+
+
+def load_file_words() -> dict[str, str]:
+    """The keywords of :func:`indefsvm.datasets.load_file` the options feed, and those
+    options (``zero_based``: ``--zero-based``): the words of the readers' refusals."""
+    return {row.param: row.name for row in OPTIONS.values() if row.feeds == "load_file"}
 
 
 def letters() -> dict[str, str]:
