@@ -121,6 +121,13 @@ def test_report_model_on_other_data_is_refused_naming_data(tmp_path, heart, caps
     assert "-C does not apply to report MODEL DATA" in capsys.readouterr().err
     assert main(["report", str(model), str(data), "--kernel", "sigmoid"]) == 2
     assert "--kernel does not apply" in capsys.readouterr().err
+    # each option of a fit, told from its default by the option table (--seed by report's 0)
+    for extra, flag in ((["--wss", "first_order"], "--wss"), (["--cache-size", "50"],
+                        "--cache-size"), (["--no-shrinking"], "--no-shrinking"),
+                        (["--tol", "0.01"], "--tol"), (["--seed", "3"], "--seed"),
+                        (["-s", "nu-svc"], "--svm-type")):
+        assert main(["report", str(model), str(data), *extra]) == 2
+        assert f"{flag} does not apply to report MODEL DATA" in capsys.readouterr().err
 
 
 def test_a_model_file_where_data_are_expected_is_named_as_one(tmp_path, capsys):

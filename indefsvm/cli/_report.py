@@ -22,6 +22,7 @@ from ._args import (
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _check_class_weight, _check_classes, _load, scaled
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
+from ._options import given as given_options
 from ._options import option
 from ._size import refuse_too_big
 
@@ -147,16 +148,11 @@ def _solver(model):
     return getattr(svm, "svc_", svm)
 
 
-#: report MODEL DATA: the options of a fit, which a saved model already holds (their defaults)
-_FIT_OPTIONS = (("-C", "C", None), ("--class-weight", "class_weight", None),
-                ("--svm-type", "svm_type", "c-svc"), ("--nu", "nu", None),
-                ("--epsilon", "epsilon", None), ("--scale", "scale", False),
-                ("--tol", "tol", 1e-3), ("--max-iter", "max_iter", None),
-                ("--cache-size", "cache_size", 200.0), ("--wss", "wss", "second_order"),
-                ("--init", "init", "zero"), ("--no-shrinking", "no_shrinking", False),
-                ("--restarts", "restarts", 0), ("--seed", "seed", 0),
-                ("--remedy", "remedy", None), ("--cv", "cv", None),
-                ("--dataset", "dataset", None), ("--n-features", "n_features", None))
+#: report MODEL DATA: the options of a fit, which a saved model already holds (given: not at
+#: their rows' defaults; --seed's default is this command's, 0, not a row's)
+_FIT_OPTIONS = ("C", "class-weight", "svm-type", "nu", "epsilon", "scale", "tol", "max-iter",
+                "cache-size", "wss", "init", "no-shrinking", "restarts", "remedy", "cv",
+                "dataset", "n-features")
 
 
 def _run_model(args) -> int:
@@ -168,7 +164,7 @@ def _run_model(args) -> int:
     from ._modelfile import _load_model, placed
     from ._predict import read_data_for
 
-    given = [opt for opt, attr, default in _FIT_OPTIONS if getattr(args, attr) != default]
+    given = given_options(args, *_FIT_OPTIONS) + (["--seed"] if args.seed != 0 else [])
     given += getattr(args, "explicit", [])
     if given:
         raise CLIError(f"{given[0]} does not apply to report MODEL DATA: the model file holds "
