@@ -476,3 +476,13 @@ def test_the_readers_words_come_from_the_table():
     from indefsvm.cli._errors import _option_rule
 
     assert _option_rule("labels must be given") is None
+
+
+def test_a_printed_command_gives_the_very_distance_parameters():
+    import argparse
+
+    from indefsvm.cli._args import metric_words
+
+    args = argparse.Namespace(window=0.1, sigma=1 / 3)
+    assert metric_words(args) == ["--window", "0.1", "--sigma", repr(1 / 3)]
+    assert metric_words(argparse.Namespace(window=None, sigma=None)) == []

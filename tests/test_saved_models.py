@@ -98,6 +98,12 @@ def test_head_model_file_loads_with_its_checks_and_predicts_the_same(name):
 
 @pytest.mark.parametrize("name", HEAD_NAMES)
 def test_head_model_file_predicts_the_same_from_the_command_line(name, tmp_path):
+    _predicts_from_the_command_line(HEAD / f"{name}.skops", name, tmp_path,
+                                    HEAD_EXPECTED[f"{name}_predict"])
+
+
+def _predicts_from_the_command_line(model, name, tmp_path, expected):
+    """indefsvm predict MODEL DATA on the inputs of ``name`` (_head_inputs), as a file."""
     data = _head_inputs(name)
     if name.startswith("series"):
         path = tmp_path / "x.txt"
@@ -110,10 +116,8 @@ def test_head_model_file_predicts_the_same_from_the_command_line(name, tmp_path)
         np.save(path, data)
     out = tmp_path / "pred.txt"
     extra = ["--label-column", "none"] if name.startswith("strings") else []
-    assert main(["predict", str(HEAD / f"{name}.skops"), str(path), "--out", str(out),
-                 "--quiet", *extra]) == 0
-    pred = np.loadtxt(out, dtype=HEAD_EXPECTED[f"{name}_predict"].dtype)
-    np.testing.assert_array_equal(pred, HEAD_EXPECTED[f"{name}_predict"])
+    assert main(["predict", str(model), str(path), "--out", str(out), "--quiet", *extra]) == 0
+    np.testing.assert_array_equal(np.loadtxt(out, dtype=expected.dtype), expected)
 
 
 # -- the kinds 2026-11 had not, written at the sixth wave's HEAD (tests/data/models_2026_12) ---
@@ -141,17 +145,10 @@ def test_december_model_file_loads_with_its_checks_and_predicts_the_same(name):
 
 @pytest.mark.parametrize("name", DEC_NAMES)
 def test_december_model_file_predicts_the_same_from_the_command_line(name, tmp_path):
-    data = _dec_inputs(name)
-    path = tmp_path / ("x.txt" if name.startswith("series") else "x.npy")
-    if name.startswith("series"):
-        np.savetxt(path, data, fmt="%.17g")
-    else:
-        np.save(path, data)
-    out = tmp_path / "pred.txt"
-    assert main(["predict", str(DEC / f"{name}.skops"), str(path), "--out", str(out),
-                 "--quiet"]) == 0
-    pred = np.loadtxt(out, dtype=DEC_EXPECTED[f"{name}_predict"].dtype)
-    np.testing.assert_array_equal(pred, DEC_EXPECTED[f"{name}_predict"])
+    # the inputs are those of the 2026-11 files of the same kinds: the same writer
+    twin = "series_cbf_dtw" if name.startswith("series") else "remedy_heart_flip"
+    _predicts_from_the_command_line(DEC / f"{name}.skops", twin, tmp_path,
+                                    DEC_EXPECTED[f"{name}_predict"])
 
 
 # -- LIBSVM's family, fit --svm-type (tests/data/models_family_2026_11) -------------------------

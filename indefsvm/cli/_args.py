@@ -263,9 +263,10 @@ def metric_params(args) -> dict | None:
 
 
 def metric_words(args) -> list[str]:
-    """The metric_params options given, as words of a printed command (``--window 0.1``)."""
+    """The metric_params options given, as words of a printed command (``--window 0.1``):
+    every digit where %g would print another number (the command must give the very value)."""
     return [word for row in metric_rows() if getattr(args, row.dest, None) is not None
-            for word in (row.name, f"{getattr(args, row.dest):g}")]
+            for word in (row.name, _number(getattr(args, row.dest)))]
 
 
 def refuse_metric_params(args) -> None:
