@@ -62,9 +62,13 @@ N_JOBS = _N_JOBS  # one declaration, shared with the functions' checks
 def check_settings(estimator) -> None:
     """Every rule of ``estimator``'s parameters before any data are read: scikit-learn's
     constraints (``_validate_params``), then its own cross-parameter rules
-    (``_check_settings``, when it has some). Raises ``InvalidParameterError`` (a
-    ``ValueError``) or ``ValueError``."""
-    estimator._validate_params()
+    (``_check_settings``, when it has some). Raises ``ConstraintError`` (scikit-learn's
+    ``InvalidParameterError`` and a ``ParameterError`` naming the parameter) or the
+    rule's own ``ValueError``."""
+    from ._validation import validate_constraints
+
+    validate_constraints(estimator._parameter_constraints, estimator.get_params(deep=False),
+                         type(estimator).__name__)
     own = getattr(estimator, "_check_settings", None)
     if own is not None:
         own()

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .exceptions import ParameterError
+
 
 @dataclass(frozen=True)
 class DualProblems:
@@ -77,11 +79,11 @@ def check_support_labels(model, y) -> None:
     differ = np.flatnonzero(y[model.support_] != sv_labels)
     if differ.size:
         i = int(model.support_[differ[0]])
-        raise ValueError(
-            f"y must be the training labels of the model: sample {i} is a support vector "
+        raise ParameterError(
+            f"must be the training labels of the model: sample {i} is a support vector "
             f"of class {plain_label(sv_labels[differ[0]])!r} in the model, and y gives it "
             f"{plain_label(y[i])!r} "
-            f"({differ.size} of the {sv_labels.size} support vectors differ).")
+            f"({differ.size} of the {sv_labels.size} support vectors differ).", "y")
 
 
 def label_digest(codes) -> str:
@@ -111,9 +113,9 @@ def check_label_digest(model, y) -> None:
         codes, inside = None, np.zeros(y.shape[0], dtype=bool)
     if not np.all(inside):
         bad = int(np.flatnonzero(~inside)[0])
-        raise ValueError(f"y must be the training labels of the model: y[{bad}] = "
-                         f"{plain_label(y[bad])!r} is not one of its classes.")
+        raise ParameterError(f"must be the training labels of the model: y[{bad}] = "
+                             f"{plain_label(y[bad])!r} is not one of its classes.", "y")
     if label_digest(codes) != digest:
-        raise ValueError("y must be the training labels of the model: these differ from the "
-                         "labels it was fitted on (same length and classes, another order "
-                         "or other values).")
+        raise ParameterError("must be the training labels of the model: these differ from the "
+                             "labels it was fitted on (same length and classes, another order "
+                             "or other values).", "y")

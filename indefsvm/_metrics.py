@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .exceptions import ParameterError
+
 __all__ = ["OBJECTS", "Metric", "REGISTRY", "default_metric", "device_metrics", "get",
            "object_metrics", "objects_of", "register_metric", "resolve", "takes"]
 
@@ -200,23 +202,23 @@ def register_metric(name: str, function: Callable, *, objects: str,
            [3., 0.]])
     """
     if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError(f"name must be lower case letters, digits, '_' or '-', starting "
-                         f"with a letter; got {name!r}.")
+        raise ParameterError(f"must be lower case letters, digits, '_' or '-', starting "
+                             f"with a letter; got {name!r}.", "name")
     if name in _BUILT_IN or (name in REGISTRY and not replace):
         raise ValueError(f"metric {name!r} is in the table already"
                          + ("" if name in _BUILT_IN else "; give replace=True to replace it")
                          + ".")
     if objects not in OBJECTS:
-        raise ValueError(f"objects must be one of {list(OBJECTS)}; got {objects!r}.")
+        raise ParameterError(f"must be one of {list(OBJECTS)}; got {objects!r}.", "objects")
     if not callable(function):
-        raise ValueError(f"function must be callable: function(X, Y, **params) -> "
-                         f"distances; got {function!r}.")
+        raise ParameterError(f"must be callable: function(X, Y, **params) -> "
+                             f"distances; got {function!r}.", "function")
     if random_objects and objects == "vectors":
         raise ValueError("random_objects=True draws random series or strings; vectors are "
                          "sampled from the training data.")
     params = tuple(params)
     if not all(isinstance(p, str) and p.isidentifier() for p in params):
-        raise ValueError(f"params must be parameter names; got {params!r}.")
+        raise ParameterError(f"must be parameter names; got {params!r}.", "params")
     row = Metric(name, objects, params, "", check, None, bool(random_objects), summary,
                  function=function)
     REGISTRY[name] = row

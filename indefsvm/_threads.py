@@ -30,6 +30,7 @@ import time
 import joblib
 
 from ._solvers._checks import BlasHold, omp_max_threads
+from .exceptions import ParameterError
 
 #: below this many rows (samples, or the side of a kernel matrix) the BLAS runs on one
 #: thread: measured on 2 idle cores, two threads made eigh + two products of 200 rows 1.08x
@@ -118,9 +119,9 @@ def effective_threads(n_jobs, name: str = "n_jobs", rows: int | None = None) -> 
     (module docstring); 1 when ``rows`` is given and below ``SMALL_ROWS``."""
     if n_jobs is not None and (isinstance(n_jobs, bool)
                                or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
-        raise ValueError(
-            f"{name} must be None, a positive integer or a negative one (-1: all cores); "
-            f"got {n_jobs!r}.")
+        raise ParameterError(
+            f"must be None, a positive integer or a negative one (-1: all cores); "
+            f"got {n_jobs!r}.", name)
     n = max(1, min(int(joblib.effective_n_jobs(n_jobs)), omp_max_threads()))
     if n == 1 or (rows is not None and rows < SMALL_ROWS):
         return 1

@@ -14,10 +14,12 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import (
     Interval,
+    InvalidParameterError,
     validate_parameter_constraints,
 )
 
 from ._solvers._checks import matrix_defects
+from .exceptions import ParameterError
 
 #: relative tolerance of the symmetry check: max|K - K'| <= SYMMETRY_RTOL * max|K|
 SYMMETRY_RTOL = 1e-10
@@ -71,7 +73,8 @@ def check_finite_csr(X, name: str = "X"):
     values only."""
     X = csr_int32(sp.csr_matrix(X, dtype=np.float64), name)
     if X.ndim != 2 or X.shape[1] == 0:
-        raise ValueError(f"{name} must be 2-D with at least one feature; got shape {X.shape}.")
+        raise ParameterError(f"must be 2-D with at least one feature; got shape {X.shape}.",
+                             name)
     if not np.all(np.isfinite(X.data)):
         raise ValueError(f"{name} contains NaN or infinity; remove or impute those values.")
     return X
@@ -109,11 +112,11 @@ def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
     try:
         K = np.asarray(K, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a numeric 2-D array: {exc}") from None
+        raise ParameterError(f"must be a numeric 2-D array: {exc}", name) from None
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise ValueError(
-            f"{name} must be a square (n_samples, n_samples) kernel matrix; got shape {K.shape}."
-        )
+        raise ParameterError(
+            f"must be a square (n_samples, n_samples) kernel matrix; got shape {K.shape}."
+        , name)
     if K.shape[0] == 0:
         raise ValueError(f"{name} is empty (0 samples).")
     K = np.ascontiguousarray(K)
@@ -140,7 +143,7 @@ def check_binary_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
     """Return labels as a float64 vector of +1/-1 with both classes present, or raise."""
     y = np.asarray(y)
     if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-D; got shape {y.shape}.")
+        raise ParameterError(f"must be 1-D; got shape {y.shape}.", name)
     if y.dtype.kind == "c":
         raise ValueError(f"{name} is complex; it must contain only -1 and +1.")
     if y.shape[0] != n_samples:
@@ -151,16 +154,16 @@ def check_binary_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
     try:
         yf = y.astype(np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must contain only -1 and +1.") from None
+        raise ParameterError("must contain only -1 and +1.", name) from None
     if yf.size == 0:
         raise ValueError(f"{name} is empty; an SVM needs samples of both classes +1 and -1.")
     values = np.unique(yf)
     if not np.all(np.isin(values, (-1.0, 1.0))):
-        raise ValueError(
-            f"{name} must contain only -1 and +1 (got values {values[:5].tolist()}); map your "
+        raise ParameterError(
+            f"must contain only -1 and +1 (got values {values[:5].tolist()}); map your "
             "labels, e.g. y = np.where(labels == positive, 1, -1), or use IndefiniteSVC, which "
             "does it for you."
-        )
+        , name)
     if values.shape[0] < 2:
         raise ValueError(
             f"{name} contains only one class ({values[0]:+g}); an SVM needs samples of both "
@@ -172,11 +175,11 @@ def check_binary_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
 def check_positive(value, name: str, *, allow_inf: bool = False) -> float:
     """A real number > 0 (finite unless ``allow_inf``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a positive number; got {value!r}.")
+        raise ParameterError(f"must be a positive number; got {value!r}.", name)
     value = float(value)
     if np.isnan(value) or value <= 0 or (np.isinf(value) and not allow_inf):
         hint = "" if allow_inf else " and finite"
-        raise ValueError(f"{name} must be > 0{hint}; got {value!r}.")
+        raise ParameterError(f"must be > 0{hint}; got {value!r}.", name)
     return value
 
 
@@ -186,7 +189,8 @@ def check_max_iter(max_iter, n_samples: int, default_per_sample: int = 100,
     if max_iter is None:
         return int(max(floor, default_per_sample * n_samples))
     if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer or None; got {max_iter!r}.")
+        raise ParameterError(f"must be a positive integer or None; got {max_iter!r}.",
+                             "max_iter")
     return int(max_iter)
 
 
@@ -288,7 +292,8 @@ def check_finite_array(X, name: str = "X") -> np.ndarray:
         raise ValueError(f"{name} is complex; the kernels take real inputs (split real and "
                          "imaginary parts into separate features if both matter).")
     if X.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}.")
+        raise ParameterError(f"must be 2-D (n_samples, n_features); got shape {X.shape}.",
+                             name)
     if X.shape[1] == 0:
         raise ValueError(f"{name} has 0 features (shape {X.shape}); at least one is required.")
     if not np.all(np.isfinite(X)):
@@ -384,9 +389,10 @@ def check_distance_matrix(D, name: str = "D", *, square: bool = True,
     try:
         D = np.asarray(D, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a numeric 2-D array of distances: {exc}") from None
+        raise ParameterError(f"must be a numeric 2-D array of distances: {exc}",
+                             name) from None
     if D.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array of distances; got shape {D.shape}.")
+        raise ParameterError(f"must be a 2-D array of distances; got shape {D.shape}.", name)
     if D.size == 0:
         raise ValueError(f"{name} is empty (shape {D.shape}).")
     D = np.ascontiguousarray(D)
@@ -401,8 +407,8 @@ def check_distance_matrix(D, name: str = "D", *, square: bool = True,
                          "Is it a similarity or a kernel? Then pass it as a kernel "
                          "(kernel='precomputed'), not as distances.")
     if square and D.shape[0] != D.shape[1]:
-        raise ValueError(f"{name} must be a square (n, n) matrix of distances; got shape "
-                         f"{D.shape}.")
+        raise ParameterError(f"must be a square (n, n) matrix of distances; got shape "
+                             f"{D.shape}.", name)
     if square and axioms:
         scale, asym, (i, j), _ = matrix_defects(D, 1)
         if asym > rtol * max(scale, np.finfo(float).tiny):
@@ -479,11 +485,11 @@ def check_kernel_rows(R, n_train: int, name: str = "X") -> np.ndarray:
     try:
         R = np.asarray(R, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a numeric (n_samples, {n_train}) array of kernel "
-                         "values.") from None
+        raise ParameterError(f"must be a numeric (n_samples, {n_train}) array of kernel "
+                             "values.", name) from None
     if R.ndim != 2 or R.shape[1] != n_train:
-        raise ValueError(f"{name} must hold kernel rows (n_samples, {n_train}): one column per "
-                         f"training sample; got shape {R.shape}.")
+        raise ParameterError(f"must hold kernel rows (n_samples, {n_train}): one column per "
+                             f"training sample; got shape {R.shape}.", name)
     if not np.all(np.isfinite(R)):
         bad = np.argwhere(~np.isfinite(R))[0]
         raise ValueError(f"{name} contains NaN or infinity (first at row {bad[0]}, column "
@@ -548,8 +554,8 @@ def seed_is_valid(random_state, name: str = "random_state") -> None:
           or isinstance(random_state, (np.random.Generator, np.random.SeedSequence,
                                        np.random.BitGenerator, np.random.RandomState)))
     if not ok:
-        raise ValueError(f"{name} must be None, a whole number >= 0 or a numpy Generator; got "
-                         f"{random_state!r}.")
+        raise ParameterError(f"must be None, a whole number >= 0 or a numpy Generator; got "
+                             f"{random_state!r}.", name)
 
 
 def check_real(value, name: str, *, finite: bool = True) -> float:
@@ -557,25 +563,26 @@ def check_real(value, name: str, *, finite: bool = True) -> float:
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number; got {value!r}.")
+        raise ParameterError(f"must be a real number; got {value!r}.", name)
     value = float(value)
     if np.isnan(value) or (finite and np.isinf(value)):
-        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+        raise ParameterError(f"must be a finite number; got {value!r}.", name)
     return value
 
 
 def check_vector(v, name: str, n: int | None = None, *, finite: bool = True) -> np.ndarray:
     """``v`` as a float64 vector (of length ``n`` when given) of finite real entries."""
     if v is None or isinstance(v, (str, bytes)):
-        raise ValueError(f"{name} must be a 1-D array of numbers; got {type(v).__name__}.")
+        raise ParameterError(f"must be a 1-D array of numbers; got {type(v).__name__}.",
+                             name)
     if np.iscomplexobj(v):
         raise ValueError(f"{name} is complex; it must hold real numbers.")
     try:
         v = np.asarray(v, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a 1-D array of numbers: {exc}") from None
+        raise ParameterError(f"must be a 1-D array of numbers: {exc}", name) from None
     if v.ndim != 1:
-        raise ValueError(f"{name} must be 1-D; got shape {v.shape}.")
+        raise ParameterError(f"must be 1-D; got shape {v.shape}.", name)
     if n is not None and v.shape[0] != n:
         raise ValueError(f"{name} has {v.shape[0]} entries but there are {n} samples; they "
                          "must have the same length.")
@@ -588,11 +595,12 @@ def check_label_vector(y, name: str = "y", n: int | None = None):
     """Class labels of any kind, 1-D, of length ``n`` when given: NaN and complex refused
     (as scikit-learn refuses them in a classifier's y)."""
     if y is None or isinstance(y, (str, bytes)):
-        raise ValueError(f"{name} must be a 1-D array of class labels; got "
-                         f"{type(y).__name__}.")
+        raise ParameterError(f"must be a 1-D array of class labels; got "
+                             f"{type(y).__name__}.", name)
     y = np.asarray(y)
     if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one label per sample); got shape {y.shape}.")
+        raise ParameterError(f"must be 1-D (one label per sample); got shape {y.shape}.",
+                             name)
     if n is not None and y.shape[0] != n:
         raise ValueError(f"{name} has {y.shape[0]} entries but there are {n} samples; they "
                          "must have the same length.")
@@ -615,8 +623,8 @@ def check_pm1_labels(y, name: str = "y") -> np.ndarray:
     """Labels +1 / -1 of both classes, 1-D, as float64: :func:`check_binary_labels` for a
     caller that has no other array to take the length from."""
     if y is None or isinstance(y, (str, bytes)) or np.ndim(y) != 1:
-        raise ValueError(f"{name} must be a 1-D array of labels +1 / -1; got "
-                         f"{type(y).__name__} of shape {np.shape(y)}.")
+        raise ParameterError(f"must be a 1-D array of labels +1 / -1; got "
+                             f"{type(y).__name__} of shape {np.shape(y)}.", name)
     return check_binary_labels(y, len(y), name)
 
 
@@ -639,6 +647,30 @@ N_JOBS = [Interval(numbers.Integral, 1, None, closed="left"),
 MAX_ITER = [POS_INT, None]
 
 
+class ConstraintError(ParameterError, InvalidParameterError):
+    """scikit-learn's constraint error (its class and its words: "The 'C' parameter of
+    IndefiniteSVC must be ..."), carrying the parameter it is about, as every
+    :class:`~indefsvm.exceptions.ParameterError` does."""
+
+
+def validate_constraints(constraints: dict, params: dict, caller_name: str) -> None:
+    """scikit-learn's ``validate_parameter_constraints``, one parameter at a time (as it
+    goes itself), so that the error says which parameter failed by its ``param``
+    (:class:`ConstraintError`) and not only in its message."""
+    for name, value in params.items():
+        if name not in constraints:
+            continue
+        try:
+            validate_parameter_constraints({name: constraints[name]}, {name: value},
+                                           caller_name=caller_name)
+        except InvalidParameterError as exc:
+            subject = f"The {name!r} parameter of {caller_name}"
+            text = str(exc)
+            if not text.startswith(subject + " "):
+                raise  # another scikit-learn's words: its own error, whole
+            raise ConstraintError(text[len(subject) + 1:], name, subject) from None
+
+
 def options_checked(constraints: dict):
     """scikit-learn's parameter validation on the options a call of a public function
     gives (its words: "The 'wss' parameter of smo must be a str among ..."), skipped where
@@ -656,7 +688,7 @@ def options_checked(constraints: dict):
         def wrapper(*args, **kwargs):
             if not get_config()["skip_parameter_validation"]:
                 given = sig.bind(*args, **kwargs).arguments
-                validate_parameter_constraints(
+                validate_constraints(
                     constraints, {k: v for k, v in given.items() if k in constraints},
                     caller_name=func.__qualname__)
             return func(*args, **kwargs)

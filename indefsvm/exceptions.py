@@ -2,7 +2,7 @@
 
 # ConvergenceWarning is scikit-learn's, given by __getattr__ below
 __all__ = ["ConvergenceWarning", "DataFileError", "DegenerateKernelWarning",  # noqa: F822
-           "DistanceMatrixWarning", "UnboundedObjectiveError"]
+           "DistanceMatrixWarning", "ParameterError", "UnboundedObjectiveError"]
 
 
 def __getattr__(name):
@@ -18,6 +18,72 @@ def __getattr__(name):
 def __dir__():
     # the lazy ConvergenceWarning listed with the others (completion, dir())
     return sorted({*__all__, *(k for k in globals() if k[:2] == "__")})
+
+
+class ParameterError(ValueError):
+    """A parameter's value the library refuses, or parameters that do not fit the data: the
+    caller's mistake.
+
+    The error carries the parameter it is about (``param``) apart from what is said of it
+    (``rule``), and the other parameters the rule mentions (``values``: each written
+    ``name=value`` in the message), so that a caller which names parameters otherwise -- the
+    command line's ``--cache-size`` for ``cache_size`` -- says the same rule in its own words
+    by :meth:`said_as`, without reading the message. scikit-learn's constraint errors, where
+    the library checks an estimator's settings before its data, are of this class too (and
+    remain its ``InvalidParameterError``).
+
+    Parameters
+    ----------
+    rule : str
+        What is said of the parameter ("must be > 0; got -1.0."), or the whole message when
+        ``param`` is None; ``{name}`` marks where another parameter of ``values`` is named.
+    param : str or None, default=None
+        The parameter, as the library spells it; None when the message is about no single
+        parameter (a reader's "--labels does not apply to a LIBSVM file").
+    subject : str or None, default=None
+        How the message names the parameter ("The 'C' parameter of IndefiniteSVC");
+        ``param`` itself by default.
+    values : dict or None, default=None
+        The other parameters the rule names, and their values (``{"cv": 2}``: "cv=2").
+
+    Examples
+    --------
+    >>> from indefsvm.exceptions import ParameterError
+    >>> err = ParameterError("must be > 0; got -1.0.", param="cache_size")
+    >>> str(err), err.param
+    ('cache_size must be > 0; got -1.0.', 'cache_size')
+    >>> err.said_as("--cache-size")
+    '--cache-size must be > 0; got -1.0.'
+    >>> err = ParameterError("needs {cv} of 3 or more.", "inner_cv", values={"cv": 2})
+    >>> str(err)
+    'inner_cv needs cv=2 of 3 or more.'
+    >>> err.said_as("--inner-cv", lambda name, value: f"--{name} {value}")
+    '--inner-cv needs --cv 2 of 3 or more.'
+    """
+
+    def __init__(self, rule: str, param: str | None = None, subject: str | None = None,
+                 values: dict | None = None):
+        self.rule, self.param, self.values = rule, param, dict(values or {})
+        self.subject = param if subject is None else subject
+        super().__init__(self._text(self.subject, None))
+
+    def __reduce__(self):
+        # the parts, not the message, so that a worker's error keeps its parameter
+        return type(self), (self.rule, self.param, self.subject, self.values)
+
+    def _text(self, subject, say) -> str:
+        say = say or (lambda name, value: f"{name}={value!r}")
+        rule = self.rule.format(**{k: say(k, v) for k, v in self.values.items()}) \
+            if self.values else self.rule
+        if not subject:
+            return rule
+        # "param_grid: the inner search ...": a rule may go on from its subject by a colon
+        return f"{subject}{'' if rule[:1] == ':' else ' '}{rule}"
+
+    def said_as(self, name: str | None, say=None) -> str:
+        """The message's first line with the parameter called ``name`` (the library's name
+        where None) and each parameter of ``values`` said by ``say(name, value)``."""
+        return self._text(self.subject if name is None else name, say).splitlines()[0]
 
 
 class UnboundedObjectiveError(ValueError):

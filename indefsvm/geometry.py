@@ -29,6 +29,7 @@ from ._validation import (
 )
 from ._warn import warn
 from .diagnostics.spectrum import Signature, _check_rtol
+from .exceptions import ParameterError
 from .kernels import estimator_kernel_params, kernel_matrix
 from .solvers import convex_hull_dual
 
@@ -138,8 +139,8 @@ class PseudoEuclideanEmbedding:
             raise ValueError("Call fit(K) before transform.")
         K_rows = np.atleast_2d(np.asarray(K_rows, dtype=np.float64))
         if K_rows.shape[1] != self.Z_.shape[0]:
-            raise ValueError(f"K_rows must have {self.Z_.shape[0]} columns (one per training "
-                             f"point); got {K_rows.shape[1]}.")
+            raise ParameterError(f"must have {self.Z_.shape[0]} columns (one per training "
+                                 f"point); got {K_rows.shape[1]}.", "K_rows")
         Kc = (K_rows - K_rows.mean(axis=1, keepdims=True) - self._row_means[None, :]
               + self._grand_mean)
         scale = np.sign(self.eigenvalues_) / np.sqrt(np.abs(self.eigenvalues_))
@@ -210,12 +211,12 @@ def pe_plane_coordinates(Z, M) -> np.ndarray:
         if not np.all(np.isfinite(M)):
             raise ValueError("it contains NaN or infinity")
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"M must be the numeric signature matrix of Z's coordinates: "
-                         f"{exc}") from None
+        raise ParameterError(f"must be the numeric signature matrix of Z's coordinates: "
+                             f"{exc}", "M") from None
     if M.shape != (Z.shape[1], Z.shape[1]):
-        raise ValueError(f"M must be the ({Z.shape[-1]}, {Z.shape[-1]}) signature matrix of "
-                         f"Z's coordinates; got M of shape {M.shape} for Z of shape "
-                         f"{Z.shape}.")
+        raise ParameterError(f"must be the ({Z.shape[-1]}, {Z.shape[-1]}) signature matrix of "
+                             f"Z's coordinates; got M of shape {M.shape} for Z of shape "
+                             f"{Z.shape}.", "M")
     signs = np.diag(M)
     out = np.zeros((Z.shape[0], 2))
     real, imag = np.flatnonzero(signs > 0), np.flatnonzero(signs < 0)
@@ -258,20 +259,22 @@ def reduced_hull(P, mu, n_directions=360):
             raise ValueError("P is complex")
         P = np.asarray(P, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"P must hold planar points, shape (m, 2): {exc}") from None
+        raise ParameterError(f"must hold planar points, shape (m, 2): {exc}", "P") from None
     if P.ndim != 2 or P.shape[1] != 2 or P.shape[0] == 0:
-        raise ValueError(f"P must hold planar points, shape (m, 2) with m >= 1; got {P.shape}.")
+        raise ParameterError(f"must hold planar points, shape (m, 2) with m >= 1; got {P.shape}.",
+                             "P")
     if not np.all(np.isfinite(P)):
         raise ValueError("P contains NaN or infinity; a hull needs finite points.")
     m = P.shape[0]
     mu = check_real(mu, "mu", finite=False)
     if isinstance(n_directions, bool) or not isinstance(n_directions, numbers.Integral) \
             or n_directions < 1:
-        raise ValueError(f"n_directions must be a positive integer; got {n_directions!r}.")
+        raise ParameterError(f"must be a positive integer; got {n_directions!r}.",
+                             "n_directions")
     if not float(mu) >= (1.0 / m) * (1.0 - 1e-9):
         # below 1/m no weights of at most mu sum to 1: the hull is empty, not the points
-        raise ValueError(f"mu must be at least 1/m = {1.0 / m:.4g} for {m} points (no "
-                         f"weights of at most mu sum to 1 below it); got {mu!r}.")
+        raise ParameterError(f"must be at least 1/m = {1.0 / m:.4g} for {m} points (no "
+                             f"weights of at most mu sum to 1 below it); got {mu!r}.", "mu")
     mu = min(max(float(mu), 1.0 / m), 1.0)
     k = int(np.floor(1.0 / mu + 1e-12))
     rest = 1.0 - k * mu
@@ -313,9 +316,9 @@ def svm_to_ch(alpha, C: float):
     if alpha.size == 0:
         raise ValueError("alpha is empty: give the dual variables of a fitted SVM.")
     if not C > 0 or np.any(alpha < 0) or np.any(alpha > C * (1 + 1e-12)):
-        raise ValueError(f"alpha must be a feasible point of the SVM dual, 0 <= alpha <= C "
-                         f"with C > 0; got C = {C:g} and alpha in [{alpha.min():.4g}, "
-                         f"{alpha.max():.4g}].")
+        raise ParameterError(f"must be a feasible point of the SVM dual, 0 <= alpha <= C "
+                             f"with C > 0; got C = {C:g} and alpha in [{alpha.min():.4g}, "
+                             f"{alpha.max():.4g}].", "alpha")
     total = float(alpha.sum())
     if total <= 0:
         raise ValueError("alpha is zero: no convex-hull solution corresponds to it.")
@@ -372,8 +375,9 @@ def ch_to_svm(alpha_bar, mu: float, K, y, *, tol: float = 1e-9, gap: float = 0.0
     a = check_vector(alpha_bar, "alpha_bar", n)
     mu = check_real(mu, "mu")
     if not mu > 0 or np.any(a < -1e-9 * mu) or np.any(a > mu * (1 + 1e-9)):
-        raise ValueError(f"alpha_bar must be a feasible point of CH-DU, 0 <= a <= mu with "
-                         f"mu > 0; got mu = {mu:g} and a in [{a.min():.4g}, {a.max():.4g}].")
+        raise ParameterError(f"must be a feasible point of CH-DU, 0 <= a <= mu with "
+                             f"mu > 0; got mu = {mu:g} and a in [{a.min():.4g}, {a.max():.4g}].",
+                             "alpha_bar")
     tol = check_real(tol, "tol")
     gap = check_real(gap, "gap")
     free = (a > tol) & (a < mu - tol)
@@ -640,8 +644,8 @@ class ConvexHullClassifier(PairwiseInput, ClassifierMixin, BaseEstimator):
         if self.metric == "precomputed_distance" or self.kernel == "precomputed":
             R = np.atleast_2d(np.asarray(X, dtype=np.float64))
             if R.shape[1] != self._n_train:
-                raise ValueError(f"X must have {self._n_train} columns (one per training "
-                                 f"point); got {R.shape[1]}.")
+                raise ParameterError(f"must have {self._n_train} columns (one per training "
+                                     f"point); got {R.shape[1]}.", "X")
             if not np.all(np.isfinite(R)):
                 bad = np.argwhere(~np.isfinite(R))[0]
                 raise ValueError(f"X (kernel rows) contains NaN or infinity (first at row "

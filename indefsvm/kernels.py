@@ -40,6 +40,7 @@ from ._validation import (
     dense_rows_are_better,
     objects_of_a_callable,
 )
+from .exceptions import ParameterError
 
 __all__ = [
     "KERNELS",
@@ -129,21 +130,22 @@ def _gamma(gamma, X) -> float:
             if np.isfinite(g):
                 return g
             # inf or NaN: a kernel of NaN entries (0 * inf on the diagonal), not a number
-            raise ValueError(f"gamma must be a finite number; got {gamma!r}.")
+            raise ParameterError(f"must be a finite number; got {gamma!r}.", "gamma")
     # 'scale' and 'auto' are the estimators' rules, resolved before a kernel is computed
     hint = (f" ({gamma!r} is the estimators' rule: resolve_kernel_params(kernel, X, "
             f"gamma={gamma!r}) gives its number)"
             if isinstance(gamma, str) and gamma in ("scale", "auto") else "")
     shown = (f"an array of shape {gamma.shape}" if isinstance(gamma, np.ndarray)
              and gamma.ndim else repr(gamma))
-    raise ValueError(f"gamma must be a number (None: 1 / n_features); got {shown}{hint}.")
+    raise ParameterError(f"must be a number (None: 1 / n_features); got {shown}{hint}.",
+                         "gamma")
 
 
 def _coef0(coef0) -> float:
     """The shift of the sigmoid and the polynomial: a finite real number."""
     if isinstance(coef0, (bool, np.bool_)) or not isinstance(coef0, numbers.Real) \
             or not np.isfinite(coef0):
-        raise ValueError(f"coef0 must be a finite number; got {coef0!r}.")
+        raise ParameterError(f"must be a finite number; got {coef0!r}.", "coef0")
     return float(coef0)
 
 
@@ -152,8 +154,8 @@ def _scale_gamma(gamma, X, name: str) -> float:
     distance d (the sigmoid's negative slope is another matter: Lin & Lin 2003, Table 1)."""
     g = _gamma(gamma, X)
     if not g >= 0:
-        raise ValueError(f"gamma must be >= 0 for the {name} kernel (exp(-gamma d) with gamma "
-                         f"< 0 grows with the distance d); got gamma={gamma!r}.")
+        raise ParameterError(f"must be >= 0 for the {name} kernel (exp(-gamma d) with gamma "
+                             f"< 0 grows with the distance d); got gamma={gamma!r}.", "gamma")
     return g
 
 
@@ -262,8 +264,8 @@ def polynomial(X, Y=None, *, degree: int = 3, gamma: float | None = None,
     if isinstance(degree, bool) or not isinstance(degree, (int, float, np.number)) \
             or not np.isfinite(degree) or degree != int(degree) or not 0 <= degree <= 2**31 - 1:
         # (the bound of the compiled kernels, which hold it in a C int)
-        raise ValueError(f"degree must be a whole number from 0 to {2**31 - 1}; got "
-                         f"{degree!r}.")
+        raise ParameterError(f"must be a whole number from 0 to {2**31 - 1}; got "
+                             f"{degree!r}.", "degree")
     with np.errstate(over="ignore", invalid="ignore"):
         # in place, the operations of (gamma x'y + coef0) ** degree in their order: one
         # n_X x n_Y matrix at the peak, not three (the size check_memory estimates)
@@ -402,7 +404,7 @@ def _gamma_sigma(gamma, sigma, X) -> float:
             raise ValueError("Give gamma or sigma, not both (gamma = 1 / (2 sigma^2)).")
         if isinstance(sigma, (bool, np.bool_)) or not isinstance(sigma, numbers.Real) \
                 or not 0 < sigma < np.inf:
-            raise ValueError(f"sigma must be a finite number > 0; got {sigma!r}.")
+            raise ParameterError(f"must be a finite number > 0; got {sigma!r}.", "sigma")
         return 1.0 / (2.0 * float(sigma) ** 2)
     return _scale_gamma(gamma, X, "exponential")
 
@@ -523,11 +525,11 @@ def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
             "(kernel_matrix, check_kernel: p=...; the estimators: kernel_params={'p': ...})."
         )
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or not float(p).is_integer():
-        raise ValueError(f"p must be a whole number, the count of positive coordinates "
-                         f"between 0 and n_features={X.shape[1]}; got {p!r}.")
+        raise ParameterError(f"must be a whole number, the count of positive coordinates "
+                             f"between 0 and n_features={X.shape[1]}; got {p!r}.", "p")
     p = int(p)
     if not 0 <= p <= X.shape[1]:
-        raise ValueError(f"p must be between 0 and n_features={X.shape[1]}; got {p}.")
+        raise ParameterError(f"must be between 0 and n_features={X.shape[1]}; got {p}.", "p")
     signs = np.ones(X.shape[1])
     signs[p:] = -1.0
     return (X * signs) @ Y.T
@@ -570,8 +572,8 @@ def tl1(X, Y=None, *, rho: float | None = None) -> np.ndarray:
     r = 0.7 * X.shape[1] if rho is None else rho
     if isinstance(r, bool) or not isinstance(r, (int, float, np.number)) or not np.isfinite(r) \
             or r <= 0:
-        raise ValueError(f"rho must be a finite number > 0 (the truncation radius); got "
-                         f"{rho!r}.")
+        raise ParameterError(f"must be a finite number > 0 (the truncation radius); got "
+                             f"{rho!r}.", "rho")
     K = cdist(X, Y, "cityblock")  # max(rho - d, 0) in place
     np.subtract(float(r), K, out=K)
     return np.maximum(K, 0.0, out=K)
@@ -657,10 +659,11 @@ def resolve_gamma(gamma, X) -> float:
             return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
         if gamma == "auto":
             return 1.0 / X.shape[1]
-        raise ValueError(f"gamma must be 'scale', 'auto' or a number; got {gamma!r}.")
+        raise ParameterError(f"must be 'scale', 'auto' or a number; got {gamma!r}.", "gamma")
     if isinstance(gamma, bool) or not isinstance(gamma, (int, float, np.number)) \
             or not np.isfinite(gamma):
-        raise ValueError(f"gamma must be 'scale', 'auto' or a finite number; got {gamma!r}.")
+        raise ParameterError(f"must be 'scale', 'auto' or a finite number; got {gamma!r}.",
+                             "gamma")
     return float(gamma)
 
 
@@ -723,10 +726,10 @@ def check_gamma_sign(kernel, gamma) -> None:
     name = None if callable(kernel) or kernel == "precomputed" else canonical_name(kernel)
     if (name in _DISTANCE_GAMMA and not isinstance(gamma, str) and gamma is not None
             and gamma < 0):
-        raise ValueError(
-            f"gamma must be >= 0 for kernel={kernel!r} (exp(-gamma d) with gamma < 0 "
+        raise ParameterError(
+            f"must be >= 0 for kernel={kernel!r} (exp(-gamma d) with gamma < 0 "
             f"grows with the distance d); got gamma={gamma!r}. A negative slope is "
-            "meaningful for kernel='sigmoid' only (Lin & Lin 2003, Table 1).")
+            "meaningful for kernel='sigmoid' only (Lin & Lin 2003, Table 1).", "gamma")
 
 
 def estimator_kernel_params(est, X) -> dict:

@@ -24,7 +24,7 @@ from ._validation import (
     user_stacklevel,
     validate_rows,
 )
-from .exceptions import ConvergenceWarning
+from .exceptions import ConvergenceWarning, ParameterError
 from .kernels import estimator_kernel_params, kernel_matrix
 
 __all__ = ["KernelLogisticRegression", "klr_objective"]
@@ -76,7 +76,8 @@ def klr_objective(w, K, y, C, sample_weight=None):
     y = check_binary_labels(y, n)
     w = check_vector(w, "w", None)
     if w.shape[0] != n + 1:
-        raise ValueError(f"w must hold alpha and b, n + 1 = {n + 1} numbers; got {w.shape[0]}.")
+        raise ParameterError(f"must hold alpha and b, n + 1 = {n + 1} numbers; got {w.shape[0]}.",
+                             "w")
     C = check_real(C, "C")
     if sample_weight is not None:
         sample_weight = check_vector(sample_weight, "sample_weight", n)
@@ -365,7 +366,8 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
         if max_iter is None:
             max_iter = 1000 if self.solver == "newton" else 50_000
         if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
-            raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
+            raise ParameterError(f"must be a positive integer; got {max_iter!r}.",
+                                 "max_iter")
         precomputed = self.kernel == "precomputed"
         X, y = kernel_input(self, X, y, accept_sparse=not precomputed and "csr",
                             dtype=np.float64)
@@ -439,9 +441,9 @@ class KernelLogisticRegression(PairwiseInput, ClassifierMixin, BaseEstimator):
                              "least one sample a weight > 0.")
         if np.any(sw < 0):
             i = int(np.flatnonzero(sw < 0)[0])
-            raise ValueError(f"sample_weight must be >= 0; got {sw[i]:g} at index {i}. A "
-                             "weight scales the sample's loss term; give 0 to leave a "
-                             "sample out.")
+            raise ParameterError(f"must be >= 0; got {sw[i]:g} at index {i}. A "
+                                 "weight scales the sample's loss term; give 0 to leave a "
+                                 "sample out.", "sample_weight")
         self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y)
         weights = sw * self.class_weight_[y_idx]
         check_every_class_weighted(self.classes_, y_idx, weights)

@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+from .exceptions import ParameterError
 from .geometry import reduced_hull
 
 __all__ = ["plot_convergence", "plot_gamma_profile", "plot_pe_geometry", "plot_remedies",
@@ -215,12 +216,13 @@ def plot_convergence(history, ax=None, *, label=None):
     try:
         h = np.asarray(h, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"history must be (iteration, objective) rows of shape (n, 2), a "
-                         f"SolverResult or a fitted model's history_; got "
-                         f"{type(history).__name__} ({exc}).") from None
+        raise ParameterError(f"must be (iteration, objective) rows of shape (n, 2), a "
+                             f"SolverResult or a fitted model's history_; got "
+                             f"{type(history).__name__} ({exc}).", "history") from None
     if h.ndim != 2 or h.shape[1] != 2:
-        raise ValueError(f"history must be (iteration, objective) rows of shape (n, 2), a "
-                         f"SolverResult or a fitted model's history_; got shape {h.shape}.")
+        raise ParameterError(f"must be (iteration, objective) rows of shape (n, 2), a "
+                             f"SolverResult or a fitted model's history_; got shape {h.shape}.",
+                             "history")
     fig, ax = _ax(ax)
     ax.plot(np.maximum(h[:, 0], 1), h[:, 1], "-", label=label)
     ax.set_xscale("log")
@@ -277,8 +279,8 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
     Z = np.asarray(Z, dtype=float)
     y = np.asarray(y)
     if isinstance(grid, bool) or not isinstance(grid, numbers.Integral) or grid < 2:
-        raise ValueError(f"grid must be an integer >= 2 (points per side of the decision "
-                         f"image); got {grid!r}.")
+        raise ParameterError(f"must be an integer >= 2 (points per side of the decision "
+                             f"image); got {grid!r}.", "grid")
     if hasattr(model, "get_params") and not hasattr(model, "classes_"):
         from sklearn.exceptions import NotFittedError
 
@@ -294,22 +296,22 @@ def plot_pe_geometry(model, Z, y, ax=None, *, grid=200, show_hulls=True, mu=None
             "dimensions, fit the model on two coordinates, e.g. those of "
             "indefsvm.geometry.pe_plane_coordinates, or look at plot_spectrum instead.")
     if y.ndim != 1 or y.shape[0] != Z.shape[0]:
-        raise ValueError(f"y must hold one label per row of Z: Z has {Z.shape[0]} rows, y has "
-                         f"shape {y.shape}.")
+        raise ParameterError(f"must hold one label per row of Z: Z has {Z.shape[0]} rows, y has "
+                             f"shape {y.shape}.", "y")
     if not np.isfinite(Z).all():
         raise ValueError("Z contains NaN or infinity; plot the points the model was fitted "
                          "on.")
     _pe_kernel_of(model)
     if mu is not None and (isinstance(mu, bool) or not isinstance(mu, numbers.Real)
                            or not mu > 0 or not np.isfinite(mu)):
-        raise ValueError(f"mu must be a number > 0 (the hull reduction to draw; 1 or more is "
-                         f"the whole hull) or None for the model's; got {mu!r}.")
+        raise ParameterError(f"must be a number > 0 (the hull reduction to draw; 1 or more is "
+                             f"the whole hull) or None for the model's; got {mu!r}.", "mu")
     fig, ax = _ax(ax, figsize=(5.5, 5.5))
     if hasattr(model, "classes_"):
         classes = model.classes_
         if not np.isin(y, classes).all():
-            raise ValueError(f"y must hold the model's classes {classes.tolist()}; got "
-                             f"{np.setdiff1d(y, classes)[:5].tolist()} besides.")
+            raise ParameterError(f"must hold the model's classes {classes.tolist()}; got "
+                                 f"{np.setdiff1d(y, classes)[:5].tolist()} besides.", "y")
         alpha = model.alpha_ if model.alpha_.ndim == 1 else model.alpha_[0]
         decision = model.decision_function
     else:  # a SolverResult of the pseudo-Euclidean kernel x1 x1' - x2 x2' on Z
@@ -440,11 +442,11 @@ def plot_remedies(comparison, K, axes=None):
     try:
         K = np.asarray(K, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"K must be the numeric kernel matrix the comparison was made on "
-                         f"({exc}).") from None
+        raise ParameterError(f"must be the numeric kernel matrix the comparison was made on "
+                             f"({exc}).", "K") from None
     if K.ndim != 2 or K.shape != (comparison.n, comparison.n):
-        raise ValueError(f"K must be the {comparison.n} x {comparison.n} kernel the comparison "
-                         f"was made on; got shape {K.shape}.")
+        raise ParameterError(f"must be the {comparison.n} x {comparison.n} kernel the comparison "
+                             f"was made on; got shape {K.shape}.", "K")
     if not np.isfinite(K).all():
         raise ValueError("K contains NaN or infinity; give the kernel the comparison was made "
                          "on.")

@@ -441,15 +441,43 @@ def test_the_libsvm_letters_come_from_the_table_and_name_options_that_exist():
 
 
 def test_a_library_rule_is_said_with_the_option_of_the_table(monkeypatch):
-    """A new row is all it takes for a library message about its parameter to name it."""
+    """A new row is all it takes for a library error about its parameter to name it: the
+    words come from the error's parts (``param``, ``values``), not from its message."""
     from indefsvm.cli import _errors, _options
+    from indefsvm.exceptions import ParameterError
 
-    assert _errors._option_rule("rtol must be > 0") == "--rtol must be > 0"
-    assert _errors._option_rule("cache_size must be > 0") == "--cache-size must be > 0"
-    assert _errors._option_rule("brand_new must be > 0") is None
+    assert _errors.said(ParameterError("must be > 0", "rtol")) == "--rtol must be > 0"
+    assert _errors.said(ParameterError("must be > 0", "cache_size")) == "--cache-size must be > 0"
+    new = ParameterError("must be > 0 with {tol}", "brand_new", values={"tol": 0.5})
+    assert _errors.said(new) == "brand_new must be > 0 with --tol 0.5"
     monkeypatch.setitem(_options.OPTIONS, "brand-new",
                         _options.Option(("--brand-new",), param="brand_new"))
-    assert _errors._option_rule("brand_new must be > 0") == "--brand-new must be > 0"
+    assert _errors.said(new) == "--brand-new must be > 0 with --tol 0.5"
+    # a message that merely begins like a rule is not read as one
+    assert _errors.said(ParameterError("rtol must be > 0")) == "rtol must be > 0"
+    # a command that feeds a parameter by another option says so
+    grid = ParameterError(": too few samples for {param_grid}", "param_grid",
+                          values={"param_grid": {"C": [0.1, 1.0]}})
+    assert str(grid) == "param_grid: too few samples for param_grid={'C': [0.1, 1.0]}"
+    assert _errors.said(grid, param_grid="--C-grid") == \
+        "--C-grid: too few samples for --C-grid 0.1,1"
+
+
+def test_scikit_learns_constraints_name_their_parameter():
+    """check_settings' constraint errors are scikit-learn's (class and words) and carry the
+    parameter, so the command line says its option without reading the message."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from indefsvm import IndefiniteSVC
+    from indefsvm._constraints import check_settings
+    from indefsvm.cli._errors import said
+    from indefsvm.exceptions import ParameterError
+
+    with pytest.raises(InvalidParameterError) as info:
+        check_settings(IndefiniteSVC(cache_size=-1.0))
+    assert isinstance(info.value, ParameterError) and info.value.param == "cache_size"
+    assert str(info.value).startswith("The 'cache_size' parameter of IndefiniteSVC must be")
+    assert said(info.value).startswith("--cache-size must be a float in the range (0")
 
 
 def test_given_reads_the_defaults_of_the_table():
@@ -473,9 +501,10 @@ def test_the_readers_words_come_from_the_table():
                             "label_column": "--label-column", "zero_based": "--zero-based",
                             "n_features": "--n-features"}
     # (a reader's keyword is not a library parameter: "labels must be" keeps its words)
-    from indefsvm.cli._errors import _option_rule
+    from indefsvm.cli._errors import said
+    from indefsvm.exceptions import ParameterError
 
-    assert _option_rule("labels must be given") is None
+    assert said(ParameterError("must be given", "labels")) == "labels must be given"
 
 
 def test_a_printed_command_gives_the_very_distance_parameters():

@@ -16,6 +16,8 @@ from types import ModuleType
 
 import numpy as np
 
+from ..exceptions import ParameterError
+
 __all__ = ["DEVICES", "Device", "DeviceError", "is_device_array", "resolve_device",
            "to_numpy"]
 
@@ -109,8 +111,8 @@ def resolve_device(device, *inputs, name: str = "device") -> Device:
     if device is None:
         device = "cuda" if on_device else "cpu"
     if not isinstance(device, str) or device not in DEVICES:
-        raise ValueError(f"{name} must be one of {list(DEVICES)} or None (where the input "
-                         f"is); got {device!r}.")
+        raise ParameterError(f"must be one of {list(DEVICES)} or None (where the input "
+                             f"is); got {device!r}.", name)
     if device == "cpu":
         if on_device:
             raise ValueError(f"The input is a CuPy array (on the GPU) but {name}='cpu': give "

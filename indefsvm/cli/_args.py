@@ -8,6 +8,7 @@ import sys
 from .._remedies import BY_NAME as _REMEDY_NAMES
 from .._remedies import landmark_options, remedy_options
 from ._errors import EXIT_USAGE, CLIError
+from ._errors import number as _number
 from ._options import load_file_words, metric_rows, option
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
@@ -420,15 +421,6 @@ def _warn_unused_kernel_options(args) -> None:
     if unused:
         print(f"indefsvm: warning: {' '.join(unused)} {'does' if len(unused) == 1 else 'do'} "
               f"not apply to --kernel {args.kernel}; ignored.", file=sys.stderr)
-
-
-def _number(value) -> str:
-    """A number for a printed command: short (%g) where that is the same number, else every
-    digit (the command must give the very value)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        short = f"{value:g}"
-        return short if float(short) == value else repr(float(value))
-    return str(value)
 
 
 def data_args(args, gamma=None) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._files import atomic_write, check_output_file, check_page_out, page_path
 from .._metrics import object_metrics
-from ..exceptions import DataFileError
+from ..exceptions import DataFileError, ParameterError
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
@@ -32,7 +32,7 @@ from ._compare_objects import (
     objects_block,
     objects_model,
 )
-from ._errors import EXIT_USAGE, CLIError, _cli_wording
+from ._errors import EXIT_USAGE, CLIError, said
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel
 from ._options import given, option
@@ -136,12 +136,11 @@ def run(args) -> int:
                                    class_weight="balanced" if args.balanced else None,
                                    methods=args.methods,  # (+ the reference)
                                    verbose=bar.active or args.verbose)
-        except ValueError as exc:
-            if not str(exc).startswith("param_grid:"):
+        except ParameterError as exc:
+            if exc.param != "param_grid":
                 raise
-            # --C-grid on folds too small for an inner search: the library's words, our option
-            raise CLIError(_cli_wording(str(exc)).replace(" cv=", " --cv "),
-                           EXIT_USAGE) from None
+            # --C-grid on folds too small for an inner search: the library's rule, our options
+            raise CLIError(said(exc, param_grid="--C-grid"), EXIT_USAGE) from None
     command = stand_in = None
     recommended = cmp.recommended
     if args.metric is not None and recommended is not None \

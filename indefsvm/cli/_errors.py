@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .._files import OutputFileError
-from ..exceptions import DataFileError, UnboundedObjectiveError
+from ..exceptions import DataFileError, ParameterError, UnboundedObjectiveError
 from ._options import option_of
 
 EXIT_DATA = 1
@@ -68,34 +68,48 @@ def _choice_hint(message: str) -> str:
     return ""
 
 
-def _option_rule(text: str) -> str | None:
-    """A library rule about one parameter ("rtol must be ...") in the option's words
-    ("--rtol must be ..."), or None when the message is about something else."""
-    import re
-
-    match = re.match(r"(\w+) must be ", text)
-    if match is None:
-        return None
-    name = match.group(1)
-    flag = option_of(name)
-    return None if flag is None else flag + text[len(name):]
+def number(value) -> str:
+    """A number as an option takes it: short (%g) where that is the same number, else every
+    digit (a printed command must give the very value)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(float(value))
+    return str(value)
 
 
-def _cli_wording(message: str) -> str:
-    """scikit-learn names parameters as the estimator spells them: say the option."""
-    import re
+def _value_words(value) -> str:
+    """A parameter's value as its option is given: ``2``, ``0.1,1`` for a list, the values of
+    a one-entry grid (``{'C': [0.1]}``: ``0.1``)."""
+    if isinstance(value, dict) and len(value) == 1:
+        value = next(iter(value.values()))
+    if isinstance(value, (list, tuple)):
+        return ",".join(number(v) for v in value)
+    return number(value)
 
-    def option(match):
-        name = match.group(1)
-        return option_of(name) or "--" + name.replace("_", "-")
 
-    message = re.sub(r"The '(\w+)' parameter of \w+", option, message)
-    # the library's messages that start with a parameter's name (the distances' rules)
-    message = re.sub(r"^(window|weights) must be", r"--\1 must be", message)
-    # compare_remedies' inner search of C: the grid is --C-grid here
-    message = re.sub(r"param_grid=\{'C': \[([^\]]+)\]\}", r"--C-grid \1", message)
-    message = re.sub(r"^param_grid: ", "--C-grid: ", message)
-    return message.replace("gamma=", "--gamma ")
+def said(exc: ParameterError, **options: str) -> str:
+    """The one line of a library :class:`~indefsvm.exceptions.ParameterError` in the command
+    line's words: the parameter it is about, and those its rule names, said as the options
+    that feed them -- the table's (``cache_size``: ``--cache-size``), or ``options`` where a
+    command feeds a parameter by another option (compare's ``param_grid`` is ``--C-grid``).
+    A parameter no option feeds keeps the library's name. Read from the error's parts
+    (``param``, ``values``), never from its message."""
+    def option(name):
+        return options.get(name) or option_of(name)
+
+    def say(name, value):
+        flag = option(name)
+        return f"{name}={value!r}" if flag is None else f"{flag} {_value_words(value)}"
+
+    return exc.said_as(option(exc.param) if exc.param else None, say)
+
+
+def _parameter_error(exc: ParameterError) -> tuple[str, int]:
+    """A ParameterError's line and exit status: 2 where an option gave the parameter (or the
+    options do not fit the file: a reader's refusal, which names no parameter), 1 where it
+    is about what the command made of the data (no option feeds it)."""
+    usage = exc.param is None or option_of(exc.param) is not None
+    return said(exc), EXIT_USAGE if usage else EXIT_DATA
 
 
 def _error_line(exc: BaseException) -> tuple[str, int]:
@@ -107,10 +121,8 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
     if isinstance(exc, OutputFileError):
         # a name that cannot be an output is a usage error; a write the system refused not
         return str(exc), EXIT_USAGE if exc.usage else EXIT_DATA
-    if getattr(type(exc), "usage", False) is True:
-        # a reader's parameter that does not apply to the file, or one it needs (datasets'
-        # ParameterError)
-        return str(exc), EXIT_USAGE
+    if isinstance(exc, ParameterError):
+        return _parameter_error(exc)
     if type(exc).__name__ == "DeviceError":
         # no CuPy or no GPU: the library's words, with the command line's option
         text = str(exc).replace("device='cuda'", "--device cuda").replace(
@@ -132,9 +144,6 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
                 if str(exc) and " GiB" in str(exc) else
                 "out of memory: the problem does not fit; use fewer samples, a smaller "
                 "--cache-size, or a machine with more memory."), EXIT_DATA
-    if isinstance(exc, ValueError) and _option_rule(str(exc)):
-        # an option's value the library refused (check --rtol 2): a usage error
-        return _option_rule(str(exc).splitlines()[0]), EXIT_USAGE
     if isinstance(exc, (ValueError, TypeError, OSError)):
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         # the library names scikit-learn's scalers; here the option scales the features

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import _family
 from ._args import DISTANCE_KINDS, _extra_params, metric_params
-from ._errors import EXIT_USAGE, CLIError, _cli_wording
+from ._errors import EXIT_USAGE, CLIError, said
 from ._options import given
 from ._progress import _bar, _say
 
@@ -141,11 +141,14 @@ def _validated(est):
     its own cross-parameter rules (``_constraints.check_settings``) -- before any data are
     read: a usage error (exit 2) in the options' spelling."""
     from .._constraints import check_settings
+    from ..exceptions import ParameterError
 
     try:
         check_settings(est)
-    except ValueError as exc:  # InvalidParameterError is one
-        raise CLIError(_cli_wording(str(exc)), EXIT_USAGE) from None
+    except ParameterError as exc:  # scikit-learn's constraints' too
+        raise CLIError(said(exc), EXIT_USAGE) from None
+    except ValueError as exc:  # a rule of two parameters, in the library's words
+        raise CLIError(str(exc).splitlines()[0], EXIT_USAGE) from None
     return est
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["OPTIONS", "Option", "given", "letters", "load_file_words", "metric_rows", "option",
-           "option_of"]
+           "option_of", "untaken"]
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ OPTIONS: dict[str, Option] = {
     "coef0": Option(("--coef0",), param="coef0", letter="-r",
         kwargs=dict(default=None,
                     help="the sigmoid's r, poly's coef0 (default 0; 1 with --distances)")),
-    "cv": Option(("--cv",), letter="-v"),
+    "cv": Option(("--cv",), param="cv", letter="-v"),
     "data": Option(("data",), kwargs=dict(metavar="DATA")),
     "dataset": Option(("--dataset",),
         kwargs=dict(help="a bundled data set (protein213 is a distance matrix: with --distances)")),
@@ -113,6 +113,7 @@ OPTIONS: dict[str, Option] = {
     "device": Option(("--device",), kwargs=dict(choices=["cpu", "cuda"], default="cpu")),
     "distances": Option(("--distances",), param="distances", feeds="load_file"),
     "epsilon": Option(("--epsilon",), param="epsilon", letter="-p",
+        hint="the width of epsilon-svr's insensitive tube; nu-svr sets its tube by --nu",
         kwargs=dict(default=None,
                     help="the width of epsilon-svr's insensitive tube (default 0.1; LIBSVM's -p)")),
     "features": Option(("--features",),
@@ -136,7 +137,7 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(action="append", metavar="NAME=V1,V2,...",
                     help="values of a kernel parameter, e.g. --grid gamma=0.1,1,10 --grid "
                          "coef0=-1,0,1 (default: three values of each around its default)")),
-    "init": Option(("--init",),
+    "init": Option(("--init",), param="init",
         kwargs=dict(default="zero", choices=["zero", "class_balanced"],
                     help="the SMO's starting point: alpha = 0 (default), or each class's "
                          "multipliers equal, the two classes' sums equal")),
@@ -182,6 +183,7 @@ OPTIONS: dict[str, Option] = {
     "no-shrinking": Option(("--no-shrinking",),
         kwargs=dict(action="store_true", help="disable shrinking")),
     "nu": Option(("--nu",), param="nu", letter="-n",
+        hint="a share of the samples between 0 and 1",
         kwargs=dict(default=None,
                     help="nu of nu-svc, one-class and nu-svr (default 0.5): a bound on the share"
                          " of margin errors and of support vectors")),
@@ -316,9 +318,22 @@ def metric_rows() -> list[Option]:
     return [row for row in OPTIONS.values() if row.feeds == "metric_params"]
 
 
+def _given(args, row: Option) -> bool:
+    # a command that fills an option's default after parsing (fit's -C) records whether it
+    # was given as DEST_given
+    was = getattr(args, row.dest + "_given", None)
+    return was if was is not None else getattr(args, row.dest, row.default) != row.default
+
+
 def given(args, *keys: str) -> list[str]:
     """The options among ``keys`` whose parsed value differs from their row's default -- the
     ones the user gave -- as their flags, in the order asked (so that "X does not apply" is
     said from the table's defaults, written once)."""
-    rows = [OPTIONS[key] for key in keys]
-    return [row.name for row in rows if getattr(args, row.dest, row.default) != row.default]
+    return [OPTIONS[key].name for key in keys if _given(args, OPTIONS[key])]
+
+
+def untaken(args, takes, *keys: str) -> list[Option]:
+    """The rows among ``keys`` given whose parameter is not among ``takes`` (the chosen
+    estimator's ``get_params()``): the one rule of "this option does not apply here"."""
+    return [OPTIONS[key] for key in keys
+            if OPTIONS[key].param not in takes and _given(args, OPTIONS[key])]

@@ -19,19 +19,10 @@ from sklearn.utils._param_validation import StrOptions
 
 from .._metrics import objects_of
 from .._validation import POS_INT, options_checked
-from ..exceptions import DataFileError
+from ..exceptions import DataFileError, ParameterError
 from ._table import warn_note
 
 __all__ = ["DataFile", "ParameterError", "PYTHON_WORDS", "load_file", "read_file"]
-
-
-class ParameterError(ValueError):
-    """The parameters do not fit the file: one given that does not apply to its format
-    (``label_column`` for a LIBSVM file, ``labels`` for an ARFF file, ...), or one it needs
-    (the labels of a kernel matrix) -- the caller's mistake, not the file's (``usage``: the
-    command line's exit status 2)."""
-
-    usage = True
 
 
 #: the reader's parameters as Python names them (the command line passes its options)

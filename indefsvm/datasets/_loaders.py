@@ -10,6 +10,7 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import StrOptions
 
 from .._validation import POS_INT, options_checked
+from ..exceptions import ParameterError
 from ._libsvm import read_libsvm, read_libsvm_kernel
 
 _DESCR = {
@@ -75,7 +76,7 @@ def load_libsvm(path, *, n_features: int | None = None, dense: bool | str = True
     (270, 13)
     """
     if not (isinstance(dense, (bool, np.bool_)) or (isinstance(dense, str) and dense == "auto")):
-        raise ValueError(f"dense must be True, False or 'auto'; got {dense!r}.")
+        raise ParameterError(f"must be True, False or 'auto'; got {dense!r}.", "dense")
     return read_libsvm(path, n_features=n_features, dense=dense, zero_based=zero_based)
 
 

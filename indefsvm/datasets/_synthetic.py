@@ -10,6 +10,7 @@ from .._validation import (
     check_memory,
     check_seed,
 )
+from ..exceptions import ParameterError
 
 __all__ = ["make_cbf", "make_motif_strings"]
 
@@ -21,16 +22,16 @@ def _range(value, name, low):
         for v in (lo, hi):
             _count(v, name, low)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a whole number >= {low} or a range (low, high) of "
-                         f"them; got {value!r}.") from None
+        raise ParameterError(f"must be a whole number >= {low} or a range (low, high) of "
+                             f"them; got {value!r}.", name) from None
     if not lo <= hi:
-        raise ValueError(f"{name} must be a range low <= high; got {value!r}.")
+        raise ParameterError(f"must be a range low <= high; got {value!r}.", name)
     return int(lo), int(hi)
 
 
 def _count(value, name, low=1):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be a whole number >= {low}; got {value!r}.")
+        raise ParameterError(f"must be a whole number >= {low}; got {value!r}.", name)
     return int(value)
 
 
@@ -81,7 +82,8 @@ def make_cbf(n_samples: int = 90, *, length: int | tuple = 128, noise: float = 1
     if isinstance(noise, bool) or not isinstance(noise, numbers.Real) \
             or not 0.0 <= float(noise) < np.inf:
         # a negative standard deviation, or NaN: every series would be NaN
-        raise ValueError(f"noise must be a finite standard deviation >= 0; got {noise!r}.")
+        raise ParameterError(f"must be a finite standard deviation >= 0; got {noise!r}.",
+                             "noise")
     check_memory(8.0 * n * hi, f"{n} series of up to {hi} points",
                  "Generate fewer series (n_samples) or shorter ones (length).")
     X, y = [], np.arange(n) % 3

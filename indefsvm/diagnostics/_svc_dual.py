@@ -16,6 +16,7 @@ import scipy.sparse as sp
 
 from .._dual import DualProblems, check_support_labels, check_training_labels
 from .._validation import check_kernel_matrix
+from ..exceptions import ParameterError
 from ..kernels import kernel_matrix
 
 #: scikit-learn's kernel names and ours
@@ -55,8 +56,8 @@ def _training_kernel(model, X) -> np.ndarray:
     else:
         X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != model.shape_fit_[1]:
-        raise ValueError(f"X must be the training data of the model: {model.shape_fit_[1]} "
-                         f"features; got shape {X.shape}.")
+        raise ParameterError(f"must be the training data of the model: {model.shape_fit_[1]} "
+                             f"features; got shape {X.shape}.", "X")
     name = _KERNELS[model.kernel]
     params = {"linear": {}, "rbf": {"gamma": _gamma(model, X)},
               "sigmoid": {"gamma": _gamma(model, X), "coef0": float(model.coef0)},
@@ -73,8 +74,8 @@ def sklearn_svc_problems(model, X, y, tol) -> DualProblems:
     n = int(model.shape_fit_[0])
     K = _training_kernel(model, X)
     if K.shape[0] != n:
-        raise ValueError(f"X must be the training data of the model ({n} samples); got "
-                         f"{K.shape[0]}.")
+        raise ParameterError(f"must be the training data of the model ({n} samples); got "
+                             f"{K.shape[0]}.", "X")
     y = check_training_labels(y, n, "SVC")
     classes = model.classes_
     starts = np.r_[0, np.cumsum(model.n_support_)]
@@ -134,10 +135,10 @@ def _check_the_solution(model, K, v, b, idx, alpha, bounds, X, p, k) -> None:
     theirs = theirs[idx]
     if not np.allclose(ours, theirs, rtol=1e-6, atol=1e-9 * max(1.0, np.abs(theirs).max())):
         worst = int(idx[np.argmax(np.abs(ours - theirs))])
-        raise ValueError(
-            f"X must be the training data of the model, with the kernel it was fitted with: "
+        raise ParameterError(
+            f"must be the training data of the model, with the kernel it was fitted with: "
             f"the decision value recomputed for training sample {worst} differs from the "
-            "model's own (another X, or kernel parameters changed after fit).")
+            "model's own (another X, or kernel parameters changed after fit).", "X")
 
 
 def _ovo_values(model, X):

@@ -25,6 +25,7 @@ from .._validation import (
     seed_is_valid,
 )
 from ..distances._kernel import median_gamma
+from ..exceptions import ParameterError
 from ._advice import distance_notes
 from .report import DistanceReport, _check_thresholds
 from .spectrum import indefiniteness, signature
@@ -81,7 +82,8 @@ def triangle_violations(D, *, exact_max: int = 400, n_samples: int = 200_000,
     # the axioms are what is counted here, not refused (check_distances reports them)
     D = check_distance_matrix(D, "D", axioms=False)
     if D.shape[0] != D.shape[1]:
-        raise ValueError(f"D must be a square (n, n) matrix of distances; got shape {D.shape}.")
+        raise ParameterError(f"must be a square (n, n) matrix of distances; got shape {D.shape}.",
+                             "D")
     n = D.shape[0]
     scale = float(np.max(np.abs(D))) or 1.0
     tol = TRIANGLE_RTOL * scale
@@ -118,8 +120,8 @@ def _check_triangle_counts(exact_max, n_samples, names) -> None:
     """Both counts whole numbers >= 1, named as the caller spells them."""
     for name, value in zip(names, (exact_max, n_samples), strict=True):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ValueError(f"{name} must be a whole number >= 1 (how many triples are "
-                             f"checked); got {value!r}.")
+            raise ParameterError(f"must be a whole number >= 1 (how many triples are "
+                                 f"checked); got {value!r}.", name)
 
 
 def _class_mean_sqdist(D2, mask_a, mask_b) -> float:
@@ -139,12 +141,12 @@ def _gamma_grid(gammas, gamma0, n_gammas):
         except (TypeError, ValueError):
             g = np.array([np.nan])
         if g.size == 0 or not np.all(np.isfinite(g)) or g[0] <= 0:
-            raise ValueError(f"gammas must be numbers > 0 (one or more); got "
-                             f"{' '.join(repr(gammas).split())[:80]}.")
+            raise ParameterError(f"must be numbers > 0 (one or more); got "
+                                 f"{' '.join(repr(gammas).split())[:80]}.", "gammas")
         return g
     if (isinstance(n_gammas, bool) or not isinstance(n_gammas, numbers.Integral)
             or n_gammas < 0):
-        raise ValueError(f"n_gammas must be a whole number >= 0; got {n_gammas!r}.")
+        raise ParameterError(f"must be a whole number >= 0; got {n_gammas!r}.", "n_gammas")
     if gamma0 is None or n_gammas == 0:
         return np.array([])
     # two decades each side of the median rule, the median rule itself on the grid
@@ -302,7 +304,7 @@ def check_distances(D=None, y=None, *, X=None, metric=None, metric_params=None,
     check_memory(8.0 * 4 * n * n, f"Checking {n} x {n} distances",
                  "Check a random subset of the objects.")
     if not 0 <= negligible <= 1:
-        raise ValueError(f"negligible must be in [0, 1]; got {negligible!r}.")
+        raise ParameterError(f"must be in [0, 1]; got {negligible!r}.", "negligible")
     from .._solvers._checks import matrix_defects
 
     # max |D| and max |D - D'| in one tiled pass (exact maxima), without two n x n temporaries
@@ -447,8 +449,8 @@ def _check_objects(X, y, metric, metric_params, m, n_jobs, kw) -> DistanceReport
     if m is None:
         m = min(n, 1000)
     if isinstance(m, bool) or not isinstance(m, numbers.Integral) or not 3 <= m <= n:
-        raise ValueError(f"n_landmarks must be a whole number from 3 to the {n} objects; got "
-                         f"{m!r}.")
+        raise ParameterError(f"must be a whole number from 3 to the {n} objects; got "
+                             f"{m!r}.", "n_landmarks")
     if y is not None:
         y, _ = _labels(y, n)
     rng = np.random.default_rng(kw["random_state"])

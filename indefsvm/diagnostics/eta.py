@@ -14,6 +14,7 @@ from .._validation import (
     check_label_vector,
     options_checked,
 )
+from ..exceptions import ParameterError
 from ._eta import eta_pairs
 from ._render import TextHTML
 
@@ -147,7 +148,7 @@ def eta_scan(K, y=None, *, atol: float | None = None, n_jobs: int | None = None)
     if y is not None:
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != n:
-            raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+            raise ParameterError(f"must have shape ({n},) to match K; got {y.shape}.", "y")
         check_label_vector(y)
         _, yf = np.unique(y, return_inverse=True)
         yf = yf.astype(np.float64)

@@ -19,6 +19,7 @@ from .._validation import (
     check_vector,
     options_checked,
 )
+from ..exceptions import ParameterError
 from ._dual_report import (
     _NOT_STATIONARY_NOTE,
     _dual_report,
@@ -312,7 +313,7 @@ def second_order_check(K, y, alpha, C, b, *, tol: float = 1e-3, bias: bool = Tru
     K, y, alpha, C = _dual_point(K, y, alpha, C)
     b = check_real(b, "b")
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not tol >= 0:
-        raise ValueError(f"tol must be a number >= 0; got {tol!r}.")
+        raise ParameterError(f"must be a number >= 0; got {tol!r}.", "tol")
     return _second_order(K, y, alpha, C, b, tol=tol, bias=bias)
 
 
@@ -326,7 +327,7 @@ def _dual_point(K, y, alpha, C):
     C = check_bounds(C, n)
     alpha = check_vector(alpha, "alpha", n)
     if np.any(alpha < -1e-12 * C) or np.any(alpha > C * (1 + 1e-12)):
-        raise ValueError("alpha must satisfy 0 <= alpha <= C.")
+        raise ParameterError("must satisfy 0 <= alpha <= C.", "alpha")
     return K, y, alpha, C
 
 
@@ -396,12 +397,12 @@ def sanity_report_from_alpha(K, y, alpha, C, b=None, *, tol: float = 1e-3,
     K, y, alpha, C = _dual_point(K, y, alpha, C)
     n = K.shape[0]
     if np.any(np.isinf(C)):
-        raise ValueError("C must be finite for the sanity report (its bounded-SV counts need "
-                         "a bound); got inf.")
+        raise ParameterError("must be finite for the sanity report (its bounded-SV counts need "
+                             "a bound); got inf.", "C")
     if b is not None:
         b = check_real(b, "b")
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not tol >= 0:
-        raise ValueError(f"tol must be a number >= 0; got {tol!r}.")
+        raise ParameterError(f"must be a number >= 0; got {tol!r}.", "tol")
     if alpha.sum() <= 0:
         raise ValueError("alpha is all zero: there is no classifier to check.")
     g, m, M, grad = _kkt(K, y, alpha, C)

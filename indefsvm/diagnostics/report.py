@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..exceptions import ParameterError
 from ._render import render_html, render_text
 from .eta import EtaScan
 from .spectrum import CPDResult, Signature, Spectrum
@@ -414,9 +415,9 @@ def _check_thresholds(mass_thresholds):
     try:
         lo, hi = (float(v) for v in mass_thresholds)
     except (TypeError, ValueError):
-        raise ValueError("mass_thresholds must be two numbers (low, high); got "
-                         f"{mass_thresholds!r}.") from None
+        raise ParameterError("must be two numbers (low, high); got "
+                             f"{mass_thresholds!r}.", "mass_thresholds") from None
     if not 0.0 <= lo <= hi <= 1.0:
-        raise ValueError(f"mass_thresholds must satisfy 0 <= low <= high <= 1; got "
-                         f"{mass_thresholds!r}.")
+        raise ParameterError(f"must satisfy 0 <= low <= high <= 1; got "
+                             f"{mass_thresholds!r}.", "mass_thresholds")
     return lo, hi

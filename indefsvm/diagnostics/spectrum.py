@@ -34,6 +34,7 @@ from .._validation import (
     seed_is_valid,
     user_stacklevel,
 )
+from ..exceptions import ParameterError
 from ._render import TextHTML
 from ._tridiag import tridiagonalize
 
@@ -408,7 +409,7 @@ def _check_positive_int(value, name):
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer or None; got {value!r}.")
+        raise ParameterError(f"must be a positive integer or None; got {value!r}.", name)
     return int(value)
 
 
@@ -547,9 +548,9 @@ def _check_rtol(rtol, n):
     if rtol is None:
         return n * np.finfo(np.float64).eps
     if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 <= rtol < 1:
-        raise ValueError(f"rtol must be a number in [0, 1) (a relative zero threshold: "
-                         f"|lambda| <= rtol x max |lambda| counts as zero, so 1 or more would "
-                         f"call every eigenvalue zero); got {rtol!r}.")
+        raise ParameterError(f"must be a number in [0, 1) (a relative zero threshold: "
+                             f"|lambda| <= rtol x max |lambda| counts as zero, so 1 or more would "
+                             f"call every eigenvalue zero); got {rtol!r}.", "rtol")
     return float(rtol)
 
 

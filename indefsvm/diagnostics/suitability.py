@@ -27,6 +27,7 @@ from .._validation import (
     plain_label,
     seed_is_valid,
 )
+from ..exceptions import ParameterError
 from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 from ._advice import build_notes
 from ._render import TextHTML
@@ -208,7 +209,7 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
     if y is not None:
         y = np.asarray(y)
         if y.shape != (X.shape[0],):
-            raise ValueError(f"y must have shape ({X.shape[0]},); got {y.shape}.")
+            raise ParameterError(f"must have shape ({X.shape[0]},); got {y.shape}.", "y")
         check_label_vector(y)
     norms = (np.asarray(X.multiply(X).sum(axis=1)).ravel() if issparse(X)
              else np.einsum("ij,ij->i", X, X))
@@ -239,7 +240,7 @@ def sigmoid_region(X, a: float, r: float, y=None) -> SigmoidRegion:
 def _two_class_labels(y, n, what):
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+        raise ParameterError(f"must have shape ({n},) to match K; got {y.shape}.", "y")
     check_label_vector(y)
     classes = np.unique(y)
     if classes.shape[0] != 2:
@@ -396,25 +397,26 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     lo, hi = _check_thresholds(mass_thresholds)
     if rtol is not None and (isinstance(rtol, bool) or not isinstance(rtol, numbers.Real)
                              or not 0 < rtol < 1):
-        raise ValueError(f"rtol must be a number in (0, 1) (a relative zero threshold, default "
-                         f"n * eps: |lambda| <= rtol x max |lambda| counts as zero, so 1 or "
-                         f"more would call every eigenvalue zero); got {rtol!r}.")
+        raise ParameterError(f"must be a number in (0, 1) (a relative zero threshold, default "
+                             f"n * eps: |lambda| <= rtol x max |lambda| counts as zero, so 1 or "
+                             f"more would call every eigenvalue zero); got {rtol!r}.", "rtol")
     from .spectrum import DENSE_MAX, _check_method, _check_positive_int, _check_rtol
 
     _check_method(method)
     n_probes = _check_positive_int(n_probes, "n_probes")
     n_steps = _check_positive_int(n_steps, "n_steps")
     if isinstance(wmw_C, str) and wmw_C != "auto":
-        raise ValueError(f"wmw_C must be a tuple of C values, 'auto' or None; got {wmw_C!r}.")
+        raise ParameterError(f"must be a tuple of C values, 'auto' or None; got {wmw_C!r}.",
+                             "wmw_C")
     if wmw_C is not None and not isinstance(wmw_C, str):
         # a tuple (or list, or 1-D array) of C values > 0: the SVMs it trains need them
         Cs = np.asarray(wmw_C, dtype=object).ravel() if np.ndim(wmw_C) == 1 else None
         if Cs is None or not Cs.size or not all(
                 isinstance(c, numbers.Real) and not isinstance(c, bool) and 0 < c < np.inf
                 for c in Cs):
-            raise ValueError(f"wmw_C must be a tuple of C values (finite numbers > 0), "
-                             f"'auto' or None (no w'Mw); got "
-                             f"{' '.join(repr(wmw_C).split())[:80]}.")
+            raise ParameterError(f"must be a tuple of C values (finite numbers > 0), "
+                                 f"'auto' or None (no w'Mw); got "
+                                 f"{' '.join(repr(wmw_C).split())[:80]}.", "wmw_C")
         wmw_C = tuple(float(c) for c in Cs)
     kernel_desc = None
     sig_region = None
@@ -483,8 +485,8 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
                          "drop them.")
     elif device is not None and not (isinstance(device, str) and device == "cpu"):
         if not (isinstance(device, str) and device == "cuda"):
-            raise ValueError(f"device must be one of ['cpu', 'cuda'] or None; got "
-                             f"{' '.join(repr(device).split())[:60]}.")
+            raise ParameterError(f"must be one of ['cpu', 'cuda'] or None; got "
+                                 f"{' '.join(repr(device).split())[:60]}.", "device")
         raise ValueError("device='cuda' applies to a kernel of X computed matrix-free; a "
                          "given matrix K is checked on the CPU.")
     default_C = wmw_C == "auto"
@@ -506,7 +508,7 @@ def check_kernel(K=None, y=None, *, X=None, kernel=None, rtol: float | None = No
     if y is not None:
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != n:
-            raise ValueError(f"y must have shape ({n},) to match K; got {y.shape}.")
+            raise ParameterError(f"must have shape ({n},) to match K; got {y.shape}.", "y")
         check_label_vector(y)
         classes = np.unique(y)
         if classes.shape[0] < 2:
@@ -676,7 +678,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
         # everything that can be told from the array's metadata is checked before any task
         # runs (a wrong y used to be refused only after the whole spectrum was computed)
         if X.ndim != 2:
-            raise ValueError(f"X must be 2-D; got a dask array of shape {X.shape}.")
+            raise ParameterError(f"must be 2-D; got a dask array of shape {X.shape}.", "X")
         if any(np.isnan(v) for v in X.shape):
             raise ValueError("X is a dask array of unknown chunk sizes (after boolean "
                              "indexing?); call X.compute_chunk_sizes() first.")
@@ -688,8 +690,8 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
         if X.dtype.kind not in "biuf":
             raise ValueError(f"X holds {X.dtype} values; features must be numbers.")
         if y is not None and np.shape(y) != (X.shape[0],):
-            raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got "
-                             f"{np.shape(y)}.")
+            raise ParameterError(f"must have shape ({X.shape[0]},) to match X; got "
+                                 f"{np.shape(y)}.", "y")
         import dask.array as da
 
         bad, lowest = (v.compute() for v in (~da.isfinite(X).all(), X.min()))
@@ -729,7 +731,7 @@ def _check_kernel_matrix_free(X, y, kernel, params, *, rtol, method, thresholds,
     if y is not None:
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != n:
-            raise ValueError(f"y must have shape ({n},) to match X; got {y.shape}.")
+            raise ParameterError(f"must have shape ({n},) to match X; got {y.shape}.", "y")
         check_label_vector(y)
         classes, codes = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:

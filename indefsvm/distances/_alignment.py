@@ -8,6 +8,7 @@ import numbers
 
 import numpy as np
 
+from ..exceptions import ParameterError
 from ._gak import log_gak_pairs
 from ._objects import as_series
 
@@ -69,9 +70,9 @@ def check_sigma(sigma) -> float | None:
         return None
     if (isinstance(sigma, bool) or not isinstance(sigma, numbers.Real)
             or not np.isfinite(sigma) or sigma <= 0):
-        raise ValueError(f"sigma must be a number > 0 (the local kernel's bandwidth) or None "
-                         f"(Cuturi's rule: indefsvm.distances.gak_sigma of the reference "
-                         f"series); got {sigma!r}.")
+        raise ParameterError(f"must be a number > 0 (the local kernel's bandwidth) or None "
+                             f"(Cuturi's rule: indefsvm.distances.gak_sigma of the reference "
+                             f"series); got {sigma!r}.", "sigma")
     return float(sigma)
 
 

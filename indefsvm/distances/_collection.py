@@ -10,6 +10,7 @@ import numpy as np
 
 from .._metrics import objects_of
 from .._warn import Muted
+from ..exceptions import ParameterError
 from ._objects import as_objects, as_series, as_strings, as_vectors, from_pandas
 from ._pairwise import _check_params, pairwise_distances
 
@@ -138,9 +139,9 @@ def kmedoids_pp(objs: Objects, m: int, rng, n_jobs=None) -> np.ndarray:
 def check_metric(metric, params) -> None:
     """A metric name or callable and its parameters (pairwise_distances' own checks)."""
     if not (callable(metric) or isinstance(metric, str)):
-        raise ValueError(f"metric must be a name or a callable d(a, b) -> float; got "
-                         f"{metric!r}.")
+        raise ParameterError(f"must be a name or a callable d(a, b) -> float; got "
+                             f"{metric!r}.", "metric")
     if params is not None and not isinstance(params, dict):
-        raise ValueError(f"metric_params must be a dict; got {params!r}.")
+        raise ParameterError(f"must be a dict; got {params!r}.", "metric_params")
     # the band, the edit weights: each metric's own check, at fit
     _check_params(metric, dict(params or {}))

@@ -17,6 +17,7 @@ from .._validation import (
     check_distance_scale,
     options_checked,
 )
+from ..exceptions import ParameterError
 
 __all__ = ["KINDS", "DistanceKernel", "median_gamma"]
 
@@ -51,15 +52,15 @@ def median_gamma(D: np.ndarray, kind: str = "rbf") -> float:
     (0.25, 0.5)
     """
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {sorted(KINDS)}; got {kind!r}.")
+        raise ParameterError(f"must be one of {sorted(KINDS)}; got {kind!r}.", "kind")
     if getattr(D, "ndim", None) != 2 or D.shape[0] != D.shape[1]:
-        raise ValueError("D must be the square (n, n) matrix of the training distances; got "
-                         f"{'shape ' + str(D.shape) if hasattr(D, 'shape') else type(D).__name__}"
-                         ".")
+        got = f"shape {D.shape}" if hasattr(D, "shape") else type(D).__name__
+        raise ParameterError(f"must be the square (n, n) matrix of the training distances; got "
+                             f"{got}.", "D")
     if D.dtype.kind not in "biuf":
-        raise ValueError(f"D must hold real distances; got an array of dtype {D.dtype}"
-                         + (" (complex: distances are real numbers)" if D.dtype.kind == "c"
-                            else "") + ".")
+        raise ParameterError(f"must hold real distances; got an array of dtype {D.dtype}"
+                             + (" (complex: distances are real numbers)" if D.dtype.kind == "c"
+                            else "") + ".", "D")
     # the pairs above the diagonal copied row by row, squared and partitioned in place: half
     # a matrix at the peak (np.triu_indices' two index arrays alone were a whole one)
     n = D.shape[0]
@@ -201,12 +202,12 @@ class DistanceKernel(PairwiseInput, TrainingColumns, TransformerMixin, BaseEstim
         # scikit-learn's intervals take True for 1: an index or a degree is no flag
         for name in ("gamma", "degree", "origin", "coef0"):
             if isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be a number, not {getattr(self, name)!r}.")
+                raise ParameterError(f"must be a number, not {getattr(self, name)!r}.", name)
         if not KINDS[self.kind] and self.gamma != "median":
             raise ValueError(f"gamma does not apply to kind='linear' (got gamma="
                              f"{self.gamma!r}); use kind='polynomial' for a scaled form.")
         if self.kind == "polynomial" and not np.isfinite(self.coef0):
-            raise ValueError(f"coef0 must be a finite number; got {self.coef0!r}.")
+            raise ParameterError(f"must be a finite number; got {self.coef0!r}.", "coef0")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._warn import warn
+from ..exceptions import ParameterError
 
 __all__ = ["Series", "as_series", "as_strings", "as_vectors", "as_objects", "from_pandas"]
 
@@ -146,7 +147,7 @@ def _numeric(a, name: str) -> np.ndarray:
     try:
         return np.asarray(a, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must hold numbers: {exc}") from None
+        raise ParameterError(f"must hold numbers: {exc}", name) from None
 
 
 def as_series(X, name: str = "X") -> Series:
@@ -166,11 +167,11 @@ def as_series(X, name: str = "X") -> Series:
         if A.ndim == 2:
             A = A[:, None, :]
         if A.ndim != 3:
-            raise ValueError(
-                f"{name} must be a collection of series: a 2-D array (n_series, n_timepoints), "
+            raise ParameterError(
+                f"must be a collection of series: a 2-D array (n_series, n_timepoints), "
                 f"a 3-D array (n_series, n_channels, n_timepoints) or a list of 1-D / 2-D "
                 f"arrays; got shape {A.shape}" + (" (one series? use X[None, :])"
-                                                  if A.ndim == 1 else "") + ".")
+                                                  if A.ndim == 1 else "") + ".", name)
         n, d, L = A.shape
         if n == 0 or L == 0 or d == 0:
             raise ValueError(f"{name} is empty (shape {A.shape}); give at least one series "
@@ -187,7 +188,8 @@ def as_series(X, name: str = "X") -> Series:
         points = np.ascontiguousarray(A.transpose(0, 2, 1).reshape(n * L, d))
         return _not_tiny(Series(points, np.arange(n + 1, dtype=np.intp) * L, d), name)
     if not isinstance(X, (list, tuple, np.ndarray)):
-        raise ValueError(f"{name} must be an array or a list of series; got {_describe(X)}.")
+        raise ParameterError(f"must be an array or a list of series; got {_describe(X)}.",
+                             name)
     if len(X) == 0:
         raise ValueError(f"{name} is empty; give at least one series.")
     parts, d = [], None
@@ -256,7 +258,7 @@ def as_strings(X, name: str = "X") -> list:
         raise ValueError(f"{name} holds numbers ({_describe(X)}); metric='levenshtein' "
                          "compares strings. For numeric series use metric='dtw'.")
     if not isinstance(X, (list, tuple, np.ndarray)):
-        raise ValueError(f"{name} must be a list of strings; got {_describe(X)}.")
+        raise ParameterError(f"must be a list of strings; got {_describe(X)}.", name)
     out = list(np.ravel(X)) if isinstance(X, np.ndarray) else list(X)
     if not out:
         raise ValueError(f"{name} is empty; give at least one string.")
@@ -281,8 +283,8 @@ def as_vectors(X, name: str = "X") -> np.ndarray:
         A = _numeric(X, name)
     else:
         if not isinstance(X, (list, tuple, np.ndarray)) or len(X) == 0:
-            raise ValueError(f"{name} must be a non-empty array or list of vectors; got "
-                             f"{_describe(X)}.")
+            raise ParameterError(f"must be a non-empty array or list of vectors; got "
+                                 f"{_describe(X)}.", name)
         rows = [_numeric(x, f"{name}[{s}]") for s, x in enumerate(X)]
         sizes = sorted({r.size for r in rows})
         if len(sizes) > 1:
@@ -293,8 +295,8 @@ def as_vectors(X, name: str = "X") -> np.ndarray:
     if A.ndim == 3:
         A = A.reshape(A.shape[0], -1)
     if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
-        raise ValueError(f"{name} must be a non-empty 2-D array (n_objects, n_values) or a "
-                         f"3-D array of series; got shape {A.shape}.")
+        raise ParameterError(f"must be a non-empty 2-D array (n_objects, n_values) or a "
+                             f"3-D array of series; got shape {A.shape}.", name)
     if not np.all(np.isfinite(A)):
         raise ValueError(f"{name} contains NaN or infinity; remove or impute those values.")
     return np.ascontiguousarray(A)
@@ -308,12 +310,13 @@ def as_objects(X, name: str = "X") -> list:
         raise ValueError(f"{name} is one string; give a list of objects.")
     if isinstance(X, np.ndarray):
         if X.ndim == 0:
-            raise ValueError(f"{name} must be a collection of objects; got a 0-D array.")
+            raise ParameterError("must be a collection of objects; got a 0-D array.", name)
         out = list(X)
     elif isinstance(X, (list, tuple)):
         out = list(X)
     else:
-        raise ValueError(f"{name} must be an array or a list of objects; got {_describe(X)}.")
+        raise ParameterError(f"must be an array or a list of objects; got {_describe(X)}.",
+                             name)
     if not out:
         raise ValueError(f"{name} is empty; give at least one object.")
     return out

@@ -22,6 +22,7 @@ from .._validation import (
     check_memory,
     options_checked,
 )
+from ..exceptions import ParameterError
 from ._dtw import dtw_pairs
 from ._objects import (
     as_objects,
@@ -72,9 +73,9 @@ def _check_window(window):
             learn = (f" A band of {window:g} points is window={window:g} / the series length "
                      "(tslearn's sakoe_chiba_radius counts points; this window is a share, "
                      "as aeon's).")
-        raise ValueError(f"window must be None (no band) or a number in [0, 1] (the "
-                         f"Sakoe-Chiba band's radius as a share of the series length; 0 is "
-                         f"the Euclidean distance); got {window!r}.{learn}")
+        raise ParameterError(f"must be None (no band) or a number in [0, 1] (the "
+                             f"Sakoe-Chiba band's radius as a share of the series length; 0 is "
+                             f"the Euclidean distance); got {window!r}.{learn}", "window")
     return float(window)
 
 
@@ -91,8 +92,8 @@ def _check_weights(weights):
         w = ()
     if len(w) != 3 or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
                               and v >= 0 for v in w) or not any(w):
-        raise ValueError(f"weights must be three whole numbers >= 0 (insertion, deletion, "
-                         f"substitution), not all zero; got {weights!r}.")
+        raise ParameterError(f"must be three whole numbers >= 0 (insertion, deletion, "
+                             f"substitution), not all zero; got {weights!r}.", "weights")
     if w[0] != w[1]:
         # d(a, b) would cost insertions where d(b, a) costs deletions: not a distance
         raise ValueError(f"weights={weights!r}: insertion and deletion must cost the same, "

@@ -22,6 +22,7 @@ from .._interrupt import unfitted_on_interrupt
 from .._metrics import get, objects_of
 from .._threads import effective_threads
 from .._validation import check_seed
+from ..exceptions import ParameterError
 from ._collection import Objects, check_metric
 
 __all__ = ["RandomDistanceFeatures"]
@@ -138,21 +139,22 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
     def _check_settings(self):
         check_metric(self.metric, self.metric_params)
         if isinstance(self.n_components, bool) or self.n_components < 1:
-            raise ValueError(f"n_components must be a positive integer (the number of random "
-                             f"objects); got {self.n_components!r}.")
+            raise ParameterError(f"must be a positive integer (the number of random "
+                                 f"objects); got {self.n_components!r}.", "n_components")
         if isinstance(self.gamma, str):
             if self.gamma != "median":
-                raise ValueError(f"gamma must be 'median' or a number > 0; got "
-                                 f"{self.gamma!r}.")
+                raise ParameterError(f"must be 'median' or a number > 0; got "
+                                     f"{self.gamma!r}.", "gamma")
         elif not (np.isfinite(self.gamma) and self.gamma > 0):
-            raise ValueError(f"gamma must be 'median' or a number > 0; got {self.gamma!r}.")
+            raise ParameterError(f"must be 'median' or a number > 0; got {self.gamma!r}.",
+                                 "gamma")
         if self.random_objects not in ("auto", "data"):
-            raise ValueError(f"random_objects must be 'auto' or 'data'; got "
-                             f"{self.random_objects!r}.")
+            raise ParameterError(f"must be 'auto' or 'data'; got "
+                                 f"{self.random_objects!r}.", "random_objects")
         if self.max_length is not None and (isinstance(self.max_length, bool)
                                             or self.max_length < 1):
-            raise ValueError(f"max_length must be a positive integer; got "
-                             f"{self.max_length!r}.")
+            raise ParameterError(f"must be a positive integer; got "
+                                 f"{self.max_length!r}.", "max_length")
         if self.max_length is not None and (self.random_objects == "data"
                                             or not _draws_random(self.metric)):
             # objects sampled from the data keep their own lengths: it was taken and unused

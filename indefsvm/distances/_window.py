@@ -15,6 +15,7 @@ from .._validation import (
     check_label_vector,
     options_checked,
 )
+from ..exceptions import ParameterError
 
 __all__ = ["DEFAULT_WINDOWS", "WindowChoice", "learn_window"]
 
@@ -90,8 +91,8 @@ def _check_windows(windows) -> list:
     if windows is None:
         return list(DEFAULT_WINDOWS)
     if isinstance(windows, (str, bytes)) or not hasattr(windows, "__iter__"):
-        raise ValueError(f"windows must be a list of numbers in [0, 1] (shares of the "
-                         f"length); got {windows!r}.")
+        raise ParameterError(f"must be a list of numbers in [0, 1] (shares of the "
+                             f"length); got {windows!r}.", "windows")
     out = []
     for w in windows:
         if (isinstance(w, bool) or not isinstance(w, numbers.Real)
@@ -160,13 +161,13 @@ def learn_window(X, y, windows=None, *, n_jobs: int | None = None,
             raise TypeError
         len(X)
     except TypeError:
-        raise ValueError(f"X must hold the series: a list of 1-D arrays or a 2-D array of "
-                         f"equal-length rows; got {type(X).__name__}.") from None
+        raise ParameterError(f"must hold the series: a list of 1-D arrays or a 2-D array of "
+                             f"equal-length rows; got {type(X).__name__}.", "X") from None
     y = np.asarray(y)
     n = len(X)
     if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must have one label per series of X: X holds {n} series, y has "
-                         f"shape {y.shape}.")
+        raise ParameterError(f"must have one label per series of X: X holds {n} series, y has "
+                             f"shape {y.shape}.", "y")
     check_label_vector(y)
     if n < 2:
         raise ValueError(f"leave-one-out 1-NN needs at least 2 series; got {n}.")

@@ -31,7 +31,7 @@ from .._validation import (
     options_checked,
 )
 from .._warn import Muted
-from ..exceptions import DistanceMatrixWarning
+from ..exceptions import DistanceMatrixWarning, ParameterError
 from ..kernels import KERNELS, canonical_name, resolve_gamma
 from ._frames import compute_frames
 from ._grid import (
@@ -259,7 +259,8 @@ class Explorer:
                             "C, remedy, box or hide.")
         kernel = changes.get("kernel", lv["kernel"])
         if kernel not in lv["kernels"]:
-            raise ValueError(f"kernel must be one of {list(lv['kernels'])}; got {kernel!r}.")
+            raise ParameterError(f"must be one of {list(lv['kernels'])}; got {kernel!r}.",
+                                 "kernel")
         params = {k: sp["value"] for k, sp in lv["kernels"][kernel].items()}
         extra = set(changes.get("params") or {}) - set(params)
         if extra:
@@ -268,11 +269,12 @@ class Explorer:
         params.update(changes.get("params") or {})
         remedy = changes.get("remedy", self.grid["remedies"][0])
         if remedy not in REMEDIES:
-            raise ValueError(f"remedy must be one of {list(REMEDIES)}; got {remedy!r}.")
+            raise ParameterError(f"must be one of {list(REMEDIES)}; got {remedy!r}.",
+                                 "remedy")
         C = changes.get("C", self.grid["C"][(len(self.grid["C"]) - 1) // 2])
         if not (isinstance(C, (int, float)) and not isinstance(C, bool) and C > 0
                 and np.isfinite(C)):
-            raise ValueError(f"C must be a number > 0; got {C!r}.")
+            raise ParameterError(f"must be a number > 0; got {C!r}.", "C")
         hide = list(changes.get("hide") or [])
         bad = [h for h in hide if h not in HIDEABLE and h not in params and h != "C"]
         if bad:
@@ -287,7 +289,8 @@ class Explorer:
         if "X" in changes:
             X = check_finite_array(changes["X"], "X")
             if X.ndim != 2 or X.shape[1] != 2:
-                raise ValueError(f"X must be points of the plane, shape (n, 2); got {X.shape}.")
+                raise ParameterError(f"must be points of the plane, shape (n, 2); got {X.shape}.",
+                                     "X")
             X = from_ints(to_ints(X, digits), digits)
             y = self._plus_minus(changes.get("y"), X.shape[0])
             if X.shape[0] > LIVE_MAX:
@@ -309,8 +312,8 @@ class Explorer:
             raise ValueError("X goes with y: give the labels of the points too.")
         y = np.asarray(y)
         if y.shape != (n,):
-            raise ValueError(f"y must hold one label per point of X: {n} labels; got shape "
-                             f"{y.shape}.")
+            raise ParameterError(f"must hold one label per point of X: {n} labels; got shape "
+                                 f"{y.shape}.", "y")
         if y.dtype.kind in "biuf" and np.all(np.isin(y, (-1, 1))):
             return y.astype(float)
         classes = np.asarray(self.classes, dtype=object)
@@ -318,9 +321,9 @@ class Explorer:
         if own.all():
             return np.array([1.0 if _same_label(v, classes[1]) else -1.0 for v in y.tolist()])
         bad = y[~own][0].item() if hasattr(y[~own][0], "item") else y[~own][0]
-        raise ValueError(f"y must hold +1 / -1, or this explorer's classes "
-                         f"{_printable(self.classes[0])} / {_printable(self.classes[1])} (the "
-                         f"second is +1), one per point of X; got {bad!r}.")
+        raise ParameterError(f"must hold +1 / -1, or this explorer's classes "
+                             f"{_printable(self.classes[0])} / {_printable(self.classes[1])} (the "
+                             f"second is +1), one per point of X; got {bad!r}.", "y")
 
     def url(self, page=None, **changes) -> str:
         """A link that opens the saved page in live mode, in one state.
@@ -486,12 +489,12 @@ def explore(X, y, *, kernel: str = "sigmoid", param_grid: dict | None = None,
     else:
         X = check_finite_array(X, "X")
         if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (samples x features); got shape {X.shape}.")
+            raise ParameterError(f"must be 2-D (samples x features); got shape {X.shape}.", "X")
     n = X.shape[0]
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
-                         f"{y.shape}.")
+        raise ParameterError(f"must be 1-D with one label per row of X ({n}); got shape "
+                             f"{y.shape}.", "y")
     if live is not None and not isinstance(live, bool):
         raise TypeError(f"live must be True, False or None (when possible); got {live!r}.")
     if title is not None and not isinstance(title, str):
@@ -596,8 +599,8 @@ def live_hash(state: dict, own_data: bool = False) -> str:
                                                                        "digits"))
     if not isinstance(state, dict) or any(k not in state for k in need):
         have = sorted(state) if isinstance(state, dict) else type(state).__name__
-        raise ValueError(f"state must be the dict Explorer.live_state() returns, with keys "
-                         f"{list(need)}; got {have}.")
+        raise ParameterError(f"must be the dict Explorer.live_state() returns, with keys "
+                             f"{list(need)}; got {have}.", "state")
     d = state.get("digits", 0)
     ints = (None if own_data else
             to_ints(np.asarray(state["X"], dtype=float).reshape(-1, 2), d).ravel())

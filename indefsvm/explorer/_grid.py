@@ -9,6 +9,7 @@ import numpy as np
 
 from .._remedies import BY_OPTION, DRAWN_BY_DEFAULT, drawn_options
 from .._validation import check_finite_array
+from ..exceptions import ParameterError
 from ..kernels import KERNELS, canonical_name, check_gamma_sign, resolve_gamma
 
 #: remedies the explorer can show: the spectrum fixes of the remedy table that act on the
@@ -165,7 +166,7 @@ def check_C(C) -> list:
         return list(DEFAULT_C)
     values = _values("C", [C] if isinstance(C, numbers.Real) else C)
     if any(v <= 0 for v in values):
-        raise ValueError(f"C must hold numbers > 0; got {values}.")
+        raise ParameterError(f"must hold numbers > 0; got {values}.", "C")
     return values
 
 
@@ -175,7 +176,7 @@ def _values(name: str, values) -> list:
     out = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
-            raise ValueError(f"{name} must hold finite numbers; got {v!r}.")
+            raise ParameterError(f"must hold finite numbers; got {v!r}.", name)
         out.append(float(v))
     if not out:
         raise ValueError(f"{name} is empty: give at least one value.")

@@ -33,6 +33,7 @@ from .._validation import check_kernel_matrix, check_seed, csr_int32, validate_i
 from ..distances._collection import Objects, check_metric, kmedoids_pp
 from ..distances._kernel import KINDS as DISTANCE_KINDS
 from ..distances._kernel import DistanceKernel
+from ..exceptions import ParameterError
 from ..kernels import (
     _COMPILED_KIND,
     SPARSE_INPUT_KERNELS,
@@ -307,8 +308,8 @@ default="uniform"
                              "or a number > 0.")
         if (self.gamma is not None and not isinstance(self.gamma, str)
                 and not self.gamma > 0):
-            raise ValueError(f"gamma must be > 0 with a metric (exp(-gamma d^2) grows with "
-                             f"the distance otherwise); got {self.gamma!r}.")
+            raise ParameterError(f"must be > 0 with a metric (exp(-gamma d^2) grows with "
+                                 f"the distance otherwise); got {self.gamma!r}.", "gamma")
         if self.kernel_params:
             raise ValueError("kernel_params does not apply with metric=: the metric's "
                              "parameters go in metric_params, the kernel's are gamma, coef0 "
@@ -326,8 +327,8 @@ default="uniform"
 
     def _check_settings(self):
         if not (callable(self.kernel) or isinstance(self.kernel, str)):
-            raise ValueError(f"kernel must be a name, a callable or 'precomputed'; got "
-                             f"{self.kernel!r}.")
+            raise ParameterError(f"must be a name, a callable or 'precomputed'; got "
+                                 f"{self.kernel!r}.", "kernel")
         self._check_metric_settings()
         if (isinstance(self.kernel, str) and self.kernel != "precomputed"
                 and not self._uses_metric()):
@@ -337,19 +338,20 @@ default="uniform"
                 isinstance(self.n_components, bool)
                 or not isinstance(self.n_components, numbers.Integral)
                 or self.n_components < 1):
-            raise ValueError(f"n_components must be a positive integer (the number of "
-                             f"landmarks); got {self.n_components!r}.")
+            raise ParameterError(f"must be a positive integer (the number of "
+                                 f"landmarks); got {self.n_components!r}.", "n_components")
         if self.stability is not None and not (
                 isinstance(self.stability, (int, float, np.number))
                 and not isinstance(self.stability, bool) and self.stability >= 1):
-            raise ValueError(f"stability must be None or a number >= 1; got "
-                             f"{self.stability!r}.")
+            raise ParameterError(f"must be None or a number >= 1; got "
+                                 f"{self.stability!r}.", "stability")
         if self.rtol is not None and not (isinstance(self.rtol, (int, float, np.number))
                                           and np.isfinite(self.rtol) and 0 <= self.rtol < 1):
-            raise ValueError(f"rtol must be None or a number in [0, 1); got {self.rtol!r}.")
+            raise ParameterError(f"must be None or a number in [0, 1); got {self.rtol!r}.",
+                                 "rtol")
         if isinstance(self.landmarks, str) and self.landmarks not in LANDMARK_RULES:
-            raise ValueError(f"landmarks must be one of {list(LANDMARK_RULES)} or an array of "
-                             f"row indices; got {self.landmarks!r}.")
+            raise ParameterError(f"must be one of {list(LANDMARK_RULES)} or an array of "
+                                 f"row indices; got {self.landmarks!r}.", "landmarks")
         if self.kernel != "precomputed":
             landmark_count(self.n_components, self.landmarks,
                            _default_of(type(self), "n_components"))
@@ -373,8 +375,8 @@ default="uniform"
         if not isinstance(rule, str):
             idx = np.asarray(rule)
             if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
-                raise ValueError("landmarks must be 'uniform', 'kmeans++' or a 1-D array of "
-                                 "row indices (integers).")
+                raise ParameterError("must be 'uniform', 'kmeans++' or a 1-D array of "
+                                     "row indices (integers).", "landmarks")
             if idx.min() < 0 or idx.max() >= n:
                 raise ValueError(f"landmarks holds row indices outside [0, {n}).")
             if np.unique(idx).size != idx.size:
@@ -810,7 +812,7 @@ default="uniform"
 
     def _transform_dask(self, X):
         if X.ndim != 2 and not self._uses_metric():
-            raise ValueError(f"X must be 2-D; got a dask array of shape {X.shape}.")
+            raise ParameterError(f"must be 2-D; got a dask array of shape {X.shape}.", "X")
         if any(np.isnan(c) for c in X.chunks[0]) or np.isnan(X.shape[1]):
             raise ValueError("X is a dask array with unknown chunk sizes; call "
                              "X.compute_chunk_sizes() first.")
@@ -818,8 +820,8 @@ default="uniform"
             # equal-length series (n, length) or (n, channels, length): one task per block
             # of rows, each the distances of its series to the landmarks
             if X.ndim not in (2, 3):
-                raise ValueError(f"X must be a dask array of series, (n, length) or (n, "
-                                 f"channels, length); got shape {X.shape}.")
+                raise ParameterError(f"must be a dask array of series, (n, length) or (n, "
+                                     f"channels, length); got shape {X.shape}.", "X")
             Xr = X.rechunk({i: -1 for i in range(1, X.ndim)})
             return Xr.map_blocks(lambda b: self._features(b), dtype=np.float64,
                                  chunks=(Xr.chunks[0], (self.n_components_,)),

@@ -27,7 +27,7 @@ from .._threads import sized_blas
 from .._validation import check_memory, check_seed, user_stacklevel, validate_input, validate_rows
 from .._warn import warn
 from ..distances._collection import Objects
-from ..exceptions import ConvergenceWarning
+from ..exceptions import ConvergenceWarning, ParameterError
 from ..kernels import canonical_name, check_gamma_sign
 from ..solvers._linear import linear_svc
 from ..svm._ovo import OvOVotes
@@ -314,19 +314,20 @@ default="uniform"
 
     def _check_settings(self):
         if self.remedy not in REMEDIES:
-            raise ValueError(f"remedy must be one of {list(REMEDIES)}; got {self.remedy!r}.")
+            raise ParameterError(f"must be one of {list(REMEDIES)}; got {self.remedy!r}.",
+                                 "remedy")
         if isinstance(self.C, bool) or not isinstance(self.C, (int, float, np.number)) \
                 or not np.isfinite(self.C) or self.C <= 0:
             raise ValueError(f"C <= 0 or not a finite number: C={self.C!r}. C must be > 0 "
                              "(e.g. C=1.0).")
         if isinstance(self.tol, bool) or not isinstance(self.tol, (int, float, np.number)) \
                 or not np.isfinite(self.tol) or self.tol <= 0:
-            raise ValueError(f"tol must be a positive number; got {self.tol!r}.")
+            raise ParameterError(f"must be a positive number; got {self.tol!r}.", "tol")
         if self.kernel != "precomputed" and not self._uses_metric():
             check_gamma_sign(self.kernel, self._gamma())
         if self.decision_function_shape not in ("ovr", "ovo"):
-            raise ValueError("decision_function_shape must be 'ovr' or 'ovo'; got "
-                             f"{self.decision_function_shape!r}.")
+            raise ParameterError("must be 'ovr' or 'ovo'; got "
+                                 f"{self.decision_function_shape!r}.", "decision_function_shape")
         # the features' own rules (the metric's parameters, D2KE's options): said with the
         # model's, before any data are read
         self._feature_map()
@@ -720,7 +721,8 @@ default="uniform"
         ndarray of shape (n_samples,)
         """
         if self.break_ties and self.decision_function_shape == "ovo":
-            raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
+            raise ParameterError("must be False when decision_function_shape is 'ovo'",
+                                 "break_ties")
         return self._labels_from_ovo(to_numpy(self._ovo(X)))
 
     def _check_fitted_state(self):
@@ -830,8 +832,8 @@ default="uniform"
         cols = self.n_features_used_
         Z = ny._features(X, np.float32, cols)
         if Z.shape[0] != self.n_train_:
-            raise ValueError(f"X must be the training data of the model ({self.n_train_} "
-                             f"samples); got {Z.shape[0]}.")
+            raise ParameterError(f"must be the training data of the model ({self.n_train_} "
+                                 f"samples); got {Z.shape[0]}.", "X")
         y = check_training_labels(y, Z.shape[0], "NystroemSVC")
         check_label_digest(self, y)
         problems = []

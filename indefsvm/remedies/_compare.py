@@ -27,7 +27,7 @@ from .._validation import (
 )
 from .._warn import Held, carried, warn
 from ..diagnostics._render import render_html, render_text
-from ..exceptions import DegenerateKernelWarning
+from ..exceptions import DegenerateKernelWarning, ParameterError
 from ._fix_base import check_kernel_memory, folds_matrices
 from ._krein import KreinSVC
 from ._methods import COST_ORDER, SVM_METHODS, svm_estimator
@@ -513,15 +513,15 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     y = np.asarray(y)
     n = K.shape[0]
     if y.shape != (n,):
-        raise ValueError(f"y must have shape ({n},); got {y.shape}.")
+        raise ParameterError(f"must have shape ({n},); got {y.shape}.", "y")
     check_label_vector(y)
     classes, counts = np.unique(y, return_counts=True)
     if classes.shape[0] < 2:
         raise ValueError("y holds one class only; give two or more.")
     if param_grid is not None:
         if not isinstance(param_grid, dict):
-            raise ValueError(f"param_grid must be a dict such as {{'C': [0.1, 1, 10]}}; got "
-                             f"{type(param_grid).__name__}.")
+            raise ParameterError(f"must be a dict such as {{'C': [0.1, 1, 10]}}; got "
+                                 f"{type(param_grid).__name__}.", "param_grid")
         extra = sorted(set(param_grid) - {"C"})
         if extra:
             raise ValueError(f"compare_remedies searches C only; param_grid has {extra}. "
@@ -534,8 +534,8 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
             param_grid = {"C": [_positive("C", v) for v in _as_list("C", param_grid["C"])]}
     if isinstance(cv, (bool, np.bool_)) or not isinstance(cv, numbers.Integral) or cv < 2 \
             or cv > counts.min():
-        raise ValueError(f"cv must be an integer from 2 to the smallest class size "
-                         f"({counts.min()}); got {cv!r}.")
+        raise ParameterError(f"must be an integer from 2 to the smallest class size "
+                             f"({counts.min()}); got {cv!r}.", "cv")
     cv = int(cv)
     sw = None
     if sample_weight is not None:
@@ -557,11 +557,11 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
         few = few.item() if isinstance(few, np.generic) else few  # 0, not np.int64(0)
         Cs = list(param_grid.get("C", [1.0])) if param_grid else [1.0]
         if len(Cs) > 1:
-            raise ValueError(f"param_grid: the inner search of C needs two samples of every "
-                             f"class in each training fold; with cv={cv} a training fold "
-                             f"holds one sample of class {few!r}. Give one C "
-                             f"(param_grid={{'C': [{Cs[0]!r}]}}) or more samples of that "
-                             "class.")
+            raise ParameterError(f": the inner search of C needs two samples of every class in "
+                                 f"each training fold; with {{cv}} a training fold holds one "
+                                 f"sample of class {few!r}. Give one C ({{param_grid}}) or more "
+                                 "samples of that class.", "param_grid",
+                                 values={"cv": cv, "param_grid": {"C": [Cs[0]]}})
         param_grid = None
         methods_C = Cs[0]
     D_given = D is not None
@@ -577,8 +577,8 @@ def compare_remedies(K, y, *, D=None, cv: int = 5, param_grid: dict | None = Non
     if methods is not None and (isinstance(methods, str) or not all(
             isinstance(m, str) for m in np.ravel(np.asarray(methods, dtype=object)))
             or np.ndim(np.asarray(methods, dtype=object)) != 1):
-        raise ValueError(f"methods must be a list of method names, e.g. ['clip', 'flip']; "
-                         f"got {' '.join(repr(methods).split())[:80]}.")
+        raise ParameterError(f"must be a list of method names, e.g. ['clip', 'flip']; "
+                             f"got {' '.join(repr(methods).split())[:80]}.", "methods")
     names = [_INDEF] + [m for m in (methods if methods is not None
                                     else list(available)[1:] + ["k-NN"]) if m != _INDEF]
     unknown = [m for m in names if m not in available and m != "k-NN"]

@@ -17,6 +17,7 @@ from .._validation import (
     kernel_input,
     validate_input,
 )
+from ..exceptions import ParameterError
 from ..kernels import canonical_name, estimator_kernel_params, kernel_matrix
 from ..svm import IndefiniteSVC
 from ._fix_base import check_kernel_memory
@@ -269,8 +270,8 @@ decision_function_shape, break_ties
             raise ValueError("sanity_report needs a fitted KreinSVC (call fit first).")
         Kf = self.flipped_kernel(X)
         if Kf.shape[0] != self.n_train_:
-            raise ValueError(f"X must be the training data of the model ({self.n_train_} "
-                             f"samples); got {Kf.shape[0]}.")
+            raise ParameterError(f"must be the training data of the model ({self.n_train_} "
+                                 f"samples); got {Kf.shape[0]}.", "X")
         return self.svc_._dual_problems(Kf, y, tol)
 
     def flipped_kernel(self, X) -> np.ndarray:

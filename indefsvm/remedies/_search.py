@@ -55,7 +55,7 @@ from .._validation import (
     validate_rows,
 )
 from .._warn import Muted, carried, warn
-from ..exceptions import ConvergenceWarning
+from ..exceptions import ConvergenceWarning, ParameterError
 from ._compare import (
     SEARCH_FOLD,
     SEARCH_REFIT,
@@ -287,8 +287,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         if self.methods is None:
             return list(METHODS)
         if isinstance(self.methods, str) or not hasattr(self.methods, "__iter__"):
-            raise ValueError(f"methods must be a list of names from {list(METHODS)}; got "
-                             f"{self.methods!r}.")
+            raise ParameterError(f"must be a list of names from {list(METHODS)}; got "
+                                 f"{self.methods!r}.", "methods")
         names = list(dict.fromkeys(self.methods))
         unknown = [m for m in names if m not in METHODS]
         if unknown or not names:
@@ -478,8 +478,8 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         if X.shape[0] != X.shape[1] and not features:
             what = "distances" if self.kernel is not None else "kernel"
             objects = (f" {_OBJECTS}" if "PairwiseDistances" in repr(self.kernel) else "")
-            raise ValueError(f"X must be square, the {what} between the training samples; "
-                             f"got shape {X.shape}.{objects}")
+            raise ParameterError(f"must be square, the {what} between the training samples; "
+                                 f"got shape {X.shape}.{objects}", "X")
         from ..distances import DistanceKernel
 
         y = column_or_1d(y, warn=True)
@@ -510,7 +510,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
         else:
             X = np.ascontiguousarray(X)
         if self.rule not in ("one-se", "best"):
-            raise ValueError(f"rule must be 'one-se' or 'best'; got {self.rule!r}.")
+            raise ParameterError(f"must be 'one-se' or 'best'; got {self.rule!r}.", "rule")
         cv = self.cv
         if cv is None:
             cv = 5  # the default folds, shuffled by random_state as an integer's
@@ -521,7 +521,7 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
                              "random_state out.")
         if isinstance(cv, numbers.Integral) and not isinstance(cv, (bool, np.bool_)):
             if cv < 2:
-                raise ValueError(f"cv must be 2 or more folds; got {cv!r}.")
+                raise ParameterError(f"must be 2 or more folds; got {cv!r}.", "cv")
             if cv > counts.max():
                 # said in our terms (StratifiedKFold's own error names n_splits, which the
                 # user never gave); fewer samples than cv in some classes only is its warning

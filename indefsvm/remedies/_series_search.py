@@ -17,6 +17,7 @@ from .._logging import enable, logger
 from .._remedies import FEATURES, INDEF, KNN
 from .._threads import effective_threads
 from .._validation import N_JOBS, check_memory
+from ..exceptions import ParameterError
 
 __all__ = ["SeriesSearchCV"]
 
@@ -141,8 +142,8 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         ms = tuple(self.gak_sigmas)
         if not all(isinstance(m, numbers.Real) and not isinstance(m, bool)
                    and np.isfinite(m) and m > 0 for m in ms):
-            raise ValueError(f"gak_sigmas must be numbers > 0 (multiples of Cuturi's sigma); "
-                             f"got {self.gak_sigmas!r}.")
+            raise ParameterError(f"must be numbers > 0 (multiples of Cuturi's sigma); "
+                                 f"got {self.gak_sigmas!r}.", "gak_sigmas")
         return ms
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -176,8 +177,8 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
                          warn=True)
         check_classification_targets(y)
         if y.shape[0] != S.n:
-            raise ValueError(f"y must hold one label a series: {S.n} series, y of shape "
-                             f"{y.shape}.")
+            raise ParameterError(f"must hold one label a series: {S.n} series, y of shape "
+                                 f"{y.shape}.", "y")
         n = S.n
         # the matrices held at once: the DTW matrix, a kernel, the searches' fold copies
         check_memory(8.0 * n * n * 4, f"SeriesSearchCV on {n} series (about 4 matrices of "

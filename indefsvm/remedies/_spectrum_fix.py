@@ -29,6 +29,8 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from ..exceptions import ParameterError
+
 # the protocol every fix follows, and the eigendecomposition most of them share, declared in
 # a room of their own (the search's fold engine and the Krein SVM call it)
 from ._fix_base import _EigenFix, _KernelFix
@@ -281,8 +283,8 @@ class AdvancedShiftEigenvalues(_EigenFix):
         if not auto and (isinstance(r, (bool, np.bool_)) or isinstance(r, str)
                          or not isinstance(r, (int, float, np.number)) or not np.isfinite(r)
                          or r <= 0):
-            raise ValueError(f"rank must be 'auto', an integer >= 1 or a share in (0, 1]; "
-                             f"got {r!r}.")
+            raise ParameterError(f"must be 'auto', an integer >= 1 or a share in (0, 1]; "
+                                 f"got {r!r}.", "rank")
         order = np.argsort(-np.abs(lam), kind="stable")
         mag = np.abs(lam[order])
         usable = int(np.count_nonzero(mag > self.tol_))
@@ -308,8 +310,8 @@ class AdvancedShiftEigenvalues(_EigenFix):
             share = np.cumsum(mag) / max(float(mag.sum()), 1e-300)
             k = int(np.searchsorted(share, float(r) - 1e-12)) + 1
         else:
-            raise ValueError(f"rank must be 'auto', an integer >= 1 or a share in (0, 1]; "
-                             f"got {r!r}.")
+            raise ParameterError(f"must be 'auto', an integer >= 1 or a share in (0, 1]; "
+                                 f"got {r!r}.", "rank")
         # at least one direction -- unless none is above the zero threshold (a zero kernel:
         # its one direction would be 0 / 0), which leaves the fixed kernel zero, as it is
         keep = order[:min(max(1, k), usable, n)]

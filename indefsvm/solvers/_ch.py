@@ -23,7 +23,7 @@ from .._validation import (
     options_checked,
     user_stacklevel,
 )
-from ..exceptions import ConvergenceWarning
+from ..exceptions import ConvergenceWarning, ParameterError
 from ..kernels import canonical_name, kernel_matrix
 from ._kernel import SolverKernel
 from ._result import STATUS_TEXT, SolverResult
@@ -175,7 +175,8 @@ def convex_hull_dual(
         start = check_vector(alpha0, "alpha0", finite=False)
         if (start.shape != (n,) or np.any(start < 0) or np.any(start > mu)
                 or abs(start[y > 0].sum() - 1) > 1e-9 or abs(start[y < 0].sum() - 1) > 1e-9):
-            raise ValueError("alpha0 must satisfy 0 <= alpha0 <= mu and sum to 1 on each class.")
+            raise ParameterError("must satisfy 0 <= alpha0 <= mu and sum to 1 on each class.",
+                                 "alpha0")
     rng = check_random_state(random_state)
     check_restarts_memory(int(n_restarts), n, "convex_hull_dual")
     starts = [start] + [random_feasible_hull_weights(y, mu, rng) for _ in range(int(n_restarts))]

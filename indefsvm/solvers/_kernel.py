@@ -16,6 +16,7 @@ import scipy.sparse as sp
 
 from .._solvers._kcache import KernelCache, csr_row_sqnorms
 from .._validation import check_finite_array, check_kernel_matrix, check_positive
+from ..exceptions import ParameterError
 from ..kernels import _COMPILED_KIND, KERNELS, SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 
 #: kernels computed from dot products (and rbf from them and the squared norms): these have a
@@ -113,8 +114,8 @@ class SolverKernel:
         degree = params.get("degree", 3)
         if int(degree) != degree or not 0 <= degree <= 2**31 - 1:
             # (the compiled kernel holds it in a C int)
-            raise ValueError(f"degree must be a whole number from 0 to {2**31 - 1}; got "
-                             f"{degree!r}.")
+            raise ParameterError(f"must be a whole number from 0 to {2**31 - 1}; got "
+                                 f"{degree!r}.", "degree")
         if name == "symmetric_kl" and np.any(X <= 0):
             raise ValueError(
                 "kernel='symmetric_kl' needs strictly positive inputs; X has entries <= 0 "

@@ -18,6 +18,7 @@ from .._validation import (
     check_vector,
     options_checked,
 )
+from ..exceptions import ParameterError
 from ._result import SolverResult
 
 __all__ = ["linear_svc"]
@@ -103,7 +104,8 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
     """
     if not isinstance(Z, np.ndarray) or Z.dtype != np.float32 or Z.ndim != 2 \
             or not Z.flags.c_contiguous:
-        raise ValueError("Z must be a C-contiguous float32 array of shape (n_rows, n_features).")
+        raise ParameterError("must be a C-contiguous float32 array of shape (n_rows, n_features).",
+                             "Z")
     n_rows = Z.shape[0]
     try:
         rows = (np.arange(n_rows, dtype=np.intp) if rows is None
@@ -111,31 +113,34 @@ def linear_svc(Z, y, C=1.0, *, rows=None, tol: float = 1e-3, max_iter: int | Non
     except (TypeError, ValueError):
         rows = np.empty((0, 0))  # said below, in the words of the other mistakes
     if rows.ndim != 1 or not rows.size or rows.min() < 0 or rows.max() >= n_rows:
-        raise ValueError(f"rows must be indices of the {n_rows} rows of Z (one or more).")
+        raise ParameterError(f"must be indices of the {n_rows} rows of Z (one or more).",
+                             "rows")
     n = rows.shape[0]
     y = check_vector(y, "y", n)
     if not np.all((y == 1.0) | (y == -1.0)):
-        raise ValueError(f"y must hold {n} labels, each +1 or -1.")
+        raise ParameterError(f"must hold {n} labels, each +1 or -1.", "y")
     try:
         Cb = np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)).copy()
     except (TypeError, ValueError):
-        raise ValueError(f"C must be a number or {n} numbers, one per row; got "
-                         f"{type(C).__name__} of shape {np.shape(C)}.") from None
+        raise ParameterError(f"must be a number or {n} numbers, one per row; got "
+                             f"{type(C).__name__} of shape {np.shape(C)}.", "C") from None
     if not np.all(np.isfinite(Cb)) or np.any(Cb < 0):
-        raise ValueError("C must be finite and >= 0 (C_t > 0 for every row that takes part).")
+        raise ParameterError("must be finite and >= 0 (C_t > 0 for every row that takes part).",
+                             "C")
     if not (isinstance(tol, (int, float, np.number)) and np.isfinite(tol) and tol > 0):
-        raise ValueError(f"tol must be a positive number; got {tol!r}.")
+        raise ParameterError(f"must be a positive number; got {tol!r}.", "tol")
     if max_iter is None:
         max_iter = DEFAULT_MAX_PASSES
     if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer or None; got {max_iter!r}.")
+        raise ParameterError(f"must be a positive integer or None; got {max_iter!r}.",
+                             "max_iter")
     if alpha0 is not None:
         alpha0 = np.array(check_vector(alpha0, "alpha0", finite=False), dtype=np.float64)
         if alpha0.shape != (n,) or not np.all(np.isfinite(alpha0)) \
                 or np.any(alpha0 < 0) or np.any(alpha0 > Cb):
-            raise ValueError(f"alpha0 must hold {n} multipliers, each in [0, C_t].")
+            raise ParameterError(f"must hold {n} multipliers, each in [0, C_t].", "alpha0")
     if isinstance(b0, bool) or not isinstance(b0, numbers.Real) or not np.isfinite(b0):
-        raise ValueError(f"b0 must be a finite number; got {b0!r}.")
+        raise ParameterError(f"must be a finite number; got {b0!r}.", "b0")
     seed = int(check_seed(random_state).integers(0, 2**62))
     n_threads = effective_threads(n_jobs)
     progress = None

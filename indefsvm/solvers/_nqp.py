@@ -20,7 +20,7 @@ from .._validation import (
     options_checked,
     user_stacklevel,
 )
-from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
+from ..exceptions import ConvergenceWarning, ParameterError, UnboundedObjectiveError
 from ._result import SolverResult
 
 _STATUS = {0: "converged", 1: "max_iter reached", 2: "unbounded", 3: "stalled"}
@@ -36,7 +36,8 @@ def _iterations(max_iter, default):
     if max_iter is None:
         return default
     if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer or None; got {max_iter!r}.")
+        raise ParameterError(f"must be a positive integer or None; got {max_iter!r}.",
+                             "max_iter")
     return int(max_iter)
 
 
@@ -48,7 +49,8 @@ def _start(alpha0, y, C):
     # its name in the error of a dict or of strings, not float()'s words
     a = np.array(check_vector(alpha0, "alpha0", finite=False), dtype=np.float64, copy=True)
     if a.shape != (n,) or np.any(a < 0) or np.any(a > C) or not np.all(np.isfinite(a)):
-        raise ValueError(f"alpha0 must have shape ({n},) and satisfy 0 <= alpha0 <= C.")
+        raise ParameterError(f"must have shape ({n},) and satisfy 0 <= alpha0 <= C.",
+                             "alpha0")
     return a
 
 
@@ -83,7 +85,8 @@ def _prepare(K, y, bias):
     if bias is not None:
         bias = float(bias)
         if not bias >= 0:
-            raise ValueError(f"bias must be >= 0 (a constant added to K); got {bias!r}.")
+            raise ParameterError(f"must be >= 0 (a constant added to K); got {bias!r}.",
+                                 "bias")
         K = K + bias
     return K, y
 

@@ -24,7 +24,7 @@ from .._validation import (
     options_checked,
     user_stacklevel,
 )
-from ..exceptions import ConvergenceWarning, UnboundedObjectiveError
+from ..exceptions import ConvergenceWarning, ParameterError, UnboundedObjectiveError
 from ._kernel import SolverKernel
 from ._result import STATUS_TEXT, SolverResult
 
@@ -67,15 +67,16 @@ def check_bounds(C, n: int, name: str = "C"):
     try:
         Cv = np.asarray(C, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number or an array of them.") from None
+        raise ParameterError("must be a positive number or an array of them.",
+                             name) from None
     if Cv.shape != (n,):
-        raise ValueError(f"{name} must be a number or have shape ({n},); got {Cv.shape}.")
+        raise ParameterError(f"must be a number or have shape ({n},); got {Cv.shape}.", name)
     bad = ~(Cv > 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{name} must be > 0 for every sample; got {Cv[i]!r} at index {i}. Leave out the "
-            "samples whose weight is 0.")
+        raise ParameterError(
+            f"must be > 0 for every sample; got {Cv[i]!r} at index {i}. Leave out the "
+            "samples whose weight is 0.", name)
     return np.ascontiguousarray(Cv)
 
 
@@ -112,11 +113,11 @@ def random_feasible_alpha(y: np.ndarray, C: float, rng) -> np.ndarray:
         if C.ndim > 1 or (C.ndim == 1 and C.shape != y.shape):
             raise ValueError
     except (TypeError, ValueError):
-        raise ValueError(f"C must be a number or {y.shape[0]} numbers, one per sample; got "
-                         f"{type(C).__name__} of shape {np.shape(C)}.") from None
+        raise ParameterError(f"must be a number or {y.shape[0]} numbers, one per sample; got "
+                             f"{type(C).__name__} of shape {np.shape(C)}.", "C") from None
     C = np.broadcast_to(C, y.shape)
     if not np.all(C >= 0):
-        raise ValueError("C must be >= 0 (one bound, or one per sample, inf for none).")
+        raise ParameterError("must be >= 0 (one bound, or one per sample, inf for none).", "C")
     alpha = rng.uniform(0.0, 1.0, size=y.shape[0]) * np.where(np.isfinite(C), C, 1.0)
     pos, neg = y > 0, y < 0
     sp, sn = alpha[pos].sum(), alpha[neg].sum()
@@ -446,21 +447,23 @@ def smo(
     cache_size = check_positive(cache_size, "cache_size")
     max_iter = check_max_iter(max_iter, n)
     if int(n_restarts) != n_restarts or n_restarts < 0:
-        raise ValueError(f"n_restarts must be a non-negative integer; got {n_restarts!r}.")
+        raise ParameterError(f"must be a non-negative integer; got {n_restarts!r}.",
+                             "n_restarts")
     if alpha0 is not None:
         if init != "zero":  # two starts: init was taken and not used
             raise ValueError(f"init={init!r} and alpha0 both give the starting point; give "
                              "one of them.")
         alpha0 = check_vector(alpha0, "alpha0", finite=False)
         if alpha0.shape != (n,):
-            raise ValueError(f"alpha0 must have shape ({n},); got {alpha0.shape}.")
+            raise ParameterError(f"must have shape ({n},); got {alpha0.shape}.", "alpha0")
         if np.any(alpha0 < 0) or np.any(alpha0 > C) or not np.all(np.isfinite(alpha0)):
-            raise ValueError(f"alpha0 must satisfy 0 <= alpha0 <= C (C={_c_text(C)}).")
+            raise ParameterError(f"must satisfy 0 <= alpha0 <= C (C={_c_text(C)}).",
+                                 "alpha0")
         if abs(y @ alpha0) > 1e-8 * max(1.0, float(np.max(C)) * n):
-            raise ValueError(
-                f"alpha0 must satisfy y'alpha0 = 0; got {y @ alpha0:.3g}. "
+            raise ParameterError(
+                f"must satisfy y'alpha0 = 0; got {y @ alpha0:.3g}. "
                 "Use indefsvm.solvers.random_feasible_alpha for a feasible random start."
-            )
+            , "alpha0")
     starts = [alpha0 if alpha0 is not None else _initial_alpha(init, y, C)]
     rng = check_random_state(random_state)
     check_restarts_memory(int(n_restarts), n, "smo")
@@ -583,14 +586,15 @@ def solve_duals(
         C = check_positive(C, "C", allow_inf=True) if np.ndim(C) == 0 else np.asarray(
             C, dtype=np.float64)
         if np.ndim(C) and C.shape != (n_var,):
-            raise ValueError(f"C must be a number or have shape ({n_var},); got {C.shape}.")
+            raise ParameterError(f"must be a number or have shape ({n_var},); got {C.shape}.",
+                                 "C")
         bounds.append(C)
         p = np.ascontiguousarray(prob["p"], dtype=np.float64)
         rows = prob.get("sample_of")
         rows = (np.arange(n_var, dtype=np.intp) if rows is None
                 else np.ascontiguousarray(rows, dtype=np.intp))
         if rows.shape != (n_var,):
-            raise ValueError("sample_of must give one kernel row per variable")
+            raise ParameterError("must give one kernel row per variable", "sample_of")
         Cv = np.broadcast_to(np.asarray(C, dtype=np.float64), (n_var,))
         a0s = prob["alpha0"] if isinstance(prob["alpha0"], list) else [prob["alpha0"]]
         for a0 in a0s:
@@ -599,14 +603,14 @@ def solve_duals(
     all_C = np.concatenate([t[3] for t in tasks])
     if not np.all(all_C > 0):
         i = int(np.flatnonzero(~(all_C > 0))[0])
-        raise ValueError(
-            f"C must be > 0 for every sample; got {all_C[i]!r}. Leave out the samples whose "
-            "weight is 0.")
+        raise ParameterError(
+            f"must be > 0 for every sample; got {all_C[i]!r}. Leave out the samples whose "
+            "weight is 0.", "C")
     if not all(np.all(np.isfinite(t[4])) for t in tasks):
         raise ValueError("the linear term of the dual contains NaN or infinity; check y.")
     all_rows = np.concatenate([t[0] for t in tasks])
     if all_rows.size and (all_rows.min() < 0 or all_rows.max() >= n_samples):
-        raise ValueError("sample_of must give kernel rows in [0, n_samples)")
+        raise ParameterError("must give kernel rows in [0, n_samples)", "sample_of")
     n_max = max(t[1].shape[0] for t in tasks)
     max_iter = check_max_iter(max_iter, n_max)
     f32 = _use_float32(cache_dtype, kern.kind, n_max, kern.bound())

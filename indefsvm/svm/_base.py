@@ -32,6 +32,7 @@ from .._validation import (
     objects_error,
     validate_rows,
 )
+from ..exceptions import ParameterError
 from ..kernels import (
     _COMPILED_KIND,
     KERNELS,
@@ -75,7 +76,7 @@ def max_iter_of(max_iter):
     if max_iter is None or max_iter == -1:
         return None
     if max_iter == 0:
-        raise ValueError("max_iter must be a positive integer, -1 or None; got 0.")
+        raise ParameterError("must be a positive integer, -1 or None; got 0.", "max_iter")
     return int(max_iter)
 
 

@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from .. import _constraints as _c
 from .._dual import label_digest
 from .._logging import solver_progress
+from ..exceptions import ParameterError
 from ._base import SVMBase
 from ._dual import classifier_problems
 from ._ovo import OvOVotes
@@ -190,7 +191,8 @@ class _ClassifierBase(OvOVotes, ClassifierMixin, SVMBase):
         """
         check_is_fitted(self, msg=self._not_fitted_message())
         if self.break_ties and self.decision_function_shape == "ovo":
-            raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
+            raise ParameterError("must be False when decision_function_shape is 'ovo'",
+                                 "break_ties")
         return self._labels_from_ovo(self._ovo_decision(X))
 
     def _get_coef(self):

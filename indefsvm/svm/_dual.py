@@ -14,6 +14,7 @@ from .._dual import (
     check_training_labels,
 )
 from .._validation import check_kernel_matrix, csr_int32
+from ..exceptions import ParameterError
 from ..kernels import SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 
 
@@ -32,19 +33,19 @@ def training_kernel(model, X) -> np.ndarray:
     Xa = (csr_int32(sp.csr_matrix(X, dtype=np.float64)) if keep else
           np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64))
     if Xa.ndim != 2 or Xa.shape[1] != model.n_features_in_:
-        raise ValueError(
-            f"X must be the training data of the model: {model.n_features_in_} features; got "
-            f"shape {Xa.shape}.")
+        raise ParameterError(
+            f"must be the training data of the model: {model.n_features_in_} features; got "
+            f"shape {Xa.shape}.", "X")
     sv = getattr(model, "support_vectors_", None)
     if sv is not None and Xa.shape[0] == model.shape_fit_[0] and sv.shape[0]:
         # the dual variables are the training samples': on other data of the same size the
         # report would check a problem the solver never saw
         bad = _rows_differing(Xa[model.support_], sv)
         if bad is not None:
-            raise ValueError(
-                f"X must be the training data of the model: its row "
+            raise ParameterError(
+                f"must be the training data of the model: its row "
                 f"{int(model.support_[bad])} differs from the support vector the model holds "
-                "for that training sample.")
+                "for that training sample.", "X")
     if lsvm:
         Xa = model._solver_inputs(Xa)
     return kernel_matrix(Xa, kernel=model._kernel_name(), **model._kernel_params_fitted)
@@ -64,10 +65,10 @@ def _check_support_block(model, K) -> None:
     close = np.isclose(here, block, rtol=1e-9, atol=1e-12 * scale)
     if not close.all():
         i, j = (int(v) for v in np.argwhere(~close)[0])
-        raise ValueError(
-            f"X must be the training kernel of the model: its entry ({first[i]}, {first[j]}) "
+        raise ParameterError(
+            f"must be the training kernel of the model: its entry ({first[i]}, {first[j]}) "
             f"is {here[i, j]:.10g} where the kernel the model was trained on holds "
-            f"{block[i, j]:.10g} (another kernel, or other kernel parameters).")
+            f"{block[i, j]:.10g} (another kernel, or other kernel parameters).", "X")
 
 
 def _rows_differing(A, B) -> int | None:
@@ -89,8 +90,8 @@ def _fitted_kernel(model, X, tol):
     tol = model.tol if tol is None else tol
     K = training_kernel(model, X)
     if K.shape[0] != model.shape_fit_[0]:
-        raise ValueError(f"X must be the training data of the model ({model.shape_fit_[0]} "
-                         f"samples); got {K.shape[0]}.")
+        raise ParameterError(f"must be the training data of the model ({model.shape_fit_[0]} "
+                             f"samples); got {K.shape[0]}.", "X")
     return K, tol
 
 
@@ -124,8 +125,8 @@ def classifier_problems(model, X, y, tol) -> DualProblems:
             bounds = float(bounds[0]) if bounds.size else float(model.C)
         alpha = alphas[k][idx]
         if not np.all((y[idx] == classes[a]) | (y[idx] == classes[b_])):
-            raise ValueError(f"y must be the training labels of the model: the samples of the "
-                             f"pair ({classes[a]}, {classes[b_]}) hold other labels.")
+            raise ParameterError(f"must be the training labels of the model: the samples of the "
+                                 f"pair ({classes[a]}, {classes[b_]}) hold other labels.", "y")
         tol_k = tol
         if scale is not None:
             # nu-SVC: alpha / r solves the C-SVC dual with bounds C_i / r. The nu-SVC stops

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..exceptions import ParameterError
+
 #: the largest sample weight: C * weight must leave room for the dual's sums in float64
 _MAX_WEIGHT = 1e150
 
@@ -60,13 +62,15 @@ def sample_weight_vector(sample_weight, n: int) -> np.ndarray:
         try:
             raw = np.asarray(sample_weight)
         except (TypeError, ValueError):
-            raise ValueError("sample_weight must be numbers (one per sample).") from None
+            raise ParameterError("must be numbers (one per sample).",
+                                 "sample_weight") from None
         if np.iscomplexobj(raw):
             raise ValueError("sample_weight is complex; weights are real numbers >= 0.")
         try:
             sw = np.array(raw, dtype=np.float64)
         except (TypeError, ValueError):
-            raise ValueError("sample_weight must be numbers (one per sample).") from None
+            raise ParameterError("must be numbers (one per sample).",
+                                 "sample_weight") from None
         if sw.ndim == 0:
             sw = np.full(n, float(sw))
         if sw.shape != (n,):
@@ -92,10 +96,10 @@ def check_weights(sw, y_idx=None, one_class_prefix="") -> None:
             "to the same class: the classifier needs two classes with sample_weight > 0.")
     if np.any(sw < 0):
         i = int(np.flatnonzero(sw < 0)[0])
-        raise ValueError(
-            f"sample_weight must be >= 0; got {sw[i]:g} at index {i}. A weight scales C "
+        raise ParameterError(
+            f"must be >= 0; got {sw[i]:g} at index {i}. A weight scales C "
             "for its sample (C_i = C * weight), so it cannot be negative; give 0 to leave "
-            "a sample out.")
+            "a sample out.", "sample_weight")
     if np.max(sw) > _MAX_WEIGHT:
         raise ValueError(
             f"sample_weight reaches {np.max(sw):.3g}: the bounds C_i = C * weight would "
