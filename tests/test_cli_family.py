@@ -212,6 +212,38 @@ def test_options_a_type_does_not_have_are_refused(data, capsys, args, named):
     assert "indefsvm: error" in err and named in err and "Traceback" not in err
 
 
+#: an option of the SMO's family, a value that is not its default, and its parameter
+_TYPE_OPTIONS = [(["-C", "2"], "C"), (["--nu", "0.3"], "nu"), (["--epsilon", "0.2"], "epsilon"),
+                 (["--class-weight", "balanced"], "class_weight"),
+                 (["--restarts", "2"], "n_restarts"), (["--init", "class_balanced"], "init")]
+
+
+@pytest.mark.parametrize("kind, cls", [
+    ("c-svc", isvm.IndefiniteSVC), ("nu-svc", isvm.IndefiniteNuSVC),
+    ("one-class", isvm.IndefiniteOneClassSVM), ("epsilon-svr", isvm.IndefiniteSVR),
+    ("nu-svr", isvm.IndefiniteNuSVR)])
+def test_an_option_is_refused_where_the_types_estimator_does_not_take_it(kind, cls):
+    """One rule: refused exactly where the estimator's get_params() lacks the parameter,
+    naming the types whose estimators take it."""
+    from indefsvm.cli import build_parser
+    from indefsvm.cli._errors import CLIError
+    from indefsvm.cli._family import refuse_untaken
+
+    takers = {"C": "c-svc, epsilon-svr and nu-svr", "nu": "nu-svc, one-class and nu-svr",
+              "epsilon": "epsilon-svr", "class_weight": "c-svc and nu-svc",
+              "n_restarts": "c-svc", "init": "c-svc"}
+    for words, param in _TYPE_OPTIONS:
+        args = build_parser().parse_args(["fit", "x.txt", "-s", kind, *words])
+        args.C_given = words[0] == "-C"
+        if param in cls().get_params():
+            refuse_untaken(args, kind)
+            continue
+        with pytest.raises(CLIError) as info:
+            refuse_untaken(args, kind)
+        assert str(info.value).startswith(f"{words[0]} does not apply to {kind}: "
+                                          f"{takers[param]} take")
+
+
 @pytest.mark.parametrize("cls, target", [
     (isvm.IndefiniteSVR, "r"), (isvm.IndefiniteNuSVR, "r"),
     (isvm.IndefiniteOneClassSVM, None), (isvm.IndefiniteNuSVC, "c")])

@@ -9,15 +9,16 @@ import argparse
 import numpy as np
 
 from ._errors import EXIT_USAGE, CLIError
-from ._options import given, option
+from ._options import given, option, untaken
 
 #: --svm-type: LIBSVM's names, in the order of its -s numbers, and the estimators
 SVM_TYPES = {"c-svc": "IndefiniteSVC", "nu-svc": "IndefiniteNuSVC",
              "one-class": "IndefiniteOneClassSVM", "epsilon-svr": "IndefiniteSVR",
              "nu-svr": "IndefiniteNuSVR"}
 
-#: the options only C-SVC (IndefiniteSVC) takes, and those no other type does
-_SVC_ONLY = ("restarts", "init")
+#: the options whose parameter some types take and others do not: each refused, by one
+#: rule, where the type's estimator does not take it (its get_params())
+_TYPE_OPTIONS = ("C", "nu", "epsilon", "class-weight", "restarts", "init")
 
 
 def svm_type(text: str) -> str:
@@ -59,13 +60,7 @@ def check(args) -> None:
     """What goes with --svm-type, before any file is read; the defaults of --nu,
     --epsilon and --cv filled in."""
     kind = args.svm_type
-    if args.nu is not None and kind not in ("nu-svc", "one-class", "nu-svr"):
-        raise CLIError(f"--nu is a parameter of nu-svc, one-class and nu-svr, not of {kind}: "
-                       "drop --nu, or give --svm-type.", EXIT_USAGE)
-    if args.epsilon is not None and kind != "epsilon-svr":
-        raise CLIError(f"--epsilon is the tube of epsilon-svr, not a parameter of {kind}: "
-                       "drop --epsilon" + (" (nu-svr sets its tube by --nu)."
-                                           if kind == "nu-svr" else "."), EXIT_USAGE)
+    refuse_untaken(args, kind)
     args.nu = 0.5 if args.nu is None else args.nu
     args.epsilon = 0.1 if args.epsilon is None else args.epsilon
     one_class = kind == "one-class"
@@ -77,9 +72,6 @@ def check(args) -> None:
         raise CLIError("--cv does not apply to one-class: an outlier detector has no labels "
                        "to be scored by (fit it on normal data; 'indefsvm predict' says which "
                        "new samples are outliers); drop --cv.", EXIT_USAGE)
-    if args.C_given and not has_C(args):
-        raise CLIError(f"-C does not apply to {kind}: nu takes its place (--nu, a share of "
-                       "the samples between 0 and 1); drop -C.", EXIT_USAGE)
     for opt, is_given in (("--remedy", args.remedy is not None),
                        ("--nystroem", getattr(args, "nystroem", None) is not None),
                        ("--metric", getattr(args, "metric", None) is not None),
@@ -88,12 +80,26 @@ def check(args) -> None:
             raise CLIError(f"{opt} trains a classifier (C-SVC); --svm-type {kind} runs the "
                            "SMO on the kernel as it is (features, a kernel FILE or "
                            f"--distances): drop {opt}.", EXIT_USAGE)
-    for opt in given(args, *_SVC_ONLY):
-        raise CLIError(f"{opt} is an option of c-svc's SMO, not of {kind}: drop {opt}.",
+
+
+def _takes(kind: str) -> set[str]:
+    from .. import svm
+
+    return set(getattr(svm, SVM_TYPES[kind])().get_params())
+
+
+def refuse_untaken(args, kind: str) -> None:
+    """An option given whose parameter the estimator of ``kind`` does not take, refused with
+    the types that do take it (read from the estimators, not listed here)."""
+    takes = _takes(kind)
+    for row in untaken(args, takes, *_TYPE_OPTIONS):
+        takers = [k for k in SVM_TYPES if row.param in _takes(k)]
+        which = f"{', '.join(takers[:-1])} and {takers[-1]}" if len(takers) > 1 else takers[0]
+        other = "" if given(args, "svm-type") else ", or give --svm-type"
+        raise CLIError(f"{row.name} does not apply to {kind}: {which} "
+                       f"{'take' if len(takers) > 1 else 'takes'} it"
+                       f"{f' ({row.hint})' if row.hint else ''}; drop {row.name}{other}.",
                        EXIT_USAGE)
-    if args.class_weight is not None and kind != "nu-svc":
-        raise CLIError(f"--class-weight weighs the classes of a classifier; {kind} has "
-                       "none: drop --class-weight.", EXIT_USAGE)
 
 
 def svm_class(args):
