@@ -142,6 +142,12 @@ class GridChoice:
     score: str = "accuracy"
 
     def __str__(self) -> str:
+        return self.said_as()
+
+    def said_as(self, name_of=None) -> str:
+        """The line for people, each parameter it names (``C``, ``gamma``, ``max_iter``)
+        said by ``name_of(name)`` where given (a command line's options)."""
+        said = {n: (name_of(n) if name_of else n) for n in ("C", "gamma", "max_iter")}
         chosen = [f"C = {self.C:g}"] if "C" in self.searched else []
         if "gamma" in self.searched:
             ratio = self.gamma / self.gamma_rule
@@ -154,10 +160,10 @@ class GridChoice:
                 f"{self.on or str(self.samples) + ' samples'}, {self.seconds:.1f} s")
         if self.stopped_fits:
             text += (f"; {self.stopped_fits} of the {self.points * self.folds} fits stopped at "
-                     "max_iter before tol (their scores are of unfinished models)")
+                     f"{said['max_iter']} before tol (their scores are of unfinished models)")
         if self.edge:
-            text += (f"; {' and '.join(self.edge)} is at the edge of the grid: give C / "
-                     "gamma beyond it to look further")
+            text += (f"; {' and '.join(self.edge)} is at the edge of the grid: give "
+                     f"{said['C']} / {said['gamma']} beyond it to look further")
         return text
 
     def to_dict(self) -> dict:

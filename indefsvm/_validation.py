@@ -19,7 +19,7 @@ from sklearn.utils._param_validation import (
 )
 
 from ._solvers._checks import matrix_defects
-from .exceptions import ParameterError
+from .exceptions import ParameterError, Said, Setting
 
 #: relative tolerance of the symmetry check: max|K - K'| <= SYMMETRY_RTOL * max|K|
 SYMMETRY_RTOL = 1e-10
@@ -341,16 +341,27 @@ def _address_space_left() -> float | None:
     return float(soft)
 
 
-def check_memory(n_bytes: float, what: str, hint: str) -> None:
+#: the scalers a message about the features' range names, as a slot ``{scale}`` of its
+#: rule (``values=SCALERS``): scikit-learn's here, the command line's ``--scale`` there
+SCALERS = {"scale": Setting("scale", words="StandardScaler, MinMaxScaler")}
+
+
+class MemoryShortage(Said, MemoryError):
+    """A MemoryError said before the allocation (:func:`check_memory`), its settings named
+    by slots (``{n_restarts}``) so that a caller says them its way."""
+
+
+def check_memory(n_bytes: float, what: str, hint: str, values: dict | None = None) -> None:
     """Raise MemoryError saying what needs how much, what is available and what to do, when
     ``n_bytes`` is more than the memory available -- before the allocation, instead of an
-    out-of-memory kill halfway through."""
+    out-of-memory kill halfway through. ``values``: the parameters ``what`` names by
+    slots (``{n_restarts}``) and their values."""
     avail = available_memory()
     if avail is not None and n_bytes > avail:
-        raise MemoryError(
+        raise MemoryShortage(
             f"{what} needs about {n_bytes / 2**30:.1f} GiB of memory and "
             f"{avail / 2**30:.1f} GiB "
-            f"are available. {hint}")
+            f"are available. {hint}", None, None, values)
 
 
 #: distances beyond this have squares that overflow float64, below its inverse squares that
@@ -375,12 +386,19 @@ def check_distance_scale(D, name: str = "D") -> None:
                          "the same.")
 
 
+#: what a matrix of distances with negative entries may be instead, in Python's words
+NOT_DISTANCES = ("Is it a similarity or a kernel? Then pass it as a kernel "
+                 "(kernel='precomputed'), not as distances.")
+
+
 def check_distance_matrix(D, name: str = "D", *, square: bool = True,
-                          rtol: float = SYMMETRY_RTOL, axioms: bool = True) -> np.ndarray:
+                          rtol: float = SYMMETRY_RTOL, axioms: bool = True,
+                          instead: str = NOT_DISTANCES) -> np.ndarray:
     """Return distances as a C-contiguous float64 matrix, finite and ``>= 0`` (square and
     symmetric when ``square``), or raise naming ``name`` and the first bad entry.
     ``axioms=False`` leaves non-negativity and symmetry to the caller (check_distances
-    reports them instead of refusing)."""
+    reports them instead of refusing); ``instead``: what to say a matrix with a negative
+    entry may be, and how to pass it (a caller's own words: the command line's options)."""
     if sp.issparse(D):
         raise ValueError(f"{name} is a sparse matrix; distances are dense (a missing entry "
                          "is not a distance of 0): pass D.toarray().")
@@ -404,8 +422,7 @@ def check_distance_matrix(D, name: str = "D", *, square: bool = True,
         bad = np.unravel_index(np.argmin(D), D.shape)
         raise ValueError(f"Negative values in data passed as {name}: the smallest is "
                          f"{D[bad]:.4g} at row {bad[0]}, column {bad[1]}; distances are >= 0. "
-                         "Is it a similarity or a kernel? Then pass it as a kernel "
-                         "(kernel='precomputed'), not as distances.")
+                         + instead)
     if square and D.shape[0] != D.shape[1]:
         raise ParameterError(f"must be a square (n, n) matrix of distances; got shape "
                              f"{D.shape}.", name)

@@ -1,8 +1,10 @@
 """Exceptions and warnings raised by indefsvm."""
 
+from typing import NamedTuple
+
 # ConvergenceWarning is scikit-learn's, given by __getattr__ below
 __all__ = ["ConvergenceWarning", "DataFileError", "DegenerateKernelWarning",  # noqa: F822
-           "DistanceMatrixWarning", "ParameterError", "UnboundedObjectiveError"]
+           "DistanceMatrixWarning", "ParameterError", "Setting", "UnboundedObjectiveError"]
 
 
 def __getattr__(name):
@@ -20,7 +22,65 @@ def __dir__():
     return sorted({*__all__, *(k for k in globals() if k[:2] == "__")})
 
 
-class ParameterError(ValueError):
+class Setting(NamedTuple):
+    """A parameter and its value as an error's rule names them (a ``values`` entry whose
+    slot is not the parameter's own name: ``{"cpu": Setting("device", "cpu")}``); ``value``
+    ``...`` names the parameter alone; ``words``, where given, is how the library says it
+    (``Setting("scale", words="StandardScaler, MinMaxScaler")``: no parameter of the
+    library's, an option of a command line's)."""
+
+    param: str
+    value: object = ...
+    words: str | None = None
+
+    def __str__(self) -> str:
+        if self.words is not None:
+            return self.words
+        return self.param if self.value is ... else f"{self.param}={self.value!r}"
+
+
+class Said:
+    """The parts of an error about parameters (private base of :class:`ParameterError`
+    and the device's error): ``rule``, ``param``, ``subject``, ``values``; its message is
+    made from them, and :meth:`said_as` makes it again in a caller's words."""
+
+    def __init__(self, rule: str, param: str | None = None, subject: str | None = None,
+                 values: dict | None = None):
+        self.rule, self.param, self.values = rule, param, dict(values or {})
+        self.subject = param if subject is None else subject
+        super().__init__(self._text(self.subject, None))
+
+    def __reduce__(self):
+        # the parts, not the message, so that a worker's error keeps its parameter
+        return type(self), (self.rule, self.param, self.subject, self.values)
+
+    def _text(self, subject, say) -> str:
+        rule = self.rule
+        for slot, value in self.values.items():
+            setting = value if isinstance(value, Setting) else Setting(slot, value)
+            words = None if say is None else say(setting.param, setting.value)
+            # the slots alone are replaced: any other brace (a label's, a dict's) stays
+            rule = rule.replace("{" + slot + "}", str(setting) if words is None else words)
+        if not subject:
+            return rule
+        # "param_grid: the inner search ...": a rule may go on from its subject by a colon
+        return f"{subject}{'' if rule[:1] == ':' else ' '}{rule}"
+
+    def said_as(self, name: str | None, say=None) -> str:
+        """The message's first line with the parameter called ``name`` (the library's name
+        where None) and each parameter of ``values`` said by ``say(name, value)`` (``value``
+        ``...`` where the rule names the parameter without a value; the library's words
+        where ``say`` returns None). A subject that begins
+        with the parameter (``param_grid['gamma']``) keeps its tail (``--grid['gamma']``);
+        an empty one (a rule that names its parameter in place) stays empty."""
+        subject = self.subject
+        if name is not None and subject:
+            tail = subject[len(self.param):] if subject.startswith(self.param or " ") else ""
+            subject = name + tail
+        return self._text(subject, say).splitlines()[0]
+
+
+class ParameterError(Said, ValueError):
     """A parameter's value the library refuses, or parameters that do not fit the data: the
     caller's mistake.
 
@@ -44,7 +104,8 @@ class ParameterError(ValueError):
         How the message names the parameter ("The 'C' parameter of IndefiniteSVC");
         ``param`` itself by default.
     values : dict or None, default=None
-        The other parameters the rule names, and their values (``{"cv": 2}``: "cv=2").
+        The other parameters the rule names, and their values (``{"cv": 2}``: "cv=2";
+        ``...``: the name alone).
 
     Examples
     --------
@@ -60,30 +121,6 @@ class ParameterError(ValueError):
     >>> err.said_as("--inner-cv", lambda name, value: f"--{name} {value}")
     '--inner-cv needs --cv 2 of 3 or more.'
     """
-
-    def __init__(self, rule: str, param: str | None = None, subject: str | None = None,
-                 values: dict | None = None):
-        self.rule, self.param, self.values = rule, param, dict(values or {})
-        self.subject = param if subject is None else subject
-        super().__init__(self._text(self.subject, None))
-
-    def __reduce__(self):
-        # the parts, not the message, so that a worker's error keeps its parameter
-        return type(self), (self.rule, self.param, self.subject, self.values)
-
-    def _text(self, subject, say) -> str:
-        say = say or (lambda name, value: f"{name}={value!r}")
-        rule = self.rule.format(**{k: say(k, v) for k, v in self.values.items()}) \
-            if self.values else self.rule
-        if not subject:
-            return rule
-        # "param_grid: the inner search ...": a rule may go on from its subject by a colon
-        return f"{subject}{'' if rule[:1] == ':' else ' '}{rule}"
-
-    def said_as(self, name: str | None, say=None) -> str:
-        """The message's first line with the parameter called ``name`` (the library's name
-        where None) and each parameter of ``values`` said by ``say(name, value)``."""
-        return self._text(self.subject if name is None else name, say).splitlines()[0]
 
 
 class UnboundedObjectiveError(ValueError):

@@ -34,6 +34,7 @@ import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 
 from ._validation import (
+    SCALERS,
     check_finite_array,
     check_finite_csr,
     check_memory,
@@ -174,10 +175,10 @@ def _check_squares(X, Y, name: str) -> None:
     top = max(tops)
     if top > 0 and 2.0 * np.log10(top) + np.log10(max(X.shape[1], 1)) > np.log10(
             np.finfo(np.float64).max / 4):
-        raise ValueError(f"{'X' if tops[0] == top else 'Y'} has values up to {top:.3g}: "
+        raise ParameterError(f"{'X' if tops[0] == top else 'Y'} has values up to {top:.3g}: "
                          f"the {name} kernel multiplies features, and their products overflow "
                          "float64 (its values would be inf or NaN). Scale the features first "
-                         "(StandardScaler, MinMaxScaler).")
+                         "({scale}).", "X", "", SCALERS)
 
 
 def _check_tiny(X, Y, name: str, gamma: float | None = None) -> None:
@@ -190,10 +191,10 @@ def _check_tiny(X, Y, name: str, gamma: float | None = None) -> None:
         return
     if gamma is not None and (gamma <= 0 or np.log10(gamma) + 2.0 * np.log10(2.0 * top) < -16):
         return
-    raise ValueError(f"{'X has' if Y is X else 'X and Y have'} values of at most {top:.3g}: "
+    raise ParameterError(f"{'X has' if Y is X else 'X and Y have'} values of at most {top:.3g}: "
                      f"the {name} kernel multiplies features, and their products underflow "
                      "float64 (its values would be 0 or lose their digits). Scale the "
-                     "features first (StandardScaler, MinMaxScaler).")
+                     "features first ({scale}).", "X", "", SCALERS)
 
 
 def _finite(K: np.ndarray, name: str, params: str) -> np.ndarray:
@@ -652,10 +653,10 @@ def resolve_gamma(gamma, X) -> float:
                 # not a constant X: its variance fell below float64's smallest number (0,
                 # or a subnormal whose inverse is inf); gamma = 1 would make the kernel
                 # constant without a word
-                raise ValueError(f"gamma's 'scale' rule 1 / (n_features X.var()) cannot be "
+                raise ParameterError(f"gamma's 'scale' rule 1 / (n_features X.var()) cannot be "
                                  f"computed: the variance of X (values of at most {top:.3g}) "
                                  "underflows float64. Scale the features first "
-                                 "(StandardScaler, MinMaxScaler).")
+                                 "({scale}).", "X", "", SCALERS)
             return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
         if gamma == "auto":
             return 1.0 / X.shape[1]

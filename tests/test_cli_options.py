@@ -7,6 +7,7 @@ import os
 import time
 import zipfile
 
+import numpy as np
 import pytest
 from test_cli_errors import _run
 
@@ -515,3 +516,46 @@ def test_a_printed_command_gives_the_very_distance_parameters():
     args = argparse.Namespace(window=0.1, sigma=1 / 3)
     assert metric_words(args) == ["--window", "0.1", "--sigma", repr(1 / 3)]
     assert metric_words(argparse.Namespace(window=None, sigma=None)) == []
+
+
+def test_a_new_smo_option_is_one_row(monkeypatch, tmp_path, capsys):
+    """A solver option added as one row of the table (``feeds="smo"``) reaches the parser,
+    the SVM's keywords, and every refusal of the options that do not apply: the landmark
+    models', the types' of --svm-type whose estimator lacks it, report MODEL's."""
+    import operator
+
+    from indefsvm.cli import _options
+
+    monkeypatch.setitem(_options.OPTIONS, "no-intercept", _options.Option(
+        ("--no-intercept",), param="fit_intercept", feeds="smo", to_param=operator.not_,
+        kwargs=dict(action="store_true", help="b = 0")))
+    path = tmp_path / "m.skops"
+    assert main(["fit", "--dataset", "heart", "--no-intercept", "-C", "1", "--gamma", "0.01",
+                 "--cv", "0", "--quiet", "--save", str(path)]) == 0
+    model = isvm.load_model(path)
+    assert model.fit_intercept is False and float(model.intercept_[0]) == 0.0
+    capsys.readouterr()
+    assert main(["fit", "--dataset", "heart", "--nystroem", "20", "--no-intercept"]) == 2
+    assert "--no-intercept is an option of the SMO solver" in capsys.readouterr().err
+    assert main(["fit", "--dataset", "heart", "-s", "nu-svc", "--no-intercept"]) == 2
+    assert "--no-intercept does not apply to nu-svc: c-svc takes it" in capsys.readouterr().err
+    X, y = isvm.datasets.load_heart(return_X_y=True)
+    data = tmp_path / "heart.txt"
+    np.savetxt(data, np.c_[y, X], delimiter=",", fmt="%.10g")
+    assert main(["report", str(path), str(data), "--label-column", "0",
+                 "--no-intercept"]) == 2
+    err = capsys.readouterr().err
+    assert "--no-intercept" in err and "the model" in err
+
+
+def test_a_fixed_kernel_trains_with_the_smo_options_given(tmp_path):
+    """fit --remedy clip --wss first_order: the fixed kernel's IndefiniteSVC takes the SMO's
+    options (they were refused); the Krein SVM's solver does not take them: refused."""
+    path = tmp_path / "m.skops"
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--remedy", "clip",
+                 "--wss", "first_order", "--init", "class_balanced", "-C", "1", "--cv", "0",
+                 "--quiet", "--save", str(path)]) == 0
+    svc = isvm.load_model(path)[-1]
+    assert (svc.wss, svc.init) == ("first_order", "class_balanced")
+    assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--remedy", "krein",
+                 "--wss", "first_order"]) == 2

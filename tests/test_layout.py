@@ -363,6 +363,42 @@ def test_no_option_is_added_outside_the_option_table():
     assert found == []
 
 
+def _message_rewrites(tree) -> list[int]:
+    """Lines that rewrite an error's text: ``re.sub``/``re.subn`` anywhere, or
+    ``.replace(...)`` on an expression that holds ``str(...)`` of something."""
+    lines = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        func = node.func
+        if isinstance(func.value, ast.Name) and func.value.id == "re" \
+                and func.attr in ("sub", "subn"):
+            lines.append(node.lineno)
+        elif func.attr == "replace" and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "str"
+                for n in ast.walk(func.value)):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_command_line_rewrites_no_library_message():
+    """A library error is said in the options' words from its parts (``param``, ``values``:
+    ``indefsvm.cli._errors.said``), never by editing its text, so a wording change in the
+    library cannot silently break a command-line message."""
+    found = []
+    for name, path in _modules().items():
+        if name.startswith("indefsvm.cli"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            found += [f"{name}:{line}" for line in _message_rewrites(tree)]
+    assert found == []
+
+
+def test_the_rewrite_finder_finds_rewrites():
+    tree = ast.parse("import re\nre.sub('a', 'b', str(e))\nx = str(exc).replace('a', 'b')\n"
+                     "y = name.replace('-', '_')\n")
+    assert _message_rewrites(tree) == [2, 3]
+
+
 def test_dir_of_the_package_lists_its_public_names_only():
     names = dir(isvm)
     assert "importlib" not in names and "_NAMES" not in names

@@ -450,6 +450,6 @@ def test_a_class_weight_of_a_class_the_labels_lack_is_named(make):
     X = rng.normal(size=(40, 3))
     y = np.where(X[:, 0] > 0, "yes", "no")
     with pytest.raises(ValueError, match=r"class_weight names class 'maybe', which the "
-                       r"labels y do not hold; their classes are 'no', 'yes'\."):
+                       r"labels do not hold; their classes are 'no', 'yes'\."):
         make({"yes": 2.0, "maybe": 3.0}).fit(X, y)
     assert make({"yes": 2.0}).fit(X, y).score(X, y) > 0.8  # a class left out weighs 1

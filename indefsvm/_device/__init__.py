@@ -16,7 +16,7 @@ from types import ModuleType
 
 import numpy as np
 
-from ..exceptions import ParameterError
+from ..exceptions import ParameterError, Said, Setting
 
 __all__ = ["DEVICES", "Device", "DeviceError", "is_device_array", "resolve_device",
            "to_numpy"]
@@ -32,9 +32,19 @@ INSTALL_HINT = ('pip install "indefsvm[gpu]" (CuPy for CUDA 12; with a CUDA 13 d
                 "pip install cupy-cuda13x)")
 
 
-class DeviceError(RuntimeError):
+class DeviceError(Said, RuntimeError):
     """A CUDA device was asked for and cannot be used (no CuPy, no device, or a model
-    fitted on one asked to work on a machine without one); the message names the fix."""
+    fitted on one asked to work on a machine without one); the message names the fix. Its
+    rule names the settings by slots (``{cuda}``, ``{cpu}``: ``device='cuda'``), so a caller
+    that spells them otherwise says them its way (``said_as``)."""
+
+
+#: the settings a device error names
+_SETTINGS = {"cuda": Setting("device", "cuda"), "cpu": Setting("device", "cpu")}
+
+
+def _refused(rule: str) -> DeviceError:
+    return DeviceError(rule, "device", "", _SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -87,17 +97,16 @@ def _cupy() -> ModuleType:
     try:
         import cupy
     except ImportError as exc:
-        raise DeviceError(f"device='cuda' needs CuPy, which is not installed ({exc}): "
-                          f"{INSTALL_HINT}; or use device='cpu'.") from None
+        raise _refused(f"{{cuda}} needs CuPy, which is not installed ({exc}): "
+                       f"{INSTALL_HINT}; or use {{cpu}}.") from None
     try:
         count = int(cupy.cuda.runtime.getDeviceCount())
     except Exception as exc:  # CUDA's driver missing or too old: CuPy's own error says which
-        raise DeviceError(f"device='cuda' but CUDA cannot be used here ({exc}). Run on a "
-                          "machine with an NVIDIA GPU and its driver, or use "
-                          "device='cpu'.") from None
+        raise _refused(f"{{cuda}} but CUDA cannot be used here ({exc}). Run on a machine "
+                       "with an NVIDIA GPU and its driver, or use {cpu}.") from None
     if count == 0:
-        raise DeviceError("device='cuda' but CUDA sees no GPU on this machine (check "
-                          "CUDA_VISIBLE_DEVICES); use device='cpu'.")
+        raise _refused("{cuda} but CUDA sees no GPU on this machine (check "
+                       "CUDA_VISIBLE_DEVICES); use {cpu}.")
     return cupy
 
 
@@ -137,4 +146,5 @@ def resolve_fitted(est, *inputs) -> Device:
     try:
         return resolve_device(getattr(est, "device", None), *inputs)
     except DeviceError as exc:
-        raise DeviceError(f"{exc} {fitted_on_device_hint(est)}") from None
+        # (a code's words: the command line sets a model's device before it predicts)
+        raise _refused(f"{exc.rule} {fitted_on_device_hint(est)}") from None

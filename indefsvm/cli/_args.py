@@ -9,7 +9,7 @@ from .._remedies import BY_NAME as _REMEDY_NAMES
 from .._remedies import landmark_options, remedy_options
 from ._errors import EXIT_USAGE, CLIError
 from ._errors import number as _number
-from ._options import load_file_words, metric_rows, option
+from ._options import load_file_words, metric_rows, option, smo_options
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
 DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
@@ -44,16 +44,6 @@ def _number_or_keyword(text: str):
         raise argparse.ArgumentTypeError(
             f"expected a number, 'scale', 'auto' or (with --distances) 'median'; got "
             f"{text!r}") from None
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0; got {value}")
-    return value
 
 
 def seed(text: str) -> int:
@@ -194,11 +184,8 @@ def _add_model_args(p: argparse.ArgumentParser, C_default: float | None = 1.0) -
     option(p, "class-weight", type=_class_weight)
     option(p, "tol", type=float)
     option(p, "max-iter", type=int)
-    option(p, "cache-size", type=float)
-    option(p, "wss")
-    option(p, "init")
-    option(p, "no-shrinking")
-    option(p, "restarts", type=_positive_int)
+    for key in smo_options():  # the SMO solver's options: their rows, whole
+        option(p, key)
     option(p, "seed", type=seed, default=0, help="random seed")
     _add_n_jobs(p, N_JOBS_HELP + " (series and strings with --metric: all cores by default)")
 

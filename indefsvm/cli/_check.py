@@ -15,7 +15,6 @@ from ._args import (
     _add_n_jobs,
     _common,
     _kernel_params,
-    _positive_int,
     add_metric_options,
     data_args,
     metric_params,
@@ -25,7 +24,7 @@ from ._args import (
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scale_advice, scaled
-from ._options import option
+from ._options import count, option
 from ._progress import _PassBar, _say, _TimedBar
 
 #: check --metric: the distances among at most this many objects (--sample)
@@ -208,8 +207,8 @@ def add_parser(sub) -> None:
     _add_kernel_args(check)
     option(check, "rtol", type=float)
     option(check, "method")
-    option(check, "probes", type=_positive_int)
-    option(check, "steps", type=_positive_int)
+    option(check, "probes", type=count)
+    option(check, "steps", type=count)
     option(check, "seed", type=seed, default=None,
            help="matrix-free methods: seed of the probes; --metric: of the "
                 "sample and the sampled triangles (default 0)")
@@ -222,7 +221,7 @@ def add_parser(sub) -> None:
                 "objects in FILE: metric, Euclidean, the gamma profile, the "
                 "landmarks a model needs, and the fit command with these options")
     add_metric_options(obj)
-    option(obj, "sample", type=_positive_int)
+    option(obj, "sample", type=count)
     option(check, "json")
     _add_n_jobs(check, N_JOBS_HELP + "; the matrix-free passes share the kernel's tiles "
                 "among them")

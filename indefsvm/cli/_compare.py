@@ -19,7 +19,6 @@ from ._args import (
     _float_list,
     _kernel_params,
     _n_jobs,
-    _positive_int,
     add_metric_options,
     path_name,
     seed,
@@ -35,7 +34,7 @@ from ._compare_objects import (
 from ._errors import EXIT_USAGE, CLIError, said
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel
-from ._options import given, option
+from ._options import count, given, option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 
@@ -416,7 +415,7 @@ def add_parser(sub) -> None:
                    legacy_distances=True)
     _add_kernel_args(compare)
     option(compare, "knn-distances", type=path_name)
-    option(compare, "cv", type=_positive_int, default=5, help="outer folds (default 5)")
+    option(compare, "cv", type=count, default=5, help="outer folds (default 5)")
     option(compare, "methods", type=_methods,
            help="the candidates, comma-separated: svm (the kernel as it is), "
                 + ", ".join(REMEDIES) + ", knn (default: all; the indefinite "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .._files import OutputFileError
-from ..exceptions import DataFileError, ParameterError, UnboundedObjectiveError
+from ..exceptions import DataFileError, ParameterError, Said, UnboundedObjectiveError
 from ._options import option_of
 
 EXIT_DATA = 1
@@ -87,7 +87,7 @@ def _value_words(value) -> str:
     return number(value)
 
 
-def said(exc: ParameterError, **options: str) -> str:
+def said(exc: Said, **options: str) -> str:
     """The one line of a library :class:`~indefsvm.exceptions.ParameterError` in the command
     line's words: the parameter it is about, and those its rule names, said as the options
     that feed them -- the table's (``cache_size``: ``--cache-size``), or ``options`` where a
@@ -99,7 +99,9 @@ def said(exc: ParameterError, **options: str) -> str:
 
     def say(name, value):
         flag = option(name)
-        return f"{name}={value!r}" if flag is None else f"{flag} {_value_words(value)}"
+        if flag is None:
+            return None  # the library's words
+        return flag if value is ... else f"{flag} {_value_words(value)}"
 
     return exc.said_as(option(exc.param) if exc.param else None, say)
 
@@ -123,12 +125,10 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
         return str(exc), EXIT_USAGE if exc.usage else EXIT_DATA
     if isinstance(exc, ParameterError):
         return _parameter_error(exc)
-    if type(exc).__name__ == "DeviceError":
-        # no CuPy or no GPU: the library's words, with the command line's option
-        text = str(exc).replace("device='cuda'", "--device cuda").replace(
-            "device='cpu'", "--device cpu").replace(".set_params(device='cpu')",
-                                                    " --device cpu")
-        return text, EXIT_DATA
+    if isinstance(exc, Said):
+        # no CuPy or no GPU (the device's error), too little memory for what was asked: its
+        # settings said as the options (--device cuda, --restarts 9000)
+        return said(exc), EXIT_DATA
     if isinstance(exc, ImportError) and getattr(exc, "not_built", False):
         # the source folder of a clone, imported instead of the installed package
         return str(exc), EXIT_DATA
@@ -140,13 +140,10 @@ def _error_line(exc: BaseException) -> tuple[str, int]:
         return f"{exc.filename}: permission denied.", EXIT_DATA
     if isinstance(exc, MemoryError):
         # our own checks say what needs how much; numpy's bare MemoryError says nothing
-        return (str(exc).splitlines()[0].replace("n_restarts=", "--restarts ")
-                if str(exc) and " GiB" in str(exc) else
+        return (str(exc).splitlines()[0] if str(exc) and " GiB" in str(exc) else
                 "out of memory: the problem does not fit; use fewer samples, a smaller "
                 "--cache-size, or a machine with more memory."), EXIT_DATA
     if isinstance(exc, (ValueError, TypeError, OSError)):
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        # the library names scikit-learn's scalers; here the option scales the features
-        return text.replace("(StandardScaler, MinMaxScaler)", "(--scale)"), EXIT_DATA
+        return (str(exc).splitlines()[0] if str(exc) else type(exc).__name__), EXIT_DATA
     return (f"internal error ({type(exc).__name__}: {exc}); run again with --debug for the "
             "traceback and report it."), EXIT_DATA

@@ -10,21 +10,21 @@ import numpy as np
 from .._files import check_output_file
 from .._metrics import object_metrics, objects_of
 from .._remedies import drawn_options
+from ..exceptions import ParameterError
 from ._args import (
     KERNEL_NAMES,
     _add_data_args,
     _common,
     _float_list,
-    _positive_int,
     add_metric_options,
     metric_params,
     path_name,
     refuse_metric_params,
     seed,
 )
-from ._errors import EXIT_USAGE, CLIError
+from ._errors import EXIT_USAGE, CLIError, said
 from ._io import _load, scaled
-from ._options import option
+from ._options import count, option
 from ._progress import _LogBar, _say
 
 #: the data when none is given: two interleaved half moons in the plane (every panel of the
@@ -211,9 +211,8 @@ def run(args) -> int:
         checked = check_param_grid(kernel, grid, np.asarray(X, dtype=float))
         Cs = check_C(args.C_grid)
         names = check_remedies(remedies)
-    except (TypeError, ValueError) as exc:
-        message = str(exc).replace("param_grid", "--grid").replace("C must", "-C must")
-        raise CLIError(message.replace("remedies", "--remedies", 1), EXIT_USAGE) from None
+    except ParameterError as exc:
+        raise CLIError(said(exc, param_grid="--grid"), EXIT_USAGE) from None
     total = len(list(frame_keys(checked, Cs, names)))
     _say(args, f"{total} frames ({kernel} kernel, {y.shape[0]} points of "
                f"{DEMO if desc == 'two moons' else desc}): one SVM, its check and its sanity "
@@ -269,7 +268,7 @@ def add_parser(sub) -> None:
            help=f"comma-separated: {', '.join(('none',) + drawn_options())} (default "
                 "none,clip,flip)")
     option(p, "classes")
-    option(p, "subsample", type=_positive_int)
+    option(p, "subsample", type=count)
     option(p, "seed", type=seed, default=0, help="seed of --subsample")
     option(p, "title")
     option(p, "out", default="explore.html", metavar="PAGE.html", type=path_name,

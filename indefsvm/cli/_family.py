@@ -9,16 +9,18 @@ import argparse
 import numpy as np
 
 from ._errors import EXIT_USAGE, CLIError
-from ._options import given, option, untaken
+from ._options import given, option, smo_options, untaken
 
 #: --svm-type: LIBSVM's names, in the order of its -s numbers, and the estimators
 SVM_TYPES = {"c-svc": "IndefiniteSVC", "nu-svc": "IndefiniteNuSVC",
              "one-class": "IndefiniteOneClassSVM", "epsilon-svr": "IndefiniteSVR",
              "nu-svr": "IndefiniteNuSVR"}
 
-#: the options whose parameter some types take and others do not: each refused, by one
-#: rule, where the type's estimator does not take it (its get_params())
-_TYPE_OPTIONS = ("C", "nu", "epsilon", "class-weight", "restarts", "init")
+def _type_options() -> tuple[str, ...]:
+    """The options whose parameter some types take and others do not (the SMO solver's
+    rows among them): each refused, by one rule, where the type's estimator does not take
+    it (its get_params())."""
+    return ("C", "nu", "epsilon", "class-weight", *smo_options())
 
 
 def svm_type(text: str) -> str:
@@ -92,7 +94,7 @@ def refuse_untaken(args, kind: str) -> None:
     """An option given whose parameter the estimator of ``kind`` does not take, refused with
     the types that do take it (read from the estimators, not listed here)."""
     takes = _takes(kind)
-    for row in untaken(args, takes, *_TYPE_OPTIONS):
+    for row in untaken(args, takes, *_type_options()):
         takers = [k for k in SVM_TYPES if row.param in _takes(k)]
         which = f"{', '.join(takers[:-1])} and {takers[-1]}" if len(takers) > 1 else takers[0]
         other = "" if given(args, "svm-type") else ", or give --svm-type"

@@ -16,7 +16,6 @@ from ._args import (
     _add_device,
     _add_model_args,
     _common,
-    _positive_int,
     add_metric_options,
     path_name,
 )
@@ -24,7 +23,7 @@ from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
 from ._io import _check_class_weight, _check_classes, _load, scale_advice
 from ._models import _estimator, _fitted_params, _svc
-from ._options import given, option
+from ._options import count, given, option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 from ._tune import describe, search_objects, tune
@@ -320,11 +319,11 @@ def add_parser(sub) -> None:
     _add_data_args(fit, labels_help="labels of a precomputed kernel FILE (.npy or text)")
     _add_model_args(fit, C_default=None)
     option(fit, "no-search")
-    option(fit, "cv", type=_positive_int, default=None,
+    option(fit, "cv", type=count, default=None,
            help="cross-validation folds (default 5; 0: none; one-class: none)")
     option(fit, "save", type=path_name, help="save the model (a .skops file)")
     option(fit, "json")
-    option(fit, "nystroem", type=_positive_int,
+    option(fit, "nystroem", type=count,
            help="train NystroemSVC on Krein-space Nystroem features with M "
                 "landmarks (for 10^4 - 10^6 samples) instead of the SMO on the "
                 "whole kernel")

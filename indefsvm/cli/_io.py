@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import DistanceMatrixWarning
+from ..exceptions import DistanceMatrixWarning, ParameterError
 from ._args import (
     DISTANCE_DATASETS,
     OPTION_WORDS,
@@ -16,7 +16,7 @@ from ._args import (
     _warn_unused_kernel_options,
     refuse_format_options,
 )
-from ._errors import EXIT_USAGE, CLIError
+from ._errors import EXIT_USAGE, CLIError, said
 
 # -- data ---------------------------------------------------------------------------------------
 
@@ -255,15 +255,8 @@ def checked_distances(D, path: str, square: bool = True, instead: str | None = N
     similarity)."""
     from .._validation import check_distance_matrix
 
-    try:
-        return check_distance_matrix(D, path, square=square)
-    except ValueError as exc:
-        text = str(exc)
-        advice = "Is it a similarity or a kernel? Then pass it as a kernel (kernel=" \
-                 "'precomputed'), not as distances."
-        raise CLIError(text.replace(advice, instead or "Is it a similarity or a kernel? "
-                                    "Then drop --distances (a kernel is read as it is).")
-                       ) from None
+    return check_distance_matrix(D, path, square=square, instead=instead or (
+        "Is it a similarity or a kernel? Then drop --distances (a kernel is read as it is)."))
 
 
 def _check_class_weight(args, y) -> None:
@@ -275,9 +268,8 @@ def _check_class_weight(args, y) -> None:
 
         try:
             class_weight_vector(weights, np.unique(y), y)
-        except ValueError as exc:
-            raise CLIError(str(exc).replace("class_weight", "--class-weight", 1).replace(
-                " y ", " "), EXIT_USAGE) from None
+        except ParameterError as exc:
+            raise CLIError(said(exc), EXIT_USAGE) from None
 
 
 def _check_classes(y, cv: int = 0, *, fit: bool = False) -> None:

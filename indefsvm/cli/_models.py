@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import _family
 from ._args import DISTANCE_KINDS, _extra_params, metric_params
 from ._errors import EXIT_USAGE, CLIError, said
-from ._options import given
+from ._options import given, smo_options, smo_params, untaken
 from ._progress import _bar, _say
 
 
@@ -50,10 +50,8 @@ def _unscaled_estimator(args, precomputed: bool):
         return _remedy_estimator(args, precomputed)
 
     smo = {"C": args.C, "tol": args.tol, "max_iter": args.max_iter,
-           "cache_size": args.cache_size, "wss": args.wss, "init": args.init,
-           "shrinking": not args.no_shrinking, "n_restarts": args.restarts,
            "random_state": args.seed, "verbose": args.verbose, "n_jobs": args.n_jobs,
-           "class_weight": getattr(args, "class_weight", None)}
+           "class_weight": getattr(args, "class_weight", None), **smo_params(args)}
     # --svm-type: IndefiniteSVC (c-svc) or another SVM of LIBSVM's family, with the options
     # it takes
     svm = _family.svm_class(args)
@@ -84,10 +82,12 @@ def _remedy_estimator(args, precomputed: bool):
 
     method = REMEDIES[args.remedy]
     distances = bool(getattr(args, "distances", False))
-    for option in given(args, "restarts", "no-shrinking", "init", "wss"):
-        raise CLIError(f"{option} is not an option of --remedy {args.remedy} (the fixed "
-                       f"kernel is trained with the default SMO): drop {option}.",
-                       EXIT_USAGE)
+    if method == "Krein SVM":
+        # (the fixed kernels' IndefiniteSVC takes every SMO option: _fixed_svm)
+        for row in untaken(args, KreinSVC().get_params(), *smo_options()):
+            raise CLIError(f"{row.name} does not apply to --remedy {args.remedy}: the Krein "
+                           "SVM's own solver does not take it; drop "
+                           f"{row.name}.", EXIT_USAGE)
     if not precomputed and not distances:
         if args.kernel == "pseudo_euclidean" and args.pe_p is None:
             raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
@@ -131,7 +131,8 @@ def _fixed_svm(args, method: str):
     svc = est.steps[-1][1] if isinstance(est, Pipeline) else est
     svc.set_params(tol=args.tol, max_iter=args.max_iter, cache_size=args.cache_size)
     if isinstance(svc, IndefiniteSVC):
-        svc.set_params(random_state=args.seed, verbose=args.verbose, n_jobs=args.n_jobs)
+        svc.set_params(random_state=args.seed, verbose=args.verbose, n_jobs=args.n_jobs,
+                       **smo_params(args))
     _validated(svc)
     return est if isinstance(est, Pipeline) else Pipeline([("svm", est)])
 
@@ -311,7 +312,7 @@ def _fitted_params(model) -> dict:
 def refuse_smo_options(args, flag: str) -> None:
     """The SMO's options, given with landmark features (``--nystroem``, ``--metric``), are
     refused: the linear SVM on the features has none of them."""
-    for option in given(args, "restarts", "cache-size", "no-shrinking", "init", "wss"):
+    for option in given(args, *smo_options()):
         raise CLIError(f"{option} is an option of the SMO solver; {flag} trains a "
                        "linear SVM on the features by coordinate descent: drop "
                        f"{option}.", EXIT_USAGE)

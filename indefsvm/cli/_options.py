@@ -13,11 +13,24 @@ table, so an option's name is written once.
 from __future__ import annotations
 
 import argparse
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["OPTIONS", "Option", "given", "letters", "load_file_words", "metric_rows", "option",
-           "option_of", "untaken"]
+__all__ = ["OPTIONS", "Option", "count", "given", "letters", "load_file_words", "metric_rows",
+           "option", "option_of", "smo_options", "smo_params", "untaken"]
+
+
+def count(text: str) -> int:
+    """A whole number >= 0 (argparse's type of a count: --restarts, --probes)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0; got {value}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -41,7 +54,13 @@ class Option:
         (``--window``, ``--sigma``): those are gathered, and refused for a metric that does
         not take them, by one rule (``_args.metric_params``); ``"load_file"`` where it is a
         keyword of :func:`indefsvm.datasets.load_file` (``--labels``, ``--zero-based``):
-        the readers' messages name those (:func:`load_file_words`).
+        the readers' messages name those (:func:`load_file_words`); ``"smo"`` where it
+        is an option of the SMO solver (IndefiniteSVC and LIBSVM's family), which the
+        landmark models do not have: those rows alone give the SVM its solver's keywords
+        (:func:`smo_params`), so a new solver option is one row and its library parameter.
+    to_param : callable or None
+        The library's value of the parsed one, where they differ (``--no-shrinking``:
+        ``shrinking = not value``).
     """
 
     flags: tuple[str, ...]
@@ -50,6 +69,7 @@ class Option:
     kwargs: dict[str, Any] = field(default_factory=dict)
     feeds: str | None = None
     hint: str | None = None
+    to_param: Callable[[Any], Any] | None = None
 
     @property
     def dest(self) -> str:
@@ -81,8 +101,8 @@ OPTIONS: dict[str, Option] = {
     "C-grid": Option(("--C-grid",),
         kwargs=dict(default=None, dest="C_grid", metavar="C1,C2,...",
                     help="choose C by inner CV from these values")),
-    "cache-size": Option(("--cache-size",), param="cache_size", letter="-m",
-        kwargs=dict(default=200.0, help="kernel cache in MB")),
+    "cache-size": Option(("--cache-size",), param="cache_size", letter="-m", feeds="smo",
+        kwargs=dict(type=float, default=200.0, help="kernel cache in MB")),
     "class-weight": Option(("--class-weight",), param="class_weight", letter="-w",
         kwargs=dict(default=None, metavar="W",
                     help="per-class weights of C: 'balanced' (n / (n_classes n_c)), or "
@@ -110,7 +130,8 @@ OPTIONS: dict[str, Option] = {
                          "-b 1 does")),
     "degree": Option(("--degree",), param="degree", letter="-d",
         kwargs=dict(default=None, help="polynomial degree (default 3)")),
-    "device": Option(("--device",), kwargs=dict(choices=["cpu", "cuda"], default="cpu")),
+    "device": Option(("--device",), param="device",
+        kwargs=dict(choices=["cpu", "cuda"], default="cpu")),
     "distances": Option(("--distances",), param="distances", feeds="load_file"),
     "epsilon": Option(("--epsilon",), param="epsilon", letter="-p",
         hint="the width of epsilon-svr's insensitive tube; nu-svr sets its tube by --nu",
@@ -137,7 +158,7 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(action="append", metavar="NAME=V1,V2,...",
                     help="values of a kernel parameter, e.g. --grid gamma=0.1,1,10 --grid "
                          "coef0=-1,0,1 (default: three values of each around its default)")),
-    "init": Option(("--init",), param="init",
+    "init": Option(("--init",), param="init", feeds="smo",
         kwargs=dict(default="zero", choices=["zero", "class_balanced"],
                     help="the SMO's starting point: alpha = 0 (default), or each class's "
                          "multipliers equal, the two classes' sums equal")),
@@ -180,8 +201,8 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(action="store_true",
                     help="fit -C 1 and the default gamma rule as they are: no search of C and "
                          "gamma (giving both -C and --gamma also fits exactly those)")),
-    "no-shrinking": Option(("--no-shrinking",),
-        kwargs=dict(action="store_true", help="disable shrinking")),
+    "no-shrinking": Option(("--no-shrinking",), param="shrinking", feeds="smo",
+        to_param=operator.not_, kwargs=dict(action="store_true", help="disable shrinking")),
     "nu": Option(("--nu",), param="nu", letter="-n",
         hint="a share of the samples between 0 and 1",
         kwargs=dict(default=None,
@@ -205,10 +226,10 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(action="store_true",
                     help="print results only: no announcements, no progress bar (-q as "
                          "svm-train's)")),
-    "remedies": Option(("--remedies",), kwargs=dict(default="none,clip,flip")),
+    "remedies": Option(("--remedies",), param="remedies", kwargs=dict(default="none,clip,flip")),
     "remedy": Option(("--remedy",), kwargs=dict(default=None)),
-    "restarts": Option(("--restarts",), param="n_restarts",
-        kwargs=dict(default=0, help="random restarts (Lin & Lin 2003, Fig. 5)")),
+    "restarts": Option(("--restarts",), param="n_restarts", feeds="smo",
+        kwargs=dict(type=count, default=0, help="random restarts (Lin & Lin 2003, Fig. 5)")),
     "rho": Option(("--rho",), param="rho",
         kwargs=dict(default=None,
                     help="truncation radius of the tl1 kernel max(rho - |x - z|_1, 0) (default "
@@ -225,7 +246,7 @@ OPTIONS: dict[str, Option] = {
                     help="with --metric: the distances among M objects drawn at random are "
                          "computed (all of them up to M; default 1000)")),
     "save": Option(("--save",), kwargs=dict(metavar="MODEL")),
-    "scale": Option(("--scale",),
+    "scale": Option(("--scale",), param="scale",
         kwargs=dict(action="store_true",
                     help="scale each feature to [-1, 1] by its range in the training data first,"
                          " as LIBSVM's svm-scale does (a saved model keeps the scaling and "
@@ -256,7 +277,7 @@ OPTIONS: dict[str, Option] = {
                          "seconds")),
     "window": Option(("--window",), param="window", feeds="metric_params",
         hint="DTW's band (and the alignment kernel's)", kwargs=dict(default=None, metavar="W")),
-    "wss": Option(("--wss",),
+    "wss": Option(("--wss",), param="wss", feeds="smo",
         kwargs=dict(default="second_order", choices=["second_order", "first_order"],
                     help="the SMO's working-set selection: LIBSVM's second-order rule (default),"
                          " or the maximal violating pair")),
@@ -323,6 +344,20 @@ def _given(args, row: Option) -> bool:
     # was given as DEST_given
     was = getattr(args, row.dest + "_given", None)
     return was if was is not None else getattr(args, row.dest, row.default) != row.default
+
+
+def smo_options() -> list[str]:
+    """The keys of the SMO solver's options (the rows that feed ``"smo"``), in the table's
+    order."""
+    return [key for key, row in OPTIONS.items() if row.feeds == "smo"]
+
+
+def smo_params(args) -> dict:
+    """The SMO solver's keywords of the parsed ``args``: each ``"smo"`` row's parameter and
+    value (through its ``to_param``)."""
+    rows = [OPTIONS[key] for key in smo_options()]
+    return {row.param: (row.to_param or (lambda v: v))(getattr(args, row.dest))
+            for row in rows}
 
 
 def given(args, *keys: str) -> list[str]:

@@ -16,14 +16,13 @@ from ._args import (
     _add_model_args,
     _common,
     _kernel_params,
-    _positive_int,
     path_name,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _check_class_weight, _check_classes, _load, scaled
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
+from ._options import count, option, smo_options
 from ._options import given as given_options
-from ._options import option
 from ._size import refuse_too_big
 
 
@@ -148,11 +147,11 @@ def _solver(model):
     return getattr(svm, "svc_", svm)
 
 
-#: report MODEL DATA: the options of a fit, which a saved model already holds (given: not at
-#: their rows' defaults; --seed's default is this command's, 0, not a row's)
-_FIT_OPTIONS = ("C", "class-weight", "svm-type", "nu", "epsilon", "scale", "tol", "max-iter",
-                "cache-size", "wss", "init", "no-shrinking", "restarts", "remedy", "cv",
-                "dataset", "n-features")
+def _fit_options() -> tuple[str, ...]:
+    """report MODEL DATA: the options of a fit, which a saved model already holds (given:
+    not at their rows' defaults; --seed's default is this command's, 0, not a row's)."""
+    return ("C", "class-weight", "svm-type", "nu", "epsilon", "scale", "tol", "max-iter",
+            *smo_options(), "remedy", "cv", "dataset", "n-features")
 
 
 def _run_model(args) -> int:
@@ -164,7 +163,7 @@ def _run_model(args) -> int:
     from ._modelfile import _load_model, placed
     from ._predict import read_data_for
 
-    given = given_options(args, *_FIT_OPTIONS) + (["--seed"] if args.seed != 0 else [])
+    given = given_options(args, *_fit_options()) + (["--seed"] if args.seed != 0 else [])
     given += getattr(args, "explicit", [])
     if given:
         raise CLIError(f"{given[0]} does not apply to report MODEL DATA: the model file holds "
@@ -255,7 +254,7 @@ def add_parser(sub) -> None:
     option(report, "out", default=".", type=path_name,
            help="folder for the HTML file (default: .), or the file itself when "
                 "it ends in .html")
-    option(report, "cv", type=_positive_int, default=None,
+    option(report, "cv", type=count, default=None,
            help="cross-validation folds of the accuracy (default 5; 0: none)")
     _common(report)
     report.set_defaults(func=run)

@@ -13,6 +13,7 @@ import time
 
 from .._metrics import objects_of
 from . import _family
+from ._options import option_of
 from ._progress import _bar, _say
 
 #: the C of the grid (LIBSVM's grid.py spans 2^-5 ... 2^15; five decades are enough to land
@@ -157,8 +158,7 @@ def describe(result: dict) -> str:
     if "cv_r2" in fields:  # a regression's search: its score is R^2 (GridChoice.to_dict)
         fields["cv_accuracy"], fields["score"] = fields.pop("cv_r2"), "r2"
     fields.setdefault("C", None)
-    return "search      " + str(GridChoice(**fields)).replace(
-        "give C / gamma beyond it", "give -C / --gamma").replace("max_iter", "--max-iter")
+    return "search      " + GridChoice(**fields).said_as(lambda name: option_of(name) or name)
 
 
 #: fit --metric without -C / --gamma: C and gamma are searched on the exact distance kernel

@@ -8,8 +8,8 @@ import numbers
 import numpy as np
 
 from .._remedies import BY_OPTION, DRAWN_BY_DEFAULT, drawn_options
-from .._validation import check_finite_array
-from ..exceptions import ParameterError
+from .._validation import SCALERS, check_finite_array
+from ..exceptions import ParameterError, Setting
 from ..kernels import KERNELS, canonical_name, check_gamma_sign, resolve_gamma
 
 #: remedies the explorer can show: the spectrum fixes of the remedy table that act on the
@@ -47,20 +47,22 @@ def check_remedies(remedies) -> tuple:
         raise TypeError(f"remedies must be a list of names from {list(REMEDIES)}; got "
                         f"{remedies!r}.") from None
     if not names:
-        raise ValueError(f"remedies is empty: give at least one of {list(REMEDIES)} "
-                         "(\"none\" shows the kernel as it is).")
+        raise ParameterError(f"is empty: give at least one of {list(REMEDIES)} (\"none\" "
+                             "shows the kernel as it is).", "remedies")
     for r in names:
         if r == "krein":
-            raise ValueError(
-                "remedies: 'krein' cannot be drawn as a kernel of its own (the Krein SVM "
-                "trains on the flipped kernel and maps its solution back to the original "
-                "one): explore 'flip', the kernel it trains on.")
+            raise ParameterError(
+                ": 'krein' cannot be drawn as a kernel of its own (the Krein SVM trains on "
+                "the flipped kernel and maps its solution back to the original one): explore "
+                "'flip', the kernel it trains on.", "remedies")
         if r not in REMEDIES:
-            raise ValueError(f"Unknown remedy {r!r} in remedies; choose from "
-                             f"{list(REMEDIES)}.")
+            raise ParameterError(f"Unknown remedy {r!r} in {{remedies}}; choose from "
+                                 f"{list(REMEDIES)}.", "remedies", "",
+                                 values={"remedies": ...})
     if len(set(names)) != len(names):
         twice = sorted({r for r in names if names.count(r) > 1})
-        raise ValueError(f"remedies lists a name twice: {twice[0]!r}; give each once.")
+        raise ParameterError(f"lists a name twice: {twice[0]!r}; give each once.",
+                             "remedies")
     return names
 
 
@@ -117,9 +119,9 @@ def _scale_rule(X) -> float:
     scale = resolve_gamma("scale", X)
     if scale == 0:
         top = float(np.abs(X).max())
-        raise ValueError(f"gamma's 'scale' rule 1 / (n_features X.var()) is 0 here: the "
+        raise ParameterError(f"gamma's 'scale' rule 1 / (n_features X.var()) is 0 here: the "
                          f"variance of X (values up to {top:.3g}) overflows float64. Scale "
-                         "the features first (StandardScaler, MinMaxScaler).")
+                         "the features first ({scale}).", "X", "", SCALERS)
     return scale
 
 
@@ -132,26 +134,31 @@ def check_param_grid(kernel: str, param_grid, X) -> dict:
         raise TypeError(f"param_grid must be a dict (parameter name -> list of values); got "
                         f"{type(param_grid).__name__}.")
     if name == "precomputed" and param_grid:
-        raise ValueError("kernel='precomputed' has no parameter to vary: param_grid must "
-                         "be None or empty.")
+        raise ParameterError("kernel='precomputed' has no parameter to vary: {param_grid} "
+                             "must be None or empty.", "param_grid", "",
+                             values={"param_grid": ...})
     allowed = () if name == "precomputed" else KERNELS[name][1]
     grid = {}
     for key, values in param_grid.items():
         if key == "C":
-            raise ValueError("param_grid holds the kernel's parameters; give the values of C "
-                             "as C=[...].")
+            raise ParameterError("holds the kernel's parameters; give the values of C as "
+                                 "{C}.", "param_grid",
+                                 values={"C": Setting("C", words="C=[...]")})
         if key not in allowed:
-            raise ValueError(
-                f"param_grid: kernel={kernel!r} has no parameter {key!r}; its parameters are "
-                f"{list(allowed) or 'none'}.")
-        values = _values(f"param_grid[{key!r}]", values)
+            raise ParameterError(
+                f": kernel={kernel!r} has no parameter {key!r}; its parameters are "
+                f"{list(allowed) or 'none'}.", "param_grid")
+        values = _values("param_grid", values, f"param_grid[{key!r}]")
         for v in values:
             if key == "degree" and (v != int(v) or v < 1):
-                raise ValueError(f"param_grid['degree'] must hold integers >= 1; got {v!r}.")
+                raise ParameterError(f"must hold integers >= 1; got {v!r}.", "param_grid",
+                                     "param_grid['degree']")
             if key in ("rho", "sigma", "p") and v <= 0:
-                raise ValueError(f"param_grid[{key!r}] must hold numbers > 0; got {v!r}.")
+                raise ParameterError(f"must hold numbers > 0; got {v!r}.", "param_grid",
+                                     f"param_grid[{key!r}]")
             if key == "p" and v != int(v):
-                raise ValueError(f"param_grid['p'] must hold integers; got {v!r}.")
+                raise ParameterError(f"must hold integers; got {v!r}.", "param_grid",
+                                     "param_grid['p']")
             if key == "gamma":
                 check_gamma_sign(name, v)
         if key in ("degree", "p"):
@@ -170,21 +177,23 @@ def check_C(C) -> list:
     return values
 
 
-def _values(name: str, values) -> list:
+def _values(name: str, values, subject: str | None = None) -> list:
+    """The values of parameter ``name`` (``subject``: how the messages call them, e.g.
+    ``param_grid['gamma']``), finite, each once, sorted."""
     if isinstance(values, (str, bytes)) or not np.iterable(values):
-        raise TypeError(f"{name} must be a list of numbers; got {values!r}.")
+        raise TypeError(f"{subject or name} must be a list of numbers; got {values!r}.")
     out = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
-            raise ParameterError(f"must hold finite numbers; got {v!r}.", name)
+            raise ParameterError(f"must hold finite numbers; got {v!r}.", name, subject)
         out.append(float(v))
     if not out:
-        raise ValueError(f"{name} is empty: give at least one value.")
+        raise ParameterError("is empty: give at least one value.", name, subject)
     if len(set(out)) != len(out):
         twice = sorted({v for v in out if out.count(v) > 1})
-        raise ValueError(f"{name} lists a value twice: {twice[0]:g}"
-                         + (f" (and {len(twice) - 1} more)" if len(twice) > 1 else "")
-                         + "; give each value once.")
+        raise ParameterError(f"lists a value twice: {twice[0]:g}"
+                             + (f" (and {len(twice) - 1} more)" if len(twice) > 1 else "")
+                             + "; give each value once.", name, subject)
     return sorted(out)
 
 

@@ -24,7 +24,14 @@ from .._metrics import objects_of
 from .._remedies import landmark_options
 from .._tags import PairwiseInput
 from .._threads import sized_blas
-from .._validation import check_memory, check_seed, user_stacklevel, validate_input, validate_rows
+from .._validation import (
+    SCALERS,
+    check_memory,
+    check_seed,
+    user_stacklevel,
+    validate_input,
+    validate_rows,
+)
 from .._warn import warn
 from ..distances._collection import Objects
 from ..exceptions import ConvergenceWarning, ParameterError
@@ -475,12 +482,12 @@ default="uniform"
             if not bool((device.xp if device.is_cuda else np).isfinite(Z[lo:hi]).all()):
                 # an unbounded kernel (linear, polynomial, a callable) of large inputs: its
                 # features pass float32's largest number, the linear SVM would read inf
-                raise ValueError(
+                raise ParameterError(
                     f"NystroemSVC: the features of rows {lo} to {hi - 1} pass float32's "
                     f"range (|z| > {float(np.finfo(np.float32).max):.3g}), in which the "
                     "linear SVM stores them: the kernel's values on these inputs are too "
-                    "large. Scale the features first (StandardScaler, MinMaxScaler) or the "
-                    "kernel.")
+                    "large. Scale the features first ({scale}) or the "
+                    "kernel.", "X", "", SCALERS)
             step += 1
             # a line every few seconds (and the last block), not one per block: at 10^6
             # rows there are a hundred blocks

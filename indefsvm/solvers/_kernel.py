@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._solvers._kcache import KernelCache, csr_row_sqnorms
-from .._validation import check_finite_array, check_kernel_matrix, check_positive
+from .._validation import SCALERS, check_finite_array, check_kernel_matrix, check_positive
 from ..exceptions import ParameterError
 from ..kernels import _COMPILED_KIND, KERNELS, SPARSE_INPUT_KERNELS, canonical_name, kernel_matrix
 
@@ -153,10 +153,10 @@ class SolverKernel:
             # digit: that kernel is computed, as it is)
             # the products (or squared distances) of such features underflow float64: the
             # kernel came out 0 (or 1) on every pair, and the SVM predicted one class
-            raise ValueError(
+            raise ParameterError(
                 f"X has values of at most {top:.3g}: the kernel multiplies features, and "
                 "their products underflow float64 (its values would be 0 or lose their "
-                "digits). Scale X (StandardScaler, MinMaxScaler).")
+                "digits). Scale X ({scale}).", "X", "", SCALERS)
         with np.errstate(over="ignore", invalid="ignore"):
             if csr is not None:
                 sq = csr_row_sqnorms(csr[0], csr[2])
@@ -169,10 +169,10 @@ class SolverKernel:
                 i = int(np.flatnonzero(~np.isfinite(sq))[0])
                 big = (float(np.max(np.abs(X[i]))) if csr is None
                        else float(np.max(np.abs(csr[0]))))
-                raise ValueError(
+                raise ParameterError(
                     f"The dual coefficients or intercepts are not finite: X has values up to "
                     f"{big:.3g} (sample {i}) whose squared norms overflow float64, so the "
-                    "kernel values are inf or NaN. Scale X (StandardScaler, MinMaxScaler).")
+                    "kernel values are inf or NaN. Scale X ({scale}).", "X", "", SCALERS)
             if kind == _COMPILED_KIND["polynomial"]:
                 diag = (self.gamma * sq + self.coef0) ** self.degree
                 if not np.all(np.isfinite(diag)):

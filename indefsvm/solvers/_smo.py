@@ -13,6 +13,7 @@ from .._validation import (
     MAX_ITER,
     NONNEG_INT,
     POS,
+    SCALERS,
     check_binary_labels,
     check_choice,
     check_generator,
@@ -41,9 +42,9 @@ def check_restarts_memory(n_restarts: int, n_vars: int, what: str) -> None:
     ``n_vars`` variables in all (every problem's) need more memory than is available."""
     if n_restarts:
         check_memory(RESTART_BYTES * float(n_restarts) * n_vars,
-                     f"{what} with n_restarts={n_restarts} ({n_vars} variables a start)",
+                     f"{what} with {{n_restarts}} ({n_vars} variables a start)",
                      "Use fewer restarts: every start and its solution are kept until the "
-                     "lowest objective is chosen.")
+                     "lowest objective is chosen.", {"n_restarts": n_restarts})
 _INIT = ("zero", "class_balanced")
 _CACHE_DTYPES = ("auto", "float32", "float64")
 # "auto" keeps float64 columns while the whole float64 matrix is this small (MB): there the
@@ -163,11 +164,11 @@ def _raise_unbounded(out, kern, y, C=np.inf):
                 f"The dual coefficients or intercepts are not finite: C = {top:.3g} is too "
                 f"large (the gradient sums C K_ij over {y.shape[0]} samples, which overflows "
                 "float64 near 1e308). Use a smaller C.")
-        raise ValueError(
+        raise ParameterError(
             "The dual coefficients or intercepts are not finite: the kernel has values that "
             "are not finite (an overflow: the inputs or the kernel parameters, such as gamma "
             "or degree, are too large). The input data may contain large values and need to "
-            "be preprocessed (StandardScaler, MinMaxScaler).")
+            "be preprocessed ({scale}).", "X", "", SCALERS)
     if pair is None:
         raise UnboundedObjectiveError(
             "The dual objective diverges to -infinity (C = inf and the kernel has a feasible "

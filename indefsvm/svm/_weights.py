@@ -24,8 +24,8 @@ def class_weight_vector(class_weight, classes, y) -> np.ndarray:
         unknown = [k for k in class_weight if k not in held]
         if unknown:
             shown = ", ".join(repr(c) for c in held[:10]) + (", ..." if len(held) > 10 else "")
-            raise ValueError(f"class_weight names class {unknown[0]!r}, which the labels y do "
-                             f"not hold; their classes are {shown}.")
+            raise ParameterError(f"names class {unknown[0]!r}, which the labels do not "
+                                 f"hold; their classes are {shown}.", "class_weight")
     if class_weight is None:
         # ones, as scikit-learn's: ``classes`` is np.unique of the labels at every caller,
         # and its check that they hold every label is a pass over all n (0.2 s at 10^7)
@@ -33,9 +33,10 @@ def class_weight_vector(class_weight, classes, y) -> np.ndarray:
     cw = compute_class_weight(class_weight, classes=classes, y=y)
     bad = np.flatnonzero(~(np.isfinite(cw) & (cw >= 0)))
     if bad.size:
-        raise ValueError(f"class_weight of class {classes[bad[0]]} is {cw[bad[0]]:g}; a class "
-                         "weight scales C for its class, so it must be a finite number >= 0 "
-                         "(0 leaves the class out: then leave it out of y too).")
+        raise ParameterError(f"of class {classes[bad[0]]} is {cw[bad[0]]:g}; a class weight "
+                             "scales C for its class, so it must be a finite number >= 0 (0 "
+                             "leaves the class out: then leave it out of y too).",
+                             "class_weight")
     return cw
 
 
