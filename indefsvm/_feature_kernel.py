@@ -11,7 +11,7 @@ from sklearn.utils.validation import _num_samples, check_is_fitted
 from . import _constraints as _c
 from ._tags import TrainingColumns
 from ._validation import kernel_input
-from .kernels import check_gamma_sign, estimator_kernel_params, kernel_matrix
+from .kernels import check_kernel_settings, estimator_kernel_params, kernel_matrix
 
 __all__ = ["FeatureKernel"]
 
@@ -98,8 +98,9 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         return tags
 
     def _check_settings(self):
-        """The rule the constraints cannot say: gamma's sign by kernel."""
-        check_gamma_sign(self.kernel, self.gamma)
+        """The rules the constraints cannot say: gamma's sign by kernel, the kernel's own
+        parameters (pseudo_euclidean's p, tl1's rho)."""
+        check_kernel_settings(self.kernel, self.gamma, self.kernel_params)
 
     def _check_fitted_state(self):
         """The fitted state a model file vouches for (``indefsvm._fitted``): a kernel name of

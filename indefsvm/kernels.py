@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 
+from ._kernel_params import _check_p, _check_rho
 from ._validation import (
     SCALERS,
     check_finite_array,
@@ -41,7 +42,7 @@ from ._validation import (
     dense_rows_are_better,
     objects_of_a_callable,
 )
-from .exceptions import ParameterError
+from .exceptions import ParameterError, Setting
 
 __all__ = [
     "KERNELS",
@@ -520,14 +521,7 @@ def pseudo_euclidean(X, Y=None, *, p: int | None = None) -> np.ndarray:
     X, Y = _prepare(X, Y)
     _check_squares(X, Y, "pseudo_euclidean")
     _check_tiny(X, Y, "pseudo_euclidean")
-    if p is None:
-        raise ValueError(
-            "kernel 'pseudo_euclidean' needs p, the number of positive coordinates "
-            "(kernel_matrix, check_kernel: p=...; the estimators: kernel_params={'p': ...})."
-        )
-    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not float(p).is_integer():
-        raise ParameterError(f"must be a whole number, the count of positive coordinates "
-                             f"between 0 and n_features={X.shape[1]}; got {p!r}.", "p")
+    _check_p(p, X.shape[1])
     p = int(p)
     if not 0 <= p <= X.shape[1]:
         raise ParameterError(f"must be between 0 and n_features={X.shape[1]}; got {p}.", "p")
@@ -570,11 +564,8 @@ def tl1(X, Y=None, *, rho: float | None = None) -> np.ndarray:
     array([[0.25, 0.  ]])
     """
     X, Y = _prepare(X, Y)
+    _check_rho(rho)
     r = 0.7 * X.shape[1] if rho is None else rho
-    if isinstance(r, bool) or not isinstance(r, (int, float, np.number)) or not np.isfinite(r) \
-            or r <= 0:
-        raise ParameterError(f"must be a finite number > 0 (the truncation radius); got "
-                             f"{rho!r}.", "rho")
     K = cdist(X, Y, "cityblock")  # max(rho - d, 0) in place
     np.subtract(float(r), K, out=K)
     return np.maximum(K, 0.0, out=K)
@@ -721,6 +712,22 @@ def resolve_kernel_params(kernel, X, *, gamma="scale", coef0=0.0, degree=3,
     return params
 
 
+def check_kernel_settings(kernel, gamma, kernel_params=None) -> None:
+    """Every rule of a named kernel's settings that needs no data, said before any (an
+    estimator's ``_check_settings``): gamma's sign (:func:`check_gamma_sign`),
+    pseudo_euclidean's ``p`` (given, a whole number >= 0), tl1's ``rho`` (> 0). What
+    depends on the features (``p <= n_features``) is the kernel's own check, on them."""
+    check_gamma_sign(kernel, gamma)
+    if callable(kernel) or kernel == "precomputed" or not isinstance(kernel, str):
+        return
+    name = canonical_name(kernel)
+    extra = kernel_params if isinstance(kernel_params, dict) else {}
+    if name == "pseudo_euclidean":
+        _check_p(extra.get("p"))
+    if name == "tl1":
+        _check_rho(extra.get("rho"))
+
+
 def check_gamma_sign(kernel, gamma) -> None:
     """gamma < 0 makes exp(-gamma d) grow with the distance: refused for every kernel of
     that form (a negative slope is meaningful for the sigmoid only)."""
@@ -728,9 +735,10 @@ def check_gamma_sign(kernel, gamma) -> None:
     if (name in _DISTANCE_GAMMA and not isinstance(gamma, str) and gamma is not None
             and gamma < 0):
         raise ParameterError(
-            f"must be >= 0 for kernel={kernel!r} (exp(-gamma d) with gamma < 0 "
-            f"grows with the distance d); got gamma={gamma!r}. A negative slope is "
-            "meaningful for kernel='sigmoid' only (Lin & Lin 2003, Table 1).", "gamma")
+            "must be >= 0 for {kernel} (exp(-gamma d) with gamma < 0 grows with the "
+            "distance d); got {gamma}. A negative slope is meaningful for {sigmoid} only "
+            "(Lin & Lin 2003, Table 1).", "gamma",
+            values={"kernel": kernel, "gamma": gamma, "sigmoid": Setting("kernel", "sigmoid")})
 
 
 def estimator_kernel_params(est, X) -> dict:

@@ -427,7 +427,7 @@ def test_the_table_names_the_option_of_each_smo_parameter():
                   "coef0", "degree"):
         assert param in isvm.IndefiniteSVC().get_params() or param == "n_restarts"
         assert option_of(param) in fit, param
-    assert option_of("kind") == "--kernel" and option_of("n_components") == "--nystroem"
+    assert option_of("kernel") == "--kernel" and option_of("n_components") == "--nystroem"
     assert option_of("no_such_parameter") is None
 
 

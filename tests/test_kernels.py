@@ -90,6 +90,40 @@ def test_kernel_errors():
         kernels.rbf(np.array([[np.nan, 1.0]]))
 
 
+@pytest.mark.parametrize("est, param", [
+    (lambda: isvm.IndefiniteSVC(kernel="tl1", kernel_params={"rho": -1.0}), "rho"),
+    (lambda: isvm.IndefiniteSVC(kernel="pseudo_euclidean"), "p"),
+    (lambda: isvm.FeatureKernel("pseudo_euclidean", kernel_params={"p": 1.5}), "p"),
+    (lambda: isvm.KreinSVC(kernel="tl1", kernel_params={"rho": 0.0}), "rho"),
+    (lambda: isvm.NystroemSVC(kernel="rbf", gamma=-1.0), "gamma"),
+])
+def test_a_kernels_own_rules_are_checked_before_the_data(est, param):
+    """check_kernel_settings: the rules of a kernel's parameters that need no data are the
+    settings' (check_settings, the start of fit), not found inside the kernel's computation
+    after the data were read; the error names its parameter."""
+    from indefsvm._constraints import check_settings
+    from indefsvm.exceptions import ParameterError
+
+    with pytest.raises(ParameterError) as info:
+        check_settings(est())
+    assert info.value.param == param
+    X = np.random.default_rng(0).normal(size=(8, 3))
+    with pytest.raises(ParameterError):
+        est().fit(X, np.r_[np.zeros(4), np.ones(4)])
+
+
+def test_the_kernels_rules_keep_the_librarys_words():
+    from indefsvm.kernels import check_kernel_settings
+
+    with pytest.raises(ValueError, match=r"^kernel 'pseudo_euclidean' needs p \(kernel_matrix"):
+        check_kernel_settings("pseudo_euclidean", "scale", None)
+    with pytest.raises(ValueError, match=r"for kernel='rbf' .*; got gamma=-1.0\. A negative "
+                                         r"slope is meaningful for kernel='sigmoid' only"):
+        check_kernel_settings("rbf", -1.0)
+    check_kernel_settings("pseudo_euclidean", "scale", {"p": 2})  # no error
+    check_kernel_settings("tl1", "scale", {"rho": 0.5})
+
+
 @pytest.mark.parametrize("kernel", ["rbf", "sigmoid", "polynomial", "l1_gaussian",
                                     "sqrt_l1_exponential"])
 @pytest.mark.parametrize("gamma", ["x", "scale", True, [0.1]])

@@ -236,6 +236,16 @@ def test_a_zero_threshold_of_the_largest_eigenvalue_or_more_is_refused(rtol):
     (["check", "--dataset", "heart", "--rtol", "2"], "--rtol must be a number in (0, 1)"),
     (["check", "--dataset", "heart", "--gamma", "nan"], "--gamma must be"),
     (["report", "--dataset", "heart", "-C", "inf", "--gamma", "0.1"], "-C must be finite"),
+    # the kernel's own rules, the library's (check_kernel_settings), said before the data
+    (["fit", "--dataset", "heart", "--kernel", "tl1", "--rho", "-1"],
+     "--rho must be a finite number > 0 (the truncation radius); got -1.0."),
+    (["fit", "--dataset", "heart", "--kernel", "pseudo_euclidean", "--remedy", "clip"],
+     "--kernel pseudo_euclidean needs --p, the number of positive coordinates."),
+    (["check", "--dataset", "heart", "--kernel", "pseudo_euclidean"],
+     "--kernel pseudo_euclidean needs --p"),
+    (["fit", "--dataset", "heart", "--kernel", "rbf", "--gamma", "-1", "--remedy", "krein"],
+     "--gamma must be >= 0 for --kernel rbf (exp(-gamma d) with gamma < 0 grows with the "
+     "distance d); got --gamma -1. A negative slope is meaningful for --kernel sigmoid only"),
 ])
 def test_a_value_the_library_refuses_is_a_usage_error_in_the_options_words(argv, words,
                                                                              capsys):

@@ -9,7 +9,7 @@ from .._remedies import BY_NAME as _REMEDY_NAMES
 from .._remedies import landmark_options, remedy_options
 from ._errors import EXIT_USAGE, CLIError
 from ._errors import number as _number
-from ._options import load_file_words, metric_rows, option, smo_options
+from ._options import given, load_file_words, metric_rows, option, param_of, smo_options
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
 DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
@@ -207,24 +207,17 @@ def _extra_params(args) -> dict | None:
     if args.kernel == "pseudo_euclidean":
         return {"p": args.pe_p}
     if args.kernel == "tl1" and getattr(args, "rho", None) is not None:
-        if not args.rho > 0:
-            raise CLIError(f"--rho must be > 0 (the truncation radius); got {args.rho:g}.",
-                           EXIT_USAGE)
-        return {"rho": args.rho}
+        return {"rho": args.rho}  # (its rule is the kernel's: check_kernel_settings)
     return None
 
 
 def _kernel_params(args, X) -> dict:
-    from ..kernels import _DISTANCE_GAMMA, canonical_name, resolve_kernel_params
+    """The kernel options' parameters on ``X``, the kernel's rules first (the library's:
+    gamma's sign, --p given, --rho > 0)."""
+    from ..kernels import check_kernel_settings, resolve_kernel_params
 
-    if args.kernel == "pseudo_euclidean" and args.pe_p is None:
-        raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
-                       EXIT_USAGE)
-    if (args.gamma not in ("scale", "auto") and args.gamma < 0
-            and canonical_name(args.kernel) in _DISTANCE_GAMMA):
-        raise CLIError(f"--gamma must be >= 0 for --kernel {args.kernel} (exp(-gamma d) with "
-                       f"gamma < 0 grows with the distance d); got {args.gamma:g}.", EXIT_USAGE)
     extra = _extra_params(args)
+    check_kernel_settings(args.kernel, args.gamma, extra)
     return resolve_kernel_params(args.kernel, X, gamma=args.gamma, coef0=args.coef0,
                                  degree=args.degree, kernel_params=extra)
 
@@ -308,6 +301,10 @@ def _float_list(text: str) -> list:
     return values
 
 
+#: the kernel's options (which feed its parameters: the table's rows)
+_KERNEL_OPTIONS = ("kernel", "gamma", "coef0", "degree", "p", "rho")
+
+
 def _resolve_defaults(args) -> None:
     """Kernel defaults that depend on --distances, and the options that do not go with it."""
     if isinstance(getattr(args, "distances", False), str):
@@ -325,10 +322,7 @@ def _resolve_defaults(args) -> None:
     if not hasattr(args, "kernel"):
         return
     # what the user gave, before the defaults fill in: options that do not apply are refused
-    args.explicit = [opt for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"),
-                                           ("--coef0", "coef0"), ("--degree", "degree"),
-                                           ("--p", "pe_p"), ("--rho", "rho"))
-                     if getattr(args, attr) is not None]
+    args.explicit = given(args, *_KERNEL_OPTIONS)
     args.kernel = "rbf" if args.kernel is None else args.kernel
     args.degree = 3 if args.degree is None else args.degree
     metric = getattr(args, "metric", None)
@@ -391,20 +385,18 @@ def refuse_format_options(args, source: str, what: str, reads: tuple[str, ...] =
 
 
 def _warn_unused_kernel_options(args) -> None:
-    """Options the chosen kernel does not take (--coef0 with rbf, ...): said, not silent."""
+    """Options the chosen kernel does not take (--coef0 with rbf, ...): said, not silent.
+    What each kernel takes is the library's (``kernels.KERNELS``, the distance kernels'
+    ``KIND_PARAMS``), the parameter each option feeds the table's."""
+    from ..distances._kernel import KIND_PARAMS
     from ..kernels import KERNELS, canonical_name
 
-    explicit = getattr(args, "explicit", [])
     if getattr(args, "distances", False):
-        kind = DISTANCE_KINDS[args.kernel]
-        takes = {"rbf": {"--gamma"}, "laplacian": {"--gamma"}, "linear": set(),
-                 "polynomial": {"--gamma", "--coef0", "--degree"}, "tl1": {"--gamma"}}[kind]
+        takes = KIND_PARAMS[DISTANCE_KINDS[args.kernel]]
     else:
-        _, allowed = KERNELS[canonical_name(args.kernel)]
-        takes = {"--" + a for a in allowed if a in ("gamma", "coef0", "degree")}
-        takes |= {"--p"} if "p" in allowed else set()
-        takes |= {"--rho"} if "rho" in allowed else set()
-    unused = [o for o in explicit if o not in takes and o != "--kernel"]
+        takes = KERNELS[canonical_name(args.kernel)][1]
+    unused = [o for o in getattr(args, "explicit", [])
+              if o != "--kernel" and param_of(o) not in takes]
     if unused:
         print(f"indefsvm: warning: {' '.join(unused)} {'does' if len(unused) == 1 else 'do'} "
               f"not apply to --kernel {args.kernel}; ignored.", file=sys.stderr)

@@ -64,9 +64,6 @@ def _unscaled_estimator(args, precomputed: bool):
                          (svm.__name__.lower(), svc)])
     if precomputed:
         return _validated(svm(kernel="precomputed", **smo))
-    if args.kernel == "pseudo_euclidean" and args.pe_p is None:
-        raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
-                       EXIT_USAGE)
     return _validated(svm(kernel=args.kernel, gamma=args.gamma, coef0=args.coef0,
                           degree=args.degree, kernel_params=_extra_params(args), **smo))
 
@@ -89,9 +86,6 @@ def _remedy_estimator(args, precomputed: bool):
                            "SVM's own solver does not take it; drop "
                            f"{row.name}.", EXIT_USAGE)
     if not precomputed and not distances:
-        if args.kernel == "pseudo_euclidean" and args.pe_p is None:
-            raise CLIError("--kernel pseudo_euclidean needs --p (its positive dimensions).",
-                           EXIT_USAGE)
         if method != "Krein SVM":
             # the fix of the training kernel, computed from the features by FeatureKernel,
             # which also turns new features into kernel rows for predict

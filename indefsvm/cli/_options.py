@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["OPTIONS", "Option", "count", "given", "letters", "load_file_words", "metric_rows",
-           "option", "option_of", "smo_options", "smo_params", "untaken"]
+           "option", "option_of", "param_of", "smo_options", "smo_params", "untaken"]
 
 
 def count(text: str) -> int:
@@ -164,7 +164,7 @@ OPTIONS: dict[str, Option] = {
                          "multipliers equal, the two classes' sums equal")),
     "json": Option(("--json",),
         kwargs=dict(action="store_true", help="print JSON instead of text")),
-    "kernel": Option(("--kernel",), param="kind", letter="-t", kwargs=dict(default=None)),
+    "kernel": Option(("--kernel",), param="kernel", letter="-t", kwargs=dict(default=None)),
     "knn-distances": Option(("--knn-distances",),
         kwargs=dict(metavar="FILE", default=None,
                     help="distance matrix for the k-NN rule (default: from the kernel, or FILE "
@@ -320,6 +320,11 @@ def option_of(param: str) -> str | None:
     or None when no option does."""
     return next((row.name for row in OPTIONS.values()
                  if row.param == param and row.feeds != "load_file"), None)
+
+
+def param_of(flag: str) -> str | None:
+    """The library parameter the option ``flag`` (``--coef0``) feeds, or None."""
+    return next((row.param for row in OPTIONS.values() if row.name == flag), None)
 
 
 def load_file_words() -> dict[str, str]:

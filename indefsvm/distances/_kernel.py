@@ -19,10 +19,14 @@ from .._validation import (
 )
 from ..exceptions import ParameterError
 
-__all__ = ["KINDS", "DistanceKernel", "median_gamma"]
+__all__ = ["KINDS", "KIND_PARAMS", "DistanceKernel", "median_gamma"]
 
+#: the kernel forms and the parameters each takes (gamma, its scale; the polynomial's shift
+#: coef0 and degree)
+KIND_PARAMS = {"rbf": ("gamma",), "laplacian": ("gamma",), "linear": (),
+               "polynomial": ("gamma", "coef0", "degree"), "tl1": ("gamma",)}
 #: the kernel forms and whether each has a gamma
-KINDS = {"rbf": True, "laplacian": True, "linear": False, "polynomial": True, "tl1": True}
+KINDS = {kind: "gamma" in params for kind, params in KIND_PARAMS.items()}
 
 
 @options_checked({"kind": [str]})

@@ -38,7 +38,7 @@ from ..kernels import (
     _COMPILED_KIND,
     SPARSE_INPUT_KERNELS,
     canonical_name,
-    check_gamma_sign,
+    check_kernel_settings,
     kernel_matrix,
     refuse_given_twice,
     resolve_kernel_params,
@@ -333,7 +333,7 @@ default="uniform"
         if (isinstance(self.kernel, str) and self.kernel != "precomputed"
                 and not self._uses_metric()):
             canonical_name(self.kernel)
-            check_gamma_sign(self.kernel, self.gamma)
+            check_kernel_settings(self.kernel, self.gamma, self.kernel_params)
         if self.kernel != "precomputed" and (
                 isinstance(self.n_components, bool)
                 or not isinstance(self.n_components, numbers.Integral)

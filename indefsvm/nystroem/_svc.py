@@ -35,7 +35,7 @@ from .._validation import (
 from .._warn import warn
 from ..distances._collection import Objects
 from ..exceptions import ConvergenceWarning, ParameterError
-from ..kernels import canonical_name, check_gamma_sign
+from ..kernels import canonical_name, check_kernel_settings
 from ..solvers._linear import linear_svc
 from ..svm._ovo import OvOVotes
 from ..svm._weights import (
@@ -331,7 +331,7 @@ default="uniform"
                 or not np.isfinite(self.tol) or self.tol <= 0:
             raise ParameterError(f"must be a positive number; got {self.tol!r}.", "tol")
         if self.kernel != "precomputed" and not self._uses_metric():
-            check_gamma_sign(self.kernel, self._gamma())
+            check_kernel_settings(self.kernel, self._gamma(), self.kernel_params)
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ParameterError("must be 'ovr' or 'ovo'; got "
                                  f"{self.decision_function_shape!r}.", "decision_function_shape")

@@ -18,7 +18,12 @@ from .._validation import (
     validate_input,
 )
 from ..exceptions import ParameterError
-from ..kernels import canonical_name, estimator_kernel_params, kernel_matrix
+from ..kernels import (
+    canonical_name,
+    check_kernel_settings,
+    estimator_kernel_params,
+    kernel_matrix,
+)
 from ..svm import IndefiniteSVC
 from ._fix_base import check_kernel_memory
 from ._spectrum_fix import FlipEigenvalues
@@ -148,6 +153,10 @@ decision_function_shape, break_ties
         return check_kernel_matrix(kernel_matrix(X, kernel=self._name, **self._params),
                                    "kernel(X, X)")
 
+    def _check_settings(self):
+        """The kernel's rules that need no data: gamma's sign, p, rho (as the SVMs')."""
+        check_kernel_settings(self.kernel, self.gamma, self.kernel_params)
+
     @unfitted_on_interrupt
     @sized_by(0, "X", method=True)
     @_fit_context(prefer_skip_nested_validation=True)
@@ -168,6 +177,7 @@ decision_function_shape, break_ties
         -------
         self : KreinSVC
         """
+        self._check_settings()
         if self.kernel == "precomputed":
             validate_input(self, X, y, dtype=np.float64)
         n = _num_samples(X)

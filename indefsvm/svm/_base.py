@@ -37,7 +37,7 @@ from ..kernels import (
     _COMPILED_KIND,
     KERNELS,
     canonical_name,
-    check_gamma_sign,
+    check_kernel_settings,
     estimator_kernel_params,
     kernel_matrix,
 )
@@ -107,8 +107,9 @@ class SVMBase(PairwiseInput, BaseEstimator):
         return self.kernel if callable(self.kernel) else canonical_name(self.kernel)
 
     def _check_settings(self):
-        """What scikit-learn's constraints cannot say: gamma's sign by kernel."""
-        check_gamma_sign(self.kernel, self.gamma)
+        """What scikit-learn's constraints cannot say: gamma's sign by kernel, the kernel's
+        own parameters (pseudo_euclidean's p, tl1's rho)."""
+        check_kernel_settings(self.kernel, self.gamma, self.kernel_params)
 
     def _resolved_params(self, X) -> dict:
         return estimator_kernel_params(self, X)
