@@ -559,3 +559,22 @@ def test_a_fixed_kernel_trains_with_the_smo_options_given(tmp_path):
     assert (svc.wss, svc.init) == ("first_order", "class_balanced")
     assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--remedy", "krein",
                  "--wss", "first_order"]) == 2
+
+
+def test_a_command_is_printed_again_from_the_table():
+    """option_words: the options given, as a command's words -- a switch its flag, an option
+    its flag and every digit of its value -- read from the rows, so a printed command
+    (data_args, the too-big refusal's) needs no map of its own."""
+    from indefsvm.cli import build_parser
+    from indefsvm.cli._args import _resolve_defaults, data_args
+    from indefsvm.cli._options import option_words
+
+    args = build_parser().parse_args(["fit", "a b.txt", "--labels", "y.txt", "--zero-based",
+                                      "--kernel", "sigmoid", "--gamma", "0.1", "--coef0", "-1"])
+    _resolve_defaults(args)
+    assert option_words(args, "labels", "zero-based", "scale") == ["--labels", "y.txt",
+                                                                   "--zero-based"]
+    assert option_words(args, "gamma", values={"gamma": 1 / 3},
+                        given_flags=set()) == ["--gamma", repr(1 / 3)]
+    assert data_args(args, gamma=0.25) == ("'a b.txt' --labels y.txt --zero-based --kernel "
+                                           "sigmoid --gamma 0.25 --coef0 -1")

@@ -8,8 +8,16 @@ import sys
 from .._remedies import BY_NAME as _REMEDY_NAMES
 from .._remedies import landmark_options, remedy_options
 from ._errors import EXIT_USAGE, CLIError
-from ._errors import number as _number
-from ._options import given, load_file_words, metric_rows, option, param_of, smo_options
+from ._options import (
+    given,
+    load_file_words,
+    metric_rows,
+    number,
+    option,
+    option_words,
+    param_of,
+    smo_options,
+)
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
 DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
@@ -247,7 +255,7 @@ def metric_words(args) -> list[str]:
     """The metric_params options given, as words of a printed command (``--window 0.1``):
     every digit where %g would print another number (the command must give the very value)."""
     return [word for row in metric_rows() if getattr(args, row.dest, None) is not None
-            for word in (row.name, _number(getattr(args, row.dest)))]
+            for word in (row.name, number(getattr(args, row.dest)))]
 
 
 def refuse_metric_params(args) -> None:
@@ -411,21 +419,10 @@ def data_args(args, gamma=None) -> str:
 
     out = [shlex.quote(args.file)] if getattr(args, "file", None) else (
         ["--dataset", args.dataset] if getattr(args, "dataset", None) else ["FILE"])
-    for opt, attr in (("--labels", "labels"), ("--label-column", "label_column"),
-                      ("--n-features", "n_features")):
-        value = getattr(args, attr, None)
-        if value is not None:
-            out += [opt, shlex.quote(str(value))]
-    if getattr(args, "zero_based", False):
-        out.append("--zero-based")
-    if getattr(args, "scale", False):
-        out.append("--scale")
-    if getattr(args, "distances", False) is True:
+    out += option_words(args, "labels", "label-column", "n-features", "zero-based", "scale")
+    if getattr(args, "distances", False) is True:  # (compare's old --distances FILE aside)
         out.append("--distances")
-    given = set(getattr(args, "explicit", []))
-    values = {"--gamma": gamma} if gamma is not None and gamma != "median" else {}
-    for opt, attr in (("--kernel", "kernel"), ("--gamma", "gamma"), ("--coef0", "coef0"),
-                      ("--degree", "degree"), ("--p", "pe_p"), ("--rho", "rho")):
-        if opt in given or opt in values:
-            out += [opt, shlex.quote(_number(values.get(opt, getattr(args, attr, None))))]
+    values = {"gamma": gamma} if gamma is not None and gamma != "median" else {}
+    out += option_words(args, *_KERNEL_OPTIONS, values=values,
+                        given_flags=set(getattr(args, "explicit", [])))
     return " ".join(out)

@@ -128,7 +128,8 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
     this ``compare`` (or a sentence that says why no command does)."""
     from .._remedies import BY_NAME
     from ..remedies._methods import INDEF, KNN
-    from ._args import _number, data_args, remedy_option
+    from ._args import data_args, remedy_option
+    from ._options import number
     from ._tune import _takes_gamma
 
     if getattr(args, "metric", None) is not None:
@@ -156,4 +157,4 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
         line += f" --remedy {remedy_option(method)}"
     if args.balanced:  # the weights the comparison's SVMs had
         line += " --class-weight balanced"
-    return line + f" -C {_number(params['C'])} --save {save}"
+    return line + f" -C {number(params['C'])} --save {save}"

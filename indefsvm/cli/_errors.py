@@ -6,7 +6,7 @@ import argparse
 
 from .._files import OutputFileError
 from ..exceptions import DataFileError, ParameterError, Said, UnboundedObjectiveError
-from ._options import option_of
+from ._options import number, option_of
 
 EXIT_DATA = 1
 EXIT_USAGE = 2
@@ -66,15 +66,6 @@ def _choice_hint(message: str) -> str:
     if "--kernel" in option and meant in names:
         return f"; {given} is --kernel {meant} here"
     return ""
-
-
-def number(value) -> str:
-    """A number as an option takes it: short (%g) where that is the same number, else every
-    digit (a printed command must give the very value)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        short = f"{value:g}"
-        return short if float(short) == value else repr(float(value))
-    return str(value)
 
 
 def _value_words(value) -> str:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["OPTIONS", "Option", "count", "given", "letters", "load_file_words", "metric_rows",
-           "option", "option_of", "param_of", "smo_options", "smo_params", "untaken"]
+           "number", "option", "option_of", "option_words", "param_of", "smo_options",
+           "smo_params", "untaken"]
 
 
 def count(text: str) -> int:
@@ -320,6 +321,37 @@ def option_of(param: str) -> str | None:
     or None when no option does."""
     return next((row.name for row in OPTIONS.values()
                  if row.param == param and row.feeds != "load_file"), None)
+
+
+def number(value) -> str:
+    """A number as an option takes it: short (%g) where that is the same number, else every
+    digit (a printed command must give the very value)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(float(value))
+    return str(value)
+
+
+def option_words(args, *keys: str, given_flags=None, values: dict | None = None) -> list[str]:
+    """The options among ``keys`` that were given, as the words of a command that gives them
+    again: a switch its flag, an option its flag and value (``values``: a key's value to
+    print instead of the parsed one, which counts as given). ``given_flags``: the flags that
+    count as given, where the parsed values no longer tell (after defaults were filled)."""
+    import shlex
+
+    values = values or {}
+    out = []
+    for key in keys:
+        row = OPTIONS[key]
+        if key not in values and not (row.name in given_flags if given_flags is not None
+                                      else _given(args, row)):
+            continue
+        if row.kwargs.get("action") == "store_true":
+            out.append(row.name)
+        else:
+            value = values.get(key, getattr(args, row.dest, None))
+            out += [row.name, shlex.quote(number(value))]
+    return out
 
 
 def param_of(flag: str) -> str | None:

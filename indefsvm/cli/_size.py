@@ -5,6 +5,7 @@ figure and the command that works at that size."""
 from __future__ import annotations
 
 from ._errors import EXIT_DATA, CLIError
+from ._options import option_words
 
 
 def refuse_too_big(args, n: int, *, command: str, matrices: float, what: str) -> None:
@@ -40,8 +41,9 @@ def _landmarks(n: int) -> int:
 
 
 def _kernel_options(args) -> str:
-    out = f" --kernel {args.kernel}" if getattr(args, "kernel", None) else ""
-    for option, attr in (("--gamma", "gamma"), ("--coef0", "coef0"), ("--degree", "degree")):
-        if option in getattr(args, "explicit", []):
-            out += f" {option} {getattr(args, attr)}"
-    return out
+    """The kernel's options of this command, as the words of the command that works at the
+    size (--kernel always, the others where given)."""
+    given = {"--kernel", *getattr(args, "explicit", [])} if getattr(args, "kernel", None) \
+        else set(getattr(args, "explicit", []))
+    words = option_words(args, "kernel", "gamma", "coef0", "degree", given_flags=given)
+    return "".join(" " + w for w in words)
