@@ -578,3 +578,21 @@ def test_a_command_is_printed_again_from_the_table():
                         given_flags=set()) == ["--gamma", repr(1 / 3)]
     assert data_args(args, gamma=0.25) == ("'a b.txt' --labels y.txt --zero-based --kernel "
                                            "sigmoid --gamma 0.25 --coef0 -1")
+
+
+def test_an_option_without_the_one_it_goes_with_is_refused_from_the_table():
+    """refuse_without: the options given without the option they go with, said in the
+    words of the needed rows (their flag, metavar and hint), one rule for fit and compare."""
+    from indefsvm.cli import build_parser
+    from indefsvm.cli._args import refuse_without
+    from indefsvm.cli._errors import CLIError
+
+    args = build_parser().parse_args(["fit", "--dataset", "heart", "--landmarks", "pivoted"])
+    with pytest.raises(CLIError) as info:
+        refuse_without(args, ("metric", "nystroem"), "window", "landmarks")
+    assert str(info.value) == ("--landmarks goes with --metric (series or strings) or "
+                               "--nystroem M (features); drop it or give --metric or "
+                               "--nystroem.")
+    args = build_parser().parse_args(["fit", "--dataset", "heart", "--landmarks", "pivoted",
+                                      "--nystroem", "20"])
+    refuse_without(args, ("metric", "nystroem"), "landmarks")  # one of them given: fine

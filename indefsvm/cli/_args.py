@@ -258,6 +258,24 @@ def metric_words(args) -> list[str]:
             for word in (row.name, number(getattr(args, row.dest)))]
 
 
+def refuse_without(args, needed, *keys: str) -> None:
+    """The options among ``keys`` given without the option ``needed`` (a key, or a tuple of
+    keys one of which will do) that they go with: refused by one rule, in the words of the
+    table's rows ("--landmarks goes with --metric (series or strings) or --nystroem M
+    (features); drop it or give --metric or --nystroem.")."""
+    from ._options import OPTIONS
+
+    needed = (needed,) if isinstance(needed, str) else needed
+    if given(args, *needed):
+        return
+    rows = [OPTIONS[key] for key in needed]
+    with_ = " or ".join(row.name + (f" {row.kwargs['metavar']}" if "metavar" in row.kwargs
+                                    else "") + f" ({row.hint})" for row in rows)
+    for flag in given(args, *keys):
+        raise CLIError(f"{flag} goes with {with_}; drop it or give "
+                       f"{' or '.join(row.name for row in rows)}.", EXIT_USAGE)
+
+
 def refuse_metric_params(args) -> None:
     """A distance's parameter given with a metric that does not take it, or with no metric:
     refused by one rule, from the metric table (which metrics take it) and the option table

@@ -21,6 +21,7 @@ from ._args import (
     _n_jobs,
     add_metric_options,
     path_name,
+    refuse_without,
     seed,
 )
 from ._compare_objects import (
@@ -33,8 +34,8 @@ from ._compare_objects import (
 )
 from ._errors import EXIT_USAGE, CLIError, said
 from ._io import _check_classes, _load, _read_matrix, scaled
-from ._models import _distance_kernel
-from ._options import count, given, option
+from ._models import _distance_kernel, _validated
+from ._options import count, option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 
@@ -67,9 +68,7 @@ def run(args) -> int:
                            "or clip to --methods.", EXIT_USAGE)
         data, y, desc, precomputed = objects_block(args)
     else:
-        for flag in given(args, "window", "sigma", "nystroem"):
-            raise CLIError(f"{flag} goes with --metric (series or strings); drop it or give "
-                           "--metric.", EXIT_USAGE)
+        refuse_without(args, "metric", "window", "sigma", "nystroem")
         data, y, desc, precomputed = _load(args)
     labels, counts = np.unique(y, return_counts=True)
     _check_classes(y, args.cv)
@@ -267,16 +266,10 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
     _say(args, f"{args.cv}-fold search of the remedies on {K.shape[0]} samples"
                + (f", {n_gamma} gamma" if args.distances or tuned else "")
                + f", C from {args.C_grid or 'the default grid'}")
+    _validated(search)  # the settings the options made, in their words, before the work
     with _LogBar(args, args.cv * n_gamma, "tasks", "RemedySearchCV: task", "task") as bar:
         search.set_params(verbose=bar.active or args.verbose)
-        from sklearn.utils._param_validation import InvalidParameterError
-
-        try:
-            search.fit(X, y)
-        except InvalidParameterError as exc:
-            # a setting the options made (the grids are checked by argparse): usage
-            raise CLIError(str(exc), EXIT_USAGE) from None
-        # any other error is one of the data's: exit 1, as everywhere
+        search.fit(X, y)  # an error here is one of the data's: exit 1, as everywhere
     cmp = search.comparison_
     params = {k: v for k, v in search.best_params_.items() if k != "method"}
     command = fit_command(args, search.best_method_, {"C": 1.0, **params}, precomputed)

@@ -18,12 +18,13 @@ from ._args import (
     _common,
     add_metric_options,
     path_name,
+    refuse_without,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, numbers, summary_of
 from ._io import _check_class_weight, _check_classes, _load, scale_advice
 from ._models import _estimator, _fitted_params, _svc
-from ._options import count, given, option
+from ._options import count, option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 from ._tune import describe, search_objects, tune
@@ -50,13 +51,9 @@ def run(args) -> int:
         from . import _objects
 
         return _objects.fit(args, _search_objects)
-    for opt in ("window", "sigma", "landmarks", "features"):
-        if opt == "landmarks" and args.nystroem is not None:
-            continue  # the landmarks of features: checked with their estimator (_models)
-        if given(args, opt):
-            also = " or --nystroem M (features)" if opt == "landmarks" else ""
-            raise CLIError(f"--{opt} goes with --metric (series or strings){also}; drop it "
-                           f"or give --metric{also and ' or --nystroem'}.", EXIT_USAGE)
+    refuse_without(args, "metric", "window", "sigma", "features")
+    # (the landmarks of features: checked with their estimator, _models)
+    refuse_without(args, ("metric", "nystroem"), "landmarks")
     # the parameters are checked before the data are read (a usage error costs no time)
     _estimator(args, bool(args.file and (args.labels or args.file.endswith((".npy", ".npz")))))
     # a one-class SVM reads no labels (a file's, if any, are not used for training)

@@ -191,7 +191,7 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(default="auto", choices=["auto", "dense", "ldl", "lanczos", "slq"],
                     help="auto: dense up to 5000 samples, matrix-free estimates (slq) above")),
     "methods": Option(("--methods",), kwargs=dict(default=None, metavar="M1,M2,...")),
-    "metric": Option(("--metric",), kwargs=dict(default=None)),
+    "metric": Option(("--metric",), hint="series or strings", kwargs=dict(default=None)),
     "model": Option(("model",),
         kwargs=dict(metavar="MODEL", help="a model file written by fit --save")),
     "n-features": Option(("--n-features",), param="n_features", feeds="load_file",
@@ -209,7 +209,7 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(default=None,
                     help="nu of nu-svc, one-class and nu-svr (default 0.5): a bound on the share"
                          " of margin errors and of support vectors")),
-    "nystroem": Option(("--nystroem",), param="n_components",
+    "nystroem": Option(("--nystroem",), param="n_components", hint="features",
         kwargs=dict(default=None, metavar="M")),
     "out": Option(("--out",)),
     "p": Option(("--p",), param="p",
