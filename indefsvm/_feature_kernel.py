@@ -11,7 +11,12 @@ from sklearn.utils.validation import _num_samples, check_is_fitted
 from . import _constraints as _c
 from ._tags import TrainingColumns
 from ._validation import kernel_input
-from .kernels import check_kernel_settings, estimator_kernel_params, kernel_matrix
+from .kernels import (
+    canonical_name,
+    check_kernel_settings,
+    estimator_kernel_params,
+    kernel_matrix,
+)
 
 __all__ = ["FeatureKernel"]
 
@@ -114,7 +119,7 @@ class FeatureKernel(TrainingColumns, TransformerMixin, BaseEstimator):
         )
 
         require(hasattr(self, "X_fit_"), "holds a feature kernel that was never fitted")
-        check_kernel_name(self.kernel, precomputed=False)
+        check_kernel_name(self.kernel, canonical_name, precomputed=False)
         check_degree(self.degree)
         shape = require_finite_rows(self.X_fit_, "holds a feature kernel whose training "
                                     "samples are NaN, infinite or not a matrix")

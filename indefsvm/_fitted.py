@@ -61,10 +61,10 @@ def require_finite_rows(values, what: str) -> tuple[int, int]:
     return arr.shape
 
 
-def check_kernel_name(kernel, *, precomputed: bool = True) -> None:
-    """A kernel a model file may name: one of the library's (or ``"precomputed"``)."""
-    from .kernels import canonical_name
-
+def check_kernel_name(kernel, canonical_name, *, precomputed: bool = True) -> None:
+    """A kernel a model file may name: one of the library's (or ``"precomputed"``), as
+    ``canonical_name`` (the caller's ``kernels.canonical_name``: this floor imports no
+    kernel) tells them."""
     ok = isinstance(kernel, str) and (precomputed or kernel != "precomputed")
     if ok:
         try:

@@ -115,6 +115,19 @@ def test_nothing_below_imports_the_command_line_or_the_figures():
         assert not {d for d in deps if d.startswith(top)}, mod
 
 
+#: the ground floor: the modules every other may import, which import none above them (a
+#: kernel, an estimator) -- not even inside a function (_fitted's check of a kernel name
+#: imported kernels.py until its callers handed canonical_name in)
+GROUND = ("indefsvm._fitted", "indefsvm.exceptions", "indefsvm._warn", "indefsvm._logging",
+          "indefsvm._files", "indefsvm._tags", "indefsvm._interrupt", "indefsvm._scale",
+          "indefsvm._remedies", "indefsvm._feature_map", "indefsvm._kernel_params")
+
+
+def test_the_ground_floor_imports_nothing_above_it():
+    g = _graph()
+    assert {m: sorted(g[m] - set(GROUND)) for m in GROUND if g[m] - set(GROUND)} == {}
+
+
 def _lines(path: Path) -> int:
     return len(path.read_text(encoding="utf-8").splitlines())
 

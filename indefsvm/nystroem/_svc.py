@@ -747,7 +747,7 @@ default="uniform"
         from .._fitted import check_degree, check_kernel_name, require_finite, require_finite_rows
         from ..kernels import KERNELS
 
-        check_kernel_name(self.kernel, precomputed=False)
+        check_kernel_name(self.kernel, canonical_name, precomputed=False)
         check_pairs(self)
         # the features are computed with the name and parameters the fit resolved: they must
         # be the model's own kernel, with parameters it takes, finite, and a sane degree

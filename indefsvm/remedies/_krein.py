@@ -261,7 +261,7 @@ decision_function_shape, break_ties
 
         require(hasattr(self, "beta_") and isinstance(getattr(self, "n_train_", None), int),
                 "holds a Krein SVM that was never fitted")
-        check_kernel_name(self.kernel)
+        check_kernel_name(self.kernel, canonical_name)
         n_pairs = len(self.classes_) * (len(self.classes_) - 1) // 2
         what = "has Krein SVM coefficients that are not finite or not of its size"
         beta = require_finite(self.beta_, what)

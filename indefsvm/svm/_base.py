@@ -132,7 +132,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
         )
 
         require(hasattr(self, "support_"), "holds a model that was never fitted")
-        check_kernel_name(self.kernel)
+        check_kernel_name(self.kernel, canonical_name)
         check_degree(getattr(self, "degree", 3))
         n_train = int(self.shape_fit_[0])
         support = np.asarray(self.support_)
