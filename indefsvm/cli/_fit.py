@@ -154,8 +154,7 @@ def _say_counter_intuitive(args, clf, X) -> None:
 def _print_svc(args, X, y, desc, precomputed, model, rows, summary) -> None:
     """The text result of an SMO fit (plain or --remedy, any --svm-type): the data, the
     model and each problem's solution."""
-    params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
-                       for k, v in summary["kernel_params"].items())
+    params = _params_text(summary["kernel_params"])
     shape = (f"{X.shape[0]} x {X.shape[0]} " + ("distance" if args.distances else "kernel")
              + " matrix" if precomputed else f"{X.shape[0]} samples, {X.shape[1]} features")
     svm = _svc(model)
@@ -183,7 +182,13 @@ def _print_svc(args, X, y, desc, precomputed, model, rows, summary) -> None:
               f"(kernel={summary['kernel']}"
               f"{', ' + params if params else ''}, {_family.described(args)}, "
               f"tol={args.tol:g})")
-    _print_pairs(rows)
+    _print_problems(rows)
+
+
+def _params_text(params: dict) -> str:
+    """Kernel parameters for the model line: ``gamma=0.01, coef0=-1``."""
+    return ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
+                     for k, v in params.items())
 
 
 #: the model line's name of --scale's first step
@@ -211,16 +216,29 @@ def shown(label) -> str:
         c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def _print_pairs(rows) -> None:
+#: a problem's lines for people, from the keys of its JSON row (the SMO's and the landmark
+#: model's rows: a key a row lacks is no line): label, keys, format
+_PROBLEM_LINES = (
+    ("iterations", ("iterations",), "{}"),
+    ("passes", ("passes",), "{}"),  # the landmark model's; its "solver" names what they count
+    ("objective F(a)", ("objective",), "{:.10g}"),
+    ("KKT gap m - M", ("kkt_gap",), "{:.3g}"),
+    ("#SV / #bounded SV", ("n_sv", "n_bounded_sv"), "{} / {}"),
+    ("concave steps", ("concave_steps",), "{} (sub-problems with a_ij <= 0)"),
+    ("bias b", ("b",), "{:.6g}"),
+)
+
+
+def _print_problems(rows) -> None:
+    """Each one-vs-one problem's solution (or the one dual's), one printer for every path."""
     for row in rows:
         print(f"pair        {shown(row['pair'][0])} vs {shown(row['pair'][1])}: {row['status']}"
               if row["pair"] is not None else f"solution    {row['status']}")
-        print(f"  iterations        {row['iterations']}")
-        print(f"  objective F(a)    {row['objective']:.10g}")
-        print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
-        print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
-        print(f"  concave steps     {row['concave_steps']} (sub-problems with a_ij <= 0)")
-        print(f"  bias b            {row['b']:.6g}")
+        for label, keys, form in _PROBLEM_LINES:
+            if all(k in row for k in keys):
+                if label == "passes" and row.get("solver") == "decomposition":
+                    label = "working-set steps"
+                print(f"  {label:<18}" + form.format(*(row[k] for k in keys)))
 
 
 def _search_objects(args, X, y):
@@ -285,8 +303,7 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
 
 def _print_nystroem(args, X, desc, model, rows, summary) -> None:
     """The text result of fit --nystroem: the data, the model, its features, each problem."""
-    params = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
-                       for k, v in summary["kernel_params"].items())
+    params = _params_text(summary["kernel_params"])
     f = summary["features"]
     print(f"data        {desc}: {X.shape[0]} samples, {X.shape[1]} features, "
           f"{len(model.classes_)} classes")
@@ -299,15 +316,7 @@ def _print_nystroem(args, X, desc, model, rows, summary) -> None:
     print(f"features    {f['used']} used ({f['positive']} positive, {f['negative']} negative; "
           f"dropped: {f['dropped_small']} below the zero threshold, {f['dropped_unstable']} "
           "that do not extend beyond the landmarks)")
-    for row in rows:
-        print(f"pair        {shown(row['pair'][0])} vs {shown(row['pair'][1])}: "
-              f"{row['status']}")
-        # (the JSON keeps the key "passes"; its "solver" says which they count)
-        print(f"  working-set steps {row['passes']}" if row["solver"] == "decomposition"
-              else f"  passes            {row['passes']}")
-        print(f"  KKT gap m - M     {row['kkt_gap']:.3g}")
-        print(f"  #SV / #bounded SV {row['n_sv']} / {row['n_bounded_sv']}")
-        print(f"  bias b            {row['b']:.6g}")
+    _print_problems(rows)
 
 
 def add_parser(sub) -> None:
