@@ -115,8 +115,8 @@ def check_kernel_matrix(K, name: str = "K", *, rtol: float = SYMMETRY_RTOL,
         raise ParameterError(f"must be a numeric 2-D array: {exc}", name) from None
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ParameterError(
-            f"must be a square (n_samples, n_samples) kernel matrix; got shape {K.shape}."
-        , name)
+            f"must be a square (n_samples, n_samples) kernel matrix; got shape {K.shape}.",
+            name)
     if K.shape[0] == 0:
         raise ValueError(f"{name} is empty (0 samples).")
     K = np.ascontiguousarray(K)
@@ -162,8 +162,7 @@ def check_binary_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
         raise ParameterError(
             f"must contain only -1 and +1 (got values {values[:5].tolist()}); map your "
             "labels, e.g. y = np.where(labels == positive, 1, -1), or use IndefiniteSVC, which "
-            "does it for you."
-        , name)
+            "does it for you.", name)
     if values.shape[0] < 2:
         raise ValueError(
             f"{name} contains only one class ({values[0]:+g}); an SVM needs samples of both "

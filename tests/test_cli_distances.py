@@ -299,3 +299,15 @@ def test_distances_that_are_not_symmetric_are_named_by_their_file(tmp_path, caps
     err = capsys.readouterr().err
     assert (f"rows.npy: the smallest is -1 at row 0, column 1; distances are >= 0. {model} "
             "was trained on distances") in err
+
+
+def test_a_distance_file_named_like_a_parameter_is_said_as_the_file():
+    """The check of a distance file names it by its path; a path that spells a parameter
+    ("tol") is still the file, the data's error (exit 1), not an option's (--tol, exit 2)."""
+    from indefsvm.cli._errors import CLIError, _error_line
+    from indefsvm.cli._io import checked_distances
+
+    with pytest.raises(CLIError) as info:
+        checked_distances(np.ones(3), "tol")
+    assert _error_line(info.value) == ("tol must be a 2-D array of distances; got shape (3,).",
+                                       1)

@@ -548,7 +548,7 @@ def test_a_new_smo_option_is_one_row(monkeypatch, tmp_path, capsys):
     assert "--no-intercept" in err and "the model" in err
 
 
-def test_a_fixed_kernel_trains_with_the_smo_options_given(tmp_path):
+def test_a_fixed_kernel_trains_with_the_smo_options_given(tmp_path, capsys):
     """fit --remedy clip --wss first_order: the fixed kernel's IndefiniteSVC takes the SMO's
     options (they were refused); the Krein SVM's solver does not take them: refused."""
     path = tmp_path / "m.skops"
@@ -557,8 +557,11 @@ def test_a_fixed_kernel_trains_with_the_smo_options_given(tmp_path):
                  "--quiet", "--save", str(path)]) == 0
     svc = isvm.load_model(path)[-1]
     assert (svc.wss, svc.init) == ("first_order", "class_balanced")
+    capsys.readouterr()
     assert main(["fit", "--dataset", "heart", "--kernel", "sigmoid", "--remedy", "krein",
                  "--wss", "first_order"]) == 2
+    assert ("--wss does not apply to --remedy krein: the Krein SVM's own solver does not take "
+            "it; drop --wss.") in capsys.readouterr().err
 
 
 def test_a_command_is_printed_again_from_the_table():

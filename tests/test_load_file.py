@@ -541,3 +541,20 @@ def test_label_column_first_and_last_read_a_feature_file_as_they_read_a_series_f
     (tmp_path / "g.csv").write_text("last,b,c\n7,2.5,0\n8,4.5,1\n")
     _, y, _ = read_features(str(tmp_path / "g.csv"), ",", label_column="last")
     assert y.tolist() == [7, 8]
+
+
+def test_a_check_of_the_values_keeps_its_parameter(monkeypatch):
+    """load_file says the readers' refusals in its parameters' words (a ParameterError of no
+    parameter); a check of the data's values inside it (check_distance_matrix, naming the
+    file) comes out as it was raised, its parameter kept."""
+    from indefsvm.datasets import _data_file
+    from indefsvm.exceptions import ParameterError
+
+    def refused(*args, **kwargs):
+        raise ParameterError("must be a 2-D array of distances; got shape (3,).", "D.npy")
+
+    monkeypatch.setattr(_data_file, "_load_file", refused)
+    with pytest.raises(ParameterError) as info:
+        isvm.datasets.load_file("D.npy")
+    assert info.value.param == "D.npy"
+    assert str(info.value) == "D.npy must be a 2-D array of distances; got shape (3,)."

@@ -255,8 +255,14 @@ def checked_distances(D, path: str, square: bool = True, instead: str | None = N
     similarity)."""
     from .._validation import check_distance_matrix
 
-    return check_distance_matrix(D, path, square=square, instead=instead or (
-        "Is it a similarity or a kernel? Then drop --distances (a kernel is read as it is)."))
+    try:
+        return check_distance_matrix(D, path, square=square, instead=instead or (
+            "Is it a similarity or a kernel? Then drop --distances (a kernel is read as it "
+            "is)."))
+    except ParameterError as exc:
+        # about the file's matrix, which the check names by its path: the data's error
+        # (exit 1), never said as an option whose parameter the path happens to spell
+        raise CLIError(str(exc).splitlines()[0]) from None
 
 
 def _check_class_weight(args, y) -> None:

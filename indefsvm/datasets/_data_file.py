@@ -649,6 +649,8 @@ def load_file(path, *, labels=None, distances: bool = False, label_column=None,
         # what the reader said, without the file's name (which may itself hold ': ')
         raise DataFileError(exc.path, exc.line, _python_words(exc.message)) from None
     except ParameterError as exc:
+        if exc.param is not None:
+            raise  # a check of the data's values (check_distance_matrix): its own error
         raise ParameterError(_python_words(str(exc))) from None
 
 
