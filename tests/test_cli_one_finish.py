@@ -99,26 +99,3 @@ def test_a_fit_below_chance_says_it_learned_backwards_and_the_check_to_run(tmp_p
     assert "note: " not in capsys.readouterr().out
     assert main(argv + ["--class-weight", "balanced"]) == 0
     assert "note: " not in capsys.readouterr().out
-
-
-def test_every_path_prints_its_problems_through_one_printer(capsys):
-    """The SMO's rows and the landmark model's are printed by one printer from their JSON
-    keys: a key a row lacks is no line; the decomposition's passes are working-set steps."""
-    from indefsvm.cli._fit import _print_problems
-
-    smo = {"pair": ["a", "b"], "status": "converged", "iterations": 12, "objective": -1.5,
-           "kkt_gap": 0.0004, "n_sv": 7, "n_bounded_sv": 3, "concave_steps": 2, "b": 0.25}
-    landmark = {"pair": ["a", "b"], "status": "converged", "passes": 9,
-                "solver": "decomposition", "kkt_gap": 0.001, "n_sv": 5, "n_bounded_sv": 1,
-                "b": -0.5}
-    _print_problems([smo, {**smo, "pair": None}, landmark])
-    assert capsys.readouterr().out.splitlines() == [
-        "pair        a vs b: converged", "  iterations        12",
-        "  objective F(a)    -1.5", "  KKT gap m - M     0.0004",
-        "  #SV / #bounded SV 7 / 3", "  concave steps     2 (sub-problems with a_ij <= 0)",
-        "  bias b            0.25",
-        "solution    converged", "  iterations        12", "  objective F(a)    -1.5",
-        "  KKT gap m - M     0.0004", "  #SV / #bounded SV 7 / 3",
-        "  concave steps     2 (sub-problems with a_ij <= 0)", "  bias b            0.25",
-        "pair        a vs b: converged", "  working-set steps 9", "  KKT gap m - M     0.001",
-        "  #SV / #bounded SV 5 / 1", "  bias b            -0.5"]

@@ -16,8 +16,9 @@ import numpy as np
 
 from .._files import atomic_write
 from . import _models
+from ._summary import FitSummary
 
-__all__ = ["finish", "fit_saved", "numbers", "save", "summary_of"]
+__all__ = ["finish", "fit_saved", "save", "summary_of"]
 
 
 def save(args, model) -> None:
@@ -64,12 +65,6 @@ def fit_saved(args, model, X, y, *, bar=None, loud=None, always=None, keep=None)
                      if keep is None or issubclass(w.category, keep)]
 
 
-def numbers(params: dict) -> dict:
-    """Kernel parameters for JSON: numbers as floats (a bool stays a bool)."""
-    return {k: (float(v) if isinstance(v, (int, float, np.floating))
-                and not isinstance(v, bool) else v) for k, v in params.items()}
-
-
 def _label(value) -> str:
     """A class label as the user wrote it (2, not 2.0)."""
     if isinstance(value, (float, np.floating)) and float(value).is_integer():
@@ -85,18 +80,18 @@ def class_weight_of(args):
     return weights
 
 
-def summary_of(args, fields: dict, *, seconds: float, scores: dict,
-               messages: list) -> dict:
-    """The summary of a fit: its path's own ``fields``, then the keys every path has --
-    ``scores``, the training scores of ``_family.training_scores`` (a classifier's
-    ``training_accuracy``, a regression's ``training_mse`` and ``training_r2``, ...), and
-    the cross-validation's mean and spread of the same score (``cv_accuracy_*`` or
-    ``cv_r2_*``)."""
+def summary_of(args, fields: dict, rows: list, *, seconds: float, scores: dict,
+               messages: list) -> FitSummary:
+    """The summary of a fit: its path's own ``fields`` and text ``rows``, then the keys
+    every path has -- ``scores``, the training scores of ``_family.training_scores`` (a
+    classifier's ``training_accuracy``, a regression's ``training_mse`` and ``training_r2``,
+    ...), and the cross-validation's mean and spread of the same score (``cv_accuracy_*`` or
+    ``cv_r2_*``), filled in by :func:`finish`."""
     cv = "cv_r2" if "training_r2" in scores else "cv_accuracy"
-    return {**fields, "class_weight": class_weight_of(args),
-            "fit_seconds": seconds, **scores,
-            "cv_folds": args.cv, f"{cv}_mean": None, f"{cv}_std": None,
-            "model_file": args.save, "warnings": list(messages)}
+    return FitSummary({**fields, "class_weight": class_weight_of(args),
+                       "fit_seconds": seconds, **scores,
+                       "cv_folds": args.cv, f"{cv}_mean": None, f"{cv}_std": None,
+                       "model_file": args.save, "warnings": list(messages)}, rows)
 
 
 def _below_chance(args, y, summary: dict) -> str | None:
@@ -128,54 +123,23 @@ def _below_chance(args, y, summary: dict) -> str | None:
             f"§7.3). '{command}' says whether it is, and what to do.")
 
 
-def finish(args, X, y, precomputed, seconds, summary, print_head) -> int:
+def finish(args, X, y, precomputed, seconds, summary: FitSummary) -> int:
     """After a fit (its model saved already): the result printed as soon as it exists, then
     the cross-validation and its line, then the warnings."""
-    from ._family import score_lines
-
-    r2 = "cv_r2_mean" in summary
-    below = _below_chance(args, y, summary)
+    below = _below_chance(args, y, summary.fields)
     if below is not None:
-        summary["notes"] = [below]
+        summary.add_note(below)
     if not args.json:
-        print_head()
-        weights = summary.get("class_weight")
-        if weights is not None:
-            # given, so said: C of each class (LIBSVM's -wi)
-            # the bound of each sample: C x weight (nu-SVC, without C: 1/n x weight)
-            bound = "C" if "C" in summary else "the bound"
-            print("class weight " + (
-                f"balanced ({bound} x n / (n_classes n_c))" if weights == "balanced" else
-                ", ".join(f"{k}: {v:g}" for k, v in weights.items())
-                + f" (x {bound}; others 1)"))
-        print(f"fit time    {seconds:.3f} s")
-        for line in score_lines(summary):
-            print(line)
-        if below is not None:
-            print(f"note: {below}")
-        if args.save:
-            print(f"model saved to {args.save}")
+        print("\n".join(summary.head_lines()))
         sys.stdout.flush()
-    summary["search"] = getattr(args, "search_result", None)
-    cv_acc = (_models._cross_validate(args, X, y, precomputed, seconds,
-                                      said=summary["warnings"]) if args.cv > 1 else None)
-    cv_n = None if cv_acc is None else min(len(y), _models.CV_MAX)
-    cv = "cv_r2" if r2 else "cv_accuracy"
-    if cv_acc is not None:
-        summary[f"{cv}_mean"] = float(np.mean(cv_acc))
-        summary[f"{cv}_std"] = float(np.std(cv_acc))
-        summary["cv_samples"] = cv_n
+    summary.fields["search"] = getattr(args, "search_result", None)
+    if args.cv > 1:
+        scores = _models._cross_validate(args, X, y, precomputed, seconds,
+                                         said=summary.fields["warnings"])
+        summary.set_cv(scores, min(len(y), _models.CV_MAX))
     if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
-    if cv_acc is not None:
-        print(f"{args.cv}-fold CV "
-              + (f"R^2 {np.mean(cv_acc):.4f} (+/- {np.std(cv_acc):.4f})" if r2 else
-                 f"accuracy {100 * np.mean(cv_acc):.2f} % (+/- {100 * np.std(cv_acc):.2f})")
-              + ("" if cv_n == len(y) else
-                 f" on a {'' if r2 else 'stratified '}subsample of {cv_n}")
-              + (" -- of the parameters the search chose on these data: optimistic"
-                 if summary["search"] else ""))
-    for msg in summary["warnings"]:
-        print(f"warning: {msg}")
+        print(json.dumps(summary.to_dict(), indent=2))
+    else:
+        for line in summary.tail_lines():
+            print(line)
     return 0

@@ -21,12 +21,13 @@ from ._args import (
     refuse_without,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._finish import finish, fit_saved, numbers, summary_of
+from ._finish import finish, fit_saved, summary_of
 from ._io import _check_class_weight, _check_classes, _load, scale_advice
 from ._models import _estimator, _fitted_params, _svc
 from ._options import count, option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
+from ._summary import numbers
 from ._tune import describe, search_objects, tune
 
 
@@ -125,9 +126,9 @@ def _fit_smo(args, model, X, y, desc, precomputed) -> int:
         **({"nu": args.nu} if "nu" in clf.get_params() else {}),
         **({"epsilon": args.epsilon} if args.svm_type == "epsilon-svr" else {}),
         "tol": args.tol, "problems": rows,
-    }, seconds=seconds, scores=scores, messages=messages)
-    return finish(args, X, y, precomputed, seconds, summary,
-                  lambda: _print_svc(args, X, y, desc, precomputed, model, rows, summary))
+    }, _svc_rows(args, X, y, desc, precomputed, model, params), seconds=seconds,
+        scores=scores, messages=messages)
+    return finish(args, X, y, precomputed, seconds, summary)
 
 
 def _say_counter_intuitive(args, clf, X) -> None:
@@ -151,17 +152,17 @@ def _say_counter_intuitive(args, clf, X) -> None:
               "> 0) or give --remedy flip.", file=sys.stderr)
 
 
-def _print_svc(args, X, y, desc, precomputed, model, rows, summary) -> None:
-    """The text result of an SMO fit (plain or --remedy, any --svm-type): the data, the
-    model and each problem's solution."""
-    params = _params_text(summary["kernel_params"])
+def _svc_rows(args, X, y, desc, precomputed, model, params) -> list:
+    """The head of an SMO fit's result (plain or --remedy, any --svm-type): the data and the
+    model."""
+    params = _params_text(numbers({k: v for k, v in params.items() if k != "distances"}))
     shape = (f"{X.shape[0]} x {X.shape[0]} " + ("distance" if args.distances else "kernel")
              + " matrix" if precomputed else f"{X.shape[0]} samples, {X.shape[1]} features")
     svm = _svc(model)
     targets = (f", {len(svm.classes_)} classes" if hasattr(svm, "classes_") else
                f", targets {np.min(y):.4g} ... {np.max(y):.4g}" if _family.regression(args)
                else "")
-    print(f"data        {desc}: {shape}{targets}")
+    name = type(svm).__name__
     if args.remedy is not None:
         names = [type(step).__name__ for _, step in model.steps] if hasattr(model, "steps") \
             else [type(model).__name__]
@@ -172,17 +173,17 @@ def _print_svc(args, X, y, desc, precomputed, model, rows, summary) -> None:
                                                    f"{', ' + params if params else ''})")
         if args.scale:
             names[0] = _SCALER.rstrip(" +")
-        print(f"model       {' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
-              f"tol={args.tol:g})")
+        text = (f"{' + '.join(names)} (--remedy {args.remedy}, C={args.C:g}, "
+                f"tol={args.tol:g})")
     elif args.distances:
-        print(f"model       DistanceKernel({params}) + {summary['model']}(kernel=precomputed, "
-              f"{_family.described(args)}, tol={args.tol:g})")
+        text = (f"DistanceKernel({params}) + {name}(kernel=precomputed, "
+                f"{_family.described(args)}, tol={args.tol:g})")
     else:
-        print(f"model       {_SCALER if args.scale else ''}{summary['model']}"
-              f"(kernel={summary['kernel']}"
-              f"{', ' + params if params else ''}, {_family.described(args)}, "
-              f"tol={args.tol:g})")
-    _print_problems(rows)
+        kernel = "precomputed" if precomputed else args.kernel
+        text = (f"{_SCALER if args.scale else ''}{name}(kernel={kernel}"
+                f"{', ' + params if params else ''}, {_family.described(args)}, "
+                f"tol={args.tol:g})")
+    return [("data", f"{desc}: {shape}{targets}"), ("model", text)]
 
 
 def _params_text(params: dict) -> str:
@@ -206,39 +207,6 @@ def _pair_rows(clf) -> list[dict]:
              "kkt_gap": res.kkt_gap, "n_sv": res.n_sv, "n_bounded_sv": res.n_bounded,
              "concave_steps": res.n_concave_steps, "b": res.b}
             for k, res in enumerate(clf.solver_results_)]
-
-
-def shown(label) -> str:
-    """A class label for the terminal: a control character (an escape sequence in a crafted
-    file's label) written as Python writes it in a string, not sent to the terminal."""
-    text = str(label)
-    return text if text.isprintable() else "".join(
-        c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-#: a problem's lines for people, from the keys of its JSON row (the SMO's and the landmark
-#: model's rows: a key a row lacks is no line): label, keys, format
-_PROBLEM_LINES = (
-    ("iterations", ("iterations",), "{}"),
-    ("passes", ("passes",), "{}"),  # the landmark model's; its "solver" names what they count
-    ("objective F(a)", ("objective",), "{:.10g}"),
-    ("KKT gap m - M", ("kkt_gap",), "{:.3g}"),
-    ("#SV / #bounded SV", ("n_sv", "n_bounded_sv"), "{} / {}"),
-    ("concave steps", ("concave_steps",), "{} (sub-problems with a_ij <= 0)"),
-    ("bias b", ("b",), "{:.6g}"),
-)
-
-
-def _print_problems(rows) -> None:
-    """Each one-vs-one problem's solution (or the one dual's), one printer for every path."""
-    for row in rows:
-        print(f"pair        {shown(row['pair'][0])} vs {shown(row['pair'][1])}: {row['status']}"
-              if row["pair"] is not None else f"solution    {row['status']}")
-        for label, keys, form in _PROBLEM_LINES:
-            if all(k in row for k in keys):
-                if label == "passes" and row.get("solver") == "decomposition":
-                    label = "working-set steps"
-                print(f"  {label:<18}" + form.format(*(row[k] for k in keys)))
 
 
 def _search_objects(args, X, y):
@@ -296,27 +264,26 @@ def _fit_nystroem(args, model, X, y, desc) -> int:
                      "negative": ny.n_negative_, "dropped_small": ny.n_dropped_,
                      "dropped_unstable": ny.n_unstable_},
         "C": args.C, "tol": args.tol, "converged": model.converged_, "problems": rows,
-    }, seconds=seconds, scores=scores, messages=messages)
-    return finish(args, X, y, False, seconds, summary,
-                  lambda: _print_nystroem(args, X, desc, model, rows, summary))
+    }, _nystroem_rows(args, X, desc, model), seconds=seconds, scores=scores,
+        messages=messages)
+    return finish(args, X, y, False, seconds, summary)
 
 
-def _print_nystroem(args, X, desc, model, rows, summary) -> None:
-    """The text result of fit --nystroem: the data, the model, its features, each problem."""
-    params = _params_text(summary["kernel_params"])
-    f = summary["features"]
-    print(f"data        {desc}: {X.shape[0]} samples, {X.shape[1]} features, "
-          f"{len(model.classes_)} classes")
-    print(f"model       {_SCALER if args.scale else ''}NystroemSVC(kernel={args.kernel}"
-          f"{', ' + params if params else ''}, "
-          f"n_components={args.nystroem}, "
-          + (f"landmarks={args.landmarks}, " if args.landmarks != "uniform" else "")
-          + f"remedy={args.remedy}, C={args.C:g}, "
-          f"tol={args.tol:g})")
-    print(f"features    {f['used']} used ({f['positive']} positive, {f['negative']} negative; "
-          f"dropped: {f['dropped_small']} below the zero threshold, {f['dropped_unstable']} "
-          "that do not extend beyond the landmarks)")
-    _print_problems(rows)
+def _nystroem_rows(args, X, desc, model) -> list:
+    """The head of fit --nystroem's result: the data, the model, its features."""
+    ny = model.nystroem_
+    params = _params_text(numbers(ny.kernel_params_))
+    return [
+        ("data", f"{desc}: {X.shape[0]} samples, {X.shape[1]} features, "
+                 f"{len(model.classes_)} classes"),
+        ("model", f"{_SCALER if args.scale else ''}NystroemSVC(kernel={args.kernel}"
+                  f"{', ' + params if params else ''}, n_components={args.nystroem}, "
+                  + (f"landmarks={args.landmarks}, " if args.landmarks != "uniform" else "")
+                  + f"remedy={args.remedy}, C={args.C:g}, tol={args.tol:g})"),
+        ("features", f"{model.n_features_used_} used ({ny.n_positive_} positive, "
+                     f"{ny.n_negative_} negative; dropped: {ny.n_dropped_} below the zero "
+                     f"threshold, {ny.n_unstable_} that do not extend beyond the "
+                     "landmarks)")]
 
 
 def add_parser(sub) -> None:

@@ -213,22 +213,17 @@ def fit(args, search) -> int:
         "training_accuracy_objects": int(idx.size),
         "features_used": int(model.n_features_used_), "positive": int(ny.n_positive_),
         "negative": int(ny.n_negative_), "C": args.C, "converged": bool(model.converged_),
-    }, seconds=seconds, scores={"training_accuracy": train_acc}, messages=messages)
-
-    def head():
-        print(f"data        {args.file}: {n} {objects_of(args.metric)}"
-              f", {len(model.classes_)} classes")
-        print(f"model       NystroemSVC(metric={args.metric}"
-              + (f", window={args.window:g}" if args.window is not None else "")
-              + f", kernel={kind}"
-              + ("" if gamma is None else f", gamma={gamma:.6g}")
-              + f", n_components={args.nystroem}"
-              + (f", landmarks={args.landmarks}" if args.landmarks != "uniform" else "")
-              + f", features={args.features}, remedy={model.remedy}, C={args.C:g})")
-        print(f"features    {summary['features_used']} used ({summary['positive']} positive, "
-              f"{summary['negative']} negative)")
-        print(f"converged   {model.converged_}")
-        if idx.size < n:
-            print(f"(training accuracy on {idx.size} of the {n} objects, drawn at random)")
-
-    return finish(args, X, y, False, seconds, summary, head)
+    }, [("data", f"{args.file}: {n} {objects_of(args.metric)}, {len(model.classes_)} classes"),
+        ("model", f"NystroemSVC(metric={args.metric}"
+                  + (f", window={args.window:g}" if args.window is not None else "")
+                  + f", kernel={kind}" + ("" if gamma is None else f", gamma={gamma:.6g}")
+                  + f", n_components={args.nystroem}"
+                  + (f", landmarks={args.landmarks}" if args.landmarks != "uniform" else "")
+                  + f", features={args.features}, remedy={model.remedy}, C={args.C:g})"),
+        ("features", f"{int(model.n_features_used_)} used ({int(ny.n_positive_)} positive, "
+                     f"{int(ny.n_negative_)} negative)"),
+        ("converged", str(model.converged_)),
+        *([(None, f"(training accuracy on {idx.size} of the {n} objects, drawn at random)")]
+          if idx.size < n else [])],
+        seconds=seconds, scores={"training_accuracy": train_acc}, messages=messages)
+    return finish(args, X, y, False, seconds, summary)
