@@ -186,6 +186,34 @@ def test_version_and_help_import_neither_sklearn_nor_scipy(tmp_path):
     assert "indefsvm 0.1.0" in out and "--distances" in out
 
 
+def test_a_command_imports_its_own_module_only(tmp_path):
+    """The registry of commands (cli/_parser.COMMANDS): --help and --version import no
+    command's module and no numpy; a command imports its own module, not the others'."""
+    import subprocess
+    import sys
+
+    from indefsvm.cli._parser import COMMANDS
+
+    rooms = {name: f"indefsvm.cli.{module}" for name, (module, _) in COMMANDS.items()}
+    code = ("import sys, json\nfrom indefsvm.cli import main\n"
+            "argv = json.loads(sys.argv[1])\n"
+            "assert main(argv) == 0\n"
+            "print('MODULES', json.dumps(sorted(m for m in sys.modules)))\n")
+    import json
+
+    def modules(argv):
+        out = subprocess.run([sys.executable, "-c", code, json.dumps(argv)],
+                             capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+        return set(json.loads(out.split("MODULES ", 1)[1]))
+
+    for argv in (["--help"], ["--version"]):
+        seen = modules(argv)
+        assert not seen & set(rooms.values()) and "numpy" not in seen, argv
+    for name, room in rooms.items():
+        seen = modules([name, "--help"])
+        assert room in seen and not seen & (set(rooms.values()) - {room}), name
+
+
 
 def test_cli_report_states_training_and_cv_accuracy(tmp_path, capsys):
     from indefsvm.cli import main

@@ -29,12 +29,21 @@ out of range); 130 interrupted (Ctrl-C); 141 the output pipe was closed by its r
 from ._args import DATASET_NAMES, DISTANCE_DATASETS, DISTANCE_KINDS, KERNEL_NAMES
 from ._errors import EXIT_DATA, EXIT_INTERRUPTED, EXIT_PIPE, EXIT_USAGE, CLIError
 from ._main import main
-from ._modelfile import TRUSTED_TYPES
 from ._parser import COMMANDS, build_parser
 
-# The heavy modules (scikit-learn, scipy, the compiled kernels) are imported where they are
-# used, not at the top of these modules: --version and --help answer at once, and a Ctrl-C
-# during start-up lands in main(), which turns it into one line and exit status 130.
+# The heavy modules (numpy, scikit-learn, scipy, the compiled kernels) come with the command
+# that needs them (the registry of _parser imports the module of the command being run): --version
+# and --help answer at once, and a Ctrl-C during start-up lands in main(), which turns it
+# into one line and exit status 130.
+
+
+def __getattr__(name: str):
+    # the model loader's trusted types, imported when asked for (the loader imports numpy)
+    if name == "TRUSTED_TYPES":
+        from ._modelfile import TRUSTED_TYPES
+
+        return TRUSTED_TYPES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "COMMANDS",

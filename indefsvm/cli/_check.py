@@ -199,10 +199,8 @@ def _name_data(rep, args) -> None:
     rep.notes = (distance_notes(rep) if args.distances else build_notes(rep))
 
 
-def add_parser(sub) -> None:
-    """The ``check`` sub-command and its options."""
-    check = sub.add_parser(
-        "check", help="is this kernel usable in an SVM? (PSD/CPD tests, signature, eta scan)")
+def add_arguments(check) -> None:
+    """The ``check`` command's options."""
     _add_data_args(check, labels_help="labels of a precomputed kernel FILE (optional)")
     _add_kernel_args(check)
     option(check, "rtol", type=float)
@@ -228,4 +226,3 @@ def add_parser(sub) -> None:
     _add_device(check, "the matrix-free check (--method slq or lanczos) computes the "
                        "kernel's tiles")
     _common(check)
-    check.set_defaults(func=run)

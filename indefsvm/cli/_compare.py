@@ -400,10 +400,8 @@ def _best_savable(search, allowed: tuple | None = None):
     return best
 
 
-def add_parser(sub) -> None:
-    """The ``compare`` sub-command and its options."""
-    compare = sub.add_parser(
-        "compare", help="try every remedy for an indefinite kernel on the same folds")
+def add_arguments(compare) -> None:
+    """The ``compare`` command's options."""
     _add_data_args(compare, labels_help="labels of a precomputed kernel FILE (.npy or text)",
                    legacy_distances=True)
     _add_kernel_args(compare)
@@ -443,4 +441,3 @@ def add_parser(sub) -> None:
            help="landmarks of the model saved or printed (default min(n, 300))")
     option(compare, "json")
     _common(compare)
-    compare.set_defaults(func=run)

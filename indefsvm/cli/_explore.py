@@ -243,16 +243,13 @@ def run(args) -> int:
     return 0
 
 
-def add_parser(sub) -> None:
-    """The ``explore`` sub-command and its options."""
-    p = sub.add_parser(
-        "explore", help="write an interactive page of the SVM's geometry over kernel "
-                        "parameters, C and remedies (one self-contained HTML file)",
-        description="Train the SVM for every kernel parameter, C and remedy of a grid, read "
-                    "each model with the library's diagnostics, and write one HTML page whose "
-                    "sliders show the spectrum, the pseudo-Euclidean plane with the hulls, w "
-                    "and Mw, the decision function (2-D data) and the readouts. Without data: "
-                    + DEMO + ".")
+def add_arguments(p) -> None:
+    """The ``explore`` command's options."""
+    p.description = ("Train the SVM for every kernel parameter, C and remedy of a grid, read "
+                     "each model with the library's diagnostics, and write one HTML page whose "
+                     "sliders show the spectrum, the pseudo-Euclidean plane with the hulls, w "
+                     "and Mw, the decision function (2-D data) and the readouts. Without data: "
+                     + DEMO + ".")
     _add_data_args(p, labels_help="labels of a precomputed kernel or distance FILE")
     for action in p._actions:  # the shared help names --kernel, which explore's distances fix
         if action.dest == "distances":
@@ -282,4 +279,4 @@ def add_parser(sub) -> None:
     add_metric_options(obj)
     option(p, "link")
     _common(p)
-    p.set_defaults(func=run, n_jobs=None)  # (--window auto's search: the thread rule's cores)
+    p.set_defaults(n_jobs=None)  # (--window auto's search: the thread rule's cores)

@@ -286,9 +286,8 @@ def _nystroem_rows(args, X, desc, model) -> list:
                      "landmarks)")]
 
 
-def add_parser(sub) -> None:
-    """The ``fit`` sub-command and its options."""
-    fit = sub.add_parser("fit", help="train an SVM and report the solution and accuracy")
+def add_arguments(fit) -> None:
+    """The ``fit`` command's options."""
     _add_data_args(fit, labels_help="labels of a precomputed kernel FILE (.npy or text)")
     _add_model_args(fit, C_default=None)
     option(fit, "no-search")
@@ -326,5 +325,4 @@ def add_parser(sub) -> None:
     _add_device(fit, "a landmark model (--nystroem M, --metric) computes its features "
                      "and trains")
     _common(fit)
-    fit.set_defaults(func=run)
 

@@ -11,7 +11,7 @@ from .._logging import logger
 from ._args import _resolve_defaults
 from ._errors import EXIT_INTERRUPTED, EXIT_PIPE, _error_line
 from ._options import letters
-from ._parser import build_parser
+from ._parser import build_parser, command_of
 
 #: the resource tracker's words at the end of a run that Ctrl-C interrupted with worker
 #: processes (compare --n-jobs 2): "leaked semlock objects to clean up", with install paths
@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in argv
     _quiet_resource_tracker()
     try:
-        parser = build_parser()
+        # the named command's options only (no command: none -- --help and --version)
+        parser = build_parser(command_of(argv) or "")
         _refuse_unknown_options(parser, argv)
         args = _parse(parser, argv)
         _resolve_defaults(args)
@@ -190,7 +191,7 @@ def _refuse_spaced_list(sub, argv: list) -> None:
 
     from ._errors import EXIT_USAGE, CLIError
 
-    command = next((a for a in argv if not a.startswith("-")), None)
+    command = command_of(argv)
     if command not in sub.choices:
         return
     known = sub.choices[command]._option_string_actions
@@ -315,7 +316,7 @@ def _refuse_unknown_options(parser, argv: list) -> None:
 
     sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
                None)
-    command = next((a for a in argv if not a.startswith("-")), None)
+    command = command_of(argv)
     if sub is None or command not in sub.choices:
         return  # argparse's own message (an unknown command, --help, --version)
     import difflib
@@ -354,7 +355,9 @@ def _refuse_unknown_options(parser, argv: list) -> None:
                         "; this command writes no file: redirect what it prints (> FILE)"
                         + (", or give --json for a machine's copy" if "--json" in known
                            else ""))
-            elsewhere = [c for c, p in sub.choices.items()
+            every = next(a for a in build_parser()._actions  # the others' options too
+                         if isinstance(a, argparse._SubParsersAction)).choices
+            elsewhere = [c for c, p in every.items()
                          if c != command and name in p._option_string_actions]
             if elsewhere and not hint:
                 # another command's option: its name is right, the command is not ("did

@@ -124,9 +124,8 @@ def _warn_unknown_labels(model, y, path) -> None:
                      "they count as errors in the accuracy; recode them if they name the "
                      "same classes.")
 
-def add_parser(sub) -> None:
-    """The ``predict`` sub-command and its options."""
-    predict = sub.add_parser("predict", help="predict with a model saved by 'fit --save'")
+def add_arguments(predict) -> None:
+    """The ``predict`` command's options."""
     option(predict, "model", type=path_name)
     option(predict, "data", type=path_name,
            help="the data in the form the model was trained on: a LIBSVM, CSV, "
@@ -152,7 +151,6 @@ def add_parser(sub) -> None:
                 "('-': stdout)")
     _add_device(predict, "a landmark model computes its features and decision values")
     _common(predict)
-    predict.set_defaults(func=run)
 
 
 def _check_columns_apply(args, model) -> None:

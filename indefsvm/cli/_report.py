@@ -236,10 +236,8 @@ def _saved_kernel_report(args, model, X, y):
                         n_jobs=args.n_jobs, verbose=args.verbose)
 
 
-def add_parser(sub) -> None:
-    """The ``report`` sub-command and its options."""
-    report = sub.add_parser(
-        "report", help="check the kernel, fit, and write a sanity report (text and HTML)")
+def add_arguments(report) -> None:
+    """The ``report`` command's options."""
     _add_data_args(report, labels_help="labels of a precomputed kernel FILE (.npy or text)")
     option(report, "data", nargs="?",
            help="with a model file as FILE (report MODEL DATA): the model's labelled training "
@@ -257,4 +255,3 @@ def add_parser(sub) -> None:
     option(report, "cv", type=count, default=None,
            help="cross-validation folds of the accuracy (default 5; 0: none)")
     _common(report)
-    report.set_defaults(func=run)
