@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from .exceptions import ParameterError
 
 __all__ = ["OBJECTS", "Metric", "REGISTRY", "default_metric", "device_metrics", "get",
-           "object_metrics", "objects_of", "register_metric", "resolve", "takes"]
+           "object_kernels", "object_metrics", "objects_of", "register_metric", "resolve",
+           "takes"]
 
 #: the kinds of objects a metric compares, and how they are said
 OBJECTS = ("series", "strings", "vectors")
@@ -58,7 +59,11 @@ class Metric:
     kernel : str or None
         The ``"module:attr"`` of the positive-definite kernel the distance is induced by,
         ``f(name, X, Y, params, threads, progress) -> K``: ``kernel_matrix(X,
-        kernel=name)`` computes it.
+        kernel=name)`` computes it, and an SVM takes ``kernel=name`` on the objects.
+    kernel_fit : str or None
+        The ``"module:attr"`` of ``f(X, params) -> params``: the kernel's parameters that a
+        rule sets from the data (a bandwidth) fixed on the training objects, so that a
+        fitted model's kernel rows of new objects are those of the same kernel.
     """
 
     name: str
@@ -71,6 +76,7 @@ class Metric:
     summary: str = ""
     function: Callable | None = None
     kernel: str | None = None
+    kernel_fit: str | None = None
 
 
 _P = "indefsvm.distances._pairwise"
@@ -85,7 +91,7 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
            f"{_P}:_levenshtein_params", random_objects=True,
            summary="the edit distance between strings (costs: weights)"),
     Metric("gak", "series", ("sigma", "window"), f"{_A}:gak_distance", f"{_A}:gak_params",
-           random_objects=True, kernel=f"{_A}:gak_kernel",
+           random_objects=True, kernel=f"{_A}:gak_kernel", kernel_fit=f"{_A}:gak_fitted",
            summary="the distance of the global alignment kernel, sqrt(2 - 2 k), between "
                    "series (bandwidth: sigma; a triangular band: window)"),
     Metric("euclidean", "vectors", (), f"{_P}:_euclidean", None,
@@ -123,6 +129,12 @@ def object_metrics() -> tuple[str, ...]:
     """The metrics of series and strings (the command line's ``--metric``: vectors are read
     as features)."""
     return tuple(n for n, m in REGISTRY.items() if m.objects in ("series", "strings"))
+
+
+def object_kernels() -> tuple[str, ...]:
+    """The kernels of the table (``kernel_matrix(X, kernel=name)``, ``IndefiniteSVC(kernel=
+    name)`` on the objects themselves): the global alignment kernel of series."""
+    return tuple(n for n, m in REGISTRY.items() if m.kernel is not None)
 
 
 def device_metrics() -> tuple[str, ...]:

@@ -160,3 +160,56 @@ def test_ctrl_c_inside_one_long_pair_stops_the_call():
     finally:
         timer.cancel()
     assert time.perf_counter() - t0 < 12.0
+
+
+def test_an_svm_takes_gak_by_name_on_the_series_themselves():
+    """IndefiniteSVC(kernel="gak") on series (a 2-D array, or a list of unequal lengths) is
+    the SVM on the precomputed kernel_matrix(kernel="gak") with the sigma Cuturi's rule
+    gives the training series -- fixed at fit, so that new series' kernel rows use it."""
+    X, y = isvm.datasets.make_cbf(60, length=30, random_state=0)
+    Xt, _ = isvm.datasets.make_cbf(20, length=30, random_state=1)
+    model = isvm.IndefiniteSVC(kernel="gak", tol=1e-6).fit(X, y)
+    sigma = model.kernel_params_["sigma"]
+    assert sigma == pytest.approx(gak_sigma(X))
+    K = isvm.kernel_matrix(X, kernel="gak", sigma=sigma)
+    ref = isvm.IndefiniteSVC(kernel="precomputed", tol=1e-6).fit(K, y)
+    Kt = isvm.kernel_matrix(Xt, X, kernel="gak", sigma=sigma)
+    np.testing.assert_allclose(model.decision_function(Xt), ref.decision_function(Kt),
+                               atol=1e-6)
+    np.testing.assert_array_equal(model.support_, ref.support_)
+    # unequal lengths, a band, a sigma given: as the precomputed kernel of the same
+    series = [x[: 20 + i % 11] for i, x in enumerate(X)]
+    params = {"sigma": 2.0, "window": 0.3}
+    model = isvm.IndefiniteSVC(kernel="gak", kernel_params=params, tol=1e-6).fit(series, y)
+    ref = isvm.IndefiniteSVC(kernel="precomputed", tol=1e-6).fit(
+        isvm.kernel_matrix(series, kernel="gak", **params), y)
+    new = [x[:25] for x in Xt]
+    np.testing.assert_allclose(
+        model.decision_function(new),
+        ref.decision_function(isvm.kernel_matrix(new, series, kernel="gak", **params)),
+        atol=1e-6)
+    assert model.kernel_params_ == params
+
+
+def test_a_saved_gak_model_predicts_the_same(tmp_path):
+    import skops.io as sio
+
+    X, y = isvm.datasets.make_cbf(40, length=20, random_state=0)
+    series = [x[: 15 + i % 5] for i, x in enumerate(X)]
+    model = isvm.IndefiniteSVC(kernel="gak").fit(series, y)
+    path = tmp_path / "gak.skops"
+    sio.dump(model, path)
+    again = isvm.load_model(path)
+    np.testing.assert_array_equal(again.decision_function(series[:7]),
+                                  model.decision_function(series[:7]))
+
+
+def test_an_svm_refuses_what_gak_does_not_take_before_the_work():
+    X, y = isvm.datasets.make_cbf(20, length=16, random_state=0)
+    with pytest.raises(ValueError, match=r"kernel_params of kernel='gak' takes \['sigma', "
+                                         r"'window'\]; got \['gamma'\]") as err:
+        isvm.IndefiniteSVC(kernel="gak", kernel_params={"gamma": 1.0}).fit(X, y)
+    assert err.value.param == "kernel_params"
+    with pytest.raises(ValueError, match="sigma must be a number > 0") as err:
+        isvm.IndefiniteSVC(kernel="gak", kernel_params={"sigma": -1.0}).fit(X, y)
+    assert err.value.param == "sigma"

@@ -119,6 +119,17 @@ def gak_params(params: dict) -> dict:
             "window": _check_window(params.get("window"))}
 
 
+def gak_fitted(X, params: dict) -> dict:
+    """The parameters of a fitted model's kernel: ``sigma`` None set by :func:`gak_sigma` on
+    the training series ``X`` (the kernel rows of new series then use the same one, not
+    the rule applied to the support vectors)."""
+    gak_params(params)  # checked
+    fitted = dict(params)
+    if fitted.get("sigma") is None:
+        fitted["sigma"] = gak_sigma(X)
+    return fitted
+
+
 def gak_kernel(metric, X, Y, params, threads, progress):
     """The normalised kernel, in [0, 1] (1 on the diagonal)."""
     p = gak_params(params)

@@ -21,6 +21,8 @@ from sklearn.utils.validation import (
 )
 
 from .. import _constraints as _c
+from .._metrics import get as metric_row
+from .._metrics import object_kernels, resolve
 from .._solvers._kblocks import decision_values
 from .._tags import PairwiseInput
 from .._threads import effective_threads, single_threaded_blas
@@ -35,7 +37,6 @@ from .._validation import (
 from ..exceptions import ParameterError
 from ..kernels import (
     _COMPILED_KIND,
-    KERNELS,
     canonical_name,
     check_kernel_settings,
     estimator_kernel_params,
@@ -49,11 +50,14 @@ from ._weights import check_weights, sample_weight_vector
 # bytes, so that n_test x n_SV is never formed at once
 _PREDICT_BLOCK_BYTES = 16 * 1048576
 
-_KERNEL_NAMES = set(KERNELS) | {"poly", "gaussian", "precomputed"}
+#: the names an SVM takes: the kernels of features, and the kernels of objects of the
+#: metric table (the global alignment kernel, on the series themselves)
+_KERNEL_NAMES = _c.KERNEL_NAMES | set(object_kernels())
 
 #: parameters every SVM estimator validates as scikit-learn's SVC does (same wording)
 BASE_CONSTRAINTS: dict[str, list[Any]] = {
-    "kernel": _c.KERNEL, "degree": _c.DEGREE, "gamma": _c.GAMMA, "coef0": _c.COEF0,
+    "kernel": [_c.KernelNames(_KERNEL_NAMES), callable], "degree": _c.DEGREE,
+    "gamma": _c.GAMMA, "coef0": _c.COEF0,
     "tol": _c.TOL, "shrinking": ["boolean"], "cache_size": _c.CACHE_SIZE,
     "verbose": ["verbose"],
     # SVC spells "no limit" -1 (max_iter_of reads it as our finite default)
@@ -104,11 +108,28 @@ class SVMBase(PairwiseInput, BaseEstimator):
         return dict(self._kernel_params_fitted)
 
     def _kernel_name(self):
-        return self.kernel if callable(self.kernel) else canonical_name(self.kernel)
+        return self.kernel if self._reads_objects() else canonical_name(self.kernel)
+
+    def _reads_objects(self) -> bool:
+        """Whether the SVM reads its inputs as given and makes the kernel from them: a
+        callable kernel, or a kernel of objects of the metric table (``"gak"``: series of
+        any lengths, a list or a 2-D array) -- not feature vectors."""
+        return callable(self.kernel) or (isinstance(self.kernel, str)
+                                         and self.kernel in object_kernels())
 
     def _check_settings(self):
         """What scikit-learn's constraints cannot say: gamma's sign by kernel, the kernel's
-        own parameters (pseudo_euclidean's p, tl1's rho)."""
+        own parameters (pseudo_euclidean's p, tl1's rho; a kernel of objects' own, its
+        ``kernel_params``: gak's sigma and window)."""
+        if isinstance(self.kernel, str) and self.kernel in object_kernels():
+            row = metric_row(self.kernel)
+            unknown = sorted(set(self.kernel_params or {}) - set(row.params))
+            if unknown:
+                raise ParameterError(
+                    f"of kernel={self.kernel!r} takes {list(row.params)}; got "
+                    f"{unknown}.", "kernel_params")
+            resolve(row.check)(dict(self.kernel_params or {}))
+            return
         check_kernel_settings(self.kernel, self.gamma, self.kernel_params)
 
     def _resolved_params(self, X) -> dict:
@@ -116,7 +137,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
 
     def _sparse_path(self) -> bool:
         """Sparse X stays sparse (CSR rows in the compiled cache) for these kernels."""
-        return not callable(self.kernel) and canonical_name(self.kernel) in SPARSE_KERNELS
+        return not self._reads_objects() and canonical_name(self.kernel) in SPARSE_KERNELS
 
     def _check_fitted_state(self):
         """The fitted state a model file vouches for (``indefsvm._fitted``), what every SVM of
@@ -132,7 +153,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
         )
 
         require(hasattr(self, "support_"), "holds a model that was never fitted")
-        check_kernel_name(self.kernel, canonical_name)
+        check_kernel_name(self.kernel, _model_kernel_name)
         check_degree(getattr(self, "degree", 3))
         n_train = int(self.shape_fit_[0])
         support = np.asarray(self.support_)
@@ -171,7 +192,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
         # the parameters were validated by fit (_fit_context); then the kernel's own rules
         self._check_settings()
         precomputed = self.kernel == "precomputed"
-        if callable(self.kernel):
+        if self._reads_objects():
             if y is None:
                 n = _num_samples(X)
             else:
@@ -183,6 +204,11 @@ class SVMBase(PairwiseInput, BaseEstimator):
                         f"X has {n} samples, but y has {y.shape[0]}.")
             self._X_fit_callable = X
             self._fit_sparse = True  # the callable decides what it reads
+            if not callable(self.kernel):
+                # a kernel of objects: the parameters its rule sets (gak's sigma) fixed on
+                # the training objects, for the kernel rows of new ones
+                self._object_params = resolve(metric_row(self.kernel).kernel_fit)(
+                    X, dict(self.kernel_params or {}))
             data, sparse = self._callable_rows(X, X), False
             if data.shape != (n, n):
                 raise ValueError(
@@ -254,7 +280,12 @@ class SVMBase(PairwiseInput, BaseEstimator):
                 "estimator.")
 
     def _callable_rows(self, A, B):
-        K = self.kernel(A, B, **(self.kernel_params or {}))
+        if callable(self.kernel):
+            K = self.kernel(A, B, **(self.kernel_params or {}))
+        else:  # a kernel of objects of the metric table, its parameters fixed by the fit
+            # (the training kernel as kernel_matrix(X): each pair once, the diagonal exact)
+            K = kernel_matrix(A, None if B is A else B, kernel=self.kernel,
+                              n_jobs=self.n_jobs, **self._object_params)
         if sp.issparse(K):
             K = K.toarray()
         return np.asarray(K, dtype=np.float64, order="C")
@@ -263,10 +294,12 @@ class SVMBase(PairwiseInput, BaseEstimator):
         """(data, kernel name, kernel parameters) as the compiled solver reads them; a
         precomputed (or callable-made) matrix is checked here -- square, finite, symmetric --
         after the labels and weights, whose errors say more."""
-        self._kernel_params_fitted = dict(self.kernel_params or {})
+        objects = not callable(self.kernel) and self._reads_objects()
+        self._kernel_params_fitted = dict(self._object_params if objects
+                                          else self.kernel_params or {})
         self._gamma = 0.0
         threads = effective_threads(self.n_jobs)
-        if callable(self.kernel):
+        if self._reads_objects():
             return (check_kernel_matrix(data, "kernel(X, X)", n_threads=threads),
                     "precomputed", None)
         if self.kernel == "precomputed":
@@ -286,7 +319,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
 
     def _validate_for_predict(self, X):
         check_is_fitted(self, msg=self._not_fitted_message())
-        if callable(self.kernel):
+        if self._reads_objects():
             return X
         X = validate_rows(self, X, "kernel rows" if self.kernel == "precomputed" else None,
                           accept_sparse="csr", dtype=np.float64, order="C")
@@ -314,7 +347,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
 
     def _kernel_block(self, Xb):
         """Kernel rows k(x, support vectors) of a block of (validated) test inputs."""
-        if callable(self.kernel):
+        if self._reads_objects():
             Xsv = self._sv_for_callable()
             K = self._callable_rows(Xb, Xsv)
             if K.shape != (_num_samples(Xb), _num_samples(Xsv)):
@@ -333,7 +366,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
         """(kind, gamma, coef0, degree) of the fitted kernel when the compiled prediction
         reads it (a named kernel with a compiled form and dense support vectors), else
         None."""
-        if callable(self.kernel) or self.kernel == "precomputed" \
+        if self._reads_objects() or self.kernel == "precomputed" \
                 or sp.issparse(self.support_vectors_):
             return None
         name = self._kernel_name()
@@ -371,7 +404,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
         out = np.empty((n, coef.shape[0]))
         for start in range(0, n, step):
             stop = min(n, start + step)
-            if callable(self.kernel):
+            if self._reads_objects():
                 Xb = (X.iloc[start:stop] if hasattr(X, "iloc")
                       else X[start:stop] if isinstance(X, np.ndarray) or sp.issparse(X)
                       else [X[i] for i in range(start, stop)])
@@ -388,7 +421,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
         if np.all(np.isfinite(out)):
             return out
         i = int(np.flatnonzero(~np.all(np.isfinite(out), axis=1))[0])
-        if callable(self.kernel) or self.kernel == "precomputed" or sp.issparse(X) \
+        if self._reads_objects() or self.kernel == "precomputed" or sp.issparse(X) \
                 or not hasattr(X, "shape"):
             where = "its kernel values times the dual coefficients overflow"
         else:
@@ -411,7 +444,7 @@ class SVMBase(PairwiseInput, BaseEstimator):
             first = support[:SUPPORT_BLOCK]
             self._support_block = np.array(np.asarray(data)[np.ix_(first, first)],
                                            dtype=np.float64)
-        if callable(self.kernel) or self.kernel == "precomputed":
+        if self._reads_objects() or self.kernel == "precomputed":
             self.support_vectors_ = np.empty((0, 0))
         elif sp.issparse(data):
             self.support_vectors_ = sp.csr_matrix(data[support])
@@ -445,3 +478,9 @@ class SVMBase(PairwiseInput, BaseEstimator):
         dc = self._dual_coef_dense
         out = dc @ SV if not sp.issparse(SV) else sp.csr_matrix(SV.T.dot(dc.T).T)
         return out
+
+
+def _model_kernel_name(kernel: str) -> str:
+    """A kernel name a model file may hold: a kernel of features (its canonical name) or a
+    kernel of objects of the metric table."""
+    return kernel if kernel in object_kernels() else canonical_name(kernel)

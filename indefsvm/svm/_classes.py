@@ -160,8 +160,13 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
         ``"pseudo_euclidean"``, ``"precomputed"`` (``X`` is then the kernel matrix,
         ``(n_samples, n_samples)`` in ``fit`` and ``(n_test, n_train)`` afterwards), or a
         callable ``k(X, Y) -> (n_X, n_Y)`` array (X may then be anything the callable reads:
-        strings, graphs). Named kernels except ``pseudo_euclidean`` are evaluated in C,
-        column by column, so the n x n matrix is never formed.
+        strings, graphs), or ``"gak"``, the global alignment kernel of series (Cuturi 2011,
+        eq. 4; positive definite), computed on ``X`` as series -- a 2-D array or a list of
+        unequal lengths -- by :func:`~indefsvm.kernel_matrix`; its ``kernel_params`` are
+        ``sigma`` (None: Cuturi's rule on the training series, fixed at fit and shown in
+        ``kernel_params_``) and ``window``. Named kernels of features except
+        ``pseudo_euclidean`` are evaluated in C, column by column, so the n x n matrix is
+        never formed.
     C : float, default=1.0
         Box bound of the dual, > 0. ``np.inf`` (hard margin) is accepted; when the objective is
         then unbounded below (Thm 5, Thm 10, or any divergence) the fit stops and raises
@@ -212,7 +217,8 @@ class IndefiniteSVC(_ClassifierBase, metaclass=_SaysWhereProbabilitiesAre):
         Starting point of the first run.
     kernel_params : dict, optional
         Extra kernel parameters: ``p`` for ``pseudo_euclidean``, ``sigma`` instead of
-        ``gamma``, keyword arguments of a callable kernel. An entry ``gamma``, ``coef0`` or
+        ``gamma``, ``sigma`` and ``window`` for ``"gak"``, keyword arguments of a callable
+        kernel. An entry ``gamma``, ``coef0`` or
         ``degree`` takes the place of the option at its default; beside the option set to
         another value it is refused (given twice).
     class_weight : dict or "balanced", optional
