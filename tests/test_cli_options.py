@@ -599,3 +599,18 @@ def test_an_option_without_the_one_it_goes_with_is_refused_from_the_table():
     args = build_parser().parse_args(["fit", "--dataset", "heart", "--landmarks", "pivoted",
                                       "--nystroem", "20"])
     refuse_without(args, ("metric", "nystroem"), "landmarks")  # one of them given: fine
+
+
+@pytest.mark.parametrize("command", ["fit", "report", "compare"])
+def test_the_folds_and_the_landmarks_are_checked_by_their_row_s_type(command, capsys):
+    """--cv 1 and --nystroem 0 are refused by the type of their row, for every command that
+    takes them, before any data are read (one rule, not a copy per command)."""
+    from indefsvm.cli import main
+
+    assert main([command, "--dataset", "heart", "--cv", "1"]) == 2
+    assert ("argument --cv: 1 is not cross-validation: give 2 or more folds, or 0 for none"
+            in capsys.readouterr().err)
+    if command != "report":
+        assert main([command, "--dataset", "heart", "--nystroem", "0"]) == 2
+        assert ("argument --nystroem: expected the number of landmarks, 1 or more; got 0"
+                in capsys.readouterr().err)

@@ -677,7 +677,7 @@ def test_cli_fit_nystroem_saves_a_model_that_predicts(tmp_path, capsys):
     (["--nystroem", "1000"], "more than the 270 samples"),
     (["--nystroem", "100", "--restarts", "2"], "option of the SMO solver"),
     (["--nystroem", "100", "--remedy", "square"], "krein, flip or clip"),
-    (["--nystroem", "0"], "at least 1"),
+    (["--nystroem", "0"], "argument --nystroem: expected the number of landmarks, 1 or more"),
     (["--nystroem", "100", "-C", "0"], "-C must be a float in the range (0.0, inf)"),
     (["--nystroem", "260", "--cv", "5"], "training samples of a CV fold"),
 ])

@@ -225,12 +225,13 @@ def test_bad_strings_and_metrics_name_the_object(motifs):
 @pytest.mark.parametrize("kwargs, match", [
     (dict(metric="dtw", kernel="sigmoid"), "kernel names the kernel made of its distances"),
     (dict(metric="dtw", gamma="scale"), "is a rule for vectors"),
-    (dict(metric="dtw", landmarks="kmeans++"), r"use 'kmedoids\+\+'"),
+    (dict(metric="dtw", landmarks="kmeans++"),
+     r"its rule on the distances is landmarks='kmedoids\+\+'"),
     (dict(metric="dtw", metric_params={"widow": 0.1}), "unknown parameter"),
     (dict(metric="dtw", metric_params={"window": 2}), "window must be"),
     (dict(metric="hamming"), "Unknown metric"),
     (dict(gamma="median"), "give metric="),
-    (dict(landmarks="kmedoids++"), "give metric="),
+    (dict(landmarks="kmedoids++"), r"seeds on the distances of series or strings \(metric=\)"),
     (dict(features="d2ke"), "give metric="),
     (dict(metric="dtw", features="d2ke", landmarks="kmedoids++"), "does not apply"),
 ])

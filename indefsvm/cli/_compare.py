@@ -35,7 +35,7 @@ from ._compare_objects import (
 from ._errors import EXIT_USAGE, CLIError, said
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel, _validated
-from ._options import count, option
+from ._options import option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 
@@ -406,7 +406,7 @@ def add_arguments(compare) -> None:
                    legacy_distances=True)
     _add_kernel_args(compare)
     option(compare, "knn-distances", type=path_name)
-    option(compare, "cv", type=count, default=5, help="outer folds (default 5)")
+    option(compare, "cv", default=5, help="outer folds (default 5)")
     option(compare, "methods", type=_methods,
            help="the candidates, comma-separated: svm (the kernel as it is), "
                 + ", ".join(REMEDIES) + ", knn (default: all; the indefinite "
@@ -437,7 +437,7 @@ def add_arguments(compare) -> None:
     option(obj, "metric", choices=object_metrics(),
            help="the objects' distances: DTW (series) or Levenshtein (strings)")
     add_metric_options(obj)
-    option(obj, "nystroem", type=int,
+    option(obj, "nystroem",
            help="landmarks of the model saved or printed (default min(n, 300))")
     option(compare, "json")
     _common(compare)

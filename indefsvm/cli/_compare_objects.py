@@ -44,9 +44,11 @@ def objects_block(args):
 
     _check_classes(y, args.cv)  # (its two classes before the window is learned from them)
     choose_window(args, X, y)
-    if args.nystroem is not None and not 1 <= args.nystroem <= n:
-        raise CLIError(f"--nystroem {args.nystroem}: give 1 to the {n} objects of "
-                       f"{args.file}.", EXIT_USAGE)
+    if args.nystroem is not None:
+        # (the landmark model saved or printed is fitted on all n: no fold of its own)
+        from ._models import check_landmark_count
+
+        check_landmark_count(args, n, "objects", where=f" of {args.file}", folds=0)
     args.objects, args.objects_y, args.n_objects = X, y, n
     m = min(n, COMPARE_OBJECTS)
     _say(args, f"{n} {objects_of(args.metric)}: the remedies are "

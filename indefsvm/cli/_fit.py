@@ -20,11 +20,10 @@ from ._args import (
     path_name,
     refuse_without,
 )
-from ._errors import EXIT_USAGE, CLIError
 from ._finish import finish, fit_saved, summary_of
-from ._io import _check_class_weight, _check_classes, _load, scale_advice
+from ._io import _load, check_targets, scale_advice
 from ._models import _estimator, _fitted_params, _svc
-from ._options import count, option
+from ._options import option
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 from ._summary import numbers
@@ -40,9 +39,6 @@ def run(args) -> int:
     if args.C is None:
         args.C = 1.0
     _family.check(args)  # --svm-type and what goes with it (the default --cv too)
-    if args.cv == 1:
-        raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
-                       EXIT_USAGE)
     if args.metric is not None:
         # --nystroem alone is checked with its estimator (_models)
         from ._models import refuse_smo_options
@@ -63,12 +59,7 @@ def run(args) -> int:
         advice = scale_advice(X)
         if advice:
             _say(args, f"note: {advice}")
-    if _family.classifies(args):
-        _check_classes(y, args.cv, fit=True)
-        _check_class_weight(args, y)
-    elif args.cv > X.shape[0]:
-        raise CLIError(f"--cv {args.cv} is more folds than the {X.shape[0]} samples; use --cv "
-                       f"{X.shape[0]} or fewer, or --cv 0.", EXIT_USAGE)
+    check_targets(args, y, X.shape[0])
     if getattr(args, "nystroem", None) is not None:
         _check_landmarks(args, X.shape[0])  # said before the search and the fit
     elif args.remedy is not None:
@@ -220,22 +211,12 @@ def _search_objects(args, X, y):
 
 def _check_landmarks(args, n: int) -> None:
     """--nystroem M against the samples, a CV fold's training part and a search fold's."""
+    from ._models import check_landmark_count
     from ._tune import SEARCH_FOLDS, SEARCH_MAX, wanted
 
-    if args.nystroem > n:
-        raise CLIError(f"--nystroem {args.nystroem} is more than the {n} samples; give at "
-                       f"most {n} landmarks (all of them: the exact kernel).", EXIT_USAGE)
-    smallest_fold = n - -(-n // args.cv) if args.cv > 1 else n
-    if args.nystroem > smallest_fold:
-        raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest_fold} training "
-                       f"samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
     m = min(n, SEARCH_MAX)
-    search_fold = m - -(-m // SEARCH_FOLDS)
-    if any(wanted(args, False)) and args.nystroem > search_fold:
-        raise CLIError(f"--nystroem {args.nystroem} is more than the {search_fold} training "
-                       "samples of a fold of the search of C and gamma; give fewer landmarks, "
-                       "or -C and --gamma (or --no-search) to fit without the search.",
-                       EXIT_USAGE)
+    check_landmark_count(args, n, search_fold=m - -(-m // SEARCH_FOLDS)
+                         if any(wanted(args, False)) else None)
 
 
 def _fit_nystroem(args, model, X, y, desc) -> int:
@@ -291,11 +272,11 @@ def add_arguments(fit) -> None:
     _add_data_args(fit, labels_help="labels of a precomputed kernel FILE (.npy or text)")
     _add_model_args(fit, C_default=None)
     option(fit, "no-search")
-    option(fit, "cv", type=count, default=None,
+    option(fit, "cv", default=None,
            help="cross-validation folds (default 5; 0: none; one-class: none)")
     option(fit, "save", type=path_name, help="save the model (a .skops file)")
     option(fit, "json")
-    option(fit, "nystroem", type=count,
+    option(fit, "nystroem",
            help="train NystroemSVC on Krein-space Nystroem features with M "
                 "landmarks (for 10^4 - 10^6 samples) instead of the SMO on the "
                 "whole kernel")

@@ -278,6 +278,20 @@ def _check_class_weight(args, y) -> None:
             raise CLIError(said(exc), EXIT_USAGE) from None
 
 
+def check_targets(args, y, n: int) -> None:
+    """What a fit's labels must hold for its --svm-type and --cv, said before the work: a
+    classifier's classes (each with --cv samples) and --class-weight's labels; the folds of
+    a regression or a one-class SVM no more than the ``n`` samples."""
+    from ._family import classifies
+
+    if classifies(args):
+        _check_classes(y, args.cv, fit=True)
+        _check_class_weight(args, y)
+    elif args.cv > n:
+        raise CLIError(f"--cv {args.cv} is more folds than the {n} samples; use --cv {n} or "
+                       "fewer, or --cv 0.", EXIT_USAGE)
+
+
 def _check_classes(y, cv: int = 0, *, fit: bool = False) -> None:
     """Two classes or more, each with ``cv`` samples or more; real-valued targets (a
     regression's) named as such (``fit``: with the option that trains a regression)."""

@@ -131,6 +131,27 @@ def _fixed_svm(args, method: str):
     return est if isinstance(est, Pipeline) else Pipeline([("svm", est)])
 
 
+def check_landmark_count(args, n: int, things: str = "samples", *, where: str = "",
+                         folds: int | None = None, search_fold: int | None = None) -> None:
+    """--nystroem M against what its landmarks are drawn from, said before the search and
+    the fit: the ``n`` ``things`` (``where``: of FILE), the training part of one of
+    ``folds`` (default --cv), and ``search_fold``, the training part of a fold of the
+    search of C and gamma."""
+    m = args.nystroem
+    if m > n:
+        raise CLIError(f"--nystroem {m} is more than the {n} {things}{where}; give at most "
+                       f"{n} landmarks (all of them: the exact kernel).", EXIT_USAGE)
+    folds = args.cv if folds is None else folds
+    fold = n - -(-n // folds) if folds > 1 else n
+    if m > fold:
+        raise CLIError(f"--nystroem {m} is more than the {fold} training {things} of a CV "
+                       "fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+    if search_fold is not None and m > search_fold:
+        raise CLIError(f"--nystroem {m} is more than the {search_fold} training {things} of "
+                       "a fold of the search of C and gamma; give fewer landmarks, or -C and "
+                       "--gamma (or --no-search) to fit without the search.", EXIT_USAGE)
+
+
 def _validated(est):
     """``est``, its parameters checked as fit checks them -- scikit-learn's constraints, then
     its own cross-parameter rules (``_constraints.check_settings``) -- before any data are
@@ -172,17 +193,10 @@ def _nystroem_estimator(args, precomputed: bool):
                        "it cannot use a precomputed kernel or distance matrix. Give a "
                        "feature file (LIBSVM, CSV or .npy without --labels), or drop "
                        "--nystroem.", EXIT_USAGE)
-    if args.nystroem < 1:
-        raise CLIError(f"--nystroem takes the number of landmarks, at least 1; got "
-                       f"{args.nystroem}.", EXIT_USAGE)
     refuse_smo_options(args, "--nystroem")
     if args.kernel in ("pseudo_euclidean",):
         raise CLIError("--nystroem takes the kernels computed from features by name; "
                        "pseudo_euclidean is not one of them.", EXIT_USAGE)
-    if args.landmarks == "kmedoids++":
-        raise CLIError("--landmarks kmedoids++ seeds on the distances of series or strings "
-                       "(--metric); for feature vectors its rule in input space is "
-                       "--landmarks kmeans++ (or pivoted, or uniform).", EXIT_USAGE)
     if args.remedy is None:
         args.remedy = "krein"
     from ._args import NYSTROEM_REMEDIES

@@ -116,14 +116,6 @@ def check_options(args) -> None:
         opt = "--distances" if args.distances else "--labels" if args.labels else "--dataset"
         raise CLIError(f"{opt} does not go with --metric: FILE holds the series or strings "
                        "with their labels.", EXIT_USAGE)
-    if args.features == "d2ke" and args.landmarks != "uniform":
-        raise CLIError(f"--landmarks {args.landmarks} does not apply to --features d2ke: its "
-                       "objects are random series or strings, not chosen among the data; drop "
-                       "--landmarks.", EXIT_USAGE)
-    if args.landmarks == "kmeans++":
-        raise CLIError("--landmarks kmeans++ seeds in input space (feature vectors, "
-                       "--nystroem M); for series or strings its rule on the distances is "
-                       "--landmarks kmedoids++ (or pivoted, or uniform).", EXIT_USAGE)
     if args.remedy is not None and args.remedy not in NYSTROEM_REMEDIES:
         raise CLIError(f"--remedy {args.remedy} is not one of NystroemSVC's: krein, flip or "
                        "clip.", EXIT_USAGE)
@@ -132,9 +124,6 @@ def check_options(args) -> None:
                                                         and args.kernel == "polynomial"):
             raise CLIError(f"{opt} does not apply to --metric; the kernel of the distances "
                            "takes --gamma (and --coef0, --degree for polynomial).", EXIT_USAGE)
-    if args.gamma in ("scale", "auto") and "--gamma" in getattr(args, "explicit", []):
-        raise CLIError(f"--gamma {args.gamma} is for features; with --metric give a number "
-                       "or 'median' (the default).", EXIT_USAGE)
 
 
 def fit(args, search) -> int:
@@ -146,7 +135,7 @@ def fit(args, search) -> int:
     # (the kernel is one of distances: the option defaults refused any other)
     check_metric_file(args)
     check_options(args)
-    from ._models import _validated, model_of
+    from ._models import _validated, check_landmark_count, model_of
 
     # the model's options (the metric's parameters, the device) checked before the file is
     # read and before the search, which fits other models; built again after it with the
@@ -174,14 +163,8 @@ def fit(args, search) -> int:
                       if args.nystroem == n else f" of the {n} objects")
                    + "; --nystroem M sets how many (more: closer to the exact kernel, "
                      "slower)")
-    if args.nystroem > n:
-        raise CLIError(f"--nystroem {args.nystroem} is more than the {n} objects of "
-                       f"{args.file}; give at most {n}.", EXIT_USAGE)
-    smallest_fold = n - -(-n // args.cv) if args.cv > 1 else n
-    if given and args.nystroem > smallest_fold:
-        # said before the search and the fit, not after them
-        raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest_fold} training "
-                       f"objects of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+    if given:  # (the default is min(n, LANDMARKS), and each CV fold takes its own)
+        check_landmark_count(args, n, "objects", where=f" of {args.file}")
     # the CV's folds take the default rule of their own size (_models._cross_validate)
     args.landmarks_default = not given
     args.search_result = search(args, X, y)  # said there, as fit's search is

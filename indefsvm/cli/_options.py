@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["OPTIONS", "Option", "count", "given", "letters", "load_file_words", "metric_rows",
-           "number", "option", "option_of", "option_words", "param_of", "smo_options",
-           "smo_params", "untaken"]
+__all__ = ["OPTIONS", "Option", "count", "folds", "given", "landmark_count", "letters",
+           "load_file_words", "metric_rows", "number", "option", "option_of", "option_words",
+           "param_of", "smo_options", "smo_params", "untaken"]
 
 
 def count(text: str) -> int:
@@ -31,6 +31,23 @@ def count(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a number >= 0; got {value}")
+    return value
+
+
+def landmark_count(text: str) -> int:
+    """A number of landmarks: a whole number >= 1 (argparse's type of --nystroem)."""
+    value = count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected the number of landmarks, 1 or more; got 0")
+    return value
+
+
+def folds(text: str) -> int:
+    """A number of cross-validation folds: 0 (none) or 2 or more (argparse's type of --cv)."""
+    value = count(text)
+    if value == 1:
+        raise argparse.ArgumentTypeError("1 is not cross-validation: give 2 or more folds, "
+                                         "or 0 for none")
     return value
 
 
@@ -115,7 +132,7 @@ OPTIONS: dict[str, Option] = {
     "coef0": Option(("--coef0",), param="coef0", letter="-r",
         kwargs=dict(default=None,
                     help="the sigmoid's r, poly's coef0 (default 0; 1 with --distances)")),
-    "cv": Option(("--cv",), param="cv", letter="-v"),
+    "cv": Option(("--cv",), param="cv", letter="-v", kwargs={"type": folds}),
     "data": Option(("data",), kwargs=dict(metavar="DATA")),
     "dataset": Option(("--dataset",),
         kwargs=dict(help="a bundled data set (protein213 is a distance matrix: with --distances)")),
@@ -138,7 +155,7 @@ OPTIONS: dict[str, Option] = {
         hint="the width of epsilon-svr's insensitive tube; nu-svr sets its tube by --nu",
         kwargs=dict(default=None,
                     help="the width of epsilon-svr's insensitive tube (default 0.1; LIBSVM's -p)")),
-    "features": Option(("--features",),
+    "features": Option(("--features",), param="features",
         kwargs=dict(choices=["nystroem", "d2ke"], default="nystroem",
                     help="d2ke: distances to M random objects (a positive-definite kernel) "
                          "instead of Nystroem landmarks")),
@@ -173,7 +190,7 @@ OPTIONS: dict[str, Option] = {
     "label-column": Option(("--label-column",), param="label_column", feeds="load_file",
         kwargs=dict(metavar="COL", default=None)),
     "labels": Option(("--labels",), param="labels", feeds="load_file", kwargs=dict(metavar="FILE")),
-    "landmarks": Option(("--landmarks",),
+    "landmarks": Option(("--landmarks",), param="landmarks",
         kwargs=dict(choices=["uniform", "kmedoids++", "kmeans++", "pivoted"], default="uniform",
                     help="how the landmarks are picked: uniform (default); kmedoids++, D^2 "
                          "seeding on the distances (--metric); kmeans++, D^2 seeding in input "
@@ -191,7 +208,8 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(default="auto", choices=["auto", "dense", "ldl", "lanczos", "slq"],
                     help="auto: dense up to 5000 samples, matrix-free estimates (slq) above")),
     "methods": Option(("--methods",), kwargs=dict(default=None, metavar="M1,M2,...")),
-    "metric": Option(("--metric",), hint="series or strings", kwargs=dict(default=None)),
+    "metric": Option(("--metric",), param="metric", hint="series or strings",
+        kwargs=dict(default=None)),
     "model": Option(("model",),
         kwargs=dict(metavar="MODEL", help="a model file written by fit --save")),
     "n-features": Option(("--n-features",), param="n_features", feeds="load_file",
@@ -210,7 +228,7 @@ OPTIONS: dict[str, Option] = {
                     help="nu of nu-svc, one-class and nu-svr (default 0.5): a bound on the share"
                          " of margin errors and of support vectors")),
     "nystroem": Option(("--nystroem",), param="n_components", hint="features",
-        kwargs=dict(default=None, metavar="M")),
+        kwargs=dict(default=None, metavar="M", type=landmark_count)),
     "out": Option(("--out",)),
     "p": Option(("--p",), param="p",
         kwargs=dict(default=None, dest="pe_p",

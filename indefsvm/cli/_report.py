@@ -19,10 +19,10 @@ from ._args import (
     path_name,
 )
 from ._errors import EXIT_USAGE, CLIError
-from ._io import _check_class_weight, _check_classes, _load, scaled
+from ._io import _load, check_targets, scaled
 from ._models import _cross_validate, _estimator, _fitted_params, _svc
-from ._options import count, option, smo_options
 from ._options import given as given_options
+from ._options import option, smo_options
 from ._size import refuse_too_big
 
 
@@ -46,17 +46,9 @@ def run(args) -> int:
     args.C_given = args.C is not None
     args.C = 1.0 if args.C is None else args.C
     _family.check(args)  # --svm-type and what goes with it (the default --cv too)
-    if args.cv == 1:
-        raise CLIError("--cv 1 is not cross-validation: give 2 or more folds, or 0 for none.",
-                       EXIT_USAGE)
     X, y, desc, precomputed = _load(args, need_labels=args.svm_type != "one-class")
     classes = _family.classifies(args)
-    if classes:
-        _check_classes(y, args.cv, fit=True)
-        _check_class_weight(args, y)
-    elif args.cv > X.shape[0]:
-        raise CLIError(f"--cv {args.cv} is more folds than the {X.shape[0]} samples; use --cv "
-                       f"{X.shape[0]} or fewer, or --cv 0.", EXIT_USAGE)
+    check_targets(args, y, X.shape[0])
     # the kernel check (dense up to 5 000 samples), then the sanity report: the training
     # kernel and its blocks of each pair
     refuse_too_big(args, X.shape[0], command="indefsvm report", matrices=3,
@@ -252,6 +244,6 @@ def add_arguments(report) -> None:
     option(report, "out", default=".", type=path_name,
            help="folder for the HTML file (default: .), or the file itself when "
                 "it ends in .html")
-    option(report, "cv", type=count, default=None,
+    option(report, "cv", default=None,
            help="cross-validation folds of the accuracy (default 5; 0: none)")
     _common(report)

@@ -33,7 +33,7 @@ from .._validation import check_kernel_matrix, check_seed, csr_int32, validate_i
 from ..distances._collection import Objects, check_metric, kmedoids_pp
 from ..distances._kernel import KINDS as DISTANCE_KINDS
 from ..distances._kernel import DistanceKernel
-from ..exceptions import ParameterError
+from ..exceptions import ParameterError, Setting
 from ..kernels import (
     _COMPILED_KIND,
     SPARSE_INPUT_KERNELS,
@@ -294,8 +294,13 @@ default="uniform"
                                  "metric='dtw', metric_params={'window': 0.1}), or drop "
                                  "metric_params.")
             if isinstance(self.landmarks, str) and self.landmarks == "kmedoids++":
-                raise ValueError("landmarks='kmedoids++' seeds on a metric's distances: give "
-                                 "metric=, or use 'kmeans++' for vectors.")
+                raise ParameterError(
+                    "{landmarks} seeds on the distances of series or strings ({metric}); for "
+                    "feature vectors its rule in input space is {kmeans} (or 'pivoted', or "
+                    "'uniform').", "landmarks", subject="",
+                    values={"landmarks": "kmedoids++", "metric": Setting("metric",
+                                                                         words="metric="),
+                            "kmeans": Setting("landmarks", "kmeans++")})
             return
         if not isinstance(self.kernel, str) or self.kernel not in DISTANCE_KINDS:
             raise ValueError(
@@ -303,9 +308,10 @@ default="uniform"
                 f"one of {sorted(DISTANCE_KINDS)} (DistanceKernel's kinds); got "
                 f"kernel={self.kernel!r}.")
         if isinstance(self.gamma, str) and self.gamma != "median":
-            raise ValueError(f"gamma={self.gamma!r} is a rule for vectors; with metric= give "
-                             "'median' (the default: 1 / median(d^2) over the landmark pairs) "
-                             "or a number > 0.")
+            raise ParameterError(
+                "{gamma} is a rule for vectors; with {metric} give 'median' (the default: 1 / "
+                "median(d^2) over the landmark pairs) or a number > 0.", "gamma", subject="",
+                values={"gamma": self.gamma, "metric": Setting("metric", words="metric=")})
         if (self.gamma is not None and not isinstance(self.gamma, str)
                 and not self.gamma > 0):
             raise ParameterError(f"must be > 0 with a metric (exp(-gamma d^2) grows with "
@@ -315,8 +321,12 @@ default="uniform"
                              "parameters go in metric_params, the kernel's are gamma, coef0 "
                              "and degree.")
         if isinstance(self.landmarks, str) and self.landmarks == "kmeans++":
-            raise ValueError("landmarks='kmeans++' needs coordinates; with metric= use "
-                             "'kmedoids++' (the same D^2 seeding on the distances).")
+            raise ParameterError(
+                "{landmarks} seeds in input space (feature vectors); for series or strings "
+                "({metric}) its rule on the distances is {kmedoids} (the same D^2 seeding; or "
+                "'pivoted', or 'uniform').", "landmarks", subject="",
+                values={"landmarks": "kmeans++", "metric": self.metric,
+                        "kmedoids": Setting("landmarks", "kmedoids++")})
         if (isinstance(self.landmarks, str) and self.landmarks == "pivoted"
                 and self.kernel in ("linear", "polynomial")):
             raise ValueError(f"landmarks='pivoted' with metric= pivots on a kernel of one "

@@ -34,7 +34,7 @@ from .._validation import (
 )
 from .._warn import warn
 from ..distances._collection import Objects
-from ..exceptions import ConvergenceWarning, ParameterError
+from ..exceptions import ConvergenceWarning, ParameterError, Setting
 from ..kernels import canonical_name, check_kernel_settings
 from ..solvers._linear import linear_svc
 from ..svm._ovo import OvOVotes
@@ -280,8 +280,11 @@ default="uniform"
                 raise ValueError(f"features='d2ke' are exp(-gamma d(x, omega)); kernel="
                                  f"{self.kernel!r} does not apply (leave kernel='rbf').")
             if not (isinstance(self.landmarks, str) and self.landmarks == "uniform"):
-                raise ValueError("landmarks does not apply to features='d2ke' (its objects "
-                                 "are random, not chosen among the data); drop it.")
+                raise ParameterError(
+                    "{landmarks} does not apply to {d2ke} (its objects are random, not chosen "
+                    "among the data); drop it.", "landmarks", subject="",
+                    values={"landmarks": Setting("landmarks"),
+                            "d2ke": Setting("features", "d2ke")})
             if self.kernel_params:
                 raise ValueError("kernel_params does not apply to features='d2ke'.")
             rdf = RandomDistanceFeatures(
