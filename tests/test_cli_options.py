@@ -614,3 +614,20 @@ def test_the_folds_and_the_landmarks_are_checked_by_their_row_s_type(command, ca
         assert main([command, "--dataset", "heart", "--nystroem", "0"]) == 2
         assert ("argument --nystroem: expected the number of landmarks, 1 or more; got 0"
                 in capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("command, flag, value, said", [
+    ("fit", "--seed", "4294967296", "expected a whole number from 0 to 4294967295; got "
+                                    "4294967296"),
+    ("compare", "--n-jobs", "0", "expected a positive number of threads, or -1 for all cores "
+                                 "(-2 all but one); got 0"),
+    ("check", "--probes", "-2", "expected a number >= 0; got -2"),
+    ("fit", "--restarts", "two", "expected a whole number; got 'two'"),
+])
+def test_every_whole_number_option_is_read_by_one_parser(command, flag, value, said, capsys):
+    """_options.whole: the type of every option that takes a whole number, its bounds and
+    the values it refuses said as the option's."""
+    from indefsvm.cli import main
+
+    assert main([command, "--dataset", "heart", flag, value]) == 2
+    assert f"argument {flag}: {said}" in capsys.readouterr().err

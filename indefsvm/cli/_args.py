@@ -12,10 +12,12 @@ from ._options import (
     given,
     load_file_words,
     metric_rows,
+    n_jobs,
     number,
     option,
     option_words,
     param_of,
+    seed,
     smo_options,
 )
 
@@ -54,18 +56,6 @@ def _number_or_keyword(text: str):
             f"{text!r}") from None
 
 
-def seed(text: str) -> int:
-    """--seed: NumPy's seeds, 0 ... 2^32 - 1 (said as the option, not as random_state)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {2**32 - 1}; "
-                                         f"got {value}")
-    return value
-
-
 def path_name(text: str) -> str:
     """A file or folder name, not an empty one: an empty name names nothing, and would be
     taken for "not given" or for the current folder."""
@@ -74,23 +64,12 @@ def path_name(text: str) -> str:
     return text
 
 
-def _n_jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
-    if value == 0:
-        raise argparse.ArgumentTypeError("expected a positive number of threads, or -1 for "
-                                         "all cores (-2 all but one); got 0")
-    return value
-
-
 N_JOBS_HELP = ("threads (default 1; -1: all cores). Never more than the cores idle when the "
                "work starts, and small work runs on one thread")
 
 
 def _add_n_jobs(p: argparse.ArgumentParser, help: str = N_JOBS_HELP) -> None:
-    option(p, "n-jobs", type=_n_jobs, metavar="N", help=help)
+    option(p, "n-jobs", type=n_jobs, metavar="N", help=help)
 
 
 def _add_device(p: argparse.ArgumentParser, what: str) -> None:

@@ -20,11 +20,10 @@ from ._args import (
     metric_params,
     metric_words,
     refuse_metric_params,
-    seed,
 )
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scale_advice, scaled
-from ._options import count, option
+from ._options import count, option, seed
 from ._progress import _PassBar, _say, _TimedBar
 
 #: check --metric: the distances among at most this many objects (--sample)

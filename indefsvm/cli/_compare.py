@@ -18,11 +18,9 @@ from ._args import (
     _common,
     _float_list,
     _kernel_params,
-    _n_jobs,
     add_metric_options,
     path_name,
     refuse_without,
-    seed,
 )
 from ._compare_objects import (
     COMPARE_OBJECTS,
@@ -35,7 +33,7 @@ from ._compare_objects import (
 from ._errors import EXIT_USAGE, CLIError, said
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel, _validated
-from ._options import option
+from ._options import n_jobs, option, seed
 from ._progress import _LogBar, _say
 from ._size import refuse_too_big
 
@@ -420,7 +418,7 @@ def add_arguments(compare) -> None:
                 "shuffling, stratified folds in file order, as "
                 "RemedySearchCV() and compare_remedies() make them)")
     option(compare, "balanced")
-    option(compare, "n-jobs", type=_n_jobs,
+    option(compare, "n-jobs", type=n_jobs,
            help="folds in parallel (joblib; default one at a time)")
     option(compare, "save", type=path_name,
            help="with --search: save the chosen model, refitted on all the data "

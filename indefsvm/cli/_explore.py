@@ -20,11 +20,10 @@ from ._args import (
     metric_params,
     path_name,
     refuse_metric_params,
-    seed,
 )
 from ._errors import EXIT_USAGE, CLIError, said
 from ._io import _load, scaled
-from ._options import count, option
+from ._options import count, option, seed
 from ._progress import _LogBar, _say
 
 #: the data when none is given: two interleaved half moons in the plane (every panel of the

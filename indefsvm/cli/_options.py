@@ -19,36 +19,47 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["OPTIONS", "Option", "count", "folds", "given", "landmark_count", "letters",
-           "load_file_words", "metric_rows", "number", "option", "option_of", "option_words",
-           "param_of", "smo_options", "smo_params", "untaken"]
+           "load_file_words", "metric_rows", "n_jobs", "number", "option", "option_of",
+           "option_words", "param_of", "seed", "smo_options", "smo_params", "untaken",
+           "whole"]
 
 
-def count(text: str) -> int:
-    """A whole number >= 0 (argparse's type of a count: --restarts, --probes)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0; got {value}")
-    return value
+def whole(low: int | None = None, high: int | None = None, *, says: str | None = None,
+          refused: dict | None = None) -> Callable[[str], int]:
+    """argparse's type of a whole number from ``low`` to ``high`` (None: no bound), the one
+    parser of every option that takes one; ``says``: the words for a value out of range
+    (``{value}`` its slot); ``refused``: values in range the option still refuses, and why."""
+    if says is None:
+        says = ("expected a number >= {low}; got {value}" if high is None else
+                "expected a whole number from {low} to {high}; got {value}")
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") \
+                from None
+        out = (low is not None and value < low) or (high is not None and value > high)
+        if out or value in (refused or {}):
+            raise argparse.ArgumentTypeError(
+                (refused or {}).get(value) or says.format(low=low, high=high, value=value))
+        return value
+
+    return parse
 
 
-def landmark_count(text: str) -> int:
-    """A number of landmarks: a whole number >= 1 (argparse's type of --nystroem)."""
-    value = count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("expected the number of landmarks, 1 or more; got 0")
-    return value
-
-
-def folds(text: str) -> int:
-    """A number of cross-validation folds: 0 (none) or 2 or more (argparse's type of --cv)."""
-    value = count(text)
-    if value == 1:
-        raise argparse.ArgumentTypeError("1 is not cross-validation: give 2 or more folds, "
-                                         "or 0 for none")
-    return value
+#: a count (--restarts, --probes): 0 or more
+count = whole(0)
+#: a number of landmarks (--nystroem): 1 or more
+landmark_count = whole(1, says="expected the number of landmarks, 1 or more; got {value}")
+#: a number of cross-validation folds (--cv): 0 (none) or 2 and more
+folds = whole(0, refused={1: "1 is not cross-validation: give 2 or more folds, or 0 for "
+                             "none"})
+#: a seed (--seed): NumPy's, 0 ... 2^32 - 1 (said as the option, not as random_state)
+seed = whole(0, 2**32 - 1)
+#: threads (--n-jobs): -1 all cores, -2 all but one, ...; 0 is none
+n_jobs = whole(refused={0: "expected a positive number of threads, or -1 for all cores (-2 "
+                           "all but one); got 0"})
 
 
 @dataclass(frozen=True)
