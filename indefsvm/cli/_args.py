@@ -193,7 +193,7 @@ def _extra_params(args) -> dict | None:
     """kernel_params of the kernels with parameters of their own (--p, --rho)."""
     if args.kernel == "pseudo_euclidean":
         return {"p": args.pe_p}
-    if args.kernel == "tl1" and getattr(args, "rho", None) is not None:
+    if args.kernel == "tl1" and args.rho is not None:
         return {"rho": args.rho}  # (its rule is the kernel's: check_kernel_settings)
     return None
 
@@ -261,7 +261,7 @@ def refuse_metric_params(args) -> None:
     (what it is)."""
     from .._metrics import REGISTRY, takes
 
-    metric = getattr(args, "metric", None)
+    metric = args.metric
     for row in metric_rows():
         if getattr(args, row.dest, None) is None:
             continue
@@ -312,7 +312,7 @@ _KERNEL_OPTIONS = ("kernel", "gamma", "coef0", "degree", "p", "rho")
 
 def _resolve_defaults(args) -> None:
     """Kernel defaults that depend on --distances, and the options that do not go with it."""
-    if isinstance(getattr(args, "distances", False), str):
+    if isinstance(args.distances, str):
         if args.file or args.dataset:
             # compare's old form: --distances FILE were the k-NN distances
             print("indefsvm: warning: 'compare --distances FILE' for the k-NN distances is "
@@ -330,11 +330,11 @@ def _resolve_defaults(args) -> None:
     args.explicit = given(args, *_KERNEL_OPTIONS)
     args.kernel = "rbf" if args.kernel is None else args.kernel
     args.degree = 3 if args.degree is None else args.degree
-    metric = getattr(args, "metric", None)
-    distances = bool(getattr(args, "distances", False)) or metric is not None
+    metric = args.metric
+    distances = bool(args.distances) or metric is not None
     if distances:
         flag = f"--metric {metric}" if metric else "--distances"
-        if getattr(args, "scale", False):
+        if args.scale:
             raise CLIError(f"--scale scales features; with {flag} the data are "
                            f"{'series or strings' if metric else 'distances'}: drop --scale.",
                            EXIT_USAGE)
@@ -348,7 +348,7 @@ def _resolve_defaults(args) -> None:
         if args.pe_p is not None:
             raise CLIError("--p is a parameter of the pseudo_euclidean kernel of features, "
                            "not of distances.", EXIT_USAGE)
-        if getattr(args, "rho", None) is not None:
+        if args.rho is not None:
             raise CLIError("--rho is the radius of the tl1 kernel of features; with "
                            "--distances the tl1 kernel is max(1 - gamma d, 0): give --gamma "
                            "(1 / radius) or leave the median rule.", EXIT_USAGE)
@@ -367,7 +367,7 @@ def _resolve_defaults(args) -> None:
 
 def _refuse_feature_options(args, path: str) -> None:
     """Kernel options given with a precomputed kernel FILE: they would be ignored."""
-    given = [o for o in getattr(args, "explicit", []) if o != "--p" or args.pe_p is not None]
+    given = [o for o in args.explicit if o != "--p" or args.pe_p is not None]
     if given:
         raise CLIError(f"{' '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to "
                        f"{path}, a precomputed kernel (the kernel is given, not computed): "
@@ -396,11 +396,11 @@ def _warn_unused_kernel_options(args) -> None:
     from ..distances._kernel import KIND_PARAMS
     from ..kernels import KERNELS, canonical_name
 
-    if getattr(args, "distances", False):
+    if args.distances:
         takes = KIND_PARAMS[DISTANCE_KINDS[args.kernel]]
     else:
         takes = KERNELS[canonical_name(args.kernel)][1]
-    unused = [o for o in getattr(args, "explicit", [])
+    unused = [o for o in args.explicit
               if o != "--kernel" and param_of(o) not in takes]
     if unused:
         print(f"indefsvm: warning: {' '.join(unused)} {'does' if len(unused) == 1 else 'do'} "
@@ -414,12 +414,12 @@ def data_args(args, gamma=None) -> str:
     data."""
     import shlex
 
-    out = [shlex.quote(args.file)] if getattr(args, "file", None) else (
-        ["--dataset", args.dataset] if getattr(args, "dataset", None) else ["FILE"])
+    out = [shlex.quote(args.file)] if args.file else (
+        ["--dataset", args.dataset] if args.dataset else ["FILE"])
     out += option_words(args, "labels", "label-column", "n-features", "zero-based", "scale")
-    if getattr(args, "distances", False) is True:  # (compare's old --distances FILE aside)
+    if args.distances is True:  # (compare's old --distances FILE aside)
         out.append("--distances")
     values = {"gamma": gamma} if gamma is not None and gamma != "median" else {}
     out += option_words(args, *_KERNEL_OPTIONS, values=values,
-                        given_flags=set(getattr(args, "explicit", [])))
+                        given_flags=set(args.explicit))
     return " ".join(out)

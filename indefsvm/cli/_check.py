@@ -55,7 +55,7 @@ def run(args) -> int:
     if args.distances:
         # check_distances profiles exp(-gamma d^2) over a grid of gamma, densely: the kernel
         # and the matrix-free options would be ignored
-        given = [o for o in getattr(args, "explicit", []) if o != "--kernel" or
+        given = [o for o in args.explicit if o != "--kernel" or
                  args.kernel != "rbf"]
         given += [o for o, v, d in (("--method", args.method, "auto"),
                                     ("--probes", args.probes, None),
@@ -150,7 +150,7 @@ def _run_objects(args) -> int:
     from ..diagnostics._advice import distance_notes
     from ._objects import check_metric_file, read_objects
 
-    given = [o for o in getattr(args, "explicit", [])]
+    given = [o for o in args.explicit]
     given += [o for o, v, d in (("--method", args.method, "auto"),
                                 ("--probes", args.probes, None),
                                 ("--steps", args.steps, None),

@@ -43,7 +43,7 @@ def run(args) -> int:
 
     if args.out:
         # before the work, not after it
-        check_page_out(args.out, "--out", (args.file, getattr(args, "labels", None)))
+        check_page_out(args.out, "--out", (args.file, args.labels))
     if args.save:
         if not args.search:
             raise CLIError("--save keeps the model the search chose and refitted: add "
@@ -228,7 +228,7 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
     # features whose kernel has a gamma: searched with it (the folds compute their kernels,
     # FeatureKernel), unless --gamma fixes it
     tuned = features is not None and _takes_gamma(args, False)
-    given = "--gamma" in getattr(args, "explicit", [])
+    given = "--gamma" in args.explicit
     if args.gamma_grid and not (args.distances or tuned):
         raise CLIError("--gamma-grid tunes the gamma of a kernel of features or distances; "
                        + ("a kernel FILE is fixed" if precomputed else
@@ -300,7 +300,7 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
                                             or stand_in is not None):
         import skops.io as sio
 
-        if tuned and getattr(args, "scale", False):
+        if tuned and args.scale:
             # the search's pipeline starts at the kernel of the scaled features
             from sklearn.pipeline import Pipeline
             from sklearn.preprocessing import MinMaxScaler
@@ -368,7 +368,7 @@ def _of_features(args, model, X):
     from ._models import feature_kernel
 
     steps = []
-    if getattr(args, "scale", False):
+    if args.scale:
         scaler = MinMaxScaler(feature_range=(-1, 1)).fit(_dense(X))
         steps.append(("minmaxscaler", scaler))
         X = scaler.transform(_dense(X))

@@ -101,27 +101,22 @@ def objects_command(args, method: str, params: dict) -> str:
     if args.balanced:  # the weights the comparison's SVMs had
         words += ["--class-weight", "balanced"]
     # the user's own --save where given
-    words += ["--save", getattr(args, "save", None) or "model.skops"]
+    words += ["--save", args.save or "model.skops"]
     return " ".join(shlex.quote(w) for w in words)
 
 
 def objects_model(args, method: str, params: dict):
     """The landmark model of ``method`` at ``params``, fitted on all the objects."""
-    import copy
-
     from ._models import model_of
 
-    shim = copy.copy(args)
-    shim.nystroem = landmarks_of(args)
-    shim.remedy = landmark_remedies()[method]
-    shim.C = float(params.get("C", 1.0))
-    shim.gamma = params.get("gamma", "median")
-    shim.features, shim.landmarks, shim.tol, shim.max_iter = "nystroem", "uniform", 1e-3, None
-    shim.class_weight = "balanced" if args.balanced else None
-    shim.seed = args.seed or 0
-    model = model_of(shim)
+    chosen = args.replace(nystroem=landmarks_of(args), remedy=landmark_remedies()[method],
+                          C=float(params.get("C", 1.0)), gamma=params.get("gamma", "median"),
+                          features="nystroem", landmarks="uniform", tol=1e-3, max_iter=None,
+                          class_weight="balanced" if args.balanced else None,
+                          seed=args.seed or 0)
+    model = model_of(chosen)
     _say(args, f"refitting {method} on all {args.n_objects} objects: distances to "
-               f"{shim.nystroem} landmarks")
+               f"{chosen.nystroem} landmarks")
     return model.fit(args.objects, args.objects_y)
 
 
@@ -134,7 +129,7 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
     from ._options import number
     from ._tune import _takes_gamma
 
-    if getattr(args, "metric", None) is not None:
+    if args.metric is not None:
         return objects_command(args, method, params)
     if method == KNN:
         return ("(k-NN has no 'indefsvm fit' model: scikit-learn's "
@@ -142,13 +137,13 @@ def fit_command(args, method: str, params: dict, precomputed: bool) -> str:
                 "is that model)")
     gamma = params.get("gamma", args.gamma) if args.distances else None
     if not precomputed and not args.distances and _takes_gamma(args, False) and (
-            "gamma" in params or "--gamma" not in getattr(args, "explicit", [])):
+            "gamma" in params or "--gamma" not in args.explicit):
         # the gamma the search chose; or the kernel compared was the default rule's, which
         # fit, without --gamma, would search
         gamma = params.get("gamma", args.gamma)
     # the user's own --save where given (compare --search --save best.skops printed
     # '--save model.skops')
-    save = shlex.quote(args.save) if getattr(args, "save", None) else "model.skops"
+    save = shlex.quote(args.save) if args.save else "model.skops"
     if method != INDEF and not BY_NAME[method].remedy:
         # the linear SVM on the kernel rows as features: no fix for fit --remedy; the
         # search of that method trains and saves it

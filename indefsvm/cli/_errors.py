@@ -7,6 +7,7 @@ import argparse
 from .._files import OutputFileError
 from ..exceptions import DataFileError, ParameterError, Said, UnboundedObjectiveError
 from ._options import number, option_of
+from ._settings import Settings
 
 EXIT_DATA = 1
 EXIT_USAGE = 2
@@ -31,7 +32,14 @@ class CLIError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line and exit status 2 (through CLIError)."""
+    """argparse, but a usage error is one line and exit status 2 (through CLIError), and
+    what it parses comes as :class:`~indefsvm.cli._settings.Settings`."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        parsed, extras = super().parse_known_args(args, namespace)
+        # after parsing, not as argparse's namespace: argparse sets an option's default only
+        # where the namespace lacks the attribute, which the class's values would hide
+        return (parsed if isinstance(parsed, Settings) else Settings(**vars(parsed))), extras
 
     def error(self, message):  # noqa: D401 - argparse's API
         raise CLIError(f"{message}{_choice_hint(message)} (see '{self.prog} --help')",

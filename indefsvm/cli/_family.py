@@ -47,15 +47,15 @@ def add_args(p: argparse.ArgumentParser) -> None:
 
 
 def classifies(args) -> bool:
-    return getattr(args, "svm_type", "c-svc") in ("c-svc", "nu-svc")
+    return args.svm_type in ("c-svc", "nu-svc")
 
 
 def regression(args) -> bool:
-    return getattr(args, "svm_type", "c-svc") in ("epsilon-svr", "nu-svr")
+    return args.svm_type in ("epsilon-svr", "nu-svr")
 
 
 def has_C(args) -> bool:
-    return getattr(args, "svm_type", "c-svc") in ("c-svc", "epsilon-svr", "nu-svr")
+    return args.svm_type in ("c-svc", "epsilon-svr", "nu-svr")
 
 
 def check(args) -> None:
@@ -75,9 +75,9 @@ def check(args) -> None:
                        "to be scored by (fit it on normal data; 'indefsvm predict' says which "
                        "new samples are outliers); drop --cv.", EXIT_USAGE)
     for opt, is_given in (("--remedy", args.remedy is not None),
-                       ("--nystroem", getattr(args, "nystroem", None) is not None),
-                       ("--metric", getattr(args, "metric", None) is not None),
-                       ("--device cuda", getattr(args, "device", "cpu") == "cuda")):
+                       ("--nystroem", args.nystroem is not None),
+                       ("--metric", args.metric is not None),
+                       ("--device cuda", args.device == "cuda")):
         if is_given:
             raise CLIError(f"{opt} trains a classifier (C-SVC); --svm-type {kind} runs the "
                            "SMO on the kernel as it is (features, a kernel FILE or "
@@ -108,7 +108,7 @@ def svm_class(args):
     """The estimator class of --svm-type."""
     from .. import svm
 
-    return getattr(svm, SVM_TYPES[getattr(args, "svm_type", "c-svc")])
+    return getattr(svm, SVM_TYPES[args.svm_type])
 
 
 def params(args, smo: dict) -> dict:

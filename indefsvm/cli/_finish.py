@@ -26,7 +26,7 @@ def save(args, model) -> None:
     if args.save:
         import skops.io as sio
 
-        names = getattr(args, "feature_names", None)
+        names = args.feature_names
         if names is not None:
             # the CSV header's column names, which predict reads its file by (a DataFrame's
             # feature_names_in_ would make the library warn of every array without names)
@@ -74,7 +74,7 @@ def _label(value) -> str:
 
 def class_weight_of(args):
     """--class-weight as the summary says it: None, "balanced", or {label: weight}."""
-    weights = getattr(args, "class_weight", None)
+    weights = args.class_weight
     if isinstance(weights, dict):
         return {_label(k): float(v) for k, v in weights.items()}
     return weights
@@ -107,7 +107,7 @@ def _below_chance(args, y, summary: dict) -> str | None:
     largest = float(counts.max() / counts.sum())
     if not acc < largest - 1e-12:
         return None
-    if getattr(args, "metric", None) is not None:
+    if args.metric is not None:
         from ._args import metric_words
 
         command = " ".join(["indefsvm check", args.file, "--metric", args.metric,
@@ -132,7 +132,7 @@ def finish(args, X, y, precomputed, seconds, summary: FitSummary) -> int:
     if not args.json:
         print("\n".join(summary.head_lines()))
         sys.stdout.flush()
-    summary.fields["search"] = getattr(args, "search_result", None)
+    summary.fields["search"] = args.search_result
     if args.cv > 1:
         scores = _models._cross_validate(args, X, y, precomputed, seconds,
                                          said=summary.fields["warnings"])

@@ -60,7 +60,7 @@ def run(args) -> int:
         if advice:
             _say(args, f"note: {advice}")
     check_targets(args, y, X.shape[0])
-    if getattr(args, "nystroem", None) is not None:
+    if args.nystroem is not None:
         _check_landmarks(args, X.shape[0])  # said before the search and the fit
     elif args.remedy is not None:
         # said before the search and the fit: the kernel, and what the remedy's fit holds
@@ -77,7 +77,7 @@ def run(args) -> int:
         print(describe(args.search_result))
         sys.stdout.flush()
     model = _estimator(args, precomputed)
-    if getattr(args, "nystroem", None) is not None:
+    if args.nystroem is not None:
         return _fit_nystroem(args, model, X, y, desc)
     return _fit_smo(args, model, X, y, desc, precomputed)
 

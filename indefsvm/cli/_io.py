@@ -104,11 +104,11 @@ def _load(args, *, need_labels: bool = True, axioms: bool = True):
     goes with features only (the features are scaled by the model, ``_models``, or by
     :func:`scaled` where a command computes a kernel of them itself)."""
     data, y, desc, precomputed = _read_data(args, need_labels=need_labels, axioms=axioms)
-    if getattr(args, "scale", False) and precomputed:
-        what = "distances" if getattr(args, "distances", False) else "a kernel matrix"
+    if args.scale and precomputed:
+        what = "distances" if args.distances else "a kernel matrix"
         raise CLIError(f"--scale scales features; {desc} holds {what} (given, not computed "
                        "from features): drop --scale.", EXIT_USAGE)
-    if getattr(args, "scale", False) and hasattr(data, "toarray"):
+    if args.scale and hasattr(data, "toarray"):
         # svm-scale's [-1, 1] maps a feature's zeros to -1 (or another value): a sparse
         # file's features become dense, said with their size, refused past the memory
         from .._validation import check_memory
@@ -130,7 +130,7 @@ def _load(args, *, need_labels: bool = True, axioms: bool = True):
 def scaled(args, X):
     """``X`` with each feature mapped to [-1, 1] by its range (svm-scale), with --scale;
     else ``X`` itself. A constant feature becomes -1 (scikit-learn's MinMaxScaler)."""
-    if not getattr(args, "scale", False):
+    if not args.scale:
         return X
     from sklearn.preprocessing import MinMaxScaler
 
@@ -167,7 +167,7 @@ def scale_advice(X) -> str | None:
 
 
 def _read_data(args, *, need_labels: bool, axioms: bool):
-    distances = bool(getattr(args, "distances", False))
+    distances = bool(args.distances)
     if args.dataset:
         if distances != (args.dataset in DISTANCE_DATASETS):
             raise CLIError(f"--dataset {args.dataset} is " + (
@@ -175,7 +175,7 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
                 "a feature set, not distances: drop --distances."), EXIT_USAGE)
         _warn_unused_kernel_options(args)
         refuse_format_options(args, f"--dataset {args.dataset}", "a bundled data set")
-        if getattr(args, "labels", None) is not None:
+        if args.labels is not None:
             raise CLIError(f"--labels does not apply to --dataset {args.dataset}: a bundled "
                            "data set carries its own labels. Drop --labels, or give the "
                            "data as a FILE.", EXIT_USAGE)
@@ -268,7 +268,7 @@ def checked_distances(D, path: str, square: bool = True, instead: str | None = N
 def _check_class_weight(args, y) -> None:
     """--class-weight LABEL:W names classes of the labels: the library's rule, said before
     any fit in the option's words."""
-    weights = getattr(args, "class_weight", None)
+    weights = args.class_weight
     if isinstance(weights, dict):
         from ..svm._weights import class_weight_vector
 

@@ -24,8 +24,8 @@ def _estimator(args, precomputed: bool):
     DistanceKernel and IndefiniteSVC; with --nystroem M a NystroemSVC; with --scale (on
     features) behind a MinMaxScaler to [-1, 1], which the model file keeps."""
     est = _unscaled_estimator(args, precomputed)
-    if (getattr(args, "scale", False) and not precomputed
-            and not getattr(args, "distances", False) and getattr(args, "metric", None) is None):
+    if (args.scale and not precomputed
+            and not args.distances and args.metric is None):
         from sklearn.pipeline import Pipeline
         from sklearn.preprocessing import MinMaxScaler
 
@@ -37,26 +37,26 @@ def _estimator(args, precomputed: bool):
 
 
 def _unscaled_estimator(args, precomputed: bool):
-    if getattr(args, "device", "cpu") == "cuda" and getattr(args, "metric", None) is None \
-            and getattr(args, "nystroem", None) is None:
+    if args.device == "cuda" and args.metric is None \
+            and args.nystroem is None:
         raise CLIError("--device cuda trains the landmark models on the GPU (--nystroem M, "
                        "or --metric for series and strings); the SMO runs on the CPU: add "
                        "--nystroem M or drop --device.", EXIT_USAGE)
-    if getattr(args, "metric", None) is not None:  # series or strings: NystroemSVC(metric=)
+    if args.metric is not None:  # series or strings: NystroemSVC(metric=)
         return model_of(args)
-    if getattr(args, "nystroem", None) is not None:
+    if args.nystroem is not None:
         return _nystroem_estimator(args, precomputed)
-    if getattr(args, "remedy", None) is not None:
+    if args.remedy is not None:
         return _remedy_estimator(args, precomputed)
 
     smo = {"C": args.C, "tol": args.tol, "max_iter": args.max_iter,
            "random_state": args.seed, "verbose": args.verbose, "n_jobs": args.n_jobs,
-           "class_weight": getattr(args, "class_weight", None), **smo_params(args)}
+           "class_weight": args.class_weight, **smo_params(args)}
     # --svm-type: IndefiniteSVC (c-svc) or another SVM of LIBSVM's family, with the options
     # it takes
     svm = _family.svm_class(args)
     smo = _family.params(args, smo)
-    if getattr(args, "distances", False):
+    if args.distances:
         from sklearn.pipeline import Pipeline
 
         svc = _validated(svm(kernel="precomputed", **smo))
@@ -78,7 +78,7 @@ def _remedy_estimator(args, precomputed: bool):
     from ._args import REMEDIES
 
     method = REMEDIES[args.remedy]
-    distances = bool(getattr(args, "distances", False))
+    distances = bool(args.distances)
     if method == "Krein SVM":
         # (the fixed kernels' IndefiniteSVC takes every SMO option: _fixed_svm)
         for row in untaken(args, KreinSVC().get_params(), *smo_options()):
@@ -94,7 +94,7 @@ def _remedy_estimator(args, precomputed: bool):
         clf = KreinSVC(kernel=args.kernel, C=args.C, gamma=args.gamma, coef0=args.coef0,
                        degree=args.degree, kernel_params=_extra_params(args), tol=args.tol,
                        max_iter=args.max_iter, cache_size=args.cache_size,
-                       class_weight=getattr(args, "class_weight", None))
+                       class_weight=args.class_weight)
         _validated(clf)
         return clf
     est = _fixed_svm(args, method)
@@ -121,7 +121,7 @@ def _fixed_svm(args, method: str):
     from ..remedies._methods import svm_estimator
     from ..svm import IndefiniteSVC
 
-    est = svm_estimator(method, {"C": args.C}, getattr(args, "class_weight", None))
+    est = svm_estimator(method, {"C": args.C}, args.class_weight)
     svc = est.steps[-1][1] if isinstance(est, Pipeline) else est
     svc.set_params(tol=args.tol, max_iter=args.max_iter, cache_size=args.cache_size)
     if isinstance(svc, IndefiniteSVC):
@@ -181,7 +181,7 @@ def model_of(args):
         coef0=args.coef0, degree=args.degree, landmarks=args.landmarks, tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed,
         n_jobs=-1 if args.n_jobs is None else args.n_jobs,
-        class_weight=getattr(args, "class_weight", None), **_device(args))
+        class_weight=args.class_weight, **_device(args))
 
 
 def _nystroem_estimator(args, precomputed: bool):
@@ -211,7 +211,7 @@ def _nystroem_estimator(args, precomputed: bool):
         gamma=args.gamma, coef0=args.coef0, degree=args.degree,
         kernel_params=_extra_params(args), landmarks=args.landmarks, tol=args.tol,
         max_iter=args.max_iter, random_state=args.seed, verbose=args.verbose,
-        n_jobs=args.n_jobs, class_weight=getattr(args, "class_weight", None),
+        n_jobs=args.n_jobs, class_weight=args.class_weight,
         **_device(args))
     return _validated(clf)
 
@@ -219,7 +219,7 @@ def _nystroem_estimator(args, precomputed: bool):
 def _device(args) -> dict:
     """device="cuda" for a landmark model when --device cuda (the CPU's models keep the
     default, so their files are what they were)."""
-    if getattr(args, "device", "cpu") != "cuda":
+    if args.device != "cuda":
         return {}
     from .._device import resolve_device
 
@@ -260,7 +260,7 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None, s
     template = quiet(_estimator(args, precomputed))
     smallest = min(len(train) for train, _ in folds)
     if hasattr(_svc(template), "n_components") and args.nystroem > smallest:
-        if not getattr(args, "landmarks_default", False):
+        if not args.landmarks_default:
             raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest} training "
                            "samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
         # the default rule, min(n, LANDMARKS), applied to each fold's training part: all

@@ -65,7 +65,7 @@ def choose_window(args, X, y) -> None:
     (:func:`indefsvm.distances.learn_window`, the UCR archive's learned window) on a
     stratified subsample of at most WINDOW_OBJECTS series, said; ``args.window`` is then
     that number, which every later step and printed command uses."""
-    if not getattr(args, "window_learned", False) or args.window is not None:
+    if not args.window_learned or args.window is not None:
         return
     if y is None:
         raise CLIError(f"{args.file}: --window auto learns the band from the labels (1-NN, "
@@ -120,7 +120,7 @@ def check_options(args) -> None:
         raise CLIError(f"--remedy {args.remedy} is not one of NystroemSVC's: krein, flip or "
                        "clip.", EXIT_USAGE)
     for opt, attr in (("--p", "pe_p"), ("--rho", "rho"), ("--degree", "degree")):
-        if opt in getattr(args, "explicit", []) and not (attr == "degree"
+        if opt in args.explicit and not (attr == "degree"
                                                         and args.kernel == "polynomial"):
             raise CLIError(f"{opt} does not apply to --metric; the kernel of the distances "
                            "takes --gamma (and --coef0, --degree for polynomial).", EXIT_USAGE)
@@ -187,7 +187,7 @@ def fit(args, search) -> int:
         gamma = ny.distance_kernel_.gamma_
     summary = summary_of(args, {
         "data": args.file, "n_samples": n, "metric": args.metric, "window": args.window,
-        "window_learned": (None if getattr(args, "window_choice", None) is None
+        "window_learned": (None if args.window_choice is None
                            else args.window_choice.to_dict()),
         "kernel": kind, "model": "NystroemSVC", "features": args.features,
         "remedy": model.remedy, "landmarks": int(args.nystroem),

@@ -80,7 +80,7 @@ def read_data_for(args, model, path: str):
     from ..datasets._data_file import read_rows
 
     distances = model_input(model)[0]
-    name = getattr(args, "model", None) or args.file  # predict MODEL DATA, report MODEL DATA
+    name = args.model or args.file  # predict MODEL DATA, report MODEL DATA
     if args.distances and not distances:
         raise CLIError(f"{name} was not trained on distances (fit --distances); drop "
                        "--distances and give what it was trained on.", EXIT_USAGE)

@@ -95,7 +95,7 @@ def run(args) -> int:
     kernel = (f"distances-{DISTANCE_KINDS[args.kernel]}" if args.distances
               else "precomputed" if precomputed else args.kernel)
     if args.remedy is None:
-        described = (("MinMaxScaler(-1, 1) + " if getattr(args, "scale", False) else "")
+        described = (("MinMaxScaler(-1, 1) + " if args.scale else "")
                      + f"{type(_svc(model)).__name__}(kernel={kernel}, "
                      + _family.described(args)
                      + "".join(f", {k}={v}" for k, v in _fitted_params(model).items()) + ")")
@@ -156,7 +156,7 @@ def _run_model(args) -> int:
     from ._predict import read_data_for
 
     given = given_options(args, *_fit_options()) + (["--seed"] if args.seed != 0 else [])
-    given += getattr(args, "explicit", [])
+    given += args.explicit
     if given:
         raise CLIError(f"{given[0]} does not apply to report MODEL DATA: the model file holds "
                        "its kernel and parameters, and nothing is refitted; drop "

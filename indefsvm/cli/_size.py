@@ -17,10 +17,10 @@ def refuse_too_big(args, n: int, *, command: str, matrices: float, what: str) ->
     avail = _validation.available_memory()
     if avail is None or need <= avail:
         return
-    if getattr(args, "distances", False):
+    if args.distances:
         instead = ("fewer objects (a subsample with their distances), or a machine with "
                    "more memory")
-    elif getattr(args, "labels", None) or (getattr(args, "file", None) or "").endswith(
+    elif args.labels or (args.file or "").endswith(
             (".npy", ".npz")):
         instead = (f"the features instead of the kernel, with 'indefsvm fit FEATURES "
                    f"--nystroem {_landmarks(n)}' (Krein-space Nystroem features: memory "
@@ -43,7 +43,7 @@ def _landmarks(n: int) -> int:
 def _kernel_options(args) -> str:
     """The kernel's options of this command, as the words of the command that works at the
     size (--kernel always, the others where given)."""
-    given = {"--kernel", *getattr(args, "explicit", [])} if getattr(args, "kernel", None) \
-        else set(getattr(args, "explicit", []))
+    given = {"--kernel", *args.explicit} if getattr(args, "kernel", None) \
+        else set(args.explicit)
     words = option_words(args, "kernel", "gamma", "coef0", "degree", given_flags=given)
     return "".join(" " + w for w in words)

@@ -50,11 +50,11 @@ def _takes_gamma(args, precomputed: bool) -> bool:
 
 def wanted(args, precomputed: bool) -> tuple[bool, bool]:
     """(search C, search gamma): what the user left to the search."""
-    if getattr(args, "no_search", False) or getattr(args, "svm_type", None) == "one-class":
+    if args.no_search or args.svm_type == "one-class":
         # an outlier detector has no labels for a search to score
         return False, False
     return (args.C_given is False and _family.has_C(args),
-            "--gamma" not in getattr(args, "explicit", []) and _takes_gamma(args, precomputed))
+            "--gamma" not in args.explicit and _takes_gamma(args, precomputed))
 
 
 def _gamma0(args, X, precomputed: bool) -> float:
@@ -146,7 +146,7 @@ def tune(args, X, y, precomputed: bool) -> dict | None:
         args.C = choice.C
     if want_gamma:
         args.gamma = choice.gamma
-        args.explicit = list(getattr(args, "explicit", [])) + ["--gamma"]
+        args.explicit = list(args.explicit) + ["--gamma"]
     return choice.to_dict()
 
 
@@ -172,19 +172,14 @@ def search_objects(args, X, y) -> dict | None:
     most SEARCH_OBJECTS objects, with the model's remedy on that kernel (Krein SVM, flip or
     clip, which the landmark model approximates); the choice is then fitted on all objects.
     None when -C and --gamma are given or --no-search."""
-    import copy
-
-    shim = copy.copy(args)
-    shim.metric, shim.nystroem, shim.distances = None, None, True
-    # the search's exact-kernel SVMs are the SMO's, on the CPU; --device is the landmark
-    # model's, fitted after it with the choice
-    shim.device = "cpu"
-    shim.remedy = args.remedy or "krein"
-    shim.explicit = list(getattr(args, "explicit", []))
-    if args.features == "d2ke":
-        # D2KE's gamma is the scale of its own features, not the distance kernel's
-        shim.explicit.append("--gamma")
-    want_C, want_gamma = wanted(shim, True)
+    # the search's exact-kernel SVMs are the SMO's on the distances, on the CPU (--device is
+    # the landmark model's, fitted after it with the choice); D2KE's gamma is the scale of
+    # its own features, not the distance kernel's: not searched
+    exact = args.replace(metric=None, nystroem=None, distances=True, device="cpu",
+                         remedy=args.remedy or "krein",
+                         explicit=[*args.explicit, *(["--gamma"] if args.features == "d2ke"
+                                                     else [])])
+    want_C, want_gamma = wanted(exact, True)
     if not (want_C or want_gamma):
         return None
     n, m = len(y), min(len(y), SEARCH_OBJECTS)
@@ -198,13 +193,13 @@ def search_objects(args, X, y) -> dict | None:
     from ._objects import exact_block
 
     D, idx, seconds = exact_block(args, X, y, SEARCH_OBJECTS)
-    result = tune(shim, D, y[idx], True)
+    result = tune(exact, D, y[idx], True)
     if result is None:
         return None
     result["seconds"] += seconds
-    args.C = shim.C
+    args.C = exact.C
     if want_gamma:
-        args.gamma = shim.gamma
-        args.explicit = list(getattr(args, "explicit", [])) + ["--gamma"]
+        args.gamma = exact.gamma
+        args.explicit = list(args.explicit) + ["--gamma"]
     result["on"] = f"the exact {args.metric} kernel of {idx.size} {what}"
     return result
