@@ -194,7 +194,7 @@ def test_a_command_imports_its_own_module_only(tmp_path):
 
     from indefsvm.cli._parser import COMMANDS
 
-    rooms = {name: f"indefsvm.cli.{module}" for name, (module, _) in COMMANDS.items()}
+    rooms = {name: f"indefsvm.cli.{entry.module}" for name, entry in COMMANDS.items()}
     code = ("import sys, json\nfrom indefsvm.cli import main\n"
             "argv = json.loads(sys.argv[1])\n"
             "assert main(argv) == 0\n"
@@ -262,3 +262,35 @@ def test_cross_validation_logs_each_fold_without_a_terminal(capsys):
     # the CV line comes after the result it cross-validates
     assert [i for i, line in enumerate(out) if line.startswith("training accuracy")][0] < [
         i for i, line in enumerate(out) if line.startswith("3-fold CV accuracy")][0]
+
+
+def test_every_output_is_checked_before_the_work_against_every_input(tmp_path, capsys):
+    """The registry's outputs (cli/_parser.check_outputs): fit --save, predict --out,
+    compare --save / --out and report --out are refused before anything is read when they
+    name a file the command reads, or a folder that does not exist."""
+    import numpy as np
+
+    from indefsvm.cli import main
+
+    rng = np.random.default_rng(0)
+    data = tmp_path / "d.csv"
+    np.savetxt(data, np.c_[rng.normal(size=(20, 2)), np.arange(20) % 2], delimiter=",",
+               fmt="%g", header="a,b,label", comments="")
+    model = tmp_path / "m.skops"
+    assert main(["fit", str(data), "-C", "1", "--gamma", "1", "--cv", "0", "--quiet",
+                 "--save", str(model)]) == 0
+    missing = tmp_path / "no" / "such" / "out.html"
+    cases = [
+        (["fit", str(data), "--save", str(data)], "--save", "is the input file"),
+        (["predict", str(model), str(data), "--out", str(model)], "--out", "is the input"),
+        (["compare", str(data), "--search", "--save", str(data)], "--save", "is the input"),
+        (["compare", str(data), "--out", str(missing)], "--out", "does not exist"),
+        (["report", str(data), "--out", str(missing)], "--out", "does not exist"),
+    ]
+    for argv, option, said in cases:
+        capsys.readouterr()
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith(f"indefsvm: error: {option} ") and said in err, (argv, err)
+    # predict --out -: standard output, as without --out
+    assert main(["predict", str(model), str(data), "--out", "-"]) == 0

@@ -52,7 +52,7 @@ def test_a_command_writes_only_its_options_and_the_declared_fields(command, argv
     X, y = isvm.datasets.make_cbf(40, length=20, random_state=0)
     series = tmp_path / "s.txt"
     np.savetxt(series, np.c_[y, X], fmt="%.5f")
-    room = importlib.import_module(f"indefsvm.cli.{COMMANDS[command][0]}")
+    room = importlib.import_module(f"indefsvm.cli.{COMMANDS[command].module}")
     seen = []
     real = room.run
 

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from .._files import atomic_write, check_output_file, check_page_out, page_path
+from .._files import atomic_write, page_path
 from .._metrics import object_metrics
 from ..exceptions import DataFileError, ParameterError
 from ._args import (
@@ -41,15 +41,11 @@ from ._size import refuse_too_big
 def run(args) -> int:
     from ..remedies import compare_remedies
 
-    if args.out:
-        # before the work, not after it
-        check_page_out(args.out, "--out", (args.file, args.labels))
     if args.save:
         if not args.search:
             raise CLIError("--save keeps the model the search chose and refitted: add "
                            "--search (a plain comparison refits nothing; it prints the fit "
                            "command of its recommendation).", EXIT_USAGE)
-        check_output_file(args.save, "--save", (args.file, args.labels))
         from ..remedies._methods import KNN
 
         if args.methods is not None and set(args.methods) == {KNN}:

@@ -6,7 +6,6 @@ import sys
 
 import numpy as np
 
-from .._files import check_output_file
 from .._metrics import object_metrics
 from . import _family
 from ._args import (
@@ -31,9 +30,6 @@ from ._tune import describe, search_objects, tune
 
 
 def run(args) -> int:
-
-    if args.save:
-        check_output_file(args.save, "--save", (args.file, args.labels))
     # -C left out: chosen by the search below (the placeholder only checks the options)
     args.C_given = args.C is not None
     if args.C is None:

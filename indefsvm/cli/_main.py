@@ -11,7 +11,7 @@ from .._logging import logger
 from ._args import _resolve_defaults
 from ._errors import EXIT_INTERRUPTED, EXIT_PIPE, _error_line
 from ._options import letters
-from ._parser import build_parser, command_of
+from ._parser import build_parser, check_outputs, command_of
 
 #: the resource tracker's words at the end of a run that Ctrl-C interrupted with worker
 #: processes (compare --n-jobs 2): "leaked semlock objects to clean up", with install paths
@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         _refuse_unknown_options(parser, argv)
         args = _parse(parser, argv)
         _resolve_defaults(args)
+        check_outputs(args)  # before the work, every command's
         if args.verbose:
             logging.getLogger("indefsvm").setLevel(logging.INFO)
         if debug:

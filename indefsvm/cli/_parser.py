@@ -6,23 +6,46 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from typing import NamedTuple
 
 from .. import __version__
 from ._errors import _Parser
 from ._options import option
 
-#: the commands, in the order of --help: the module (of ``indefsvm.cli``) that has
-#: ``add_arguments(parser)`` and ``run(args)``, and the command's line of help
+
+class Command(NamedTuple):
+    """One command of the registry."""
+
+    #: the module of ``indefsvm.cli`` that has ``add_arguments(parser)`` and ``run(args)``
+    module: str
+    #: its line of help
+    help: str
+    #: the files it writes, ``{option's dest: kind}``: ``"file"`` (a file; ``-`` refused),
+    #: ``"stdout"`` (a file, or ``-``: standard output), ``"page"`` (an HTML page or the
+    #: folder it goes into) -- checked before the work by :func:`check_outputs`
+    outputs: dict = {}
+
+
+#: the commands, in the order of --help
 COMMANDS = {
-    "fit": ("_fit", "train an SVM and report the solution and accuracy"),
-    "predict": ("_predict", "predict with a model saved by 'fit --save'"),
-    "check": ("_check", "is this kernel usable in an SVM? (PSD/CPD tests, signature, eta "
-                        "scan)"),
-    "compare": ("_compare", "try every remedy for an indefinite kernel on the same folds"),
-    "report": ("_report", "check the kernel, fit, and write a sanity report (text and HTML)"),
-    "explore": ("_explore", "write an interactive page of the SVM's geometry over kernel "
-                            "parameters, C and remedies (one self-contained HTML file)"),
+    "fit": Command("_fit", "train an SVM and report the solution and accuracy",
+                   {"save": "file"}),
+    "predict": Command("_predict", "predict with a model saved by 'fit --save'",
+                       {"out": "stdout"}),
+    "check": Command("_check", "is this kernel usable in an SVM? (PSD/CPD tests, signature, "
+                               "eta scan)"),
+    "compare": Command("_compare", "try every remedy for an indefinite kernel on the same "
+                                   "folds", {"out": "page", "save": "file"}),
+    "report": Command("_report", "check the kernel, fit, and write a sanity report (text "
+                                 "and HTML)", {"out": "page"}),
+    # (its --out names the page's file: explore says a folder given there itself)
+    "explore": Command("_explore", "write an interactive page of the SVM's geometry over "
+                                   "kernel parameters, C and remedies (one self-contained HTML "
+                                   "file)"),
 }
+
+#: the settings that name the files a command reads: no output may be one of them
+INPUTS = ("file", "data", "model", "labels", "knn_distances")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -51,10 +74,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                             "130 interrupted, 141 output pipe closed")
     option(parser, "version", version=f"indefsvm {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name, (module, words) in COMMANDS.items():
-        own = sub.add_parser(name, help=words)
+    for name, entry in COMMANDS.items():
+        own = sub.add_parser(name, help=entry.help)
         if command is None or command == name:
-            room = importlib.import_module(f"{__package__}.{module}")
+            room = importlib.import_module(f"{__package__}.{entry.module}")
             room.add_arguments(own)
             own.set_defaults(func=room.run)
     return parser
@@ -63,3 +86,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def command_of(argv: list) -> str | None:
     """The command ``argv`` names (its first word that is no option), or None."""
     return next((a for a in argv if not a.startswith("-")), None)
+
+
+def check_outputs(args) -> None:
+    """Every file the command will write (its registry entry's ``outputs``), checked before
+    the work -- a folder that exists and can be written, not one of the files it reads --
+    the step of every command between its settings and its run."""
+    from .._files import check_output_file, check_page_out
+
+    inputs = tuple(p for p in (getattr(args, k, None) for k in INPUTS) if isinstance(p, str))
+    for dest, kind in COMMANDS[args.command].outputs.items():
+        path = getattr(args, dest, None)
+        if not path or (kind == "stdout" and path == "-"):
+            continue
+        (check_page_out if kind == "page" else check_output_file)(path, f"--{dest}", inputs)

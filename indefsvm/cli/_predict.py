@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from .._files import atomic_write, check_output_file
+from .._files import atomic_write
 from ._args import OPTION_WORDS, _add_device, _common, path_name
 from ._errors import EXIT_USAGE, CLIError
 from ._io import (
@@ -26,9 +26,7 @@ def run(args) -> int:
     from sklearn.base import is_regressor
 
     if args.out == "-":
-        args.out = None  # standard output, as without --out
-    if args.out:
-        check_output_file(args.out, "--out", (args.model, args.data, args.labels))
+        args.out = None  # standard output, as without --out (checked: _parser.check_outputs)
     if not is_model_file(args.model) and is_model_file(args.data):
         # svm-predict's order, test file first: said before the data file is read as a model
         raise CLIError(f"{args.data} is the model file and {args.model} is not: the model "

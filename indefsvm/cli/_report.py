@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from .._files import atomic_write, check_page_out, page_path
+from .._files import atomic_write, page_path
 from . import _family
 from ._args import (
     DISTANCE_KINDS,
@@ -31,8 +31,6 @@ def run(args) -> int:
     from ..diagnostics import check_kernel, sanity_report
     from ..exceptions import ConvergenceWarning
 
-    # as --save: the folder itself may be new, its parent must exist (no tree is made)
-    check_page_out(args.out, "--out", (args.file, args.data, args.labels))
     if args.data is not None:
         return _run_model(args)
     from ._io import is_model_file
