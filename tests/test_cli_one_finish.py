@@ -15,18 +15,24 @@ SHARED = {"fit_seconds", "training_accuracy", "cv_folds", "cv_accuracy_mean",
           "cv_accuracy_std", "model_file", "warnings", "search"}
 
 
-def test_every_fit_path_ends_through_the_one_routine(tmp_path, capsys, monkeypatch):
+def fit_paths(tmp_path) -> dict:
+    """The command line's four fit paths, each a fit's options (one shared by the tests of
+    how a fit ends and of its summary)."""
     X, y = isvm.datasets.make_cbf(60, length=24, random_state=0)
     series = tmp_path / "s.txt"
     np.savetxt(series, np.c_[y, X], fmt="%.6g")
     heart = ["--dataset", "heart", "-C", "1", "--gamma", "0.01"]
-    paths = {
+    return {
         "smo": heart,
         "remedy": heart + ["--kernel", "sigmoid", "--remedy", "krein"],
         "nystroem": heart + ["--nystroem", "30"],
         "metric": [str(series), "--metric", "dtw", "--nystroem", "20", "-C", "1",
                    "--gamma", "median"],
     }
+
+
+def test_every_fit_path_ends_through_the_one_routine(tmp_path, capsys, monkeypatch):
+    paths = fit_paths(tmp_path)
     seen = []
     real = _finish.fit_saved
 

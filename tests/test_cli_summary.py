@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
-
 from indefsvm.cli import main
 from indefsvm.cli._summary import FitSummary
 
@@ -40,19 +38,9 @@ def test_each_fit_path_prints_its_summary_and_its_document_holds_the_same(
     same rows."""
     import html
 
-    import indefsvm as isvm
+    from test_cli_one_finish import fit_paths
 
-    X, y = isvm.datasets.make_cbf(60, length=24, random_state=0)
-    series = tmp_path / "s.txt"
-    np.savetxt(series, np.c_[y, X], fmt="%.6g")
-    heart = ["--dataset", "heart", "-C", "1", "--gamma", "0.01"]
-    paths = {
-        "smo": heart,
-        "remedy": heart + ["--kernel", "sigmoid", "--remedy", "krein"],
-        "nystroem": heart + ["--nystroem", "30"],
-        "metric": [str(series), "--metric", "dtw", "--nystroem", "20", "-C", "1",
-                   "--gamma", "median"],
-    }
+    paths = fit_paths(tmp_path)
     seen = []
     real = FitSummary.set_cv
 
