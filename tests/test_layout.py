@@ -412,6 +412,38 @@ def test_the_rewrite_finder_finds_rewrites():
     assert _message_rewrites(tree) == [2, 3]
 
 
+def _guessed_settings(tree) -> list[tuple[int, str]]:
+    """``getattr(args, "name", default)`` calls: a setting guessed at, with its default."""
+    return [(node.lineno, node.args[1].value) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr" and len(node.args) == 3
+            and isinstance(node.args[0], ast.Name) and node.args[0].id == "args"
+            and isinstance(node.args[1], ast.Constant)]
+
+
+def test_the_reader_of_guessed_settings_sees_them():
+    tree = ast.parse('getattr(args, "metric", None)\ngetattr(args, row.dest, None)\n'
+                     'getattr(other, "x", 1)\nargs.metric\n')
+    assert _guessed_settings(tree) == [(1, "metric")]
+
+
+def test_the_command_line_reads_its_declared_settings_without_guessing():
+    """A command's settings are typed (``indefsvm.cli._settings.Settings``): what a command
+    may lack has its value declared there once, so no routine guesses it with
+    ``getattr(args, "name", default)`` -- a default written at each call, which could
+    disagree."""
+    from indefsvm.cli._settings import Settings
+
+    declared = set(Settings.__annotations__)
+    found = []
+    for name, path in _modules().items():
+        if name.startswith("indefsvm.cli"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            found += [f"{name}:{line} {attr}" for line, attr in _guessed_settings(tree)
+                      if attr in declared]
+    assert found == []
+
+
 def test_dir_of_the_package_lists_its_public_names_only():
     names = dir(isvm)
     assert "importlib" not in names and "_NAMES" not in names
