@@ -10,15 +10,15 @@ import numbers
 
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 
+from ._kernel_params import ALIASES, DISTANCE_HINT, KERNEL_TAKES
 from ._validation import N_JOBS as _N_JOBS
-from .kernels import DISTANCE_HINT, KERNELS
 
 __all__ = ["C", "CACHE_SIZE", "CLASS_WEIGHT", "COEF0", "DECISION_FUNCTION_SHAPE", "DEGREE",
            "DEGREE_MAX", "FINITE_C", "GAMMA", "KERNEL", "KERNEL_NAMES", "KERNEL_PARAMS", "MAX_ITER",
            "N_COMPONENTS", "N_JOBS", "SVM_MAX_ITER", "TOL", "check_settings"]
 
 #: every kernel name the estimators take (aliases and "precomputed" included)
-KERNEL_NAMES = set(KERNELS) | {"poly", "gaussian", "precomputed"}
+KERNEL_NAMES = set(KERNEL_TAKES) | set(ALIASES) | {"precomputed"}
 
 
 class KernelNames(StrOptions):

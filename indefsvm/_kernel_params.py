@@ -1,6 +1,9 @@
-"""The rules of the named kernels' own parameters (private): pseudo_euclidean's ``p``, tl1's
-``rho`` -- checked by the kernel functions on their data and, where no data are needed, by
-the estimators' settings (``kernels.check_kernel_settings``) before any."""
+"""The named kernels of features and their parameters (private, the ground floor): each name
+and the parameters it takes, which ``kernels.KERNELS`` pairs with its function and the
+estimators' constraints read without importing a kernel; the rules of their own parameters:
+pseudo_euclidean's ``p``, tl1's ``rho`` -- checked by the kernel functions on their data
+and, where no data are needed, by the estimators' settings
+(``kernels.check_kernel_settings``) before any."""
 
 from __future__ import annotations
 
@@ -9,6 +12,28 @@ import numbers
 import numpy as np
 
 from .exceptions import ParameterError, Setting
+
+#: every named kernel of features and the parameters it takes (kernels.KERNELS: with its
+#: function), in the order of the docs
+KERNEL_TAKES: dict[str, tuple[str, ...]] = {
+    "linear": (),
+    "polynomial": ("degree", "gamma", "coef0"),
+    "rbf": ("gamma",),
+    "sigmoid": ("gamma", "coef0"),
+    "l1_gaussian": ("gamma",),
+    "sqrt_l1_exponential": ("gamma", "sigma"),
+    "symmetric_kl": ("gamma", "sigma"),
+    "pseudo_euclidean": ("p",),
+    "tl1": ("rho",),
+}
+#: the other names of two of them
+ALIASES = {"poly": "polynomial", "gaussian": "rbf"}
+
+#: the way in for a distance given where a kernel's name goes
+DISTANCE_HINT = ("a distance such as DTW or edit is no kernel name: D = "
+                 "indefsvm.pairwise_distances(X, metric='dtw'), then "
+                 "DistanceKernel().fit_transform(D) with kernel='precomputed', or "
+                 "NystroemSVC(metric='dtw')")
 
 
 def _check_p(p, n_features: int | None = None) -> None:

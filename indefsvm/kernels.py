@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 
-from ._kernel_params import _check_p, _check_rho
+from ._kernel_params import ALIASES, DISTANCE_HINT, KERNEL_TAKES, _check_p, _check_rho
 from ._validation import (
     SCALERS,
     check_finite_array,
@@ -573,17 +573,11 @@ def tl1(X, Y=None, *, rho: float | None = None) -> np.ndarray:
 
 #: name -> (function, parameters it takes)
 KERNELS: dict[str, tuple[Callable[..., np.ndarray], tuple[str, ...]]] = {
-    "linear": (linear, ()),
-    "polynomial": (polynomial, ("degree", "gamma", "coef0")),
-    "rbf": (rbf, ("gamma",)),
-    "sigmoid": (sigmoid, ("gamma", "coef0")),
-    "l1_gaussian": (l1_gaussian, ("gamma",)),
-    "sqrt_l1_exponential": (sqrt_l1_exponential, ("gamma", "sigma")),
-    "symmetric_kl": (symmetric_kl, ("gamma", "sigma")),
-    "pseudo_euclidean": (pseudo_euclidean, ("p",)),
-    "tl1": (tl1, ("rho",)),
-}
-_ALIASES = {"poly": "polynomial", "gaussian": "rbf"}
+    name: (function, KERNEL_TAKES[name]) for name, function in (
+        ("linear", linear), ("polynomial", polynomial), ("rbf", rbf), ("sigmoid", sigmoid),
+        ("l1_gaussian", l1_gaussian), ("sqrt_l1_exponential", sqrt_l1_exponential),
+        ("symmetric_kl", symmetric_kl), ("pseudo_euclidean", pseudo_euclidean), ("tl1", tl1))}
+_ALIASES = ALIASES
 
 # kernels exp(-gamma d) of a distance d: gamma >= 0 (the sigmoid's slope may be negative)
 _DISTANCE_GAMMA = ("rbf", "l1_gaussian", "sqrt_l1_exponential", "symmetric_kl")
@@ -839,12 +833,6 @@ def warn_if_constant(kernel, params: dict) -> None:
 
 #: where a distance user goes: ``kernel="dtw"`` (or a ``DistanceKernel``) is the first thing
 #: a DTW or edit-distance user types
-DISTANCE_HINT = ("a distance such as DTW or edit is no kernel name: D = "
-                 "indefsvm.pairwise_distances(X, metric='dtw'), then "
-                 "DistanceKernel().fit_transform(D) with kernel='precomputed', or "
-                 "NystroemSVC(metric='dtw')")
-
-
 def canonical_name(kernel: str) -> str:
     """Resolve aliases (``"poly"``, ``"gaussian"``) and check the name."""
     if not isinstance(kernel, str):

@@ -128,6 +128,19 @@ def test_the_ground_floor_imports_nothing_above_it():
     assert {m: sorted(g[m] - set(GROUND)) for m in GROUND if g[m] - set(GROUND)} == {}
 
 
+def test_the_constraints_read_the_kernel_names_without_a_kernel():
+    """The estimators' shared constraints (floor 3) read the kernels' names and parameters
+    from the ground floor (``_kernel_params``), not from ``kernels`` (floor 5, which imports
+    them): the one arrow that ran back up."""
+    import indefsvm._kernel_params as names
+    from indefsvm.kernels import _ALIASES, KERNELS
+
+    assert not {d for d in _graph()["indefsvm._constraints"] if d.startswith(
+        ("indefsvm.kernels", "indefsvm.distances", "indefsvm.svm"))}
+    assert {k: v[1] for k, v in KERNELS.items()} == names.KERNEL_TAKES
+    assert _ALIASES == names.ALIASES
+
+
 def _lines(path: Path) -> int:
     return len(path.read_text(encoding="utf-8").splitlines())
 
