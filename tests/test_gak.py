@@ -213,3 +213,13 @@ def test_an_svm_refuses_what_gak_does_not_take_before_the_work():
     with pytest.raises(ValueError, match="sigma must be a number > 0") as err:
         isvm.IndefiniteSVC(kernel="gak", kernel_params={"sigma": -1.0}).fit(X, y)
     assert err.value.param == "sigma"
+
+
+def test_the_sanity_report_reads_a_gak_model_on_its_series():
+    """The report recomputes the training kernel as the model made it (its series as given,
+    the sigma fixed at fit): a converged model on a positive-definite kernel is sensible."""
+    X, y = isvm.datasets.make_cbf(40, length=20, random_state=0)
+    series = [x[: 15 + i % 5] for i, x in enumerate(X)]
+    model = isvm.IndefiniteSVC(kernel="gak", tol=1e-4).fit(series, y)
+    report = isvm.sanity_report(model, series, y)
+    assert report.verdict == "sensible"
