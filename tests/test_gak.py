@@ -206,6 +206,11 @@ def test_a_saved_gak_model_predicts_the_same(tmp_path):
 
 def test_an_svm_refuses_what_gak_does_not_take_before_the_work():
     X, y = isvm.datasets.make_cbf(20, length=16, random_state=0)
+    bad = X.copy()
+    bad[3, 4] = np.nan
+    with pytest.raises(ValueError, match="the alignment kernel's -- has no rule for a "
+                                         "missing point"):
+        isvm.IndefiniteSVC(kernel="gak").fit(bad, y)
     with pytest.raises(ValueError, match=r"kernel_params of kernel='gak' takes \['sigma', "
                                          r"'window'\]; got \['gamma'\]") as err:
         isvm.IndefiniteSVC(kernel="gak", kernel_params={"gamma": 1.0}).fit(X, y)

@@ -124,7 +124,8 @@ def _finite(values: np.ndarray, name: str, rows: int = 0) -> None:
                     "series of one length; DTW compares unequal lengths given as a list: "
                     f"{fix}.")
         raise ValueError(f"{name} contains NaN or infinity; remove or impute those values "
-                         "(DTW has no rule for a missing point).")
+                         "(an alignment of series -- DTW's, the alignment kernel's -- has no "
+                         "rule for a missing point).")
     top = float(np.max(np.abs(values))) if values.size else 0.0
     if top > 1e150:
         # DTW sums squared differences: they would overflow to inf
