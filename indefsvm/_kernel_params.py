@@ -29,7 +29,8 @@ KERNEL_TAKES: dict[str, tuple[str, ...]] = {
 #: the other names of two of them
 ALIASES = {"poly": "polynomial", "gaussian": "rbf"}
 
-#: the way in for a distance given where a kernel's name goes
+#: the way in for a distance given where a kernel's name goes: ``kernel="dtw"`` (or a
+#: ``DistanceKernel``) is the first thing a DTW or edit-distance user types
 DISTANCE_HINT = ("a distance such as DTW or edit is no kernel name: D = "
                  "indefsvm.pairwise_distances(X, metric='dtw'), then "
                  "DistanceKernel().fit_transform(D) with kernel='precomputed', or "

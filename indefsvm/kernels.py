@@ -831,8 +831,6 @@ def warn_if_constant(kernel, params: dict) -> None:
                stacklevel=user_stacklevel())
 
 
-#: where a distance user goes: ``kernel="dtw"`` (or a ``DistanceKernel``) is the first thing
-#: a DTW or edit-distance user types
 def canonical_name(kernel: str) -> str:
     """Resolve aliases (``"poly"``, ``"gaussian"``) and check the name."""
     if not isinstance(kernel, str):

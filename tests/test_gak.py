@@ -228,3 +228,22 @@ def test_the_sanity_report_reads_a_gak_model_on_its_series():
     model = isvm.IndefiniteSVC(kernel="gak", tol=1e-4).fit(series, y)
     report = isvm.sanity_report(model, series, y)
     assert report.verdict == "sensible"
+
+
+def test_a_kernel_of_the_table_without_a_fitting_rule_keeps_its_parameters(monkeypatch):
+    """A row of the metric table with a kernel and no ``kernel_fit``: the SVM uses the
+    parameters as given (nothing set from the training objects)."""
+    import dataclasses
+
+    from indefsvm import _metrics
+
+    monkeypatch.setitem(_metrics.REGISTRY, "gak",
+                        dataclasses.replace(_metrics.REGISTRY["gak"], kernel_fit=None))
+    X, y = isvm.datasets.make_cbf(30, length=16, random_state=0)
+    model = isvm.IndefiniteSVC(kernel="gak", kernel_params={"sigma": 2.0}).fit(X, y)
+    assert model.kernel_params_ == {"sigma": 2.0}
+    np.testing.assert_allclose(
+        model.decision_function(X[:3]),
+        isvm.IndefiniteSVC(kernel="precomputed").fit(
+            isvm.kernel_matrix(X, kernel="gak", sigma=2.0), y).decision_function(
+            isvm.kernel_matrix(X[:3], X, kernel="gak", sigma=2.0)), atol=1e-6)

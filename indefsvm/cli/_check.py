@@ -150,7 +150,7 @@ def _run_objects(args) -> int:
     from ..diagnostics._advice import distance_notes
     from ._objects import check_metric_file, read_objects
 
-    given = [o for o in args.explicit]
+    given = list(args.explicit)
     given += [o for o, v, d in (("--method", args.method, "auto"),
                                 ("--probes", args.probes, None),
                                 ("--steps", args.steps, None),

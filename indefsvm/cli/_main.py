@@ -356,11 +356,11 @@ def _refuse_unknown_options(parser, argv: list) -> None:
                         "; this command writes no file: redirect what it prints (> FILE)"
                         + (", or give --json for a machine's copy" if "--json" in known
                            else ""))
-            every = next(a for a in build_parser()._actions  # the others' options too
-                         if isinstance(a, argparse._SubParsersAction)).choices
-            elsewhere = [c for c, p in every.items()
-                         if c != command and name in p._option_string_actions]
-            if elsewhere and not hint:
+            elsewhere = [] if hint else [  # the others' options: every command's parser
+                c for c, p in next(a for a in build_parser()._actions if isinstance(
+                    a, argparse._SubParsersAction)).choices.items()
+                if c != command and name in p._option_string_actions]
+            if elsewhere:
                 # another command's option: its name is right, the command is not ("did
                 # you mean --tol?" for report --title sent the user elsewhere)
                 where = (", ".join(elsewhere[:-1]) + " and " if len(elsewhere) > 1

@@ -24,8 +24,7 @@ def _estimator(args, precomputed: bool):
     DistanceKernel and IndefiniteSVC; with --nystroem M a NystroemSVC; with --scale (on
     features) behind a MinMaxScaler to [-1, 1], which the model file keeps."""
     est = _unscaled_estimator(args, precomputed)
-    if (args.scale and not precomputed
-            and not args.distances and args.metric is None):
+    if args.scale and not precomputed and not args.distances and args.metric is None:
         from sklearn.pipeline import Pipeline
         from sklearn.preprocessing import MinMaxScaler
 
@@ -37,8 +36,7 @@ def _estimator(args, precomputed: bool):
 
 
 def _unscaled_estimator(args, precomputed: bool):
-    if args.device == "cuda" and args.metric is None \
-            and args.nystroem is None:
+    if args.device == "cuda" and args.metric is None and args.nystroem is None:
         raise CLIError("--device cuda trains the landmark models on the GPU (--nystroem M, "
                        "or --metric for series and strings); the SMO runs on the CPU: add "
                        "--nystroem M or drop --device.", EXIT_USAGE)

@@ -120,8 +120,7 @@ def check_options(args) -> None:
         raise CLIError(f"--remedy {args.remedy} is not one of NystroemSVC's: krein, flip or "
                        "clip.", EXIT_USAGE)
     for opt, attr in (("--p", "pe_p"), ("--rho", "rho"), ("--degree", "degree")):
-        if opt in args.explicit and not (attr == "degree"
-                                                        and args.kernel == "polynomial"):
+        if opt in args.explicit and not (attr == "degree" and args.kernel == "polynomial"):
             raise CLIError(f"{opt} does not apply to --metric; the kernel of the distances "
                            "takes --gamma (and --coef0, --degree for polynomial).", EXIT_USAGE)
 

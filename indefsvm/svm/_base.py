@@ -206,9 +206,11 @@ class SVMBase(PairwiseInput, BaseEstimator):
             self._fit_sparse = True  # the callable decides what it reads
             if not callable(self.kernel):
                 # a kernel of objects: the parameters its rule sets (gak's sigma) fixed on
-                # the training objects, for the kernel rows of new ones
-                self._object_params = resolve(metric_row(self.kernel).kernel_fit)(
-                    X, dict(self.kernel_params or {}))
+                # the training objects, for the kernel rows of new ones (a kernel without
+                # such a rule: its parameters as given)
+                fitted = resolve(metric_row(self.kernel).kernel_fit)
+                params = dict(self.kernel_params or {})
+                self._object_params = params if fitted is None else fitted(X, params)
             data, sparse = self._callable_rows(X, X), False
             if data.shape != (n, n):
                 raise ValueError(
