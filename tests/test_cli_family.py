@@ -227,7 +227,7 @@ def test_an_option_is_refused_where_the_types_estimator_does_not_take_it(kind, c
     naming the types whose estimators take it."""
     from indefsvm.cli import build_parser
     from indefsvm.cli._errors import CLIError
-    from indefsvm.cli._family import refuse_untaken
+    from indefsvm.cli._family import refuse_options_of_others
 
     takers = {"C": "c-svc, epsilon-svr and nu-svr", "nu": "nu-svc, one-class and nu-svr",
               "epsilon": "epsilon-svr", "class_weight": "c-svc and nu-svc",
@@ -236,10 +236,10 @@ def test_an_option_is_refused_where_the_types_estimator_does_not_take_it(kind, c
         args = build_parser().parse_args(["fit", "x.txt", "-s", kind, *words])
         args.C_given = words[0] == "-C"
         if param in cls().get_params():
-            refuse_untaken(args, kind)
+            refuse_options_of_others(args, kind)
             continue
         with pytest.raises(CLIError) as info:
-            refuse_untaken(args, kind)
+            refuse_options_of_others(args, kind)
         assert str(info.value).startswith(f"{words[0]} does not apply to {kind}: "
                                           f"{takers[param]} take")
 

@@ -583,24 +583,6 @@ def test_a_command_is_printed_again_from_the_table():
                                            "sigmoid --gamma 0.25 --coef0 -1")
 
 
-def test_an_option_without_the_one_it_goes_with_is_refused_from_the_table():
-    """refuse_without: the options given without the option they go with, said in the
-    words of the needed rows (their flag, metavar and hint), one rule for fit and compare."""
-    from indefsvm.cli import build_parser
-    from indefsvm.cli._args import refuse_without
-    from indefsvm.cli._errors import CLIError
-
-    args = build_parser().parse_args(["fit", "--dataset", "heart", "--landmarks", "pivoted"])
-    with pytest.raises(CLIError) as info:
-        refuse_without(args, ("metric", "nystroem"), "window", "landmarks")
-    assert str(info.value) == ("--landmarks goes with --metric (series or strings) or "
-                               "--nystroem M (features); drop it or give --metric or "
-                               "--nystroem.")
-    args = build_parser().parse_args(["fit", "--dataset", "heart", "--landmarks", "pivoted",
-                                      "--nystroem", "20"])
-    refuse_without(args, ("metric", "nystroem"), "landmarks")  # one of them given: fine
-
-
 @pytest.mark.parametrize("command", ["fit", "report", "compare"])
 def test_the_folds_and_the_landmarks_are_checked_by_their_row_s_type(command, capsys):
     """--cv 1 and --nystroem 0 are refused by the type of their row, for every command that

@@ -14,12 +14,14 @@ from ._options import (
     metric_rows,
     n_jobs,
     number,
+    numbers,
     option,
     option_words,
     param_of,
     seed,
     smo_options,
 )
+from ._rules import Refusal, refuse
 
 #: the bundled feature sets (indefsvm.datasets.DATASETS; a test checks they agree)
 DATASET_NAMES = ("breast_cancer_683", "heart", "sonar")
@@ -237,24 +239,6 @@ def metric_words(args) -> list[str]:
             for word in (row.name, number(getattr(args, row.dest)))]
 
 
-def refuse_without(args, needed, *keys: str) -> None:
-    """The options among ``keys`` given without the option ``needed`` (a key, or a tuple of
-    keys one of which will do) that they go with: refused by one rule, in the words of the
-    table's rows ("--landmarks goes with --metric (series or strings) or --nystroem M
-    (features); drop it or give --metric or --nystroem.")."""
-    from ._options import OPTIONS
-
-    needed = (needed,) if isinstance(needed, str) else needed
-    if given(args, *needed):
-        return
-    rows = [OPTIONS[key] for key in needed]
-    with_ = " or ".join(row.name + (f" {row.kwargs['metavar']}" if "metavar" in row.kwargs
-                                    else "") + f" ({row.hint})" for row in rows)
-    for flag in given(args, *keys):
-        raise CLIError(f"{flag} goes with {with_}; drop it or give "
-                       f"{' or '.join(row.name for row in rows)}.", EXIT_USAGE)
-
-
 def refuse_metric_params(args) -> None:
     """A distance's parameter given with a metric that does not take it, or with no metric:
     refused by one rule, from the metric table (which metrics take it) and the option table
@@ -278,32 +262,16 @@ def _window(text: str):
     """--window: a number (the model checks its range), 'auto', or windows to learn from."""
     if text.strip().lower() == "auto":
         return "auto"
-    if "," in text:
-        try:
-            values = tuple(float(v) for v in text.split(",") if v.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, 'auto' or numbers "
-                                             f"separated by commas; got {text!r}") from None
-        if not values or any(not 0 <= v <= 1 for v in values):
-            raise argparse.ArgumentTypeError(f"each window of a list is a share of the length "
-                                             f"in [0, 1]; got {text!r}")
-        return values
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, 'auto' or numbers separated by "
-                                         f"commas; got {text!r}") from None
+    values = numbers(text, "expected a number, 'auto' or numbers separated by commas; got "
+                     "{text!r}", lambda v: "," not in text or 0 <= v <= 1,
+                     "each window of a list is a share of the length in [0, 1]; got {text!r}")
+    return values if "," in text else values[0]
 
 
 def _float_list(text: str) -> list:
-    try:
-        values = [float(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas; got "
-                                         f"{text!r}") from None
-    if not values or any(not v > 0 for v in values):
-        raise argparse.ArgumentTypeError(f"expected positive numbers; got {text!r}")
-    return values
+    """A list of positive numbers (a grid of C or gamma)."""
+    return list(numbers(text, "expected numbers separated by commas; got {text!r}",
+                        lambda v: v > 0, "expected positive numbers; got {text!r}"))
 
 
 #: the kernel's options (which feed its parameters: the table's rows)
@@ -331,38 +299,42 @@ def _resolve_defaults(args) -> None:
     args.kernel = "rbf" if args.kernel is None else args.kernel
     args.degree = 3 if args.degree is None else args.degree
     metric = args.metric
-    distances = bool(args.distances) or metric is not None
-    if distances:
-        flag = f"--metric {metric}" if metric else "--distances"
-        if args.scale:
-            raise CLIError(f"--scale scales features; with {flag} the data are "
-                           f"{'series or strings' if metric else 'distances'}: drop --scale.",
-                           EXIT_USAGE)
-        if args.kernel not in DISTANCE_KINDS:
-            raise CLIError(f"--kernel {args.kernel} is not a kernel of distances; with "
-                           f"{flag} use rbf (exp(-gamma d^2)), laplacian, linear, "
-                           "polynomial or tl1.", EXIT_USAGE)
-        if args.gamma in ("scale", "auto"):
-            raise CLIError(f"--gamma {args.gamma} is for features; with {flag} give a "
-                           "number or 'median'.", EXIT_USAGE)
-        if args.pe_p is not None:
-            raise CLIError("--p is a parameter of the pseudo_euclidean kernel of features, "
-                           "not of distances.", EXIT_USAGE)
-        if args.rho is not None:
-            raise CLIError("--rho is the radius of the tl1 kernel of features; with "
-                           "--distances the tl1 kernel is max(1 - gamma d, 0): give --gamma "
-                           "(1 / radius) or leave the median rule.", EXIT_USAGE)
+    if bool(args.distances) or metric is not None:
+        refuse(args, _NOT_OF_DISTANCES, flag=f"--metric {metric}" if metric else "--distances",
+               data="series or strings" if metric else "distances")
         args.gamma = "median" if args.gamma is None else args.gamma
         args.coef0 = 1.0 if args.coef0 is None else args.coef0
         return
-    if args.kernel == "laplacian":
-        raise CLIError("--kernel laplacian is the distance kernel exp(-gamma d): use it with "
-                       "--distances and a distance matrix.", EXIT_USAGE)
-    if args.gamma == "median":
-        raise CLIError("--gamma median is the median rule of distances: use it with "
-                       "--distances.", EXIT_USAGE)
+    refuse(args, _NOT_OF_FEATURES)
     args.gamma = "scale" if args.gamma is None else args.gamma
     args.coef0 = 0.0 if args.coef0 is None else args.coef0
+
+
+#: a kernel of features' options, refused with distances (a matrix of them, or --metric)
+_NOT_OF_DISTANCES = (
+    Refusal(lambda s: s.scale,
+            "--scale scales features; with {flag} the data are {data}: drop --scale."),
+    Refusal(lambda s: s.kernel not in DISTANCE_KINDS,
+            "--kernel {kernel} is not a kernel of distances; with {flag} use rbf "
+            "(exp(-gamma d^2)), laplacian, linear, polynomial or tl1."),
+    Refusal(lambda s: s.gamma in ("scale", "auto"),
+            "--gamma {gamma} is for features; with {flag} give a number or 'median'."),
+    Refusal(lambda s: s.pe_p is not None,
+            "--p is a parameter of the pseudo_euclidean kernel of features, not of distances: "
+            "drop --p."),
+    Refusal(lambda s: s.rho is not None,
+            "--rho is the radius of the tl1 kernel of features; with --distances the tl1 "
+            "kernel is max(1 - gamma d, 0): give --gamma (1 / radius) or leave the median "
+            "rule."),
+)
+#: the distance kernels' words, refused with features
+_NOT_OF_FEATURES = (
+    Refusal(lambda s: s.kernel == "laplacian",
+            "--kernel laplacian is the distance kernel exp(-gamma d): use it with --distances "
+            "and a distance matrix."),
+    Refusal(lambda s: s.gamma == "median",
+            "--gamma median is the median rule of distances: use it with --distances."),
+)
 
 
 def _refuse_feature_options(args, path: str) -> None:

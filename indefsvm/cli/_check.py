@@ -25,6 +25,7 @@ from ._errors import EXIT_USAGE, CLIError
 from ._io import _load, scale_advice, scaled
 from ._options import count, option, seed
 from ._progress import _PassBar, _say, _TimedBar
+from ._rules import Refusal, refuse
 
 #: check --metric: the distances among at most this many objects (--sample)
 SAMPLE = 1000
@@ -35,37 +36,63 @@ def _seed(args) -> int:
     return 0 if args.seed is None else args.seed
 
 
+def _ignored_by_distances(args) -> list[str]:
+    """The options ``check --distances`` would ignore: check_distances profiles
+    exp(-gamma d^2) over a grid of gamma, densely (the kernel and the matrix-free options)."""
+    if not args.distances:
+        return []
+    return [o for o in args.explicit if o != "--kernel" or args.kernel != "rbf"] + [
+        o for o, v, d in (("--method", args.method, "auto"), ("--probes", args.probes, None),
+                          ("--steps", args.steps, None)) if v != d]
+
+
+#: the GPU computes the matrix-free check of a kernel of features only
+_ONE_DEVICE = (
+    Refusal(lambda s: s.device == "cuda" and (s.metric is not None or s.distances),
+            "--device cuda computes the matrix-free check of a kernel computed from features "
+            "(--method slq or lanczos); distances are checked on the CPU: drop --device."),
+)
+#: a kernel or distance matrix is checked whole (``ignored``: what check_distances ignores)
+_NOT_OF_A_MATRIX = (
+    # taken and ignored before: a kernel or a distance matrix is checked whole
+    Refusal(lambda s: s.sample is not None,
+            lambda s: "--sample goes with --metric (the distances among M of the series or "
+                      "strings); " + ("a distance matrix is checked whole" if s.distances else
+                                      "a kernel of features is checked whole (above 5000 "
+                                      "samples by the matrix-free methods, --method slq or "
+                                      "lanczos)") + ": drop --sample."),
+    Refusal(lambda s: s.ignored,
+            lambda s: f"{' '.join(s.ignored)} {'does' if len(s.ignored) == 1 else 'do'} not "
+                      "apply to 'check --distances', which reads the distances themselves "
+                      "(metric, Euclidean, the negative mass of exp(-gamma d^2) over a grid of "
+                      "gamma around the median rule, densely): drop the option."),
+)
+#: a dense check (``dense``) of ``n`` samples; ``unused``: the matrix-free options given
+_DENSE = (
+    Refusal(lambda s: s.device == "cuda" and s.precomputed,
+            "--device cuda computes the kernel's tiles from features on the GPU; a kernel "
+            "matrix FILE is checked on the CPU: drop --device, or give the features with "
+            "--kernel."),
+    Refusal(lambda s: s.dense and s.unused,
+            lambda s: f"{s.unused} {'belongs' if ' and ' not in s.unused else 'belong'} to "
+                      f"the matrix-free methods; {s.n} samples with --method {s.method} are "
+                      "checked densely (every eigenvalue, exactly): add --method slq or "
+                      f"lanczos, or drop {s.unused}."),
+    Refusal(lambda s: s.device == "cuda" and s.dense,
+            "--device cuda computes the matrix-free methods; {n} samples with --method "
+            "{method} are checked densely on the CPU: add --method slq or lanczos, or drop "
+            "--device."),
+)
+
+
 def run(args) -> int:
     from ..diagnostics import check_kernel
 
-    if args.device == "cuda" and (args.metric is not None or args.distances):
-        raise CLIError("--device cuda computes the matrix-free check of a kernel computed "
-                       "from features (--method slq or lanczos); distances are checked on "
-                       "the CPU: drop --device.", EXIT_USAGE)
+    refuse(args, _ONE_DEVICE)
     if args.metric is not None:
         return _run_objects(args)
     refuse_metric_params(args)
-    if args.sample is not None:
-        # taken and ignored before: a kernel or a distance matrix is checked whole
-        whole = ("a distance matrix is checked whole" if args.distances else
-                 "a kernel of features is checked whole (above 5000 samples by the "
-                 "matrix-free methods, --method slq or lanczos)")
-        raise CLIError("--sample goes with --metric (the distances among M of the series or "
-                       f"strings); {whole}: drop --sample.", EXIT_USAGE)
-    if args.distances:
-        # check_distances profiles exp(-gamma d^2) over a grid of gamma, densely: the kernel
-        # and the matrix-free options would be ignored
-        given = [o for o in args.explicit if o != "--kernel" or
-                 args.kernel != "rbf"]
-        given += [o for o, v, d in (("--method", args.method, "auto"),
-                                    ("--probes", args.probes, None),
-                                    ("--steps", args.steps, None)) if v != d]
-        if given:
-            raise CLIError(f"{' '.join(given)} {'does' if len(given) == 1 else 'do'} not "
-                           "apply to 'check --distances', which reads the distances "
-                           "themselves (metric, Euclidean, the negative mass of "
-                           "exp(-gamma d^2) over a grid of gamma around the median rule, "
-                           "densely): drop the option.", EXIT_USAGE)
+    refuse(args, _NOT_OF_A_MATRIX, ignored=_ignored_by_distances(args))
     data, y, _, precomputed = _load(args, need_labels=False, axioms=False)
     real = y is not None and _real_targets(y)
     if real:
@@ -85,24 +112,13 @@ def run(args) -> int:
     advice = None if precomputed or args.scale else scale_advice(data)
     data = scaled(args, data)  # --scale: the features the kernel of a fit would see
     n = data.shape[0]
-    if args.device == "cuda" and precomputed:
-        raise CLIError("--device cuda computes the kernel's tiles from features on the GPU; "
-                       "a kernel matrix FILE is checked on the CPU: drop --device, or give "
-                       "the features with --kernel.", EXIT_USAGE)
     from ..diagnostics.spectrum import DENSE_MAX
 
     dense = args.method in ("dense", "ldl") or (args.method == "auto" and n <= DENSE_MAX)
-    unused = [o for o, v in (("--probes", args.probes), ("--steps", args.steps),
-                             ("--seed", args.seed)) if v is not None]
-    if dense and unused:
-        raise CLIError(f"{' and '.join(unused)} {'belongs' if len(unused) == 1 else 'belong'} "
-                       f"to the matrix-free methods; {n} samples with --method {args.method} "
-                       "are checked densely (every eigenvalue, exactly): add --method slq or "
-                       f"lanczos, or drop {' and '.join(unused)}.", EXIT_USAGE)
-    if args.device == "cuda" and dense:
-        raise CLIError(f"--device cuda computes the matrix-free methods; {n} samples with "
-                       f"--method {args.method} are checked densely on the CPU: add --method "
-                       "slq or lanczos, or drop --device.", EXIT_USAGE)
+    refuse(args, _DENSE, n=n, dense=dense, precomputed=precomputed,
+           unused=" and ".join(o for o, v in (("--probes", args.probes),
+                                               ("--steps", args.steps),
+                                               ("--seed", args.seed)) if v is not None))
     # a dense tridiagonalisation costs about 4/3 n^3 flops at ~10 GFlop/s on one core
     estimate = 1.3e-10 * n**3 if dense else 0.0
     if not dense:

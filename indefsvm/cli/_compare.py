@@ -9,7 +9,7 @@ import numpy as np
 
 from .._files import atomic_write, page_path
 from .._metrics import object_metrics
-from ..exceptions import DataFileError, ParameterError
+from ..exceptions import DataFileError
 from ._args import (
     DISTANCE_KINDS,
     REMEDIES,
@@ -20,7 +20,6 @@ from ._args import (
     _kernel_params,
     add_metric_options,
     path_name,
-    refuse_without,
 )
 from ._compare_objects import (
     COMPARE_OBJECTS,
@@ -30,44 +29,80 @@ from ._compare_objects import (
     objects_block,
     objects_model,
 )
-from ._errors import EXIT_USAGE, CLIError, said
+from ._errors import CLIError, in_options_words
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel, _validated
 from ._options import n_jobs, option, seed
 from ._progress import _LogBar, _say
+from ._rules import Refusal, refuse, refuse_without
 from ._size import refuse_too_big
+
+
+def _knn_alone(methods) -> bool:
+    """``--methods knn`` alone: no SVM among the methods."""
+    from ..remedies._methods import KNN
+
+    return methods is not None and set(methods) == {KNN}
+
+
+#: refused before the data are read
+_BEFORE_THE_DATA = (
+    Refusal(lambda s: s.save and not s.search,
+            "--save keeps the model the search chose and refitted: add --search (a plain "
+            "comparison refits nothing; it prints the fit command of its recommendation)."),
+    # said before the search, not after it
+    Refusal(lambda s: s.save and _knn_alone(s.methods),
+            "--save with --methods knn alone: 'indefsvm predict' applies SVMs, not the k-NN "
+            "rule, so no model could be saved. Add SVM methods to --methods, or use "
+            "scikit-learn's KNeighborsClassifier(metric='precomputed')."),
+    Refusal(lambda s: s.save and s.metric is not None and s.methods is not None
+            and not any(m in landmark_remedies() for m in s.methods),
+            "--save with --metric saves a landmark model of the Krein SVM, flip or clip (what "
+            "'indefsvm fit --metric' trains): add krein, flip or clip to --methods."),
+    Refusal(lambda s: s.cv < 2, "--cv must be 2 or more for a comparison: give --cv 5, say."),
+    Refusal(lambda s: s.knn_distances and s.search,
+            "--knn-distances with --search: the search's k-NN ranks neighbours by the "
+            "kernel's own distance (or reads the distances of --distances); drop "
+            "--knn-distances."),
+    Refusal(lambda s: not s.search and (s.gamma_grid or s.rule),
+            lambda s: f"{'--gamma-grid' if s.gamma_grid else '--rule'} belongs to --search "
+                      "(RemedySearchCV); add --search."),
+)
+#: refused once the data say whether they are distances (``distances_read``: k-NN reads
+#: the data's own; ``knn``: k-NN is among the methods)
+_WITH_THE_DATA = (
+    Refusal(lambda s: s.knn_distances and s.distances_read and s.knn,
+            "--knn-distances with --distances: the k-NN rule already reads the distances of "
+            "FILE; drop --knn-distances."),
+    Refusal(lambda s: s.knn_distances and not s.knn,
+            "--knn-distances gives k-NN's distances, and --methods has no knn: drop "
+            "--knn-distances."),
+)
+#: the search's grids (``tuned``: features with a gamma; ``given``: --gamma given;
+#: ``grids``: the grid options given, in words)
+_SEARCH = (
+    Refusal(lambda s: s.gamma_grid and not (s.distances or s.tuned),
+            lambda s: "--gamma-grid tunes the gamma of a kernel of features or distances; "
+                      + ("a kernel FILE is fixed" if s.precomputed else
+                         f"--kernel {s.kernel} has no gamma") + ": drop --gamma-grid."),
+    Refusal(lambda s: s.tuned and s.given and s.gamma_grid,
+            "--gamma fixes the gamma that --gamma-grid searches: give one of them."),
+    Refusal(lambda s: s.grids and _knn_alone(s.methods),
+            "--methods knn has no SVM, which {grids} tune: drop {grids}."),
+)
 
 
 def run(args) -> int:
     from ..remedies import compare_remedies
 
-    if args.save:
-        if not args.search:
-            raise CLIError("--save keeps the model the search chose and refitted: add "
-                           "--search (a plain comparison refits nothing; it prints the fit "
-                           "command of its recommendation).", EXIT_USAGE)
-        from ..remedies._methods import KNN
-
-        if args.methods is not None and set(args.methods) == {KNN}:
-            # said before the search, not after it
-            raise CLIError("--save with --methods knn alone: 'indefsvm predict' applies SVMs, "
-                           "not the k-NN rule, so no model could be saved. Add SVM methods to "
-                           "--methods, or use scikit-learn's "
-                           "KNeighborsClassifier(metric='precomputed').", EXIT_USAGE)
+    refuse(args, _BEFORE_THE_DATA)
     if args.metric is not None:
-        if args.save and args.methods is not None and not any(
-                m in landmark_remedies() for m in args.methods):
-            raise CLIError("--save with --metric saves a landmark model of the Krein SVM, flip "
-                           "or clip (what 'indefsvm fit --metric' trains): add krein, flip "
-                           "or clip to --methods.", EXIT_USAGE)
         data, y, desc, precomputed = objects_block(args)
     else:
         refuse_without(args, "metric", "window", "sigma", "nystroem")
         data, y, desc, precomputed = _load(args)
     labels, counts = np.unique(y, return_counts=True)
     _check_classes(y, args.cv)
-    if args.cv < 2:
-        raise CLIError("--cv must be 2 or more for a comparison.", EXIT_USAGE)
     # the kernel, then what the library's comparison or search holds beside it (its own
     # figures: the folds running at once, their decompositions and fixes)
     from .._threads import SMALL_ROWS, joblib_workers
@@ -100,12 +135,8 @@ def run(args) -> int:
         # CSR features as they are: the kernels read them (the others make them dense)
         K = kernel_matrix(data, kernel=args.kernel, **_kernel_params(args, data))
     knn = args.methods is None or "k-NN" in args.methods  # D is k-NN's alone
+    refuse(args, _WITH_THE_DATA, distances_read=D is not None, knn=knn)
     if args.knn_distances:
-        if D is not None or not knn:
-            raise CLIError("--knn-distances with --distances: the k-NN rule already reads the "
-                           "distances of FILE; drop --knn-distances." if knn else
-                           "--knn-distances gives k-NN's distances, and --methods has no "
-                           "knn: drop --knn-distances.", EXIT_USAGE)
         D = _read_matrix(args.knn_distances, "distance matrix")
         if D.shape != K.shape:
             raise DataFileError(args.knn_distances, None, f"is {D.shape}; the kernel is "
@@ -113,26 +144,19 @@ def run(args) -> int:
     if args.search:
         return _compare_search(args, K, D, y, desc, precomputed,
                                features=None if precomputed or args.distances else raw)
-    if args.gamma_grid or args.rule:
-        raise CLIError(f"{'--gamma-grid' if args.gamma_grid else '--rule'} belongs to "
-                       "--search (RemedySearchCV); add --search.", EXIT_USAGE)
     _say(args, f"{args.cv}-fold comparison of the remedies on {K.shape[0]} samples"
                + (f", C from {args.C_grid} by inner CV" if args.C_grid else ", C = 1"))
     with _LogBar(args, args.cv, "folds", "compare_remedies: fold", "fold") as bar:
         # the library logs each fold; on a terminal they drive the bar, else --verbose
         # prints them
-        try:
+        # --C-grid on folds too small for an inner search: the library's rule, our options
+        with in_options_words(only=("param_grid",), param_grid="--C-grid"):
             cmp = compare_remedies(K, y, D=D if knn else None, cv=args.cv,
                                    param_grid={"C": args.C_grid} if args.C_grid else None,
                                    random_state=args.seed, n_jobs=args.n_jobs,
                                    class_weight="balanced" if args.balanced else None,
                                    methods=args.methods,  # (+ the reference)
                                    verbose=bar.active or args.verbose)
-        except ParameterError as exc:
-            if exc.param != "param_grid":
-                raise
-            # --C-grid on folds too small for an inner search: the library's rule, our options
-            raise CLIError(said(exc, param_grid="--C-grid"), EXIT_USAGE) from None
     command = stand_in = None
     recommended = cmp.recommended
     if args.metric is not None and recommended is not None \
@@ -214,30 +238,16 @@ def _compare_search(args, K, D, y, desc, precomputed, features=None) -> int:
     the comparison of each method at its best point, and the choice (on ``features``, the
     model file predicts from features: the kernel of the options in front of it)."""
     from ..remedies import RemedySearchCV
-
-    if args.knn_distances:
-        raise CLIError("--knn-distances with --search: the search's k-NN ranks neighbours by "
-                       "the kernel's own distance (or reads the distances of --distances); "
-                       "drop --knn-distances.", EXIT_USAGE)
     from ._tune import _takes_gamma
 
     # features whose kernel has a gamma: searched with it (the folds compute their kernels,
     # FeatureKernel), unless --gamma fixes it
     tuned = features is not None and _takes_gamma(args, False)
     given = "--gamma" in args.explicit
-    if args.gamma_grid and not (args.distances or tuned):
-        raise CLIError("--gamma-grid tunes the gamma of a kernel of features or distances; "
-                       + ("a kernel FILE is fixed" if precomputed else
-                          f"--kernel {args.kernel} has no gamma") + ": drop --gamma-grid.",
-                       EXIT_USAGE)
-    if tuned and given and args.gamma_grid:
-        raise CLIError("--gamma fixes the gamma that --gamma-grid searches: give one of them.",
-                       EXIT_USAGE)
-    tuned = tuned and not given
     grids = " and ".join(o for o, v in (("--C-grid", args.C_grid),
                                         ("--gamma-grid", args.gamma_grid)) if v)
-    if grids and args.methods and set(args.methods) == {"k-NN"}:
-        raise CLIError(f"--methods knn has no SVM, which {grids} tune: drop {grids}.", EXIT_USAGE)
+    refuse(args, _SEARCH, tuned=tuned, given=given, grids=grids, precomputed=precomputed)
+    tuned = tuned and not given
     grid = {}
     if args.C_grid:
         grid["C"] = args.C_grid

@@ -8,8 +8,8 @@ import shlex
 
 from .._metrics import objects_of
 from ._args import metric_words
-from ._errors import EXIT_USAGE, CLIError
 from ._progress import _say
+from ._rules import refuse_beside
 
 
 #: compare --metric: the methods of the remedy table a landmark model has (NystroemSVC's
@@ -32,11 +32,9 @@ def objects_block(args):
     from ._objects import check_metric_file, exact_block, read_objects
 
     check_metric_file(args)
-    for opt, value in (("--distances", args.distances), ("--labels", args.labels),
-                       ("--knn-distances", args.knn_distances)):
-        if value:
-            raise CLIError(f"{opt} does not go with --metric: FILE holds the objects with "
-                           "their labels, and their distances are computed.", EXIT_USAGE)
+    refuse_beside({"--distances": args.distances, "--labels": args.labels,
+                   "--knn-distances": args.knn_distances}, "--metric",
+                  "FILE holds the objects with their labels, and their distances are computed")
     X, y = read_objects(args.file, args.metric, args.label_column)
     n = len(y)
     from ._io import _check_classes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 from .._files import OutputFileError
 from ..exceptions import DataFileError, ParameterError, Said, UnboundedObjectiveError
@@ -103,6 +104,26 @@ def said(exc: Said, **options: str) -> str:
         return flag if value is ... else f"{flag} {_value_words(value)}"
 
     return exc.said_as(option(exc.param) if exc.param else None, say)
+
+
+@contextlib.contextmanager
+def in_options_words(*, only: tuple[str, ...] | None = None, rules: bool = False,
+                     **options: str):
+    """A library check run inside: its :class:`~indefsvm.exceptions.ParameterError` said as
+    a usage error (exit 2) in the options' words (:func:`said`; ``options``: the parameters a
+    command feeds by another option), where the command asks before the work. ``only``: the
+    parameters said so (the others propagate as they are); ``rules``: a plain ``ValueError``
+    too (a rule of two parameters, in the library's words)."""
+    try:
+        yield
+    except ParameterError as exc:
+        if only is not None and exc.param not in only:
+            raise
+        raise CLIError(said(exc, **options), EXIT_USAGE) from None
+    except ValueError as exc:
+        if not rules:
+            raise
+        raise CLIError(str(exc).splitlines()[0], EXIT_USAGE) from None
 
 
 def _parameter_error(exc: ParameterError) -> tuple[str, int]:

@@ -10,7 +10,6 @@ import numpy as np
 from .._files import check_output_file
 from .._metrics import object_metrics, objects_of
 from .._remedies import drawn_options
-from ..exceptions import ParameterError
 from ._args import (
     KERNEL_NAMES,
     _add_data_args,
@@ -21,10 +20,11 @@ from ._args import (
     path_name,
     refuse_metric_params,
 )
-from ._errors import EXIT_USAGE, CLIError, said
+from ._errors import EXIT_USAGE, CLIError, in_options_words
 from ._io import _load, scaled
-from ._options import count, option, seed
+from ._options import count, numbers, option, seed
 from ._progress import _LogBar, _say
+from ._rules import Refusal, refuse, refuse_beside
 
 #: the data when none is given: two interleaved half moons in the plane (every panel of the
 #: page, the input plane included, has something to show)
@@ -37,13 +37,8 @@ def _grid_item(text: str):
     if not sep or not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME=V1,V2,... (e.g. gamma=0.1,1,10); got "
                                          f"{text!r}")
-    try:
-        vals = [float(v) for v in values.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers after {name.strip()}=, separated "
-                                         f"by commas; got {values!r}") from None
-    if not vals:
-        raise argparse.ArgumentTypeError(f"{name.strip()}= lists no value")
+    vals = list(numbers(values, f"expected numbers after {name.strip()}=, separated by "
+                        "commas; got {text!r}"))
     return name.strip(), vals
 
 
@@ -54,13 +49,6 @@ _SCALED = " (each feature scaled to [-1, 1], svm-scale)"
 def _data(args):
     """(X, y, description, precomputed, kernel name)."""
     if args.file is None and args.dataset is None:
-        if args.distances:
-            raise CLIError("--distances needs a distance FILE or --dataset protein213.",
-                           EXIT_USAGE)
-        if args.labels is not None:
-            raise CLIError("--labels gives the labels of a data FILE (a kernel, distance "
-                           "or feature matrix); with no FILE the page shows two moons, which "
-                           "carry their own: drop --labels, or give the FILE.", EXIT_USAGE)
         from sklearn.datasets import make_moons
 
         X, y = make_moons(120, noise=0.25, random_state=0)
@@ -114,9 +102,6 @@ def _subsample(args, X, y, precomputed):
             raise CLIError(f"the page draws every point: {n} > {MAX_POINTS}; add --subsample "
                            "300 (a stratified subsample).", EXIT_USAGE)
         return X, y
-    if m < 4:
-        raise CLIError(f"--subsample {m}: give 4 points or more (two of each class at least).",
-                       EXIT_USAGE)
     if m >= n:
         # "at most N", as the advice above gives it: fewer points are all drawn, said
         _say(args, f"note: --subsample {m}: the data have {n} points; the page draws all "
@@ -135,14 +120,11 @@ def _objects(args):
     from ..distances import DistanceKernel, pairwise_distances
     from ._objects import check_metric_file, choose_window, read_objects
 
-    for flag, given in (("--distances", args.distances), ("--dataset", args.dataset),
-                        ("--labels", args.labels), ("--scale", args.scale),
-                        ("--kernel", args.explore_kernel)):
-        if given:
-            raise CLIError(f"{flag} does not go with --metric: FILE holds the objects and "
-                           "their labels, and the page explores the kernel "
-                           "DistanceKernel(kind='rbf', gamma='median') of their distances. "
-                           f"Drop {flag}.", EXIT_USAGE)
+    refuse_beside({"--distances": args.distances, "--dataset": args.dataset,
+                   "--labels": args.labels, "--scale": args.scale,
+                   "--kernel": args.explore_kernel}, "--metric",
+                  "FILE holds the objects and their labels, and the page explores the kernel "
+                  "DistanceKernel(kind='rbf', gamma='median') of their distances")
     check_metric_file(args)
     X, y = read_objects(args.file, args.metric, args.label_column)
     X, y = _two_classes(args, X, y, False)
@@ -159,20 +141,51 @@ def _objects(args):
     return K, y, desc
 
 
+def _twice(grid) -> str | None:
+    """The first name --grid gives twice (None: each once)."""
+    names = [name for name, _ in grid or ()]
+    return next((n for i, n in enumerate(names) if n in names[:i]), None)
+
+
+def _no_data(s) -> bool:
+    return s.file is None and s.dataset is None
+
+
+#: refused before the data are read
+_BEFORE_THE_DATA = (
+    Refusal(lambda s: os.path.isdir(s.out),
+            lambda s: f"--out {s.out}: is a folder; give the page's file name, e.g. "
+                      f"{os.path.join(s.out, 'explore.html')}."),
+    Refusal(lambda s: s.explore_kernel is not None and s.distances,
+            "--kernel {explore_kernel} is a kernel of features; the kernel of --distances is "
+            "DistanceKernel(kind='rbf', gamma='median'), explored as a matrix: drop --kernel."),
+    Refusal(lambda s: s.metric is None and _no_data(s) and s.distances,
+            "--distances needs a distance FILE or --dataset protein213: give one, or drop "
+            "--distances."),
+    Refusal(lambda s: s.metric is None and _no_data(s) and s.labels is not None,
+            "--labels gives the labels of a data FILE (a kernel, distance or feature matrix); "
+            "with no FILE the page shows two moons, which carry their own: drop --labels, or "
+            "give the FILE."),
+    Refusal(lambda s: s.subsample is not None and s.subsample < 4,
+            "--subsample {subsample}: give 4 points or more (two of each class at least)."),
+    Refusal(lambda s: _twice(s.grid), lambda s: f"--grid {_twice(s.grid)}=... is given twice."),
+)
+#: a kernel matrix (``precomputed``) is explored as given
+_OF_A_MATRIX = (
+    Refusal(lambda s: s.precomputed and s.explore_kernel is not None,
+            "--kernel {explore_kernel} does not apply to {desc}, a kernel matrix: drop it (the "
+            "page explores C and the remedies of the matrix as given)."),
+)
+
+
 def run(args) -> int:
     from ..explorer import explore
     from ..explorer._grid import check_C, check_param_grid, check_remedies, frame_keys
 
+    refuse(args, _BEFORE_THE_DATA)
     out = args.out
-    if os.path.isdir(out):
-        raise CLIError(f"--out {out}: is a folder; give the page's file name, e.g. "
-                       f"{os.path.join(out, 'explore.html')}.", EXIT_USAGE)
     check_output_file(out, "--out", (args.file, args.labels))
     given = args.explore_kernel
-    if given is not None and args.distances:
-        raise CLIError(f"--kernel {given} is a kernel of features; the kernel of --distances is "
-                       "DistanceKernel(kind='rbf', gamma='median'), explored as a matrix: drop "
-                       "--kernel.", EXIT_USAGE)
     # the loaders read args.kernel (to warn about options a kernel does not take)
     args.kernel = "rbf" if args.distances else (given or "sigmoid")
     if args.metric is not None:
@@ -182,17 +195,8 @@ def run(args) -> int:
         refuse_metric_params(args)
         X, y, desc, precomputed = _data(args)
     kernel = "precomputed" if precomputed else args.kernel
-    if precomputed and given is not None:
-        raise CLIError(f"--kernel {given} does not apply to {desc}, a kernel matrix: drop it "
-                       "(the page explores C and the remedies of the matrix as given).",
-                       EXIT_USAGE)
-    grid = None
-    if args.grid:
-        grid = {}
-        for name, values in args.grid:
-            if name in grid:
-                raise CLIError(f"--grid {name}=... is given twice.", EXIT_USAGE)
-            grid[name] = values
+    refuse(args, _OF_A_MATRIX, precomputed=precomputed, desc=desc)
+    grid = dict(args.grid) if args.grid else None
     if args.metric is None:  # (the objects' classes and subsample are taken already)
         X, y = _two_classes(args, X, y, precomputed)
         X, y = _subsample(args, X, y, precomputed)
@@ -206,12 +210,10 @@ def run(args) -> int:
                      "Give fewer points (--subsample) or fewer features.")
         X = X.toarray()
     remedies = [r for r in args.remedies.split(",") if r.strip()]
-    try:  # the grid's mistakes are the user's: one line, exit 2, before any work
+    with in_options_words(param_grid="--grid"):  # the grid's mistakes: before any work
         checked = check_param_grid(kernel, grid, np.asarray(X, dtype=float))
         Cs = check_C(args.C_grid)
         names = check_remedies(remedies)
-    except ParameterError as exc:
-        raise CLIError(said(exc, param_grid="--grid"), EXIT_USAGE) from None
     total = len(list(frame_keys(checked, Cs, names)))
     _say(args, f"{total} frames ({kernel} kernel, {y.shape[0]} points of "
                f"{DEMO if desc == 'two moons' else desc}): one SVM, its check and its sanity "

@@ -8,8 +8,8 @@ import argparse
 
 import numpy as np
 
-from ._errors import EXIT_USAGE, CLIError
-from ._options import given, option, smo_options, untaken
+from ._options import given, option, smo_options
+from ._rules import Refusal, refuse, refuse_untaken
 
 #: --svm-type: LIBSVM's names, in the order of its -s numbers, and the estimators
 SVM_TYPES = {"c-svc": "IndefiniteSVC", "nu-svc": "IndefiniteNuSVC",
@@ -62,7 +62,7 @@ def check(args) -> None:
     """What goes with --svm-type, before any file is read; the defaults of --nu,
     --epsilon and --cv filled in."""
     kind = args.svm_type
-    refuse_untaken(args, kind)
+    refuse_options_of_others(args, kind)
     args.nu = 0.5 if args.nu is None else args.nu
     args.epsilon = 0.1 if args.epsilon is None else args.epsilon
     one_class = kind == "one-class"
@@ -70,18 +70,23 @@ def check(args) -> None:
         args.cv = 0 if one_class else 5
     if kind == "c-svc":
         return
-    if one_class and args.cv > 1:
-        raise CLIError("--cv does not apply to one-class: an outlier detector has no labels "
-                       "to be scored by (fit it on normal data; 'indefsvm predict' says which "
-                       "new samples are outliers); drop --cv.", EXIT_USAGE)
-    for opt, is_given in (("--remedy", args.remedy is not None),
-                       ("--nystroem", args.nystroem is not None),
-                       ("--metric", args.metric is not None),
-                       ("--device cuda", args.device == "cuda")):
-        if is_given:
-            raise CLIError(f"{opt} trains a classifier (C-SVC); --svm-type {kind} runs the "
-                           "SMO on the kernel as it is (features, a kernel FILE or "
-                           f"--distances): drop {opt}.", EXIT_USAGE)
+    refuse(args, _NOT_C_SVC)
+
+
+#: what the family's other types do not take: a one-class SVM's scores, a classifier's options
+_NOT_C_SVC = (
+    Refusal(lambda s: s.svm_type == "one-class" and s.cv > 1,
+            "--cv does not apply to one-class: an outlier detector has no labels to be scored "
+            "by (fit it on normal data; 'indefsvm predict' says which new samples are "
+            "outliers); drop --cv."),
+) + tuple(
+    Refusal(when, f"{opt} trains a classifier (C-SVC); --svm-type {{svm_type}} runs the SMO on "
+                  "the kernel as it is (features, a kernel FILE or --distances): drop "
+                  f"{opt}.")
+    for opt, when in (("--remedy", lambda s: s.remedy is not None),
+                      ("--nystroem", lambda s: s.nystroem is not None),
+                      ("--metric", lambda s: s.metric is not None),
+                      ("--device cuda", lambda s: s.device == "cuda")))
 
 
 def _takes(kind: str) -> set[str]:
@@ -90,18 +95,20 @@ def _takes(kind: str) -> set[str]:
     return set(getattr(svm, SVM_TYPES[kind])().get_params())
 
 
-def refuse_untaken(args, kind: str) -> None:
+def refuse_options_of_others(args, kind: str) -> None:
     """An option given whose parameter the estimator of ``kind`` does not take, refused with
     the types that do take it (read from the estimators, not listed here)."""
     takes = _takes(kind)
-    for row in untaken(args, takes, *_type_options()):
+    other = "" if given(args, "svm-type") else ", or give --svm-type"
+
+    def says(row) -> str:
         takers = [k for k in SVM_TYPES if row.param in _takes(k)]
         which = f"{', '.join(takers[:-1])} and {takers[-1]}" if len(takers) > 1 else takers[0]
-        other = "" if given(args, "svm-type") else ", or give --svm-type"
-        raise CLIError(f"{row.name} does not apply to {kind}: {which} "
-                       f"{'take' if len(takers) > 1 else 'takes'} it"
-                       f"{f' ({row.hint})' if row.hint else ''}; drop {row.name}{other}.",
-                       EXIT_USAGE)
+        return (f"{row.name} does not apply to {kind}: {which} "
+                f"{'take' if len(takers) > 1 else 'takes'} it"
+                f"{f' ({row.hint})' if row.hint else ''}; drop {row.name}{other}.")
+
+    refuse_untaken(args, takes, _type_options(), says)
 
 
 def svm_class(args):

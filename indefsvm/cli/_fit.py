@@ -17,13 +17,13 @@ from ._args import (
     _common,
     add_metric_options,
     path_name,
-    refuse_without,
 )
 from ._finish import finish, fit_saved, summary_of
 from ._io import _load, check_targets, scale_advice
 from ._models import _estimator, _fitted_params, _svc
 from ._options import option
 from ._progress import _LogBar, _say
+from ._rules import refuse_without
 from ._size import refuse_too_big
 from ._summary import numbers
 from ._tune import describe, search_objects, tune

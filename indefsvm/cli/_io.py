@@ -16,7 +16,7 @@ from ._args import (
     _warn_unused_kernel_options,
     refuse_format_options,
 )
-from ._errors import EXIT_USAGE, CLIError, said
+from ._errors import EXIT_USAGE, CLIError, in_options_words
 
 # -- data ---------------------------------------------------------------------------------------
 
@@ -272,10 +272,8 @@ def _check_class_weight(args, y) -> None:
     if isinstance(weights, dict):
         from ..svm._weights import class_weight_vector
 
-        try:
+        with in_options_words():
             class_weight_vector(weights, np.unique(y), y)
-        except ParameterError as exc:
-            raise CLIError(said(exc), EXIT_USAGE) from None
 
 
 def check_targets(args, y, n: int) -> None:

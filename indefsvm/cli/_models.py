@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from . import _family
 from ._args import DISTANCE_KINDS, _extra_params, metric_params
-from ._errors import EXIT_USAGE, CLIError, said
-from ._options import given, smo_options, smo_params, untaken
+from ._errors import EXIT_USAGE, CLIError, in_options_words
+from ._options import smo_options, smo_params
 from ._progress import _bar, _say
+from ._rules import Refusal, refuse, refuse_untaken
 
 
 def _distance_kernel(args):
@@ -36,10 +37,7 @@ def _estimator(args, precomputed: bool):
 
 
 def _unscaled_estimator(args, precomputed: bool):
-    if args.device == "cuda" and args.metric is None and args.nystroem is None:
-        raise CLIError("--device cuda trains the landmark models on the GPU (--nystroem M, "
-                       "or --metric for series and strings); the SMO runs on the CPU: add "
-                       "--nystroem M or drop --device.", EXIT_USAGE)
+    refuse(args, _SMO_ON_THE_CPU)
     if args.metric is not None:  # series or strings: NystroemSVC(metric=)
         return model_of(args)
     if args.nystroem is not None:
@@ -79,10 +77,9 @@ def _remedy_estimator(args, precomputed: bool):
     distances = bool(args.distances)
     if method == "Krein SVM":
         # (the fixed kernels' IndefiniteSVC takes every SMO option: _fixed_svm)
-        for row in untaken(args, KreinSVC().get_params(), *smo_options()):
-            raise CLIError(f"{row.name} does not apply to --remedy {args.remedy}: the Krein "
-                           "SVM's own solver does not take it; drop "
-                           f"{row.name}.", EXIT_USAGE)
+        refuse_untaken(args, KreinSVC().get_params(), smo_options(), lambda row: (
+            f"{row.name} does not apply to --remedy {args.remedy}: the Krein SVM's own solver "
+            f"does not take it; drop {row.name}."))
     if not precomputed and not distances:
         if method != "Krein SVM":
             # the fix of the training kernel, computed from the features by FeatureKernel,
@@ -155,14 +152,8 @@ def _validated(est):
     its own cross-parameter rules (``_constraints.check_settings``) -- before any data are
     read: a usage error (exit 2) in the options' spelling."""
     from .._constraints import check_settings
-    from ..exceptions import ParameterError
-
-    try:
+    with in_options_words(rules=True):  # scikit-learn's constraints' too
         check_settings(est)
-    except ParameterError as exc:  # scikit-learn's constraints' too
-        raise CLIError(said(exc), EXIT_USAGE) from None
-    except ValueError as exc:  # a rule of two parameters, in the library's words
-        raise CLIError(str(exc).splitlines()[0], EXIT_USAGE) from None
     return est
 
 
@@ -182,28 +173,46 @@ def model_of(args):
         class_weight=args.class_weight, **_device(args))
 
 
+#: the SMO's estimators are trained on the CPU
+_SMO_ON_THE_CPU = (
+    Refusal(lambda s: s.device == "cuda" and s.metric is None and s.nystroem is None,
+            "--device cuda trains the landmark models on the GPU (--nystroem M, or --metric "
+            "for series and strings); the SMO runs on the CPU: add --nystroem M or drop "
+            "--device."),
+)
+
+
+def _nystroem_remedy(remedy: str) -> bool:
+    from ._args import NYSTROEM_REMEDIES
+
+    return remedy in NYSTROEM_REMEDIES
+
+
+#: fit --nystroem M: features, a kernel they compute by name, a remedy of Krein features
+_NYSTROEM = (
+    Refusal(lambda s: s.distances or s.precomputed,
+            "--nystroem computes kernel values against landmarks from features; it cannot use "
+            "a precomputed kernel or distance matrix. Give a feature file (LIBSVM, CSV or .npy "
+            "without --labels), or drop --nystroem."),
+    Refusal(lambda s: s.kernel == "pseudo_euclidean",
+            "--nystroem takes the kernels computed from features by name; pseudo_euclidean is "
+            "not one of them: give another --kernel, or drop --nystroem."),
+    Refusal(lambda s: not _nystroem_remedy(s.remedy),
+            "--nystroem trains on Krein-space features with --remedy krein, flip or clip; "
+            "--remedy {remedy} fixes a whole kernel: drop --nystroem and give the kernel (or "
+            "--distances), or choose one of those three."),
+)
+
+
 def _nystroem_estimator(args, precomputed: bool):
     """fit --nystroem M: NystroemSVC on the data's features."""
     from ..remedies import NystroemSVC
 
-    if args.distances or precomputed:
-        raise CLIError("--nystroem computes kernel values against landmarks from features; "
-                       "it cannot use a precomputed kernel or distance matrix. Give a "
-                       "feature file (LIBSVM, CSV or .npy without --labels), or drop "
-                       "--nystroem.", EXIT_USAGE)
+    refuse(args, _NYSTROEM[:1], precomputed=precomputed)
     refuse_smo_options(args, "--nystroem")
-    if args.kernel in ("pseudo_euclidean",):
-        raise CLIError("--nystroem takes the kernels computed from features by name; "
-                       "pseudo_euclidean is not one of them.", EXIT_USAGE)
     if args.remedy is None:
         args.remedy = "krein"
-    from ._args import NYSTROEM_REMEDIES
-
-    if args.remedy not in NYSTROEM_REMEDIES:
-        raise CLIError(f"--nystroem trains on Krein-space features with --remedy krein, flip "
-                       f"or clip; --remedy {args.remedy} fixes a whole kernel: drop --nystroem "
-                       "and give the kernel (or --distances), or choose one of those three.",
-                       EXIT_USAGE)
+    refuse(args, _NYSTROEM[1:])
     clf = NystroemSVC(
         kernel=args.kernel, n_components=args.nystroem, remedy=args.remedy, C=args.C,
         gamma=args.gamma, coef0=args.coef0, degree=args.degree,
@@ -318,8 +327,7 @@ def _fitted_params(model) -> dict:
 def refuse_smo_options(args, flag: str) -> None:
     """The SMO's options, given with landmark features (``--nystroem``, ``--metric``), are
     refused: the linear SVM on the features has none of them."""
-    for option in given(args, *smo_options()):
-        raise CLIError(f"{option} is an option of the SMO solver; {flag} trains a "
-                       "linear SVM on the features by coordinate descent: drop "
-                       f"{option}.", EXIT_USAGE)
+    refuse_untaken(args, (), smo_options(), lambda row: (
+        f"{row.name} is an option of the SMO solver; {flag} trains a linear SVM on the "
+        f"features by coordinate descent: drop {row.name}."))
 

@@ -9,6 +9,7 @@ from .._metrics import objects_of
 from ._args import NYSTROEM_REMEDIES
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _say_note
+from ._rules import refuse_beside
 
 #: the training accuracy of fit --metric is measured on at most this many objects
 TRAIN_SCORE_MAX = 10_000
@@ -112,10 +113,9 @@ def exact_block(args, X, y, most: int):
 
 def check_options(args) -> None:
     """What goes with --metric, before any file is read."""
-    if args.distances or args.labels or args.dataset:
-        opt = "--distances" if args.distances else "--labels" if args.labels else "--dataset"
-        raise CLIError(f"{opt} does not go with --metric: FILE holds the series or strings "
-                       "with their labels.", EXIT_USAGE)
+    refuse_beside({"--distances": args.distances, "--labels": args.labels,
+                   "--dataset": args.dataset}, "--metric",
+                  "FILE holds the series or strings with their labels")
     if args.remedy is not None and args.remedy not in NYSTROEM_REMEDIES:
         raise CLIError(f"--remedy {args.remedy} is not one of NystroemSVC's: krein, flip or "
                        "clip.", EXIT_USAGE)

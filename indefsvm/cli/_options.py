@@ -48,6 +48,23 @@ def whole(low: int | None = None, high: int | None = None, *, says: str | None =
     return parse
 
 
+def numbers(text: str, wrong: str, each: Callable[[float], bool] | None = None,
+            bad: str = "") -> tuple[float, ...]:
+    """The numbers of ``text``, separated by commas (one number: a list of one), the one
+    parser of every option that takes a list; ``wrong``: the words for a text that is no
+    such list, ``each`` the test of every value and ``bad`` the words when one fails
+    (``{text!r}``: the text given, in both)."""
+    try:
+        values = tuple(float(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        values = ()
+    if not values or (each is not None and not all(map(each, values))):
+        # (a slot replaced, not str.format: the words may quote what the user typed)
+        raise argparse.ArgumentTypeError((bad if values else wrong).replace("{text!r}",
+                                                                           repr(text)))
+    return values
+
+
 #: a count (--restarts, --probes): 0 or more
 count = whole(0)
 #: a number of landmarks (--nystroem): 1 or more

@@ -20,6 +20,7 @@ from ._io import (
 from ._modelfile import _load_model, model_input, placed
 from ._options import option
 from ._progress import _say
+from ._rules import Refusal, refuse
 
 
 def run(args) -> int:
@@ -157,25 +158,32 @@ def _check_columns_apply(args, model) -> None:
     probabilities (and a one-class SVM's decision values are what it has)."""
     from sklearn.base import is_outlier_detector, is_regressor
 
-    if args.probability and args.decision_values:
-        raise CLIError("--probability and --decision-values are two layouts of the same "
-                       "columns: give one of them.", EXIT_USAGE)
-    if is_regressor(model) and (args.probability or args.decision_values):
-        flag = "--probability" if args.probability else "--decision-values"
-        raise CLIError(f"{flag} is for classifiers"
-                       + (" and outlier detectors" if args.decision_values else "")
-                       + f"; {args.model} is a regression: the numbers it predicts are all "
-                       f"it has (its decision values). Drop {flag}.", EXIT_USAGE)
-    if args.probability and not hasattr(model, "predict_proba"):
-        if is_outlier_detector(model):
-            raise CLIError(f"{args.model} is an outlier detector (a one-class SVM): it has "
-                           "no probabilities. --decision-values prints its decision values "
-                           "(> 0 inside the learnt region).", EXIT_USAGE)
-        raise CLIError(f"{args.model} has no probabilities: an SVM's decision values are "
-                       "not probabilities (scikit-learn deprecated SVC(probability=True) "
-                       "too). --decision-values prints them; for calibrated "
-                       "probabilities fit sklearn.calibration.CalibratedClassifierCV("
-                       "indefsvm.IndefiniteSVC(...)) in Python.", EXIT_USAGE)
+    refuse(args, _COLUMNS, regression=is_regressor(model), outliers=is_outlier_detector(model),
+           proba=hasattr(model, "predict_proba"),
+           flag="--probability" if args.probability else "--decision-values")
+
+
+#: the columns a model has (``regression``, ``outliers``: its kind; ``proba``: it has
+#: predict_proba; ``flag``: the column option given)
+_COLUMNS = (
+    Refusal(lambda s: s.probability and s.decision_values,
+            "--probability and --decision-values are two layouts of the same columns: give "
+            "one of them."),
+    Refusal(lambda s: s.regression and (s.probability or s.decision_values),
+            lambda s: f"{s.flag} is for classifiers"
+                      + (" and outlier detectors" if s.decision_values else "")
+                      + f"; {s.model} is a regression: the numbers it predicts are all it has "
+                      f"(its decision values). Drop {s.flag}."),
+    Refusal(lambda s: s.probability and not s.proba and s.outliers,
+            "{model} is an outlier detector (a one-class SVM): it has no probabilities. Drop "
+            "--probability: --decision-values prints its decision values (> 0 inside the "
+            "learnt region)."),
+    Refusal(lambda s: s.probability and not s.proba,
+            "{model} has no probabilities: an SVM's decision values are not probabilities "
+            "(scikit-learn deprecated SVC(probability=True) too). Drop --probability: "
+            "--decision-values prints them; for calibrated probabilities fit sklearn.calibration."
+            "CalibratedClassifierCV(indefsvm.IndefiniteSVC(...)) in Python."),
+)
 
 
 def _with_decision_values(model, X, labels) -> str:
