@@ -20,7 +20,7 @@ from ._args import (
     path_name,
     refuse_metric_params,
 )
-from ._errors import EXIT_USAGE, CLIError, in_options_words
+from ._errors import in_options_words
 from ._io import _load, scaled
 from ._options import count, numbers, option, seed
 from ._progress import _LogBar, _say
@@ -66,30 +66,42 @@ def _data(args):
     return X, y, desc, precomputed
 
 
+def _label(v) -> str:
+    return f"{v:g}" if isinstance(v, (float, np.floating)) else str(v)
+
+
+#: the page's SVM is binary, drawn on every point (``wanted``: --classes' names, None when
+#: not given; ``bad``: those not among the labels; ``listed``: the labels, ``shown``: sorted
+#: as text; ``n``, ``most``: the points)
+_THE_PAGE = (
+    Refusal(lambda v: v.wanted is not None and (len(v.wanted) != 2 or v.bad),
+            "--classes takes two of the labels {shown} separated by a comma (give "
+            "--classes A,B); got {classes!r}."),
+    Refusal(lambda v: v.wanted is None and len(v.listed) != 2,
+            lambda v: f"the labels hold {len(v.listed)} classes ({', '.join(v.listed)}); the "
+                      "page shows one binary SVM: choose two with --classes A,B."),
+    Refusal(lambda v: v.n > v.most,
+            "the page draws every point: {n} > {most}; add --subsample 300 (a stratified "
+            "subsample)."),
+)
+
+
 def _two_classes(args, X, y, precomputed):
     labels = np.unique(y)
-    if args.classes is not None:
-        wanted = [c.strip() for c in args.classes.split(",") if c.strip()]
-        names = {str(v): v for v in labels}
-        # 1 names the label 1.0 (labels of LIBSVM files and matrices are read as floats)
-        names.update({f"{v:g}": v for v in labels if isinstance(v, (float, np.floating))})
-        bad = [c for c in wanted if c not in names]
-        if len(wanted) != 2 or bad:
-            shown = sorted(f"{v:g}" if isinstance(v, (float, np.floating)) else str(v)
-                           for v in labels)
-            raise CLIError(f"--classes takes two of the labels {shown} separated by a "
-                           f"comma; got {args.classes!r}.", EXIT_USAGE)
-        keep = np.isin(y, [names[c] for c in wanted])
-        from .._tuning import take
+    names = {str(v): v for v in labels}
+    # 1 names the label 1.0 (labels of LIBSVM files and matrices are read as floats)
+    names.update({f"{v:g}": v for v in labels if isinstance(v, (float, np.floating))})
+    wanted = (None if args.classes is None else
+              [c.strip() for c in args.classes.split(",") if c.strip()])
+    listed = [_label(v) for v in labels]
+    refuse(args, _THE_PAGE[:2], wanted=wanted, listed=listed, shown=sorted(listed),
+           bad=[c for c in wanted or () if c not in names])
+    if wanted is None:
+        return X, y
+    from .._tuning import take
 
-        return take(X, np.flatnonzero(keep), precomputed), y[keep]
-    if labels.size != 2:
-        shown = ", ".join(f"{v:g}" if isinstance(v, (float, np.floating)) else str(v)
-                          for v in labels)
-        raise CLIError(f"the labels hold {labels.size} classes ({shown}); "
-                       "the page shows one binary SVM: choose two with --classes A,B.",
-                       EXIT_USAGE)
-    return X, y
+    keep = np.isin(y, [names[c] for c in wanted])
+    return take(X, np.flatnonzero(keep), precomputed), y[keep]
 
 
 def _subsample(args, X, y, precomputed):
@@ -98,9 +110,7 @@ def _subsample(args, X, y, precomputed):
     n = y.shape[0]
     m = args.subsample
     if m is None:
-        if n > MAX_POINTS:
-            raise CLIError(f"the page draws every point: {n} > {MAX_POINTS}; add --subsample "
-                           "300 (a stratified subsample).", EXIT_USAGE)
+        refuse(args, _THE_PAGE[2:], n=n, most=MAX_POINTS)
         return X, y
     if m >= n:
         # "at most N", as the advice above gives it: fewer points are all drawn, said

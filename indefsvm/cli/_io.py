@@ -17,6 +17,7 @@ from ._args import (
     refuse_format_options,
 )
 from ._errors import EXIT_USAGE, CLIError, in_options_words
+from ._rules import Refusal, refuse
 
 # -- data ---------------------------------------------------------------------------------------
 
@@ -166,19 +167,26 @@ def scale_advice(X) -> str | None:
             "model keeps the scaling).")
 
 
+#: where the data come from: a bundled set (of its kind, with its labels) or a FILE
+_SOURCE = (
+    Refusal(lambda v: v.dataset and v.dataset in DISTANCE_DATASETS and not v.distances,
+            "--dataset {dataset} is a distance matrix: add --distances."),
+    Refusal(lambda v: v.dataset and v.distances and v.dataset not in DISTANCE_DATASETS,
+            "--dataset {dataset} is a feature set, not distances: drop --distances."),
+    Refusal(lambda v: v.dataset and v.labels is not None,
+            "--labels does not apply to --dataset {dataset}: a bundled data set carries its "
+            "own labels. Drop --labels, or give the data as a FILE."),
+    Refusal(lambda v: not v.dataset and v.file is None,
+            "give a data FILE or --dataset NAME (see --help)"),
+)
+
+
 def _read_data(args, *, need_labels: bool, axioms: bool):
     distances = bool(args.distances)
+    refuse(args, _SOURCE)
     if args.dataset:
-        if distances != (args.dataset in DISTANCE_DATASETS):
-            raise CLIError(f"--dataset {args.dataset} is " + (
-                "a distance matrix: add --distances." if not distances else
-                "a feature set, not distances: drop --distances."), EXIT_USAGE)
         _warn_unused_kernel_options(args)
         refuse_format_options(args, f"--dataset {args.dataset}", "a bundled data set")
-        if args.labels is not None:
-            raise CLIError(f"--labels does not apply to --dataset {args.dataset}: a bundled "
-                           "data set carries its own labels. Drop --labels, or give the "
-                           "data as a FILE.", EXIT_USAGE)
         if distances:
             from ..datasets import load_protein213
 
@@ -187,8 +195,6 @@ def _read_data(args, *, need_labels: bool, axioms: bool):
         X, y = _datasets()[args.dataset](return_X_y=True)
         return X, y, args.dataset, False
     path = args.file
-    if path is None:
-        raise CLIError("give a data FILE or --dataset NAME (see --help)", EXIT_USAGE)
     _check_path(path)
     from ..datasets._data_file import read_file
 
@@ -276,6 +282,17 @@ def _check_class_weight(args, y) -> None:
             class_weight_vector(weights, np.unique(y), y)
 
 
+#: a fit's folds against its samples and classes (``cv``, ``n``, ``least``: the smallest
+#: class's count, ``small``: that class, ``fewer``: the advice while it has two or more)
+_FOLDS = (
+    Refusal(lambda v: not v.classifies and v.cv > v.n,
+            "--cv {cv} is more folds than the {n} samples; use --cv {n} or fewer, or --cv 0."),
+    Refusal(lambda v: v.classifies and v.cv > v.least,
+            "--cv {cv} needs at least {cv} samples of every class, but class {small} has "
+            "{least}; use {fewer}--cv 0."),
+)
+
+
 def check_targets(args, y, n: int) -> None:
     """What a fit's labels must hold for its --svm-type and --cv, said before the work: a
     classifier's classes (each with --cv samples) and --class-weight's labels; the folds of
@@ -285,9 +302,8 @@ def check_targets(args, y, n: int) -> None:
     if classifies(args):
         _check_classes(y, args.cv, fit=True)
         _check_class_weight(args, y)
-    elif args.cv > n:
-        raise CLIError(f"--cv {args.cv} is more folds than the {n} samples; use --cv {n} or "
-                       "fewer, or --cv 0.", EXIT_USAGE)
+    else:
+        refuse(args, _FOLDS, classifies=False, n=n)
 
 
 def _check_classes(y, cv: int = 0, *, fit: bool = False) -> None:
@@ -305,8 +321,7 @@ def _check_classes(y, cv: int = 0, *, fit: bool = False) -> None:
     if labels.shape[0] < 2:
         raise CLIError(f"the labels hold one class only ({labels[0]}); a classifier needs two "
                        "or more.")
-    if cv > counts.min():
-        small = labels[np.argmin(counts)]
-        fewer = f"--cv {counts.min()} or fewer, or " if counts.min() >= 2 else ""
-        raise CLIError(f"--cv {cv} needs at least {cv} samples of every class, but class "
-                       f"{small} has {counts.min()}; use {fewer}--cv 0.", EXIT_USAGE)
+    least = int(counts.min())
+    refuse(None, _FOLDS, classifies=True, cv=cv, least=least,
+           small=labels[np.argmin(counts)],
+           fewer=f"--cv {least} or fewer, or " if least >= 2 else "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import _family
 from ._args import DISTANCE_KINDS, _extra_params, metric_params
-from ._errors import EXIT_USAGE, CLIError, in_options_words
+from ._errors import in_options_words
 from ._options import smo_options, smo_params
 from ._progress import _bar, _say
 from ._rules import Refusal, refuse, refuse_untaken
@@ -126,25 +126,31 @@ def _fixed_svm(args, method: str):
     return est if isinstance(est, Pipeline) else Pipeline([("svm", est)])
 
 
+#: --nystroem M against what its landmarks are drawn from (``n`` ``things`` of ``where``,
+#: the training part ``fold`` of a CV fold, ``search_fold`` of a fold of the search)
+_LANDMARKS = (
+    Refusal(lambda v: v.nystroem > v.n,
+            "--nystroem {nystroem} is more than the {n} {things}{where}; give at most {n} "
+            "landmarks (all of them: the exact kernel)."),
+    Refusal(lambda v: v.nystroem > v.fold,
+            "--nystroem {nystroem} is more than the {fold} training {things} of a CV fold; "
+            "give fewer landmarks or --cv 0."),
+    Refusal(lambda v: v.search_fold is not None and v.nystroem > v.search_fold,
+            "--nystroem {nystroem} is more than the {search_fold} training {things} of a fold "
+            "of the search of C and gamma; give fewer landmarks, or -C and --gamma (or "
+            "--no-search) to fit without the search."),
+)
+
+
 def check_landmark_count(args, n: int, things: str = "samples", *, where: str = "",
                          folds: int | None = None, search_fold: int | None = None) -> None:
     """--nystroem M against what its landmarks are drawn from, said before the search and
     the fit: the ``n`` ``things`` (``where``: of FILE), the training part of one of
     ``folds`` (default --cv), and ``search_fold``, the training part of a fold of the
     search of C and gamma."""
-    m = args.nystroem
-    if m > n:
-        raise CLIError(f"--nystroem {m} is more than the {n} {things}{where}; give at most "
-                       f"{n} landmarks (all of them: the exact kernel).", EXIT_USAGE)
     folds = args.cv if folds is None else folds
-    fold = n - -(-n // folds) if folds > 1 else n
-    if m > fold:
-        raise CLIError(f"--nystroem {m} is more than the {fold} training {things} of a CV "
-                       "fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
-    if search_fold is not None and m > search_fold:
-        raise CLIError(f"--nystroem {m} is more than the {search_fold} training {things} of "
-                       "a fold of the search of C and gamma; give fewer landmarks, or -C and "
-                       "--gamma (or --no-search) to fit without the search.", EXIT_USAGE)
+    refuse(args, _LANDMARKS, n=n, things=things, where=where, search_fold=search_fold,
+           fold=n - -(-n // folds) if folds > 1 else n)
 
 
 def _validated(est):
@@ -268,8 +274,7 @@ def _cross_validate(args, X, y, precomputed, fit_seconds: float | None = None, s
     smallest = min(len(train) for train, _ in folds)
     if hasattr(_svc(template), "n_components") and args.nystroem > smallest:
         if not args.landmarks_default:
-            raise CLIError(f"--nystroem {args.nystroem} is more than the {smallest} training "
-                           "samples of a CV fold; give fewer landmarks or --cv 0.", EXIT_USAGE)
+            refuse(args, _LANDMARKS[1:2], fold=smallest, things="samples")
         # the default rule, min(n, LANDMARKS), applied to each fold's training part: all
         # of its objects (the exact kernel), as the model on all n has all of them
         _svc(template).set_params(n_components=smallest)

@@ -9,7 +9,7 @@ from .._metrics import objects_of
 from ._args import NYSTROEM_REMEDIES
 from ._errors import EXIT_USAGE, CLIError
 from ._io import _say_note
-from ._rules import refuse_beside
+from ._rules import Refusal, refuse, refuse_beside
 
 #: the training accuracy of fit --metric is measured on at most this many objects
 TRAIN_SCORE_MAX = 10_000
@@ -111,18 +111,31 @@ def exact_block(args, X, y, most: int):
 # -- fit ------------------------------------------------------------------------------------------
 
 
+def _kernel_option(view) -> str | None:
+    """The first of --p, --rho, --degree given that the kernel of the distances does not
+    take (--degree goes with its polynomial form)."""
+    for opt in ("--p", "--rho", "--degree"):
+        if opt in view.explicit and not (opt == "--degree" and view.kernel == "polynomial"):
+            return opt
+    return None
+
+
+#: what goes with --metric's landmark model
+_WITH_THE_METRIC = (
+    Refusal(lambda v: v.remedy is not None and v.remedy not in NYSTROEM_REMEDIES,
+            "--remedy {remedy} is not one of NystroemSVC's: give krein, flip or clip."),
+    Refusal(_kernel_option,
+            lambda v: f"{_kernel_option(v)} does not apply to --metric; the kernel of the "
+                      "distances takes --gamma (and --coef0, --degree for polynomial)."),
+)
+
+
 def check_options(args) -> None:
     """What goes with --metric, before any file is read."""
     refuse_beside({"--distances": args.distances, "--labels": args.labels,
                    "--dataset": args.dataset}, "--metric",
                   "FILE holds the series or strings with their labels")
-    if args.remedy is not None and args.remedy not in NYSTROEM_REMEDIES:
-        raise CLIError(f"--remedy {args.remedy} is not one of NystroemSVC's: krein, flip or "
-                       "clip.", EXIT_USAGE)
-    for opt, attr in (("--p", "pe_p"), ("--rho", "rho"), ("--degree", "degree")):
-        if opt in args.explicit and not (attr == "degree" and args.kernel == "polynomial"):
-            raise CLIError(f"{opt} does not apply to --metric; the kernel of the distances "
-                           "takes --gamma (and --coef0, --degree for polynomial).", EXIT_USAGE)
+    refuse(args, _WITH_THE_METRIC)
 
 
 def fit(args, search) -> int:
