@@ -77,7 +77,7 @@ ESTIMATORS = [
                    param_grid={"C": [1.0]}, cv=2, random_state=0),
     # series: DTW's search and the alignment kernel's on the same folds (one sigma, two
     # folds: the checks fit it dozens of times)
-    SeriesSearchCV(gak_sigmas=(1.0,), cv=2),
+    SeriesSearchCV(gak_sigmas=(1.0,), cv=2, n_repeats=1),
     SeriesSearchCV(),
     # every public estimator with its default parameters (issue 46, item 1)
     ClipEigenvalues(),

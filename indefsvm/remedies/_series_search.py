@@ -7,9 +7,10 @@ import numbers
 import time
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.model_selection import StratifiedKFold
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, check_cv
 from sklearn.utils._param_validation import Interval
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
@@ -28,6 +29,14 @@ GAK_CELLS_PER_S = 2e8
 
 #: the methods the search weighs on the alignment kernel (positive definite: no fix)
 GAK_METHODS = (INDEF, FEATURES, KNN)
+
+#: the SVMs' C: two decades past RemedySearchCV's top (100), where the alignment kernel's
+#: SVM chose the top itself at every sigma on ArrowHead (benchmarks/RESULTS.md)
+SERIES_CS = (0.01, 0.1, 1.0, 10.0, 100.0, 1e3, 1e4)
+
+#: repeats of an integer ``cv``: a UCR training set is small (20-400 series), and one
+#: shuffle's folds chose differently from the next (docs/evidence.rst)
+N_REPEATS = 5
 
 
 def _band_cells(lengths: np.ndarray, window) -> float:
@@ -50,6 +59,20 @@ def _checked(X):
     return check_array(X, dtype=np.float64, allow_nd=True)
 
 
+def _chosen_has(attr: str):
+    """Whether the chosen model has ``attr`` (unknown before fit: as scikit-learn's
+    searches, the method is there until a fit says otherwise -- k-NN has no decision
+    values)."""
+
+    def check(self):
+        if not hasattr(self, "searches_"):
+            return True
+        getattr(self.searches_[self.best_search_name_], attr)  # its AttributeError says why
+        return True
+
+    return check
+
+
 class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     """A search over what a user of series would try, on the same folds, and the refit of
     its choice.
@@ -64,10 +87,12 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
       ``gak_sigmas``, with the SVM on it, the features of its rows and k-NN on its distance
       (positive definite: no fix is needed);
 
-    scores all of them on the same stratified folds, chooses the search of the best
-    cross-validated score (exact ties to DTW, then to the smaller sigma) and keeps its
-    refitted model. With ``verbose`` the cost is said before the work (the programmes'
-    cells and their estimated seconds).
+    scores all of them on the same stratified folds, repeated (``n_repeats`` shuffles of
+    ``cv`` folds: the training sets of series are small, and the score of one shuffle's
+    folds is too noisy to choose by), chooses the search of the best cross-validated score
+    (exact ties to DTW, then to the smaller sigma) and keeps its refitted model. With
+    ``verbose`` the cost is said before the work (the programmes' cells and their estimated
+    seconds, the splits every candidate is fitted on).
 
     Parameters
     ----------
@@ -78,7 +103,16 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         Multiples of Cuturi's sigma (:func:`~indefsvm.distances.gak_sigma`) at which the
         alignment kernel is tried; ``()`` leaves it out.
     cv : int or cross-validation splitter, default=5
-        An integer: stratified folds, shuffled with ``random_state``.
+        An integer: stratified folds, shuffled with ``random_state`` and repeated
+        ``n_repeats`` times (:class:`~sklearn.model_selection.RepeatedStratifiedKFold`);
+        a splitter: its folds, as given.
+    n_repeats : int or None, default=None
+        The shuffles of an integer ``cv`` (None: 5; 1: one
+        :class:`~sklearn.model_selection.StratifiedKFold`). Refused with a splitter, which
+        sets its own.
+    Cs : tuple of float, default=(0.01, 0.1, 1, 10, 100, 1000, 10000)
+        The C of every SVM method, in every search (RemedySearchCV's own grid stops at
+        100: on series of the UCR archive the alignment kernel's SVM often wants more).
     random_state : int or None, default=0
         Shuffles the folds.
     n_jobs : int, optional
@@ -102,8 +136,9 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     X_fit_ : array or list
         The training series (new series are compared with them).
     cost_ : dict
-        What was said before the work: ``dtw_cells``, ``gak_cells`` and ``seconds`` (the
-        estimated time of the distances and kernels on the threads used).
+        What was said before the work: ``dtw_cells``, ``gak_cells``, ``seconds`` (the
+        estimated time of the distances and kernels on the threads used) and ``splits``
+        (folds times repeats: each search fits each of its candidates that many times).
     classes_ : ndarray
         The class labels.
 
@@ -124,16 +159,20 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         "window": [Interval(numbers.Real, 0, 1, closed="both"), None],
         "gak_sigmas": [tuple, list],
         "cv": ["cv_object"],
+        "n_repeats": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "Cs": [tuple, list],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS,
         "verbose": ["verbose"],
     }
 
-    def __init__(self, *, window=None, gak_sigmas=(0.5, 1.0, 2.0), cv=5, random_state=0,
-                 n_jobs=None, verbose=False):
+    def __init__(self, *, window=None, gak_sigmas=(0.5, 1.0, 2.0), cv=5, n_repeats=None,
+                 Cs=SERIES_CS, random_state=0, n_jobs=None, verbose=False):
         self.window = window
         self.gak_sigmas = gak_sigmas
         self.cv = cv
+        self.n_repeats = n_repeats
+        self.Cs = Cs
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
@@ -145,6 +184,28 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
             raise ParameterError(f"must be numbers > 0 (multiples of Cuturi's sigma); "
                                  f"got {self.gak_sigmas!r}.", "gak_sigmas")
         return ms
+
+    def _check_cs(self):
+        cs = tuple(self.Cs)
+        if not cs or not all(isinstance(c, numbers.Real) and not isinstance(c, bool)
+                             and np.isfinite(c) and c > 0 for c in cs):
+            raise ParameterError(f"must be one or more numbers > 0 (the SVMs' C); got "
+                                 f"{self.Cs!r}.", "Cs")
+        return cs
+
+    def _folds(self):
+        """The one splitter every search uses (an integer ``cv`` repeated)."""
+        if not isinstance(self.cv, numbers.Integral):
+            if self.n_repeats is not None:
+                raise ParameterError(f"repeats an integer cv; cv={self.cv!r} sets its own "
+                                     "folds: leave n_repeats out, or give cv an integer.",
+                                     "n_repeats")
+            return self.cv
+        reps = N_REPEATS if self.n_repeats is None else int(self.n_repeats)
+        if reps == 1:
+            return StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)
+        return RepeatedStratifiedKFold(n_splits=self.cv, n_repeats=reps,
+                                       random_state=self.random_state)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -167,6 +228,8 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         from ._search import RemedySearchCV
 
         ms = self._check_sigmas()
+        cs = self._check_cs()
+        folds = self._folds()
         if y is None:
             raise ValueError("SeriesSearchCV requires y to be passed, but the target y is "
                              "None (the labels of the series).")
@@ -189,28 +252,34 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         dtw_cells = n * (n - 1) / 2 * cells
         gak_cells = len(ms) * n * (n + 1) / 2 * cells
         seconds = (dtw_cells / DTW_CELLS_PER_S + gak_cells / GAK_CELLS_PER_S) / threads
-        self.cost_ = {"dtw_cells": dtw_cells, "gak_cells": gak_cells, "seconds": seconds}
+        # an iterable of splits is held once (a generator would be spent by the first search)
+        folds = check_cv(folds, y, classifier=True)
+        splits = folds.get_n_splits(X, y)
+        grid = {"C": list(cs)}
+        dtw_search = RemedySearchCV(kernel=DistanceKernel(), cv=folds, param_grid=grid,
+                                    n_jobs=self.n_jobs)
+        gak_search = RemedySearchCV(methods=list(GAK_METHODS), cv=folds, param_grid=grid,
+                                    n_jobs=self.n_jobs)
+        self.cost_ = {"dtw_cells": dtw_cells, "gak_cells": gak_cells, "seconds": seconds,
+                      "splits": splits}
         talk = enable(self.verbose)
         if talk:
             logger.info("SeriesSearchCV: %d series; DTW %.3g cells and the alignment kernel "
                         "%.3g cells at %d sigma(s): about %.0f s on %d thread(s), then %d "
-                        "searches of C and gamma on the same folds", n, dtw_cells, gak_cells,
-                        len(ms), seconds, threads, 1 + len(ms))
-        folds = (StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)
-                 if isinstance(self.cv, numbers.Integral) else self.cv)
+                        "searches of C (%d values), gamma and k on the same %d splits", n,
+                        dtw_cells, gak_cells, len(ms), seconds, threads, 1 + len(ms), len(cs),
+                        splits)
         searches, sigmas = {}, {}
         t = time.perf_counter()
         D = pairwise_distances(X, metric="dtw", window=self.window, n_jobs=self.n_jobs)
-        searches["DTW"] = RemedySearchCV(kernel=DistanceKernel(), cv=folds,
-                                         n_jobs=self.n_jobs).fit(D, y)
+        searches["DTW"] = dtw_search.fit(D, y)
         del D
         s0 = gak_sigma(X) if ms else None
         for m in ms:
             K = kernel_matrix(X, kernel="gak", sigma=m * s0, window=self.window,
                               n_jobs=self.n_jobs)
             name = f"GAK x {m:g}"
-            searches[name] = RemedySearchCV(methods=list(GAK_METHODS), cv=folds,
-                                            n_jobs=self.n_jobs).fit(K, y)
+            searches[name] = clone(gak_search).fit(K, y)
             sigmas[name] = m * s0
         if talk:
             for name, s in searches.items():
@@ -258,8 +327,10 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         R = self._rows(X)  # checks the model is fitted first
         return self.searches_[self.best_search_name_].predict(R)
 
+    @available_if(_chosen_has("decision_function"))
     def decision_function(self, X):
-        """The chosen model's decision values on new series (an SVM method only).
+        """The chosen model's decision values on new series (an SVM method only: absent
+        where k-NN was chosen).
 
         Parameters
         ----------
