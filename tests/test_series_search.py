@@ -38,9 +38,11 @@ def test_each_search_is_remedysearchcv_on_its_matrix_and_the_same_folds(cbf):
         for f in range(15):
             np.testing.assert_array_equal(ours[f"split{f}_test_score"],
                                           ref.cv_results_[f"split{f}_test_score"])
-    # the choice: the best cross-validated score of the two, and its refit predicts
+    # the choice: the best cross-validated score of the two (it beat 1-NN on DTW by more
+    # than a standard error here: the baseline rule kept nothing), and its refit predicts
     scores = {"DTW": dtw.best_score_, "GAK x 1": gak.best_score_}
     best = max(scores, key=lambda k: (scores[k], k == "DTW"))
+    assert search.baseline_gain_["mean"] > search.baseline_gain_["se"]
     assert search.best_search_name_ == best
     assert search.best_score_ == scores[best]
     T, _ = isvm.datasets.make_cbf(12, length=(40, 60), noise=1.5, random_state=9)
@@ -78,8 +80,8 @@ def test_the_cost_is_said_before_the_work(cbf, caplog):
         search = isvm.SeriesSearchCV(gak_sigmas=(0.5, 2.0), cv=3, verbose=True).fit(S, y)
     first = caplog.records[0].getMessage()
     assert first.startswith("SeriesSearchCV: 60 series; DTW ")
-    assert "2 sigma(s)" in first and "then 3 searches of C (7 values)" in first
-    assert first.endswith("on the same 15 splits")
+    assert "2 sigma(s)" in first and "then 3 searches on the same 15 splits: " in first
+    assert first.endswith(f"{search.cost_['fits']} fits of their methods, gamma, C and k")
     L = np.mean([len(s) for s in S])
     assert search.cost_["dtw_cells"] == pytest.approx(60 * 59 / 2 * L * L)
     assert search.cost_["gak_cells"] == pytest.approx(2 * 60 * 61 / 2 * L * L)
@@ -129,3 +131,115 @@ def test_a_splitter_is_used_as_given_and_n_repeats_with_it_refused(cbf):
     assert search.searches_["DTW"].n_splits_ == 2 and search.cost_["splits"] == 2
     with pytest.raises(ValueError, match="n_repeats repeats an integer cv"):
         isvm.SeriesSearchCV(cv=StratifiedKFold(3), n_repeats=2).fit(S, y)
+
+
+def test_the_fits_said_first_are_the_fits_made(cbf):
+    """cost_["fits"], said before the distances, is every search's candidates (as its
+    cv_results_ lists them) times the splits."""
+    S, y = cbf
+    search = isvm.SeriesSearchCV(gak_sigmas=(0.5, 1.0), cv=3, n_repeats=2).fit(S, y)
+    made = sum(len(s.cv_results_["params"]) * s.n_splits_
+               for s in search.searches_.values())
+    assert search.cost_["splits"] == 6 and search.cost_["fits"] == made
+
+
+def test_methods_choose_what_each_kernel_weighs(cbf, caplog):
+    S, y = cbf
+    search = isvm.SeriesSearchCV(methods=["clip", "k-NN"], gak_sigmas=(1.0,), cv=3,
+                                 n_repeats=1).fit(S, y)
+    meth = {name: {p["method"] for p in s.cv_results_["params"]}
+            for name, s in search.searches_.items()}
+    # the alignment kernel is positive definite: clip has nothing to fix there
+    assert meth == {"DTW": {"clip", "k-NN"}, "GAK x 1": {"k-NN"}}
+    # a fix only: the alignment kernel takes none of them and is left out, said in the cost
+    with caplog.at_level(logging.INFO, logger="indefsvm"):
+        only = isvm.SeriesSearchCV(methods=["flip"], cv=3, n_repeats=1,
+                                   verbose=True).fit(S, y)
+    assert sorted(only.searches_) == ["DTW"] and only.cost_["gak_cells"] == 0
+    assert "at 0 sigma(s)" in caplog.records[0].getMessage()
+    with pytest.raises(ValueError, match=r"unknown methods \['warp'\]"):
+        isvm.SeriesSearchCV(methods=["warp"]).fit(S, y)
+
+
+def test_folds_a_class_cannot_fill_are_refused_before_the_distances(cbf, monkeypatch):
+    S, y = cbf
+    two = np.concatenate([np.flatnonzero(y == c)[:2] for c in np.unique(y)])
+    import indefsvm.distances as d
+
+    def never(*a, **k):
+        raise AssertionError("the distances were computed before the refusal")
+
+    monkeypatch.setattr(d, "pairwise_distances", never)
+    with pytest.raises(ValueError, match=r"cv must be at most 2, the largest class's size "
+                                         r"\(5 stratified folds need 5 series of a class\); "
+                                         r"give cv from 2 to 2"):
+        isvm.SeriesSearchCV().fit([S[i] for i in two], y[two])
+
+
+def _one_nn_rows(search):
+    res = search.cv_results_
+    i = next(i for i, p in enumerate(res["params"])
+             if p == {"method": "k-NN", "n_neighbors": 1})
+    return np.array([res[f"split{f}_test_score"][i] for f in range(search.n_splits_)])
+
+
+def test_one_nn_on_dtw_is_kept_unless_beaten_by_more_than_a_standard_error():
+    """Six series a class, three folds: the gain of the best candidate over 1-NN on DTW,
+    split by split, is computed here from the searches' own per-split scores; 1-NN is kept
+    exactly when that gain is within one standard error, and then predicts as a plain
+    1-NN on the DTW distances."""
+    kept = beaten = 0
+    for noise, seed in ((0.2, 0), (2.5, 0), (2.5, 1)):
+        S, y = isvm.datasets.make_cbf(60, length=(40, 60), noise=noise, random_state=5)
+        y = np.asarray(y)
+        keep = np.concatenate([np.flatnonzero(y == c)[:6] for c in np.unique(y)])
+        Str, ytr = [S[i] for i in keep], y[keep]
+        T = [S[i] for i in range(60) if i not in set(keep)]
+        search = isvm.SeriesSearchCV(gak_sigmas=(1.0,), cv=3, random_state=seed).fit(Str, ytr)
+        plain = isvm.SeriesSearchCV(gak_sigmas=(1.0,), cv=3, random_state=seed,
+                                    rule="best").fit(Str, ytr)
+        name = max(plain.searches_, key=lambda k: (plain.searches_[k].best_score_,
+                                                   k == "DTW"))
+        top = plain.searches_[name]
+        res = top.cv_results_
+        gains = np.array([res[f"split{f}_test_score"][top.best_index_]
+                          for f in range(top.n_splits_)]) - _one_nn_rows(plain.searches_["DTW"])
+        se = gains.std(ddof=1) / np.sqrt(gains.size)
+        g = search.baseline_gain_
+        assert (g["mean"], g["se"]) == pytest.approx((gains.mean(), se))
+        assert g["kept_1nn"] == (not gains.mean() > se)
+        if gains.mean() > se:
+            beaten += 1
+            assert search.best_search_name_ == name
+            assert search.best_params_["method"] == top.best_method_
+        else:
+            kept += 1
+            assert search.best_params_ == {"kernel": "DTW", "method": "k-NN",
+                                           "n_neighbors": 1}
+            D = isvm.pairwise_distances(T, Str, metric="dtw")
+            np.testing.assert_array_equal(search.predict(T), ytr[np.argmin(D, axis=1)])
+            assert not hasattr(search, "decision_function")
+    assert kept and beaten  # both sides of the rule were exercised
+    # without k-NN among the methods there is no baseline to keep
+    no_knn = isvm.SeriesSearchCV(methods=["clip", "features"], gak_sigmas=(), cv=2,
+                                 n_repeats=1).fit(Str, ytr)
+    assert no_knn.baseline_gain_ is None and no_knn.best_params_["method"] != "k-NN"
+
+
+def test_one_nn_on_dtw_is_kept_where_a_training_fold_has_one_series_a_class():
+    S, y = isvm.datasets.make_cbf(60, length=(40, 60), noise=1.5, random_state=3)
+    y = np.asarray(y)
+    keep = np.concatenate([np.flatnonzero(y == c)[:2] for c in np.unique(y)])
+    Str, ytr = [S[i] for i in keep], y[keep]
+    T = [S[i] for i in range(60) if i not in set(keep)]
+    search = isvm.SeriesSearchCV(gak_sigmas=(1.0,), cv=2).fit(Str, ytr)
+    assert search.baseline_gain_["kept_1nn"]
+    assert search.baseline_gain_["why"].startswith("a training fold holds 1 series of a class")
+    assert search.best_params_ == {"kernel": "DTW", "method": "k-NN", "n_neighbors": 1}
+    D = isvm.pairwise_distances(T, Str, metric="dtw")
+    np.testing.assert_array_equal(search.predict(T), ytr[np.argmin(D, axis=1)])
+    # rule="best" takes the folds' winner all the same
+    best = isvm.SeriesSearchCV(gak_sigmas=(1.0,), cv=2, rule="best").fit(Str, ytr)
+    assert best.baseline_gain_ is None
+    top = max(best.searches_.values(), key=lambda s: s.best_score_)
+    assert best.best_score_ == top.best_score_

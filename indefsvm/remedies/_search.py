@@ -384,6 +384,21 @@ class RemedySearchCV(PairwiseInput, ClassifierMixin, BaseEstimator):
             _check_rank(r)
         return out
 
+    def _n_candidates(self, min_train: int) -> int:
+        """The candidates a fit scores on each split, known before the data: the grid's
+        lengths (gamma's: the given list, or the factors around the median rule's), the
+        ks that fit in the smallest training fold of ``min_train`` samples."""
+        methods = self._methods()
+        grid = dict(self.param_grid or {})
+        n_gamma = (len(_as_list("gamma", grid["gamma"])) if "gamma" in grid
+                   else len(_GAMMA_FACTORS) if self._tunable() else 1)
+        n_c = len(_as_list("C", grid.get("C", _DEFAULT_C)))
+        n_k = (len(_as_list("n_neighbors", grid["n_neighbors"])) if "n_neighbors" in grid
+               else len([k for k in _DEFAULT_K if k <= min_train]) or 1)
+        n_rank = len(_as_list("rank", grid.get("rank", ["auto"])))
+        return sum(n_k if m == "k-NN" else
+                   n_gamma * n_c * (n_rank if m == "advanced shift" else 1) for m in methods)
+
     def _candidates(self, methods, grid):
         cands = []
         for m in methods:

@@ -9,7 +9,8 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, check_cv
-from sklearn.utils._param_validation import Interval
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
@@ -65,12 +66,35 @@ def _chosen_has(attr: str):
     values)."""
 
     def check(self):
-        if not hasattr(self, "searches_"):
+        if not hasattr(self, "best_estimator_"):
             return True
-        getattr(self.searches_[self.best_search_name_], attr)  # its AttributeError says why
+        getattr(self.best_estimator_, attr)  # its AttributeError says why
         return True
 
     return check
+
+
+def _baseline_index(search) -> int:
+    """The row of 1-NN (k-NN, k = 1) in a search's ``cv_results_``."""
+    return next(i for i, p in enumerate(search.cv_results_["params"])
+                if p == {"method": KNN, "n_neighbors": 1})
+
+
+def _baseline_score(search) -> float:
+    return float(search.cv_results_["mean_test_score"][_baseline_index(search)])
+
+
+def _gain_over_1nn(dtw, chosen) -> tuple[float, float]:
+    """The mean gain in score of ``chosen``'s best candidate over 1-NN on DTW, split by
+    split (the same splits), and the standard error of those paired gains."""
+    r0, r1 = dtw.cv_results_, chosen.cv_results_
+    i0, i1 = _baseline_index(dtw), chosen.best_index_
+    d = np.array([r1[f"split{f}_test_score"][i1] - r0[f"split{f}_test_score"][i0]
+                  for f in range(dtw.n_splits_)])
+    d = d[np.isfinite(d)]
+    if d.size < 2:
+        return float(d.mean()) if d.size else 0.0, float("inf")
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
 
 
 class SeriesSearchCV(ClassifierMixin, BaseEstimator):
@@ -92,7 +116,7 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     folds is too noisy to choose by), chooses the search of the best cross-validated score
     (exact ties to DTW, then to the smaller sigma) and keeps its refitted model. With
     ``verbose`` the cost is said before the work (the programmes' cells and their estimated
-    seconds, the splits every candidate is fitted on).
+    seconds, the splits and the fits of the searches).
 
     Parameters
     ----------
@@ -102,6 +126,12 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     gak_sigmas : tuple of float, default=(0.5, 1.0, 2.0)
         Multiples of Cuturi's sigma (:func:`~indefsvm.distances.gak_sigma`) at which the
         alignment kernel is tried; ``()`` leaves it out.
+    methods : list of str or None, default=None
+        The methods weighed, names of :data:`indefsvm.remedies.METHODS` (None: all of
+        them on DTW's kernel, and ``GAK_METHODS`` on the alignment kernel's). On the
+        alignment kernel, those of them it takes (the indefinite SVM, features, k-NN: it is
+        positive definite, the fixes have nothing to fix); where it takes none, it is left
+        out.
     cv : int or cross-validation splitter, default=5
         An integer: stratified folds, shuffled with ``random_state`` and repeated
         ``n_repeats`` times (:class:`~sklearn.model_selection.RepeatedStratifiedKFold`);
@@ -113,6 +143,18 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     Cs : tuple of float, default=(0.01, 0.1, 1, 10, 100, 1000, 10000)
         The C of every SVM method, in every search (RemedySearchCV's own grid stops at
         100: on series of the UCR archive the alignment kernel's SVM often wants more).
+    rule : {"baseline-se", "best"}, default="baseline-se"
+        ``"best"``: the search of the best cross-validated score. ``"baseline-se"``: the
+        same, unless its best candidate beats 1-NN on DTW -- the field's baseline (Bagnall
+        et al. 2017), k-NN at k = 1 in the DTW search -- by no more than one standard error
+        of their paired per-split differences (the one-standard-error rule of Hastie,
+        Tibshirani & Friedman 2009, section 7.10, with the baseline as the simpler model),
+        or where a training fold holds fewer than two series of a class: then 1-NN on DTW
+        is kept. A fold of one series a class scores one-shot problems, which the refit
+        on all the series does not face; on aeon's sets cut to two series a class the
+        folds' winner tested worse than 1-NN on four of five (docs/evidence.rst). The
+        repeated splits are not independent, so the standard error is an underestimate:
+        the rule leans to the winner, not to 1-NN. Only with k-NN among ``methods``.
     random_state : int or None, default=0
         Shuffles the folds.
     n_jobs : int, optional
@@ -125,7 +167,14 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     searches_ : dict
         ``{name: fitted RemedySearchCV}``: ``"DTW"`` and ``"GAK x m"`` for each multiple.
     best_search_name_ : str
-        The search chosen.
+        The search chosen (``"DTW"`` where 1-NN was kept).
+    best_estimator_ : estimator
+        The model that predicts: the chosen search, refitted, or 1-NN on the DTW
+        distances (``rule="baseline-se"``).
+    baseline_gain_ : dict or None
+        ``{"mean", "se", "kept_1nn", "why"}``: the best candidate's mean per-split gain in
+        score over 1-NN on DTW, its standard error, whether 1-NN was kept and why (None:
+        ``rule="best"``, or k-NN not weighed).
     best_score_ : float
         Its best cross-validated score (accuracy).
     best_params_ : dict
@@ -137,8 +186,8 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         The training series (new series are compared with them).
     cost_ : dict
         What was said before the work: ``dtw_cells``, ``gak_cells``, ``seconds`` (the
-        estimated time of the distances and kernels on the threads used) and ``splits``
-        (folds times repeats: each search fits each of its candidates that many times).
+        estimated time of the distances and kernels on the threads used), ``splits``
+        (folds times repeats) and ``fits`` (every search's candidates times the splits).
     classes_ : ndarray
         The class labels.
 
@@ -158,21 +207,26 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "window": [Interval(numbers.Real, 0, 1, closed="both"), None],
         "gak_sigmas": [tuple, list],
+        "methods": [list, tuple, None],
         "cv": ["cv_object"],
         "n_repeats": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "Cs": [tuple, list],
+        "rule": [StrOptions({"baseline-se", "best"})],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS,
         "verbose": ["verbose"],
     }
 
-    def __init__(self, *, window=None, gak_sigmas=(0.5, 1.0, 2.0), cv=5, n_repeats=None,
-                 Cs=SERIES_CS, random_state=0, n_jobs=None, verbose=False):
+    def __init__(self, *, window=None, gak_sigmas=(0.5, 1.0, 2.0), methods=None, cv=5,
+                 n_repeats=None, Cs=SERIES_CS, rule="baseline-se", random_state=0,
+                 n_jobs=None, verbose=False):
         self.window = window
         self.gak_sigmas = gak_sigmas
+        self.methods = methods
         self.cv = cv
         self.n_repeats = n_repeats
         self.Cs = Cs
+        self.rule = rule
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
@@ -193,8 +247,24 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
                                  f"{self.Cs!r}.", "Cs")
         return cs
 
-    def _folds(self):
+    def _methods(self):
+        """The methods of the DTW search and of the alignment kernel's (checked by the
+        remedy search's own rule, before the work)."""
+        from ._search import RemedySearchCV
+
+        dtw = RemedySearchCV(methods=self.methods)._methods()
+        return dtw, [m for m in GAK_METHODS if m in dtw]
+
+    def _folds(self, counts):
         """The one splitter every search uses (an integer ``cv`` repeated)."""
+        if isinstance(self.cv, numbers.Integral) and self.cv > counts.max():
+            # before the distances, in our terms (StratifiedKFold's own error names
+            # n_splits, which the user never gave)
+            raise ParameterError(
+                f"must be at most {counts.max()}, the largest class's size ({self.cv} "
+                f"stratified folds need {self.cv} series of a class); give cv from 2 to "
+                f"{counts.max()} (cv={max(2, counts.min())}, the smallest class's size, puts "
+                "every class in every test fold), or more series.", "cv")
         if not isinstance(self.cv, numbers.Integral):
             if self.n_repeats is not None:
                 raise ParameterError(f"repeats an integer cv; cv={self.cv!r} sets its own "
@@ -229,7 +299,9 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
 
         ms = self._check_sigmas()
         cs = self._check_cs()
-        folds = self._folds()
+        dtw_methods, gak_methods = self._methods()
+        if not gak_methods:
+            ms = ()
         if y is None:
             raise ValueError("SeriesSearchCV requires y to be passed, but the target y is "
                              "None (the labels of the series).")
@@ -243,6 +315,7 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
             raise ParameterError(f"must hold one label a series: {S.n} series, y of shape "
                                  f"{y.shape}.", "y")
         n = S.n
+        folds = self._folds(np.unique(y, return_counts=True)[1])
         # the matrices held at once: the DTW matrix, a kernel, the searches' fold copies
         check_memory(8.0 * n * n * 4, f"SeriesSearchCV on {n} series (about 4 matrices of "
                      f"{n} x {n})", "Train on landmarks instead: NystroemSVC(metric='dtw' or "
@@ -256,23 +329,34 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         folds = check_cv(folds, y, classifier=True)
         splits = folds.get_n_splits(X, y)
         grid = {"C": list(cs)}
-        dtw_search = RemedySearchCV(kernel=DistanceKernel(), cv=folds, param_grid=grid,
+        dtw_search = RemedySearchCV(methods=dtw_methods, kernel=DistanceKernel(), cv=folds,
+                                    param_grid=grid if dtw_methods != [KNN] else None,
                                     n_jobs=self.n_jobs)
-        gak_search = RemedySearchCV(methods=list(GAK_METHODS), cv=folds, param_grid=grid,
-                                    n_jobs=self.n_jobs)
+        gak_search = RemedySearchCV(methods=gak_methods, cv=folds, n_jobs=self.n_jobs,
+                                    param_grid=grid if gak_methods != [KNN] else None)
+        trains = [tr for tr, _ in folds.split(np.zeros((n, 1)), y)]
+        min_train = min(len(tr) for tr in trains)
+        # the fewest series of a class a training fold holds (0: a class left out)
+        classes = np.unique(y)
+        few = min(int(np.sum(y[tr] == c)) for tr in trains for c in classes)
+        fits = splits * (dtw_search._n_candidates(min_train) + len(ms) * (
+            gak_search._n_candidates(min_train) if gak_methods else 0))
         self.cost_ = {"dtw_cells": dtw_cells, "gak_cells": gak_cells, "seconds": seconds,
-                      "splits": splits}
+                      "splits": splits, "fits": fits}
         talk = enable(self.verbose)
         if talk:
             logger.info("SeriesSearchCV: %d series; DTW %.3g cells and the alignment kernel "
                         "%.3g cells at %d sigma(s): about %.0f s on %d thread(s), then %d "
-                        "searches of C (%d values), gamma and k on the same %d splits", n,
-                        dtw_cells, gak_cells, len(ms), seconds, threads, 1 + len(ms), len(cs),
-                        splits)
+                        "searches on the same %d splits: %d fits of their methods, gamma, "
+                        "C and k", n, dtw_cells, gak_cells, len(ms), seconds, threads,
+                        1 + len(ms), splits, fits)
         searches, sigmas = {}, {}
         t = time.perf_counter()
         D = pairwise_distances(X, metric="dtw", window=self.window, n_jobs=self.n_jobs)
         searches["DTW"] = dtw_search.fit(D, y)
+        # the field's baseline, kept where no method beats it by more than the folds' noise
+        one_nn = (KNeighborsClassifier(n_neighbors=1, metric="precomputed").fit(D, y)
+                  if self.rule == "baseline-se" and KNN in dtw_methods else None)
         del D
         s0 = gak_sigma(X) if ms else None
         for m in ms:
@@ -290,13 +374,33 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         best = max(searches, key=lambda k: (searches[k].best_score_,
                                             -list(searches).index(k)))
         self.searches_ = searches
+        self.classes_ = searches[best].classes_
+        self.baseline_gain_ = None
+        if self.rule == "baseline-se" and KNN in dtw_methods:
+            gain, se = _gain_over_1nn(searches["DTW"], searches[best])
+            why = (f"a training fold holds {few} series of a class: its scores are of a "
+                   "problem the refit does not face" if few < 2 else
+                   "within one standard error" if not gain > se else None)
+            self.baseline_gain_ = {"mean": gain, "se": se, "kept_1nn": why is not None,
+                                   "why": why}
+            if talk:
+                logger.info("SeriesSearchCV: the best (%s: %s) gains %.4f over 1-NN on DTW "
+                            "(standard error %.4f): %s", best, searches[best].best_method_,
+                            gain, se, "chosen" if why is None else f"1-NN on DTW kept ({why})")
+            if why is not None:
+                self.best_search_name_, self.sigma_ = "DTW", None
+                self.best_score_ = _baseline_score(searches["DTW"])
+                self.best_params_ = {"kernel": "DTW", "method": KNN, "n_neighbors": 1}
+                self.best_estimator_ = one_nn
+                self.X_fit_ = X
+                return self
         self.best_search_name_ = best
         self.best_score_ = float(searches[best].best_score_)
         self.sigma_ = sigmas.get(best)
         self.best_params_ = {"kernel": "DTW" if best == "DTW" else "GAK",
                              **({} if self.sigma_ is None else {"sigma": self.sigma_}),
                              **searches[best].best_params_}
-        self.classes_ = searches[best].classes_
+        self.best_estimator_ = searches[best]
         self.X_fit_ = X
         return self
 
@@ -325,7 +429,7 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_series,)
         """
         R = self._rows(X)  # checks the model is fitted first
-        return self.searches_[self.best_search_name_].predict(R)
+        return self.best_estimator_.predict(R)
 
     @available_if(_chosen_has("decision_function"))
     def decision_function(self, X):
@@ -342,7 +446,7 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         ndarray
         """
         R = self._rows(X)
-        return self.searches_[self.best_search_name_].decision_function(R)
+        return self.best_estimator_.decision_function(R)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
