@@ -174,6 +174,11 @@ def test_folds_a_class_cannot_fill_are_refused_before_the_distances(cbf, monkeyp
                                          r"\(5 stratified folds need 5 series of a class\); "
                                          r"give cv from 2 to 2"):
         isvm.SeriesSearchCV().fit([S[i] for i in two], y[two])
+    one = np.array([np.flatnonzero(y == c)[0] for c in np.unique(y)])
+    with pytest.raises(ValueError, match="cv has no folds to make: every class holds one"):
+        isvm.SeriesSearchCV(cv=2).fit([S[i] for i in one], y[one])
+    with pytest.raises(ValueError, match="number of classes has to be greater than one"):
+        isvm.SeriesSearchCV(cv=2).fit([S[i] for i in two[:2]], y[two[:2]])
 
 
 def _one_nn_rows(search):

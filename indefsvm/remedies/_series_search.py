@@ -257,6 +257,10 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
 
     def _folds(self, counts):
         """The one splitter every search uses (an integer ``cv`` repeated)."""
+        if isinstance(self.cv, numbers.Integral) and counts.max() < 2:
+            raise ParameterError(f"has no folds to make: every class holds one series, and "
+                                 f"{self.cv} stratified folds need two of a class at least; "
+                                 "give more series.", "cv")
         if isinstance(self.cv, numbers.Integral) and self.cv > counts.max():
             # before the distances, in our terms (StratifiedKFold's own error names
             # n_splits, which the user never gave)
@@ -315,7 +319,12 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
             raise ParameterError(f"must hold one label a series: {S.n} series, y of shape "
                                  f"{y.shape}.", "y")
         n = S.n
-        folds = self._folds(np.unique(y, return_counts=True)[1])
+        classes, counts = np.unique(y, return_counts=True)
+        if classes.shape[0] < 2:
+            # scikit-learn's words, before the folds' (what its checks look for)
+            raise ValueError(f"The number of classes has to be greater than one; got "
+                             f"{classes.shape[0]} class")
+        folds = self._folds(counts)
         # the matrices held at once: the DTW matrix, a kernel, the searches' fold copies
         check_memory(8.0 * n * n * 4, f"SeriesSearchCV on {n} series (about 4 matrices of "
                      f"{n} x {n})", "Train on landmarks instead: NystroemSVC(metric='dtw' or "
