@@ -325,10 +325,12 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
             raise ValueError(f"The number of classes has to be greater than one; got "
                              f"{classes.shape[0]} class")
         folds = self._folds(counts)
-        # the matrices held at once: the DTW matrix, a kernel, the searches' fold copies
-        check_memory(8.0 * n * n * 4, f"SeriesSearchCV on {n} series (about 4 matrices of "
-                     f"{n} x {n})", "Train on landmarks instead: NystroemSVC(metric='dtw' or "
-                     "'gak', n_components=1000).")
+        # the matrices held at once: the DTW matrix (kept by the 1-NN baseline while the
+        # alignment kernels are searched), a kernel, the searches' fold copies
+        held = 5 if self.rule == "baseline-se" else 4
+        check_memory(8.0 * n * n * held, f"SeriesSearchCV on {n} series (about {held} "
+                     f"matrices of {n} x {n})", "Train on landmarks instead: "
+                     "NystroemSVC(metric='dtw' or 'gak', n_components=1000).")
         threads = effective_threads(self.n_jobs)
         cells = _band_cells(S.lengths, self.window)
         dtw_cells = n * (n - 1) / 2 * cells
@@ -346,7 +348,6 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         trains = [tr for tr, _ in folds.split(np.zeros((n, 1)), y)]
         min_train = min(len(tr) for tr in trains)
         # the fewest series of a class a training fold holds (0: a class left out)
-        classes = np.unique(y)
         few = min(int(np.sum(y[tr] == c)) for tr in trains for c in classes)
         fits = splits * (dtw_search._n_candidates(min_train) + len(ms) * (
             gak_search._n_candidates(min_train) if gak_methods else 0))
@@ -396,20 +397,19 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
                 logger.info("SeriesSearchCV: the best (%s: %s) gains %.4f over 1-NN on DTW "
                             "(standard error %.4f): %s", best, searches[best].best_method_,
                             gain, se, "chosen" if why is None else f"1-NN on DTW kept ({why})")
-            if why is not None:
-                self.best_search_name_, self.sigma_ = "DTW", None
-                self.best_score_ = _baseline_score(searches["DTW"])
-                self.best_params_ = {"kernel": "DTW", "method": KNN, "n_neighbors": 1}
-                self.best_estimator_ = one_nn
-                self.X_fit_ = X
-                return self
-        self.best_search_name_ = best
-        self.best_score_ = float(searches[best].best_score_)
-        self.sigma_ = sigmas.get(best)
-        self.best_params_ = {"kernel": "DTW" if best == "DTW" else "GAK",
-                             **({} if self.sigma_ is None else {"sigma": self.sigma_}),
-                             **searches[best].best_params_}
-        self.best_estimator_ = searches[best]
+        if self.baseline_gain_ is not None and self.baseline_gain_["kept_1nn"]:
+            self.best_search_name_, self.sigma_ = "DTW", None
+            self.best_score_ = _baseline_score(searches["DTW"])
+            self.best_params_ = {"kernel": "DTW", "method": KNN, "n_neighbors": 1}
+            self.best_estimator_ = one_nn
+        else:
+            self.best_search_name_ = best
+            self.best_score_ = float(searches[best].best_score_)
+            self.sigma_ = sigmas.get(best)
+            self.best_params_ = {"kernel": "DTW" if best == "DTW" else "GAK",
+                                 **({} if self.sigma_ is None else {"sigma": self.sigma_}),
+                                 **searches[best].best_params_}
+            self.best_estimator_ = searches[best]
         self.X_fit_ = X
         return self
 
