@@ -7,11 +7,9 @@ are contiguous and any lengths can be mixed. The dynamic programme keeps two row
 cumulative cost matrix per thread and visits only the cells of the Sakoe-Chiba band.
 """
 
-from cython.parallel cimport prange, threadid
-from libc.math cimport INFINITY, floor, sqrt
-from cpython.exc cimport PyErr_CheckSignals
+from libc.math cimport INFINITY, sqrt
 
-import numpy as np
+include "_pairs.pxi"
 
 cdef extern from "_dtw_lanes.h" nogil:
     int ix_dtw_lanes_ok()
@@ -26,24 +24,6 @@ cdef extern from "_dtw_lanes.h" nogil:
 #: of an AMD EPYC: one pair at a time 4.4-5.5e8 DP cells a second, four 1.2e9, eight 2.0e9
 #: (benchmarks/RESULTS.md)
 LANES = True
-
-
-cdef inline Py_ssize_t _radius(double window, Py_ssize_t la, Py_ssize_t lb) noexcept nogil:
-    """Band radius r = floor(window * max(la, lb)); window < 0 means no band."""
-    cdef Py_ssize_t L = la if la > lb else lb
-    if window < 0.0:
-        return L
-    # the 1e-9 keeps products such as 0.1 * 400 = 40 from rounding down to 39
-    return <Py_ssize_t>floor(window * L + 1e-9)
-
-
-cdef int _interrupted() noexcept with gil:
-    """1 when Ctrl-C is pending (the exception is caught here and raised by the caller)."""
-    try:
-        PyErr_CheckSignals()
-    except BaseException:  # KeyboardInterrupt, or whatever a signal handler raised
-        return 1
-    return 0
 
 
 cdef double _dtw_pair(const double* a, Py_ssize_t la, const double* b, Py_ssize_t lb,
@@ -114,19 +94,6 @@ cdef double _dtw_pair(const double* a, Py_ssize_t la, const double* b, Py_ssize_
         prev = cur
         cur = tmp
     return sqrt(prev[la])
-
-
-cdef inline Py_ssize_t _row_of(const Py_ssize_t* starts, Py_ssize_t n,
-                               Py_ssize_t p) noexcept nogil:
-    """The row s with starts[s] <= p < starts[s + 1] (binary search; rows may be empty)."""
-    cdef Py_ssize_t lo = 0, hi = n - 1, mid
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if starts[mid] <= p:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def dtw_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:, ::1] B,

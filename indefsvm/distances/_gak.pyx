@@ -17,33 +17,36 @@ k(x, x) + log k(y, y)) / 2`` is done on logarithms by the caller. Series are pac
 DTW (``_dtw.pyx``): one ``(total_points, n_channels)`` array and ``offsets``.
 """
 
-from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY, exp, log
-from cpython.exc cimport PyErr_CheckSignals
 
-import numpy as np
+include "_pairs.pxi"
 
 
-cdef int _interrupted() noexcept with gil:
-    """1 when Ctrl-C is pending (the exception is caught here and raised by the caller)."""
-    try:
-        PyErr_CheckSignals()
-    except BaseException:  # KeyboardInterrupt, or whatever a signal handler raised
-        return 1
-    return 0
+cdef inline Py_ssize_t _band(double window, Py_ssize_t la, Py_ssize_t lb) noexcept nogil:
+    """T of the triangular weights: floor(window * max(la, lb)) + 1 cells either side of
+    the diagonal reach w > 0; window < 0: no band (T = 0)."""
+    cdef Py_ssize_t L = la if la > lb else lb
+    if window < 0.0:
+        return 0
+    # the 1e-9 keeps products such as 0.1 * 400 = 40 from rounding down to 39
+    return <Py_ssize_t>(window * L + 1e-9) + 1
 
 
 cdef double _log_gak(const double* a, Py_ssize_t la, const double* b, Py_ssize_t lb,
-                     Py_ssize_t d, double inv2s2, Py_ssize_t T, double* prev, double* cur,
-                     bint watch, int* stop) noexcept nogil:
+                     Py_ssize_t d, const double* prm, double* buf, bint watch,
+                     int* stop) noexcept nogil:
     """log k(a, b), unnormalised; -inf where no alignment lies in the band (|la - lb| >= T).
 
-    Row i of M runs over the points j of ``b`` with |i - j| < T (all of them when T <= 0).
-    Buffers hold lb + 1 cells; cell j of a row is at index j + 1, index 0 is the boundary
+    ``prm`` is ``(1 / (2 sigma^2), window)``. Row i of M runs over the points j of ``b``
+    with |i - j| < T (all of them when T <= 0). Two rows of lb + 1 cells in ``buf``; cell j of a row is at index j + 1, index 0 is the boundary
     column. ``watch`` (the main thread only) looks at Ctrl-C every ~1.6e7 cells and sets
     ``stop``; every thread gives up its pair when ``stop`` is set."""
     cdef Py_ssize_t i, j, c, lo, hi, cells = 0
     cdef double g, v, left, smax, inv, diff, cost, logscale = 0.0
+    cdef double inv2s2 = prm[0]
+    cdef Py_ssize_t T = _band(prm[1], la, lb)
+    cdef double* prev = buf
+    cdef double* cur = buf + lb + 1
     cdef double invT = 1.0 / T if T > 0 else 0.0
     cdef double* tmp
     cdef const double* pa
@@ -113,29 +116,6 @@ cdef double _log_gak(const double* a, Py_ssize_t la, const double* b, Py_ssize_t
     return log(prev[lb]) + logscale
 
 
-cdef inline Py_ssize_t _row_of(const Py_ssize_t* starts, Py_ssize_t n,
-                               Py_ssize_t p) noexcept nogil:
-    """The row s with starts[s] <= p < starts[s + 1] (binary search; rows may be empty)."""
-    cdef Py_ssize_t lo = 0, hi = n - 1, mid
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if starts[mid] <= p:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-cdef inline Py_ssize_t _band(double window, Py_ssize_t la, Py_ssize_t lb) noexcept nogil:
-    """T of the triangular weights: floor(window * max(la, lb)) + 1 cells either side of
-    the diagonal reach w > 0; window < 0: no band (T = 0)."""
-    cdef Py_ssize_t L = la if la > lb else lb
-    if window < 0.0:
-        return 0
-    # the 1e-9 keeps products such as 0.1 * 400 = 40 from rounding down to 39
-    return <Py_ssize_t>(window * L + 1e-9) + 1
-
-
 def log_gak_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA,
                   const double[:, ::1] B, const Py_ssize_t[::1] offB, int mode,
                   double sigma, double window, double[:, ::1] out, int n_threads=1,
@@ -147,66 +127,7 @@ def log_gak_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA,
     ``n_threads`` threads (dynamic schedule) in rounds of about 10^8 cells per thread;
     between rounds Ctrl-C is checked and ``progress(done, total)`` is called when given. A
     pair's value does not depend on the thread that computed it."""
-    cdef Py_ssize_t nA = offA.shape[0] - 1, nB = offB.shape[0] - 1, d = A.shape[1]
-    cdef Py_ssize_t p, p0, p1, s, t, la, lb, n_pairs, maxlen = 1, k, tid
-    cdef int nt = n_threads if n_threads > 1 else 1
-    cdef double inv2s2 = 1.0 / (2.0 * sigma * sigma)
-    cdef double* bufp
-    for k in range(nA):
-        maxlen = max(maxlen, offA[k + 1] - offA[k])
-    for k in range(nB):
-        maxlen = max(maxlen, offB[k + 1] - offB[k])
-    starts = np.zeros(nA + 1, dtype=np.intp)
-    if mode == 1:
-        starts[1:] = np.cumsum(np.arange(nA, 0, -1, dtype=np.intp))  # t >= s
-    elif mode == 2:
-        starts[1:] = np.arange(1, nA + 1, dtype=np.intp)
-    else:
-        starts[1:] = np.cumsum(np.full(nA, nB, dtype=np.intp))
-    cdef Py_ssize_t[::1] sv = starts
-    n_pairs = starts[nA]
-    if n_pairs == 0:
-        return
-    cdef int stop = 0
-    lenA = np.diff(np.asarray(offA))
-    lenB = np.diff(np.asarray(offB))
-    mean_cells = float(np.mean(lenA)) * float(np.mean(lenB) if mode != 2 else np.mean(lenA))
-    cdef Py_ssize_t round_size = max(nt, <Py_ssize_t>(nt * 1e8 / max(mean_cells, 1.0)))
-    buf = np.empty((nt, 2 * (maxlen + 1)), dtype=np.float64)
-    cdef double[:, ::1] bv = buf
-    p0 = 0
-    while p0 < n_pairs:
-        p1 = min(n_pairs, p0 + round_size)
-        with nogil:
-            for p in prange(p0, p1, num_threads=nt, schedule="dynamic", chunksize=1):
-                tid = threadid()
-                bufp = &bv[tid, 0]
-                s = _row_of(&sv[0], nA, p)
-                if mode == 2:
-                    t = s
-                elif mode == 1:
-                    t = p - sv[s] + s
-                else:
-                    t = p - sv[s]
-                la = offA[s + 1] - offA[s]
-                if mode == 0:
-                    lb = offB[t + 1] - offB[t]
-                    out[s, t] = _log_gak(&A[offA[s], 0], la, &B[offB[t], 0], lb, d, inv2s2,
-                                         _band(window, la, lb), bufp, bufp + maxlen + 1,
-                                         tid == 0, &stop)
-                else:
-                    lb = offA[t + 1] - offA[t]
-                    out[s, t if mode == 1 else 0] = _log_gak(
-                        &A[offA[s], 0], la, &A[offA[t], 0], lb, d, inv2s2,
-                        _band(window, la, lb), bufp, bufp + maxlen + 1, tid == 0, &stop)
-        if stop:
-            raise KeyboardInterrupt
-        if mode == 1:
-            for p in range(p0, p1):
-                s = _row_of(&sv[0], nA, p)
-                t = p - sv[s] + s
-                out[t, s] = out[s, t]
-        PyErr_CheckSignals()
-        if progress is not None:
-            progress(p1, n_pairs)
-        p0 = p1
+    cdef double prm[2]
+    prm[0] = 1.0 / (2.0 * sigma * sigma)
+    prm[1] = window
+    _run_pairs(_log_gak, A, offA, B, offB, mode, prm, out, n_threads, progress, 1e8)
