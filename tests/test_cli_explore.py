@@ -183,7 +183,8 @@ def test_strings_explore_and_the_options_that_do_not_apply(tmp_path, capsys):
     assert out.stat().st_size > 0
     capsys.readouterr()
     for argv, match in (
-            (["--metric", "levenshtein", "--window", "0.1"], "--window is DTW's band"),
+            (["--metric", "levenshtein", "--window", "0.1"],
+             "--window is the band of an elastic distance"),
             (["--metric", "levenshtein", "--kernel", "rbf"], "--kernel does not go with"),
             (["--metric", "levenshtein", "--distances"], "--distances does not go with"),
             (["--window", "0.1"], "it goes with --metric dtw")):

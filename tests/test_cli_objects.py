@@ -79,7 +79,7 @@ def test_the_alignment_kernels_sigma_reaches_the_model_and_the_printed_commands(
     (["check", "--dataset", "heart", "--sigma", "1"],
      "--sigma is the bandwidth of the global alignment kernel: it goes with --metric gak."),
     (["check", "--dataset", "heart", "--window", "0.1"],
-     "--window is DTW's band (and the alignment kernel's): it goes with --metric dtw or gak."),
+     "--window is the band of an elastic distance: it goes with --metric dtw or gak."),
     (["fit", "--dataset", "heart", "--sigma", "1"], "--sigma goes with --metric"),
     (["compare", "--dataset", "heart", "--sigma", "1"], "--sigma goes with --metric"),
     (["check", "{series}", "--metric", "gak", "--sigma", "-1"], "--sigma must be a number > 0"),
@@ -174,7 +174,8 @@ def test_nan_padded_table_columns_are_read_as_shorter_series(tmp_path):
 
 
 @pytest.mark.parametrize("argv, match", [
-    (["--metric", "levenshtein", "--nystroem", "5", "--window", "0.1"], "--window is DTW's"),
+    (["--metric", "levenshtein", "--nystroem", "5", "--window", "0.1"],
+     "--window is the band of an elastic distance"),
     (["--metric", "dtw", "--nystroem", "5", "--kernel", "sigmoid"], "not a kernel of distances"),
     (["--metric", "dtw", "--nystroem", "5", "--gamma", "scale"], "--gamma scale is for features"),
     (["--metric", "dtw", "--nystroem", "5", "--remedy", "shift"], "not one of NystroemSVC's"),

@@ -59,9 +59,9 @@ def test_check_metric_refuses_what_does_not_apply(tmp_path, capsys):
     assert main(["check", str(path), "--metric", "dtw", "--kernel", "laplacian"]) == 2
     assert "--kernel does not apply to 'check --metric'" in capsys.readouterr().err
     assert main(["check", str(path), "--metric", "levenshtein", "--window", "0.1"]) == 2
-    assert "--window is DTW's band" in capsys.readouterr().err
+    assert "--window is the band of an elastic distance" in capsys.readouterr().err
     assert main(["check", str(path), "--window", "0.1"]) == 2
-    assert "--window is DTW's band" in capsys.readouterr().err
+    assert "--window is the band of an elastic distance" in capsys.readouterr().err
 
 
 def test_fit_metric_searches_c_and_gamma_as_gridsearchcv_on_the_exact_kernel(tmp_path,

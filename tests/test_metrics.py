@@ -149,5 +149,5 @@ def test_a_registered_metric_on_the_command_line(moments, tmp_path, capsys):
     capsys.readouterr()
     # DTW's band is DTW's: refused for it, by the table's word
     assert main(["fit", str(path), "--metric", moments, "--window", "0.1"]) == 2
-    assert ("--window is DTW's band (and the alignment kernel's); drop it with --metric "
+    assert ("--window is the band of an elastic distance; drop it with --metric "
             "moments") in capsys.readouterr().err

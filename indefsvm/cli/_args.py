@@ -11,6 +11,7 @@ from ._errors import EXIT_USAGE, CLIError
 from ._options import (
     given,
     load_file_words,
+    metric_options,
     metric_rows,
     n_jobs,
     number,
@@ -219,9 +220,11 @@ WINDOW_HELP = ("DTW's Sakoe-Chiba band as a share of the length (e.g. 0.1); 'aut
 
 def add_metric_options(group) -> None:
     """The distance's parameters (the table's metric_params rows) of fit, check, compare and
-    explore: a new one is its row and one line here."""
-    option(group, "window", type=_window, help=WINDOW_HELP)
-    option(group, "sigma", type=float)
+    explore: a new one is its row (``--window`` alone has a parser of its own, for
+    ``auto``)."""
+    for key in metric_options():
+        option(group, key, **({"type": _window, "help": WINDOW_HELP} if key == "window"
+                              else {}))
 
 
 def metric_params(args) -> dict | None:

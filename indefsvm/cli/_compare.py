@@ -32,7 +32,7 @@ from ._compare_objects import (
 from ._errors import CLIError, in_options_words
 from ._io import _check_classes, _load, _read_matrix, scaled
 from ._models import _distance_kernel, _validated
-from ._options import n_jobs, option, seed
+from ._options import metric_options, n_jobs, option, seed
 from ._progress import _LogBar, _say
 from ._rules import Refusal, refuse, refuse_without
 from ._size import refuse_too_big
@@ -99,7 +99,7 @@ def run(args) -> int:
     if args.metric is not None:
         data, y, desc, precomputed = objects_block(args)
     else:
-        refuse_without(args, "metric", "window", "sigma", "nystroem")
+        refuse_without(args, "metric", *metric_options(), "nystroem")
         data, y, desc, precomputed = _load(args)
     labels, counts = np.unique(y, return_counts=True)
     _check_classes(y, args.cv)

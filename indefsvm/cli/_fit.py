@@ -21,7 +21,7 @@ from ._args import (
 from ._finish import finish, fit_saved, summary_of
 from ._io import _load, check_targets, scale_advice
 from ._models import _estimator, _fitted_params, _svc
-from ._options import option
+from ._options import metric_options, option
 from ._progress import _LogBar, _say
 from ._rules import refuse_without
 from ._size import refuse_too_big
@@ -44,7 +44,7 @@ def run(args) -> int:
         from . import _objects
 
         return _objects.fit(args, _search_objects)
-    refuse_without(args, "metric", "window", "sigma", "features")
+    refuse_without(args, "metric", *metric_options(), "features")
     # (the landmarks of features: checked with their estimator, _models)
     refuse_without(args, ("metric", "nystroem"), "landmarks")
     # the parameters are checked before the data are read (a usage error costs no time)

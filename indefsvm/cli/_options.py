@@ -323,7 +323,7 @@ OPTIONS: dict[str, Option] = {
                     help="log the solver's progress (iteration, objective, gap) every few "
                          "seconds")),
     "window": Option(("--window",), param="window", feeds="metric_params",
-        hint="DTW's band (and the alignment kernel's)", kwargs=dict(default=None, metavar="W")),
+        hint="the band of an elastic distance", kwargs=dict(default=None, metavar="W")),
     "wss": Option(("--wss",), param="wss", feeds="smo",
         kwargs=dict(default="second_order", choices=["second_order", "first_order"],
                     help="the SMO's working-set selection: LIBSVM's second-order rule (default),"
@@ -332,7 +332,7 @@ OPTIONS: dict[str, Option] = {
         kwargs=dict(action="store_true")),
     "sigma": Option(("--sigma",), param="sigma", feeds="metric_params",
         hint="the bandwidth of the global alignment kernel",
-        kwargs=dict(default=None, metavar="S",
+        kwargs=dict(default=None, metavar="S", type=float,
                     help="the bandwidth of --metric gak, the global alignment kernel (default: "
                          "the median distance between points of the series times sqrt of "
                          "their median length, Cuturi 2011)")),
@@ -420,6 +420,12 @@ def letters() -> dict[str, str]:
 def metric_rows() -> list[Option]:
     """The rows that feed a distance's ``metric_params`` (``--window``, ``--sigma``)."""
     return [row for row in OPTIONS.values() if row.feeds == "metric_params"]
+
+
+def metric_options() -> list[str]:
+    """The keys of the rows that feed a distance's ``metric_params``, in the table's order:
+    a new distance parameter on the command line is its row."""
+    return [key for key, row in OPTIONS.items() if row.feeds == "metric_params"]
 
 
 def _given(args, row: Option) -> bool:
