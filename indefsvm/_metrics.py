@@ -94,6 +94,10 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
            random_objects=True, kernel=f"{_A}:gak_kernel", kernel_fit=f"{_A}:gak_fitted",
            summary="the distance of the global alignment kernel, sqrt(2 - 2 k), between "
                    "series (bandwidth: sigma; a triangular band: window)"),
+    Metric("msm", "series", ("c", "window"), "indefsvm.distances._msm:msm_distance",
+           "indefsvm.distances._msm:msm_params", random_objects=True,
+           summary="move-split-merge between series, a metric (the cost of a split or "
+                   "merge: c; a Sakoe-Chiba band: window)"),
     Metric("euclidean", "vectors", (), f"{_P}:_euclidean", None,
            "indefsvm.distances._device:euclidean_distances",
            summary="the Euclidean distance between vectors"),

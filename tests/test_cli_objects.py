@@ -79,7 +79,7 @@ def test_the_alignment_kernels_sigma_reaches_the_model_and_the_printed_commands(
     (["check", "--dataset", "heart", "--sigma", "1"],
      "--sigma is the bandwidth of the global alignment kernel: it goes with --metric gak."),
     (["check", "--dataset", "heart", "--window", "0.1"],
-     "--window is the band of an elastic distance: it goes with --metric dtw or gak."),
+     "--window is the band of an elastic distance: it goes with --metric dtw or gak or msm."),
     (["fit", "--dataset", "heart", "--sigma", "1"], "--sigma goes with --metric"),
     (["compare", "--dataset", "heart", "--sigma", "1"], "--sigma goes with --metric"),
     (["check", "{series}", "--metric", "gak", "--sigma", "-1"], "--sigma must be a number > 0"),

@@ -45,12 +45,13 @@ def _series(n=60, seed=0):
 
 
 def test_the_built_in_rows():
-    assert list(_metrics.REGISTRY) == ["dtw", "levenshtein", "gak", "euclidean", "cityblock"]
+    assert list(_metrics.REGISTRY) == ["dtw", "levenshtein", "gak", "msm", "euclidean",
+                                         "cityblock"]
     assert _metrics.objects_of("dtw") == "series"
     assert _metrics.objects_of("levenshtein") == "strings"
     assert _metrics.objects_of("cityblock") == "vectors"
     assert _metrics.objects_of(len) == "objects" and _metrics.objects_of("nope") is None
-    assert _metrics.object_metrics() == ("dtw", "levenshtein", "gak")
+    assert _metrics.object_metrics() == ("dtw", "levenshtein", "gak", "msm")
     assert _metrics.device_metrics() == ("dtw", "euclidean", "cityblock")
     assert _metrics.takes("dtw", "window") and not _metrics.takes("levenshtein", "window")
     assert _metrics.default_metric("strings") == "levenshtein"
@@ -60,7 +61,8 @@ def test_the_built_in_rows():
         assert row.check is None or callable(_metrics.resolve(row.check))
         assert row.device is None or callable(_metrics.resolve(row.device))
     assert dict(isvm.distances.METRICS) == {"dtw": ("window",), "levenshtein": ("weights",),
-                                            "gak": ("sigma", "window"), "euclidean": (),
+                                            "gak": ("sigma", "window"),
+                                            "msm": ("c", "window"), "euclidean": (),
                                             "cityblock": ()}
 
 

@@ -336,6 +336,11 @@ OPTIONS: dict[str, Option] = {
                     help="the bandwidth of --metric gak, the global alignment kernel (default: "
                          "the median distance between points of the series times sqrt of "
                          "their median length, Cuturi 2011)")),
+    "split-cost": Option(("--split-cost",), param="c", feeds="metric_params",
+        hint="the cost of move-split-merge's splits and merges",
+        kwargs=dict(default=None, metavar="C", type=float,
+                    help="the cost of a split or a merge of --metric msm (default 1, for "
+                         "z-normalised series; Stefan et al. 2013 tune it from 0.01 to 100)")),
     "version": Option(("--version",), kwargs=dict(action="version")),
 }
 

@@ -317,19 +317,22 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
     Y : same as X, optional
         ``None``: ``X`` against itself -- each unordered pair is computed once and mirrored,
         and the diagonal is 0 (for a callable, ``d(x, x)`` is evaluated).
-    metric : {"dtw", "levenshtein", "euclidean", "cityblock"}, str or callable, default="dtw"
-        A name of the metric table (a metric added by :func:`~indefsvm.register_metric` is
-        one), or a callable. ``"dtw"``: dynamic time warping, the square root of the
-        smallest sum of squared point differences (squared Euclidean distances between
-        points of several channels) along a warping path (Sakoe & Chiba 1978), i.e. aeon's
-        and tslearn's ``dtw`` with its square root taken, so that ``window=0`` is the
-        Euclidean distance. ``"levenshtein"``: the edit distance with unit costs
-        (Levenshtein 1966) over Unicode code points, computed by rapidfuzz. ``"euclidean"``,
-        ``"cityblock"``: scipy's. A callable ``d(a, b, **params)`` must return a finite
-        number ``>= 0`` (an int or a float: a string or a bool is refused); it is assumed
-        symmetric when ``Y`` is None. (The landmark features of ``KreinNystroem`` /
-        ``NystroemSVC`` evaluate both orders and ``d(x, x)`` on their landmarks and warn
-        where the callable breaks those rules.)
+    metric : str or callable, default="dtw"
+        A name of the metric table (:data:`~indefsvm.distances.METRICS`: ``"dtw"``,
+        ``"levenshtein"``, ``"gak"``, ``"msm"``, ``"euclidean"``, ``"cityblock"``; a metric added by
+        :func:`~indefsvm.register_metric` is one), or a callable. ``"dtw"``: dynamic time warping,
+        the square root of the smallest sum of squared point differences (squared Euclidean
+        distances between points of several channels) along a warping path (Sakoe & Chiba 1978),
+        i.e. aeon's and tslearn's ``dtw`` with its square root taken, so that ``window=0`` is the
+        Euclidean distance. ``"levenshtein"``: the edit distance with unit costs (Levenshtein 1966)
+        over Unicode code points, computed by rapidfuzz. ``"gak"``: the distance the global
+        alignment kernel induces (:func:`~indefsvm.kernel_matrix`). ``"msm"``: move-split-merge
+        (Stefan, Athitsos & Das 2013), a metric, aeon's ``msm_distance`` (several channels: the sum
+        of each one's). ``"euclidean"``, ``"cityblock"``: scipy's. A callable ``d(a, b, **params)``
+        must return a finite number ``>= 0`` (an int or a float: a string or a bool is refused); it
+        is assumed symmetric when ``Y`` is None. (The landmark features of ``KreinNystroem`` /
+        ``NystroemSVC`` evaluate both orders and ``d(x, x)`` on their landmarks and warn where the
+        callable breaks those rules.)
     n_jobs : int, optional
         Threads for DTW (OpenMP) and Levenshtein (rapidfuzz), processes for a callable
         (joblib); ``None`` is 1 unless a joblib context says otherwise, ``-1`` all cores. The
@@ -348,7 +351,9 @@ def pairwise_distances(X, Y=None, *, metric: str | Callable = "dtw", n_jobs: int
         series of unequal lengths so that a path always exists); ``weights=(1, 1, 1)``
         (insertion, deletion, substitution costs, whole numbers up to 2**31 - 1;
         insertion and deletion equal, so that the distance is symmetric) for
-        ``"levenshtein"``; keyword arguments of a callable.
+        ``"levenshtein"``; ``c=1.0`` (the cost of a split or a merge, > 0) and ``window``
+        (DTW's band) for ``"msm"``; ``sigma`` and ``window`` for ``"gak"``; keyword
+        arguments of a callable.
 
     Returns
     -------
@@ -470,11 +475,12 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    metric : {"dtw", "levenshtein", "euclidean", "cityblock"} or callable, default="dtw"
+    metric : str or callable, default="dtw"
         See :func:`pairwise_distances`.
     window : float or None, default=None
-        The DTW band (``metric="dtw"`` only): ``None`` no band, ``w`` in [0, 1] a Sakoe-Chiba
-        band of ``floor(w * length)`` points, ``0`` the Euclidean distance.
+        The band of an elastic distance (``"dtw"``, ``"gak"``, ``"msm"``): ``None`` no
+        band, ``w`` in [0, 1] a Sakoe-Chiba band of ``floor(w * length)`` points, ``0``
+        DTW's Euclidean distance.
     metric_params : dict, optional
         Other parameters of the metric (``{"weights": (1, 1, 2)}`` for Levenshtein, keyword
         arguments of a callable).

@@ -1,0 +1,173 @@
+"""Move-split-merge (``metric="msm"``, Stefan, Athitsos & Das 2013) against a plain dynamic
+programme of their recursion, the paper's own small cases, the metric axioms it is proved to
+hold, and its way through the library and the command line by the metric table alone."""
+
+import json
+
+import numpy as np
+import pytest
+
+import indefsvm as isvm
+from indefsvm.cli import main
+from indefsvm.diagnostics import check_distances
+
+
+def _cost(new, prev, other, c):
+    """Stefan et al.'s C(new, prev, other) (their eq. 8)."""
+    if prev <= new <= other or prev >= new >= other:
+        return c
+    return c + min(abs(new - prev), abs(new - other))
+
+
+def _msm_ref(x, y, c=1.0, window=None):
+    """Their recursion cell by cell on one channel, the band as DTW's (cell (i, j) of the
+    longer series and the shorter one when j - r <= i <= j + (la - lb) + r)."""
+    if len(x) < len(y):
+        x, y = y, x
+    n, m = len(x), len(y)
+    r = n if window is None else int(np.floor(window * n + 1e-9))
+    D = np.full((n, m), np.inf)
+    for i in range(n):
+        for j in range(m):
+            if not j - r <= i <= j + (n - m) + r:
+                continue
+            if i == 0 and j == 0:
+                D[i, j] = abs(x[0] - y[0])
+            elif i == 0:
+                D[i, j] = D[i, j - 1] + _cost(y[j], y[j - 1], x[i], c)
+            elif j == 0:
+                D[i, j] = D[i - 1, j] + _cost(x[i], x[i - 1], y[j], c)
+            else:
+                D[i, j] = min(D[i - 1, j - 1] + abs(x[i] - y[j]),
+                              D[i - 1, j] + _cost(x[i], x[i - 1], y[j], c),
+                              D[i, j - 1] + _cost(y[j], y[j - 1], x[i], c))
+    return D[n - 1, m - 1]
+
+
+def _random_series(n, lengths, seed=0, channels=None):
+    rng = np.random.default_rng(seed)
+    shape = (lambda L: (L,)) if channels is None else (lambda L: (channels, L))
+    return [np.cumsum(rng.normal(size=shape(int(L))), axis=-1)
+            for L in rng.integers(*lengths, size=n)]
+
+
+@pytest.mark.parametrize("window", [None, 0.0, 0.1, 0.3])
+@pytest.mark.parametrize("c", [0.1, 1.0, 5.0])
+def test_msm_equals_a_plain_programme(window, c):
+    """Unequal lengths, bands from none to the diagonal alone (0: widened by the length
+    difference), costs below and above the points' steps."""
+    S = _random_series(7, (5, 25), seed=1)
+    T = _random_series(4, (5, 25), seed=2)
+    params = {"c": c, "window": window}
+    D = isvm.pairwise_distances(S, metric="msm", c=c, window=window)
+    ref = np.array([[0.0 if i == j else _msm_ref(a, b, c, window) for j, b in enumerate(S)]
+                    for i, a in enumerate(S)])
+    np.testing.assert_allclose(D, ref, rtol=1e-12, atol=1e-12)
+    DT = isvm.pairwise_distances(S, T, metric="msm", **params)
+    np.testing.assert_allclose(DT, [[_msm_ref(a, b, c, window) for b in T] for a in S],
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_several_channels_are_the_sum_of_each_channels_distance():
+    S = _random_series(5, (6, 15), seed=3, channels=3)
+    D = isvm.pairwise_distances(S, metric="msm", window=0.2, n_jobs=2)
+    ref = [[sum(_msm_ref(a[k], b[k], 1.0, 0.2) for k in range(3)) for b in S] for a in S]
+    np.fill_diagonal(ref := np.array(ref), 0.0)
+    np.testing.assert_allclose(D, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_the_papers_small_cases():
+    """A split costs c alone when the new point repeats its neighbour (Stefan et al.,
+    section 3: (5) to (5, 5) is one split); moves alone cost the L1 distance; a value outside
+    its neighbours costs c plus the step to the nearer one."""
+    c = 0.3
+    assert isvm.pairwise_distances([np.array([5.0])], [np.array([5.0, 5.0])], metric="msm",
+                                   c=c)[0, 0] == pytest.approx(c)
+    x, y = np.array([1.0, 2.0, 3.0]), np.array([1.5, 2.5, 2.0])
+    d = isvm.pairwise_distances([x], [y], metric="msm", c=100.0)[0, 0]
+    assert d == pytest.approx(np.abs(x - y).sum())  # splits dearer than any move
+    # (0) to (0, 4): split 0 (c) and move the copy to 4 (4), or... the cheapest is c + 4
+    d = isvm.pairwise_distances([np.array([0.0])], [np.array([0.0, 4.0])], metric="msm",
+                                c=1.0)[0, 0]
+    assert d == pytest.approx(5.0)
+
+
+def test_msm_is_a_metric_on_random_series():
+    """Their theorem 1: symmetric, zero on the diagonal, positive off it, and the triangle
+    inequality on every triple (brute force over 12 series of unequal lengths)."""
+    S = _random_series(12, (4, 30), seed=4)
+    D = isvm.pairwise_distances(S, metric="msm", n_jobs=2)
+    assert np.array_equal(D, D.T) and np.all(np.diag(D) == 0)
+    assert np.all(D[~np.eye(12, dtype=bool)] > 0)
+    gap = D[:, None, :] + D[None, :, :] - D[:, :, None]  # d(i,k) + d(k,j) - d(i,j)
+    assert gap.min() >= -1e-9 * D.max()
+    report = check_distances(D)
+    assert report.triangle_violations == 0 and report.n_triangles == 12 * 11 * 10 // 2
+
+
+def test_msm_refuses_what_it_cannot_take():
+    S = _random_series(3, (5, 8))
+    for bad in (0, -1.0, np.inf, "1", True):
+        with pytest.raises(ValueError, match="c must be a number > 0"):
+            isvm.pairwise_distances(S, metric="msm", c=bad)
+    with pytest.raises(ValueError, match="sigma"):
+        isvm.pairwise_distances(S, metric="msm", sigma=1.0)
+    with pytest.raises(ValueError, match="window"):
+        isvm.pairwise_distances(S, metric="msm", window=2.0)
+
+
+def test_ctrl_c_inside_one_long_pair_stops_the_call():
+    """Two series of 60 000 points: 3.6e9 cells in one pair, so a Ctrl-C seen only after the
+    pair would take many seconds; seen inside it (every ~1.6e7 cells) the call ends soon."""
+    import _thread
+    import threading
+    import time
+
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(2, 60_000))
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            isvm.pairwise_distances([a], [b], metric="msm")
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - t0 < 5.0
+
+
+def test_msm_runs_through_the_library_by_the_table():
+    """The landmark model, the random features and the distance check take it by name."""
+    S, y = isvm.datasets.make_cbf(60, length=(40, 60), random_state=0)
+    S, y = list(S), np.asarray(y)
+    clf = isvm.NystroemSVC(metric="msm", n_components=30, random_state=0).fit(S, y)
+    assert clf.score(S, y) > 0.8
+    F = isvm.distances.RandomDistanceFeatures("msm", n_components=10, random_state=0)
+    F = F.fit_transform(S)
+    assert F.shape == (60, 10) and np.isfinite(F).all()
+    report = check_distances(X=S, y=y, metric="msm", metric_params={"c": 0.5})
+    assert report.metric == "msm" and report.metric_params == {"c": 0.5}
+    # the same check as on the matrix computed here
+    same = check_distances(isvm.pairwise_distances(S, metric="msm", c=0.5), y)
+    assert tuple(report.signature) == tuple(same.signature)
+    assert report.n_triangles == same.n_triangles
+
+
+def test_msm_on_the_command_line(tmp_path, capsys):
+    S, y = isvm.datasets.make_cbf(45, length=(40, 60), random_state=0)
+    path = tmp_path / "series.txt"
+    with open(path, "w") as fh:
+        for s, label in zip(S, y, strict=True):
+            fh.write(f"{label}," + ",".join(f"{v:.6f}" for v in s) + "\n")
+    assert main(["fit", str(path), "--metric", "msm", "--split-cost", "0.5", "--window",
+                 "0.1", "--cv", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["metric"] == "msm" and out["n_samples"] == 45
+    assert main(["check", str(path), "--metric", "msm", "--split-cost", "0.5"]) == 0
+    assert "msm" in capsys.readouterr().out
+    # the cost is MSM's: refused with another metric, in the option table's words
+    assert main(["fit", str(path), "--metric", "dtw", "--split-cost", "0.5"]) == 2
+    assert ("--split-cost is the cost of move-split-merge's splits and merges; drop it with "
+            "--metric dtw") in capsys.readouterr().err
+    assert main(["fit", str(path), "--metric", "msm", "--split-cost", "0"]) == 2
+    assert "--split-cost must be a number > 0" in capsys.readouterr().err
