@@ -70,6 +70,34 @@ def test_the_alignment_kernels_sigma_reaches_the_model_and_the_printed_commands(
     assert "--metric gak --sigma 2.5 " in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("argv", [
+    ["compare", "--methods", "krein", "--cv", "3"],
+    ["fit", "--nystroem", "20", "--cv", "0"],  # no -C, no --gamma: the search's block
+])
+@pytest.mark.parametrize("metric, option, param", [
+    ("gak", "--sigma", "sigma"), ("msm", "--split-cost", "c"),
+])
+def test_a_distance_parameter_reaches_every_block_of_distances(files, capsys, monkeypatch,
+                                                                argv, metric, option, param):
+    """The distances compare and fit's search compute among the objects are those of the
+    parameters given (they once took --window alone: --sigma was dropped there)."""
+    d = files[0]
+    seen = []
+    real = isvm.distances.pairwise_distances
+
+    def spy(*a, **kw):
+        seen.append(kw)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(isvm.distances, "pairwise_distances", spy)
+    monkeypatch.setattr(isvm, "pairwise_distances", spy)
+    assert main([argv[0], str(d / "series.txt"), "--metric", metric, option, "0.75",
+                 "--quiet", *argv[1:]]) == 0
+    capsys.readouterr()
+    blocks = [kw for kw in seen if kw.get("metric") == metric]
+    assert blocks and all(kw.get(param) == 0.75 for kw in blocks)
+
+
 @pytest.mark.parametrize("argv, said", [
     (["fit", "{series}", "--metric", "dtw", "--sigma", "1"],
      "--sigma is the bandwidth of the global alignment kernel; drop it with --metric dtw."),

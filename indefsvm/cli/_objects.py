@@ -98,13 +98,14 @@ def exact_block(args, X, y, most: int):
 
     from .._tuning import subsample
     from ..distances import pairwise_distances
+    from ._args import metric_params
 
     idx = subsample(y, most, args.seed or 0)
     sub = X[idx] if isinstance(X, np.ndarray) else [X[i] for i in idx]
     t0 = time.perf_counter()
-    params = {"window": args.window} if args.window is not None else {}
+    # every metric_params option (--sigma, --split-cost, not --window alone)
     D = pairwise_distances(sub, metric=args.metric, n_jobs=-1 if args.n_jobs is None
-                           else args.n_jobs, **params)
+                           else args.n_jobs, **(metric_params(args) or {}))
     return D, idx, time.perf_counter() - t0
 
 
@@ -141,6 +142,7 @@ def check_options(args) -> None:
 def fit(args, search) -> int:
     """fit FILE --metric ... --nystroem M (``search``: the search of C and gamma, from the
     room that tunes, handed in so that this one does not reach back to it)."""
+    from ._args import metric_params
     from ._finish import finish, fit_saved, summary_of
     from ._progress import _LogBar, _say
 
@@ -199,6 +201,7 @@ def fit(args, search) -> int:
         gamma = ny.distance_kernel_.gamma_
     summary = summary_of(args, {
         "data": args.file, "n_samples": n, "metric": args.metric, "window": args.window,
+        "metric_params": metric_params(args),
         "window_learned": (None if args.window_choice is None
                            else args.window_choice.to_dict()),
         "kernel": kind, "model": "NystroemSVC", "features": args.features,
@@ -210,7 +213,7 @@ def fit(args, search) -> int:
         "negative": int(ny.n_negative_), "C": args.C, "converged": bool(model.converged_),
     }, [("data", f"{args.file}: {n} {objects_of(args.metric)}, {len(model.classes_)} classes"),
         ("model", f"NystroemSVC(metric={args.metric}"
-                  + (f", window={args.window:g}" if args.window is not None else "")
+                  + "".join(f", {k}={v:g}" for k, v in (metric_params(args) or {}).items())
                   + f", kernel={kind}" + ("" if gamma is None else f", gamma={gamma:.6g}")
                   + f", n_components={args.nystroem}"
                   + (f", landmarks={args.landmarks}" if args.landmarks != "uniform" else "")
