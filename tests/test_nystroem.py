@@ -521,6 +521,23 @@ def test_classifier_refuses_bad_settings(kwargs, match):
         NystroemSVC(**kwargs).fit(X, y)
 
 
+@pytest.mark.parametrize("C", [0.0, -1.0, np.inf, "1"])
+def test_a_bad_C_is_refused_by_name_where_validation_is_skipped(C):
+    """Inside a search scikit-learn skips a nested estimator's constraints
+    (skip_parameter_validation): the model's own rule then says C, by name, as the
+    library's other settings are said (a ParameterError, which the command line turns into
+    its option)."""
+    from sklearn import config_context
+
+    from indefsvm.exceptions import ParameterError
+
+    X, y, _, _ = _heart()
+    with config_context(skip_parameter_validation=True), \
+            pytest.raises(ParameterError, match="^C must be a finite number > 0") as err:
+        NystroemSVC(C=C, n_components=20).fit(X, y)
+    assert err.value.param == "C"
+
+
 def test_one_class_and_bad_weights_refused():
     X, y, _, _ = _heart()
     with pytest.raises(ValueError, match="greater than one"):

@@ -328,8 +328,8 @@ default="uniform"
                                  "remedy")
         if isinstance(self.C, bool) or not isinstance(self.C, (int, float, np.number)) \
                 or not np.isfinite(self.C) or self.C <= 0:
-            raise ValueError(f"C <= 0 or not a finite number: C={self.C!r}. C must be > 0 "
-                             "(e.g. C=1.0).")
+            raise ParameterError(f"must be a finite number > 0 (e.g. C=1.0); got {self.C!r}.",
+                                 "C")
         if isinstance(self.tol, bool) or not isinstance(self.tol, (int, float, np.number)) \
                 or not np.isfinite(self.tol) or self.tol <= 0:
             raise ParameterError(f"must be a positive number; got {self.tol!r}.", "tol")
