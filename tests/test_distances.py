@@ -12,7 +12,7 @@ from test_cli_explore import HUGE
 from test_diagnostics import _tanh_kernel
 
 import indefsvm as isvm
-from helpers import two_class_series
+from helpers import interrupted_after, two_class_series
 from indefsvm import DistanceKernel, PairwiseDistances, pairwise_distances
 from indefsvm.distances import median_gamma
 from indefsvm.remedies import SquareKernel
@@ -193,22 +193,12 @@ def test_dtw_ctrl_c_inside_a_group_of_lanes_stops_the_call():
     # one series against eight of 40 000 points without a band: one group of eight pairs,
     # 1.3e10 cells (seconds at any speed this loop has), and one round, so Ctrl-C must be
     # seen inside the group (every ~1.6e7 cells), not after it
-    import _thread
-    import threading
-    import time
-
     rng = np.random.default_rng(0)
     x = rng.normal(size=(1, 40_000))
     Y = rng.normal(size=(8, 40_000))
-    timer = threading.Timer(0.2, _thread.interrupt_main)
-    t0 = time.perf_counter()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            pairwise_distances(x, Y, metric="dtw", n_jobs=1)
-    finally:
-        timer.cancel()
-    assert time.perf_counter() - t0 < 2.0
+    sent, took = interrupted_after(lambda: pairwise_distances(x, Y, metric="dtw", n_jobs=1),
+                                   0.2)
+    assert sent and took < 2.0
 
 
 # -- Levenshtein -------------------------------------------------------------------------------
