@@ -1,5 +1,6 @@
-"""SeriesSearchCV: DTW's methods and the global alignment kernel's on the same folds, the
-choice by cross-validated score, the refit, the cost said before the work."""
+"""SeriesSearchCV: DTW's methods, move-split-merge's and the global alignment kernel's on
+the same folds, the choice by cross-validated score, the refit, the cost said before the
+work."""
 
 import logging
 
@@ -27,30 +28,32 @@ def test_each_search_is_remedysearchcv_on_its_matrix_and_the_same_folds(cbf):
     D = isvm.pairwise_distances(S, metric="dtw")
     dtw = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), cv=folds,
                               param_grid=grid).fit(D, y)
+    msm = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), cv=folds, param_grid=grid).fit(
+        isvm.pairwise_distances(S, metric="msm"), y)
     K = isvm.kernel_matrix(S, kernel="gak", sigma=gak_sigma(S))
     gak = isvm.RemedySearchCV(methods=["indefinite SVM", "features", "k-NN"],
                               cv=folds, param_grid=grid).fit(K, y)
     assert search.cost_["splits"] == 15
-    for name, ref in (("DTW", dtw), ("GAK x 1", gak)):
+    for name, ref in (("DTW", dtw), ("MSM", msm), ("GAK x 1", gak)):
         ours = search.searches_[name].cv_results_
         assert search.searches_[name].n_splits_ == 15
         assert ours["params"] == ref.cv_results_["params"]
         for f in range(15):
             np.testing.assert_array_equal(ours[f"split{f}_test_score"],
                                           ref.cv_results_[f"split{f}_test_score"])
-    # the choice: the best cross-validated score of the two (it beat 1-NN on DTW by more
-    # than a standard error here: the baseline rule kept nothing), and its refit predicts
-    scores = {"DTW": dtw.best_score_, "GAK x 1": gak.best_score_}
-    best = max(scores, key=lambda k: (scores[k], k == "DTW"))
+    # the choice: the best cross-validated score of the three, exact ties in that order (it
+    # beat 1-NN on DTW by more than a standard error here: the baseline rule kept nothing),
+    # and its refit predicts
+    refs = {"DTW": dtw, "MSM": msm, "GAK x 1": gak}
+    best = max(refs, key=lambda k: (refs[k].best_score_, -list(refs).index(k)))
     assert search.baseline_gain_["mean"] > search.baseline_gain_["se"]
     assert search.best_search_name_ == best
-    assert search.best_score_ == scores[best]
+    assert search.best_score_ == refs[best].best_score_
     T, _ = isvm.datasets.make_cbf(12, length=(40, 60), noise=1.5, random_state=9)
-    rows = (isvm.pairwise_distances(list(T), S, metric="dtw") if best == "DTW" else
-            isvm.kernel_matrix(list(T), S, kernel="gak", sigma=gak_sigma(S)))
-    want = (dtw if best == "DTW" else gak).predict(rows)
-    np.testing.assert_array_equal(search.predict(list(T)), want)
-    assert search.best_params_["kernel"] == ("DTW" if best == "DTW" else "GAK")
+    rows = (isvm.kernel_matrix(list(T), S, kernel="gak", sigma=gak_sigma(S)) if best[:3] ==
+            "GAK" else isvm.pairwise_distances(list(T), S, metric=best.lower()))
+    np.testing.assert_array_equal(search.predict(list(T)), refs[best].predict(rows))
+    assert search.best_params_["kernel"] == best[:3]
 
 
 def test_the_alignment_kernel_is_chosen_where_it_wins():
@@ -68,7 +71,8 @@ def test_the_alignment_kernel_is_chosen_where_it_wins():
         S.append(s)
         y.append(c)
     y = np.array(y)
-    search = isvm.SeriesSearchCV(gak_sigmas=(1.0,), cv=3).fit(S, y)
+    # (against DTW alone: move-split-merge, which also counts a burst's steps, does as well)
+    search = isvm.SeriesSearchCV(elastic=(), gak_sigmas=(1.0,), cv=3).fit(S, y)
     dtw, gak = search.searches_["DTW"].best_score_, search.searches_["GAK x 1"].best_score_
     assert gak > dtw
     assert search.best_search_name_ == "GAK x 1" and search.sigma_ == gak_sigma(S)
@@ -80,12 +84,14 @@ def test_the_cost_is_said_before_the_work(cbf, caplog):
         search = isvm.SeriesSearchCV(gak_sigmas=(0.5, 2.0), cv=3, verbose=True).fit(S, y)
     first = caplog.records[0].getMessage()
     assert first.startswith("SeriesSearchCV: 60 series; DTW ")
-    assert "2 sigma(s)" in first and "then 3 searches on the same 15 splits: " in first
+    assert ", MSM " in first and "2 sigma(s)" in first
+    assert "then 4 searches on the same 15 splits: " in first
     assert first.endswith(f"{search.cost_['fits']} fits of their methods, gamma, C and k")
     L = np.mean([len(s) for s in S])
     assert search.cost_["dtw_cells"] == pytest.approx(60 * 59 / 2 * L * L)
     assert search.cost_["gak_cells"] == pytest.approx(2 * 60 * 61 / 2 * L * L)
-    assert sorted(search.searches_) == ["DTW", "GAK x 0.5", "GAK x 2"]
+    assert search.cost_["elastic_cells"] == {"msm": pytest.approx(60 * 59 / 2 * L * L)}
+    assert sorted(search.searches_) == ["DTW", "GAK x 0.5", "GAK x 2", "MSM"]
 
 
 def test_bad_settings_are_refused_by_name(cbf):
@@ -100,6 +106,41 @@ def test_bad_settings_are_refused_by_name(cbf):
         isvm.SeriesSearchCV(Cs=()).fit(S, y)
     with pytest.raises(ValueError, match="n_repeats"):
         isvm.SeriesSearchCV(n_repeats=0).fit(S, y)
+    for bad in (("dtw",), ("gak",), ("levenshtein",), ("msm", "msm"), ("warp",), (1,)):
+        with pytest.raises(ValueError, match="^elastic must name series metrics of the "
+                                             "metric table other than dtw"):
+            isvm.SeriesSearchCV(elastic=bad).fit(S, y)
+
+
+def test_a_registered_series_metric_is_searched_by_name(cbf):
+    """elastic takes a metric added to the table from here: its distance kernel is searched
+    with DTW's methods, and a model that chose it predicts from its distances."""
+    from indefsvm import _metrics
+
+    S, y = cbf
+
+    def ends(X, Y):
+        # the distance between the series' first and last points (a pseudo-metric)
+        a = np.array([[s[0], s[-1]] for s in X])
+        b = np.array([[s[0], s[-1]] for s in Y])
+        return np.abs(a[:, None, :] - b[None, :, :]).sum(axis=2)
+
+    before = dict(_metrics.REGISTRY)
+    isvm.register_metric("ends", ends, objects="series")
+    try:
+        search = isvm.SeriesSearchCV(elastic=("ends",), gak_sigmas=(), methods=["k-NN"],
+                                     cv=3, n_repeats=1, rule="best").fit(S, y)
+        ref = isvm.RemedySearchCV(kernel=isvm.DistanceKernel(), methods=["k-NN"],
+                                  cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(
+            ends(S, S), y)
+        assert search.searches_["ENDS"].best_score_ == ref.best_score_
+        assert "ends" in search.cost_["elastic_cells"]
+        search.metric_ = "ends"  # as if it had been chosen: predicts from its distances
+        search.best_estimator_ = search.searches_["ENDS"]
+        np.testing.assert_array_equal(search.predict(S[:10]), ref.predict(ends(S[:10], S)))
+    finally:
+        _metrics.REGISTRY.clear()
+        _metrics.REGISTRY.update(before)
 
 
 def test_one_shuffle_and_a_given_grid_of_c_reach_every_search(cbf):
@@ -150,12 +191,12 @@ def test_methods_choose_what_each_kernel_weighs(cbf, caplog):
     meth = {name: {p["method"] for p in s.cv_results_["params"]}
             for name, s in search.searches_.items()}
     # the alignment kernel is positive definite: clip has nothing to fix there
-    assert meth == {"DTW": {"clip", "k-NN"}, "GAK x 1": {"k-NN"}}
+    assert meth == {"DTW": {"clip", "k-NN"}, "MSM": {"clip", "k-NN"}, "GAK x 1": {"k-NN"}}
     # a fix only: the alignment kernel takes none of them and is left out, said in the cost
     with caplog.at_level(logging.INFO, logger="indefsvm"):
         only = isvm.SeriesSearchCV(methods=["flip"], cv=3, n_repeats=1,
                                    verbose=True).fit(S, y)
-    assert sorted(only.searches_) == ["DTW"] and only.cost_["gak_cells"] == 0
+    assert sorted(only.searches_) == ["DTW", "MSM"] and only.cost_["gak_cells"] == 0
     assert "at 0 sigma(s)" in caplog.records[0].getMessage()
     with pytest.raises(ValueError, match=r"unknown methods \['warp'\]"):
         isvm.SeriesSearchCV(methods=["warp"]).fit(S, y)

@@ -1,5 +1,6 @@
 """The search for series: DTW's kernel with its fixes, the similarities as features and
-k-NN, and the global alignment kernel, on the same folds (:class:`SeriesSearchCV`)."""
+k-NN, the other elastic distances' kernels (move-split-merge) and the global alignment
+kernel, on the same folds (:class:`SeriesSearchCV`)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ from ..exceptions import ParameterError
 __all__ = ["SeriesSearchCV"]
 
 #: DP cells a second and a thread, measured (benchmarks/RESULTS.md): DTW one pair at a time
-#: (its lanes are faster), the alignment kernel
+#: (its lanes are faster), the alignment kernel, move-split-merge
 DTW_CELLS_PER_S = 4e8
 GAK_CELLS_PER_S = 2e8
+CELLS_PER_S = {"dtw": DTW_CELLS_PER_S, "msm": 1.2e8}
 
 #: the methods the search weighs on the alignment kernel (positive definite: no fix)
 GAK_METHODS = (INDEF, FEATURES, KNN)
@@ -107,6 +109,9 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
       indefinite SVM, the spectrum fixes, the Krein SVM, the linear SVM on the kernel rows
       as features, k-NN on the distances (:class:`~indefsvm.RemedySearchCV` on the DTW
       matrix, with gamma, C and k);
+    * the same on each distance of ``elastic``: move-split-merge (Stefan, Athitsos & Das
+      2013) by default, one of the elastic distances of Lines & Bagnall's (2015) Elastic
+      Ensemble and among its most accurate alone;
     * the global alignment kernel (Cuturi 2011) at each multiple of Cuturi's ``sigma`` in
       ``gak_sigmas``, with the SVM on it, the features of its rows and k-NN on its distance
       (positive definite: no fix is needed);
@@ -114,7 +119,8 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     scores all of them on the same stratified folds, repeated (``n_repeats`` shuffles of
     ``cv`` folds: the training sets of series are small, and the score of one shuffle's
     folds is too noisy to choose by), chooses the search of the best cross-validated score
-    (exact ties to DTW, then to the smaller sigma) and keeps its refitted model. With
+    (exact ties to DTW, then to ``elastic``'s order, then to the smaller sigma) and keeps
+    its refitted model. With
     ``verbose`` the cost is said before the work (the programmes' cells and their estimated
     seconds, the splits and the fits of the searches).
 
@@ -123,6 +129,12 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     window : float or None, default=None
         The band of DTW and of the alignment kernel's triangle, a share of the longer
         series (None: none).
+    elastic : tuple of str, default=("msm",)
+        Series metrics of the metric table (:data:`indefsvm.distances.METRICS`, a metric
+        added by :func:`~indefsvm.register_metric` too) searched beside DTW, each at its
+        default parameters and with ``window`` where it takes one; ``()``: DTW alone. DTW
+        itself is always searched (1-NN on it is the baseline), and the alignment kernel
+        is ``gak_sigmas``'.
     gak_sigmas : tuple of float, default=(0.5, 1.0, 2.0)
         Multiples of Cuturi's sigma (:func:`~indefsvm.distances.gak_sigma`) at which the
         alignment kernel is tried; ``()`` leaves it out.
@@ -165,7 +177,8 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     searches_ : dict
-        ``{name: fitted RemedySearchCV}``: ``"DTW"`` and ``"GAK x m"`` for each multiple.
+        ``{name: fitted RemedySearchCV}``: ``"DTW"``, each of ``elastic`` in capitals
+        (``"MSM"``) and ``"GAK x m"`` for each multiple.
     best_search_name_ : str
         The search chosen (``"DTW"`` where 1-NN was kept).
     best_estimator_ : estimator
@@ -178,16 +191,21 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     best_score_ : float
         Its best cross-validated score (accuracy).
     best_params_ : dict
-        Its best parameters, with ``"kernel"`` (``"DTW"`` or ``"GAK"``) and, for the
-        alignment kernel, ``"sigma"``.
+        Its best parameters, with ``"kernel"`` (``"DTW"``, ``"MSM"``, ... or ``"GAK"``)
+        and, for the alignment kernel, ``"sigma"``.
     sigma_ : float or None
-        The alignment kernel's sigma when it was chosen (None: DTW).
+        The alignment kernel's sigma when it was chosen (None: a distance).
+    metric_ : str or None
+        The distance of the chosen search (``"dtw"``, ``"msm"``, ...; None: the alignment
+        kernel).
     X_fit_ : array or list
         The training series (new series are compared with them).
     cost_ : dict
-        What was said before the work: ``dtw_cells``, ``gak_cells``, ``seconds`` (the
-        estimated time of the distances and kernels on the threads used), ``splits``
-        (folds times repeats) and ``fits`` (every search's candidates times the splits).
+        What was said before the work: ``dtw_cells``, ``gak_cells``, ``elastic_cells``
+        (``{metric: cells}``), ``seconds`` (the estimated time of the distances and kernels
+        on the threads used; a registered metric's, whose speed is not known, left out),
+        ``splits`` (folds times repeats) and ``fits`` (every search's candidates times the
+        splits).
     classes_ : ndarray
         The class labels.
 
@@ -201,11 +219,12 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
     >>> S, y = isvm.datasets.make_cbf(30, random_state=0)
     >>> search = isvm.SeriesSearchCV(gak_sigmas=(1.0,), cv=3).fit(S, y)
     >>> sorted(search.searches_)
-    ['DTW', 'GAK x 1']
+    ['DTW', 'GAK x 1', 'MSM']
     """
 
     _parameter_constraints: dict = {
         "window": [Interval(numbers.Real, 0, 1, closed="both"), None],
+        "elastic": [tuple, list],
         "gak_sigmas": [tuple, list],
         "methods": [list, tuple, None],
         "cv": ["cv_object"],
@@ -217,10 +236,11 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, *, window=None, gak_sigmas=(0.5, 1.0, 2.0), methods=None, cv=5,
-                 n_repeats=None, Cs=SERIES_CS, rule="baseline-se", random_state=0,
-                 n_jobs=None, verbose=False):
+    def __init__(self, *, window=None, elastic=("msm",), gak_sigmas=(0.5, 1.0, 2.0),
+                 methods=None, cv=5, n_repeats=None, Cs=SERIES_CS, rule="baseline-se",
+                 random_state=0, n_jobs=None, verbose=False):
         self.window = window
+        self.elastic = elastic
         self.gak_sigmas = gak_sigmas
         self.methods = methods
         self.cv = cv
@@ -238,6 +258,21 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
             raise ParameterError(f"must be numbers > 0 (multiples of Cuturi's sigma); "
                                  f"got {self.gak_sigmas!r}.", "gak_sigmas")
         return ms
+
+    def _check_elastic(self) -> tuple[str, ...]:
+        from .._metrics import REGISTRY, objects_of
+
+        names = tuple(self.elastic)
+        series = [n for n, m in REGISTRY.items()
+                  if m.objects == "series" and m.kernel is None and n != "dtw"]
+        bad = [n for n in names if not isinstance(n, str) or objects_of(n) != "series"
+               or n in ("dtw", "gak")]
+        if bad or len(set(names)) != len(names):
+            raise ParameterError(
+                f"must name series metrics of the metric table other than dtw (always "
+                f"searched) and gak (gak_sigmas), each once: {', '.join(series)} or one "
+                f"added by register_metric; got {self.elastic!r}.", "elastic")
+        return names
 
     def _check_cs(self):
         cs = tuple(self.Cs)
@@ -296,12 +331,14 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        from .._metrics import takes
         from ..distances import DistanceKernel, gak_sigma, pairwise_distances
         from ..distances._objects import as_series
         from ..kernels import kernel_matrix
         from ._search import RemedySearchCV
 
         ms = self._check_sigmas()
+        elastic = self._check_elastic()
         cs = self._check_cs()
         dtw_methods, gak_methods = self._methods()
         if not gak_methods:
@@ -335,7 +372,14 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         cells = _band_cells(S.lengths, self.window)
         dtw_cells = n * (n - 1) / 2 * cells
         gak_cells = len(ms) * n * (n + 1) / 2 * cells
-        seconds = (dtw_cells / DTW_CELLS_PER_S + gak_cells / GAK_CELLS_PER_S) / threads
+        # MSM's band is DTW's; a registered metric's programme is not known: its cells are
+        # counted as one band's, and its time is left out of the seconds
+        elastic_cells = {m: (dtw_cells if takes(m, "window") or self.window is None
+                             else n * (n - 1) / 2 * _band_cells(S.lengths, None))
+                         for m in elastic}
+        seconds = (dtw_cells / DTW_CELLS_PER_S + gak_cells / GAK_CELLS_PER_S
+                   + sum(c / CELLS_PER_S[m] for m, c in elastic_cells.items()
+                         if m in CELLS_PER_S)) / threads
         # an iterable of splits is held once (a generator would be spent by the first search)
         folds = check_cv(folds, y, classifier=True)
         splits = folds.get_n_splits(X, y)
@@ -349,18 +393,22 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         min_train = min(len(tr) for tr in trains)
         # the fewest series of a class a training fold holds (0: a class left out)
         few = min(int(np.sum(y[tr] == c)) for tr in trains for c in classes)
-        fits = splits * (dtw_search._n_candidates(min_train) + len(ms) * (
-            gak_search._n_candidates(min_train) if gak_methods else 0))
-        self.cost_ = {"dtw_cells": dtw_cells, "gak_cells": gak_cells, "seconds": seconds,
-                      "splits": splits, "fits": fits}
+        fits = splits * ((1 + len(elastic)) * dtw_search._n_candidates(min_train) + len(ms)
+                         * (gak_search._n_candidates(min_train) if gak_methods else 0))
+        self.cost_ = {"dtw_cells": dtw_cells, "gak_cells": gak_cells,
+                      "elastic_cells": elastic_cells, "seconds": seconds, "splits": splits,
+                      "fits": fits}
         talk = enable(self.verbose)
         if talk:
-            logger.info("SeriesSearchCV: %d series; DTW %.3g cells and the alignment kernel "
-                        "%.3g cells at %d sigma(s): about %.0f s on %d thread(s), then %d "
-                        "searches on the same %d splits: %d fits of their methods, gamma, "
-                        "C and k", n, dtw_cells, gak_cells, len(ms), seconds, threads,
-                        1 + len(ms), splits, fits)
-        searches, sigmas = {}, {}
+            logger.info("SeriesSearchCV: %d series; DTW %.3g cells%s and the alignment "
+                        "kernel %.3g cells at %d sigma(s): about %.0f s on %d thread(s), "
+                        "then %d searches on the same %d splits: %d fits of their methods, "
+                        "gamma, C and k", n, dtw_cells,
+                        "".join(f", {m.upper()} {c:.3g} cells"
+                                for m, c in elastic_cells.items()),
+                        gak_cells, len(ms), seconds, threads, 1 + len(elastic) + len(ms),
+                        splits, fits)
+        searches, sigmas, metrics = {}, {}, {"DTW": "dtw"}
         t = time.perf_counter()
         D = pairwise_distances(X, metric="dtw", window=self.window, n_jobs=self.n_jobs)
         searches["DTW"] = dtw_search.fit(D, y)
@@ -368,6 +416,12 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         one_nn = (KNeighborsClassifier(n_neighbors=1, metric="precomputed").fit(D, y)
                   if self.rule == "baseline-se" and KNN in dtw_methods else None)
         del D
+        for m in elastic:
+            window = {"window": self.window} if takes(m, "window") else {}
+            D = pairwise_distances(X, metric=m, n_jobs=self.n_jobs, **window)
+            searches[m.upper()] = clone(dtw_search).fit(D, y)
+            metrics[m.upper()] = m
+            del D
         s0 = gak_sigma(X) if ms else None
         for m in ms:
             K = kernel_matrix(X, kernel="gak", sigma=m * s0, window=self.window,
@@ -380,7 +434,7 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
                 logger.info("SeriesSearchCV: %s: best %s, cross-validated accuracy %.4f",
                             name, s.best_method_, s.best_score_)
             logger.info("SeriesSearchCV: %.1f s", time.perf_counter() - t)
-        # the best score; exact ties to the first (DTW, then the smaller multiple)
+        # the best score; exact ties to the first (DTW, elastic's order, the smaller multiple)
         best = max(searches, key=lambda k: (searches[k].best_score_,
                                             -list(searches).index(k)))
         self.searches_ = searches
@@ -398,7 +452,7 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
                             "(standard error %.4f): %s", best, searches[best].best_method_,
                             gain, se, "chosen" if why is None else f"1-NN on DTW kept ({why})")
         if self.baseline_gain_ is not None and self.baseline_gain_["kept_1nn"]:
-            self.best_search_name_, self.sigma_ = "DTW", None
+            self.best_search_name_, self.sigma_, self.metric_ = "DTW", None, "dtw"
             self.best_score_ = _baseline_score(searches["DTW"])
             self.best_params_ = {"kernel": "DTW", "method": KNN, "n_neighbors": 1}
             self.best_estimator_ = one_nn
@@ -406,7 +460,8 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
             self.best_search_name_ = best
             self.best_score_ = float(searches[best].best_score_)
             self.sigma_ = sigmas.get(best)
-            self.best_params_ = {"kernel": "DTW" if best == "DTW" else "GAK",
+            self.metric_ = metrics.get(best)
+            self.best_params_ = {"kernel": "GAK" if self.metric_ is None else best,
                                  **({} if self.sigma_ is None else {"sigma": self.sigma_}),
                                  **searches[best].best_params_}
             self.best_estimator_ = searches[best]
@@ -419,9 +474,12 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
 
         check_is_fitted(self, "searches_")
         X = _checked(X)
-        if self.sigma_ is None:
-            return pairwise_distances(X, self.X_fit_, metric="dtw", window=self.window,
-                                      n_jobs=self.n_jobs)
+        if self.metric_ is not None:
+            from .._metrics import takes
+
+            window = {"window": self.window} if takes(self.metric_, "window") else {}
+            return pairwise_distances(X, self.X_fit_, metric=self.metric_,
+                                      n_jobs=self.n_jobs, **window)
         return kernel_matrix(X, self.X_fit_, kernel="gak", sigma=self.sigma_,
                              window=self.window, n_jobs=self.n_jobs)
 
