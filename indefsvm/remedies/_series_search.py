@@ -260,13 +260,15 @@ class SeriesSearchCV(ClassifierMixin, BaseEstimator):
         return ms
 
     def _check_elastic(self) -> tuple[str, ...]:
-        from .._metrics import REGISTRY, objects_of
+        from .._metrics import REGISTRY, default_metric
 
         names = tuple(self.elastic)
+        # the table's distances of series, but DTW (searched always: the baseline's) and
+        # the kernels (the alignment kernel has gak_sigmas)
+        base = default_metric("series")
         series = [n for n, m in REGISTRY.items()
-                  if m.objects == "series" and m.kernel is None and n != "dtw"]
-        bad = [n for n in names if not isinstance(n, str) or objects_of(n) != "series"
-               or n in ("dtw", "gak")]
+                  if m.objects == "series" and m.kernel is None and n != base]
+        bad = [n for n in names if not isinstance(n, str) or n not in series]
         if bad or len(set(names)) != len(names):
             raise ParameterError(
                 f"must name series metrics of the metric table other than dtw (always "
