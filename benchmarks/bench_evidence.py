@@ -2,7 +2,7 @@
 on its own training folds, the method the search chose before seeing the test set, 1-NN,
 and the global alignment kernel -- one table, reproducible.
 
-    python benchmarks/bench_evidence.py --aeon-data DIR     # ~10 min on 2 cores
+    python benchmarks/bench_evidence.py --aeon-data DIR     # ~6 min on 2 cores
     python benchmarks/bench_evidence.py --only GunPoint ArrowHead
     python benchmarks/bench_evidence.py --table-only   # the table again from the JSON
 

@@ -92,6 +92,36 @@ def test_indefinite_svm_scores_equal_gridsearchcv(series):
                 gs.cv_results_[f"split{f}_test_score"][j]
 
 
+def test_many_classes_and_class_weights_score_as_gridsearchcv():
+    """Five classes (ten one-vs-one problems: the fold models' one product of all pairs)
+    with class weights: the indefinite SVM's fold scores are GridSearchCV's exactly, and the
+    warm-started flip's to within one test sample."""
+    X, y = isvm.datasets.make_cbf(60, random_state=2)
+    y = np.where(np.arange(y.shape[0]) % 2 == 0, y, y + 3)  # 3 -> 5 classes (0..5, 5 used)
+    y[y == 3] = 0
+    assert np.unique(y).shape[0] == 5
+    D = isvm.pairwise_distances(X, metric="dtw", window=0.1)
+    K = isvm.DistanceKernel().fit_transform(D)
+    Cs, cw = [0.1, 1.0, 10.0], {0: 3.0, 4: 0.5}
+    folds = StratifiedKFold(3, shuffle=True, random_state=0)
+    for method, exact in (("indefinite SVM", True), ("flip", False)):
+        search = isvm.RemedySearchCV(methods=[method], param_grid={"C": Cs}, cv=3,
+                                     class_weight=cw, random_state=0).fit(K, y)
+        est = _manual(method, {"C": 1.0}, kernel=False)
+        svm = est if not isinstance(est, Pipeline) else est.named_steps["svm"]
+        svm.set_params(class_weight=cw)
+        key = "svm__C" if isinstance(est, Pipeline) else "C"
+        gs = GridSearchCV(est, {key: Cs}, cv=folds).fit(K, y)
+        a = np.array([[search.cv_results_[f"split{f}_test_score"][i] for f in range(3)]
+                      for i in range(3)])
+        b = np.array([[gs.cv_results_[f"split{f}_test_score"][i] for f in range(3)]
+                      for i in range(3)])
+        if exact:
+            assert np.array_equal(a, b)
+        else:
+            assert np.max(np.abs(a - b)) <= 1.0 / 20 + 1e-12
+
+
 @pytest.mark.parametrize("method", ["clip", "flip", "shift", "advanced shift", "square", "CNE",
                                     "RNE", "Krein SVM"])
 def test_warm_started_fixes_score_as_gridsearchcv(sigmoid, method):
@@ -323,8 +353,8 @@ def test_stopped_fits_warn(sigmoid, monkeypatch):
     """Fits that stop at max_iter are counted and reported in one ConvergenceWarning."""
     from indefsvm.remedies import _folds as _search  # the per-fold engine calls the solver
 
-    real = _search.solve_duals
-    monkeypatch.setattr(_search, "solve_duals",
+    real = _search.DualPath
+    monkeypatch.setattr(_search, "DualPath",
                         lambda *a, **k: real(*a, **{**k, "max_iter": 2}))
     K, y = sigmoid
     with pytest.warns(isvm.ConvergenceWarning, match="stopped at max_iter"):
@@ -399,7 +429,7 @@ def test_interrupt_leaves_the_search_unfitted(sigmoid, monkeypatch):
     def stop(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(_search, "solve_duals", stop)
+    monkeypatch.setattr(_search, "DualPath", stop)
     K, y = sigmoid
     s = isvm.RemedySearchCV(methods=["flip"], param_grid={"C": [1.0]}, cv=3)
     with pytest.raises(KeyboardInterrupt):
@@ -697,8 +727,8 @@ def test_search_warnings_point_at_the_callers_line(sigmoid, monkeypatch):
     """``stacklevel``: the ConvergenceWarning of the search names this file."""
     from indefsvm.remedies import _folds as _search  # the per-fold engine calls the solver
 
-    real = _search.solve_duals
-    monkeypatch.setattr(_search, "solve_duals",
+    real = _search.DualPath
+    monkeypatch.setattr(_search, "DualPath",
                         lambda *a, **k: real(*a, **{**k, "max_iter": 2}))
     K, y = sigmoid
     with pytest.warns(isvm.ConvergenceWarning) as rec:

@@ -387,3 +387,83 @@ def test_smo_on_a_kernel_near_1e300_selects_its_pairs_without_overflow():
     assert res.kkt_gap / 1e300 < 1e-12
     assert res.objective / 1e300 == pytest.approx(ref.objective / 1e100, rel=1e-9)
     np.testing.assert_allclose(res.alpha, ref.alpha, atol=1e-9)
+
+
+# -- DualPath: one kernel's one-vs-one problems solved along a C path -------------------------
+
+
+def _ovo_problems(seed=0, n=40, n_classes=5):
+    """An indefinite kernel and its one-vs-one problems (rows, +-1 labels), class-weighted
+    bounds of each pair's samples."""
+    K = random_indefinite(n, np.random.default_rng(seed))
+    y = np.arange(n) % n_classes
+    w = np.where(y == 0, 2.0, 1.0)
+    rows, signs = [], []
+    for a in range(n_classes):
+        for b in range(a + 1, n_classes):
+            idx = np.flatnonzero((y == a) | (y == b))
+            rows.append(idx)
+            signs.append(np.where(y[idx] == a, 1.0, -1.0))
+    return K, rows, signs, w
+
+
+def test_dual_path_equals_solve_duals_along_a_warm_started_path():
+    """Each C of the path, warm-started from the last, is solve_duals' answer on the same
+    problems: the same compiled loop on the same tasks (so the same numbers; compared to
+    1e-12, not bits, all the same)."""
+    from indefsvm.solvers._smo import DualPath, csvc_problem, solve_duals
+
+    K, rows, signs, w = _ovo_problems()
+    path = DualPath(K, rows, signs)
+    cat = np.concatenate(rows)
+    last = None
+    for C in (0.1, 1.0, 10.0, 100.0):
+        starts = ([np.zeros(r.shape[0]) for r in rows] if last is None else
+                  [np.minimum(a * 10.0, C * w[r]) for a, r in zip(last, rows, strict=True)])
+        ref = solve_duals(K, [csvc_problem(s, C * w[r], [a0], idx=r, n=K.shape[0])
+                              for s, r, a0 in zip(signs, rows, starts, strict=True)],
+                          check_input=False)
+        got = path.solve(C * w[cat], np.concatenate(starts))
+        np.testing.assert_allclose(got["alpha"], np.concatenate([r.alpha for r in ref]),
+                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(got["b"], [r.b for r in ref], rtol=1e-12, atol=1e-12)
+        assert list(got["status"] == 0) == [r.converged for r in ref]
+        assert list(got["n_iter"]) == [r.n_iter for r in ref]
+        np.testing.assert_allclose(got["objective"], [r.objective for r in ref], rtol=1e-12)
+        o = path.offsets
+        last = [got["alpha"][o[k]:o[k + 1]] for k in range(len(rows))]
+    # the box holds, and y'alpha = 0 in each pair
+    for k, (s, r) in enumerate(zip(signs, rows, strict=True)):
+        a = last[k]
+        assert np.all(a >= 0) and np.all(a <= 100.0 * w[r] * (1 + 1e-12))
+        assert abs(s @ a) <= 1e-9 * max(1.0, a.sum())
+
+
+def test_dual_path_refuses_a_bound_of_zero_and_a_wrong_shape():
+    from indefsvm.exceptions import ParameterError
+    from indefsvm.solvers._smo import DualPath
+
+    K, rows, signs, _ = _ovo_problems()
+    path = DualPath(K, rows, signs)
+    m = path.rows.shape[0]
+    C = np.ones(m)
+    C[3] = 0.0
+    with pytest.raises(ParameterError, match=r"must be > 0 for every sample; got 0\.0") as e:
+        path.solve(C, np.zeros(m))
+    assert e.value.param == "C"
+    with pytest.raises(ValueError, match=rf"must have shape \({m},\)"):
+        path.solve(np.ones(m - 1), np.zeros(m))
+    with pytest.raises(ParameterError, match=r"kernel rows in \[0, n_samples\)"):
+        DualPath(K, [np.array([0, K.shape[0]])], [np.array([1.0, -1.0])])
+
+
+def test_dual_path_says_an_unbounded_pair_as_solve_duals_does():
+    """An infinite C on an indefinite kernel can be unbounded: the error names the pair's
+    samples (kernel rows), not the variables of the concatenation."""
+    from indefsvm.exceptions import UnboundedObjectiveError
+    from indefsvm.solvers._smo import DualPath
+
+    K = np.array([[-1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]])
+    path = DualPath(K, [np.array([0, 1])], [np.array([1.0, -1.0])])
+    with pytest.raises(UnboundedObjectiveError):
+        path.solve(np.full(2, np.inf), np.zeros(2))

@@ -857,7 +857,7 @@ cdef class SMOSolver:
             self._solve()
             if n > 0:
                 self._export(&av[0], &gv[0], &sv[0], &hv[0, 0])
-        return _result_dict(alpha, grad, scal, hist)
+        return result_dict(alpha, grad, scal, hist)
 
 
 # the figures of one run, as stored by _export
@@ -883,7 +883,8 @@ cdef enum:
     N_SCALARS = 18
 
 
-def _result_dict(alpha, grad, scal, hist):
+def result_dict(alpha, grad, scal, hist):
+    """The figures of one task of solve_tasks (or of run) as a dict."""
     bad = (int(scal[SC_BAD_I]), int(scal[SC_BAD_J]))
     return {
         "alpha": alpha,
@@ -908,6 +909,10 @@ def _result_dict(alpha, grad, scal, hist):
     }
 
 
+#: the columns of solve_tasks' ``scal`` that callers read without result_dict
+SCALARS = {"b": SC_B, "status": SC_STATUS, "n_iter": SC_N_ITER, "objective": SC_OBJECTIVE}
+
+
 def solve_tasks(list solvers, rows, offsets, y, alpha0, C, p, task_done=None):
     """Solve many problems on one data set inside compiled code (the one-vs-one problems of
     a multi-class fit, the restarts of one problem).
@@ -918,8 +923,10 @@ def solve_tasks(list solvers, rows, offsets, y, alpha0, C, p, task_done=None):
     memory is reused from task to task) per thread, in a dynamic schedule; each task is
     solved exactly as it would be alone, so the results do not depend on the number of
     threads. Ctrl-C is seen by the main thread, which then stops the others.
-    ``task_done()`` is called (with the GIL) after each task. Returns a list of result
-    dicts, one per task, in task order.
+    ``task_done()`` is called (with the GIL) after each task. Returns the arrays ``(alpha,
+    grad, scal, hist)``: the tasks' solutions and gradients concatenated as ``rows``, and
+    per task its figures (``scal[k]``: :func:`result_dict`, or the columns ``SCALARS``)
+    and objective history.
     """
     cdef const Py_ssize_t[::1] rv = np.ascontiguousarray(rows, dtype=np.intp)
     cdef const Py_ssize_t[::1] ov = np.ascontiguousarray(offsets, dtype=np.intp)
@@ -989,8 +996,4 @@ def solve_tasks(list solvers, rows, offsets, y, alpha0, C, p, task_done=None):
             s = solvers[tid]
             s.stop_ref = np.zeros(1, dtype=np.intc)
             s.task = -1
-    out = []
-    for k in range(n_tasks):
-        lo, m = ov[k], ov[k + 1] - ov[k]
-        out.append(_result_dict(alpha[lo:lo + m], grad[lo:lo + m], scal[k], hist[k]))
-    return out
+    return alpha, grad, scal, hist

@@ -21,7 +21,7 @@ from .._tags import PairwiseInput, TrainingColumns, arrays_out
 from .._validation import kernel_fit_input, kernel_rows_input
 from .._warn import Held
 from ..exceptions import DegenerateKernelWarning
-from ..solvers._smo import csvc_problem, solve_duals
+from ..solvers._smo import DualPath
 from ..svm._ovo import OvOVotes, ovo_problems
 from ..svm._weights import class_weight_vector
 from ._methods import BY_NAME
@@ -106,24 +106,29 @@ class _FoldModel(OvOVotes, ClassifierMixin, BaseEstimator):
     decision_function_shape = "ovr"
     break_ties = False
 
-    def _set(self, classes, pairs, members, coefs, intercepts):
+    def _set(self, classes, pairs, n, rows, pair_of, offsets, coef, intercepts):
+        """The pairs' coefficients ``coef`` of the samples ``rows`` among the ``n`` training
+        samples, concatenated by pair (variable ``v`` of pair ``pair_of[v]``; pair ``k``
+        the slice ``offsets[k]:offsets[k + 1]``), and their intercepts."""
         self.classes_ = classes
         self._pairs = pairs
-        self._members = members
-        self._coefs = coefs
-        self._b = intercepts
+        self._b = np.asarray(intercepts)
+        if len(pairs) < 4:
+            self._members = [(rows[lo:hi], coef[lo:hi]) for lo, hi in
+                             zip(offsets[:-1], offsets[1:], strict=True)]
+            self._B = None
+        else:
+            # many pairs: their coefficients as the columns of one (n_train, n_pairs) matrix
+            # and one product, instead of a gather and a product per pair
+            self._B = np.zeros((n, len(pairs)))
+            self._B[rows, pair_of] = coef
         return self
 
     def _ovo(self, R):
-        if len(self._members) < 4:
-            return np.column_stack([R[:, idx] @ c + b for idx, c, b in
-                                    zip(self._members, self._coefs, self._b, strict=True)])
-        # many pairs: their coefficients as the columns of one (n_train, n_pairs) matrix and
-        # one product, instead of a gather and a product per pair
-        B = np.zeros((R.shape[1], len(self._members)))
-        for p, (idx, c) in enumerate(zip(self._members, self._coefs, strict=True)):
-            B[idx, p] = c
-        return R @ B + np.asarray(self._b)
+        if self._B is None:
+            return np.column_stack([R[:, idx] @ c + b for (idx, c), b in
+                                    zip(self._members, self._b, strict=True)])
+        return R @ self._B + self._b
 
     def decision_function(self, X):
         """Decision values (SVC's shapes)."""
@@ -145,34 +150,41 @@ def _svm_path(Kf, Rf, y_idx, classes, w, Cs, warm, scorer, y_te, w_te=None):
     """Fit the one-vs-one SVM on the fixed training kernel for each C (ascending), with the
     bounds ``C * w`` (class weight times sample weight), score it on the fixed test rows
     (weighted by ``w_te``, the test samples' weights, when given).
-    Returns {C: (score, fit s, score s, n_sv, converged, one class predicted)}."""
+    Returns {C: (score, fit s, score s, n_sv, converged, one class predicted)}.
+
+    The pairs' problems are set up once (:class:`~indefsvm.solvers._smo.DualPath`) and
+    every C is one compiled call over the pairs' concatenated variables."""
     n_classes = classes.shape[0]
     members = _pairs(y_idx, n_classes, w)
     n = y_idx.shape[0]
     out, last, C_last = {}, None, None
-    Kf = np.ascontiguousarray(Kf, dtype=np.float64)
+    t0 = time.perf_counter()
+    path = DualPath(Kf, [m[3] for m in members], [m[4] for m in members])
+    rows, signs = path.rows, path.y
+    # the pair of each variable, for the (n_train, n_pairs) matrix of the pairs' coefficients
+    pair_of = np.repeat(np.arange(len(members)), np.diff(path.offsets))
+    w_rows = w[rows]
+    pairs = [(a, b, pos) for a, b, pos, _, _ in members]
+    t_setup = time.perf_counter() - t0
     for C in sorted(Cs):
         t0 = time.perf_counter()
-        problems = []
-        for p, (_, _, _, idx, s) in enumerate(members):
-            C_pair = float(C) * w[idx]
-            # alpha C'/C keeps y'alpha = 0 and the box (min: a bound value times the ratio
-            # may round one ulp past the new bound)
-            start = (np.zeros(idx.shape[0]) if last is None or not warm
-                     else np.minimum(last[p] * (C / C_last), C_pair))
-            problems.append(csvc_problem(s, C_pair, [start], idx=idx, n=n))
-        res = solve_duals(Kf, problems, check_input=False)
+        C_rows = float(C) * w_rows
+        # alpha C'/C keeps y'alpha = 0 and the box (min: a bound value times the ratio
+        # may round one ulp past the new bound)
+        start = (np.zeros(rows.shape[0]) if last is None or not warm
+                 else np.minimum(last * (C / C_last), C_rows))
+        res = path.solve(C_rows, start)
         t1 = time.perf_counter()
-        last, C_last = [r.alpha for r in res], C
-        coefs = [r.alpha * m[4] for r, m in zip(res, members, strict=True)]
-        model = _FoldModel()._set(classes, [(a, b, pos) for a, b, pos, _, _ in members],
-                                  [m[3] for m in members], coefs, [r.b for r in res])
+        last, C_last = res["alpha"], C
+        coef = res["alpha"] * signs
+        model = _FoldModel()._set(classes, pairs, n, rows, pair_of, path.offsets, coef,
+                                  res["b"])
         score, one = _score(scorer, model, Rf, y_te, w_te)
         sv = np.zeros(n, dtype=bool)
-        for m, c in zip(members, coefs, strict=True):
-            sv[m[3][c != 0]] = True
-        out[C] = (score, t1 - t0, time.perf_counter() - t1, int(sv.sum()),
-                  all(r.converged for r in res), one)
+        sv[rows[coef != 0]] = True
+        out[C] = (score, t_setup + t1 - t0, time.perf_counter() - t1, int(sv.sum()),
+                  bool(np.all(res["status"] == 0)), one)
+        t_setup = 0.0
     return out
 
 

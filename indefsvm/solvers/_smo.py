@@ -7,7 +7,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import StrOptions
 
 from .. import _warn
-from .._solvers._smo import SMOSolver, solve_tasks
+from .._solvers._smo import SCALARS, SMOSolver, result_dict, solve_tasks
 from .._threads import single_threaded_blas
 from .._validation import (
     MAX_ITER,
@@ -243,11 +243,14 @@ def _solve_tasks(kern, tasks, *, tol, wss, shrinking,
                          (4, np.float64))]
     if kern.kind == 0:
         # a precomputed kernel: no BLAS in the loop
-        return solve_tasks(solvers, cat[0], offsets, cat[1], cat[2], cat[3], cat[4],
-                           task_done=task_done)
-    with single_threaded_blas():
-        return solve_tasks(solvers, cat[0], offsets, cat[1], cat[2], cat[3], cat[4],
-                           task_done=task_done)
+        alpha, grad, scal, hist = solve_tasks(solvers, cat[0], offsets, cat[1], cat[2],
+                                              cat[3], cat[4], task_done=task_done)
+    else:
+        with single_threaded_blas():
+            alpha, grad, scal, hist = solve_tasks(solvers, cat[0], offsets, cat[1], cat[2],
+                                                  cat[3], cat[4], task_done=task_done)
+    return [result_dict(alpha[lo:hi], grad[lo:hi], scal[k], hist[k])
+            for k, (lo, hi) in enumerate(zip(offsets[:-1], offsets[1:], strict=True))]
 
 
 def _best_start(outs, prefer_positive=False):
@@ -605,7 +608,7 @@ def solve_duals(
     if not np.all(all_C > 0):
         i = int(np.flatnonzero(~(all_C > 0))[0])
         raise ParameterError(
-            f"must be > 0 for every sample; got {all_C[i]!r}. Leave out the samples whose "
+            f"must be > 0 for every sample; got {float(all_C[i])!r}. Leave out the samples whose "
             "weight is 0.", "C")
     if not all(np.all(np.isfinite(t[4])) for t in tasks):
         raise ValueError("the linear term of the dual contains NaN or infinity; check y.")
@@ -643,3 +646,95 @@ def solve_duals(
         results.append(_result(best, [o["objective"] for o in runs], f32, tol, bounds[k],
                                best["status"] == 0))
     return results
+
+
+class DualPath:
+    """The C-SVC duals (2) of one precomputed kernel, solved again and again with new
+    bounds and starts: the C path of a search's fold, whose one-vs-one problems keep their
+    samples and labels from one C to the next.
+
+    What :func:`solve_duals` does per call and per problem -- the problems' checks, the
+    kernel's wrapper, one solver and its kernel cache, a :class:`SolverResult` per problem
+    -- is done once here, and each :meth:`solve` is one compiled call returning arrays. The
+    numbers are :func:`solve_duals`'s (same tasks, same compiled loop, one thread; the
+    kernel cache holds exact copies of ``K``'s columns): on a 9-class set of 270 series
+    the per-problem Python took more time than the solver (benchmarks/RESULTS.md).
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+        The kernel, finite and symmetric (not checked: as ``check_input=False``).
+    rows : list of ndarray of int
+        Each problem's samples (kernel rows), within ``[0, n)``.
+    y : list of ndarray
+        Each problem's labels, +-1, one per sample of ``rows``.
+    tol, wss, shrinking, max_iter, cache_size
+        As :func:`solve_duals`.
+    """
+
+    def __init__(self, K, rows, y, *, tol: float = 1e-3, wss: str = "second_order",
+                 shrinking: bool = True, max_iter: int | None = None,
+                 cache_size: float = 200.0):
+        if len(rows) != len(y) or not rows:
+            raise ValueError("DualPath needs one label vector per problem, and a problem")
+        self.kern = SolverKernel.of(K, "precomputed", None, False)
+        self.tol = check_positive(tol, "tol")
+        check_choice(wss, "wss", _WSS)
+        cache_size = check_positive(cache_size, "cache_size")
+        sizes = np.array([np.shape(r)[0] for r in rows], dtype=np.intp)
+        if any(np.shape(l)[0] != k for l, k in zip(y, sizes, strict=True)):
+            raise ParameterError("must give one kernel row per variable", "sample_of")
+        self.rows = np.ascontiguousarray(np.concatenate(rows), dtype=np.intp)
+        self.y = np.ascontiguousarray(np.concatenate(y), dtype=np.float64)
+        if self.rows.size and (self.rows.min() < 0 or self.rows.max() >= self.kern.n_samples):
+            raise ParameterError("must give kernel rows in [0, n_samples)", "sample_of")
+        self.offsets = np.zeros(sizes.shape[0] + 1, dtype=np.intp)
+        self.offsets[1:] = np.cumsum(sizes)
+        self.p = -np.ones(self.rows.shape[0])
+        self.shape = dict(tol=self.tol, wss=wss, shrinking=shrinking, max_iter=max_iter,
+                          cache_size=cache_size)
+        big = int(np.argmax(sizes))
+        lo, hi = self.offsets[big], self.offsets[big + 1]
+        cap = int(sizes[big])
+        self.max_iter = check_max_iter(max_iter, cap)
+        self.f32 = _use_float32("auto", self.kern.kind, cap, self.kern.bound())
+        cache = self.kern.cache(cache_size, cap, self.f32, self.rows[lo:hi])
+        cache.n_threads = 1
+        # the solver's first problem only sizes it: every solve loads its own problems
+        self.solver = SMOSolver(cache, self.y[lo:hi], np.zeros(cap), np.ones(cap), self.tol,
+                                wss == "second_order", bool(shrinking), self.max_iter,
+                                self.p[lo:hi], False)
+
+    def solve(self, C, alpha0) -> dict:
+        """Solve every problem with the bounds ``C`` and the starts ``alpha0`` (each
+        concatenated as ``rows``).
+
+        Returns
+        -------
+        dict
+            ``alpha`` (concatenated), and per problem ``b``, ``status`` (0: converged, as
+            ``STATUS_TEXT``), ``n_iter`` and ``objective``.
+        """
+        C = np.ascontiguousarray(C, dtype=np.float64)
+        a0 = np.ascontiguousarray(alpha0, dtype=np.float64)
+        if C.shape != self.y.shape or a0.shape != self.y.shape:
+            raise ValueError(f"C and alpha0 must have shape {self.y.shape}; got {C.shape} "
+                             f"and {a0.shape}")
+        if not np.all(C > 0):
+            i = int(np.flatnonzero(~(C > 0))[0])
+            raise ParameterError(f"must be > 0 for every sample; got {float(C[i])!r}. Leave out "
+                                 "the samples whose weight is 0.", "C")
+        alpha, _, scal, _ = solve_tasks([self.solver], self.rows, self.offsets, self.y, a0,
+                                        C, self.p)
+        status = scal[:, SCALARS["status"]].astype(np.intp)
+        if np.any(status == 2):
+            # unbounded (an infinite C): solve_duals names the samples of the pair
+            o = self.offsets
+            solve_duals(self.kern.K, [{"y": self.y[o[k]:o[k + 1]], "p": self.p[o[k]:o[k + 1]],
+                                       "C": C[o[k]:o[k + 1]], "alpha0": a0[o[k]:o[k + 1]],
+                                       "sample_of": self.rows[o[k]:o[k + 1]]}
+                                      for k in np.flatnonzero(status == 2)],
+                        check_input=False, **self.shape)
+        return {"alpha": alpha[:self.rows.shape[0]], "b": scal[:, SCALARS["b"]].copy(),
+                "status": status, "n_iter": scal[:, SCALARS["n_iter"]].astype(np.int64),
+                "objective": scal[:, SCALARS["objective"]].copy()}
