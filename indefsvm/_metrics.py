@@ -64,6 +64,12 @@ class Metric:
         The ``"module:attr"`` of ``f(X, params) -> params``: the kernel's parameters that a
         rule sets from the data (a bandwidth) fixed on the training objects, so that a
         fitted model's kernel rows of new objects are those of the same kernel.
+    values : {"squares", "absolute"} or None
+        How a compiled programme of series combines the points, which bounds the values
+        the series' checks take: ``"squares"`` (squared differences: values of magnitude
+        beyond 1e150 overflow float64, all below 1e-150 underflow), ``"absolute"`` (sums
+        of absolute differences: beyond 1e300 overflow, nothing underflows); None: no bound
+        (a registered metric's own function, whose result is checked).
     """
 
     name: str
@@ -77,6 +83,7 @@ class Metric:
     function: Callable | None = None
     kernel: str | None = None
     kernel_fit: str | None = None
+    values: str | None = None
 
 
 _P = "indefsvm.distances._pairwise"
@@ -85,17 +92,18 @@ _A = "indefsvm.distances._alignment"
 #: every metric, in the order of the help texts
 REGISTRY: dict[str, Metric] = {m.name: m for m in (
     Metric("dtw", "series", ("window",), f"{_P}:_dtw", f"{_P}:_dtw_params",
-           "indefsvm.distances._device:dtw_distances", random_objects=True,
+           "indefsvm.distances._device:dtw_distances", random_objects=True, values="squares",
            summary="dynamic time warping between series (a Sakoe-Chiba band: window)"),
     Metric("levenshtein", "strings", ("weights",), f"{_P}:_levenshtein",
            f"{_P}:_levenshtein_params", random_objects=True,
            summary="the edit distance between strings (costs: weights)"),
     Metric("gak", "series", ("sigma", "window"), f"{_A}:gak_distance", f"{_A}:gak_params",
            random_objects=True, kernel=f"{_A}:gak_kernel", kernel_fit=f"{_A}:gak_fitted",
+           values="squares",
            summary="the distance of the global alignment kernel, sqrt(2 - 2 k), between "
                    "series (bandwidth: sigma; a triangular band: window)"),
     Metric("msm", "series", ("c", "window"), "indefsvm.distances._msm:msm_distance",
-           "indefsvm.distances._msm:msm_params", random_objects=True,
+           "indefsvm.distances._msm:msm_params", random_objects=True, values="absolute",
            summary="move-split-merge between series, a metric (the cost of a split or "
                    "merge: c; a Sakoe-Chiba band: window)"),
     Metric("euclidean", "vectors", (), f"{_P}:_euclidean", None,

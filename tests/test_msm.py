@@ -117,6 +117,32 @@ def test_msm_refuses_what_it_cannot_take():
         isvm.pairwise_distances(S, metric="msm", window=2.0)
 
 
+def test_the_bounds_of_the_values_are_msms_own():
+    """MSM sums absolute differences: values of 1e200 and of 1e-200, which DTW refuses
+    (its squares overflow or underflow), are exact here; beyond 1e300 its sums overflow,
+    and the refusal names MSM's arithmetic, not DTW's."""
+    S = _random_series(4, (5, 9), seed=3)
+    for scale, c in ((1e200, 1e200), (1e-200, 1e-200)):
+        big = [s * scale for s in S]
+        D = isvm.pairwise_distances(big, metric="msm", c=c)
+        ref = [[0.0 if i == j else _msm_ref(a, b, c) for j, b in enumerate(big)]
+               for i, a in enumerate(big)]
+        np.testing.assert_allclose(D, ref, rtol=1e-12)
+        np.testing.assert_allclose(D / scale, isvm.pairwise_distances(S, metric="msm"),
+                                   rtol=1e-12)
+        with pytest.raises(ValueError, match=r"DTW's squared differences (over|under)flow"):
+            isvm.pairwise_distances(big, metric="dtw")
+    with pytest.raises(ValueError, match=r"^X\[0\] has values up to .*: MSM's sums of "
+                                         r"absolute differences overflow float64"):
+        isvm.pairwise_distances([s * 1e301 for s in S], metric="msm")
+    with pytest.raises(ValueError, match=r"GAK's squared differences overflow"):
+        isvm.pairwise_distances([s * 1e200 for s in S], metric="gak")
+    # the landmark features check the series by the same rule
+    F = isvm.distances.RandomDistanceFeatures("msm", n_components=2, random_state=0).fit(
+        [s * 1e200 for s in S])
+    assert np.all(np.isfinite(F.transform([s * 1e200 for s in S])))
+
+
 def test_ctrl_c_inside_one_long_pair_stops_the_call():
     """Two series of 60 000 points: 3.6e9 cells in one pair, so a Ctrl-C seen only after the
     pair would take many seconds; seen inside it (every ~1.6e7 cells) the call ends soon."""

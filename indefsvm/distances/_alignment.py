@@ -49,7 +49,7 @@ def gak_sigma(X, random_state: int = 0) -> float:
     >>> round(gak_sigma([np.array([0.0, 1, 2, 3]), np.array([1.0, 1, 1, 1])]), 3)
     2.0
     """
-    S = as_series(X, "X")
+    S = as_series(X, "X", "gak")
     P = S.points
     n = P.shape[0]
     rng = np.random.default_rng(random_state)
@@ -82,8 +82,8 @@ def log_gak(X, Y=None, *, sigma=None, window=None, threads: int = 1, progress=No
     ``sigma`` None: :func:`gak_sigma` of ``Y`` (of ``X`` when ``Y`` is None) -- the
     reference series, so that rows computed block by block against the same series share
     it. ``window``: checked already (-1 no band, else a share in [0, 1])."""
-    A = as_series(X, "X")
-    B = A if Y is None else as_series(Y, "Y")
+    A = as_series(X, "X", "gak")
+    B = A if Y is None else as_series(Y, "Y", "gak")
     if B.n_channels != A.n_channels:
         raise ValueError(f"X has {A.n_channels} channels and Y has {B.n_channels}; the "
                          "alignment kernel compares series with the same channels.")

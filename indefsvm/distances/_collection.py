@@ -35,7 +35,7 @@ class Objects:
         X = from_pandas(X, name, "one series" if objects == "series" else "values")
         if objects == "series":
             # the checks: numbers, finite, not empty, channels agree
-            self.n_channels = as_series(X, name).n_channels
+            self.n_channels = as_series(X, name, metric).n_channels
             self.data = X if isinstance(X, np.ndarray) and X.dtype != object else list(X)
         elif objects == "strings":
             self.data = as_strings(X, name)
@@ -61,7 +61,7 @@ class Objects:
             return
         # the fitted series' layout was said when the model was fitted, not again here
         k = Muted(UserWarning, match=r".* has shape .*: read as .* channels").call(
-            as_series, fitted, what).n_channels
+            as_series, fitted, what, self.metric).n_channels
         if k != self.n_channels:
             raise ValueError(f"{self.name} holds series of {self.n_channels} channel(s); the "
                              f"model was fitted on series of {k} ({what}): give series with "

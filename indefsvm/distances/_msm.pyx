@@ -148,8 +148,8 @@ def msm_distance(metric, X, Y, params, threads, progress):
     from ._objects import as_series
 
     p = msm_params(params)
-    A = as_series(X, "X")
-    B = A if Y is None else as_series(Y, "Y")
+    A = as_series(X, "X", "msm")
+    B = A if Y is None else as_series(Y, "Y", "msm")
     if B.n_channels != A.n_channels:
         raise ValueError(f"X has {A.n_channels} channels and Y has {B.n_channels}; MSM "
                          "compares series with the same channels.")

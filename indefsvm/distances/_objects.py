@@ -106,8 +106,26 @@ class Series:
         return np.diff(self.offsets)
 
 
-def _finite(values: np.ndarray, name: str, rows: int = 0) -> None:
-    """Refuse NaN and infinity; ``rows``: ``values`` is an array of series (3-D, time last)
+#: the bounds of the series' values for each ``values`` of the metric table: (all below:
+#: underflow, beyond: overflow, what the programme does with them)
+_BOUNDS = {"squares": (1e-150, 1e150, "squared differences"),
+           "absolute": (0.0, 1e300, "sums of absolute differences")}
+
+
+def _bounds(metric: str):
+    """(low, high, words, label) of a metric's series, or None (no bound: a registered
+    metric's own function, or a name not in the table)."""
+    from .._metrics import get
+
+    row = get(metric)
+    if row is None or row.values is None:
+        return None
+    return (*_BOUNDS[row.values], row.name.upper())
+
+
+def _finite(values: np.ndarray, name: str, rows: int = 0, metric: str = "dtw") -> None:
+    """Refuse NaN and infinity, and values beyond what ``metric``'s programme can combine
+    (:data:`_BOUNDS`); ``rows``: ``values`` is an array of series (3-D, time last)
     given as a 2-D (``rows`` 2) or 3-D (3) array, whose NaN may be the padding of shorter
     series (the UCR archive's layout), said with the list that DTW reads instead."""
     if not np.all(np.isfinite(values)):
@@ -126,10 +144,10 @@ def _finite(values: np.ndarray, name: str, rows: int = 0) -> None:
         raise ValueError(f"{name} contains NaN or infinity; remove or impute those values "
                          "(an alignment of series -- DTW's, the alignment kernel's -- has no "
                          "rule for a missing point).")
+    bounds = _bounds(metric)
     top = float(np.max(np.abs(values))) if values.size else 0.0
-    if top > 1e150:
-        # DTW sums squared differences: they would overflow to inf
-        raise ValueError(f"{name} has values up to {top:.3g}: DTW's squared differences "
+    if bounds is not None and top > bounds[1]:
+        raise ValueError(f"{name} has values up to {top:.3g}: {bounds[3]}'s {bounds[2]} "
                          "overflow float64. Scale the series (divide by a constant, or "
                          "z-normalise each one).")
 
@@ -151,8 +169,9 @@ def _numeric(a, name: str) -> np.ndarray:
         raise ParameterError(f"must hold numbers: {exc}", name) from None
 
 
-def as_series(X, name: str = "X") -> Series:
-    """Time series in any of the accepted forms, packed.
+def as_series(X, name: str = "X", metric: str = "dtw") -> Series:
+    """Time series in any of the accepted forms, packed, checked for what ``metric``'s
+    programme can take (the bounds of the table's ``values``; DTW's by default).
 
     Accepted: a 2-D array ``(n_series, n_timepoints)`` (univariate); a 3-D array
     ``(n_series, n_channels, n_timepoints)`` (aeon's layout); a list of 1-D arrays
@@ -160,7 +179,7 @@ def as_series(X, name: str = "X") -> Series:
     differ; pandas' DataFrame (a row a series) and Series of arrays (an entry a series)."""
     X = from_pandas(X, name, "one series")
     if _looks_like_strings(X):
-        raise ValueError(f"{name} holds strings; metric='dtw' compares numeric series. For "
+        raise ValueError(f"{name} holds strings; metric={metric!r} compares numeric series. For "
                          "strings use metric='levenshtein'.")
     if isinstance(X, np.ndarray) and X.dtype != object:
         A = _numeric(X, name)
@@ -185,9 +204,9 @@ def as_series(X, name: str = "X") -> Series:
                 f"points each (aeon's layout: n_series, n_channels, n_timepoints). If these "
                 f"are {d} points of {L} channels, give {name}.transpose(0, 2, 1).",
                 UserWarning, stacklevel=3)
-        _finite(A, name, rows)
+        _finite(A, name, rows, metric)
         points = np.ascontiguousarray(A.transpose(0, 2, 1).reshape(n * L, d))
-        return _not_tiny(Series(points, np.arange(n + 1, dtype=np.intp) * L, d), name)
+        return _not_tiny(Series(points, np.arange(n + 1, dtype=np.intp) * L, d), name, metric)
     if not isinstance(X, (list, tuple, np.ndarray)):
         raise ParameterError(f"must be an array or a list of series; got {_describe(X)}.",
                              name)
@@ -196,7 +215,7 @@ def as_series(X, name: str = "X") -> Series:
     parts, d = [], None
     for s, x in enumerate(X):
         if isinstance(x, str):
-            raise ValueError(f"{name}[{s}] is a string; metric='dtw' compares numeric series. "
+            raise ValueError(f"{name}[{s}] is a string; metric={metric!r} compares numeric series. "
                              "For strings use metric='levenshtein'.")
         a = _numeric(x, f"{name}[{s}]")
         if a.ndim == 0:
@@ -222,7 +241,7 @@ def as_series(X, name: str = "X") -> Series:
                                 if turned else ""))
         if a.shape[1] == 0:
             raise ValueError(f"{name}[{s}] is empty; every series needs at least one point.")
-        _finite(a, f"{name}[{s}]")
+        _finite(a, f"{name}[{s}]", metric=metric)
         parts.append(a.T)
     lengths = np.array([p.shape[0] for p in parts], dtype=np.intp)
     if d > 1 and d > lengths.max():
@@ -234,18 +253,20 @@ def as_series(X, name: str = "X") -> Series:
              f"give [x.T for x in {name}].", UserWarning, stacklevel=3)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.intp)
     return _not_tiny(Series(np.ascontiguousarray(np.concatenate(parts, axis=0)), offsets,
-                            int(d)), name)
+                            int(d)), name, metric)
 
 
-def _not_tiny(series: Series, name: str) -> Series:
-    """Refuse series whose every value is below 1e-150 (and not all 0): DTW's squared
-    differences fall below float64's smallest normal number, and the distances came out 0
-    (values near 1e-200) or with a few digits (near 1e-160) -- without a word."""
+def _not_tiny(series: Series, name: str, metric: str = "dtw") -> Series:
+    """Refuse series whose every value is below the metric's low bound (and not all 0):
+    DTW's squared differences of values below 1e-150 fall under float64's smallest normal
+    number, and the distances came out 0 (values near 1e-200) or with a few digits (near
+    1e-160) -- without a word. Sums of absolute differences (MSM) have no such bound."""
+    bounds = _bounds(metric)
     top = float(np.max(np.abs(series.points))) if series.points.size else 0.0
-    if 0.0 < top < 1e-150:
-        raise ValueError(f"{name} has values of at most {top:.3g}: DTW's squared differences "
-                         "underflow float64 (the distances would be 0, or lose their "
-                         "digits). Scale the series up (multiply by a constant, or "
+    if bounds is not None and 0.0 < top < bounds[0]:
+        raise ValueError(f"{name} has values of at most {top:.3g}: {bounds[3]}'s "
+                         f"{bounds[2]} underflow float64 (the distances would be 0, or lose "
+                         "their digits). Scale the series up (multiply by a constant, or "
                          "z-normalise each one).")
     return series
 

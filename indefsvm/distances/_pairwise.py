@@ -220,7 +220,7 @@ def _cityblock(metric, X, Y, params, threads, progress):
     return _vectors(metric, X, Y, tiny_check=False)
 
 
-def _as_kind(X, objects: str, name: str):
+def _as_kind(X, objects: str, name: str, metric: str):
     """Objects checked for their kind, as a registered metric's function receives them:
     series as a list of float arrays (1-D, or (n_channels, length)), strings as a list,
     vectors as a 2-D array."""
@@ -228,7 +228,7 @@ def _as_kind(X, objects: str, name: str):
         return as_strings(X, name)
     if objects == "vectors":
         return as_vectors(X, name)
-    S = as_series(X, name)
+    S = as_series(X, name, metric)
     return [S.points[a:b, 0] if S.n_channels == 1 else S.points[a:b].T
             for a, b in zip(S.offsets[:-1], S.offsets[1:], strict=True)]
 
@@ -236,8 +236,8 @@ def _as_kind(X, objects: str, name: str):
 def _checked_registered(metric, function, objects, X, Y, params, progress):
     """A registered metric's function on objects checked for its kind; its result checked
     (shape, finite, >= 0) and, for the training matrix, its diagonal set to 0."""
-    A = _as_kind(X, objects, "X")
-    B = A if Y is None else _as_kind(Y, objects, "Y")
+    A = _as_kind(X, objects, "X", metric)
+    B = A if Y is None else _as_kind(Y, objects, "Y", metric)
     if objects == "vectors":
         same_width(A, B, metric)
     out = np.array(function(A, B, **params), dtype=np.float64)
@@ -556,7 +556,7 @@ class PairwiseDistances(TrainingColumns, TransformerMixin, BaseEstimator):
                 X = check_array(X, dtype=np.float64, allow_nd=True)
             else:
                 X = validate_data(self, X, dtype=np.float64, reset=reset, allow_nd=True)
-        as_series(X, "X") if objects == "series" else as_vectors(X, "X")
+        as_series(X, "X", self.metric) if objects == "series" else as_vectors(X, "X")
         return X
 
     #: one distance column per training object (get_feature_names_out:

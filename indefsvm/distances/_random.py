@@ -175,10 +175,15 @@ class RandomDistanceFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, 
             idx = rng.choice(len(objs), size=R, replace=R > len(objs))
             return objs.take(idx)
         if objects_of(self.metric) == "series":
-            S = as_series(objs.data, "X")
+            S = as_series(objs.data, "X", self.metric)
             lengths = S.lengths
             top = self.max_length or max(1, min(MAX_RANDOM_LENGTH, int(np.median(lengths))))
-            mean, std = S.points.mean(axis=0), S.points.std(axis=0)
+            P = S.points
+            # values beyond 1e150 (which MSM takes) would overflow std's squares: the
+            # moments of P / top, scaled back (elsewhere P's own, to the bit as before)
+            big = float(np.max(np.abs(P))) if P.size else 0.0
+            unit = big if big > 1e150 else 1.0
+            mean, std = (P / unit).mean(axis=0) * unit, (P / unit).std(axis=0) * unit
             std = np.where(std > 0, std, 1.0)
             out = []
             for L in rng.integers(1, top + 1, size=R):
