@@ -4,6 +4,9 @@
     python benchmarks/bench_msm.py            # 200 z-normalised random walks of 256 points
     python benchmarks/bench_msm.py --window 0.1
 
+Ours with its lanes (one series against eight of one length at a time, AVX2) on one thread
+and all, and with every pair alone (``_msm.LANES = False``) on one thread.
+
 Cells = the pairs of the training matrix (each once) times the cells of the band. aeon is
 the field's implementation (its ``msm_distance`` is the reference the library's values are
 compared with here, to 1e-12); aeon pins NumPy below 2.4, so it is timed where both are
@@ -40,14 +43,20 @@ def main():
     r = L if args.window is None else int(np.floor(args.window * L + 1e-9))
     band = sum(min(L - 1, i + r) - max(0, i - r) + 1 for i in range(L))
     cells = args.n * (args.n - 1) / 2 * band
+    from indefsvm.distances import _msm
+
     rows = []
-    for threads in (1, os.cpu_count()):
+    # the lanes (eight pairs at once, AVX2) and, on one thread, every pair alone
+    for lanes, threads in ((True, 1), (True, os.cpu_count()), (False, 1)):
+        _msm.LANES = lanes
         t = time.perf_counter()
         D = isvm.pairwise_distances(X, metric="msm", window=args.window, n_jobs=threads)
         dt = time.perf_counter() - t
-        rows.append({"threads": threads, "seconds": dt, "cells_per_s": cells / dt})
-        print(f"indefsvm msm, {threads} thread(s): {dt:.2f} s, {cells / dt:.3g} cells/s",
-              flush=True)
+        rows.append({"threads": threads, "lanes": lanes, "seconds": dt,
+                     "cells_per_s": cells / dt})
+        print(f"indefsvm msm, {threads} thread(s), {'lanes' if lanes else 'pairs alone'}: "
+              f"{dt:.2f} s, {cells / dt:.3g} cells/s", flush=True)
+    _msm.LANES = True
     aeon = None
     try:
         from aeon.distances import msm_pairwise_distance

@@ -143,6 +143,56 @@ def test_the_bounds_of_the_values_are_msms_own():
     assert np.all(np.isfinite(F.transform([s * 1e200 for s in S])))
 
 
+def _lengths_series(lengths, channels, seed):
+    rng = np.random.default_rng(seed)
+    return [np.cumsum(rng.normal(size=(channels, int(L)) if channels > 1 else int(L)),
+                      axis=-1) for L in lengths]
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("window", [None, 0.0, 0.1, 0.5])
+def test_msm_lanes_give_the_one_pair_loops_bits(monkeypatch, channels, window):
+    """Pairs run eight or four at a time where one series meets eight or four of one length
+    (AVX2): runs of equal lengths of every size and lengths above and below the shared
+    series' (the band swept along either), so groups of eight, of four and single pairs all
+    occur, in the rows of A against B and in the triangle of A against itself; the values
+    are the one-pair loop's to the bit and the plain programme's."""
+    from indefsvm.distances import _msm
+
+    A = _lengths_series([30, 24, 41, 30, 30], channels, 7)
+    B = _lengths_series([30] * 9 + [24] * 4 + [30, 41, 30] + [41] * 5 + [17] * 8, channels, 8)
+    same = _lengths_series([30] * 12 + [24] * 5 + [41] * 6, channels, 9)
+    kw = dict(metric="msm", c=0.5, window=window)
+    lanes = (isvm.pairwise_distances(A, B, n_jobs=2, **kw),
+             isvm.pairwise_distances(same, n_jobs=2, **kw))
+    monkeypatch.setattr(_msm, "LANES", False)
+    alone = (isvm.pairwise_distances(A, B, n_jobs=1, **kw),
+             isvm.pairwise_distances(same, n_jobs=1, **kw))
+    np.testing.assert_array_equal(lanes[0], alone[0])
+    np.testing.assert_array_equal(lanes[1], alone[1])
+    np.testing.assert_array_equal(lanes[1], lanes[1].T)
+    assert np.all(np.diag(lanes[1]) == 0.0)
+
+    def ref(a, b):
+        a, b = np.atleast_2d(a), np.atleast_2d(b)
+        return sum(_msm_ref(a[k], b[k], 0.5, window) for k in range(channels))
+
+    for i, j in [(0, 0), (0, 7), (2, 12), (1, 20), (4, 28), (3, 16)]:
+        assert lanes[0][i, j] == pytest.approx(ref(A[i], B[j]), rel=1e-12, abs=1e-12)
+
+
+def test_msm_ctrl_c_inside_a_group_of_lanes_stops_the_call():
+    """One series against eight of 30 000 points without a band: one group of eight pairs,
+    7.2e9 cells (seconds at any speed this loop has) in one round, so Ctrl-C must be seen
+    inside the group (every ~1.6e7 cells), not after it."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(1, 30_000))
+    Y = rng.normal(size=(8, 30_000))
+    sent, took = interrupted_after(
+        lambda: isvm.pairwise_distances(x, Y, metric="msm", n_jobs=1), 0.2)
+    assert sent and took < 5.0
+
+
 def test_ctrl_c_inside_one_long_pair_stops_the_call():
     """Two series of 60 000 points: 3.6e9 cells in one pair, so a Ctrl-C seen only after the
     pair would take many seconds; seen inside it (every ~1.6e7 cells) the call ends soon."""

@@ -27,6 +27,18 @@ from libc.math cimport INFINITY, fabs
 
 include "_pairs.pxi"
 
+cdef extern from "_msm_lanes.h" nogil:
+    int ix_msm_lanes_ok()
+    int ix_msm_lanes(int nv, const double* x, Py_ssize_t lx, const double* B,
+                     const Py_ssize_t* offs, Py_ssize_t ly, Py_ssize_t d, Py_ssize_t r,
+                     double c, double* prev, double* cur, int watch,
+                     int (*interrupted)() noexcept nogil, int* stop, double* out)
+
+#: pairs computed eight or four at a time (one series against eight or four of one length,
+#: _msm_lanes.h) where they can be (AVX2); False: every pair alone (the tests compare the
+#: two; benchmarks/RESULTS.md has the speeds)
+LANES = True
+
 
 cdef inline double _split_merge(double new, double prev, double other,
                                 double c) noexcept nogil:
@@ -114,16 +126,30 @@ cdef double _msm(const double* x, Py_ssize_t lx, const double* y, Py_ssize_t ly,
     return total
 
 
+cdef int _msm_group(int nv, const double* x, Py_ssize_t lx, const double* B,
+                    const Py_ssize_t* offs, Py_ssize_t ly, Py_ssize_t d, const double* prm,
+                    double* prev, double* cur, bint watch, int* stop,
+                    double* out) noexcept nogil:
+    """The lanes' form of :func:`_msm` (``_pairs.pxi``'s group measure)."""
+    return ix_msm_lanes(nv, x, lx, B, offs, ly, d, _radius(prm[1], lx, ly), prm[0], prev,
+                        cur, watch, _interrupted, stop, out)
+
+
 def msm_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA, const double[:, ::1] B,
               const Py_ssize_t[::1] offB, bint same, double c, double window,
               double[:, ::1] out, int n_threads=1, progress=None):
     """Fill ``out[s, t]`` with MSM(series s of A, series t of B); with ``same`` (B is A)
     each pair once, mirrored. ``window`` < 0: no band. Rounds of about 10^8 cells per
-    thread, Ctrl-C and ``progress(done, total)`` between them (``_pairs.pxi``)."""
+    thread, Ctrl-C and ``progress(done, total)`` between them (``_pairs.pxi``); with
+    ``LANES``, one series against eight or four of B of one length at a time."""
     cdef double prm[2]
+    cdef group_measure lanes = NULL
     prm[0] = c
     prm[1] = window
-    _run_pairs(_msm, A, offA, B, offB, 1 if same else 0, prm, out, n_threads, progress, 1e8)
+    if LANES and ix_msm_lanes_ok():
+        lanes = _msm_group
+    _run_pairs(_msm, A, offA, B, offB, 1 if same else 0, prm, out, n_threads, progress, 1e8,
+               lanes)
 
 
 def msm_params(params: dict) -> dict:

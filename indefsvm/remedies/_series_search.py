@@ -24,8 +24,9 @@ from ..exceptions import ParameterError
 
 __all__ = ["SeriesSearchCV"]
 
-#: DP cells a second and a thread, measured (benchmarks/RESULTS.md): DTW one pair at a time
-#: (its lanes are faster), the alignment kernel, move-split-merge
+#: DP cells a second and a thread, measured (benchmarks/RESULTS.md): DTW and move-split-merge
+#: one pair at a time (their lanes, where eight series of B share a length, are faster: the
+#: estimate is an upper bound there), the alignment kernel
 DTW_CELLS_PER_S = 4e8
 GAK_CELLS_PER_S = 2e8
 CELLS_PER_S = {"dtw": DTW_CELLS_PER_S, "msm": 1.2e8}
