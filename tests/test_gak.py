@@ -102,6 +102,29 @@ def test_gak_is_finite_on_long_series():
     np.testing.assert_allclose(got, ref, atol=1e-8)
 
 
+def test_gak_of_series_far_apart_against_sigma_is_the_log_domain_value():
+    """Series whose every alignment is below float64's range at this sigma: the fast
+    programme's rows underflow (1 / smax overflowed, 0 * inf gave NaN entries of the
+    matrix); such pairs are computed again in log domain and equal the plain programme."""
+    from indefsvm.distances._alignment import log_gak
+
+    S = _random_series(4, (20, 30), seed=5)
+    S.append(np.concatenate([np.zeros(25), [40.0]]))  # its last point far from every other
+    S.append(np.zeros(26))
+    for sigma, window in ((0.05, None), (0.05, 0.5), (1.0, None)):
+        ref = _normalised_ref(S, S, sigma, window)
+        got = log_gak(S, sigma=sigma, window=-1.0 if window is None else window)
+        np.testing.assert_array_equal(np.isfinite(got), np.isfinite(ref))
+        ok = np.isfinite(ref)
+        np.testing.assert_allclose(got[ok], ref[ok], rtol=1e-12, atol=1e-8)
+        assert ref[ok].min() < -1000  # (the case: far below float64's range)
+    # the matrix of long walks at a small sigma: numbers in [0, 1], 1 on the diagonal
+    W = list(np.cumsum(np.random.default_rng(0).normal(size=(12, 256)), axis=1))
+    K = isvm.kernel_matrix(W, kernel="gak", sigma=1.0)
+    assert np.all(np.isfinite(K)) and K.min() >= 0 and K.max() <= 1
+    np.testing.assert_array_equal(np.diag(K), 1.0)
+
+
 def test_gak_sigma_is_cuturis_rule():
     S = _random_series(5, (8, 8), seed=4)
     P = np.concatenate(S)

@@ -15,9 +15,14 @@ values scaled to at most 1 (the scaled forward recursion of hidden Markov models
 result is ``log k`` -- finite at any length -- and the normalisation ``log k(x, y) - (log
 k(x, x) + log k(y, y)) / 2`` is done on logarithms by the caller. Series are packed as for
 DTW (``_dtw.pyx``): one ``(total_points, n_channels)`` array and ``offsets``.
+
+Where a row's largest value, or the last cell against its row's, leaves float64's digits
+(series far apart against sigma: their local kernels underflow), the pair is computed again
+by the plain log-domain programme, every cell a log-sum-exp of three; the fast programme's
+values are unchanged elsewhere.
 """
 
-from libc.math cimport INFINITY, exp, log
+from libc.math cimport INFINITY, exp, log, log1p
 
 include "_pairs.pxi"
 
@@ -32,10 +37,97 @@ cdef inline Py_ssize_t _band(double window, Py_ssize_t la, Py_ssize_t lb) noexce
     return <Py_ssize_t>(window * L + 1e-9) + 1
 
 
+#: a row whose largest scaled value falls below this (or a last cell below it, relative to
+#: its row's largest) leaves the fast programme: below ~1e-292 the cells within 1e-16 of the
+#: row's largest are subnormal (digits lost) and 1 / smax overflows past ~1e-308 (0 * inf:
+#: NaN). Such a pair -- series far apart against sigma -- is computed again in log domain.
+cdef double _TINY = 1e-290
+#: log 2, and the log-domain programme's threshold of a term that adds nothing
+cdef double _LN2 = 0.6931471805599453
+cdef double _SKIP = -40.0
+
+
+cdef double _log_gak_exact(const double* a, Py_ssize_t la, const double* b, Py_ssize_t lb,
+                           Py_ssize_t d, double inv2s2, Py_ssize_t T, double* buf,
+                           bint watch, int* stop) noexcept nogil:
+    """log k(a, b) by the plain log-domain programme: every cell ``log kappa +
+    logsumexp`` of its three predecessors (2.5 times the fast programme's time on walks of
+    256 points at sigma 1; used only where that one underflows). Same band, buffers and Ctrl-C rule as
+    :func:`_log_gak`; -inf only where no alignment lies in the band."""
+    cdef Py_ssize_t i, j, c, lo, hi, cells = 0
+    cdef double lg, lk, m, left, diff, cost, tail, x0, x1
+    cdef double* prev = buf
+    cdef double* cur = buf + lb + 1
+    cdef double invT = 1.0 / T if T > 0 else 0.0
+    cdef double* tmp
+    cdef const double* pa
+    cdef const double* pb
+    for j in range(lb + 1):
+        prev[j] = -INFINITY
+        cur[j] = -INFINITY
+    prev[0] = 0.0
+    for i in range(la):
+        if cells > 4194304:
+            cells = 0
+            if stop[0] or (watch and _interrupted()):
+                stop[0] = 1
+                return -INFINITY
+        lo = 0
+        hi = lb - 1
+        if T > 0:
+            lo = i - T + 1
+            if lo < 0:
+                lo = 0
+            hi = i + T - 1
+            if hi > lb - 1:
+                hi = lb - 1
+        cells += (hi - lo + 1) * d
+        pa = a + i * d
+        cur[lo] = -INFINITY
+        cur[0] = -INFINITY
+        left = -INFINITY
+        for j in range(lo, hi + 1):
+            pb = b + j * d
+            cost = 0.0
+            for c in range(d):
+                diff = pa[c] - pb[c]
+                cost = cost + diff * diff
+            lg = -cost * inv2s2
+            if T > 0:
+                lg = lg + log(1.0 - (i - j if i >= j else j - i) * invT)
+            # log(2 - g) is log 2 to the last digit below g = e^-40, as a term of the
+            # sum below e^-40 of its largest adds nothing a double holds: both skipped
+            lk = lg - (log(2.0 - exp(lg)) if lg > _SKIP else _LN2)
+            x0 = prev[j]
+            x1 = prev[j + 1]
+            if x0 >= x1 and x0 >= left:
+                m, x0 = x0, left
+            elif x1 >= left:
+                m, x1 = x1, left
+            else:
+                m = left
+            if m == -INFINITY:
+                left = -INFINITY
+            else:
+                # x0 and x1 now hold the two others
+                x0 = x0 - m
+                x1 = x1 - m
+                tail = (exp(x0) if x0 > _SKIP else 0.0) + (exp(x1) if x1 > _SKIP else 0.0)
+                left = lk + m + (log1p(tail) if tail > 0.0 else 0.0)
+            cur[j + 1] = left
+        if hi + 2 <= lb:
+            cur[hi + 2] = -INFINITY
+        tmp = prev
+        prev = cur
+        cur = tmp
+    return prev[lb]
+
+
 cdef double _log_gak(const double* a, Py_ssize_t la, const double* b, Py_ssize_t lb,
                      Py_ssize_t d, const double* prm, double* buf, bint watch,
                      int* stop) noexcept nogil:
-    """log k(a, b), unnormalised; -inf where no alignment lies in the band (|la - lb| >= T).
+    """log k(a, b), unnormalised; -inf where no alignment lies in the band (|la - lb| >= T);
+    by :func:`_log_gak_exact` where the scaled rows underflow.
 
     ``prm`` is ``(1 / (2 sigma^2), window)``. Row i of M runs over the points j of ``b``
     with |i - j| < T (all of them when T <= 0). Two rows of lb + 1 cells in ``buf``; cell j of a row is at index j + 1, index 0 is the boundary
@@ -102,8 +194,9 @@ cdef double _log_gak(const double* a, Py_ssize_t la, const double* b, Py_ssize_t
         # this row's band, which must not hold a value of an older row
         if hi + 2 <= lb:
             cur[hi + 2] = 0.0
-        if smax <= 0.0:
-            return -INFINITY  # every alignment so far underflowed: k is 0 to float64
+        if smax < _TINY:
+            # every alignment so far is below float64's digits: in log domain instead
+            return _log_gak_exact(a, la, b, lb, d, inv2s2, T, buf, watch, stop)
         inv = 1.0 / smax
         for j in range(lo, hi + 1):
             cur[j + 1] = cur[j + 1] * inv
@@ -111,8 +204,9 @@ cdef double _log_gak(const double* a, Py_ssize_t la, const double* b, Py_ssize_t
         tmp = prev
         prev = cur
         cur = tmp
-    if prev[lb] <= 0.0:
-        return -INFINITY
+    if prev[lb] < _TINY:
+        # the last cell far below its row's largest: its digits are gone, so log domain
+        return _log_gak_exact(a, la, b, lb, d, inv2s2, T, buf, watch, stop)
     return log(prev[lb]) + logscale
 
 
