@@ -125,6 +125,18 @@ def test_gak_of_series_far_apart_against_sigma_is_the_log_domain_value():
     np.testing.assert_array_equal(np.diag(K), 1.0)
 
 
+def test_gak_at_a_sigma_whose_inverse_square_overflows():
+    """sigma = 1e-200: 1 / (2 sigma^2) is inf and 0 * inf was NaN on every diagonal cell;
+    the kernel is that of such a sigma: 1 between equal series, 0 between others."""
+    W = _random_series(4, (30, 40), seed=7)
+    W.append(W[0].copy())
+    for sigma in (1e-200, 1e-320):
+        K = isvm.kernel_matrix(W, kernel="gak", sigma=sigma)
+        expected = np.eye(5)
+        expected[0, 4] = expected[4, 0] = 1.0
+        np.testing.assert_array_equal(K, expected)
+
+
 def test_gak_sigma_is_cuturis_rule():
     S = _random_series(5, (8, 8), seed=4)
     P = np.concatenate(S)

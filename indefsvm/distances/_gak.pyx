@@ -22,6 +22,7 @@ by the plain log-domain programme, every cell a log-sum-exp of three; the fast p
 values are unchanged elsewhere.
 """
 
+from libc.float cimport DBL_MAX
 from libc.math cimport INFINITY, exp, log, log1p
 
 include "_pairs.pxi"
@@ -222,6 +223,10 @@ def log_gak_pairs(const double[:, ::1] A, const Py_ssize_t[::1] offA,
     between rounds Ctrl-C is checked and ``progress(done, total)`` is called when given. A
     pair's value does not depend on the thread that computed it."""
     cdef double prm[2]
-    prm[0] = 1.0 / (2.0 * sigma * sigma)
+    cdef double inv = 1.0 / (2.0 * sigma * sigma)
+    # below sigma ~ 5e-155, 1 / (2 sigma^2) overflows and 0 * inf (a point against itself)
+    # is NaN; the largest double keeps g = 1 there and 0 wherever the points differ, which
+    # is the kernel's value at such a sigma
+    prm[0] = inv if inv < DBL_MAX else DBL_MAX
     prm[1] = window
     _run_pairs(_log_gak, A, offA, B, offB, mode, prm, out, n_threads, progress, 1e8)
