@@ -3,12 +3,15 @@ the plain log-domain programme it replaces.
 
     python benchmarks/bench_gak.py            # 200 x 200 series of 256 points, no band
     python benchmarks/bench_gak.py --window 0.1
+    python benchmarks/bench_gak.py --sigma-scale 0.1   # series far apart against sigma
 
 Cells = the cells of the programmes run: every pair of the matrix plus each series with
 itself (for the normalisation), times the cells of the band (all ``n x m`` without one).
 The peer in the same process is NumPy's ``logaddexp`` over anti-diagonals (each cell of an
 anti-diagonal depends only on the two before it), the fastest log-domain form in plain
 NumPy; tslearn's ``cdist_gak`` (numba, linear domain) is timed when installed.
+``--sigma-scale F`` multiplies Cuturi's sigma: at small F the local kernels of whole rows
+underflow and those pairs run the compiled log-domain programme instead of the scaled one.
 """
 
 from __future__ import annotations
@@ -48,10 +51,12 @@ def main():
     p.add_argument("--n", type=int, default=200)
     p.add_argument("--length", type=int, default=256)
     p.add_argument("--window", type=float, default=None)
+    p.add_argument("--sigma-scale", type=float, default=1.0,
+                   help="a multiple of Cuturi's sigma (default 1)")
     args = p.parse_args()
     rng = np.random.default_rng(0)
     S = list(np.cumsum(rng.normal(size=(args.n, args.length)), axis=1))
-    sigma = gak_sigma(S)
+    sigma = args.sigma_scale * gak_sigma(S)
     L = args.length
     band = L * L if args.window is None else sum(
         min(L, i + int(args.window * L) + 1) - max(0, i - int(args.window * L))
@@ -89,9 +94,11 @@ def main():
               "indefsvm's one thread)", flush=True)
     except ImportError:
         print("tslearn is not installed: its cdist_gak is not timed")
-    _save("gak.json", {"cpu": cpu_name(), "n": args.n, "length": L, "window": args.window,
-                       "cells": cells, "rows": rows, "numpy_cells_per_s": numpy_rate,
-                       "tslearn_seconds": tslearn})
+    name = ("gak" + ("" if args.window is None else "_window")
+            + ("" if args.sigma_scale == 1 else f"_sigma{args.sigma_scale:g}") + ".json")
+    _save(name, {"cpu": cpu_name(), "n": args.n, "length": L, "window": args.window,
+                 "sigma_scale": args.sigma_scale, "sigma": sigma, "cells": cells,
+                 "rows": rows, "numpy_cells_per_s": numpy_rate, "tslearn_seconds": tslearn})
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ cdef inline Py_ssize_t _row_of(const Py_ssize_t* starts, Py_ssize_t n,
 cdef _run_pairs(pair_measure f, const double[:, ::1] A, const Py_ssize_t[::1] offA,
                 const double[:, ::1] B, const Py_ssize_t[::1] offB, int mode,
                 const double* prm, double[:, ::1] out, int n_threads, progress,
-                double cells_per_round, group_measure group=NULL):
+                double cells_per_round, group_measure group=NULL, int rows=2):
     """Fill ``out`` with ``f`` of series of A against series of B.
 
     ``mode`` 0: every pair, ``out[s, t]``; 1 (B is A): the pairs s <= t, mirrored; 2: each
@@ -72,7 +72,8 @@ cdef _run_pairs(pair_measure f, const double[:, ::1] A, const Py_ssize_t[::1] of
     (modes 0 and 1), B's series are visited by length (with mode 1 A's too) and each
     thread takes eight pairs at a time: a series of A against eight or four of B of one
     length run in ``group``'s lanes, the others alone; ``group`` must give ``f``'s values
-    to the bit, so the order changes no value."""
+    to the bit, so the order changes no value. ``rows``: the rows of ``maxlen + 1`` cells
+    each thread's buffer holds for ``f`` (two: a programme's last row and its next)."""
     cdef Py_ssize_t nA = offA.shape[0] - 1, nB = offB.shape[0] - 1, d = A.shape[1]
     cdef Py_ssize_t p, p0, p1, s, t, la, lb, n_pairs, maxlen = 1, k, tid, g, q, e, nv
     cdef int nt = n_threads if n_threads > 1 else 1
@@ -103,7 +104,7 @@ cdef _run_pairs(pair_measure f, const double[:, ::1] A, const Py_ssize_t[::1] of
     # a thread's buffers: two rows of one pair; grouped, two rows of eight lanes and the
     # eight results (one pair alone uses the first rows' room)
     cdef Py_ssize_t w8 = 8 * (maxlen + 1)
-    buf = np.empty((nt, 2 * w8 + 8 if grouped else 2 * (maxlen + 1)), dtype=np.float64)
+    buf = np.empty((nt, 2 * w8 + 8 if grouped else rows * (maxlen + 1)), dtype=np.float64)
     cdef double[:, ::1] bv = buf
     # grouped: the visit's order (series of one length stand together and share lanes);
     # pair (s, t) of the visit is out[rowA[s], colB[t]]
