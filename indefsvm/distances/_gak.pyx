@@ -43,6 +43,17 @@ cdef inline Py_ssize_t _band(double window, Py_ssize_t la, Py_ssize_t lb) noexce
     return <Py_ssize_t>(window * L + 1e-9) + 1
 
 
+cdef inline void _row_span(Py_ssize_t i, Py_ssize_t T, Py_ssize_t lb, Py_ssize_t* lo,
+                           Py_ssize_t* hi) noexcept nogil:
+    """The points j of b that row i of the programme reaches: |i - j| < T (all of them
+    when T <= 0), from lo to hi."""
+    lo[0] = 0
+    hi[0] = lb - 1
+    if T > 0:
+        lo[0] = i - T + 1 if i - T + 1 > 0 else 0
+        hi[0] = i + T - 1 if i + T - 1 < lb - 1 else lb - 1
+
+
 #: a row whose largest scaled value falls below this (or a last cell below it, relative to
 #: its row's largest) leaves the fast programme: below ~1e-292 the cells within 1e-16 of the
 #: row's largest are subnormal (digits lost) and 1 / smax overflows past ~1e-308 (0 * inf:
@@ -79,15 +90,7 @@ cdef double _log_gak_exact(const double* a, Py_ssize_t la, const double* b, Py_s
             if stop[0] or (watch and _interrupted()):
                 stop[0] = 1
                 return -INFINITY
-        lo = 0
-        hi = lb - 1
-        if T > 0:
-            lo = i - T + 1
-            if lo < 0:
-                lo = 0
-            hi = i + T - 1
-            if hi > lb - 1:
-                hi = lb - 1
+        _row_span(i, T, lb, &lo, &hi)
         cells += (hi - lo + 1) * d
         pa = a + i * d
         cur[lo] = -INFINITY
@@ -167,15 +170,7 @@ cdef double _log_gak(const double* a, Py_ssize_t la, const double* b, Py_ssize_t
             if stop[0] or (watch and _interrupted()):
                 stop[0] = 1
                 return -INFINITY
-        lo = 0
-        hi = lb - 1
-        if T > 0:
-            lo = i - T + 1
-            if lo < 0:
-                lo = 0
-            hi = i + T - 1
-            if hi > lb - 1:
-                hi = lb - 1
+        _row_span(i, T, lb, &lo, &hi)
         cells += (hi - lo + 1) * d
         pa = a + i * d
         # the row's local kernels: squared differences, their exponentials at once (the
