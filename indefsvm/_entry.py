@@ -26,7 +26,9 @@ def main() -> int:
 
             code = cli_main()
         except KeyboardInterrupt:
-            print("indefsvm: interrupted", file=sys.stderr)
+            from ._interrupt import say_interrupted
+
+            say_interrupted()
             code = INTERRUPTED
         if code == INTERRUPTED:
             _exit_now(code)
@@ -50,6 +52,11 @@ def _second_ctrl_c_exits():
     def on_ctrl_c(signum, frame):
         hits.append(signum)
         if len(hits) > 1:
+            # the first one's answer may not have said it yet (a second Ctrl-C 50 ms after
+            # the first, on a busy machine, came while the interrupt unwound)
+            from ._interrupt import say_interrupted
+
+            say_interrupted(in_handler=True)
             _exit_now(INTERRUPTED)
         raise KeyboardInterrupt
 

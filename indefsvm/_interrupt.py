@@ -110,6 +110,39 @@ def interruptible(func, *args):
     return box["value"]
 
 
+#: whether this run has said "indefsvm: interrupted" (the entry point's second Ctrl-C says it
+#: where the answer to the first had not reached it yet)
+_SAID_INTERRUPTED = [False]
+
+
+def new_run() -> None:
+    """A command starts: it has said nothing of an interrupt yet."""
+    _SAID_INTERRUPTED[0] = False
+
+
+def say_interrupted(*, in_handler: bool = False) -> None:
+    """``indefsvm: interrupted`` on stderr, once a run. ``in_handler``: from a signal
+    handler, which may have stopped the main thread inside a write to stderr -- a raw write
+    to its file descriptor then, not the buffered stream (a reentrant write raises)."""
+    import os
+    import sys
+
+    if _SAID_INTERRUPTED[0]:
+        return
+    if in_handler:
+        try:
+            sys.stderr.flush()  # what the command said before, in its order
+        except Exception:  # noqa: BLE001 - reentrant or closed: the line still goes out
+            pass
+        try:
+            os.write(sys.stderr.fileno(), b"indefsvm: interrupted\n")
+        except (OSError, ValueError):  # no file descriptor (captured) or closed
+            pass
+    else:
+        print("indefsvm: interrupted", file=sys.stderr, flush=True)
+    _SAID_INTERRUPTED[0] = True
+
+
 def _name(func) -> str:
     return getattr(func, "__name__", "call")
 

@@ -50,8 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     >>> main(["fit", "--dataset", "heart", "-C", "-1", "--quiet"])
     2
     """
+    from .._interrupt import new_run
+
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv
+    new_run()
     _quiet_resource_tracker()
     try:
         # the named command's options only (no command: none -- --help and --version)
@@ -73,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0)
     except KeyboardInterrupt:
-        print("indefsvm: interrupted", file=sys.stderr)
+        from .._interrupt import say_interrupted
+
+        say_interrupted()
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader went away (indefsvm ... | head): stop quietly, as cat and grep do;
